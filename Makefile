@@ -1,0 +1,105 @@
+# acp-tools: small Unix filters for agent-communication traffic.
+# `make` builds bin/*; `make check` runs every test; `make demo` runs the main job on a sample.
+
+PREFIX     ?= /usr/local
+BINDIR     ?= $(PREFIX)/bin
+MANDIR     ?= $(PREFIX)/share/man
+BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
+ZSHCOMPDIR ?= $(PREFIX)/share/zsh/site-functions
+FISHCOMPDIR ?= $(PREFIX)/share/fish/vendor_completions.d
+
+CC       ?= cc
+CFLAGS   ?= -O2 -g
+PKG_CONFIG ?= pkg-config
+JANSSON_CFLAGS := $(shell $(PKG_CONFIG) --cflags jansson 2>/dev/null)
+JANSSON_LIBS   := $(shell $(PKG_CONFIG) --libs jansson 2>/dev/null)
+WARNINGS  = -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wformat=2 -Wvla
+ALL_CFLAGS = -std=c11 $(WARNINGS) $(CFLAGS)
+ALL_CPPFLAGS = -D_DEFAULT_SOURCE -D_POSIX_C_SOURCE=200809L -Icommon $(JANSSON_CFLAGS) $(CPPFLAGS)
+LIBS = $(JANSSON_LIBS) $(LDLIBS)
+
+# Where objects and binaries go; `make check-asan` builds a second tree with sanitizers.
+BUILD ?= build
+BIN   ?= bin
+
+TOOLS = acp-validate
+COMMON_SRC = $(sort $(wildcard common/*.c))
+COMMON_OBJ = $(COMMON_SRC:%.c=$(BUILD)/%.o)
+LIB = $(BUILD)/libacp.a
+PROGS = $(TOOLS:%=$(BIN)/%)
+
+.PHONY: all check check-asan demo deps install uninstall bench clean format format-check lint
+
+all: $(PROGS)
+
+$(BUILD)/%.o: %.c common/*.h | have-jansson
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -c -o $@ $<
+
+$(LIB): $(COMMON_OBJ)
+	rm -f $@
+	$(AR) rcs $@ $^
+
+$(BIN)/%: $(BUILD)/cmd/%.o $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(LIB) $(LIBS)
+
+.PHONY: have-jansson
+have-jansson:
+	@$(PKG_CONFIG) --exists jansson 2>/dev/null || { \
+	  echo "jansson not found: run 'make deps' as root, or: apt-get install libjansson-dev pkg-config" >&2; \
+	  exit 1; }
+
+# Installs what building and testing need (Debian, as root), or says the one command to run.
+deps:
+	@scripts/deps
+
+check: deps
+	@$(MAKE) --no-print-directory all
+	@tests/run $(BIN)
+
+SANITIZE = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+check-asan: deps
+	@$(MAKE) --no-print-directory BUILD=build-asan BIN=build-asan/bin \
+	  CFLAGS="-O1 -g $(SANITIZE)" LDFLAGS="$(SANITIZE)" all
+	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
+	  tests/run build-asan/bin
+
+demo: deps
+	@$(MAKE) --no-print-directory all
+	@scripts/demo $(BIN)
+
+bench: all
+	@bench/run $(BIN)
+
+install: all
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man7 \
+	  $(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(ZSHCOMPDIR) $(DESTDIR)$(FISHCOMPDIR)
+	install -m 755 $(PROGS) $(DESTDIR)$(BINDIR)
+	install -m 644 $(TOOLS:%=man/%.1) $(DESTDIR)$(MANDIR)/man1
+	install -m 644 man/acp.7 $(DESTDIR)$(MANDIR)/man7
+	for t in $(TOOLS); do \
+	  install -m 644 completions/$$t.bash $(DESTDIR)$(BASHCOMPDIR)/$$t && \
+	  install -m 644 completions/_$$t $(DESTDIR)$(ZSHCOMPDIR)/_$$t && \
+	  install -m 644 completions/$$t.fish $(DESTDIR)$(FISHCOMPDIR)/$$t.fish || exit 1; \
+	done
+
+uninstall:
+	for t in $(TOOLS); do \
+	  rm -f $(DESTDIR)$(BINDIR)/$$t $(DESTDIR)$(MANDIR)/man1/$$t.1 \
+	    $(DESTDIR)$(BASHCOMPDIR)/$$t $(DESTDIR)$(ZSHCOMPDIR)/_$$t $(DESTDIR)$(FISHCOMPDIR)/$$t.fish; \
+	done
+	rm -f $(DESTDIR)$(MANDIR)/man7/acp.7
+
+format:
+	clang-format -i common/*.[ch] cmd/*.c bench/*.c
+
+format-check:
+	clang-format --dry-run --Werror common/*.[ch] cmd/*.c bench/*.c
+
+lint:
+	cppcheck --quiet --error-exitcode=1 --enable=warning,portability --std=c11 \
+	  -Icommon --suppress=missingIncludeSystem common cmd
+
+clean:
+	rm -rf build build-asan bin bench/out

@@ -1,0 +1,136 @@
+/* Every diagnostic code the tools can print, with its explanation: the source of --explain and of
+ * the code list in acp(7) (a test keeps the two in step). Codes are stable: never rename one. */
+#include <string.h>
+
+#include "diag.h"
+
+static const struct diag_code codes[] = {
+    /* The input contract: lines that are not a single well-formed JSON object. */
+    {"io-error", "error", "a file could not be opened, read or written",
+     "The file named on the command line could not be opened or read (it is missing, a "
+     "directory, or unreadable), or an output could not be written. The file is skipped, the "
+     "others are still processed, and the exit status is 2."},
+    {"bad-json", "error", "the line is not valid JSON",
+     "The line could not be parsed as JSON. The column points at the token where the parser "
+     "stopped. The line is rejected and the stream goes on."},
+    {"not-object", "error", "the line's top-level value is not an object",
+     "Every message is one JSON object per line; an array, string, number, true, false or null "
+     "at the top level is not a message."},
+    {"trailing-data", "error", "bytes follow the object on the same line",
+     "After the closing brace of the object only white space may follow; two objects on one line "
+     "are two messages glued together, which a bus never delivers."},
+    {"duplicate-key", "error", "an object has the same key twice",
+     "JSON parsers disagree on which of two equal keys wins, so a message with duplicate keys "
+     "means different things to different agents. It is rejected."},
+    {"bad-utf8", "error", "the line is not valid UTF-8",
+     "JSON text must be UTF-8. Overlong forms, surrogates, code points above U+10FFFF, stray "
+     "continuation bytes and truncated sequences are rejected, as are escapes such as \\ud800 "
+     "that name a lone surrogate."},
+    {"nul-byte", "error", "the line holds a NUL character",
+     "A NUL byte, raw or written as \\u0000, truncates strings in most C consumers and is never "
+     "part of a legitimate message."},
+    {"bom-mid-stream", "error", "a byte-order mark starts a line after the start of the stream",
+     "A UTF-8 byte-order mark is dropped when it starts a file; anywhere else it is a sign of "
+     "files concatenated carelessly, and the line is rejected."},
+    {"number-range", "error", "a number is too large to represent",
+     "An integer outside the signed 64-bit range, or a real number that overflows a double. "
+     "Consumers would silently round or wrap it."},
+    {"too-deep", "error", "values are nested too deeply",
+     "Objects and arrays nested more than 2048 levels deep are rejected, so that no input can "
+     "exhaust the stack of a consumer."},
+    {"line-too-long", "error", "the line is longer than --max-line-bytes",
+     "A line longer than the limit (default 1 MiB) is never held in memory whole: it is skipped "
+     "without being parsed, and copied to --rejects in pieces when that is given."},
+    {"no-protocol", "error", "the message is neither IACP nor FIPA",
+     "With --protocol=auto a message with a 'kind' or 'v' member is IACP, otherwise one with a "
+     "'performative' member is FIPA. A message with none of them cannot be checked."},
+
+    /* IACP 1.1 per-message rules. */
+    {"iacp-missing", "error", "a required IACP member is missing",
+     "IACP 1.1 requires v, id, from, to, kind and ts in every message."},
+    {"iacp-type", "error", "an IACP member has the wrong type or is empty",
+     "v, id, from, to, kind and ref are strings (id, from and to not empty); ts is a number of "
+     "unix seconds; body is an object."},
+    {"iacp-version", "error", "the IACP version is not one this tool knows",
+     "v must be \"1.1\"; \"1.0\" and \"2.0\" are accepted with a warning (iacp-version-legacy). "
+     "Any other value is an error."},
+    {"iacp-version-legacy", "warning", "an IACP 1.0 or 2.0 message",
+     "IACP 1.0 had no ref (the ref rules do not apply to it); IACP/2 was only ever enabled on a "
+     "test colony. Both are accepted with this warning."},
+    {"iacp-ts", "error", "ts is negative",
+     "ts is the sender's clock in unix seconds; a negative value is no time at all."},
+    {"iacp-ts-fraction", "warning", "ts has a fractional part",
+     "ts is whole unix seconds. A fraction suggests a sender that writes floating-point time."},
+    {"iacp-ts-millis", "warning", "ts looks like milliseconds",
+     "A ts above 10^11 is past the year 5138 in seconds and is almost certainly milliseconds."},
+    {"iacp-kind", "error", "the kind is not an IACP kind",
+     "kind must be one of the IACP 1.1 kinds (task.assign, task.accept, task.reject, "
+     "task.result, task.cancel, hb, mem.sync, tool.query, tool.reply, ctl.drain, ctl.halt), a "
+     "fipa.<act> kind as acp-convert writes, or at least a dotted name."},
+    {"iacp-kind-unknown", "warning", "an unknown dotted kind",
+     "A dotted kind that IACP 1.1 does not define. It may be a newer extension, so it is only "
+     "a warning."},
+    {"iacp-direction", "error", "a message goes the wrong way between queen and forager",
+     "task.assign, task.cancel, ctl.drain and ctl.halt come from the queen to a forager; "
+     "task.accept, task.reject and task.result go from a forager to the queen."},
+    {"iacp-reserved-name", "error", "the reserved name 'queen' is used by another agent",
+     "Only the queen may be called queen. With --queen=NAME the queen has another name, and an "
+     "agent called 'queen' is then an impostor."},
+    {"iacp-ref-missing", "error", "a reply carries no ref",
+     "task.accept, task.reject, task.result, task.cancel and tool.reply must carry ref, the id "
+     "of the message they answer (IACP 1.1; 1.0 had no ref)."},
+    {"iacp-reason", "error", "a task.reject has no string body.reason",
+     "The seed document requires every reject to say why, in body.reason."},
+    {"iacp-partial", "error", "body.partial is not a boolean",
+     "On task.result, body.partial marks a partial result and must be true or false."},
+    {"iacp-mem-sync", "warning", "mem.sync in an IACP 1.1 message",
+     "mem.sync was added in IACP 2.0; a 1.1 agent may not understand it."},
+    {"iacp-id-style", "warning", "the id does not follow the colony's convention",
+     "Foragers use m- and 6 hex digits, the queen q- and hex digits. Ids are opaque, so this is "
+     "never an error."},
+
+    /* FIPA ACL (Caxton JSON) per-message rules. */
+    {"fipa-missing", "error", "a required FIPA member is missing",
+     "Caxton requires performative, sender, receiver and content in every message ({} is a "
+     "valid content)."},
+    {"fipa-type", "error", "a FIPA member has the wrong type",
+     "conversation_id, reply_with, in_reply_to (which may also be null), language, encoding, "
+     "ontology and protocol are strings."},
+    {"fipa-agent", "error", "sender, receiver or reply_to is not an agent identifier",
+     "An agent is a non-empty string or an object with a non-empty string name and an optional "
+     "array of string addresses; receiver and reply_to may also be a non-empty array of them."},
+    {"fipa-performative", "error", "the performative is not a FIPA communicative act",
+     "One of the 22 acts of SC00037 or Caxton's counter_propose, spelt accept_proposal, "
+     "accept-proposal, ACCEPT_PROPOSAL or AcceptProposal."},
+    {"fipa-time", "error", "reply_by or timestamp is not a date-time",
+     "reply_by is an RFC 3339 date-time such as 2024-01-15T10:35:00Z; timestamp is one too, or "
+     "a number of unix seconds."},
+    {"fipa-time-zone", "warning", "a date-time without a time zone",
+     "A date-time without Z or an offset is read as UTC: a log read elsewhere has no "
+     "trustworthy local zone."},
+    {"fipa-no-in-reply-to", "warning", "a reply act without in_reply_to",
+     "agree, refuse, failure, not-understood, accept-proposal and reject-proposal answer a "
+     "message; without in_reply_to nobody can tell which."},
+    {"fipa-no-reply-with", "warning", "a request or cfp without reply_with",
+     "Replies name the message they answer by its reply_with; without one they cannot."},
+    {"fipa-protocol-unknown", "warning", "an interaction protocol this tool does not know",
+     "Known: fipa-request, fipa-query, fipa-request-when, fipa-contract-net, "
+     "fipa-iterated-contract-net, fipa-propose, fipa-subscribe, fipa-brokering, "
+     "fipa-recruiting, fipa-auction-english, fipa-auction-dutch (and the aliases "
+     "fipa-english-auction, fipa-dutch-auction)."},
+
+    {NULL, NULL, NULL, NULL},
+};
+
+const struct diag_code *diag_codes(void)
+{
+    return codes;
+}
+
+const struct diag_code *diag_code_find(const char *code)
+{
+    for (const struct diag_code *c = codes; c->code; c++)
+        if (strcmp(c->code, code) == 0)
+            return c;
+    return NULL;
+}

@@ -1,0 +1,177 @@
+#include "diag.h"
+
+#include <stdarg.h>
+#include <string.h>
+
+#include "escape.h"
+
+/* How much of one input string a diagnostic quotes before it says "...". */
+enum { QUOTE_MAX = 120 };
+
+void diag_sink_init(struct diag_sink *sink, FILE *stream)
+{
+    memset(sink, 0, sizeof *sink);
+    sink->stream = stream;
+}
+
+void diag_sink_free(struct diag_sink *sink)
+{
+    sb_free(&sink->line);
+    sb_free(&sink->text);
+}
+
+/* Our own small printf, so that every string argument is escaped on its way out. */
+static void format_message(struct strbuf *out, const char *fmt, va_list ap)
+{
+    for (const char *p = fmt; *p; p++) {
+        if (*p != '%') {
+            sb_addc(out, *p);
+            continue;
+        }
+        p++;
+        int longs = 0;
+        bool size = false;
+        while (*p == 'l') {
+            longs++;
+            p++;
+        }
+        if (*p == 'z') {
+            size = true;
+            p++;
+        }
+        switch (*p) {
+        case 's': {
+            const char *s = va_arg(ap, const char *);
+            if (!s)
+                s = "(null)";
+            escape_text(out, s, strlen(s), QUOTE_MAX);
+            break;
+        }
+        case 'c': {
+            char c = (char)va_arg(ap, int);
+            escape_text(out, &c, 1, 0);
+            break;
+        }
+        case 'd':
+            if (longs == 2)
+                sb_addf(out, "%lld", va_arg(ap, long long));
+            else if (longs == 1)
+                sb_addf(out, "%ld", va_arg(ap, long));
+            else
+                sb_addf(out, "%d", va_arg(ap, int));
+            break;
+        case 'u':
+            if (size)
+                sb_addf(out, "%zu", va_arg(ap, size_t));
+            else if (longs == 2)
+                sb_addf(out, "%llu", va_arg(ap, unsigned long long));
+            else if (longs == 1)
+                sb_addf(out, "%lu", va_arg(ap, unsigned long));
+            else
+                sb_addf(out, "%u", va_arg(ap, unsigned));
+            break;
+        case '%':
+            sb_addc(out, '%');
+            break;
+        default:
+            /* Not reachable with the literals we pass; keep the text visible rather than guess. */
+            sb_addc(out, '%');
+            if (*p)
+                sb_addc(out, *p);
+            else
+                p--;
+            break;
+        }
+    }
+}
+
+static void put_text(struct diag_sink *sink, const struct diag_where *w, bool error,
+                     const char *code)
+{
+    struct strbuf *l = &sink->line;
+    const char *bold = sink->color ? "\033[1m" : "";
+    const char *sev_on = sink->color ? (error ? "\033[1;31m" : "\033[1;35m") : "";
+    const char *off = sink->color ? "\033[0m" : "";
+    sb_addf(l, "%s: %s", util_progname(), bold);
+    escape_text(l, w->file, strlen(w->file), 0);
+    sb_addf(l, ":%lu:", w->line);
+    if (w->column)
+        sb_addf(l, "%lu:", w->column);
+    sb_addf(l, "%s %s%s:%s %s [%s]\n", off, sev_on, error ? "error" : "warning", off,
+            sink->text.buf, code);
+}
+
+static void put_json(struct diag_sink *sink, const struct diag_where *w, bool error,
+                     const char *code)
+{
+    struct strbuf *l = &sink->line;
+    struct strbuf file = STRBUF_INIT;
+    /* File names come from the command line and may be any bytes: make them visible first. */
+    escape_text(&file, w->file, strlen(w->file), 0);
+    sb_adds(l, "{\"type\":\"diagnostic\",\"file\":");
+    escape_json_string(l, file.buf, file.len);
+    sb_addf(l, ",\"line\":%lu", w->line);
+    if (w->column)
+        sb_addf(l, ",\"column\":%lu", w->column);
+    sb_addf(l, ",\"severity\":\"%s\",\"code\":\"%s\",\"message\":", error ? "error" : "warning",
+            code);
+    escape_json_string(l, sink->text.buf, sink->text.len);
+    if (w->id) {
+        sb_adds(l, ",\"id\":");
+        escape_json_string(l, w->id, strlen(w->id));
+    }
+    if (w->related_line) {
+        sb_addf(l, ",\"related_line\":%lu", w->related_line);
+        if (w->related_file && strcmp(w->related_file, w->file) != 0) {
+            sb_reset(&file);
+            escape_text(&file, w->related_file, strlen(w->related_file), 0);
+            sb_adds(l, ",\"related_file\":");
+            escape_json_string(l, file.buf, file.len);
+        }
+    }
+    sb_adds(l, "}\n");
+    sb_free(&file);
+}
+
+void diag_emit(struct diag_sink *sink, const struct diag_where *where, enum severity severity,
+               const char *code, const char *fmt, ...)
+{
+    bool error = severity == SEV_ERROR || sink->strict;
+    if (error)
+        sink->errors++;
+    else
+        sink->warnings++;
+    if (sink->quiet)
+        return;
+    sb_reset(&sink->text);
+    va_list ap;
+    va_start(ap, fmt);
+    format_message(&sink->text, fmt, ap);
+    va_end(ap);
+    if (where->related_line && sink->format == DIAG_TEXT) {
+        sb_adds(&sink->text, " (see line ");
+        if (where->related_file && strcmp(where->related_file, where->file) != 0) {
+            escape_text(&sink->text, where->related_file, strlen(where->related_file), 0);
+            sb_addc(&sink->text, ':');
+        }
+        sb_addf(&sink->text, "%lu)", where->related_line);
+    }
+    sb_reset(&sink->line);
+    if (sink->format == DIAG_JSON)
+        put_json(sink, where, error, code);
+    else
+        put_text(sink, where, error, code);
+    fwrite(sink->line.buf, 1, sink->line.len, sink->stream);
+}
+
+void diag_note(struct diag_sink *sink, const char *fmt, ...)
+{
+    if (sink->quiet)
+        return;
+    sb_reset(&sink->text);
+    va_list ap;
+    va_start(ap, fmt);
+    format_message(&sink->text, fmt, ap);
+    va_end(ap);
+    fprintf(sink->stream, "%s: %s\n", util_progname(), sink->text.buf);
+}

@@ -1,0 +1,120 @@
+#include "escape.h"
+
+#include <string.h>
+
+static const char hex[] = "0123456789abcdef";
+
+size_t utf8_sequence_length(const unsigned char *s, size_t avail)
+{
+    unsigned char c = s[0];
+    size_t n;
+    unsigned cp;
+    if (c < 0x80)
+        return 1;
+    if (c >= 0xc2 && c <= 0xdf) {
+        n = 2;
+        cp = c & 0x1f;
+    } else if (c >= 0xe0 && c <= 0xef) {
+        n = 3;
+        cp = c & 0x0f;
+    } else if (c >= 0xf0 && c <= 0xf4) {
+        n = 4;
+        cp = c & 0x07;
+    } else {
+        return 0;
+    }
+    if (avail < n)
+        return 0;
+    for (size_t i = 1; i < n; i++) {
+        if ((s[i] & 0xc0) != 0x80)
+            return 0;
+        cp = (cp << 6) | (s[i] & 0x3f);
+    }
+    if ((n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000) || cp > 0x10ffff ||
+        (cp >= 0xd800 && cp <= 0xdfff))
+        return 0;
+    return n;
+}
+
+static void add_byte_escape(struct strbuf *out, unsigned char c)
+{
+    char esc[4] = {'\\', 'x', hex[c >> 4], hex[c & 15]};
+    sb_add(out, esc, 4);
+}
+
+void escape_text(struct strbuf *out, const char *s, size_t len, size_t max)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    size_t shown = (max && len > max) ? max : len;
+    size_t i = 0;
+    while (i < shown) {
+        unsigned char c = p[i];
+        if (c >= 0x20 && c < 0x7f) {
+            sb_addc(out, (char)c);
+            i++;
+            continue;
+        }
+        switch (c) {
+        case '\n': sb_adds(out, "\\n"); i++; continue;
+        case '\r': sb_adds(out, "\\r"); i++; continue;
+        case '\t': sb_adds(out, "\\t"); i++; continue;
+        default: break;
+        }
+        if (c < 0x80) {
+            add_byte_escape(out, c);
+            i++;
+            continue;
+        }
+        size_t n = utf8_sequence_length(p + i, len - i);
+        if (n == 0) {
+            add_byte_escape(out, c);
+            i++;
+        } else if (n == 2 && c == 0xc2 && p[i + 1] < 0xa0) {
+            /* C1 controls (U+0080..U+009F) act as escape sequences on some terminals. */
+            sb_addf(out, "\\u%04x", (unsigned)p[i + 1]);
+            i += 2;
+        } else {
+            sb_add(out, p + i, n);
+            i += n;
+        }
+    }
+    if (shown < len)
+        sb_adds(out, "...");
+}
+
+void escape_json_string(struct strbuf *out, const char *s, size_t len)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    sb_addc(out, '"');
+    size_t i = 0;
+    while (i < len) {
+        unsigned char c = p[i];
+        if (c >= 0x20 && c != '"' && c != '\\' && c < 0x7f) {
+            sb_addc(out, (char)c);
+            i++;
+            continue;
+        }
+        switch (c) {
+        case '"': sb_adds(out, "\\\""); i++; continue;
+        case '\\': sb_adds(out, "\\\\"); i++; continue;
+        case '\n': sb_adds(out, "\\n"); i++; continue;
+        case '\r': sb_adds(out, "\\r"); i++; continue;
+        case '\t': sb_adds(out, "\\t"); i++; continue;
+        default: break;
+        }
+        if (c < 0x80) {
+            sb_addf(out, "\\u%04x", (unsigned)c);
+            i++;
+            continue;
+        }
+        size_t n = utf8_sequence_length(p + i, len - i);
+        if (n == 0) {
+            sb_adds(out, "\\ufffd");
+            i++;
+        } else {
+            sb_add(out, p + i, n);
+            i += n;
+        }
+    }
+    sb_addc(out, '"');
+}

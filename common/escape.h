@@ -1,0 +1,21 @@
+/* Escaping of text that came from the input before it reaches a terminal or a JSON document. */
+#ifndef ACP_ESCAPE_H
+#define ACP_ESCAPE_H
+
+#include "util.h"
+
+/* Appends s[0..len) with every control character (C0, DEL, C1) and every byte that is not part of
+ * valid UTF-8 written as a visible escape (\n, \t, \xNN, \u0085), so that nothing from a message
+ * can move a cursor or change a colour. At most max bytes of input are shown, then "...";
+ * max 0 means no limit. */
+void escape_text(struct strbuf *out, const char *s, size_t len, size_t max);
+
+/* Appends s as a JSON string literal, quotes included. Invalid UTF-8 becomes U+FFFD, so the
+ * output is always valid JSON. */
+void escape_json_string(struct strbuf *out, const char *s, size_t len);
+
+/* Length of the valid UTF-8 sequence at s (1 to 4), or 0 if the bytes there are not valid UTF-8
+ * (overlong forms, surrogates and code points above U+10FFFF included). */
+size_t utf8_sequence_length(const unsigned char *s, size_t avail);
+
+#endif

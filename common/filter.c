@@ -1,0 +1,289 @@
+#include "filter.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* Set by the SIGINT handler; the only state a signal may touch. */
+static volatile sig_atomic_t interrupted;
+
+static void on_sigint(int sig)
+{
+    (void)sig;
+    interrupted = 1;
+}
+
+enum { EXIT_OK = 0, EXIT_FINDINGS = 1, EXIT_TROUBLE = 2, EXIT_INTERRUPTED = 130 };
+enum { OUTPUT_BUFFER = 64 * 1024 };
+
+struct stats {
+    unsigned long lines, valid, rejected, blank;
+};
+
+struct filter {
+    const struct filter_config *cfg;
+    const struct filter_ops *ops;
+    struct diag_sink sink;
+    FILE *out;
+    const char *out_name;
+    FILE *rejects;
+    struct stats stats;
+    bool trouble; /* an I/O problem: exit 2 */
+    bool stop;    /* --max-errors reached */
+};
+
+struct diag_sink *filter_sink(struct filter *f)
+{
+    return &f->sink;
+}
+
+/* A reader that went away is no error: stop as a killed `cat` would, without a word. */
+static _Noreturn void die_quietly_on_broken_pipe(void)
+{
+    signal(SIGPIPE, SIG_DFL);
+    raise(SIGPIPE);
+    _exit(EXIT_TROUBLE);
+}
+
+static _Noreturn void die_write_error(struct filter *f, const char *name, int err)
+{
+    if (err == EPIPE)
+        die_quietly_on_broken_pipe();
+    f->sink.quiet = f->cfg->opts->quiet;
+    struct diag_where at = {.file = name};
+    diag_emit(&f->sink, &at, SEV_ERROR, "io-error", "write error: %s", strerror(err));
+    exit(EXIT_TROUBLE);
+}
+
+static void checked_write(struct filter *f, FILE *stream, const char *name, const char *data,
+                          size_t len)
+{
+    if (len && fwrite(data, 1, len, stream) != len)
+        die_write_error(f, name, errno);
+}
+
+void filter_write(struct filter *f, const char *data, size_t len)
+{
+    if (f->cfg->opts->quiet && f->out == stdout)
+        return;
+    checked_write(f, f->out, f->out_name, data, len);
+}
+
+static void flush_stream(struct filter *f, FILE *stream, const char *name)
+{
+    if (stream && fflush(stream) != 0)
+        die_write_error(f, name, errno);
+}
+
+static void flush_outputs(void *ctx)
+{
+    struct filter *f = ctx;
+    flush_stream(f, f->out, f->out_name);
+    flush_stream(f, f->rejects, f->cfg->opts->rejects);
+}
+
+static void spill_to_rejects(void *ctx, const char *data, size_t len)
+{
+    struct filter *f = ctx;
+    if (f->rejects)
+        checked_write(f, f->rejects, f->cfg->opts->rejects, data, len);
+}
+
+static void write_record(struct filter *f, FILE *stream, const char *name,
+                         const struct record *rec)
+{
+    checked_write(f, stream, name, rec->text, rec->raw_len);
+    checked_write(f, stream, name, "\n", 1);
+}
+
+static void reject(struct filter *f, const struct record *rec)
+{
+    f->stats.rejected++;
+    if (f->rejects && rec->kind != REC_TOO_LONG)
+        write_record(f, f->rejects, f->cfg->opts->rejects, rec);
+    else if (f->rejects)
+        checked_write(f, f->rejects, f->cfg->opts->rejects, "\n", 1);
+}
+
+static json_t *parse_record(struct filter *f, const struct record *rec)
+{
+    if (rec->syntax == SYNTAX_ACL && f->ops->parse_acl)
+        return f->ops->parse_acl(f->ops->ctx, f, rec);
+    return message_parse_json(rec, &f->sink);
+}
+
+static void handle_message(struct filter *f, const struct record *rec)
+{
+    unsigned long errors_before = f->sink.errors;
+    json_t *root = parse_record(f, rec);
+    if (!root) {
+        reject(f, rec);
+        return;
+    }
+    struct message m;
+    message_init(&m, rec, root, f->cfg->protocol);
+    enum verdict v = f->ops->message(f->ops->ctx, f, &m);
+    message_clear(&m);
+    if (f->sink.errors > errors_before) {
+        reject(f, rec);
+        return;
+    }
+    f->stats.valid++;
+    if (v == VERDICT_PASS && !(f->cfg->opts->quiet && f->out == stdout))
+        write_record(f, f->out, f->out_name, rec);
+}
+
+static void handle_record(struct filter *f, const struct record *rec)
+{
+    f->stats.lines++;
+    switch (rec->kind) {
+    case REC_BLANK:
+        f->stats.blank++;
+        return;
+    case REC_TOO_LONG: {
+        struct diag_where at = {.file = rec->file, .line = rec->line};
+        diag_emit(&f->sink, &at, SEV_ERROR, "line-too-long",
+                  "line of %zu bytes is longer than --max-line-bytes=%zu", rec->raw_len,
+                  f->cfg->opts->max_line_bytes);
+        reject(f, rec);
+        return;
+    }
+    case REC_LINE:
+        handle_message(f, rec);
+        return;
+    }
+}
+
+static void report_io_error(struct filter *f, const char *display, const char *what, int err)
+{
+    struct diag_where at = {.file = display};
+    diag_emit(&f->sink, &at, SEV_ERROR, "io-error", "%s: %s", what, strerror(err));
+    f->trouble = true;
+}
+
+static void run_file(struct filter *f, const char *path)
+{
+    const char *display = strcmp(path, "-") == 0 ? "<stdin>" : path;
+    struct reader_hooks hooks = {
+        .before_block = flush_outputs,
+        .spill = spill_to_rejects,
+        .ctx = f,
+        .interrupted = &interrupted,
+    };
+    struct reader *r =
+        reader_open(path, display, f->cfg->opts->max_line_bytes, f->cfg->mode, &hooks);
+    if (!r) {
+        report_io_error(f, display, "cannot open", errno);
+        return;
+    }
+    struct record rec;
+    int got = 0;
+    while (!interrupted && !f->stop && (got = reader_next(r, &rec)) > 0) {
+        handle_record(f, &rec);
+        if (f->cfg->opts->max_errors && f->sink.errors >= f->cfg->opts->max_errors)
+            f->stop = true;
+    }
+    if (got < 0 && !interrupted)
+        report_io_error(f, display, "cannot read", errno);
+    reader_close(r);
+}
+
+static void print_stats(struct filter *f)
+{
+    const struct stats *s = &f->stats;
+    if (f->sink.format == DIAG_JSON)
+        fprintf(stderr,
+                "{\"type\":\"stats\",\"lines\":%lu,\"valid\":%lu,\"rejected\":%lu,"
+                "\"blank\":%lu,\"warnings\":%lu,\"errors\":%lu}\n",
+                s->lines, s->valid, s->rejected, s->blank, f->sink.warnings, f->sink.errors);
+    else
+        fprintf(stderr,
+                "%s: %lu lines: %lu valid, %lu rejected, %lu blank; %lu warnings, %lu errors\n",
+                util_progname(), s->lines, s->valid, s->rejected, s->blank, f->sink.warnings,
+                f->sink.errors);
+}
+
+static bool open_outputs(struct filter *f)
+{
+    const struct common_opts *o = f->cfg->opts;
+    f->out = stdout;
+    f->out_name = "<stdout>";
+    if (o->output && strcmp(o->output, "-") != 0) {
+        f->out = fopen(o->output, "w");
+        f->out_name = o->output;
+        if (!f->out) {
+            report_io_error(f, o->output, "cannot open for writing", errno);
+            return false;
+        }
+    }
+    if (o->rejects) {
+        f->rejects = fopen(o->rejects, "w");
+        if (!f->rejects) {
+            report_io_error(f, o->rejects, "cannot open for writing", errno);
+            return false;
+        }
+    }
+    setvbuf(f->out, NULL, _IOFBF, OUTPUT_BUFFER);
+    return true;
+}
+
+static void close_stream(struct filter *f, FILE *stream, const char *name)
+{
+    if (!stream)
+        return;
+    bool failed = fflush(stream) != 0 || ferror(stream);
+    int err = errno;
+    if (fclose(stream) != 0 && !failed) {
+        failed = true;
+        err = errno;
+    }
+    if (failed)
+        die_write_error(f, name, err ? err : EIO);
+}
+
+static void install_sigint(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_sigint;
+    sigemptyset(&sa.sa_mask);
+    sa.sa_flags = 0; /* no SA_RESTART: a blocked read must return so that we can stop */
+    sigaction(SIGINT, &sa, NULL);
+}
+
+int filter_run(const struct filter_config *cfg, const struct filter_ops *ops, char **files,
+               int nfiles)
+{
+    struct filter f = {.cfg = cfg, .ops = ops};
+    diag_sink_init(&f.sink, stderr);
+    f.sink.format = cfg->opts->diagnostics;
+    f.sink.quiet = cfg->opts->quiet;
+    f.sink.strict = cfg->opts->strict;
+    f.sink.color = cfg->opts->diagnostics == DIAG_TEXT && options_want_color(cfg->opts);
+    install_sigint();
+    if (open_outputs(&f)) {
+        char *dash[] = {"-"};
+        if (nfiles == 0) {
+            files = dash;
+            nfiles = 1;
+        }
+        for (int i = 0; i < nfiles && !interrupted && !f.stop; i++)
+            run_file(&f, files[i]);
+        if (!interrupted && !f.stop && ops->end_of_input)
+            ops->end_of_input(ops->ctx, &f);
+    }
+    if (cfg->opts->stats && !cfg->opts->quiet)
+        print_stats(&f);
+    close_stream(&f, f.rejects, cfg->opts->rejects);
+    close_stream(&f, f.out, f.out_name);
+    if (f.out != stdout)
+        close_stream(&f, stdout, "<stdout>");
+    int status = interrupted ? EXIT_INTERRUPTED
+                 : f.trouble ? EXIT_TROUBLE
+                 : f.sink.errors ? EXIT_FINDINGS
+                             : EXIT_OK;
+    diag_sink_free(&f.sink);
+    return status;
+}

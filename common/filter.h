@@ -1,0 +1,43 @@
+/* The input/output contract every tool follows, in one place: read the files in order (or
+ * stdin), parse each record, hand each message to the tool, write what it keeps to the output
+ * and what it rejects to --rejects, count, and turn the run into an exit status. */
+#ifndef ACP_FILTER_H
+#define ACP_FILTER_H
+
+#include "message.h"
+#include "options.h"
+
+struct filter;
+
+enum verdict {
+    VERDICT_PASS,    /* write the record as it came */
+    VERDICT_WRITTEN, /* the tool wrote its own output for it */
+};
+
+struct filter_ops {
+    /* Called for every message in order. A message for which an error was reported during the
+     * call is rejected whatever the verdict; the tool must not have written output for it. */
+    enum verdict (*message)(void *ctx, struct filter *f, struct message *m);
+    /* Called once after the last record, unless the run was cut short. */
+    void (*end_of_input)(void *ctx, struct filter *f);
+    /* Parses a record of the FIPA string form into a FIPA JSON object; NULL after reporting why.
+     * Tools that do not read the string form leave it NULL. */
+    json_t *(*parse_acl)(void *ctx, struct filter *f, const struct record *rec);
+    void *ctx;
+};
+
+struct filter_config {
+    const struct common_opts *opts;
+    enum protocol_choice protocol;
+    enum reader_mode mode;
+};
+
+/* Runs the whole filter over the operands (none: stdin) and returns the exit status. */
+int filter_run(const struct filter_config *cfg, const struct filter_ops *ops, char **files,
+               int nfiles);
+
+/* For tools writing their own output: appends bytes to the output stream. */
+void filter_write(struct filter *f, const char *data, size_t len);
+struct diag_sink *filter_sink(struct filter *f);
+
+#endif

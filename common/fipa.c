@@ -1,0 +1,287 @@
+#include "fipa.h"
+
+#include <ctype.h>
+#include <string.h>
+#include <strings.h>
+
+#include "timeutil.h"
+
+/* Each act in the three spellings a writer may choose, indexed by enum fipa_spelling. */
+static const char *const act_names[FIPA_ACT_COUNT][3] = {
+    [FIPA_ACCEPT_PROPOSAL] = {"accept_proposal", "accept-proposal", "ACCEPT_PROPOSAL"},
+    [FIPA_AGREE] = {"agree", "agree", "AGREE"},
+    [FIPA_CANCEL] = {"cancel", "cancel", "CANCEL"},
+    [FIPA_CFP] = {"cfp", "cfp", "CFP"},
+    [FIPA_CONFIRM] = {"confirm", "confirm", "CONFIRM"},
+    [FIPA_DISCONFIRM] = {"disconfirm", "disconfirm", "DISCONFIRM"},
+    [FIPA_FAILURE] = {"failure", "failure", "FAILURE"},
+    [FIPA_INFORM] = {"inform", "inform", "INFORM"},
+    [FIPA_INFORM_IF] = {"inform_if", "inform-if", "INFORM_IF"},
+    [FIPA_INFORM_REF] = {"inform_ref", "inform-ref", "INFORM_REF"},
+    [FIPA_NOT_UNDERSTOOD] = {"not_understood", "not-understood", "NOT_UNDERSTOOD"},
+    [FIPA_PROPAGATE] = {"propagate", "propagate", "PROPAGATE"},
+    [FIPA_PROPOSE] = {"propose", "propose", "PROPOSE"},
+    [FIPA_PROXY] = {"proxy", "proxy", "PROXY"},
+    [FIPA_QUERY_IF] = {"query_if", "query-if", "QUERY_IF"},
+    [FIPA_QUERY_REF] = {"query_ref", "query-ref", "QUERY_REF"},
+    [FIPA_REFUSE] = {"refuse", "refuse", "REFUSE"},
+    [FIPA_REJECT_PROPOSAL] = {"reject_proposal", "reject-proposal", "REJECT_PROPOSAL"},
+    [FIPA_REQUEST] = {"request", "request", "REQUEST"},
+    [FIPA_REQUEST_WHEN] = {"request_when", "request-when", "REQUEST_WHEN"},
+    [FIPA_REQUEST_WHENEVER] = {"request_whenever", "request-whenever", "REQUEST_WHENEVER"},
+    [FIPA_SUBSCRIBE] = {"subscribe", "subscribe", "SUBSCRIBE"},
+    [FIPA_COUNTER_PROPOSE] = {"counter_propose", "counter-propose", "COUNTER_PROPOSE"},
+};
+
+/* Longest act name plus its NUL: "request_whenever". */
+enum { ACT_NAME_MAX = 24 };
+
+static enum fipa_act lookup_snake(const char *snake)
+{
+    for (int a = 0; a < FIPA_ACT_COUNT; a++)
+        if (strcmp(snake, act_names[a][SPELL_SNAKE]) == 0)
+            return (enum fipa_act)a;
+    return FIPA_ACT_INVALID;
+}
+
+/* AcceptProposal -> accept_proposal; false when s is not PascalCase. */
+static bool pascal_to_snake(const char *s, char *out)
+{
+    size_t n = 0;
+    if (!isupper((unsigned char)s[0]))
+        return false;
+    for (const char *p = s; *p; p++) {
+        if (!isalpha((unsigned char)*p) || n + 3 > ACT_NAME_MAX)
+            return false;
+        if (isupper((unsigned char)*p) && p != s)
+            out[n++] = '_';
+        out[n++] = (char)tolower((unsigned char)*p);
+    }
+    out[n] = '\0';
+    return true;
+}
+
+/* accept-proposal, ACCEPT_PROPOSAL -> accept_proposal; false on mixed case. */
+static bool uniform_to_snake(const char *s, char *out)
+{
+    bool lower = false, upper = false;
+    size_t n = 0;
+    for (const char *p = s; *p; p++) {
+        unsigned char c = (unsigned char)*p;
+        if (n + 2 > ACT_NAME_MAX)
+            return false;
+        if (islower(c))
+            lower = true;
+        else if (isupper(c))
+            upper = true;
+        else if (c != '_' && c != '-')
+            return false;
+        out[n++] = c == '-' ? '_' : (char)tolower(c);
+    }
+    out[n] = '\0';
+    return !(lower && upper);
+}
+
+enum fipa_act fipa_act_parse(const char *s)
+{
+    char snake[ACT_NAME_MAX];
+    if (uniform_to_snake(s, snake)) {
+        enum fipa_act a = lookup_snake(snake);
+        if (a != FIPA_ACT_INVALID)
+            return a;
+    }
+    if (pascal_to_snake(s, snake))
+        return lookup_snake(snake);
+    return FIPA_ACT_INVALID;
+}
+
+const char *fipa_act_name(enum fipa_act act, enum fipa_spelling spelling)
+{
+    if (act < 0 || act >= FIPA_ACT_COUNT)
+        return NULL;
+    return act_names[act][spelling];
+}
+
+static const char *const protocols[] = {
+    "fipa-request",         "fipa-query",          "fipa-request-when",
+    "fipa-contract-net",    "fipa-iterated-contract-net",
+    "fipa-propose",         "fipa-subscribe",      "fipa-brokering",
+    "fipa-recruiting",      "fipa-auction-english", "fipa-auction-dutch",
+    "fipa-english-auction", "fipa-dutch-auction",
+};
+
+bool fipa_protocol_known(const char *name)
+{
+    for (size_t i = 0; i < sizeof protocols / sizeof *protocols; i++)
+        if (strcasecmp(name, protocols[i]) == 0)
+            return true;
+    return false;
+}
+
+static bool string_array(const json_t *v)
+{
+    if (!json_is_array(v))
+        return false;
+    size_t i;
+    json_t *item;
+    json_array_foreach(v, i, item) if (!json_is_string(item)) return false;
+    return true;
+}
+
+const char *fipa_agent_name(const json_t *v)
+{
+    const char *name = json_is_object(v) ? json_string_value(json_object_get(v, "name"))
+                                         : json_string_value(v);
+    return name && *name ? name : NULL;
+}
+
+bool fipa_agent_valid(const json_t *v)
+{
+    if (!fipa_agent_name(v))
+        return false;
+    if (!json_is_object(v))
+        return true;
+    json_t *addresses = json_object_get(v, "addresses");
+    if (addresses && !string_array(addresses))
+        return false;
+    json_t *resolvers = json_object_get(v, "resolvers");
+    if (resolvers) {
+        size_t i;
+        json_t *r;
+        if (!json_is_array(resolvers))
+            return false;
+        json_array_foreach(resolvers, i, r) if (!fipa_agent_valid(r)) return false;
+    }
+    return true;
+}
+
+/* A single agent, or a non-empty array of them. */
+static bool agent_set_valid(const json_t *v)
+{
+    if (!json_is_array(v))
+        return fipa_agent_valid(v);
+    if (json_array_size(v) == 0)
+        return false;
+    size_t i;
+    json_t *a;
+    json_array_foreach(v, i, a) if (!fipa_agent_valid(a)) return false;
+    return true;
+}
+
+static enum fipa_act check_performative(const struct message *m, struct diag_sink *sink)
+{
+    json_t *p = json_object_get(m->root, "performative");
+    const char *s = json_string_value(p);
+    if (!s) {
+        diag_emit(sink, &m->at, SEV_ERROR, "fipa-type", "'performative' must be a string");
+        return FIPA_ACT_INVALID;
+    }
+    enum fipa_act act = fipa_act_parse(s);
+    if (act == FIPA_ACT_INVALID)
+        diag_emit(sink, &m->at, SEV_ERROR, "fipa-performative",
+                  "'%s' is not a FIPA communicative act", s);
+    return act;
+}
+
+static void check_required(const struct message *m, struct diag_sink *sink)
+{
+    static const char *const required[] = {"performative", "sender", "receiver", "content"};
+    for (size_t i = 0; i < sizeof required / sizeof *required; i++)
+        if (!json_object_get(m->root, required[i]))
+            diag_emit(sink, &m->at, SEV_ERROR, "fipa-missing", "missing required member '%s'",
+                      required[i]);
+}
+
+static void check_agents(const struct message *m, struct diag_sink *sink)
+{
+    json_t *sender = json_object_get(m->root, "sender");
+    if (sender && !fipa_agent_valid(sender))
+        diag_emit(sink, &m->at, SEV_ERROR, "fipa-agent",
+                  "'sender' must be an agent name or an agent-identifier object");
+    json_t *receiver = json_object_get(m->root, "receiver");
+    if (receiver && !agent_set_valid(receiver))
+        diag_emit(sink, &m->at, SEV_ERROR, "fipa-agent",
+                  "'receiver' must be an agent or a non-empty array of agents");
+    json_t *reply_to = json_object_get(m->root, "reply_to");
+    if (reply_to && !agent_set_valid(reply_to))
+        diag_emit(sink, &m->at, SEV_ERROR, "fipa-agent",
+                  "'reply_to' must be an agent or a non-empty array of agents");
+}
+
+static void check_strings(const struct message *m, struct diag_sink *sink)
+{
+    static const char *const strings[] = {"conversation_id", "reply_with", "language",
+                                          "encoding",        "ontology",   "protocol"};
+    for (size_t i = 0; i < sizeof strings / sizeof *strings; i++) {
+        json_t *v = json_object_get(m->root, strings[i]);
+        if (v && !json_is_string(v))
+            diag_emit(sink, &m->at, SEV_ERROR, "fipa-type", "'%s' must be a string", strings[i]);
+    }
+    json_t *irt = json_object_get(m->root, "in_reply_to");
+    if (irt && !json_is_string(irt) && !json_is_null(irt))
+        diag_emit(sink, &m->at, SEV_ERROR, "fipa-type", "'in_reply_to' must be a string or null");
+}
+
+static void check_date_time(const struct message *m, struct diag_sink *sink, const char *key,
+                            bool seconds_allowed)
+{
+    json_t *v = json_object_get(m->root, key);
+    if (!v || (seconds_allowed && json_is_number(v) && json_number_value(v) >= 0))
+        return;
+    double epoch;
+    bool zone;
+    const char *s = json_string_value(v);
+    if (!s || !time_parse_rfc3339(s, &epoch, &zone)) {
+        diag_emit(sink, &m->at, SEV_ERROR, "fipa-time",
+                  seconds_allowed ? "'%s' must be an RFC 3339 date-time or unix seconds"
+                                  : "'%s' must be an RFC 3339 date-time",
+                  key);
+        return;
+    }
+    if (!zone)
+        diag_emit(sink, &m->at, SEV_WARNING, "fipa-time-zone",
+                  "'%s' has no time zone; read as UTC", key);
+}
+
+static bool is_reply_act(enum fipa_act act)
+{
+    switch (act) {
+    case FIPA_AGREE:
+    case FIPA_REFUSE:
+    case FIPA_FAILURE:
+    case FIPA_NOT_UNDERSTOOD:
+    case FIPA_ACCEPT_PROPOSAL:
+    case FIPA_REJECT_PROPOSAL:
+        return true;
+    default:
+        return false;
+    }
+}
+
+static void check_conventions(const struct message *m, struct diag_sink *sink, enum fipa_act act)
+{
+    if (is_reply_act(act) && !json_is_string(json_object_get(m->root, "in_reply_to")))
+        diag_emit(sink, &m->at, SEV_WARNING, "fipa-no-in-reply-to",
+                  "%s answers a message but has no in_reply_to", fipa_act_name(act, SPELL_KEBAB));
+    if ((act == FIPA_REQUEST || act == FIPA_CFP) &&
+        !json_is_string(json_object_get(m->root, "reply_with")))
+        diag_emit(sink, &m->at, SEV_WARNING, "fipa-no-reply-with",
+                  "%s without reply_with: replies cannot name it", fipa_act_name(act, SPELL_KEBAB));
+    const char *protocol = json_member_string(m->root, "protocol");
+    if (protocol && !fipa_protocol_known(protocol))
+        diag_emit(sink, &m->at, SEV_WARNING, "fipa-protocol-unknown",
+                  "unknown interaction protocol '%s'", protocol);
+}
+
+void fipa_check(const struct message *m, struct diag_sink *sink)
+{
+    check_required(m, sink);
+    enum fipa_act act = FIPA_ACT_INVALID;
+    if (json_object_get(m->root, "performative"))
+        act = check_performative(m, sink);
+    check_agents(m, sink);
+    check_strings(m, sink);
+    check_date_time(m, sink, "reply_by", false);
+    check_date_time(m, sink, "timestamp", true);
+    check_conventions(m, sink, act);
+}

@@ -1,0 +1,59 @@
+/* FIPA ACL in Caxton's JSON dialect: the communicative acts in their many spellings, agent
+ * identifiers, and the checks a single message must pass. */
+#ifndef ACP_FIPA_H
+#define ACP_FIPA_H
+
+#include "message.h"
+
+enum fipa_act {
+    FIPA_ACCEPT_PROPOSAL,
+    FIPA_AGREE,
+    FIPA_CANCEL,
+    FIPA_CFP,
+    FIPA_CONFIRM,
+    FIPA_DISCONFIRM,
+    FIPA_FAILURE,
+    FIPA_INFORM,
+    FIPA_INFORM_IF,
+    FIPA_INFORM_REF,
+    FIPA_NOT_UNDERSTOOD,
+    FIPA_PROPAGATE,
+    FIPA_PROPOSE,
+    FIPA_PROXY,
+    FIPA_QUERY_IF,
+    FIPA_QUERY_REF,
+    FIPA_REFUSE,
+    FIPA_REJECT_PROPOSAL,
+    FIPA_REQUEST,
+    FIPA_REQUEST_WHEN,
+    FIPA_REQUEST_WHENEVER,
+    FIPA_SUBSCRIBE,
+    FIPA_COUNTER_PROPOSE, /* Caxton's own reply to a propose */
+    FIPA_ACT_COUNT,
+    FIPA_ACT_INVALID = -1,
+};
+
+enum fipa_spelling {
+    SPELL_SNAKE, /* accept_proposal: the Caxton guide's, our default */
+    SPELL_KEBAB, /* accept-proposal: the standard's */
+    SPELL_UPPER, /* ACCEPT_PROPOSAL: Caxton's design records */
+};
+
+/* Accepts accept_proposal, accept-proposal, ACCEPT_PROPOSAL, ACCEPT-PROPOSAL, AcceptProposal. */
+enum fipa_act fipa_act_parse(const char *s);
+/* The act in the given spelling; the result is a static string. */
+const char *fipa_act_name(enum fipa_act act, enum fipa_spelling spelling);
+
+/* Whether name is an interaction protocol this toolkit knows (case-insensitively). */
+bool fipa_protocol_known(const char *name);
+
+/* Whether v is an agent identifier: a non-empty string, or an object with a non-empty string
+ * "name" and optional "addresses" (array of strings) and "resolvers" (array of identifiers). */
+bool fipa_agent_valid(const json_t *v);
+/* The name of an agent identifier, or NULL. */
+const char *fipa_agent_name(const json_t *v);
+
+/* Reports every per-message finding for a FIPA message. */
+void fipa_check(const struct message *m, struct diag_sink *sink);
+
+#endif

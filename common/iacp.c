@@ -1,0 +1,223 @@
+#include "iacp.h"
+
+#include <ctype.h>
+#include <string.h>
+
+#include "fipa.h"
+
+enum direction { ANY_WAY, FROM_QUEEN, TO_QUEEN };
+
+struct kind_info {
+    const char *name;
+    enum direction direction;
+    bool needs_ref;
+};
+
+static const struct kind_info kinds[] = {
+    [IACP_TASK_ASSIGN] = {"task.assign", FROM_QUEEN, false},
+    [IACP_TASK_ACCEPT] = {"task.accept", TO_QUEEN, true},
+    [IACP_TASK_REJECT] = {"task.reject", TO_QUEEN, true},
+    [IACP_TASK_RESULT] = {"task.result", TO_QUEEN, true},
+    [IACP_TASK_CANCEL] = {"task.cancel", FROM_QUEEN, true},
+    [IACP_HB] = {"hb", ANY_WAY, false},
+    [IACP_MEM_SYNC] = {"mem.sync", ANY_WAY, false},
+    [IACP_TOOL_QUERY] = {"tool.query", ANY_WAY, false},
+    [IACP_TOOL_REPLY] = {"tool.reply", ANY_WAY, true},
+    [IACP_CTL_DRAIN] = {"ctl.drain", FROM_QUEEN, false},
+    [IACP_CTL_HALT] = {"ctl.halt", FROM_QUEEN, false},
+    [IACP_FIPA] = {"fipa.*", ANY_WAY, false},
+    [IACP_DOTTED] = {"(unknown)", ANY_WAY, false},
+    [IACP_INVALID] = {"(invalid)", ANY_WAY, false},
+};
+
+enum iacp_kind iacp_kind_parse(const char *kind)
+{
+    for (int k = 0; k < IACP_FIPA; k++)
+        if (strcmp(kind, kinds[k].name) == 0)
+            return (enum iacp_kind)k;
+    if (strncmp(kind, "fipa.", 5) == 0 && fipa_act_parse(kind + 5) != FIPA_ACT_INVALID)
+        return IACP_FIPA;
+    const char *dot = strchr(kind, '.');
+    if (dot && dot != kind && dot[1] != '\0')
+        return IACP_DOTTED;
+    return IACP_INVALID;
+}
+
+const char *iacp_kind_name(enum iacp_kind kind)
+{
+    return kinds[kind].name;
+}
+
+enum iacp_version iacp_version_parse(const char *v)
+{
+    if (strcmp(v, "1.1") == 0)
+        return IACP_V1_1;
+    if (strcmp(v, "1.0") == 0)
+        return IACP_V1_0;
+    if (strcmp(v, "2.0") == 0)
+        return IACP_V2_0;
+    return IACP_V_OTHER;
+}
+
+/* Checks a required member that must be a string (non-empty when asked); returns it or NULL. */
+static const char *required_string(const struct message *m, struct diag_sink *sink,
+                                   const char *key, bool non_empty)
+{
+    json_t *v = json_object_get(m->root, key);
+    if (!v) {
+        diag_emit(sink, &m->at, SEV_ERROR, "iacp-missing", "missing required member '%s'", key);
+        return NULL;
+    }
+    const char *s = json_string_value(v);
+    if (!s || (non_empty && *s == '\0')) {
+        diag_emit(sink, &m->at, SEV_ERROR, "iacp-type", "'%s' must be a %sstring", key,
+                  non_empty ? "non-empty " : "");
+        return NULL;
+    }
+    return s;
+}
+
+static void check_version(const struct message *m, struct diag_sink *sink,
+                          enum iacp_version *version)
+{
+    const char *v = required_string(m, sink, "v", false);
+    *version = IACP_V1_1;
+    if (!v)
+        return;
+    *version = iacp_version_parse(v);
+    if (*version == IACP_V_OTHER)
+        diag_emit(sink, &m->at, SEV_ERROR, "iacp-version", "unknown IACP version '%s'", v);
+    else if (*version != IACP_V1_1)
+        diag_emit(sink, &m->at, SEV_WARNING, "iacp-version-legacy",
+                  "IACP version %s (the colony speaks 1.1)", v);
+}
+
+enum { MILLISECONDS_THRESHOLD = 100000000000LL }; /* 10^11 s is the year 5138 */
+
+static void check_ts(const struct message *m, struct diag_sink *sink)
+{
+    json_t *ts = json_object_get(m->root, "ts");
+    if (!ts) {
+        diag_emit(sink, &m->at, SEV_ERROR, "iacp-missing", "missing required member 'ts'");
+        return;
+    }
+    if (!json_is_number(ts)) {
+        diag_emit(sink, &m->at, SEV_ERROR, "iacp-type", "'ts' must be a number of unix seconds");
+        return;
+    }
+    double value = json_number_value(ts);
+    if (value < 0) {
+        diag_emit(sink, &m->at, SEV_ERROR, "iacp-ts", "'ts' is negative");
+        return;
+    }
+    if (json_is_real(ts))
+        diag_emit(sink, &m->at, SEV_WARNING, "iacp-ts-fraction",
+                  "'ts' has a fractional part; IACP time is whole seconds");
+    if (value > (double)MILLISECONDS_THRESHOLD)
+        diag_emit(sink, &m->at, SEV_WARNING, "iacp-ts-millis",
+                  "'ts' is above 10^11 and looks like milliseconds");
+}
+
+static enum iacp_kind check_kind(const struct message *m, struct diag_sink *sink)
+{
+    const char *kind = required_string(m, sink, "kind", false);
+    if (!kind)
+        return IACP_INVALID;
+    enum iacp_kind k = iacp_kind_parse(kind);
+    if (k == IACP_INVALID)
+        diag_emit(sink, &m->at, SEV_ERROR, "iacp-kind", "'%s' is not an IACP kind", kind);
+    else if (k == IACP_DOTTED)
+        diag_emit(sink, &m->at, SEV_WARNING, "iacp-kind-unknown", "unknown kind '%s'", kind);
+    return k;
+}
+
+static void check_direction(const struct message *m, struct diag_sink *sink,
+                            const struct iacp_rules *rules, enum iacp_kind k, const char *from,
+                            const char *to)
+{
+    if (strcmp(rules->queen, "queen") != 0) {
+        if (from && strcmp(from, "queen") == 0)
+            diag_emit(sink, &m->at, SEV_ERROR, "iacp-reserved-name",
+                      "sender 'queen' is not the queen ('%s'); only the queen may be called queen",
+                      rules->queen);
+        if (to && strcmp(to, "queen") == 0)
+            diag_emit(sink, &m->at, SEV_ERROR, "iacp-reserved-name",
+                      "receiver 'queen' is not the queen ('%s'); only the queen may be called "
+                      "queen",
+                      rules->queen);
+    }
+    if (!from || !to)
+        return;
+    bool from_queen = strcmp(from, rules->queen) == 0;
+    bool to_queen = strcmp(to, rules->queen) == 0;
+    const char *name = kinds[k].name;
+    if (kinds[k].direction == FROM_QUEEN && (!from_queen || to_queen))
+        diag_emit(sink, &m->at, SEV_ERROR, "iacp-direction",
+                  "%s goes from the queen to a forager, not from '%s' to '%s'", name, from, to);
+    else if (kinds[k].direction == TO_QUEEN && (from_queen || !to_queen))
+        diag_emit(sink, &m->at, SEV_ERROR, "iacp-direction",
+                  "%s goes from a forager to the queen, not from '%s' to '%s'", name, from, to);
+}
+
+static bool all_hex(const char *s, size_t min, size_t max)
+{
+    size_t n = 0;
+    for (; s[n]; n++)
+        if (!isxdigit((unsigned char)s[n]))
+            return false;
+    return n >= min && n <= max;
+}
+
+static void check_id_style(const struct message *m, struct diag_sink *sink, const char *id,
+                           bool from_queen)
+{
+    bool ok = from_queen ? strncmp(id, "q-", 2) == 0 && all_hex(id + 2, 1, (size_t)-1)
+                         : strncmp(id, "m-", 2) == 0 && all_hex(id + 2, 6, 6);
+    if (!ok)
+        diag_emit(sink, &m->at, SEV_WARNING, "iacp-id-style",
+                  from_queen ? "id '%s' is not q- and hex digits, as the queen writes them"
+                             : "id '%s' is not m- and 6 hex digits, as foragers write them",
+                  id);
+}
+
+static void check_body(const struct message *m, struct diag_sink *sink, enum iacp_kind k)
+{
+    json_t *body = json_object_get(m->root, "body");
+    if (body && !json_is_object(body)) {
+        diag_emit(sink, &m->at, SEV_ERROR, "iacp-type", "'body' must be an object");
+        body = NULL;
+    }
+    if (k == IACP_TASK_REJECT && !json_is_string(json_object_get(body, "reason")))
+        diag_emit(sink, &m->at, SEV_ERROR, "iacp-reason",
+                  "task.reject must carry a string body.reason");
+    if (k == IACP_TASK_RESULT) {
+        json_t *partial = json_object_get(body, "partial");
+        if (partial && !json_is_boolean(partial))
+            diag_emit(sink, &m->at, SEV_ERROR, "iacp-partial",
+                      "body.partial must be true or false");
+    }
+}
+
+void iacp_check(const struct message *m, const struct iacp_rules *rules, struct diag_sink *sink)
+{
+    enum iacp_version version;
+    check_version(m, sink, &version);
+    const char *id = required_string(m, sink, "id", true);
+    const char *from = required_string(m, sink, "from", true);
+    const char *to = required_string(m, sink, "to", true);
+    enum iacp_kind k = check_kind(m, sink);
+    check_ts(m, sink);
+    json_t *ref = json_object_get(m->root, "ref");
+    if (ref && !json_is_string(ref))
+        diag_emit(sink, &m->at, SEV_ERROR, "iacp-type", "'ref' must be a string");
+    else if (!ref && kinds[k].needs_ref && version != IACP_V1_0)
+        diag_emit(sink, &m->at, SEV_ERROR, "iacp-ref-missing", "%s must carry 'ref'",
+                  kinds[k].name);
+    check_direction(m, sink, rules, k, from, to);
+    check_body(m, sink, k);
+    if (k == IACP_MEM_SYNC && version == IACP_V1_1)
+        diag_emit(sink, &m->at, SEV_WARNING, "iacp-mem-sync",
+                  "mem.sync came with IACP 2.0; a 1.1 agent may not know it");
+    if (id && from)
+        check_id_style(m, sink, id, strcmp(from, rules->queen) == 0);
+}

@@ -1,0 +1,282 @@
+#include "options.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "escape.h"
+#include "timeutil.h"
+
+enum { DEFAULT_MAX_LINE_BYTES = 1024 * 1024 };
+
+static const struct opt every_tool[] = {
+    {"output", 'o', required_argument, "FILE", "write the output to FILE instead of stdout"},
+    {"rejects", OPT_REJECTS, required_argument, "FILE",
+     "write every rejected line, verbatim, to FILE"},
+    {"diagnostics", OPT_DIAGNOSTICS, required_argument, "FORMAT",
+     "diagnostics on stderr as 'text' (default) or 'json'"},
+    {"color", OPT_COLOR, required_argument, "WHEN", "colour diagnostics: auto, always or never"},
+    {"stats", OPT_STATS, no_argument, NULL, "print the counts of the run on stderr at the end"},
+    {"max-line-bytes", OPT_MAX_LINE_BYTES, required_argument, "N",
+     "reject lines longer than N bytes (default 1M; K, M, G suffixes)"},
+    {"explain", OPT_EXPLAIN, required_argument, "CODE",
+     "explain a diagnostic code ('list' lists them all) and exit"},
+    {"help", OPT_HELP, no_argument, NULL, "display this help and exit"},
+    {"version", OPT_VERSION, no_argument, NULL, "output version information and exit"},
+    {NULL, 0, 0, NULL, NULL},
+};
+
+static const struct opt checks_group[] = {
+    {"quiet", 'q', no_argument, NULL, "write nothing on stdout or stderr; only the exit status"},
+    {"strict", OPT_STRICT, no_argument, NULL, "treat warnings as errors"},
+    {"max-errors", OPT_MAX_ERRORS, required_argument, "N", "stop reading after N errors"},
+    {NULL, 0, 0, NULL, NULL},
+};
+
+static const struct opt clock_group[] = {
+    {"now", OPT_NOW, required_argument, "TIME",
+     "the current time, as unix seconds or RFC 3339 (default: SOURCE_DATE_EPOCH, else the "
+     "clock)"},
+    {"seed", OPT_SEED, required_argument, "N", "seed for fresh ids, so that runs reproduce"},
+    {NULL, 0, 0, NULL, NULL},
+};
+
+void options_usage_error(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "%s: ", util_progname());
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "\nTry '%s --help' for more information.\n", util_progname());
+}
+
+/* The tables in the order --help shows them: the tool's own first. */
+static size_t collect(const struct tool_spec *spec, const struct opt **out, size_t max)
+{
+    const struct opt *tables[] = {spec->options,
+                                  (spec->groups & GROUP_CHECKS) ? checks_group : NULL,
+                                  (spec->groups & GROUP_CLOCK) ? clock_group : NULL, every_tool};
+    size_t n = 0;
+    for (size_t t = 0; t < sizeof tables / sizeof *tables; t++)
+        for (const struct opt *o = tables[t]; o && o->name && n < max; o++)
+            out[n++] = o;
+    return n;
+}
+
+enum { MAX_OPTIONS = 64 };
+
+static void print_help(const struct tool_spec *spec)
+{
+    const struct opt *all[MAX_OPTIONS];
+    size_t n = collect(spec, all, MAX_OPTIONS);
+    printf("Usage: %s %s\n%s\n\nOptions:\n", spec->name, spec->usage, spec->summary);
+    for (size_t i = 0; i < n; i++) {
+        const struct opt *o = all[i];
+        char left[64];
+        int len = snprintf(left, sizeof left, "%s%c%s--%s%s%s", o->key < 256 ? "-" : "",
+                           o->key < 256 ? o->key : ' ', o->key < 256 ? ", " : "  ", o->name,
+                           o->arg ? "=" : "", o->arg ? o->arg : "");
+        if (o->key >= 256)
+            memmove(left, left + 1, strlen(left)); /* drop the placeholder space */
+        printf("  %s%*s%s\n", o->key >= 256 ? "    " : "", len < 28 ? 28 - len : 1, "", o->help);
+    }
+    (void)fputs("\nWith no FILE, or when FILE is -, read standard input.\n", stdout);
+    if (spec->help_tail)
+        printf("\n%s", spec->help_tail);
+    printf("\nExit status: 0 if all is well (warnings allowed), 1 if an error was found,\n"
+           "2 on a usage or I/O error, 130 when interrupted.\n"
+           "Full documentation: man %s\n",
+           spec->name);
+}
+
+static void print_version(const struct tool_spec *spec)
+{
+    printf("%s (%s) %s\n", spec->name, ACP_PACKAGE, ACP_VERSION);
+    (void)fputs("License MIT: see the README of acp-tools.\n"
+                "This is free software: you are free to change and redistribute it.\n",
+                stdout);
+}
+
+static int explain(const char *code)
+{
+    if (strcmp(code, "list") == 0) {
+        for (const struct diag_code *c = diag_codes(); c->code; c++)
+            printf("%-24s %-8s %s\n", c->code, c->severity, c->summary);
+        return 0;
+    }
+    const struct diag_code *c = diag_code_find(code);
+    if (!c) {
+        struct strbuf shown = STRBUF_INIT;
+        escape_text(&shown, code, strlen(code), 80);
+        options_usage_error("unknown diagnostic code '%s' (--explain=list lists them)", shown.buf);
+        sb_free(&shown);
+        return 2;
+    }
+    printf("%s (%s): %s\n\n%s\n", c->code, c->severity, c->summary, c->explanation);
+    return 0;
+}
+
+static int finish_stdout(int status)
+{
+    if (fflush(stdout) != 0 || ferror(stdout) || fclose(stdout) != 0) {
+        fprintf(stderr, "%s: write error\n", util_progname());
+        return 2;
+    }
+    return status;
+}
+
+static bool common_option(struct common_opts *o, int key, const char *arg)
+{
+    unsigned long long size;
+    switch (key) {
+    case 'o': o->output = arg; return true;
+    case OPT_REJECTS: o->rejects = arg; return true;
+    case OPT_STATS: o->stats = true; return true;
+    case 'q': o->quiet = true; return true;
+    case OPT_STRICT: o->strict = true; return true;
+    case OPT_DIAGNOSTICS:
+        if (strcmp(arg, "text") == 0)
+            o->diagnostics = DIAG_TEXT;
+        else if (strcmp(arg, "json") == 0)
+            o->diagnostics = DIAG_JSON;
+        else
+            break;
+        return true;
+    case OPT_COLOR:
+        if (strcmp(arg, "auto") == 0)
+            o->color = COLOR_AUTO;
+        else if (strcmp(arg, "always") == 0)
+            o->color = COLOR_ALWAYS;
+        else if (strcmp(arg, "never") == 0)
+            o->color = COLOR_NEVER;
+        else
+            break;
+        return true;
+    case OPT_MAX_LINE_BYTES:
+        if (!parse_size(arg, &size) || size == 0 || size > (1ULL << 40))
+            break;
+        o->max_line_bytes = (size_t)size;
+        return true;
+    case OPT_MAX_ERRORS:
+        if (!parse_ulong(arg, &o->max_errors) || o->max_errors == 0)
+            break;
+        return true;
+    case OPT_NOW:
+        if (!time_parse_now(arg, &o->now))
+            break;
+        o->now_given = true;
+        return true;
+    case OPT_SEED:
+        if (!parse_ulong(arg, &o->seed))
+            break;
+        o->seed_given = true;
+        return true;
+    default:
+        return false;
+    }
+    struct strbuf shown = STRBUF_INIT;
+    escape_text(&shown, arg, strlen(arg), 80);
+    options_usage_error("invalid argument '%s'", shown.buf);
+    sb_free(&shown);
+    return false;
+}
+
+static bool is_common_key(int key)
+{
+    return key == 'o' || key == 'q' || (key >= OPT_REJECTS && key < OPT_TOOL);
+}
+
+static void set_clock_defaults(struct common_opts *o)
+{
+    if (o->now_given)
+        return;
+    const char *sde = getenv("SOURCE_DATE_EPOCH");
+    unsigned long secs;
+    if (sde && parse_ulong(sde, &secs)) {
+        o->now = (time_t)secs;
+        o->now_given = true;
+        return;
+    }
+    o->now = time(NULL);
+}
+
+static void build_getopt(const struct opt **all, size_t n, struct option *longs, char *shorts)
+{
+    char *s = shorts;
+    *s++ = ':'; /* report a missing argument as ':' so that we can word it ourselves */
+    for (size_t i = 0; i < n; i++) {
+        longs[i] = (struct option){all[i]->name, all[i]->has_arg, NULL, all[i]->key};
+        if (all[i]->key < 256) {
+            *s++ = (char)all[i]->key;
+            if (all[i]->has_arg)
+                *s++ = ':';
+        }
+    }
+    longs[n] = (struct option){NULL, 0, NULL, 0};
+    *s = '\0';
+}
+
+static void report_bad_option(const char *word, int key)
+{
+    struct strbuf shown = STRBUF_INIT;
+    if (key == '?' && optopt > 0 && optopt < 256) {
+        char letter = (char)optopt;
+        escape_text(&shown, &letter, 1, 0);
+        options_usage_error("invalid option -- '%s'", shown.buf);
+    } else {
+        escape_text(&shown, word, strcspn(word, "="), 80);
+        options_usage_error(key == ':' ? "option '%s' requires an argument"
+                                       : "unrecognized option '%s'",
+                            shown.buf);
+    }
+    sb_free(&shown);
+}
+
+int options_parse(const struct tool_spec *spec, struct common_opts *opts, int argc, char **argv)
+{
+    memset(opts, 0, sizeof *opts);
+    opts->max_line_bytes = DEFAULT_MAX_LINE_BYTES;
+    const struct opt *all[MAX_OPTIONS];
+    size_t n = collect(spec, all, MAX_OPTIONS);
+    struct option longs[MAX_OPTIONS + 1];
+    char shorts[2 * MAX_OPTIONS + 2];
+    build_getopt(all, n, longs, shorts);
+    opterr = 0;
+    int key;
+    while ((key = getopt_long(argc, argv, shorts, longs, NULL)) != -1) {
+        if (key == '?' || key == ':') {
+            report_bad_option(argv[optind - 1 > 0 ? optind - 1 : 1], key);
+            return -1;
+        }
+        if (key == OPT_HELP) {
+            print_help(spec);
+            exit(finish_stdout(0));
+        }
+        if (key == OPT_VERSION) {
+            print_version(spec);
+            exit(finish_stdout(0));
+        }
+        if (key == OPT_EXPLAIN) {
+            int status = explain(optarg);
+            exit(finish_stdout(status));
+        }
+        bool ok = is_common_key(key) ? common_option(opts, key, optarg)
+                                     : spec->handle(spec->ctx, key, optarg);
+        if (!ok)
+            return -1;
+    }
+    if (spec->groups & GROUP_CLOCK)
+        set_clock_defaults(opts);
+    return optind;
+}
+
+bool options_want_color(const struct common_opts *opts)
+{
+    if (opts->color != COLOR_AUTO)
+        return opts->color == COLOR_ALWAYS;
+    const char *term = getenv("TERM");
+    return isatty(STDERR_FILENO) && !getenv("NO_COLOR") && !(term && strcmp(term, "dumb") == 0);
+}

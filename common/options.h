@@ -1,0 +1,84 @@
+/* The options layer: one table per tool plus the options every tool takes, each with its help
+ * text, so that --help, the man pages and the completions have one source to agree with. */
+#ifndef ACP_OPTIONS_H
+#define ACP_OPTIONS_H
+
+#include <getopt.h>
+#include <stdbool.h>
+#include <time.h>
+
+#include "diag.h"
+
+/* Keys of long options without a short letter; tools number theirs from OPT_TOOL. */
+enum {
+    OPT_REJECTS = 256,
+    OPT_DIAGNOSTICS,
+    OPT_COLOR,
+    OPT_STATS,
+    OPT_MAX_LINE_BYTES,
+    OPT_EXPLAIN,
+    OPT_STRICT,
+    OPT_MAX_ERRORS,
+    OPT_NOW,
+    OPT_SEED,
+    OPT_HELP,
+    OPT_VERSION,
+    OPT_TOOL = 512,
+};
+
+struct opt {
+    const char *name; /* long name; NULL ends a table */
+    int key;          /* short letter, or an OPT_* key */
+    int has_arg;      /* no_argument or required_argument */
+    const char *arg;  /* the argument's name in --help */
+    const char *help;
+};
+
+/* Groups of shared options a tool may take besides the ones every tool takes. */
+enum {
+    GROUP_CHECKS = 1, /* --quiet, --strict, --max-errors */
+    GROUP_CLOCK = 2,  /* --now, --seed: tools that write times or fresh ids */
+};
+
+enum color_when { COLOR_AUTO, COLOR_ALWAYS, COLOR_NEVER };
+
+struct common_opts {
+    const char *output;  /* NULL: standard output */
+    const char *rejects; /* NULL: rejected lines are only reported */
+    enum diag_format diagnostics;
+    enum color_when color;
+    bool stats;
+    bool quiet;
+    bool strict;
+    unsigned long max_errors; /* 0: no limit */
+    size_t max_line_bytes;
+    bool now_given;
+    time_t now; /* --now, else SOURCE_DATE_EPOCH, else the clock */
+    bool seed_given;
+    unsigned long seed;
+};
+
+struct tool_spec {
+    const char *name;
+    const char *usage;   /* after the name, e.g. "[OPTION]... [FILE]..." */
+    const char *summary; /* one sentence */
+    const struct opt *options;
+    unsigned groups;
+    const char *help_tail; /* more text after the option list, or NULL */
+    /* Takes one of the tool's own options; returns false (after saying why) on a bad value. */
+    bool (*handle)(void *ctx, int key, const char *arg);
+    void *ctx;
+};
+
+/* Parses argv. Returns the index of the first operand, or -1 for a usage error (already
+ * reported; exit with 2). --help, --version and --explain print and exit 0 here. */
+int options_parse(const struct tool_spec *spec, struct common_opts *opts, int argc,
+                  char **argv);
+
+/* Reports a usage error in the GNU way, with the hint to try --help. */
+void options_usage_error(const char *fmt, ...) ACP_PRINTF(1, 2);
+
+/* Whether diagnostics on stderr should be coloured. */
+bool options_want_color(const struct common_opts *opts);
+
+#endif

@@ -1,0 +1,63 @@
+/* Reading input records: lines of JSON, or (for the FIPA string form) parenthesised expressions
+ * that may span lines. The reader never holds more than max_line bytes of one record, flushes
+ * the caller's output before it would block, and keeps line numbers for diagnostics. */
+#ifndef ACP_READER_H
+#define ACP_READER_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+enum record_kind {
+    REC_LINE,     /* a non-blank line (or an ACL expression) in text/len */
+    REC_BLANK,    /* a line of white space only */
+    REC_TOO_LONG, /* a record longer than max_line; its bytes went to the spill hook */
+};
+
+enum record_syntax {
+    SYNTAX_JSON, /* one JSON value per line */
+    SYNTAX_ACL,  /* FIPA SC00070 string form: "(" performative params ")" */
+};
+
+struct record {
+    enum record_kind kind;
+    enum record_syntax syntax;
+    const char *file;         /* display name */
+    unsigned long line;       /* 1-based line where the record starts */
+    unsigned long end_line;   /* line where it ends (differs for multi-line ACL records) */
+    const char *text;         /* the record without its line end; not NUL-terminated */
+    size_t len;               /* bytes in text, a trailing CR excluded */
+    size_t raw_len;           /* len plus the CR of a CRLF line end: the bytes to copy out */
+    size_t column_base;       /* bytes before text on its first line (a dropped BOM) */
+    bool had_newline;         /* false for a last line without a line end */
+};
+
+enum reader_mode {
+    READ_JSON, /* records are lines */
+    READ_ACL,  /* records are top-level parenthesised expressions */
+    READ_AUTO, /* per file: ACL when its first non-blank byte is "(", else JSON */
+};
+
+struct reader_hooks {
+    /* Called when the next read would block, so that output written so far reaches a live
+     * pipeline at once (and not once per line in a batch run). */
+    void (*before_block)(void *ctx);
+    /* Receives, in pieces, the bytes of a record longer than max_line. */
+    void (*spill)(void *ctx, const char *data, size_t len);
+    void *ctx;
+    /* When set and non-zero after a read is interrupted, reading stops (SIGINT). */
+    volatile sig_atomic_t *interrupted;
+};
+
+struct reader;
+
+/* Opens path ("-" is standard input). On failure returns NULL with errno set. */
+struct reader *reader_open(const char *path, const char *display, size_t max_line,
+                           enum reader_mode mode, const struct reader_hooks *hooks);
+/* 1: a record was read; 0: end of input; -1: a read error (errno set; EINTR when interrupted).
+ * The record's text stays valid until the next call. */
+int reader_next(struct reader *r, struct record *rec);
+/* Closes the file; standard input is left open. */
+void reader_close(struct reader *r);
+
+#endif

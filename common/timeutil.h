@@ -1,0 +1,23 @@
+/* Date-times as the protocols write them: RFC 3339 in FIPA JSON, unix seconds in IACP. */
+#ifndef ACP_TIMEUTIL_H
+#define ACP_TIMEUTIL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <time.h>
+
+/* Parses an RFC 3339 / ISO 8601 date-time ("2024-01-15T10:35:00Z", "...T10:35:00.250+02:00").
+ * Without a zone the time is read as UTC and *has_zone is false. Returns false if s is not a
+ * date-time or names an impossible date. *epoch gets seconds since 1970 (fractions kept). */
+bool time_parse_rfc3339(const char *s, double *epoch, bool *has_zone);
+
+/* Writes t as "YYYY-MM-DDTHH:MM:SSZ" (UTC) into buf, which holds at least 32 bytes. */
+void time_format_rfc3339(long long t, char *buf, size_t size);
+
+/* Days since 1970-01-01 of a proleptic Gregorian date. */
+long long time_days_from_civil(long long y, unsigned m, unsigned d);
+
+/* Parses --now: unix seconds ("1700000000", "@1700000000") or an RFC 3339 date-time. */
+bool time_parse_now(const char *s, time_t *out);
+
+#endif

@@ -1,0 +1,55 @@
+/* Small helpers every tool needs: allocation that cannot fail silently, and a growable buffer. */
+#ifndef ACP_UTIL_H
+#define ACP_UTIL_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#define ACP_VERSION "0.1.0"
+#define ACP_PACKAGE "acp-tools"
+
+#if defined(__GNUC__)
+#define ACP_PRINTF(f, a) __attribute__((format(printf, f, a)))
+#else
+#define ACP_PRINTF(f, a)
+#endif
+
+/* Set once by main before anything else runs; used to prefix fatal messages. */
+void util_set_progname(const char *name);
+const char *util_progname(void);
+
+/* Allocation failures end the process with a message and status 2: a filter that cannot allocate
+ * cannot keep its promise of never losing a line, so it must say so loudly. */
+_Noreturn void die_oom(void);
+void *xmalloc(size_t size);
+void *xcalloc(size_t count, size_t size);
+void *xrealloc(void *ptr, size_t size);
+char *xstrdup(const char *s);
+char *xstrndup(const char *s, size_t n);
+
+struct strbuf {
+    char *buf; /* always NUL-terminated once anything was added */
+    size_t len;
+    size_t cap;
+};
+
+#define STRBUF_INIT {NULL, 0, 0}
+
+void sb_grow(struct strbuf *sb, size_t extra);
+void sb_add(struct strbuf *sb, const void *data, size_t len);
+void sb_adds(struct strbuf *sb, const char *s);
+void sb_addc(struct strbuf *sb, char c);
+void sb_addf(struct strbuf *sb, const char *fmt, ...) ACP_PRINTF(2, 3);
+void sb_vaddf(struct strbuf *sb, const char *fmt, va_list ap) ACP_PRINTF(2, 0);
+void sb_reset(struct strbuf *sb);
+void sb_free(struct strbuf *sb);
+/* Hands the buffer to the caller (never NULL) and leaves sb empty. */
+char *sb_detach(struct strbuf *sb);
+
+/* Parses a whole decimal number with an optional K, M or G (binary) suffix. */
+bool parse_size(const char *s, unsigned long long *out);
+/* Parses a whole non-negative decimal number. */
+bool parse_ulong(const char *s, unsigned long *out);
+
+#endif
