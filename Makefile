@@ -103,3 +103,8 @@ lint:
 
 clean:
 	rm -rf build build-asan bin bench/out
+
+# Tools for tests and benchmarks, not installed.
+$(BUILD)/gen-colony: bench/gen-colony.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -o $@ $<

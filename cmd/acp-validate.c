@@ -2,18 +2,18 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine.h"
 #include "filter.h"
 #include "fipa.h"
 #include "iacp.h"
 
-enum { OPT_PROTOCOL = OPT_TOOL, OPT_STATELESS, OPT_QUEEN };
+enum { OPT_PROTOCOL = OPT_TOOL, OPT_STATELESS };
 
 static const struct opt validate_options[] = {
     {"protocol", OPT_PROTOCOL, required_argument, "PROTO",
      "check as 'iacp', 'fipa', or decide per message ('auto', the default)"},
     {"stateless", OPT_STATELESS, no_argument, NULL,
      "per-message checks only: no stream-level (conversation) checks"},
-    {"queen", OPT_QUEEN, required_argument, "NAME", "the queen's agent name (default: queen)"},
     {NULL, 0, 0, NULL, NULL},
 };
 
@@ -21,6 +21,7 @@ struct validate {
     enum protocol_choice protocol;
     bool stateless;
     struct iacp_rules iacp;
+    struct engine *engine; /* NULL with --stateless */
 };
 
 static bool handle_option(void *ctx, int key, const char *arg)
@@ -42,13 +43,6 @@ static bool handle_option(void *ctx, int key, const char *arg)
     case OPT_STATELESS:
         v->stateless = true;
         return true;
-    case OPT_QUEEN:
-        if (*arg == '\0') {
-            options_usage_error("--queen needs a name");
-            return false;
-        }
-        v->iacp.queen = arg;
-        return true;
     }
     return false;
 }
@@ -57,6 +51,7 @@ static enum verdict check_message(void *ctx, struct filter *f, struct message *m
 {
     struct validate *v = ctx;
     struct diag_sink *sink = filter_sink(f);
+    unsigned long errors_before = sink->errors;
     switch (m->proto) {
     case PROTO_IACP:
         iacp_check(m, &v->iacp, sink);
@@ -69,20 +64,30 @@ static enum verdict check_message(void *ctx, struct filter *f, struct message *m
                   "neither IACP (no 'kind' or 'v') nor FIPA (no 'performative')");
         break;
     }
+    /* A message that fails its own checks says nothing reliable about its conversation. */
+    if (v->engine && sink->errors == errors_before)
+        engine_feed(v->engine, m, sink);
     return VERDICT_PASS;
+}
+
+static void end_of_input(void *ctx, struct filter *f)
+{
+    struct validate *v = ctx;
+    if (v->engine)
+        engine_finish(v->engine, filter_sink(f));
 }
 
 int main(int argc, char **argv)
 {
     util_set_progname("acp-validate");
-    struct validate v = {.protocol = CHOOSE_AUTO, .iacp = {.queen = "queen"}};
+    struct validate v = {.protocol = CHOOSE_AUTO};
     const struct tool_spec spec = {
         .name = "acp-validate",
         .usage = "[OPTION]... [FILE]...",
         .summary = "Check each message of IACP 1.1 or FIPA ACL (JSON Lines) against its "
                    "protocol;\nwrite the valid ones to stdout and report the others on stderr.",
         .options = validate_options,
-        .groups = GROUP_CHECKS,
+        .groups = GROUP_CHECKS | GROUP_ENGINE,
         .handle = handle_option,
         .ctx = &v,
     };
@@ -90,7 +95,13 @@ int main(int argc, char **argv)
     int first = options_parse(&spec, &opts, argc, argv);
     if (first < 0)
         return 2;
+    v.iacp.queen = opts.engine.queen;
+    if (!v.stateless)
+        v.engine = engine_new(&opts.engine, NULL, NULL);
     const struct filter_config cfg = {.opts = &opts, .protocol = v.protocol, .mode = READ_JSON};
-    const struct filter_ops ops = {.message = check_message, .ctx = &v};
-    return filter_run(&cfg, &ops, argv + first, argc - first);
+    const struct filter_ops ops = {.message = check_message, .end_of_input = end_of_input, .ctx = &v};
+    int status = filter_run(&cfg, &ops, argv + first, argc - first);
+    engine_free(v.engine);
+    options_free(&opts);
+    return status;
 }

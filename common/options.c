@@ -35,6 +35,21 @@ static const struct opt checks_group[] = {
     {NULL, 0, 0, NULL, NULL},
 };
 
+static const struct opt engine_group[] = {
+    {"queen", OPT_QUEEN, required_argument, "NAME", "the queen's agent name (default: queen)"},
+    {"slots", OPT_SLOTS, required_argument, "AGENT=N",
+     "AGENT may hold N outstanding task.assign at once (repeatable)"},
+    {"assign-timeout", OPT_ASSIGN_TIMEOUT, required_argument, "SECONDS",
+     "message time after which the queen reissues an assign (default 300)"},
+    {"max-skew", OPT_MAX_SKEW, required_argument, "SECONDS",
+     "clock skew tolerated between a reply and its cause (default 2)"},
+    {"idle-timeout", OPT_IDLE_TIMEOUT, required_argument, "SECONDS",
+     "message time after which idle state is forgotten (default 3600)"},
+    {"max-open", OPT_MAX_OPEN, required_argument, "N",
+     "most open conversations kept; the oldest is evicted (default 100000)"},
+    {NULL, 0, 0, NULL, NULL},
+};
+
 static const struct opt clock_group[] = {
     {"now", OPT_NOW, required_argument, "TIME",
      "the current time, as unix seconds or RFC 3339 (default: SOURCE_DATE_EPOCH, else the "
@@ -58,6 +73,7 @@ static size_t collect(const struct tool_spec *spec, const struct opt **out, size
 {
     const struct opt *tables[] = {spec->options,
                                   (spec->groups & GROUP_CHECKS) ? checks_group : NULL,
+                                  (spec->groups & GROUP_ENGINE) ? engine_group : NULL,
                                   (spec->groups & GROUP_CLOCK) ? clock_group : NULL, every_tool};
     size_t n = 0;
     for (size_t t = 0; t < sizeof tables / sizeof *tables; t++)
@@ -76,12 +92,16 @@ static void print_help(const struct tool_spec *spec)
     for (size_t i = 0; i < n; i++) {
         const struct opt *o = all[i];
         char left[64];
-        int len = snprintf(left, sizeof left, "%s%c%s--%s%s%s", o->key < 256 ? "-" : "",
-                           o->key < 256 ? o->key : ' ', o->key < 256 ? ", " : "  ", o->name,
-                           o->arg ? "=" : "", o->arg ? o->arg : "");
-        if (o->key >= 256)
-            memmove(left, left + 1, strlen(left)); /* drop the placeholder space */
-        printf("  %s%*s%s\n", o->key >= 256 ? "    " : "", len < 28 ? 28 - len : 1, "", o->help);
+        if (o->key < 256)
+            snprintf(left, sizeof left, "-%c, --%s%s%s", o->key, o->name, o->arg ? "=" : "",
+                     o->arg ? o->arg : "");
+        else
+            snprintf(left, sizeof left, "    --%s%s%s", o->name, o->arg ? "=" : "",
+                     o->arg ? o->arg : "");
+        if (strlen(left) < 26)
+            printf("  %-26s %s\n", left, o->help);
+        else
+            printf("  %s\n  %-26s %s\n", left, "", o->help);
     }
     (void)fputs("\nWith no FILE, or when FILE is -, read standard input.\n", stdout);
     if (spec->help_tail)
@@ -128,10 +148,59 @@ static int finish_stdout(int status)
     return status;
 }
 
+static bool add_slots(struct engine_config *e, const char *arg)
+{
+    const char *eq = strrchr(arg, '=');
+    unsigned long n;
+    if (!eq || eq == arg || !parse_ulong(eq + 1, &n) || n == 0)
+        return false;
+    e->slots = xrealloc(e->slots, (e->nslots + 1) * sizeof *e->slots);
+    e->slots[e->nslots++] = (struct slot_override){xstrndup(arg, (size_t)(eq - arg)), n};
+    return true;
+}
+
+void options_free(struct common_opts *opts)
+{
+    for (size_t i = 0; i < opts->engine.nslots; i++)
+        free((char *)opts->engine.slots[i].agent);
+    free(opts->engine.slots);
+    opts->engine.slots = NULL;
+    opts->engine.nslots = 0;
+}
+
+static bool engine_option(struct engine_config *e, int key, const char *arg)
+{
+    unsigned long n;
+    switch (key) {
+    case OPT_QUEEN:
+        e->queen = arg;
+        return *arg != '\0';
+    case OPT_SLOTS: return add_slots(e, arg);
+    case OPT_ASSIGN_TIMEOUT: return parse_duration(arg, &e->assign_timeout);
+    case OPT_MAX_SKEW: return parse_duration(arg, &e->max_skew);
+    case OPT_IDLE_TIMEOUT: return parse_duration(arg, &e->idle_timeout);
+    case OPT_MAX_OPEN:
+        if (!parse_ulong(arg, &n) || n == 0)
+            return false;
+        e->max_open = n;
+        return true;
+    }
+    return false;
+}
+
 static bool common_option(struct common_opts *o, int key, const char *arg)
 {
     unsigned long long size;
     switch (key) {
+    case OPT_QUEEN:
+    case OPT_SLOTS:
+    case OPT_ASSIGN_TIMEOUT:
+    case OPT_MAX_SKEW:
+    case OPT_IDLE_TIMEOUT:
+    case OPT_MAX_OPEN:
+        if (engine_option(&o->engine, key, arg))
+            return true;
+        break;
     case 'o': o->output = arg; return true;
     case OPT_REJECTS: o->rejects = arg; return true;
     case OPT_STATS: o->stats = true; return true;
@@ -177,11 +246,19 @@ static bool common_option(struct common_opts *o, int key, const char *arg)
     default:
         return false;
     }
+    return false;
+}
+
+static void report_bad_argument(const struct opt *const *all, size_t n, int key, const char *arg)
+{
+    const char *name = "?";
+    for (size_t i = 0; i < n; i++)
+        if (all[i]->key == key)
+            name = all[i]->name;
     struct strbuf shown = STRBUF_INIT;
     escape_text(&shown, arg, strlen(arg), 80);
-    options_usage_error("invalid argument '%s'", shown.buf);
+    options_usage_error("invalid argument '%s' for '--%s'", shown.buf ? shown.buf : "", name);
     sb_free(&shown);
-    return false;
 }
 
 static bool is_common_key(int key)
@@ -239,6 +316,7 @@ int options_parse(const struct tool_spec *spec, struct common_opts *opts, int ar
 {
     memset(opts, 0, sizeof *opts);
     opts->max_line_bytes = DEFAULT_MAX_LINE_BYTES;
+    engine_config_defaults(&opts->engine);
     const struct opt *all[MAX_OPTIONS];
     size_t n = collect(spec, all, MAX_OPTIONS);
     struct option longs[MAX_OPTIONS + 1];
@@ -263,10 +341,14 @@ int options_parse(const struct tool_spec *spec, struct common_opts *opts, int ar
             int status = explain(optarg);
             exit(finish_stdout(status));
         }
-        bool ok = is_common_key(key) ? common_option(opts, key, optarg)
-                                     : spec->handle(spec->ctx, key, optarg);
-        if (!ok)
+        if (is_common_key(key)) {
+            if (!common_option(opts, key, optarg)) {
+                report_bad_argument(all, n, key, optarg);
+                return -1;
+            }
+        } else if (!spec->handle(spec->ctx, key, optarg)) {
             return -1;
+        }
     }
     if (spec->groups & GROUP_CLOCK)
         set_clock_defaults(opts);

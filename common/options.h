@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include "diag.h"
+#include "engine.h"
 
 /* Keys of long options without a short letter; tools number theirs from OPT_TOOL. */
 enum {
@@ -21,6 +22,12 @@ enum {
     OPT_MAX_ERRORS,
     OPT_NOW,
     OPT_SEED,
+    OPT_QUEEN,
+    OPT_SLOTS,
+    OPT_ASSIGN_TIMEOUT,
+    OPT_MAX_SKEW,
+    OPT_IDLE_TIMEOUT,
+    OPT_MAX_OPEN,
     OPT_HELP,
     OPT_VERSION,
     OPT_TOOL = 512,
@@ -38,6 +45,7 @@ struct opt {
 enum {
     GROUP_CHECKS = 1, /* --quiet, --strict, --max-errors */
     GROUP_CLOCK = 2,  /* --now, --seed: tools that write times or fresh ids */
+    GROUP_ENGINE = 4, /* --queen, --slots, timeouts: tools that follow conversations */
 };
 
 enum color_when { COLOR_AUTO, COLOR_ALWAYS, COLOR_NEVER };
@@ -56,7 +64,11 @@ struct common_opts {
     time_t now; /* --now, else SOURCE_DATE_EPOCH, else the clock */
     bool seed_given;
     unsigned long seed;
+    struct engine_config engine;
 };
+
+/* Frees what options_parse allocated (the --slots list). */
+void options_free(struct common_opts *opts);
 
 struct tool_spec {
     const char *name;

@@ -185,3 +185,25 @@ bool parse_size(const char *s, unsigned long long *out)
     *out = v << shift;
     return true;
 }
+
+bool parse_duration(const char *s, double *seconds)
+{
+    if (!isdigit((unsigned char)*s))
+        return false;
+    errno = 0;
+    char *end;
+    double v = strtod(s, &end);
+    if (errno || v < 0)
+        return false;
+    double unit = 1;
+    if (*end == 'm')
+        unit = 60;
+    else if (*end == 'h')
+        unit = 3600;
+    else if (*end != 's' && *end != '\0')
+        return false;
+    if (*end && end[1])
+        return false;
+    *seconds = v * unit;
+    return true;
+}

@@ -49,6 +49,8 @@ char *sb_detach(struct strbuf *sb);
 
 /* Parses a whole decimal number with an optional K, M or G (binary) suffix. */
 bool parse_size(const char *s, unsigned long long *out);
+/* Parses a non-negative duration: seconds, or a number with an s, m or h suffix ("90", "1.5m"). */
+bool parse_duration(const char *s, double *seconds);
 /* Parses a whole non-negative decimal number. */
 bool parse_ulong(const char *s, unsigned long *out);
 

@@ -1,0 +1,26 @@
+/* A hash map from strings to pointers, for the state the stream checks keep per id and agent. */
+#ifndef ACP_STRMAP_H
+#define ACP_STRMAP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct strmap;
+
+struct strmap *strmap_new(void);
+/* Frees the map; free_value (may be NULL) is called on every value still in it. */
+void strmap_free(struct strmap *map, void (*free_value)(void *));
+
+void *strmap_get(const struct strmap *map, const char *key);
+/* Inserts or replaces; the key is copied. Returns the value it replaced, or NULL. */
+void *strmap_put(struct strmap *map, const char *key, void *value);
+/* Removes key; returns its value, or NULL when it was not there. */
+void *strmap_remove(struct strmap *map, const char *key);
+size_t strmap_size(const struct strmap *map);
+
+/* Calls fn on every entry, in no particular order; fn returns true to remove the entry
+ * (after freeing the value itself if it must). The map must not be changed otherwise. */
+void strmap_sweep(struct strmap *map, bool (*fn)(void *ctx, const char *key, void *value),
+                  void *ctx);
+
+#endif
