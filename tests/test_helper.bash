@@ -1,0 +1,50 @@
+# Loaded by every suite: the assertion libraries, the binaries under test, and small helpers.
+bats_require_minimum_version 1.5.0
+bats_load_library bats-support
+bats_load_library bats-assert
+
+TESTS_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+ACP_BIN=${ACP_BIN:-$TESTS_DIR/../bin}
+ACP_BIN=$(cd "$ACP_BIN" && pwd)
+PATH="$ACP_BIN:$PATH"
+FIXTURES=$TESTS_DIR/fixtures
+EXAMPLES=$TESTS_DIR/../examples
+export NO_COLOR=1
+unset SOURCE_DATE_EPOCH
+
+# Writes its arguments, one line each, to a file in the test's scratch folder; prints the path.
+lines_file() {
+    local f
+    f=$(mktemp "$BATS_TEST_TMPDIR/in.XXXXXX")
+    printf '%s\n' "$@" >"$f"
+    printf '%s' "$f"
+}
+
+# Runs a pipeline or redirection, given as one string (never `run a | b`).
+sh_run() {
+    run bash -c "$1"
+}
+
+# Runs one golden case folder (see tests/run) and compares everything it produced.
+check_golden() {
+    local dir=$1 tool args=()
+    tool=$(basename "$(dirname "$dir")")
+    if [ -f "$dir/args" ]; then
+        mapfile -t args <"$dir/args"
+    fi
+    local input=/dev/null
+    [ -f "$dir/input" ] && input=$dir/input
+    local status=0
+    (cd "$dir" && "acp-$tool" "${args[@]}" <"$input" >"$BATS_TEST_TMPDIR/stdout" 2>"$BATS_TEST_TMPDIR/stderr") || status=$?
+    local want_status=0
+    [ -f "$dir/status" ] && want_status=$(cat "$dir/status")
+    local f
+    for f in stdout stderr; do
+        if [ -f "$dir/$f" ]; then
+            diff -u "$dir/$f" "$BATS_TEST_TMPDIR/$f" || fail "$f differs"
+        else
+            diff -u /dev/null "$BATS_TEST_TMPDIR/$f" || fail "$f should be empty"
+        fi
+    done
+    [ "$status" -eq "$want_status" ] || fail "status $status, expected $want_status"
+}
