@@ -133,26 +133,32 @@ static void spill(struct reader *r, const char *p, size_t n)
         r->hooks.spill(r->hooks.ctx, p, n);
 }
 
-/* Passes the rest of an over-long line to the spill hook without keeping it. */
-static int skip_long_line(struct reader *r, struct record *rec)
+/* Passes an over-long line to the spill hook without keeping it. nl is its end when that is
+ * already in the buffer, else NULL and the rest is read and passed on piece by piece. */
+static int skip_long_line(struct reader *r, struct record *rec, const char *nl)
 {
-    size_t total = r->end - r->start;
-    spill(r, r->buf + r->start, total);
-    r->start = r->end = r->scanned = 0;
-    bool newline = false;
+    const char *p = r->buf + r->start;
+    size_t total = nl ? (size_t)(nl - p) : r->end - r->start;
+    spill(r, p, total);
+    bool newline = nl != NULL;
+    r->scanned = 0;
+    if (nl)
+        r->start += total + 1;
+    else
+        r->start = r->end = 0;
     while (!newline) {
         int got = fill(r);
         if (got < 0)
             return -1;
         if (got == 0)
             break;
-        char *nl = memchr(r->buf, '\n', r->end);
-        size_t n = nl ? (size_t)(nl - r->buf) : r->end;
+        const char *end = memchr(r->buf, '\n', r->end);
+        size_t n = end ? (size_t)(end - r->buf) : r->end;
         spill(r, r->buf, n);
         total += n;
-        newline = nl != NULL;
-        r->start = nl ? n + 1 : 0;
-        if (!nl)
+        newline = end != NULL;
+        r->start = end ? n + 1 : 0;
+        if (!end)
             r->end = 0;
     }
     rec->kind = REC_TOO_LONG;
@@ -188,12 +194,15 @@ static int next_line(struct reader *r, struct record *rec)
         char *from = r->buf + r->start + r->scanned;
         char *nl = memchr(from, '\n', avail - r->scanned);
         if (nl) {
-            make_line(r, rec, (size_t)(nl - (r->buf + r->start)), true);
+            size_t len = (size_t)(nl - (r->buf + r->start));
+            if (len > r->max_line)
+                return skip_long_line(r, rec, nl);
+            make_line(r, rec, len, true);
             return 1;
         }
         r->scanned = avail;
         if (avail > r->max_line)
-            return skip_long_line(r, rec);
+            return skip_long_line(r, rec, NULL);
         if (r->eof) {
             if (avail == 0)
                 return 0;

@@ -1,0 +1,308 @@
+# The input/output contract every tool follows (common/filter.c, reader.c, message.c, diag.c),
+# exercised through acp-validate.
+load test_helper
+
+GOOD='{"v":"1.1","id":"q-00a1","from":"queen","to":"forager-07","kind":"task.assign","ts":1312284100}'
+GOOD2='{"v":"1.1","id":"q-00a2","from":"queen","to":"forager-08","kind":"task.assign","ts":1312284101}'
+
+@test "reads the files in order, then stdin for -" {
+    a=$(lines_file "$GOOD")
+    b=$(lines_file "$GOOD2")
+    run -0 --separate-stderr bash -c "printf '%s\n' '$GOOD' | acp-validate --stateless '$b' - '$a'"
+    assert_equal "${#lines[@]}" 3
+    assert_line --index 0 "$GOOD2"
+    assert_line --index 1 "$GOOD"
+    assert_line --index 2 "$GOOD"
+}
+
+@test "reads stdin when no file is named" {
+    sh_run "printf '%s\n' '$GOOD' | acp-validate"
+    assert_success
+    assert_output "$GOOD"
+}
+
+@test "a missing file is reported at line 0, the others are processed, status 2" {
+    a=$(lines_file "$GOOD")
+    run -2 --separate-stderr acp-validate "$BATS_TEST_TMPDIR/missing.jsonl" "$a"
+    assert_output "$GOOD"
+    assert_equal "$stderr" "acp-validate: $BATS_TEST_TMPDIR/missing.jsonl:0: error: cannot open: No such file or directory [io-error]"
+}
+
+@test "a directory is reported and skipped, status 2" {
+    a=$(lines_file "$GOOD")
+    run -2 --separate-stderr acp-validate "$BATS_TEST_TMPDIR" "$a"
+    assert_output "$GOOD"
+    assert_equal "$stderr" "acp-validate: $BATS_TEST_TMPDIR:0: error: cannot read: Is a directory [io-error]"
+}
+
+@test "a bad line is reported and the stream goes on" {
+    f=$(lines_file '{"v":' "$GOOD" 'not json' "$GOOD2")
+    run -1 --separate-stderr acp-validate --stateless "$f"
+    assert_equal "${#lines[@]}" 2
+    assert_line --index 0 "$GOOD"
+    assert_line --index 1 "$GOOD2"
+    [[ $stderr == *"$f:1:"*"[bad-json]"*"$f:3:"*"[bad-json]"* ]]
+}
+
+@test "CRLF line ends are kept as they came" {
+    printf '%s\r\n%s\r\n' "$GOOD" "$GOOD2" >"$BATS_TEST_TMPDIR/crlf"
+    acp-validate --stateless "$BATS_TEST_TMPDIR/crlf" >"$BATS_TEST_TMPDIR/out"
+    cmp "$BATS_TEST_TMPDIR/crlf" "$BATS_TEST_TMPDIR/out"
+}
+
+@test "a byte-order mark at the start of each file is dropped" {
+    printf '\xef\xbb\xbf%s\n' "$GOOD" >"$BATS_TEST_TMPDIR/a"
+    printf '\xef\xbb\xbf%s\n' "$GOOD2" >"$BATS_TEST_TMPDIR/b"
+    run -0 acp-validate --stateless "$BATS_TEST_TMPDIR/a" "$BATS_TEST_TMPDIR/b"
+    assert_line --index 0 "$GOOD"
+    assert_line --index 1 "$GOOD2"
+}
+
+@test "a byte-order mark in the middle of a stream is rejected" {
+    printf '%s\n\xef\xbb\xbf%s\n' "$GOOD" "$GOOD2" >"$BATS_TEST_TMPDIR/in"
+    run -1 --separate-stderr acp-validate --stateless "$BATS_TEST_TMPDIR/in"
+    assert_output "$GOOD"
+    assert_equal "$stderr" "acp-validate: $BATS_TEST_TMPDIR/in:2:1: error: byte-order mark in the middle of the stream [bom-mid-stream]"
+}
+
+@test "a last line without a newline is written with one" {
+    printf '%s\n%s' "$GOOD" "$GOOD2" >"$BATS_TEST_TMPDIR/in"
+    acp-validate --stateless "$BATS_TEST_TMPDIR/in" >"$BATS_TEST_TMPDIR/out"
+    printf '%s\n%s\n' "$GOOD" "$GOOD2" | cmp - "$BATS_TEST_TMPDIR/out"
+}
+
+@test "blank lines are skipped and counted" {
+    printf '\n%s\n  \t\n\r\n%s\n' "$GOOD" "$GOOD2" >"$BATS_TEST_TMPDIR/in"
+    run -0 --separate-stderr acp-validate --stateless --stats "$BATS_TEST_TMPDIR/in"
+    assert_equal "${#lines[@]}" 2
+    assert_equal "$stderr" "acp-validate: 5 lines: 2 valid, 0 rejected, 3 blank; 0 warnings, 0 errors"
+}
+
+@test "valid lines are written byte for byte: spacing, key order and escapes kept" {
+    line='{ "ts" : 1312284100 , "kind":"task.assign","v":"1.1", "id":"q-00a1","from":"queen","to":"forager-07","body":{"note":"caf\u00e9 \"x\"\/y","n":1.50e2}}	'
+    printf '%s\n' "$line" >"$BATS_TEST_TMPDIR/in"
+    acp-validate --stateless "$BATS_TEST_TMPDIR/in" >"$BATS_TEST_TMPDIR/out"
+    cmp "$BATS_TEST_TMPDIR/in" "$BATS_TEST_TMPDIR/out"
+}
+
+reject_code() { # INPUT-BYTES (printf format) CODE COLUMN
+    printf "$1\n" >"$BATS_TEST_TMPDIR/bad"
+    run -1 --separate-stderr acp-validate --stateless "$BATS_TEST_TMPDIR/bad"
+    assert_output ''
+    [[ $stderr == "acp-validate: $BATS_TEST_TMPDIR/bad:1:$3: error: "*"[$2]" ]] || fail "got: $stderr"
+}
+
+@test "invalid JSON is rejected with its column" {
+    reject_code '{"v":"1.1",}' bad-json 12
+}
+
+@test "a top-level value that is not an object is rejected" {
+    reject_code '[1,2]' not-object 1
+    reject_code '  "text"' not-object 3
+    reject_code 'null' not-object 1
+}
+
+@test "trailing bytes after the object are rejected" {
+    reject_code '{"a":1} {"b":2}' trailing-data 9
+}
+
+@test "duplicate keys are rejected, nested ones too" {
+    reject_code '{"a":1,"a":2}' duplicate-key 10
+    reject_code '{"b":{"x":1,"x":1}}' duplicate-key 15
+}
+
+@test "invalid UTF-8 is rejected: stray bytes, overlong forms, surrogates" {
+    reject_code '{"a":"\xff"}' bad-utf8 6
+    reject_code '{"a":"\xc0\xaf"}' bad-utf8 6
+    reject_code '{"a":"\xe0\x80\xaf"}' bad-utf8 6
+    reject_code '{"a":"\xed\xa0\x80"}' bad-utf8 6
+    reject_code '{"a":"\xf4\x90\x80\x80"}' bad-utf8 6
+    reject_code '{"a":"\\ud800"}' bad-utf8 13
+}
+
+@test "NUL bytes are rejected, raw or escaped" {
+    reject_code '{"a":"x\x00y"}' nul-byte 8
+    reject_code '{"a":"\\u0000"}' nul-byte 13
+    reject_code '{"\\u0000":1}' nul-byte 9
+}
+
+@test "integers beyond 64 bits are rejected" {
+    reject_code '{"ts":18446744073709551616}' number-range 26
+    reject_code '{"ts":-9223372036854775809}' number-range 26
+    printf '{"v":"1.1","id":"q-1","from":"queen","to":"f","kind":"hb","ts":9223372036854775807}\n' >"$BATS_TEST_TMPDIR/max"
+    run acp-validate --stateless "$BATS_TEST_TMPDIR/max"
+    refute_output --partial number-range
+}
+
+@test "nesting deeper than the limit is rejected" {
+    deep=$(printf '[%.0s' $(seq 3000))
+    reject_code "{\"a\":$deep" too-deep 2053
+}
+
+@test "a line longer than --max-line-bytes is skipped and copied to --rejects whole" {
+    long=$(head -c 300000 /dev/zero | tr '\0' 'x')
+    printf '%s\n{"x":"%s"}\n%s\n' "$GOOD" "$long" "$GOOD2" >"$BATS_TEST_TMPDIR/in"
+    run -1 --separate-stderr acp-validate --stateless --max-line-bytes=64K --rejects="$BATS_TEST_TMPDIR/rej" "$BATS_TEST_TMPDIR/in"
+    assert_line --index 0 "$GOOD"
+    assert_line --index 1 "$GOOD2"
+    assert_equal "$stderr" "acp-validate: $BATS_TEST_TMPDIR/in:2: error: line of 300008 bytes is longer than --max-line-bytes=65536 [line-too-long]"
+    printf '{"x":"%s"}\n' "$long" | cmp - "$BATS_TEST_TMPDIR/rej"
+}
+
+@test "an over-long line is never held in memory whole" {
+    [[ $ACP_BIN != *asan* ]] || skip "address space limits do not work under AddressSanitizer"
+    sh_run "{ echo '$GOOD'; head -c 200000000 /dev/zero | tr '\\0' 'x'; echo; echo '$GOOD2'; } | (ulimit -v 60000; exec acp-validate --stateless)"
+    assert_failure 1
+    assert_line --index 0 "$GOOD"
+    assert_line --index 1 --partial "[line-too-long]"
+    assert_line --index 2 "$GOOD2"
+}
+
+@test "a line of exactly --max-line-bytes is accepted" {
+    printf '%s\n' "$GOOD" >"$BATS_TEST_TMPDIR/in"
+    run -0 acp-validate --stateless --max-line-bytes=${#GOOD} "$BATS_TEST_TMPDIR/in"
+    run -1 acp-validate --stateless --max-line-bytes=$((${#GOOD} - 1)) "$BATS_TEST_TMPDIR/in"
+}
+
+@test "every non-blank line ends up in exactly one of stdout and --rejects" {
+    f=$(lines_file "$GOOD" 'bad' '' '[1]' "$GOOD2" '{"a":1,"a":1}' '{"kind":"task.assign"}')
+    run -1 acp-validate --stateless --rejects="$BATS_TEST_TMPDIR/rej" -o "$BATS_TEST_TMPDIR/out" "$f"
+    cat "$BATS_TEST_TMPDIR/out" "$BATS_TEST_TMPDIR/rej" | sort >"$BATS_TEST_TMPDIR/both"
+    grep -v '^$' "$f" | sort | cmp - "$BATS_TEST_TMPDIR/both"
+    assert_equal "$(wc -l <"$BATS_TEST_TMPDIR/out")" 2
+    assert_equal "$(cat "$BATS_TEST_TMPDIR/rej")" "$(printf '%s\n' bad '[1]' '{"a":1,"a":1}' '{"kind":"task.assign"}')"
+}
+
+@test "-o writes the output to a file" {
+    f=$(lines_file "$GOOD")
+    run -0 acp-validate --output="$BATS_TEST_TMPDIR/out" "$f"
+    assert_output ''
+    cmp "$f" "$BATS_TEST_TMPDIR/out"
+}
+
+@test "output is flushed before the tool waits for input" {
+    coproc VALIDATE { exec acp-validate --stateless; }
+    pid=$VALIDATE_PID
+    printf '%s\n' "$GOOD" >&"${VALIDATE[1]}"
+    read -r -t 5 got <&"${VALIDATE[0]}" || fail "no output while the input stayed open"
+    assert_equal "$got" "$GOOD"
+    exec {VALIDATE[1]}>&-
+    wait "$pid"
+}
+
+@test "diagnostics escape control characters from the input" {
+    f=$(lines_file '{"v":"1.1","id":"q-1","from":"queen","to":"f","kind":"\u001b[31mred\u0007","ts":1}')
+    run -1 --separate-stderr acp-validate --stateless "$f"
+    assert_equal "$stderr" "acp-validate: $f:1: error: '\\x1b[31mred\\x07' is not an IACP kind [iacp-kind]"
+    [[ $stderr != *$'\e'* ]]
+}
+
+@test "file names with control characters are escaped too" {
+    name="$BATS_TEST_TMPDIR/"$'a\033b'
+    run -2 --separate-stderr acp-validate "$name"
+    [[ $stderr == *'a\x1bb:0: error'* ]] || fail "got: $stderr"
+    [[ $stderr != *$'\e'* ]]
+}
+
+@test "--diagnostics=json writes one object per finding" {
+    f=$(lines_file '{"v":"1.1","id":"m-1","from":"forager-07","to":"queen","kind":"task.accept","ts":1}' '{"a":1,"a":2}')
+    run -1 --separate-stderr acp-validate --stateless --diagnostics=json "$f"
+    echo "$stderr" | jq -e . >/dev/null
+    first=$(sed -n 1p <<<"$stderr")
+    assert_equal "$(jq -c . <<<"$first")" "$(jq -nc --arg f "$f" '{type:"diagnostic",file:$f,line:1,severity:"error",code:"iacp-ref-missing",message:"task.accept must carry '"'"'ref'"'"'",id:"m-1"}')"
+    last=$(tail -1 <<<"$stderr")
+    assert_equal "$(jq -r '[.line,.column,.code] | @tsv' <<<"$last")" $'2\t10\tduplicate-key'
+}
+
+@test "--stats in JSON" {
+    f=$(lines_file "$GOOD" '' 'x')
+    run -1 --separate-stderr acp-validate --stateless --diagnostics=json --stats "$f"
+    assert_equal "$(tail -1 <<<"$stderr" | jq -c .)" '{"type":"stats","lines":3,"valid":1,"rejected":1,"blank":1,"warnings":0,"errors":1}'
+}
+
+@test "--explain prints a code's explanation; an unknown code is a usage error" {
+    run -0 acp-validate --explain=duplicate-key
+    assert_line --index 0 'duplicate-key (error): an object has the same key twice'
+    run -2 --separate-stderr acp-validate --explain=no-such-code
+    [[ $stderr == *"unknown diagnostic code 'no-such-code'"* ]]
+}
+
+@test "--strict turns warnings into errors and rejects the message" {
+    f=$(lines_file '{"v":"1.1","id":"q-1","from":"queen","to":"f","kind":"task.explode","ts":1}')
+    run -0 --separate-stderr acp-validate --stateless "$f"
+    assert_output --partial task.explode
+    [[ $stderr == *"warning: unknown kind 'task.explode' [iacp-kind-unknown]" ]]
+    run -1 --separate-stderr acp-validate --stateless --strict "$f"
+    assert_output ''
+    [[ $stderr == *"error: unknown kind 'task.explode' [iacp-kind-unknown]" ]]
+}
+
+@test "--quiet writes nothing but the status and the rejects" {
+    f=$(lines_file "$GOOD" 'bad')
+    run -1 acp-validate --quiet --rejects="$BATS_TEST_TMPDIR/rej" "$f"
+    assert_output ''
+    assert_equal "$(cat "$BATS_TEST_TMPDIR/rej")" bad
+    run -0 acp-validate -q "$(lines_file "$GOOD")"
+    assert_output ''
+}
+
+@test "--max-errors stops reading after N errors" {
+    f=$(lines_file x "$GOOD" y z "$GOOD2")
+    run -1 --separate-stderr acp-validate --stateless --max-errors=2 "$f"
+    assert_output "$GOOD"
+    assert_equal "$(grep -c error <<<"$stderr")" 2
+}
+
+@test "usage errors exit 2 and point at --help" {
+    run -2 --separate-stderr acp-validate --no-such-option
+    assert_equal "$stderr" "acp-validate: unrecognized option '--no-such-option'
+Try 'acp-validate --help' for more information."
+    run -2 --separate-stderr acp-validate --protocol=xml
+    run -2 --separate-stderr acp-validate --max-line-bytes=lots
+    [[ $stderr == *"invalid argument 'lots' for '--max-line-bytes'"* ]]
+    run -2 --separate-stderr acp-validate --diagnostics
+    [[ $stderr == *"option '--diagnostics' requires an argument"* ]]
+}
+
+@test "a failed write is reported and exits 2" {
+    [ -w /dev/full ] || skip "no /dev/full"
+    f=$(lines_file "$GOOD")
+    run -2 --separate-stderr acp-validate "$f" --output=/dev/full
+    [[ $stderr == *"write error: No space left on device [io-error]" ]] || fail "got: $stderr"
+    sh_run "acp-validate '$f' >/dev/full"
+    assert_failure 2
+}
+
+@test "stops quietly when the reader of stdout goes away" {
+    "$TESTS_DIR/../build/gen-colony" 200000 8 >"$BATS_TEST_TMPDIR/big" 2>/dev/null ||
+        { for i in $(seq 20000); do echo "$GOOD"; done >"$BATS_TEST_TMPDIR/big"; }
+    sh_run "acp-validate --stateless '$BATS_TEST_TMPDIR/big' 2>'$BATS_TEST_TMPDIR/err' | head -1"
+    assert_success
+    assert_equal "${#lines[@]}" 1
+    assert_equal "$(cat "$BATS_TEST_TMPDIR/err")" ''
+}
+
+@test "SIGINT flushes what was done and exits 130" {
+    mkfifo "$BATS_TEST_TMPDIR/fifo"
+    acp-validate --stateless <"$BATS_TEST_TMPDIR/fifo" >"$BATS_TEST_TMPDIR/out" 3>&- &
+    pid=$!
+    exec {writer}>"$BATS_TEST_TMPDIR/fifo"
+    printf '%s\n' "$GOOD" >&"$writer"
+    for _ in $(seq 50); do [ -s "$BATS_TEST_TMPDIR/out" ] && break; sleep 0.1; done
+    kill -INT "$pid"
+    status=0
+    wait "$pid" || status=$?
+    exec {writer}>&-
+    assert_equal "$status" 130
+    assert_equal "$(cat "$BATS_TEST_TMPDIR/out")" "$GOOD"
+}
+
+@test "--color=always colours the severity; NO_COLOR and --color=never do not" {
+    f=$(lines_file 'x')
+    run -1 --separate-stderr acp-validate --color=always "$f"
+    [[ $stderr == *$'\e[1;31merror:'* ]]
+    run -1 --separate-stderr acp-validate --color=never "$f"
+    [[ $stderr != *$'\e'* ]]
+    run -1 --separate-stderr acp-validate "$f"
+    [[ $stderr != *$'\e'* ]]
+}
