@@ -30,6 +30,9 @@ PROGS = $(TOOLS:%=$(BIN)/%)
 
 .PHONY: all check check-asan demo deps install uninstall bench clean format format-check lint
 
+# Keep objects between builds: make would otherwise delete the cmd/ ones as intermediates.
+.SECONDARY:
+
 all: $(PROGS)
 
 $(BUILD)/%.o: %.c common/*.h | have-jansson
@@ -55,22 +58,22 @@ deps:
 	@scripts/deps
 
 check: deps
-	@$(MAKE) --no-print-directory all
+	@$(MAKE) -s --no-print-directory all
 	@tests/run $(BIN)
 
 SANITIZE = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 check-asan: deps
-	@$(MAKE) --no-print-directory BUILD=build-asan BIN=build-asan/bin \
+	@$(MAKE) -s --no-print-directory BUILD=build-asan BIN=build-asan/bin \
 	  CFLAGS="-O1 -g $(SANITIZE)" LDFLAGS="$(SANITIZE)" all
 	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
 	  tests/run build-asan/bin
 
 demo: deps
-	@$(MAKE) --no-print-directory all
+	@$(MAKE) -s --no-print-directory all
 	@scripts/demo $(BIN)
 
-bench: all
-	@bench/run $(BIN)
+bench: all $(BUILD)/gen-colony $(BUILD)/parse-floor $(BUILD)/peak-rss
+	@bench/run $(BIN) $(BUILD)
 
 install: all
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man7 \
@@ -108,3 +111,11 @@ clean:
 $(BUILD)/gen-colony: bench/gen-colony.c
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -o $@ $<
+
+$(BUILD)/parse-floor: bench/parse-floor.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -O2 -o $@ $< $(LIBS)
+
+$(BUILD)/peak-rss: bench/peak-rss.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -o $@ $<
