@@ -306,3 +306,21 @@ Try 'acp-validate --help' for more information."
     run -1 --separate-stderr acp-validate "$f"
     [[ $stderr != *$'\e'* ]]
 }
+
+@test "no input crashes or hangs the tool: random bytes and mangled messages" {
+    # Deterministic noise: random bytes, and valid messages with bytes flipped, cut or doubled.
+    awk 'BEGIN { srand(7); for (i = 0; i < 400; i++) { n = int(rand() * 300);
+            for (j = 0; j < n; j++) printf "%c", int(rand() * 256); printf "\n" } }' >"$BATS_TEST_TMPDIR/noise"
+    "$TESTS_DIR/../build/gen-colony" 300 4 2>/dev/null >"$BATS_TEST_TMPDIR/good" ||
+        for i in $(seq 300); do echo "$GOOD"; done >"$BATS_TEST_TMPDIR/good"
+    awk 'BEGIN { srand(11) } { l = $0; p = int(rand() * length(l)) + 1;
+            c = int(rand() * 4);
+            if (c == 0) l = substr(l, 1, p);
+            else if (c == 1) l = substr(l, 1, p - 1) sprintf("%c", int(rand() * 256)) substr(l, p + 1);
+            else if (c == 2) l = substr(l, 1, p) substr(l, p);
+            print l }' "$BATS_TEST_TMPDIR/good" >"$BATS_TEST_TMPDIR/mangled"
+    for f in noise mangled; do
+        run timeout 20 acp-validate --rejects="$BATS_TEST_TMPDIR/rej" "$BATS_TEST_TMPDIR/$f"
+        [ "$status" -eq 0 ] || [ "$status" -eq 1 ] || fail "$f: status $status"
+    done
+}

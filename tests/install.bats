@@ -1,0 +1,19 @@
+# make install honours PREFIX and DESTDIR and puts every file where its consumer looks.
+load test_helper
+
+@test "make install puts binaries, man pages and completions under DESTDIR/PREFIX" {
+    command -v make >/dev/null || skip "make is not installed"
+    root=$TESTS_DIR/..
+    dest=$BATS_TEST_TMPDIR/dest
+    run -0 make -s -C "$root" install DESTDIR="$dest" PREFIX=/opt/acp
+    for t in $(cd "$ACP_BIN" && ls acp-*); do
+        [ -x "$dest/opt/acp/bin/$t" ] || fail "no bin/$t"
+        [ -f "$dest/opt/acp/share/man/man1/$t.1" ] || fail "no man1/$t.1"
+        [ -f "$dest/opt/acp/share/bash-completion/completions/$t" ] || fail "no bash completion for $t"
+        [ -f "$dest/opt/acp/share/zsh/site-functions/_$t" ] || fail "no zsh completion for $t"
+        [ -f "$dest/opt/acp/share/fish/vendor_completions.d/$t.fish" ] || fail "no fish completion for $t"
+    done
+    [ -f "$dest/opt/acp/share/man/man7/acp.7" ]
+    run -0 make -s -C "$root" uninstall DESTDIR="$dest" PREFIX=/opt/acp
+    [ -z "$(find "$dest" -type f)" ] || fail "uninstall left files behind"
+}
