@@ -163,15 +163,3 @@ void diag_emit(struct diag_sink *sink, const struct diag_where *where, enum seve
         put_text(sink, where, error, code);
     fwrite(sink->line.buf, 1, sink->line.len, sink->stream);
 }
-
-void diag_note(struct diag_sink *sink, const char *fmt, ...)
-{
-    if (sink->quiet)
-        return;
-    sb_reset(&sink->text);
-    va_list ap;
-    va_start(ap, fmt);
-    format_message(&sink->text, fmt, ap);
-    va_end(ap);
-    fprintf(sink->stream, "%s: %s\n", util_progname(), sink->text.buf);
-}

@@ -39,10 +39,6 @@ void diag_sink_free(struct diag_sink *sink);
 void diag_emit(struct diag_sink *sink, const struct diag_where *where, enum severity severity,
                const char *code, const char *fmt, ...) ACP_PRINTF(5, 6);
 
-/* A message about the run rather than the input (usage, I/O), printed even when no line is
- * involved: "prog: MESSAGE". It is not a finding and is not counted. */
-void diag_note(struct diag_sink *sink, const char *fmt, ...) ACP_PRINTF(2, 3);
-
 /* The table of diagnostic codes: short stable tokens with a one-line summary and an explanation,
  * the source of --explain and of the list in acp(7). */
 struct diag_code {

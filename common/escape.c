@@ -36,6 +36,21 @@ size_t utf8_sequence_length(const unsigned char *s, size_t avail)
     return n;
 }
 
+/* The escapes both JSON and a reader of diagnostics know by sight. */
+static const char *short_escape(unsigned char c)
+{
+    switch (c) {
+    case '\n':
+        return "\\n";
+    case '\r':
+        return "\\r";
+    case '\t':
+        return "\\t";
+    default:
+        return NULL;
+    }
+}
+
 static void add_byte_escape(struct strbuf *out, unsigned char c)
 {
     char esc[4] = {'\\', 'x', hex[c >> 4], hex[c & 15]};
@@ -54,21 +69,11 @@ void escape_text(struct strbuf *out, const char *s, size_t len, size_t max)
             i++;
             continue;
         }
-        switch (c) {
-        case '\n':
-            sb_adds(out, "\\n");
+        const char *esc = short_escape(c);
+        if (esc) {
+            sb_adds(out, esc);
             i++;
             continue;
-        case '\r':
-            sb_adds(out, "\\r");
-            i++;
-            continue;
-        case '\t':
-            sb_adds(out, "\\t");
-            i++;
-            continue;
-        default:
-            break;
         }
         if (c < 0x80) {
             add_byte_escape(out, c);
@@ -104,29 +109,11 @@ void escape_json_string(struct strbuf *out, const char *s, size_t len)
             i++;
             continue;
         }
-        switch (c) {
-        case '"':
-            sb_adds(out, "\\\"");
+        const char *esc = c == '"' ? "\\\"" : c == '\\' ? "\\\\" : short_escape(c);
+        if (esc) {
+            sb_adds(out, esc);
             i++;
             continue;
-        case '\\':
-            sb_adds(out, "\\\\");
-            i++;
-            continue;
-        case '\n':
-            sb_adds(out, "\\n");
-            i++;
-            continue;
-        case '\r':
-            sb_adds(out, "\\r");
-            i++;
-            continue;
-        case '\t':
-            sb_adds(out, "\\t");
-            i++;
-            continue;
-        default:
-            break;
         }
         if (c < 0x80) {
             sb_addf(out, "\\u%04x", (unsigned)c);
