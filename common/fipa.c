@@ -103,11 +103,19 @@ const char *fipa_act_name(enum fipa_act act, enum fipa_spelling spelling)
 }
 
 static const char *const protocols[] = {
-    "fipa-request",         "fipa-query",          "fipa-request-when",
-    "fipa-contract-net",    "fipa-iterated-contract-net",
-    "fipa-propose",         "fipa-subscribe",      "fipa-brokering",
-    "fipa-recruiting",      "fipa-auction-english", "fipa-auction-dutch",
-    "fipa-english-auction", "fipa-dutch-auction",
+    "fipa-request",
+    "fipa-query",
+    "fipa-request-when",
+    "fipa-contract-net",
+    "fipa-iterated-contract-net",
+    "fipa-propose",
+    "fipa-subscribe",
+    "fipa-brokering",
+    "fipa-recruiting",
+    "fipa-auction-english",
+    "fipa-auction-dutch",
+    "fipa-english-auction",
+    "fipa-dutch-auction",
 };
 
 bool fipa_protocol_known(const char *name)
@@ -130,8 +138,8 @@ static bool string_array(const json_t *v)
 
 const char *fipa_agent_name(const json_t *v)
 {
-    const char *name = json_is_object(v) ? json_string_value(json_object_get(v, "name"))
-                                         : json_string_value(v);
+    const char *name =
+        json_is_object(v) ? json_string_value(json_object_get(v, "name")) : json_string_value(v);
     return name && *name ? name : NULL;
 }
 
@@ -239,8 +247,8 @@ static void check_date_time(const struct message *m, struct diag_sink *sink, con
         return;
     }
     if (!zone)
-        diag_emit(sink, &m->at, SEV_WARNING, "fipa-time-zone",
-                  "'%s' has no time zone; read as UTC", key);
+        diag_emit(sink, &m->at, SEV_WARNING, "fipa-time-zone", "'%s' has no time zone; read as UTC",
+                  key);
 }
 
 static bool is_reply_act(enum fipa_act act)
@@ -271,6 +279,23 @@ static void check_conventions(const struct message *m, struct diag_sink *sink, e
     if (protocol && !fipa_protocol_known(protocol))
         diag_emit(sink, &m->at, SEV_WARNING, "fipa-protocol-unknown",
                   "unknown interaction protocol '%s'", protocol);
+}
+
+static bool time_value(const json_t *v, double *epoch)
+{
+    if (json_is_number(v) && json_number_value(v) >= 0) {
+        *epoch = json_number_value(v);
+        return true;
+    }
+    bool zone;
+    const char *s = json_string_value(v);
+    return s && time_parse_rfc3339(s, epoch, &zone);
+}
+
+bool fipa_message_time(const json_t *root, double *epoch)
+{
+    return time_value(json_object_get(root, "timestamp"), epoch) ||
+           time_value(json_object_get(root, "created_at"), epoch);
 }
 
 void fipa_check(const struct message *m, struct diag_sink *sink)
