@@ -732,7 +732,7 @@ static bool accept_without_proposal(const struct conversation *c, const struct p
         return false;
     struct diag_where at =
         p ? related_to(in->m, p->file, p->line) : related_to(in->m, c->first_file, c->first_line);
-    diag_emit(sink, &at, SEV_ERROR, "fipa-accept-without-proposal",
+    diag_emit(sink, &at, SEV_ERROR, "fipa-accept-no-proposal",
               "accept-proposal to %s, who %s in conversation '%s'", name, why, conversation_id(c));
     return true;
 }
