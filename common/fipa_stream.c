@@ -871,6 +871,10 @@ static bool addresses(const json_t *receiver, const char *name)
 static void from_participant(struct fipa_stream *s, struct conversation *c,
                              const struct incoming *in, struct diag_sink *sink)
 {
+    bool brokered = c->protocol == FP_BROKERING || c->protocol == FP_RECRUITING;
+    /* The broker's own exchanges with the targets are not the initiator's business. */
+    if (brokered && !addresses(in->receiver, c->initiator))
+        return;
     struct party *p = party_find(c, in->sender);
     if (!p && c->broadcast_state != PS_NONE) {
         p = party_add(c, in->sender);
@@ -880,10 +884,6 @@ static void from_participant(struct fipa_stream *s, struct conversation *c,
         c->open_parties++;
     }
     if (!p) {
-        bool brokered = c->protocol == FP_BROKERING || c->protocol == FP_RECRUITING;
-        /* The broker's own exchanges with the targets are not the initiator's business. */
-        if (brokered && !addresses(in->receiver, c->initiator))
-            return;
         if (recruited_reply(c, in))
             return;
         struct diag_where at = related_to(in->m, c->first_file, c->first_line);
@@ -955,7 +955,7 @@ static void reused(struct fipa_stream *s, struct conversation *c, const struct i
     diag_emit(sink, &at, SEV_ERROR, "fipa-conversation-reused",
               "%s opens a new %s run in conversation '%s', which %s (%s)",
               fipa_act_name(in->act, SPELL_KEBAB), protocols[p].name, conversation_id(c),
-              c->finished ? "already ended" : "is still open as",
+              c->finished ? "already ended" : "is still open",
               c->finished ? outcome_names[c->outcome] : protocols[c->protocol].name);
     if (c->finished) {
         list_remove(&s->tombstones, c);
