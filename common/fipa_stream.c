@@ -554,7 +554,8 @@ static bool idle(const struct fipa_stream *s, const struct conversation *c, doub
 {
     if (!isnan(last_time))
         return !isnan(s->now) && s->now - last_time > s->cfg->idle_timeout;
-    unsigned long limit = s->cfg->max_open ? s->cfg->max_open : 100000;
+    /* Without time, age is counted in messages: ten per conversation that may be open. */
+    unsigned long limit = s->cfg->max_open ? s->cfg->max_open * 10 : 1000000;
     return s->seq - c->last_seq > limit;
 }
 
