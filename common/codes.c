@@ -161,8 +161,8 @@ static const struct diag_code codes[] = {
     {"fipa-idle", "warning", "an open conversation expired after --idle-timeout",
      "A conversation with no message for longer than --idle-timeout of message time (default "
      "3600 s) is forgotten while a participant still owed an answer. Without any message time, "
-     "a conversation expires after ten times --max-open messages pass without touching it. related_line "
-     "names its last message."},
+     "a conversation expires after ten times --max-open messages pass without touching it. "
+     "related_line names its last message."},
 
     {NULL, NULL, NULL, NULL},
 };
