@@ -342,7 +342,9 @@ static const struct transition *transition_find(enum fipa_protocol p, enum party
 
 /* ---- Conversations ---- */
 
-enum { ALIAS_MAX = 8 }; /* reply_with values remembered per conversation keyed by the chain */
+/* reply_with values remembered per conversation keyed by the chain: enough for a contract net
+ * with dozens of proposers, bounded for a subscription that informs forever. */
+enum { ALIAS_MAX = 64 };
 
 struct party {
     char *name;
@@ -372,8 +374,8 @@ struct conversation {
     unsigned long first_line, last_line;
     double started, ended;  /* message times; NAN when unknown */
     unsigned long last_seq; /* for expiry by count when there is no time */
-    char *aliases[ALIAS_MAX];
-    size_t naliases;
+    char **aliases;         /* only for conversations keyed by the chain */
+    size_t naliases, alias_cap;
     struct conversation *prev, *next; /* the open list (by activity) or the tombstone list */
 };
 
@@ -456,6 +458,10 @@ static void add_alias(struct fipa_stream *s, struct conversation *c, const char 
         memmove(c->aliases, c->aliases + 1, (ALIAS_MAX - 1) * sizeof *c->aliases);
         c->naliases--;
     }
+    if (c->naliases == c->alias_cap) {
+        c->alias_cap = c->alias_cap ? c->alias_cap * 2 : 4;
+        c->aliases = xrealloc(c->aliases, c->alias_cap * sizeof *c->aliases);
+    }
     c->aliases[c->naliases++] = xstrdup(alias);
     strmap_put(s->aliases, alias, c);
 }
@@ -467,6 +473,7 @@ static void conversation_free(struct fipa_stream *s, struct conversation *c)
         strmap_remove(s->conversations, c->key);
     for (size_t i = 0; i < c->naliases; i++)
         drop_alias(s, c, c->aliases[i]);
+    free(c->aliases);
     free_parties(c);
     free(c->key);
     free(c->initiator);
