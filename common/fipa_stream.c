@@ -348,8 +348,9 @@ enum { ALIAS_MAX = 64 };
 
 struct party {
     char *name;
-    uint8_t state;   /* enum party_state */
-    uint8_t outcome; /* enum outcome */
+    uint8_t state;         /* enum party_state */
+    uint8_t outcome;       /* enum outcome */
+    uint8_t before_cancel; /* its state when the initiator cancelled */
     const char *file;
     unsigned long line; /* the last message between it and the initiator */
 };
@@ -366,7 +367,8 @@ struct conversation {
     unsigned long broadcast_line;
     struct party *parties;
     size_t nparties, cap, open_parties;
-    double reply_by; /* of the latest cfp; NAN if none */
+    char *cancel_ref; /* reply_with of the latest cancel, which its answer names; or NULL */
+    double reply_by;  /* of the latest cfp; NAN if none */
     const char *cfp_file;
     unsigned long cfp_line;
     unsigned long messages;
@@ -474,6 +476,7 @@ static void conversation_free(struct fipa_stream *s, struct conversation *c)
     for (size_t i = 0; i < c->naliases; i++)
         drop_alias(s, c, c->aliases[i]);
     free(c->aliases);
+    free(c->cancel_ref);
     free_parties(c);
     free(c->key);
     free(c->initiator);
@@ -619,6 +622,8 @@ static void finish(struct fipa_stream *s, struct conversation *c)
     list_remove(&s->open, c);
     report(s, c, outcome_names[c->outcome]);
     free_parties(c);
+    free(c->cancel_ref);
+    c->cancel_ref = NULL;
     c->finished = true;
     list_append(&s->tombstones, c);
 }
@@ -659,6 +664,8 @@ static void party_enter(struct conversation *c, struct party *p, const struct tr
 {
     if (p->state == PS_NONE)
         c->open_parties++;
+    if (t->to == PS_CANCELLING && p->state != PS_CANCELLING)
+        p->before_cancel = p->state;
     p->state = t->to;
     if (t->to == PS_ENDED) {
         p->outcome = t->outcome;
@@ -820,6 +827,11 @@ static void from_initiator(struct fipa_stream *s, struct conversation *c, const 
         c->cfp_file = in->m->at.file;
         c->cfp_line = in->m->at.line;
     }
+    if (in->act == FIPA_CANCEL) {
+        const char *reply_with = json_member_string(in->m->root, "reply_with");
+        free(c->cancel_ref);
+        c->cancel_ref = reply_with ? xstrdup(reply_with) : NULL;
+    }
     const json_t *r = in->receiver;
     size_t n = json_is_array(r) ? json_array_size(r) : 1;
     for (size_t i = 0; i < n; i++) {
@@ -876,6 +888,19 @@ static bool addresses(const json_t *receiver, const char *name)
     return false;
 }
 
+/* A message the participant sent before the cancel reached it (a notification, a result) names
+ * an earlier message, not the cancel: it is fine if it was fine before, and the answer to the
+ * cancel is still due. */
+static bool crossed_cancel(const struct conversation *c, const struct party *p,
+                           const struct incoming *in)
+{
+    if (p->state != PS_CANCELLING || !c->cancel_ref)
+        return false;
+    const char *in_reply_to = json_member_string(in->m->root, "in_reply_to");
+    return in_reply_to && strcmp(in_reply_to, c->cancel_ref) != 0 &&
+           transition_find(c->protocol, p->before_cancel, BY_PARTICIPANT, in->act);
+}
+
 static void from_participant(struct fipa_stream *s, struct conversation *c,
                              const struct incoming *in, struct diag_sink *sink)
 {
@@ -901,6 +926,8 @@ static void from_participant(struct fipa_stream *s, struct conversation *c,
                   conversation_id(c));
         return;
     }
+    if (crossed_cancel(c, p, in))
+        return;
     const struct transition *t = transition_find(c->protocol, p->state, BY_PARTICIPANT, in->act);
     if (!t) {
         unexpected(s, c, p, in, sink);

@@ -174,6 +174,18 @@ assert_clean() {
     assert_line --partial 'when bob is cancelling; expected failure, inform, not-understood from bob'
 }
 
+@test "cancel meta-protocol: a notification or result that crossed the cancel is accepted" {
+    assert_clean ok-cancel-crossing.jsonl
+}
+
+@test "cancel meta-protocol: a crossing message must still fit, and the answer ends it" {
+    validate_json "$F/cancel-crossing-faults.jsonl"
+    assert_failure 1
+    assert_finding fipa-unexpected-act 3 2
+    assert_finding fipa-after-end 5 4
+    [ "${#lines[@]}" -eq 2 ]
+}
+
 @test "broadcast receiver: anyone may answer the cfp" {
     assert_clean ok-broadcast.jsonl
 }
