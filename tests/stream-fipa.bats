@@ -167,7 +167,7 @@ assert_clean() {
     assert_clean ok-cancel.jsonl
 }
 
-@test "cancel meta-protocol: agree after a cancel is unexpected" {
+@test "cancel meta-protocol: agree is no answer to a cancel" {
     validate_json "$F/cancel-then-agree.jsonl"
     assert_failure 1
     assert_finding fipa-unexpected-act 3 2
