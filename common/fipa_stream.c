@@ -1005,8 +1005,11 @@ static enum fipa_protocol would_open(const struct incoming *in, bool *named)
 {
     const char *name = json_member_string(in->m->root, "protocol");
     *named = name != NULL;
+    /* Guessed from the act, only a message that answers nothing opens: a propose answering a
+     * cfp nobody saw is contract net met midway, not a new fipa-propose. */
     if (!name)
-        return protocol_inferred(in->act);
+        return json_member_string(in->m->root, "in_reply_to") ? FP_NONE
+                                                              : protocol_inferred(in->act);
     enum fipa_protocol p = protocol_lookup(name);
     return p != FP_NONE && opens(p, in->act) ? p : FP_NONE;
 }

@@ -143,7 +143,7 @@ assert_clean() {
     assert_line --partial 'cancel from auc is not allowed in fipa-auction-english'
 }
 
-@test "not followed: a lone inform, a reply to an unseen conversation, an unknown protocol" {
+@test "not followed: a lone inform, replies to unseen conversations, an unknown protocol" {
     validate "$F/ok-unfollowed.jsonl"
     assert_success
     # Only the per-message warnings about the unknown protocol remain.
@@ -214,6 +214,14 @@ assert_clean() {
     validate_json "$F/after-end.jsonl"
     assert_failure 1
     assert_finding fipa-after-end 3 2
+    [ "${#lines[@]}" -eq 1 ]
+}
+
+@test "fipa-after-end: one participant's part ended while the others go on" {
+    validate_json "$F/participant-after-end.jsonl"
+    assert_failure 1
+    assert_finding fipa-after-end 4 2
+    assert_line --partial "propose after b's part of conversation 'cn' ended (refused)"
     [ "${#lines[@]}" -eq 1 ]
 }
 
