@@ -346,6 +346,9 @@ static const struct transition *transition_find(enum fipa_protocol p, enum party
  * with dozens of proposers, bounded for a subscription that informs forever. */
 enum { ALIAS_MAX = 64 };
 
+/* Agents followed per conversation: a broadcast may draw answers from anywhere. */
+enum { PARTIES_MAX = 1024 };
+
 struct party {
     char *name;
     uint8_t state;         /* enum party_state */
@@ -361,6 +364,7 @@ struct conversation {
     enum fipa_protocol protocol;
     bool protocol_named; /* from the protocol member, not inferred */
     bool finished;       /* a tombstone: only key, initiator, protocol, outcome, last line */
+    bool crowded;        /* more agents took part than PARTIES_MAX */
     uint8_t outcome;
     uint8_t broadcast_state; /* what a broadcast put every listener in; PS_NONE if none */
     const char *broadcast_file;
@@ -648,8 +652,14 @@ static struct party *party_find(struct conversation *c, const char *name)
     return NULL;
 }
 
+/* Returns NULL when the conversation already follows PARTIES_MAX agents: from then on, agents
+ * it does not know are not checked, since they may be among those it could not follow. */
 static struct party *party_add(struct conversation *c, const char *name)
 {
+    if (c->nparties == PARTIES_MAX) {
+        c->crowded = true;
+        return NULL;
+    }
     if (c->nparties == c->cap) {
         c->cap = c->cap ? c->cap * 2 : 2;
         c->parties = xrealloc(c->parties, c->cap * sizeof *c->parties);
@@ -768,8 +778,8 @@ static void initiator_to(struct fipa_stream *s, struct conversation *c, const ch
         t = transition_find(c->protocol, state, BY_INITIATOR, in->act);
     }
     if (t) {
-        if (!p)
-            p = party_add(c, name);
+        if (!p && !(p = party_add(c, name)))
+            return;
         party_enter(c, p, t, in->m);
         return;
     }
@@ -910,14 +920,15 @@ static void from_participant(struct fipa_stream *s, struct conversation *c,
         return;
     struct party *p = party_find(c, in->sender);
     if (!p && c->broadcast_state != PS_NONE) {
-        p = party_add(c, in->sender);
+        if (!(p = party_add(c, in->sender)))
+            return;
         p->state = c->broadcast_state;
         p->file = c->broadcast_file;
         p->line = c->broadcast_line;
         c->open_parties++;
     }
     if (!p) {
-        if (recruited_reply(c, in))
+        if (recruited_reply(c, in) || c->crowded)
             return;
         struct diag_where at = related_to(in->m, c->first_file, c->first_line);
         diag_emit(sink, &at, SEV_ERROR, "fipa-not-addressed",

@@ -354,6 +354,23 @@ assert_clean() {
     assert_output ''
 }
 
+@test "a conversation follows at most 1024 agents; beyond that strangers are not checked" {
+    local f=$BATS_TEST_TMPDIR/crowd.jsonl receivers i
+    receivers=$(for i in $(seq 1 1100); do printf '"p%d",' "$i"; done)
+    {
+        printf '{"performative":"cfp","sender":"mgr","receiver":[%s],"content":{},"conversation_id":"big","reply_with":"c1"}\n' "${receivers%,}"
+        printf '{"performative":"propose","sender":"p1100","receiver":"mgr","content":{},"conversation_id":"big","in_reply_to":"c1"}\n'
+        printf '{"performative":"propose","sender":"stranger","receiver":"mgr","content":{},"conversation_id":"big","in_reply_to":"c1"}\n'
+        printf '{"performative":"inform","sender":"p1","receiver":"mgr","content":{},"conversation_id":"big","in_reply_to":"c1"}\n'
+    } >"$f"
+    validate_json "$f"
+    assert_failure 1
+    refute_line --partial 'fipa-not-addressed'
+    assert_finding fipa-unexpected-act 4 1
+    [ "${#lines[@]}" -eq 2 ]
+    assert_line --index 1 --partial 'fipa-open-at-end'
+}
+
 @test "every FIPA stream code has an explanation and is listed in acp(7)" {
     local code
     for code in fipa-unexpected-act fipa-after-end fipa-not-addressed fipa-accept-no-proposal \
