@@ -119,6 +119,51 @@ static const struct diag_code codes[] = {
      "fipa-recruiting, fipa-auction-english, fipa-auction-dutch (and the aliases "
      "fipa-english-auction, fipa-dutch-auction)."},
 
+    /* FIPA stream: interaction-protocol conformance across messages (the conversation engine). */
+    {"fipa-unexpected-act", "error", "an act the interaction protocol does not allow here",
+     "Every participant of a conversation walks the protocol's state machine on its own (for "
+     "fipa-request: request, then refuse, or an optional agree followed by inform or failure). "
+     "An act that the participant's state does not allow, from that participant or from the "
+     "initiator, is an error; the message says which acts were expected and from whom, and "
+     "related_line names the message that put the participant in its state."},
+    {"fipa-after-end", "error", "a message in a conversation that already ended",
+     "A conversation (or one participant's part of it) ends with refuse, failure, inform of the "
+     "result, reject-proposal, not-understood, or the answer to a cancel. A later message in it "
+     "is out of protocol: a late or replayed reply, or a sender that lost track. related_line "
+     "names the message that ended it."},
+    {"fipa-not-addressed", "error", "a reply from an agent the initiator never addressed",
+     "Only an agent the initiator sent the conversation to may answer in it. A receiver written "
+     "as broadcast://... addresses anyone; in recruiting the targets answer the initiator "
+     "directly. related_line names the message that opened the conversation."},
+    {"fipa-accept-no-proposal", "error", "accept-proposal to an agent that made no proposal",
+     "In contract net and the auctions the initiator may only accept a proposal it received: "
+     "an accept-proposal to a participant that refused, never answered the cfp, or was never "
+     "asked accepts nothing. related_line names that participant's last message."},
+    {"fipa-conversation-reused", "error", "a conversation_id is reused for a new protocol run",
+     "A message that opens a protocol (request, cfp, subscribe, ...) without answering anything "
+     "carries the conversation_id of a conversation that already ended, or of an open one that "
+     "runs another protocol. Replies of the two runs cannot be told apart. The old run is "
+     "dropped and the new one followed; related_line names the old run's first message."},
+    {"fipa-late-proposal", "warning", "a proposal after the cfp's reply_by",
+     "In contract net the cfp's reply_by is the deadline for proposals; a propose whose "
+     "timestamp (or created_at) is later than it, by more than --max-skew, should have been "
+     "refused by the initiator. related_line names the cfp. Messages without a time are not "
+     "checked."},
+    {"fipa-open-at-end", "warning", "a conversation is still open at the end of input",
+     "The input ended while a participant still owed an answer (or, in a subscription, while "
+     "it was still subscribed). The diagnostic points at the conversation's first message and "
+     "names its last one. A capture cut short shows this too; use --stateless to check single "
+     "messages only."},
+    {"fipa-evicted", "warning", "an open conversation was dropped to respect --max-open",
+     "At most --max-open conversations are followed at once; when a new one opens, the one idle "
+     "the longest is dropped and its later messages are no longer checked. related_line names "
+     "its last message."},
+    {"fipa-idle", "warning", "an open conversation expired after --idle-timeout",
+     "A conversation with no message for longer than --idle-timeout of message time (default "
+     "3600 s) is forgotten while a participant still owed an answer. Without any message time, "
+     "a conversation expires after ten times --max-open messages pass without touching it. "
+     "related_line names its last message."},
+
     {NULL, NULL, NULL, NULL},
 };
 

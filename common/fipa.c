@@ -281,6 +281,23 @@ static void check_conventions(const struct message *m, struct diag_sink *sink, e
                   "unknown interaction protocol '%s'", protocol);
 }
 
+static bool time_value(const json_t *v, double *epoch)
+{
+    if (json_is_number(v) && json_number_value(v) >= 0) {
+        *epoch = json_number_value(v);
+        return true;
+    }
+    bool zone;
+    const char *s = json_string_value(v);
+    return s && time_parse_rfc3339(s, epoch, &zone);
+}
+
+bool fipa_message_time(const json_t *root, double *epoch)
+{
+    return time_value(json_object_get(root, "timestamp"), epoch) ||
+           time_value(json_object_get(root, "created_at"), epoch);
+}
+
 void fipa_check(const struct message *m, struct diag_sink *sink)
 {
     check_required(m, sink);

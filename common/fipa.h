@@ -53,6 +53,10 @@ bool fipa_agent_valid(const json_t *v);
 /* The name of an agent identifier, or NULL. */
 const char *fipa_agent_name(const json_t *v);
 
+/* The time a message was sent: its "timestamp" (RFC 3339 or unix seconds), else its
+ * "created_at" (likewise). Returns false when it has neither in a usable form. */
+bool fipa_message_time(const json_t *root, double *epoch);
+
 /* Reports every per-message finding for a FIPA message. */
 void fipa_check(const struct message *m, struct diag_sink *sink);
 

@@ -1,39 +1,1168 @@
-/* Placeholder: the stream rules land with the stream-level checks (issue 3). */
+/* FIPA interaction protocols over a stream. Every protocol is data: a table of transitions
+ * (state x act x who sends -> next state) that each participant of a conversation walks on its
+ * own. Conversations are keyed by conversation_id, or by the reply_with / in_reply_to chain when
+ * there is none. A finished conversation shrinks to a tombstone (key, initiator, protocol, last
+ * line) so that late messages and reused ids are recognised; tombstones and idle conversations
+ * expire by message time, oldest first, a few per message. */
 #include "fipa_stream.h"
 
+#include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
+#include <strings.h>
 
+#include "fipa.h"
+#include "strmap.h"
+#include "timeutil.h"
 #include "util.h"
+
+enum fipa_protocol {
+    FP_REQUEST,
+    FP_QUERY,
+    FP_REQUEST_WHEN,
+    FP_CONTRACT_NET,
+    FP_ITERATED_CONTRACT_NET,
+    FP_PROPOSE,
+    FP_SUBSCRIBE,
+    FP_BROKERING,
+    FP_RECRUITING,
+    FP_AUCTION_ENGLISH,
+    FP_AUCTION_DUTCH,
+    FP_COUNT,
+    FP_NONE = -1,
+};
+
+/* Where one participant stands. NONE: not addressed (yet); ENDED: its part is over. */
+enum party_state {
+    PS_NONE,
+    PS_ASKED,      /* the initiator's opening act reached it */
+    PS_AGREED,     /* it agreed; the result is due */
+    PS_PROPOSED,   /* it proposed; the initiator decides */
+    PS_ACCEPTED,   /* its proposal was accepted; the result is due */
+    PS_COUNTERED,  /* it answered a propose with counter_propose; the initiator decides */
+    PS_SUBSCRIBED, /* it agreed to a subscription or already informed */
+    PS_RELAYING,   /* a broker or recruiter agreed; the targets' replies are due */
+    PS_INFORMED,   /* an auction was announced to it */
+    PS_CALLED,     /* an auction round's cfp reached it */
+    PS_BID,        /* it bid in the current round */
+    PS_LEADING,    /* its bid was accepted (the leading bid) */
+    PS_WON,        /* the auction closed with its bid: the request to the winner is due */
+    PS_CANCELLING, /* the initiator cancelled; inform or failure is due */
+    PS_ENDED,
+    PS_COUNT,
+    PS_ACTIVE, /* in a transition: any state but NONE and ENDED */
+};
+
+/* How a participant's part ended; also the conversation's outcome (the most telling one). */
+enum outcome {
+    OUT_NONE,
+    OUT_DONE,
+    OUT_FAILED,
+    OUT_CANCELLED,
+    OUT_NOT_UNDERSTOOD,
+    OUT_REJECTED,
+    OUT_REFUSED,
+};
+
+enum sender_role { BY_INITIATOR, BY_PARTICIPANT, BY_EITHER };
+
+struct transition {
+    uint8_t from;    /* enum party_state, or PS_ACTIVE */
+    uint8_t by;      /* enum sender_role */
+    int8_t act;      /* enum fipa_act */
+    uint8_t to;      /* enum party_state */
+    uint8_t outcome; /* enum outcome, when to is PS_ENDED */
+};
+
+#define T(from, by, act, to)                                                                       \
+    {                                                                                              \
+        PS_##from, BY_##by, FIPA_##act, PS_##to, OUT_NONE                                          \
+    }
+#define END(from, by, act, outcome)                                                                \
+    {                                                                                              \
+        PS_##from, BY_##by, FIPA_##act, PS_ENDED, OUT_##outcome                                    \
+    }
+#define LAST                                                                                       \
+    {                                                                                              \
+        PS_COUNT, 0, 0, 0, 0                                                                       \
+    }
+
+static const struct transition request_rows[] = {
+    T(NONE, INITIATOR, REQUEST, ASKED),
+    T(ASKED, PARTICIPANT, AGREE, AGREED),
+    END(ASKED, PARTICIPANT, REFUSE, REFUSED),
+    END(ASKED, PARTICIPANT, INFORM, DONE), /* agree is optional */
+    END(ASKED, PARTICIPANT, FAILURE, FAILED),
+    END(AGREED, PARTICIPANT, INFORM, DONE),
+    END(AGREED, PARTICIPANT, FAILURE, FAILED),
+    LAST,
+};
+
+static const struct transition query_rows[] = {
+    T(NONE, INITIATOR, QUERY_IF, ASKED),
+    T(NONE, INITIATOR, QUERY_REF, ASKED),
+    T(ASKED, PARTICIPANT, AGREE, AGREED),
+    END(ASKED, PARTICIPANT, REFUSE, REFUSED),
+    END(ASKED, PARTICIPANT, INFORM, DONE),
+    END(ASKED, PARTICIPANT, FAILURE, FAILED),
+    END(AGREED, PARTICIPANT, INFORM, DONE),
+    END(AGREED, PARTICIPANT, FAILURE, FAILED),
+    LAST,
+};
+
+static const struct transition request_when_rows[] = {
+    T(NONE, INITIATOR, REQUEST_WHEN, ASKED),   T(ASKED, PARTICIPANT, AGREE, AGREED),
+    END(ASKED, PARTICIPANT, REFUSE, REFUSED),  END(AGREED, PARTICIPANT, INFORM, DONE),
+    END(AGREED, PARTICIPANT, FAILURE, FAILED), LAST,
+};
+
+#define CONTRACT_NET_ROWS                                                                          \
+    T(NONE, INITIATOR, CFP, ASKED), T(ASKED, PARTICIPANT, PROPOSE, PROPOSED),                      \
+        END(ASKED, PARTICIPANT, REFUSE, REFUSED), END(ASKED, PARTICIPANT, FAILURE, FAILED),        \
+        T(PROPOSED, INITIATOR, ACCEPT_PROPOSAL, ACCEPTED),                                         \
+        END(PROPOSED, INITIATOR, REJECT_PROPOSAL, REJECTED),                                       \
+        END(ACCEPTED, PARTICIPANT, INFORM, DONE), END(ACCEPTED, PARTICIPANT, FAILURE, FAILED)
+
+static const struct transition contract_net_rows[] = {CONTRACT_NET_ROWS, LAST};
+
+static const struct transition iterated_contract_net_rows[] = {
+    CONTRACT_NET_ROWS,
+    T(PROPOSED, INITIATOR, CFP, ASKED), /* the next round */
+    LAST,
+};
+
+/* Caxton's counter_propose answers a propose and hands the decision back to the initiator. */
+static const struct transition propose_rows[] = {
+    T(NONE, INITIATOR, PROPOSE, ASKED),
+    END(ASKED, PARTICIPANT, ACCEPT_PROPOSAL, DONE),
+    END(ASKED, PARTICIPANT, REJECT_PROPOSAL, REJECTED),
+    T(ASKED, PARTICIPANT, COUNTER_PROPOSE, COUNTERED),
+    END(COUNTERED, INITIATOR, ACCEPT_PROPOSAL, DONE),
+    END(COUNTERED, INITIATOR, REJECT_PROPOSAL, REJECTED),
+    T(COUNTERED, INITIATOR, COUNTER_PROPOSE, ASKED),
+    T(COUNTERED, INITIATOR, PROPOSE, ASKED),
+    LAST,
+};
+
+static const struct transition subscribe_rows[] = {
+    T(NONE, INITIATOR, SUBSCRIBE, ASKED),
+    T(ASKED, PARTICIPANT, AGREE, SUBSCRIBED),
+    T(ASKED, PARTICIPANT, INFORM, SUBSCRIBED), /* agree is optional */
+    END(ASKED, PARTICIPANT, REFUSE, REFUSED),
+    END(ASKED, PARTICIPANT, FAILURE, FAILED),
+    T(SUBSCRIBED, PARTICIPANT, INFORM, SUBSCRIBED),
+    END(SUBSCRIBED, PARTICIPANT, FAILURE, FAILED),
+    LAST,
+};
+
+static const struct transition brokering_rows[] = {
+    T(NONE, INITIATOR, PROXY, ASKED),
+    T(ASKED, PARTICIPANT, AGREE, RELAYING),
+    END(ASKED, PARTICIPANT, REFUSE, REFUSED),
+    END(RELAYING, PARTICIPANT, INFORM, DONE),
+    END(RELAYING, PARTICIPANT, FAILURE, FAILED),
+    LAST,
+};
+
+/* The targets' own answers to the initiator are handled apart (they were never addressed). */
+static const struct transition recruiting_rows[] = {
+    T(NONE, INITIATOR, PROXY, ASKED),
+    T(ASKED, PARTICIPANT, AGREE, RELAYING),
+    END(ASKED, PARTICIPANT, REFUSE, REFUSED),
+    END(RELAYING, PARTICIPANT, INFORM, DONE),
+    END(RELAYING, PARTICIPANT, FAILURE, FAILED),
+    LAST,
+};
+
+#define AUCTION_OPENING_ROWS                                                                       \
+    T(NONE, INITIATOR, INFORM, INFORMED), T(NONE, INITIATOR, CFP, CALLED),                         \
+        T(INFORMED, INITIATOR, CFP, CALLED), END(INFORMED, INITIATOR, INFORM, DONE),               \
+        T(CALLED, INITIATOR, CFP, CALLED), T(CALLED, PARTICIPANT, PROPOSE, BID),                   \
+        T(CALLED, PARTICIPANT, NOT_UNDERSTOOD, CALLED), END(CALLED, INITIATOR, INFORM, DONE),      \
+        T(BID, INITIATOR, ACCEPT_PROPOSAL, LEADING), T(BID, INITIATOR, REJECT_PROPOSAL, CALLED)
+
+/* Rising prices: the leading bidder may be outbid in the next round; the winner gets a request. */
+static const struct transition auction_english_rows[] = {
+    AUCTION_OPENING_ROWS,
+    T(BID, INITIATOR, CFP, CALLED),
+    T(LEADING, INITIATOR, CFP, CALLED),
+    T(LEADING, INITIATOR, INFORM, WON),
+    T(WON, INITIATOR, REQUEST, ASKED),
+    T(ASKED, PARTICIPANT, AGREE, AGREED),
+    END(ASKED, PARTICIPANT, REFUSE, REFUSED),
+    END(ASKED, PARTICIPANT, INFORM, DONE),
+    END(ASKED, PARTICIPANT, FAILURE, FAILED),
+    END(AGREED, PARTICIPANT, INFORM, DONE),
+    END(AGREED, PARTICIPANT, FAILURE, FAILED),
+    LAST,
+};
+
+/* Falling prices: the first bid wins; the closing inform ends it for everyone. */
+static const struct transition auction_dutch_rows[] = {
+    AUCTION_OPENING_ROWS,
+    END(LEADING, INITIATOR, INFORM, DONE),
+    LAST,
+};
+
+/* The not-understood rule and the cancel meta-protocol, for every protocol but the auctions. */
+static const struct transition meta_rows[] = {
+    END(ACTIVE, EITHER, NOT_UNDERSTOOD, NOT_UNDERSTOOD),
+    T(ACTIVE, INITIATOR, CANCEL, CANCELLING),
+    END(CANCELLING, PARTICIPANT, INFORM, CANCELLED),
+    END(CANCELLING, PARTICIPANT, FAILURE, CANCELLED),
+    LAST,
+};
+
+#undef T
+#undef END
+#undef LAST
+
+struct protocol_info {
+    const char *name; /* as JADE spells it */
+    const struct transition *rows;
+    bool auction; /* no not-understood rule, no cancel */
+};
+
+static const struct protocol_info protocols[FP_COUNT] = {
+    [FP_REQUEST] = {"fipa-request", request_rows, false},
+    [FP_QUERY] = {"fipa-query", query_rows, false},
+    [FP_REQUEST_WHEN] = {"fipa-request-when", request_when_rows, false},
+    [FP_CONTRACT_NET] = {"fipa-contract-net", contract_net_rows, false},
+    [FP_ITERATED_CONTRACT_NET] = {"fipa-iterated-contract-net", iterated_contract_net_rows, false},
+    [FP_PROPOSE] = {"fipa-propose", propose_rows, false},
+    [FP_SUBSCRIBE] = {"fipa-subscribe", subscribe_rows, false},
+    [FP_BROKERING] = {"fipa-brokering", brokering_rows, false},
+    [FP_RECRUITING] = {"fipa-recruiting", recruiting_rows, false},
+    [FP_AUCTION_ENGLISH] = {"fipa-auction-english", auction_english_rows, true},
+    [FP_AUCTION_DUTCH] = {"fipa-auction-dutch", auction_dutch_rows, true},
+};
+
+static const char *const state_names[PS_COUNT] = {
+    [PS_NONE] = "not addressed",
+    [PS_ASKED] = "asked",
+    [PS_AGREED] = "agreed",
+    [PS_PROPOSED] = "proposed",
+    [PS_ACCEPTED] = "accepted",
+    [PS_COUNTERED] = "countered",
+    [PS_SUBSCRIBED] = "subscribed",
+    [PS_RELAYING] = "relaying",
+    [PS_INFORMED] = "informed",
+    [PS_CALLED] = "called",
+    [PS_BID] = "bid",
+    [PS_LEADING] = "leading",
+    [PS_WON] = "won",
+    [PS_CANCELLING] = "cancelling",
+    [PS_ENDED] = "ended",
+};
+
+static const char *const outcome_names[] = {
+    [OUT_NONE] = "open",
+    [OUT_DONE] = "done",
+    [OUT_FAILED] = "failed",
+    [OUT_CANCELLED] = "cancelled",
+    [OUT_NOT_UNDERSTOOD] = "not-understood",
+    [OUT_REJECTED] = "rejected",
+    [OUT_REFUSED] = "refused",
+};
+
+static enum fipa_protocol protocol_lookup(const char *name)
+{
+    for (int p = 0; p < FP_COUNT; p++)
+        if (strcasecmp(name, protocols[p].name) == 0)
+            return (enum fipa_protocol)p;
+    if (strcasecmp(name, "fipa-english-auction") == 0)
+        return FP_AUCTION_ENGLISH;
+    if (strcasecmp(name, "fipa-dutch-auction") == 0)
+        return FP_AUCTION_DUTCH;
+    return FP_NONE;
+}
+
+/* The protocol an act opens when the message names none; auctions are never guessed. */
+static enum fipa_protocol protocol_inferred(enum fipa_act act)
+{
+    switch (act) {
+    case FIPA_REQUEST:
+        return FP_REQUEST;
+    case FIPA_REQUEST_WHEN:
+        return FP_REQUEST_WHEN;
+    case FIPA_QUERY_IF:
+    case FIPA_QUERY_REF:
+        return FP_QUERY;
+    case FIPA_SUBSCRIBE:
+        return FP_SUBSCRIBE;
+    case FIPA_PROPOSE:
+        return FP_PROPOSE;
+    case FIPA_CFP:
+        return FP_CONTRACT_NET;
+    case FIPA_PROXY:
+        return FP_BROKERING;
+    default:
+        return FP_NONE;
+    }
+}
+
+static bool opens(enum fipa_protocol p, enum fipa_act act)
+{
+    for (const struct transition *t = protocols[p].rows; t->from != PS_COUNT; t++)
+        if (t->from == PS_NONE && t->act == (int8_t)act)
+            return true;
+    return false;
+}
+
+/* Contract net turns out to be iterated when a second round starts: the same run. */
+static bool same_family(enum fipa_protocol a, enum fipa_protocol b)
+{
+    bool a_cn = a == FP_CONTRACT_NET || a == FP_ITERATED_CONTRACT_NET;
+    bool b_cn = b == FP_CONTRACT_NET || b == FP_ITERATED_CONTRACT_NET;
+    return a == b || (a_cn && b_cn);
+}
+
+static bool row_matches(const struct transition *t, enum party_state state, enum sender_role by,
+                        enum fipa_act act)
+{
+    bool state_ok =
+        t->from == state || (t->from == PS_ACTIVE && state != PS_NONE && state != PS_ENDED);
+    return state_ok && (t->by == by || t->by == BY_EITHER) && t->act == (int8_t)act;
+}
+
+static const struct transition *transition_find(enum fipa_protocol p, enum party_state state,
+                                                enum sender_role by, enum fipa_act act)
+{
+    for (const struct transition *t = protocols[p].rows; t->from != PS_COUNT; t++)
+        if (row_matches(t, state, by, act))
+            return t;
+    if (protocols[p].auction)
+        return NULL;
+    for (const struct transition *t = meta_rows; t->from != PS_COUNT; t++)
+        if (row_matches(t, state, by, act))
+            return t;
+    return NULL;
+}
+
+/* ---- Conversations ---- */
+
+/* reply_with values remembered per conversation keyed by the chain: enough for a contract net
+ * with dozens of proposers, bounded for a subscription that informs forever. */
+enum { ALIAS_MAX = 64 };
+
+/* Agents followed per conversation: a broadcast may draw answers from anywhere. */
+enum { PARTIES_MAX = 1024 };
+
+struct party {
+    char *name;
+    uint8_t state;         /* enum party_state */
+    uint8_t outcome;       /* enum outcome */
+    uint8_t before_cancel; /* its state when the initiator cancelled */
+    const char *file;
+    unsigned long line; /* the last message between it and the initiator */
+};
+
+struct conversation {
+    char *key; /* 'c' + conversation_id, or 'r' + the opener's reply_with */
+    char *initiator;
+    enum fipa_protocol protocol;
+    bool protocol_named; /* from the protocol member, not inferred */
+    bool finished;       /* a tombstone: only key, initiator, protocol, outcome, last line */
+    bool crowded;        /* more agents took part than PARTIES_MAX */
+    uint8_t outcome;
+    uint8_t broadcast_state; /* what a broadcast put every listener in; PS_NONE if none */
+    const char *broadcast_file;
+    unsigned long broadcast_line;
+    struct party *parties;
+    size_t nparties, cap, open_parties;
+    char *cancel_ref; /* reply_with of the latest cancel, which its answer names; or NULL */
+    double reply_by;  /* of the latest cfp; NAN if none */
+    const char *cfp_file;
+    unsigned long cfp_line;
+    unsigned long messages;
+    const char *first_file, *last_file;
+    unsigned long first_line, last_line;
+    double started, ended;  /* message times; NAN when unknown */
+    unsigned long last_seq; /* for expiry by count when there is no time */
+    char **aliases;         /* only for conversations keyed by the chain */
+    size_t naliases, alias_cap;
+    struct conversation *prev, *next; /* the open list (by activity) or the tombstone list */
+};
+
+struct conv_list {
+    struct conversation *head, *tail; /* head: the oldest */
+    size_t size;
+};
 
 struct fipa_stream {
     const struct engine_config *cfg;
+    conversation_done_fn done;
+    void *ctx;
+    struct strmap *conversations; /* key -> conversation, open or finished */
+    struct strmap *aliases;       /* reply_with -> conversation, for chains without an id */
+    struct conv_list open, tombstones;
+    struct strbuf key; /* the key of the message being followed */
+    unsigned long seq; /* messages seen */
+    double now;        /* the latest message time seen; NAN before any */
+    struct strbuf scratch;
 };
+
+/* Everything known about the message being followed. */
+struct incoming {
+    const struct message *m;
+    enum fipa_act act;
+    const char *sender;
+    const json_t *receiver;
+    double time; /* NAN when the message has none */
+};
+
+static void list_remove(struct conv_list *l, struct conversation *c)
+{
+    if (c->prev)
+        c->prev->next = c->next;
+    else
+        l->head = c->next;
+    if (c->next)
+        c->next->prev = c->prev;
+    else
+        l->tail = c->prev;
+    c->prev = c->next = NULL;
+    l->size--;
+}
+
+static void list_append(struct conv_list *l, struct conversation *c)
+{
+    c->prev = l->tail;
+    c->next = NULL;
+    if (l->tail)
+        l->tail->next = c;
+    else
+        l->head = c;
+    l->tail = c;
+    l->size++;
+}
+
+static void free_parties(struct conversation *c)
+{
+    for (size_t i = 0; i < c->nparties; i++)
+        free(c->parties[i].name);
+    free(c->parties);
+    c->parties = NULL;
+    c->nparties = c->cap = c->open_parties = 0;
+}
+
+static void drop_alias(struct fipa_stream *s, struct conversation *c, char *alias)
+{
+    if (strmap_get(s->aliases, alias) == c)
+        strmap_remove(s->aliases, alias);
+    free(alias);
+}
+
+static void add_alias(struct fipa_stream *s, struct conversation *c, const char *alias)
+{
+    for (size_t i = 0; i < c->naliases; i++)
+        if (strcmp(c->aliases[i], alias) == 0)
+            return;
+    if (c->naliases == ALIAS_MAX) {
+        drop_alias(s, c, c->aliases[0]);
+        memmove(c->aliases, c->aliases + 1, (ALIAS_MAX - 1) * sizeof *c->aliases);
+        c->naliases--;
+    }
+    if (c->naliases == c->alias_cap) {
+        c->alias_cap = c->alias_cap ? c->alias_cap * 2 : 4;
+        c->aliases = xrealloc(c->aliases, c->alias_cap * sizeof *c->aliases);
+    }
+    c->aliases[c->naliases++] = xstrdup(alias);
+    strmap_put(s->aliases, alias, c);
+}
+
+/* Forgets a conversation entirely (it must already be out of its list). */
+static void conversation_free(struct fipa_stream *s, struct conversation *c)
+{
+    if (strmap_get(s->conversations, c->key) == c)
+        strmap_remove(s->conversations, c->key);
+    for (size_t i = 0; i < c->naliases; i++)
+        drop_alias(s, c, c->aliases[i]);
+    free(c->aliases);
+    free(c->cancel_ref);
+    free_parties(c);
+    free(c->key);
+    free(c->initiator);
+    free(c);
+}
+
+static const char *conversation_id(const struct conversation *c)
+{
+    return c->key + 1;
+}
+
+static void report(struct fipa_stream *s, const struct conversation *c, const char *outcome)
+{
+    if (!s->done)
+        return;
+    const struct conversation_summary summary = {
+        .proto = PROTO_FIPA,
+        .id = conversation_id(c),
+        .protocol = protocols[c->protocol].name,
+        .initiator = c->initiator,
+        .outcome = outcome,
+        .messages = c->messages,
+        .first_file = c->first_file,
+        .first_line = c->first_line,
+        .last_line = c->last_line,
+        .started = c->started,
+        .ended = c->ended,
+    };
+    s->done(s->ctx, &summary);
+}
+
+/* The most telling outcome of the parts that ended: a result beats a refusal. */
+static enum outcome overall_outcome(const struct conversation *c)
+{
+    enum outcome best = OUT_NONE;
+    for (size_t i = 0; i < c->nparties; i++) {
+        enum outcome o = c->parties[i].outcome;
+        if (o != OUT_NONE && (best == OUT_NONE || o < best))
+            best = o;
+    }
+    return best;
+}
+
+static struct diag_where related_to(const struct message *m, const char *file, unsigned long line)
+{
+    struct diag_where at = m->at;
+    at.related_line = line;
+    if (file && at.file && strcmp(file, at.file) != 0)
+        at.related_file = file;
+    return at;
+}
+
+/* The first party that is not finished, for telling what a conversation waits for. */
+static const struct party *first_open_party(const struct conversation *c)
+{
+    for (size_t i = 0; i < c->nparties; i++)
+        if (c->parties[i].state != PS_ENDED)
+            return &c->parties[i];
+    return NULL;
+}
+
+/* Drops an open conversation that is abandoned (evicted, expired, replaced, open at the end). */
+static void abandon(struct fipa_stream *s, struct conversation *c, const char *outcome)
+{
+    list_remove(&s->open, c);
+    report(s, c, c->open_parties ? outcome : outcome_names[overall_outcome(c)]);
+    conversation_free(s, c);
+}
+
+static void warn_abandoned(struct fipa_stream *s, struct conversation *c, const struct message *m,
+                           struct diag_sink *sink, const char *code, const char *why,
+                           const char *outcome)
+{
+    const struct party *waiting = first_open_party(c);
+    if (waiting) {
+        struct diag_where at = related_to(m, c->last_file, c->last_line);
+        diag_emit(sink, &at, SEV_WARNING, code, "%s conversation '%s' %s while %s was %s",
+                  protocols[c->protocol].name, conversation_id(c), why, waiting->name,
+                  state_names[waiting->state]);
+    }
+    abandon(s, c, outcome);
+}
+
+static bool idle(const struct fipa_stream *s, const struct conversation *c, double last_time)
+{
+    if (!isnan(last_time))
+        return !isnan(s->now) && s->now - last_time > s->cfg->idle_timeout;
+    /* Without time, age is counted in messages: ten per conversation that may be open. */
+    unsigned long limit = s->cfg->max_open ? s->cfg->max_open * 10 : 1000000;
+    return s->seq - c->last_seq > limit;
+}
+
+/* Expires from the oldest end only, so each message costs little however much state there is. */
+static void expire(struct fipa_stream *s, const struct message *m, struct diag_sink *sink)
+{
+    while (s->tombstones.head && idle(s, s->tombstones.head, s->tombstones.head->ended)) {
+        struct conversation *c = s->tombstones.head;
+        list_remove(&s->tombstones, c);
+        conversation_free(s, c);
+    }
+    while (s->open.head && idle(s, s->open.head, s->open.head->ended))
+        warn_abandoned(s, s->open.head, m, sink, "fipa-idle", "expired after being idle",
+                       "expired");
+}
+
+static void make_room(struct fipa_stream *s, const struct message *m, struct diag_sink *sink)
+{
+    unsigned long cap = s->cfg->max_open;
+    if (!cap)
+        return;
+    while (s->open.size >= cap && s->open.head)
+        warn_abandoned(s, s->open.head, m, sink, "fipa-evicted",
+                       "was evicted (more than --max-open conversations open)", "evicted");
+    while (s->tombstones.size >= cap && s->tombstones.head) {
+        struct conversation *c = s->tombstones.head;
+        list_remove(&s->tombstones, c);
+        conversation_free(s, c);
+    }
+}
+
+static struct conversation *conversation_new(struct fipa_stream *s, const char *key,
+                                             const struct incoming *in, enum fipa_protocol p,
+                                             bool named)
+{
+    struct conversation *c = xcalloc(1, sizeof *c);
+    c->key = xstrdup(key);
+    c->initiator = xstrdup(in->sender);
+    c->protocol = p;
+    c->protocol_named = named;
+    c->reply_by = NAN;
+    c->started = c->ended = NAN;
+    c->first_file = in->m->at.file;
+    c->first_line = in->m->at.line;
+    strmap_put(s->conversations, key, c);
+    list_append(&s->open, c);
+    return c;
+}
+
+/* Turns a conversation whose every part ended into a tombstone. */
+static void finish(struct fipa_stream *s, struct conversation *c)
+{
+    c->outcome = overall_outcome(c);
+    list_remove(&s->open, c);
+    report(s, c, outcome_names[c->outcome]);
+    free_parties(c);
+    free(c->cancel_ref);
+    c->cancel_ref = NULL;
+    c->finished = true;
+    list_append(&s->tombstones, c);
+}
+
+/* Over when every addressed party is done, except after a broadcast that nobody took up: more
+ * listeners may still answer it. */
+static bool is_over(const struct conversation *c)
+{
+    if (c->nparties == 0 || c->open_parties)
+        return false;
+    if (c->broadcast_state == PS_NONE)
+        return true;
+    enum outcome o = overall_outcome(c);
+    return o != OUT_REFUSED && o != OUT_NOT_UNDERSTOOD;
+}
+
+static struct party *party_find(struct conversation *c, const char *name)
+{
+    for (size_t i = 0; i < c->nparties; i++)
+        if (strcmp(c->parties[i].name, name) == 0)
+            return &c->parties[i];
+    return NULL;
+}
+
+/* Returns NULL when the conversation already follows PARTIES_MAX agents: from then on, agents
+ * it does not know are not checked, since they may be among those it could not follow. */
+static struct party *party_add(struct conversation *c, const char *name)
+{
+    if (c->nparties == PARTIES_MAX) {
+        c->crowded = true;
+        return NULL;
+    }
+    if (c->nparties == c->cap) {
+        c->cap = c->cap ? c->cap * 2 : 2;
+        c->parties = xrealloc(c->parties, c->cap * sizeof *c->parties);
+    }
+    struct party *p = &c->parties[c->nparties++];
+    *p = (struct party){.name = xstrdup(name), .state = PS_NONE};
+    return p;
+}
+
+static void party_enter(struct conversation *c, struct party *p, const struct transition *t,
+                        const struct message *m)
+{
+    if (p->state == PS_NONE)
+        c->open_parties++;
+    if (t->to == PS_CANCELLING && p->state != PS_CANCELLING)
+        p->before_cancel = p->state;
+    p->state = t->to;
+    if (t->to == PS_ENDED) {
+        p->outcome = t->outcome;
+        c->open_parties--;
+    }
+    p->file = m->at.file;
+    p->line = m->at.line;
+}
+
+static bool is_broadcast(const char *name)
+{
+    return strncasecmp(name, "broadcast://", 12) == 0;
+}
+
+/* Lists what the protocol allows in a state: "agree, refuse from bob; cancel from alice". */
+static const char *expected_acts(struct fipa_stream *s, const struct conversation *c,
+                                 enum party_state state, const char *party)
+{
+    struct strbuf *sb = &s->scratch;
+    sb_reset(sb);
+    sb_adds(sb, "");
+    static const enum sender_role roles[] = {BY_PARTICIPANT, BY_INITIATOR};
+    for (size_t r = 0; r < 2; r++) {
+        size_t before = sb->len;
+        for (int act = 0; act < FIPA_ACT_COUNT; act++)
+            if (transition_find(c->protocol, state, roles[r], (enum fipa_act)act)) {
+                sb_adds(sb, sb->len == before ? (before ? "; " : "") : ", ");
+                sb_adds(sb, fipa_act_name((enum fipa_act)act, SPELL_KEBAB));
+            }
+        if (sb->len != before) {
+            sb_adds(sb, " from ");
+            sb_adds(sb, roles[r] == BY_PARTICIPANT ? party : c->initiator);
+        }
+    }
+    if (sb->len == 0)
+        sb_adds(sb, "nothing");
+    return sb->buf;
+}
+
+static void unexpected(struct fipa_stream *s, struct conversation *c, const struct party *p,
+                       const struct incoming *in, struct diag_sink *sink)
+{
+    struct diag_where at = related_to(in->m, p->file, p->line);
+    if (p->state == PS_ENDED) {
+        diag_emit(sink, &at, SEV_ERROR, "fipa-after-end",
+                  "%s after %s's part of conversation '%s' ended (%s)",
+                  fipa_act_name(in->act, SPELL_KEBAB), p->name, conversation_id(c),
+                  outcome_names[p->outcome]);
+        return;
+    }
+    const char *expected = expected_acts(s, c, p->state, p->name);
+    diag_emit(sink, &at, SEV_ERROR, "fipa-unexpected-act",
+              "%s from %s is not allowed in %s when %s is %s; expected %s",
+              fipa_act_name(in->act, SPELL_KEBAB), in->sender, protocols[c->protocol].name, p->name,
+              state_names[p->state], expected);
+}
+
+static bool accepts_proposals(enum fipa_protocol p)
+{
+    return p == FP_CONTRACT_NET || p == FP_ITERATED_CONTRACT_NET || p == FP_AUCTION_ENGLISH ||
+           p == FP_AUCTION_DUTCH;
+}
+
+/* Only a bidder that proposed can be accepted; one that refused or was never asked cannot. */
+static bool accept_without_proposal(const struct conversation *c, const struct party *p,
+                                    const char *name, const struct incoming *in,
+                                    struct diag_sink *sink)
+{
+    if (in->act != FIPA_ACCEPT_PROPOSAL || !accepts_proposals(c->protocol))
+        return false;
+    const char *why;
+    if (!p)
+        why = "was never asked";
+    else if (p->state == PS_ENDED && p->outcome == OUT_REFUSED)
+        why = "refused";
+    else if (p->state == PS_ASKED || p->state == PS_CALLED || p->state == PS_INFORMED)
+        why = "has not proposed";
+    else
+        return false;
+    struct diag_where at =
+        p ? related_to(in->m, p->file, p->line) : related_to(in->m, c->first_file, c->first_line);
+    diag_emit(sink, &at, SEV_ERROR, "fipa-accept-no-proposal",
+              "accept-proposal to %s, who %s in conversation '%s'", name, why, conversation_id(c));
+    return true;
+}
+
+/* The initiator's act reaches one named receiver. */
+static void initiator_to(struct fipa_stream *s, struct conversation *c, const char *name,
+                         const struct incoming *in, struct diag_sink *sink)
+{
+    if (strcmp(name, c->initiator) == 0)
+        return;
+    struct party *p = party_find(c, name);
+    enum party_state state = p ? p->state : PS_NONE;
+    const struct transition *t = transition_find(c->protocol, state, BY_INITIATOR, in->act);
+    /* A cfp to a bidder that proposed starts the next round: the run is iterated. */
+    if (!t && c->protocol == FP_CONTRACT_NET && !c->protocol_named && in->act == FIPA_CFP &&
+        state == PS_PROPOSED) {
+        c->protocol = FP_ITERATED_CONTRACT_NET;
+        t = transition_find(c->protocol, state, BY_INITIATOR, in->act);
+    }
+    if (t) {
+        if (!p && !(p = party_add(c, name)))
+            return;
+        party_enter(c, p, t, in->m);
+        return;
+    }
+    if (accept_without_proposal(c, p, name, in, sink))
+        return;
+    if (p) {
+        unexpected(s, c, p, in, sink);
+        return;
+    }
+    struct diag_where at = related_to(in->m, c->first_file, c->first_line);
+    diag_emit(sink, &at, SEV_ERROR, "fipa-unexpected-act",
+              "%s to %s, who is not part of %s conversation '%s'; expected %s",
+              fipa_act_name(in->act, SPELL_KEBAB), name, protocols[c->protocol].name,
+              conversation_id(c), expected_acts(s, c, PS_NONE, name));
+}
+
+/* The initiator's act to a broadcast address reaches every party it applies to, and every
+ * listener that answers later. */
+static void initiator_to_all(struct conversation *c, const struct incoming *in,
+                             struct diag_sink *sink)
+{
+    bool applied = false;
+    for (size_t i = 0; i < c->nparties; i++) {
+        struct party *p = &c->parties[i];
+        const struct transition *t = transition_find(c->protocol, p->state, BY_INITIATOR, in->act);
+        if (t) {
+            party_enter(c, p, t, in->m);
+            applied = true;
+        }
+    }
+    const struct transition *t = transition_find(c->protocol, PS_NONE, BY_INITIATOR, in->act);
+    if (t) {
+        c->broadcast_state = t->to;
+        c->broadcast_file = in->m->at.file;
+        c->broadcast_line = in->m->at.line;
+        applied = true;
+    }
+    if (!applied) {
+        struct diag_where at = related_to(in->m, c->last_file, c->last_line);
+        diag_emit(sink, &at, SEV_ERROR, "fipa-unexpected-act",
+                  "broadcast %s applies to no participant of %s conversation '%s'",
+                  fipa_act_name(in->act, SPELL_KEBAB), protocols[c->protocol].name,
+                  conversation_id(c));
+    }
+}
+
+static void from_initiator(struct fipa_stream *s, struct conversation *c, const struct incoming *in,
+                           struct diag_sink *sink)
+{
+    if (in->act == FIPA_CFP) {
+        const char *reply_by = json_member_string(in->m->root, "reply_by");
+        bool zone;
+        if (!reply_by || !time_parse_rfc3339(reply_by, &c->reply_by, &zone))
+            c->reply_by = NAN;
+        c->cfp_file = in->m->at.file;
+        c->cfp_line = in->m->at.line;
+    }
+    if (in->act == FIPA_CANCEL) {
+        const char *reply_with = json_member_string(in->m->root, "reply_with");
+        free(c->cancel_ref);
+        c->cancel_ref = reply_with ? xstrdup(reply_with) : NULL;
+    }
+    const json_t *r = in->receiver;
+    size_t n = json_is_array(r) ? json_array_size(r) : 1;
+    for (size_t i = 0; i < n; i++) {
+        const char *name = fipa_agent_name(json_is_array(r) ? json_array_get(r, i) : r);
+        if (!name)
+            continue;
+        if (is_broadcast(name))
+            initiator_to_all(c, in, sink);
+        else
+            initiator_to(s, c, name, in, sink);
+    }
+}
+
+static void check_deadline(const struct conversation *c, const struct incoming *in, double max_skew,
+                           struct diag_sink *sink)
+{
+    if (in->act != FIPA_PROPOSE || isnan(c->reply_by) || isnan(in->time) ||
+        in->time <= c->reply_by + max_skew)
+        return;
+    if (c->protocol != FP_CONTRACT_NET && c->protocol != FP_ITERATED_CONTRACT_NET)
+        return;
+    struct diag_where at = related_to(in->m, c->cfp_file, c->cfp_line);
+    diag_emit(sink, &at, SEV_WARNING, "fipa-late-proposal",
+              "proposal from %s arrived %ld s after the cfp's reply_by", in->sender,
+              (long)(in->time - c->reply_by));
+}
+
+/* In recruiting, the targets answer the initiator directly although it never addressed them. */
+static bool recruited_reply(struct conversation *c, const struct incoming *in)
+{
+    if (c->protocol != FP_RECRUITING || (in->act != FIPA_INFORM && in->act != FIPA_FAILURE))
+        return false;
+    for (size_t i = 0; i < c->nparties; i++) {
+        struct party *p = &c->parties[i];
+        if (p->state == PS_RELAYING) {
+            static const struct transition relayed = {PS_RELAYING, BY_PARTICIPANT, FIPA_INFORM,
+                                                      PS_ENDED, OUT_DONE};
+            party_enter(c, p, &relayed, in->m);
+            return true;
+        }
+    }
+    return false;
+}
+
+static bool addresses(const json_t *receiver, const char *name)
+{
+    size_t n = json_is_array(receiver) ? json_array_size(receiver) : 1;
+    for (size_t i = 0; i < n; i++) {
+        const char *r =
+            fipa_agent_name(json_is_array(receiver) ? json_array_get(receiver, i) : receiver);
+        if (r && strcmp(r, name) == 0)
+            return true;
+    }
+    return false;
+}
+
+/* A message the participant sent before the cancel reached it (a notification, a result) names
+ * an earlier message, not the cancel: it is fine if it was fine before, and the answer to the
+ * cancel is still due. */
+static bool crossed_cancel(const struct conversation *c, const struct party *p,
+                           const struct incoming *in)
+{
+    if (p->state != PS_CANCELLING || !c->cancel_ref)
+        return false;
+    const char *in_reply_to = json_member_string(in->m->root, "in_reply_to");
+    return in_reply_to && strcmp(in_reply_to, c->cancel_ref) != 0 &&
+           transition_find(c->protocol, p->before_cancel, BY_PARTICIPANT, in->act);
+}
+
+static void from_participant(struct fipa_stream *s, struct conversation *c,
+                             const struct incoming *in, struct diag_sink *sink)
+{
+    bool brokered = c->protocol == FP_BROKERING || c->protocol == FP_RECRUITING;
+    /* The broker's own exchanges with the targets are not the initiator's business. */
+    if (brokered && !addresses(in->receiver, c->initiator))
+        return;
+    struct party *p = party_find(c, in->sender);
+    if (!p && c->broadcast_state != PS_NONE) {
+        if (!(p = party_add(c, in->sender)))
+            return;
+        p->state = c->broadcast_state;
+        p->file = c->broadcast_file;
+        p->line = c->broadcast_line;
+        c->open_parties++;
+    }
+    if (!p) {
+        if (recruited_reply(c, in) || c->crowded)
+            return;
+        struct diag_where at = related_to(in->m, c->first_file, c->first_line);
+        diag_emit(sink, &at, SEV_ERROR, "fipa-not-addressed",
+                  "%s from %s, whom %s conversation '%s' never addressed",
+                  fipa_act_name(in->act, SPELL_KEBAB), in->sender, protocols[c->protocol].name,
+                  conversation_id(c));
+        return;
+    }
+    if (crossed_cancel(c, p, in))
+        return;
+    const struct transition *t = transition_find(c->protocol, p->state, BY_PARTICIPANT, in->act);
+    if (!t) {
+        unexpected(s, c, p, in, sink);
+        return;
+    }
+    check_deadline(c, in, s->cfg->max_skew, sink);
+    party_enter(c, p, t, in->m);
+}
+
+static void touch(struct fipa_stream *s, struct conversation *c, const struct incoming *in)
+{
+    c->messages++;
+    c->last_file = in->m->at.file;
+    c->last_line = in->m->at.line;
+    c->last_seq = s->seq;
+    if (!isnan(in->time)) {
+        if (isnan(c->started))
+            c->started = in->time;
+        c->ended = in->time;
+    }
+}
+
+static void follow(struct fipa_stream *s, struct conversation *c, const struct incoming *in,
+                   struct diag_sink *sink)
+{
+    if (strcmp(in->sender, c->initiator) == 0)
+        from_initiator(s, c, in, sink);
+    else
+        from_participant(s, c, in, sink);
+    touch(s, c, in);
+    list_remove(&s->open, c);
+    list_append(&s->open, c);
+    if (is_over(c))
+        finish(s, c);
+}
+
+/* A relayed reply after the first is part of a brokered conversation that ended well. */
+static bool late_relay(const struct conversation *c, const struct incoming *in)
+{
+    return (c->protocol == FP_BROKERING || c->protocol == FP_RECRUITING) &&
+           c->outcome == OUT_DONE && in->act == FIPA_INFORM && strcmp(in->sender, c->initiator);
+}
+
+static void after_end(struct conversation *c, const struct incoming *in, struct diag_sink *sink)
+{
+    if (late_relay(c, in)) {
+        c->messages++;
+        return;
+    }
+    struct diag_where at = related_to(in->m, c->last_file, c->last_line);
+    diag_emit(sink, &at, SEV_ERROR, "fipa-after-end", "%s after %s conversation '%s' ended (%s)",
+              fipa_act_name(in->act, SPELL_KEBAB), protocols[c->protocol].name, conversation_id(c),
+              outcome_names[c->outcome]);
+}
+
+static void reused(struct fipa_stream *s, struct conversation *c, const struct incoming *in,
+                   enum fipa_protocol p, struct diag_sink *sink)
+{
+    struct diag_where at = related_to(in->m, c->first_file, c->first_line);
+    diag_emit(sink, &at, SEV_ERROR, "fipa-conversation-reused",
+              "%s opens a new %s run in conversation '%s', which %s (%s)",
+              fipa_act_name(in->act, SPELL_KEBAB), protocols[p].name, conversation_id(c),
+              c->finished ? "already ended" : "is still open",
+              c->finished ? outcome_names[c->outcome] : protocols[c->protocol].name);
+    if (c->finished) {
+        list_remove(&s->tombstones, c);
+        conversation_free(s, c);
+    } else {
+        abandon(s, c, "reused");
+    }
+}
+
+/* The protocol the message would open, from its protocol member or its act; FP_NONE if none. */
+static enum fipa_protocol would_open(const struct incoming *in, bool *named)
+{
+    const char *name = json_member_string(in->m->root, "protocol");
+    *named = name != NULL;
+    /* Guessed from the act, only a message that answers nothing opens: a propose answering a
+     * cfp nobody saw is contract net met midway, not a new fipa-propose. */
+    if (!name)
+        return json_member_string(in->m->root, "in_reply_to") ? FP_NONE
+                                                              : protocol_inferred(in->act);
+    enum fipa_protocol p = protocol_lookup(name);
+    return p != FP_NONE && opens(p, in->act) ? p : FP_NONE;
+}
+
+/* Looks the conversation up by id, or by the chain of replies; *key gets the key a new
+ * conversation would have (empty when the message cannot start one). */
+static struct conversation *lookup(struct fipa_stream *s, const struct incoming *in,
+                                   struct strbuf *key)
+{
+    const char *id = json_member_string(in->m->root, "conversation_id");
+    sb_reset(key);
+    sb_adds(key, "");
+    if (id) {
+        sb_addc(key, 'c');
+        sb_adds(key, id);
+        return strmap_get(s->conversations, key->buf);
+    }
+    const char *in_reply_to = json_member_string(in->m->root, "in_reply_to");
+    struct conversation *c = in_reply_to ? strmap_get(s->aliases, in_reply_to) : NULL;
+    if (c)
+        return c;
+    const char *reply_with = json_member_string(in->m->root, "reply_with");
+    if (!reply_with)
+        return NULL;
+    sb_addc(key, 'r');
+    sb_adds(key, reply_with);
+    return strmap_get(s->conversations, key->buf);
+}
+
+/* A conversation that ended, or one running another protocol, gets a new run when a message
+ * opens one without answering anything. */
+static bool reuses(const struct conversation *c, const struct incoming *in, enum fipa_protocol p,
+                   bool named)
+{
+    if (p == FP_NONE)
+        return false;
+    if (c->finished)
+        return !json_member_string(in->m->root, "in_reply_to");
+    return named && !same_family(p, c->protocol);
+}
+
+static const char *dispatch(struct fipa_stream *s, const struct incoming *in,
+                            struct diag_sink *sink)
+{
+    const char *protocol = json_member_string(in->m->root, "protocol");
+    /* An interaction protocol this tool does not know has rules it cannot check. */
+    if (protocol && protocol_lookup(protocol) == FP_NONE)
+        return NULL;
+    struct conversation *c = lookup(s, in, &s->key);
+    bool named;
+    enum fipa_protocol p = would_open(in, &named);
+    if (c && reuses(c, in, p, named)) {
+        reused(s, c, in, p, sink);
+        c = NULL;
+    }
+    if (c && c->finished) {
+        after_end(c, in, sink);
+        return conversation_id(c);
+    }
+    if (!c) {
+        if (p == FP_NONE || s->key.len == 0)
+            return NULL;
+        make_room(s, in->m, sink);
+        c = conversation_new(s, s->key.buf, in, p, named);
+    }
+    follow(s, c, in, sink);
+    const char *reply_with = json_member_string(in->m->root, "reply_with");
+    if (c->key[0] == 'r' && reply_with)
+        add_alias(s, c, reply_with);
+    return conversation_id(c);
+}
 
 struct fipa_stream *fipa_stream_new(const struct engine_config *cfg, conversation_done_fn done,
                                     void *ctx)
 {
-    (void)done;
-    (void)ctx;
     struct fipa_stream *s = xcalloc(1, sizeof *s);
     s->cfg = cfg;
+    s->done = done;
+    s->ctx = ctx;
+    s->conversations = strmap_new();
+    s->aliases = strmap_new();
+    s->now = NAN;
     return s;
 }
 
 const char *fipa_stream_feed(struct fipa_stream *s, const struct message *m, struct diag_sink *sink)
 {
-    (void)s;
-    (void)m;
-    (void)sink;
-    return NULL;
+    const char *performative = json_member_string(m->root, "performative");
+    struct incoming in = {
+        .m = m,
+        .act = performative ? fipa_act_parse(performative) : FIPA_ACT_INVALID,
+        .sender = fipa_agent_name(json_object_get(m->root, "sender")),
+        .receiver = json_object_get(m->root, "receiver"),
+        .time = NAN,
+    };
+    if (in.act == FIPA_ACT_INVALID || !in.sender || !in.receiver)
+        return NULL;
+    s->seq++;
+    if (fipa_message_time(m->root, &in.time) && (isnan(s->now) || in.time > s->now))
+        s->now = in.time;
+    expire(s, m, sink);
+    return dispatch(s, &in, sink);
 }
 
 void fipa_stream_finish(struct fipa_stream *s, struct diag_sink *sink)
 {
-    (void)s;
-    (void)sink;
+    while (s->open.head) {
+        struct conversation *c = s->open.head;
+        const struct party *waiting = first_open_party(c);
+        if (waiting) {
+            struct diag_where at = {.file = c->first_file, .line = c->first_line};
+            if (c->last_line != c->first_line || c->last_file != c->first_file) {
+                at.related_line = c->last_line;
+                if (c->last_file && strcmp(c->last_file, c->first_file) != 0)
+                    at.related_file = c->last_file;
+            }
+            diag_emit(sink, &at, SEV_WARNING, "fipa-open-at-end",
+                      "%s conversation '%s' is still open at end of input: %s is %s",
+                      protocols[c->protocol].name, conversation_id(c), waiting->name,
+                      state_names[waiting->state]);
+        }
+        abandon(s, c, "open");
+    }
 }
 
 void fipa_stream_free(struct fipa_stream *s)
 {
+    if (!s)
+        return;
+    while (s->open.head) {
+        struct conversation *c = s->open.head;
+        list_remove(&s->open, c);
+        conversation_free(s, c);
+    }
+    while (s->tombstones.head) {
+        struct conversation *c = s->tombstones.head;
+        list_remove(&s->tombstones, c);
+        conversation_free(s, c);
+    }
+    strmap_free(s->conversations, NULL);
+    strmap_free(s->aliases, NULL);
+    sb_free(&s->scratch);
+    sb_free(&s->key);
     free(s);
 }

@@ -1,0 +1,382 @@
+load test_helper
+
+# The FIPA half of the stream checks: every interaction protocol walked correctly gives no
+# finding; every rule has a small capture that breaks it.
+
+F=$FIXTURES/stream-fipa
+
+# Validates, keeping only the diagnostics (stderr) as the output.
+validate() {
+    run bash -c 'acp-validate "$@" >/dev/null' _ "$@"
+}
+
+# Validates with JSON diagnostics.
+validate_json() {
+    validate --diagnostics=json "$@"
+}
+
+# Asserts one JSON diagnostic: CODE at LINE, naming RELATED (or no related line when "-").
+assert_finding() {
+    local code=$1 line=$2 related=$3
+    if [ "$related" = - ]; then
+        assert_line --regexp "\"line\":$line,.*\"code\":\"$code\""
+        refute_line --regexp "\"line\":$line,.*\"code\":\"$code\".*\"related_line\""
+    else
+        assert_line --regexp "\"line\":$line,.*\"code\":\"$code\".*\"related_line\":$related[,}]"
+    fi
+}
+
+# Asserts that a correct exchange gives no finding at all and that its messages all pass.
+assert_clean() {
+    local file=$F/$1
+    validate "$file"
+    assert_success
+    assert_output ''
+    run bash -c 'acp-validate "$1" 2>/dev/null | wc -l' _ "$file"
+    assert_output "$(wc -l <"$file")"
+}
+
+@test "fipa-request: request, agree, inform gives no finding" {
+    assert_clean ok-request.jsonl
+}
+
+@test "fipa-request: agree may be left out (inform or failure answer directly)" {
+    assert_clean ok-request-no-agree.jsonl
+}
+
+@test "fipa-query: query-ref and query-if, answered, refused, in every spelling" {
+    assert_clean ok-query.jsonl
+}
+
+@test "fipa-request-when: request-when, agree, inform gives no finding" {
+    assert_clean ok-request-when.jsonl
+}
+
+@test "fipa-request-when: agree is not optional" {
+    validate_json "$F/request-when-no-agree.jsonl"
+    assert_failure 1
+    assert_finding fipa-unexpected-act 2 1
+    assert_line --partial 'expected agree, not-understood, refuse from bob'
+}
+
+@test "fipa-contract-net: several participants, one refuses, accept and reject, result" {
+    assert_clean ok-contract-net.jsonl
+}
+
+@test "fipa-contract-net: late proposal and accept to the refuser" {
+    validate_json "$F/contract-net-faults.jsonl"
+    assert_failure 1
+    assert_finding fipa-late-proposal 4 1
+    assert_line --partial '"severity":"warning","code":"fipa-late-proposal"'
+    assert_line --partial 'proposal from c arrived 300 s after'
+    assert_finding fipa-accept-no-proposal 5 3
+    assert_line --partial 'accept-proposal to b, who refused'
+    [ "${#lines[@]}" -eq 2 ]
+}
+
+@test "fipa-contract-net: accept-proposal before any proposal, or to an agent never asked" {
+    validate_json "$F/accept-unasked.jsonl"
+    assert_failure 1
+    assert_finding fipa-accept-no-proposal 2 1
+    assert_line --partial 'accept-proposal to a, who has not proposed'
+    assert_finding fipa-accept-no-proposal 3 1
+    assert_line --partial 'accept-proposal to zed, who was never asked'
+}
+
+@test "fipa-contract-net: a second cfp round is wrong when the protocol says plain contract net" {
+    validate_json "$F/contract-net-second-round.jsonl"
+    assert_failure 1
+    assert_finding fipa-unexpected-act 3 2
+    assert_line --partial 'cfp from mgr is not allowed in fipa-contract-net when a is proposed'
+}
+
+@test "fipa-iterated-contract-net: a second cfp round, inferred or named" {
+    assert_clean ok-iterated-contract-net.jsonl
+}
+
+@test "fipa-propose: counter_propose starts a new round; accept and reject end it" {
+    assert_clean ok-propose.jsonl
+}
+
+@test "fipa-subscribe: repeated informs, then cancel answered by inform" {
+    assert_clean ok-subscribe.jsonl
+}
+
+@test "fipa-subscribe: an inform after the cancel was answered is after the end" {
+    validate_json "$F/subscribe-after-cancel.jsonl"
+    assert_failure 1
+    assert_finding fipa-after-end 6 5
+    assert_line --partial 'ended (cancelled)'
+}
+
+@test "fipa-brokering: proxy, agree, relayed informs; the broker's own exchange is not checked" {
+    assert_clean ok-brokering.jsonl
+}
+
+@test "fipa-recruiting: the target answers the initiator directly" {
+    assert_clean ok-recruiting.jsonl
+}
+
+@test "fipa-recruiting: without the protocol member an unaddressed answer is an error" {
+    f=$(lines_file \
+        '{"performative":"proxy","sender":"alice","receiver":"recruiter","content":{},"conversation_id":"r","reply_with":"px"}' \
+        '{"performative":"agree","sender":"recruiter","receiver":"alice","content":{},"conversation_id":"r","in_reply_to":"px"}' \
+        '{"performative":"inform","sender":"target","receiver":"alice","content":{},"conversation_id":"r","in_reply_to":"px"}')
+    validate_json "$f"
+    assert_failure 1
+    assert_finding fipa-not-addressed 3 1
+}
+
+@test "fipa-auction-english: rounds, outbid leader, not-understood, close, request to the winner" {
+    assert_clean ok-auction-english.jsonl
+}
+
+@test "fipa-auction-dutch: falling cfps, first bid accepted, later rejected, close" {
+    assert_clean ok-auction-dutch.jsonl
+}
+
+@test "auctions: accept without a bid, and no cancel meta-protocol" {
+    validate_json "$F/auction-faults.jsonl"
+    assert_failure 1
+    assert_finding fipa-accept-no-proposal 4 2
+    assert_finding fipa-unexpected-act 5 3
+    assert_line --partial 'cancel from auc is not allowed in fipa-auction-english'
+}
+
+@test "not followed: a lone inform, replies to unseen conversations, an unknown protocol" {
+    validate "$F/ok-unfollowed.jsonl"
+    assert_success
+    # Only the per-message warnings about the unknown protocol remain.
+    [ "${#lines[@]}" -eq 2 ]
+    assert_line --index 0 --partial '[fipa-protocol-unknown]'
+    assert_line --index 1 --partial '[fipa-protocol-unknown]'
+}
+
+@test "not-understood ends a conversation, from either side" {
+    assert_clean ok-not-understood.jsonl
+}
+
+@test "not-understood: a reply after it is after the end" {
+    validate_json "$F/not-understood-ends.jsonl"
+    assert_failure 1
+    assert_finding fipa-after-end 3 2
+    assert_line --partial 'ended (not-understood)'
+}
+
+@test "cancel meta-protocol: inform or failure ends each participant's part" {
+    assert_clean ok-cancel.jsonl
+}
+
+@test "cancel meta-protocol: agree is no answer to a cancel" {
+    validate_json "$F/cancel-then-agree.jsonl"
+    assert_failure 1
+    assert_finding fipa-unexpected-act 3 2
+    assert_line --partial 'when bob is cancelling; expected failure, inform, not-understood from bob'
+}
+
+@test "cancel meta-protocol: a notification or result that crossed the cancel is accepted" {
+    assert_clean ok-cancel-crossing.jsonl
+}
+
+@test "cancel meta-protocol: a crossing message must still fit, and the answer ends it" {
+    validate_json "$F/cancel-crossing-faults.jsonl"
+    assert_failure 1
+    assert_finding fipa-unexpected-act 3 2
+    assert_finding fipa-after-end 5 4
+    [ "${#lines[@]}" -eq 2 ]
+}
+
+@test "broadcast receiver: anyone may answer the cfp" {
+    assert_clean ok-broadcast.jsonl
+}
+
+@test "fipa-not-addressed: an answer from an agent nobody asked" {
+    validate_json "$F/not-addressed.jsonl"
+    assert_failure 1
+    assert_finding fipa-not-addressed 2 1
+    assert_line --partial 'agree from carol, whom fipa-request conversation'
+    [ "${#lines[@]}" -eq 1 ]
+}
+
+@test "fipa-not-addressed: a named receiver is not a broadcast" {
+    validate_json "$F/direct-not-addressed.jsonl"
+    assert_failure 1
+    assert_finding fipa-not-addressed 2 1
+}
+
+@test "fipa-unexpected-act names the acts that were expected" {
+    validate "$F/unexpected-act.jsonl"
+    assert_failure 1
+    assert_line --index 0 --partial 'unexpected-act.jsonl:2: error: propose from bob is not allowed in fipa-request when bob is asked; expected agree, failure, inform, not-understood, refuse from bob; cancel, not-understood from alice (see line 1) [fipa-unexpected-act]'
+}
+
+@test "fipa-after-end: a reply after a refusal" {
+    validate_json "$F/after-end.jsonl"
+    assert_failure 1
+    assert_finding fipa-after-end 3 2
+    [ "${#lines[@]}" -eq 1 ]
+}
+
+@test "fipa-after-end: one participant's part ended while the others go on" {
+    validate_json "$F/participant-after-end.jsonl"
+    assert_failure 1
+    assert_finding fipa-after-end 4 2
+    assert_line --partial "propose after b's part of conversation 'cn' ended (refused)"
+    [ "${#lines[@]}" -eq 1 ]
+}
+
+@test "fipa-after-end: the earlier message is named with its file when it is in another one" {
+    validate_json "$F/split-a.jsonl" "$F/split-b.jsonl"
+    assert_failure 1
+    assert_line --regexp '"file":"[^"]*split-b.jsonl","line":1,.*"code":"fipa-after-end".*"related_line":2,"related_file":"[^"]*split-a.jsonl"'
+}
+
+@test "fipa-conversation-reused: a new request under an id that ended" {
+    validate_json "$F/reused.jsonl"
+    assert_failure 1
+    assert_finding fipa-conversation-reused 3 1
+    assert_line --partial 'already ended (done)'
+    # The new run is followed: its agree and inform are fine.
+    [ "${#lines[@]}" -eq 1 ]
+}
+
+@test "fipa-conversation-reused: another protocol under an id still open" {
+    validate_json "$F/reused-open.jsonl"
+    assert_failure 1
+    assert_finding fipa-conversation-reused 2 1
+    [ "${#lines[@]}" -eq 1 ]
+}
+
+@test "reply chain without conversation_id: a correct exchange gives no finding" {
+    assert_clean ok-chain.jsonl
+}
+
+@test "reply chain without conversation_id: late reply and reused reply_with" {
+    validate_json "$F/chain-after-end.jsonl"
+    assert_failure 1
+    assert_finding fipa-after-end 3 2
+    assert_finding fipa-conversation-reused 4 1
+}
+
+@test "fipa-late-proposal: created_at and unix-seconds timestamps; no time, no check" {
+    validate_json "$F/late-proposal-created-at.jsonl"
+    assert_success
+    assert_finding fipa-late-proposal 2 1
+    assert_finding fipa-late-proposal 6 5
+    [ "${#lines[@]}" -eq 2 ]
+}
+
+@test "fipa-late-proposal: --max-skew tolerates a small lateness" {
+    validate --max-skew=20 "$F/late-proposal-created-at.jsonl"
+    assert_success
+    assert_output ''
+}
+
+@test "fipa-open-at-end: a request agreed but not answered, a subscription not cancelled" {
+    validate_json "$F/open-at-end.jsonl"
+    assert_success
+    assert_finding fipa-open-at-end 1 2
+    assert_finding fipa-open-at-end 3 4
+    assert_line --partial 'still open at end of input: bob is agreed'
+    assert_line --partial 'feed is subscribed'
+}
+
+@test "the seed's request alone: valid, but its conversation is open at the end" {
+    validate "$F/seed-request.jsonl"
+    assert_success
+    assert_output --partial "fipa-request conversation 'conv_789' is still open at end of input: agent_456 is asked [fipa-open-at-end]"
+    [ "${#lines[@]}" -eq 1 ]
+}
+
+@test "the seed's request alone with --stateless: no finding" {
+    validate --stateless "$F/seed-request.jsonl"
+    assert_success
+    assert_output ''
+}
+
+@test "the seed's request answered with agree and inform: no finding" {
+    assert_clean ok-seed-exchange.jsonl
+}
+
+@test "--stateless switches every stream check off" {
+    local f
+    for f in unexpected-act after-end not-addressed contract-net-faults reused; do
+        validate --stateless "$F/$f.jsonl"
+        assert_success
+        assert_output ''
+    done
+}
+
+@test "fipa-evicted: --max-open drops the oldest open conversation" {
+    validate_json --max-open=2 "$F/evicted.jsonl"
+    assert_success
+    assert_finding fipa-evicted 3 1
+    assert_line --partial "conversation 'c1' was evicted"
+    # c1 is forgotten, so its late inform is not followed; c2 and c3 end normally.
+    [ "${#lines[@]}" -eq 1 ]
+}
+
+@test "fipa-evicted: not with the default cap" {
+    assert_clean evicted.jsonl
+}
+
+@test "fipa-idle: an open conversation expires after --idle-timeout of message time" {
+    validate_json "$F/idle.jsonl"
+    assert_success
+    assert_finding fipa-idle 2 1
+    assert_line --partial "conversation 'c1' expired after being idle while bob was asked"
+    [ "${#lines[@]}" -eq 1 ]
+}
+
+@test "fipa-idle: a longer --idle-timeout keeps it" {
+    validate --idle-timeout=2h "$F/idle.jsonl"
+    assert_success
+    assert_output ''
+}
+
+@test "a tombstone expires after --idle-timeout; before that a late reply is after the end" {
+    validate "$F/tombstone-expiry.jsonl"
+    assert_success
+    assert_output ''
+    validate_json --idle-timeout=2h "$F/tombstone-expiry.jsonl"
+    assert_failure 1
+    assert_finding fipa-after-end 3 2
+}
+
+@test "fipa-idle: without message time, conversations expire by count (ten times --max-open)" {
+    # Conversation a opens on line 1; at line 22, 21 messages later, it has expired.
+    validate_json --max-open=2 "$F/idle-by-count.jsonl"
+    assert_success
+    assert_finding fipa-idle 22 1
+    [ "${#lines[@]}" -eq 1 ]
+    validate --max-open=3 "$F/idle-by-count.jsonl"
+    assert_success
+    assert_output ''
+}
+
+@test "a conversation follows at most 1024 agents; beyond that strangers are not checked" {
+    local f=$BATS_TEST_TMPDIR/crowd.jsonl receivers i
+    receivers=$(for i in $(seq 1 1100); do printf '"p%d",' "$i"; done)
+    {
+        printf '{"performative":"cfp","sender":"mgr","receiver":[%s],"content":{},"conversation_id":"big","reply_with":"c1"}\n' "${receivers%,}"
+        printf '{"performative":"propose","sender":"p1100","receiver":"mgr","content":{},"conversation_id":"big","in_reply_to":"c1"}\n'
+        printf '{"performative":"propose","sender":"stranger","receiver":"mgr","content":{},"conversation_id":"big","in_reply_to":"c1"}\n'
+        printf '{"performative":"inform","sender":"p1","receiver":"mgr","content":{},"conversation_id":"big","in_reply_to":"c1"}\n'
+    } >"$f"
+    validate_json "$f"
+    assert_failure 1
+    refute_line --partial 'fipa-not-addressed'
+    assert_finding fipa-unexpected-act 4 1
+    [ "${#lines[@]}" -eq 2 ]
+    assert_line --index 1 --partial 'fipa-open-at-end'
+}
+
+@test "every FIPA stream code has an explanation and is listed in acp(7)" {
+    local code
+    for code in fipa-unexpected-act fipa-after-end fipa-not-addressed fipa-accept-no-proposal \
+        fipa-conversation-reused fipa-late-proposal fipa-open-at-end fipa-evicted fipa-idle; do
+        run -0 acp-validate --explain="$code"
+        assert_line --index 0 --partial "$code ("
+        grep -qF ".B ${code//-/\\-}" "$TESTS_DIR/../man/acp.7" || fail "$code not in acp.7"
+    done
+}
