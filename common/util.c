@@ -99,12 +99,18 @@ void sb_addc(struct strbuf *sb, char c)
 
 void sb_vaddf(struct strbuf *sb, const char *fmt, va_list ap)
 {
+    /* Most pieces are short: format into the stack first, and only measure twice when not. */
+    char small[128];
     va_list copy;
     va_copy(copy, ap);
-    int n = vsnprintf(NULL, 0, fmt, copy);
+    int n = vsnprintf(small, sizeof small, fmt, copy);
     va_end(copy);
     if (n < 0)
         return;
+    if ((size_t)n < sizeof small) {
+        sb_add(sb, small, (size_t)n);
+        return;
+    }
     sb_grow(sb, (size_t)n);
     vsnprintf(sb->buf + sb->len, (size_t)n + 1, fmt, ap);
     sb->len += (size_t)n;
