@@ -681,13 +681,13 @@ static const char *late_reply(const struct message *m, const struct fields *f,
 
 /* A reply whose ref names no open conversation and no tombstone. */
 static void unknown_ref(struct iacp_stream *s, const struct message *m, const struct fields *f,
-                        const char *key, struct diag_sink *sink)
+                        const char *owner, const char *key, struct diag_sink *sink)
 {
     const struct sent *named = strmap_get(s->sent, key);
     if (!named) {
         diag_emit(sink, &m->at, SEV_WARNING, "iacp-orphan",
                   "%s with ref '%s': no message with that id from '%s' was seen",
-                  iacp_kind_name(f->kind), f->ref, f->to);
+                  iacp_kind_name(f->kind), f->ref, owner);
         return;
     }
     /* An opener the rules did not follow (IACP 1.0, or a reused id) says nothing. */
@@ -776,14 +776,16 @@ static const char *follow_reply(struct iacp_stream *s, const struct message *m,
 {
     if (!f->ref)
         return NULL;
-    /* The message a reply answers was sent by the agent the reply goes to. */
-    const char *key = make_key(s, f->to, f->ref);
+    /* The message a reply answers was sent by the agent the reply goes to; a task.cancel names
+     * its sender's own assign. */
+    const char *owner = f->kind == IACP_TASK_CANCEL ? f->from : f->to;
+    const char *key = make_key(s, owner, f->ref);
     struct conv *c = strmap_get(s->open, key);
     if (!c) {
         const struct tombstone *t = strmap_get(s->closed, key);
         if (t)
             return late_reply(m, f, t, sink);
-        unknown_ref(s, m, f, key, sink);
+        unknown_ref(s, m, f, owner, key, sink);
         return NULL;
     }
     if (c->kind != kind_answered(f->kind)) {
