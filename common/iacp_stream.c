@@ -20,6 +20,11 @@ enum { SILENT_PERIODS = 3 };
  * --idle-timeout, so that a sweep's cost is spread over many messages. */
 enum { SWEEP_FRACTION = 16 };
 
+/* A ts above this (the year 5138) is milliseconds by mistake (iacp-ts-millis): taken as seconds
+ * of message time it would age every conversation and silence every agent at once, so message
+ * time reads it as milliseconds. */
+static const double MILLISECONDS_TS = 1e11;
+
 static const size_t NOT_IN_HEAP = SIZE_MAX;
 
 struct agent {
@@ -860,8 +865,9 @@ const char *iacp_stream_feed(struct iacp_stream *s, const struct message *m, str
     struct fields f;
     if (!read_fields(m, &f))
         return NULL;
-    if (isnan(s->now) || f.ts > s->now)
-        s->now = f.ts;
+    double time = f.ts > MILLISECONDS_TS ? f.ts / 1000 : f.ts;
+    if (isnan(s->now) || time > s->now)
+        s->now = time;
     if (isnan(s->last_sweep))
         s->last_sweep = s->now;
     check_silence(s, &m->at, sink);

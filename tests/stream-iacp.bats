@@ -459,3 +459,16 @@ gen_colony() {
     assert_success
     run -1 acp-validate -q "$BATS_TEST_TMPDIR/colony.jsonl"
 }
+
+@test "a ts in milliseconds does not age the stream by years" {
+    f=$({
+        m m-000001 forager-01 queen hb 1312284100
+        m q-0001 queen forager-01 task.assign 1312284101 "" "$NODE"
+        m m-000002 forager-01 queen task.accept 1312284102 q-0001
+        m m-000001 forager-02 queen hb 1312284103000
+        m m-000003 forager-01 queen task.result 1312284104 q-0001 "$OK"
+        m m-000001 forager-03 queen hb 1312284110
+    } | capture)
+    run -0 findings "$f"
+    assert_output "4 warning iacp-ts-millis -"
+}
