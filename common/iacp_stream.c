@@ -638,7 +638,9 @@ static void note_heartbeat(struct iacp_stream *s, const struct fields *f)
 {
     struct agent *a = agent_get(s, f->from);
     a->heartbeats = true;
+    /* Only the latest heartbeat counts: a forager may shrink its slots. */
     const json_t *slots = json_object_get(f->body, "slots");
+    a->advertised = 0;
     if (json_is_integer(slots) && json_integer_value(slots) >= 0)
         a->advertised = (unsigned long)json_integer_value(slots);
 }

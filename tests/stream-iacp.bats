@@ -205,6 +205,17 @@ BUSY='{"reason":"busy"}'
     assert_line --index 1 "6 error iacp-slots 3"
 }
 
+@test "only the latest heartbeat's slots count" {
+    f=$({
+        m m-000001 forager-01 queen hb 98 "" '{"slots":2}'
+        m m-000002 forager-01 queen hb 99 "" '{"slots":1}'
+        m q-0001 queen forager-01 task.assign 100 "" '{"node":"a"}'
+        m q-0002 queen forager-01 task.assign 101 "" '{"node":"b"}'
+    } | capture)
+    run findings "$f"
+    assert_line --index 0 "4 error iacp-slots 3"
+}
+
 @test "a slot is held until the final result, the reject, or the result after a cancel" {
     f=$({
         m q-0001 queen forager-01 task.assign 100 "" '{"node":"a"}'
