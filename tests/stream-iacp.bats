@@ -483,3 +483,65 @@ gen_colony() {
     run -0 findings "$f"
     assert_output "4 warning iacp-ts-millis -"
 }
+
+# The engine as acp-trace sees it: a small driver prints engine_feed's keys and the summaries.
+engine_summaries() {
+    if [ ! -x "$BATS_FILE_TMPDIR/engine-summaries" ]; then
+        local root=$TESTS_DIR/..
+        # shellcheck disable=SC2046
+        ${CC:-cc} -std=c11 -D_DEFAULT_SOURCE -D_POSIX_C_SOURCE=200809L -I"$root/common" \
+            -o "$BATS_FILE_TMPDIR/engine-summaries" "$root/tests/drivers/engine-summaries.c" \
+            "$root"/common/*.c $(pkg-config --cflags --libs jansson) ||
+            fail "cannot build the engine driver"
+    fi
+    "$BATS_FILE_TMPDIR/engine-summaries" "$@"
+}
+
+@test "the engine hands over each conversation with its outcome and names it for every message" {
+    run -0 --separate-stderr engine_summaries <"$FIXTURES/stream-iacp/correct.jsonl"
+    assert_output - <<'OUT'
+line 1: -
+line 2: -
+line 3: q-00a1
+line 4: q-00a2
+line 5: q-00a1
+done q-00a2 iacp-task from queen: rejected, 2 message(s), lines 4-6 of <stdin>, time 1312284101-1312284101
+line 6: q-00a2
+line 7: q-00a3
+line 8: q-00a3
+line 9: m-000003
+done m-000003 iacp-tool from forager-02: done, 2 message(s), lines 9-10 of <stdin>, time 1312284104-1312284104
+line 10: m-000003
+line 11: q-00a1
+line 12: q-00a3
+done q-00a3 iacp-task from queen: cancelled, 4 message(s), lines 7-13 of <stdin>, time 1312284102-1312284107
+line 13: q-00a3
+line 14: -
+done q-00a1 iacp-task from queen: done, 4 message(s), lines 3-15 of <stdin>, time 1312284100-1312284109
+line 15: q-00a1
+line 16: -
+OUT
+    assert_equal "$stderr" ""
+}
+
+@test "failed, evicted and still open conversations are handed over too" {
+    f=$({
+        m q-0001 queen forager-01 task.assign 100 "" '{"node":"a"}'
+        m q-0002 queen forager-02 task.assign 101 "" '{"node":"b"}'
+        m m-000001 forager-02 queen task.result 102 q-0002 '{"status":"error"}'
+        m q-0003 queen forager-03 task.assign 103 "" '{"node":"c"}'
+        m q-0004 queen forager-04 task.assign 104 "" '{"node":"d"}'
+    } | capture)
+    run -0 --separate-stderr engine_summaries 2 <"$f"
+    assert_output - <<'OUT'
+line 1: q-0001
+line 2: q-0002
+done q-0002 iacp-task from queen: failed, 2 message(s), lines 2-3 of <stdin>, time 101-102
+line 3: q-0002
+line 4: q-0003
+done q-0001 iacp-task from queen: evicted, 1 message(s), lines 1-1 of <stdin>, time 100-100
+line 5: q-0004
+done q-0003 iacp-task from queen: open, 1 message(s), lines 4-4 of <stdin>, time 103-103
+done q-0004 iacp-task from queen: open, 1 message(s), lines 5-5 of <stdin>, time 104-104
+OUT
+}
