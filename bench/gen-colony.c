@@ -314,9 +314,18 @@ static bool fault_wrong_replier(struct colony *c)
     return true;
 }
 
+/* An idle forager whose last task was rejected, since rejects are rare; else any idle one. */
+static long pick_ended(struct colony *c)
+{
+    for (unsigned long i = 0; i < c->nforagers; i++)
+        if (plain(c, i) && c->f[i].stage == IDLE && c->f[i].last_end == ENDED_REJECT)
+            return (long)i;
+    return pick(c, IDLE, IDLE);
+}
+
 static bool fault_after_end(struct colony *c)
 {
-    long i = pick(c, IDLE, IDLE);
+    long i = pick_ended(c);
     if (i < 0 || c->f[i].last_end == ENDED_NONE)
         return false;
     struct forager *w = &c->f[i];
