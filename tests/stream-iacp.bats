@@ -460,9 +460,8 @@ gen_colony() {
     gen_colony --faults="$BATS_TEST_TMPDIR/faults" 30000 16 1 >"$BATS_TEST_TMPDIR/colony.jsonl"
     local code
     for code in iacp-orphan iacp-duplicate-id iacp-wrong-replier iacp-result-after-final \
-        iacp-reply-after-reject \
-        iacp-slots iacp-skew iacp-silent iacp-reissue iacp-late-accept \
-        iacp-duplicate-execution; do
+        iacp-reply-after-reject iacp-slots iacp-skew iacp-silent iacp-reissue \
+        iacp-late-accept iacp-duplicate-execution; do
         grep -q " $code\$" "$BATS_TEST_TMPDIR/faults" || fail "no $code was injected"
     done
     sort "$BATS_TEST_TMPDIR/faults" >"$BATS_TEST_TMPDIR/want"
