@@ -89,6 +89,64 @@ static const struct diag_code codes[] = {
      "Foragers use m- and 6 hex digits, the queen q- and hex digits. Ids are opaque, so this is "
      "never an error."},
 
+    /* IACP stream: the pairing rules over a whole stream (acp-validate without --stateless). */
+    {"iacp-duplicate-id", "error", "a sender used the same message id twice",
+     "Ids are unique per sender: a reply names the message it answers by the id, so a reused id "
+     "makes its replies ambiguous. The second message is not followed any further. Ids are "
+     "remembered for --idle-timeout of message time."},
+    {"iacp-orphan", "warning", "a reply whose ref names no message seen",
+     "A task.accept, task.reject, task.result, task.cancel or tool.reply whose ref names no "
+     "earlier message sent by the agent the reply goes to. A capture can begin in the middle of "
+     "a conversation, so this is a warning (an error with --strict). IACP 1.0 messages have no "
+     "ref and are not checked."},
+    {"iacp-ref-kind", "error", "a reply's ref names a message of the wrong kind",
+     "Task replies answer a task.assign and a tool.reply answers a tool.query. A ref that names "
+     "another kind of message (a heartbeat, a reply, the other kind of conversation) cannot be "
+     "right."},
+    {"iacp-wrong-replier", "error", "a reply comes from an agent the conversation did not go to",
+     "Only the agent a task.assign or tool.query was sent to may answer it. The reply is not "
+     "applied to the conversation."},
+    {"iacp-reply-after-reject", "error", "a reply to an assign that was rejected",
+     "A task.reject ends the assign: an accept, a result or another reject for it afterwards "
+     "means the forager and the queen disagree on who holds the task."},
+    {"iacp-result-after-final", "error", "a task.result after the final one",
+     "An assign has one final task.result (one without body.partial true) and a tool.query one "
+     "tool.reply; any result after that was either computed twice or sent twice."},
+    {"iacp-slots", "error", "an assign beyond the forager's slots",
+     "A forager holds at most one outstanding task.assign, or as many as its latest heartbeat "
+     "advertises in body.slots (or --slots=AGENT=N allows). An assign is outstanding until its "
+     "final task.result, its task.reject, or after a task.cancel the forager's final result."},
+    {"iacp-reissue", "warning", "the queen reissued a node to another forager",
+     "A task.assign for the same body.node as an outstanding assign, sent to a different "
+     "forager: the queen reissues an assign that has had no final result for its assign "
+     "timeout (--assign-timeout, default 300 s). Both foragers may now run the node; see "
+     "iacp-late-accept and iacp-duplicate-execution."},
+    {"iacp-late-accept", "warning", "a forager accepts an assign that was already reissued",
+     "The first forager accepts after the queen gave its node to another one: unless the queen "
+     "cancels one of them, the node will run twice."},
+    {"iacp-duplicate-execution", "error", "a node ran twice after a reissue",
+     "Two assigns of the same body.node that were outstanding together (a reissue) both got a "
+     "final task.result: the work was done twice, the known duplicate-execution bug. The "
+     "message names both assigns. A cancelled assign does not count."},
+    {"iacp-skew", "warning", "a reply is stamped before the message it answers",
+     "ts is the sender's clock. A reply stamped earlier than its task.assign or tool.query by "
+     "more than --max-skew (default 2 s) shows the two clocks disagree by at least that much."},
+    {"iacp-silent", "warning", "an agent holding tasks fell silent",
+     "An agent whose heartbeats were seen, holding outstanding assigns, sent nothing for three "
+     "heartbeat periods (30 s of message time). Told once per silence, at the first message "
+     "stamped past the limit or at the end of the input. Captures without heartbeats never "
+     "trigger it."},
+    {"iacp-open-at-end", "warning", "a conversation is still open at the end of the input",
+     "A task.assign without a final result or reject, or a tool.query without its reply, when "
+     "the input ended. Normal for a capture cut short; a sign of lost messages otherwise."},
+    {"iacp-deadline-passed", "warning", "an open assign's deadline passed",
+     "At the end of the input, an assign still without a final result whose body.deadline (unix "
+     "seconds) is earlier than the last message time of the stream."},
+    {"iacp-evicted", "warning", "a conversation was forgotten to bound memory",
+     "An open conversation with no message for --idle-timeout of message time (default 3600 "
+     "s), or the least recently active one when more than --max-open are open. Later messages "
+     "of it are not checked."},
+
     /* FIPA ACL (Caxton JSON) per-message rules. */
     {"fipa-missing", "error", "a required FIPA member is missing",
      "Caxton requires performative, sender, receiver and content in every message ({} is a "
