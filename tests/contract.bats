@@ -16,21 +16,21 @@ GOOD2='{"v":"1.1","id":"q-00a2","from":"queen","to":"forager-08","kind":"task.as
 }
 
 @test "reads stdin when no file is named" {
-    sh_run "printf '%s\n' '$GOOD' | acp-validate"
+    sh_run "printf '%s\n' '$GOOD' | acp-validate --stateless"
     assert_success
     assert_output "$GOOD"
 }
 
 @test "a missing file is reported at line 0, the others are processed, status 2" {
     a=$(lines_file "$GOOD")
-    run -2 --separate-stderr acp-validate "$BATS_TEST_TMPDIR/missing.jsonl" "$a"
+    run -2 --separate-stderr acp-validate --stateless "$BATS_TEST_TMPDIR/missing.jsonl" "$a"
     assert_output "$GOOD"
     assert_equal "$stderr" "acp-validate: $BATS_TEST_TMPDIR/missing.jsonl:0: error: cannot open: No such file or directory [io-error]"
 }
 
 @test "a directory is reported and skipped, status 2" {
     a=$(lines_file "$GOOD")
-    run -2 --separate-stderr acp-validate "$BATS_TEST_TMPDIR" "$a"
+    run -2 --separate-stderr acp-validate --stateless "$BATS_TEST_TMPDIR" "$a"
     assert_output "$GOOD"
     assert_equal "$stderr" "acp-validate: $BATS_TEST_TMPDIR:0: error: cannot read: Is a directory [io-error]"
 }
@@ -175,7 +175,7 @@ reject_code() { # INPUT-BYTES (printf format) CODE COLUMN
 
 @test "-o writes the output to a file" {
     f=$(lines_file "$GOOD")
-    run -0 acp-validate --output="$BATS_TEST_TMPDIR/out" "$f"
+    run -0 acp-validate --stateless --output="$BATS_TEST_TMPDIR/out" "$f"
     assert_output ''
     cmp "$f" "$BATS_TEST_TMPDIR/out"
 }
