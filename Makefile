@@ -72,7 +72,7 @@ demo: deps
 	@$(MAKE) -s --no-print-directory all
 	@scripts/demo $(BIN)
 
-bench: all $(BUILD)/gen-colony $(BUILD)/parse-floor $(BUILD)/peak-rss
+bench: all $(BUILD)/gen-colony $(BUILD)/gen-fipa $(BUILD)/parse-floor $(BUILD)/peak-rss
 	@bench/run $(BIN) $(BUILD)
 
 install: all
@@ -111,6 +111,10 @@ clean:
 $(BUILD)/gen-colony: bench/gen-colony.c
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -o $@ $<
+
+$(BUILD)/gen-fipa: bench/gen-fipa.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -o $@ $<
 
 $(BUILD)/parse-floor: bench/parse-floor.c
 	@mkdir -p $(dir $@)

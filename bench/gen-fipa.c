@@ -2,9 +2,8 @@
  * conversations, for benchmarks of the stream checks. Usage: gen-fipa [MESSAGES [OPEN [SEED]]]
  * OPEN conversations run at once (default 1000); each follows one protocol script (request with
  * and without agree, query, three-party contract net, subscribe then cancel, propose with a
- * counter-proposal) and is replaced by a new one when it ends. Build and measure:
- *   cc -O2 -o gen-fipa bench/gen-fipa.c && ./gen-fipa 1000000 >fipa.jsonl
- *   time bin/acp-validate fipa.jsonl >/dev/null 2>&1   (and again with --stateless)
+ * counter-proposal) and is replaced by a new one when it ends. `make bench` builds it into
+ * build/gen-fipa and measures acp-validate on a million of its messages.
  * Every message is correct: the only findings are fipa-open-at-end for the conversations still
  * running when the capture stops. */
 #include <inttypes.h>
