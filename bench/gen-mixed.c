@@ -72,7 +72,8 @@ static void iacp_body(uint64_t *rng, const char *kind)
         return;
     }
     if (strcmp(kind, "task.assign") == 0) {
-        printf(",\"body\":{\"node\":%s,\"deadline\":%d}", odd(rng), 1312284400 + (int)pick(rng, 999));
+        printf(",\"body\":{\"node\":%s,\"deadline\":%d}", odd(rng),
+               1312284400 + (int)pick(rng, 999));
         return;
     }
     printf(",\"body\":{\"text\":%s,\"n\":%u,\"x\":1.5,\"list\":[%s,null,true],\"deep\":{\"k\":%s}}",
@@ -88,7 +89,8 @@ static void gen_iacp(uint64_t *rng, unsigned long count)
                from_queen ? "q" : "m", i, from_queen ? "queen" : "forager-07",
                from_queen ? "forager-07" : "queen", kind);
         if (i > 0 && pick(rng, 3))
-            printf(",\"ref\":\"%s-%04lx\"", pick(rng, 2) ? "q" : "m", i - 1 - pick(rng, i < 5 ? (unsigned)i : 5));
+            printf(",\"ref\":\"%s-%04lx\"", pick(rng, 2) ? "q" : "m",
+                   i - 1 - pick(rng, i < 5 ? (unsigned)i : 5));
         if (pick(rng, 6) == 0)
             printf(",\"ts\":%lu.5", 1312284100 + i);
         else
@@ -103,10 +105,10 @@ static void gen_iacp(uint64_t *rng, unsigned long count)
 }
 
 static const char *const acts[] = {
-    "accept_proposal", "agree",      "cancel",         "cfp",          "confirm",
-    "disconfirm",      "failure",    "inform",         "inform_if",    "inform_ref",
-    "not_understood",  "propagate",  "propose",        "proxy",        "query_if",
-    "query_ref",       "refuse",     "reject_proposal", "request",     "request_when",
+    "accept_proposal",  "agree",     "cancel",          "cfp",       "confirm",
+    "disconfirm",       "failure",   "inform",          "inform_if", "inform_ref",
+    "not_understood",   "propagate", "propose",         "proxy",     "query_if",
+    "query_ref",        "refuse",    "reject_proposal", "request",   "request_when",
     "request_whenever", "subscribe", "counter_propose"};
 enum { ACTS = sizeof acts / sizeof *acts };
 
@@ -145,21 +147,38 @@ static void print_agent(uint64_t *rng, const char *name)
                "[\"iiop://h/df\"]}]}",
                name);
         break;
-    case 2: printf("\"%s \\\"the %s\\\"\"", name, name); break;
-    default: printf("\"%s\"", name); break;
+    case 2:
+        printf("\"%s \\\"the %s\\\"\"", name, name);
+        break;
+    default:
+        printf("\"%s\"", name);
+        break;
     }
 }
 
 static void print_content(uint64_t *rng)
 {
     switch (pick(rng, 8)) {
-    case 0: printf(",\"content\":%s", odd(rng)); break;
-    case 1: printf(",\"content\":42"); break;
-    case 2: printf(",\"content\":[1,%s]", odd(rng)); break;
-    case 3: printf(",\"content\":null"); break;
-    case 4: break; /* none */
-    case 5: printf(",\"content\":{}"); break;
-    default: printf(",\"content\":{\"action\":%s,\"size\":1024}", odd(rng)); break;
+    case 0:
+        printf(",\"content\":%s", odd(rng));
+        break;
+    case 1:
+        printf(",\"content\":42");
+        break;
+    case 2:
+        printf(",\"content\":[1,%s]", odd(rng));
+        break;
+    case 3:
+        printf(",\"content\":null");
+        break;
+    case 4:
+        break; /* none */
+    case 5:
+        printf(",\"content\":{}");
+        break;
+    default:
+        printf(",\"content\":{\"action\":%s,\"size\":1024}", odd(rng));
+        break;
     }
 }
 

@@ -130,6 +130,8 @@ static const char *follow_conversation(struct converter *c, const char *id, cons
         /* A ref whose conversation is unknown (forgotten, or before the capture started)
          * answers the opener as far as this stream can tell. */
         struct remembered *known = strmap_get(c->conversations, ref);
+        if (known && known->seen < c->latest - c->cfg.idle_timeout)
+            known = NULL; /* idle too long: forgotten, even if not swept yet */
         opener = known ? known->opener : ref;
         if (known)
             known->seen = isfinite(when) ? when : c->latest;
