@@ -404,3 +404,39 @@ round_trip() {
     jq -S -c -f "$TESTS_DIR/normalise.jq" "$BATS_TEST_TMPDIR/changed" >"$BATS_TEST_TMPDIR/b"
     run -1 diff -q "$BATS_TEST_TMPDIR/a" "$BATS_TEST_TMPDIR/b"
 }
+
+# --- Documentation and completions stay in step with --help and the code table. ---
+
+help_long_options() {
+    acp-convert --help | grep -o -e '--[a-z][a-z-]*' | sort -u
+}
+
+@test "convert: the man page documents every option of --help" {
+    local opt missing=()
+    for opt in $(help_long_options); do
+        grep -q -- "^\.B[IR]* .*$opt" <(sed 's/\\-/-/g' "$TESTS_DIR/../man/acp-convert.1") || missing+=("$opt")
+    done
+    [ ${#missing[@]} -eq 0 ] || fail "not in acp-convert.1: ${missing[*]}"
+}
+
+@test "convert: the bash, zsh and fish completions list every long option of --help" {
+    local opt dir=$TESTS_DIR/../completions missing=()
+    for opt in $(help_long_options); do
+        grep -q -- "$opt\\b" "$dir/acp-convert.bash" || missing+=("bash:$opt")
+        grep -q -- "'$opt[=\[]" "$dir/_acp-convert" || grep -q -- "$opt=}" "$dir/_acp-convert" || grep -q -- ",$opt}" "$dir/_acp-convert" || missing+=("zsh:$opt")
+        grep -q -- "-l ${opt#--} " "$dir/acp-convert.fish" || missing+=("fish:$opt")
+    done
+    [ ${#missing[@]} -eq 0 ] || fail "missing: ${missing[*]}"
+    run -0 bash -c "source '$dir/acp-convert.bash'; COMP_WORDS=(acp-convert --to=f); COMP_CWORD=1; _acp_convert; printf '%s\n' \"\${COMPREPLY[@]}\""
+    assert_output "$(printf 'fipa\nfipa-acl')"
+}
+
+@test "convert: every Conversion code is explained and listed in acp(7)" {
+    local code
+    for code in $(acp-convert --explain=list | awk '$1 ~ /^(acl|convert)-/ {print $1}'); do
+        run -0 acp-convert --explain="$code"
+        grep -q "^\\.B ${code//-/\\\\-}\$" "$TESTS_DIR/../man/acp.7" || fail "$code not in acp.7"
+    done
+    run -0 bash -c "acp-convert --explain=list | grep -c -E '^(acl|convert)-'"
+    assert_output 10
+}
