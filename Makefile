@@ -108,3 +108,7 @@ clean:
 $(BUILD)/gen-colony: bench/gen-colony.c
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -o $@ $<
+
+$(BUILD)/gen-mixed: bench/gen-mixed.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -o $@ $<

@@ -683,8 +683,10 @@ static void write_json_text(struct acl_writer *w, const json_t *v)
 /* A member the string form has no parameter for, as a user parameter (rules in acl.h). */
 static void write_user_parameter(struct acl_writer *w, const char *name, const json_t *v)
 {
-    bool x_name = strncasecmp(name, "x-", 2) == 0;
-    if (json_is_string(v)) {
+    /* Names the reader would take for its own prefixes go the long way, so that none is lost. */
+    bool x_name = strncasecmp(name, "x-", 2) == 0 && strncasecmp(name, "x-acp-", 6) != 0;
+    bool json_name = strncasecmp(name, "json-", 5) == 0;
+    if (json_is_string(v) && !json_name) {
         sb_addf(w->out, x_name ? " :%s " : " :X-acp-%s ", name);
         write_text(w, json_string_value(v), json_string_length(v), true);
         return;

@@ -440,3 +440,10 @@ help_long_options() {
     run -0 bash -c "acp-convert --explain=list | grep -c -E '^(acl|convert)-'"
     assert_output 10
 }
+
+@test "acl: member names that look like the writer's own prefixes come back unchanged" {
+    local f
+    f=$(lines_file '{"performative":"inform","json-note":"text","x-acp-odd":"v","X-ACP-JSON-n":"1","trace":{"a":[1]},"X-flag":"on","content":{}}')
+    run -0 bash -c "acp-convert --to=fipa-acl '$f' | acp-convert --to=fipa"
+    assert_output "$(cat "$f")"
+}
