@@ -650,7 +650,7 @@ static bool literal_safe(const char *s, size_t len)
 static void write_text(struct acl_writer *w, const char *s, size_t len, bool allow_word)
 {
     if (memchr(s, '\0', len)) {
-        unwritable(w, "a string holds a NUL character, which the string form cannot carry%s", "");
+        unwritable(w, "a string holds a NUL character, which the string form cannot carry");
         return;
     }
     if (allow_word && is_plain_word(s, len)) {
@@ -675,8 +675,9 @@ static void write_json_text(struct acl_writer *w, const json_t *v)
 {
     char *text = json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY);
     if (!text)
-        die_oom();
-    write_text(w, text, strlen(text), false);
+        die_oom(); /* jansson fails only when it cannot allocate */
+    else
+        write_text(w, text, strlen(text), false);
     free(text);
 }
 

@@ -326,9 +326,11 @@ iacp_to_fipa() {
     local f
     f=$(lines_file '{"performative":"inform","sender":42,"receiver":"b","content":{}}' \
         '{"performative":"inform","reply_by":"tomorrow","content":{}}' \
-        '{"performative":"inform","ontology":{"a":1},"content":{}}')
+        '{"performative":"inform","ontology":{"a":1},"content":{}}' \
+        '{"performative":"inform","content":"a\u0000b"}')
     run -1 --separate-stderr acp-convert --to=fipa-acl "$f"
     assert_output ''
+    [[ $stderr == *":4:"*"[nul-byte]"* ]] # the input contract stops NULs first
     [[ $stderr == *":1: error:"*"[convert-unwritable]"* ]]
     [[ $stderr == *":2: error: reply_by 'tomorrow'"*"[convert-unwritable]"* ]]
     [[ $stderr == *":3: error: 'ontology' must be a string"*"[convert-unwritable]"* ]]
