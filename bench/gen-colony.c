@@ -11,9 +11,9 @@ enum stage { IDLE, ASSIGNED, ACCEPTED, WORKING };
 
 struct forager {
     enum stage stage;
-    unsigned long next_id; /* m- ids, unique per forager */
-    unsigned long task;    /* the queen's id of the current assign */
-    unsigned long node;    /* the task graph node */
+    unsigned long next_id;   /* m- ids, unique per forager */
+    unsigned long task;      /* the queen's id of the current assign */
+    unsigned long node;      /* the task graph node */
     long long next_heartbeat;
 };
 
@@ -35,8 +35,7 @@ static void envelope(unsigned long count, const char *id_prefix, unsigned long i
                      const char *from, const char *to, const char *kind)
 {
     long long ts = START + (long long)(count / MESSAGES_PER_SECOND);
-    printf("{\"v\":\"1.1\",\"id\":\"%s%0*lx\",\"from\":\"%s\",\"to\":\"%s\",\"kind\":\"%s\",\"ts\":"
-           "%lld",
+    printf("{\"v\":\"1.1\",\"id\":\"%s%0*lx\",\"from\":\"%s\",\"to\":\"%s\",\"kind\":\"%s\",\"ts\":%lld",
            id_prefix, id_width, id, from, to, kind, ts);
 }
 

@@ -99,8 +99,7 @@ int main(int argc, char **argv)
     if (!v.stateless)
         v.engine = engine_new(&opts.engine, NULL, NULL);
     const struct filter_config cfg = {.opts = &opts, .protocol = v.protocol, .mode = READ_JSON};
-    const struct filter_ops ops = {
-        .message = check_message, .end_of_input = end_of_input, .ctx = &v};
+    const struct filter_ops ops = {.message = check_message, .end_of_input = end_of_input, .ctx = &v};
     int status = filter_run(&cfg, &ops, argv + first, argc - first);
     engine_free(v.engine);
     options_free(&opts);

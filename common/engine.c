@@ -34,12 +34,9 @@ struct engine *engine_new(const struct engine_config *cfg, conversation_done_fn 
 const char *engine_feed(struct engine *e, const struct message *m, struct diag_sink *sink)
 {
     switch (m->proto) {
-    case PROTO_IACP:
-        return iacp_stream_feed(e->iacp, m, sink);
-    case PROTO_FIPA:
-        return fipa_stream_feed(e->fipa, m, sink);
-    case PROTO_NONE:
-        break;
+    case PROTO_IACP: return iacp_stream_feed(e->iacp, m, sink);
+    case PROTO_FIPA: return fipa_stream_feed(e->fipa, m, sink);
+    case PROTO_NONE: break;
     }
     return NULL;
 }

@@ -55,20 +55,10 @@ void escape_text(struct strbuf *out, const char *s, size_t len, size_t max)
             continue;
         }
         switch (c) {
-        case '\n':
-            sb_adds(out, "\\n");
-            i++;
-            continue;
-        case '\r':
-            sb_adds(out, "\\r");
-            i++;
-            continue;
-        case '\t':
-            sb_adds(out, "\\t");
-            i++;
-            continue;
-        default:
-            break;
+        case '\n': sb_adds(out, "\\n"); i++; continue;
+        case '\r': sb_adds(out, "\\r"); i++; continue;
+        case '\t': sb_adds(out, "\\t"); i++; continue;
+        default: break;
         }
         if (c < 0x80) {
             add_byte_escape(out, c);
@@ -105,28 +95,12 @@ void escape_json_string(struct strbuf *out, const char *s, size_t len)
             continue;
         }
         switch (c) {
-        case '"':
-            sb_adds(out, "\\\"");
-            i++;
-            continue;
-        case '\\':
-            sb_adds(out, "\\\\");
-            i++;
-            continue;
-        case '\n':
-            sb_adds(out, "\\n");
-            i++;
-            continue;
-        case '\r':
-            sb_adds(out, "\\r");
-            i++;
-            continue;
-        case '\t':
-            sb_adds(out, "\\t");
-            i++;
-            continue;
-        default:
-            break;
+        case '"': sb_adds(out, "\\\""); i++; continue;
+        case '\\': sb_adds(out, "\\\\"); i++; continue;
+        case '\n': sb_adds(out, "\\n"); i++; continue;
+        case '\r': sb_adds(out, "\\r"); i++; continue;
+        case '\t': sb_adds(out, "\\t"); i++; continue;
+        default: break;
         }
         if (c < 0x80) {
             sb_addf(out, "\\u%04x", (unsigned)c);

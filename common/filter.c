@@ -91,7 +91,8 @@ static void spill_to_rejects(void *ctx, const char *data, size_t len)
         checked_write(f, f->rejects, f->cfg->opts->rejects, data, len);
 }
 
-static void write_record(struct filter *f, FILE *stream, const char *name, const struct record *rec)
+static void write_record(struct filter *f, FILE *stream, const char *name,
+                         const struct record *rec)
 {
     checked_write(f, stream, name, rec->text, rec->raw_len);
     checked_write(f, stream, name, "\n", 1);
@@ -279,10 +280,10 @@ int filter_run(const struct filter_config *cfg, const struct filter_ops *ops, ch
     close_stream(&f, f.out, f.out_name);
     if (f.out != stdout)
         close_stream(&f, stdout, "<stdout>");
-    int status = interrupted     ? EXIT_INTERRUPTED
-                 : f.trouble     ? EXIT_TROUBLE
+    int status = interrupted ? EXIT_INTERRUPTED
+                 : f.trouble ? EXIT_TROUBLE
                  : f.sink.errors ? EXIT_FINDINGS
-                                 : EXIT_OK;
+                             : EXIT_OK;
     diag_sink_free(&f.sink);
     return status;
 }

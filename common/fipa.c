@@ -103,19 +103,11 @@ const char *fipa_act_name(enum fipa_act act, enum fipa_spelling spelling)
 }
 
 static const char *const protocols[] = {
-    "fipa-request",
-    "fipa-query",
-    "fipa-request-when",
-    "fipa-contract-net",
-    "fipa-iterated-contract-net",
-    "fipa-propose",
-    "fipa-subscribe",
-    "fipa-brokering",
-    "fipa-recruiting",
-    "fipa-auction-english",
-    "fipa-auction-dutch",
-    "fipa-english-auction",
-    "fipa-dutch-auction",
+    "fipa-request",         "fipa-query",          "fipa-request-when",
+    "fipa-contract-net",    "fipa-iterated-contract-net",
+    "fipa-propose",         "fipa-subscribe",      "fipa-brokering",
+    "fipa-recruiting",      "fipa-auction-english", "fipa-auction-dutch",
+    "fipa-english-auction", "fipa-dutch-auction",
 };
 
 bool fipa_protocol_known(const char *name)
@@ -138,8 +130,8 @@ static bool string_array(const json_t *v)
 
 const char *fipa_agent_name(const json_t *v)
 {
-    const char *name =
-        json_is_object(v) ? json_string_value(json_object_get(v, "name")) : json_string_value(v);
+    const char *name = json_is_object(v) ? json_string_value(json_object_get(v, "name"))
+                                         : json_string_value(v);
     return name && *name ? name : NULL;
 }
 
@@ -247,8 +239,8 @@ static void check_date_time(const struct message *m, struct diag_sink *sink, con
         return;
     }
     if (!zone)
-        diag_emit(sink, &m->at, SEV_WARNING, "fipa-time-zone", "'%s' has no time zone; read as UTC",
-                  key);
+        diag_emit(sink, &m->at, SEV_WARNING, "fipa-time-zone",
+                  "'%s' has no time zone; read as UTC", key);
 }
 
 static bool is_reply_act(enum fipa_act act)

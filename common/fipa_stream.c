@@ -19,7 +19,8 @@ struct fipa_stream *fipa_stream_new(const struct engine_config *cfg, conversatio
     return s;
 }
 
-const char *fipa_stream_feed(struct fipa_stream *s, const struct message *m, struct diag_sink *sink)
+const char *fipa_stream_feed(struct fipa_stream *s, const struct message *m,
+                             struct diag_sink *sink)
 {
     (void)s;
     (void)m;

@@ -60,8 +60,8 @@ enum iacp_version iacp_version_parse(const char *v)
 }
 
 /* Checks a required member that must be a string (non-empty when asked); returns it or NULL. */
-static const char *required_string(const struct message *m, struct diag_sink *sink, const char *key,
-                                   bool non_empty)
+static const char *required_string(const struct message *m, struct diag_sink *sink,
+                                   const char *key, bool non_empty)
 {
     json_t *v = json_object_get(m->root, key);
     if (!v) {

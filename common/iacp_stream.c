@@ -19,7 +19,8 @@ struct iacp_stream *iacp_stream_new(const struct engine_config *cfg, conversatio
     return s;
 }
 
-const char *iacp_stream_feed(struct iacp_stream *s, const struct message *m, struct diag_sink *sink)
+const char *iacp_stream_feed(struct iacp_stream *s, const struct message *m,
+                             struct diag_sink *sink)
 {
     (void)s;
     (void)m;

@@ -7,20 +7,14 @@ static const char utf8_bom[3] = {'\xef', '\xbb', '\xbf'};
 static const char *json_type_name(const json_t *v)
 {
     switch (json_typeof(v)) {
-    case JSON_OBJECT:
-        return "an object";
-    case JSON_ARRAY:
-        return "an array";
-    case JSON_STRING:
-        return "a string";
+    case JSON_OBJECT: return "an object";
+    case JSON_ARRAY: return "an array";
+    case JSON_STRING: return "a string";
     case JSON_INTEGER:
-    case JSON_REAL:
-        return "a number";
+    case JSON_REAL: return "a number";
     case JSON_TRUE:
-    case JSON_FALSE:
-        return "a boolean";
-    case JSON_NULL:
-        return "null";
+    case JSON_FALSE: return "a boolean";
+    case JSON_NULL: return "null";
     }
     return "a value";
 }
@@ -28,23 +22,15 @@ static const char *json_type_name(const json_t *v)
 static const char *parse_error_code(const json_error_t *err)
 {
     switch (json_error_code(err)) {
-    case json_error_invalid_utf8:
-        return "bad-utf8";
+    case json_error_invalid_utf8: return "bad-utf8";
     case json_error_null_character:
-    case json_error_null_byte_in_key:
-        return "nul-byte";
-    case json_error_duplicate_key:
-        return "duplicate-key";
-    case json_error_numeric_overflow:
-        return "number-range";
-    case json_error_end_of_input_expected:
-        return "trailing-data";
-    case json_error_stack_overflow:
-        return "too-deep";
-    case json_error_out_of_memory:
-        die_oom();
-    default:
-        break;
+    case json_error_null_byte_in_key: return "nul-byte";
+    case json_error_duplicate_key: return "duplicate-key";
+    case json_error_numeric_overflow: return "number-range";
+    case json_error_end_of_input_expected: return "trailing-data";
+    case json_error_stack_overflow: return "too-deep";
+    case json_error_out_of_memory: die_oom();
+    default: break;
     }
     /* jansson reports a lone surrogate escape as a syntax error; it is a Unicode problem. */
     if (strncmp(err->text, "invalid Unicode", 15) == 0)
@@ -92,12 +78,9 @@ json_t *message_parse_json(const struct record *rec, struct diag_sink *sink)
 enum protocol message_protocol(const json_t *root, enum protocol_choice choice)
 {
     switch (choice) {
-    case CHOOSE_IACP:
-        return PROTO_IACP;
-    case CHOOSE_FIPA:
-        return PROTO_FIPA;
-    case CHOOSE_AUTO:
-        break;
+    case CHOOSE_IACP: return PROTO_IACP;
+    case CHOOSE_FIPA: return PROTO_FIPA;
+    case CHOOSE_AUTO: break;
     }
     if (json_object_get(root, "kind") || json_object_get(root, "v"))
         return PROTO_IACP;

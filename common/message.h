@@ -13,7 +13,7 @@ enum protocol_choice { CHOOSE_AUTO, CHOOSE_IACP, CHOOSE_FIPA };
 
 struct message {
     const struct record *rec;
-    json_t *root; /* the object; owned by the message */
+    json_t *root;         /* the object; owned by the message */
     enum protocol proto;
     const char *id;       /* IACP id or FIPA reply_with, when a string; owned by root */
     struct diag_where at; /* where diagnostics about this message point */

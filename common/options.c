@@ -175,14 +175,10 @@ static bool engine_option(struct engine_config *e, int key, const char *arg)
     case OPT_QUEEN:
         e->queen = arg;
         return *arg != '\0';
-    case OPT_SLOTS:
-        return add_slots(e, arg);
-    case OPT_ASSIGN_TIMEOUT:
-        return parse_duration(arg, &e->assign_timeout);
-    case OPT_MAX_SKEW:
-        return parse_duration(arg, &e->max_skew);
-    case OPT_IDLE_TIMEOUT:
-        return parse_duration(arg, &e->idle_timeout);
+    case OPT_SLOTS: return add_slots(e, arg);
+    case OPT_ASSIGN_TIMEOUT: return parse_duration(arg, &e->assign_timeout);
+    case OPT_MAX_SKEW: return parse_duration(arg, &e->max_skew);
+    case OPT_IDLE_TIMEOUT: return parse_duration(arg, &e->idle_timeout);
     case OPT_MAX_OPEN:
         if (!parse_ulong(arg, &n) || n == 0)
             return false;
@@ -205,21 +201,11 @@ static bool common_option(struct common_opts *o, int key, const char *arg)
         if (engine_option(&o->engine, key, arg))
             return true;
         break;
-    case 'o':
-        o->output = arg;
-        return true;
-    case OPT_REJECTS:
-        o->rejects = arg;
-        return true;
-    case OPT_STATS:
-        o->stats = true;
-        return true;
-    case 'q':
-        o->quiet = true;
-        return true;
-    case OPT_STRICT:
-        o->strict = true;
-        return true;
+    case 'o': o->output = arg; return true;
+    case OPT_REJECTS: o->rejects = arg; return true;
+    case OPT_STATS: o->stats = true; return true;
+    case 'q': o->quiet = true; return true;
+    case OPT_STRICT: o->strict = true; return true;
     case OPT_DIAGNOSTICS:
         if (strcmp(arg, "text") == 0)
             o->diagnostics = DIAG_TEXT;

@@ -84,7 +84,8 @@ struct tool_spec {
 
 /* Parses argv. Returns the index of the first operand, or -1 for a usage error (already
  * reported; exit with 2). --help, --version and --explain print and exit 0 here. */
-int options_parse(const struct tool_spec *spec, struct common_opts *opts, int argc, char **argv);
+int options_parse(const struct tool_spec *spec, struct common_opts *opts, int argc,
+                  char **argv);
 
 /* Reports a usage error in the GNU way, with the hint to try --help. */
 void options_usage_error(const char *fmt, ...) ACP_PRINTF(1, 2);

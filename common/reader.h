@@ -22,14 +22,14 @@ enum record_syntax {
 struct record {
     enum record_kind kind;
     enum record_syntax syntax;
-    const char *file;       /* display name */
-    unsigned long line;     /* 1-based line where the record starts */
-    unsigned long end_line; /* line where it ends (differs for multi-line ACL records) */
-    const char *text;       /* the record without its line end; not NUL-terminated */
-    size_t len;             /* bytes in text, a trailing CR excluded */
-    size_t raw_len;         /* len plus the CR of a CRLF line end: the bytes to copy out */
-    size_t column_base;     /* bytes before text on its first line (a dropped BOM) */
-    bool had_newline;       /* false for a last line without a line end */
+    const char *file;         /* display name */
+    unsigned long line;       /* 1-based line where the record starts */
+    unsigned long end_line;   /* line where it ends (differs for multi-line ACL records) */
+    const char *text;         /* the record without its line end; not NUL-terminated */
+    size_t len;               /* bytes in text, a trailing CR excluded */
+    size_t raw_len;           /* len plus the CR of a CRLF line end: the bytes to copy out */
+    size_t column_base;       /* bytes before text on its first line (a dropped BOM) */
+    bool had_newline;         /* false for a last line without a line end */
 };
 
 enum reader_mode {

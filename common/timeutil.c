@@ -83,7 +83,8 @@ bool time_parse_rfc3339(const char *s, double *epoch, bool *has_zone)
         p++;
     } else if (*p == '+' || *p == '-') {
         int oh, om;
-        if (!digits(p + 1, 2, &oh) || p[3] != ':' || !digits(p + 4, 2, &om) || oh > 23 || om > 59)
+        if (!digits(p + 1, 2, &oh) || p[3] != ':' || !digits(p + 4, 2, &om) || oh > 23 ||
+            om > 59)
             return false;
         offset = (oh * 60L + om) * 60L * (*p == '-' ? -1 : 1);
         p += 6;

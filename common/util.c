@@ -166,16 +166,13 @@ bool parse_size(const char *s, unsigned long long *out)
     switch (*end) {
     case '\0':
         break;
-    case 'k':
-    case 'K':
+    case 'k': case 'K':
         shift = 10;
         break;
-    case 'm':
-    case 'M':
+    case 'm': case 'M':
         shift = 20;
         break;
-    case 'g':
-    case 'G':
+    case 'g': case 'G':
         shift = 30;
         break;
     default:

@@ -34,10 +34,7 @@ struct strbuf {
     size_t cap;
 };
 
-#define STRBUF_INIT                                                                                \
-    {                                                                                              \
-        NULL, 0, 0                                                                                 \
-    }
+#define STRBUF_INIT {NULL, 0, 0}
 
 void sb_grow(struct strbuf *sb, size_t extra);
 void sb_add(struct strbuf *sb, const void *data, size_t len);
