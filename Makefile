@@ -16,13 +16,13 @@ JANSSON_LIBS   := $(shell $(PKG_CONFIG) --libs jansson 2>/dev/null)
 WARNINGS  = -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wformat=2 -Wvla
 ALL_CFLAGS = -std=c11 $(WARNINGS) $(CFLAGS)
 ALL_CPPFLAGS = -D_DEFAULT_SOURCE -D_POSIX_C_SOURCE=200809L -Icommon $(JANSSON_CFLAGS) $(CPPFLAGS)
-LIBS = $(JANSSON_LIBS) $(LDLIBS)
+LIBS = $(JANSSON_LIBS) -lm $(LDLIBS)
 
 # Where objects and binaries go; `make check-asan` builds a second tree with sanitizers.
 BUILD ?= build
 BIN   ?= bin
 
-TOOLS = acp-validate
+TOOLS = acp-validate acp-convert
 COMMON_SRC = $(sort $(wildcard common/*.c))
 COMMON_OBJ = $(COMMON_SRC:%.c=$(BUILD)/%.o)
 LIB = $(BUILD)/libacp.a
@@ -121,5 +121,9 @@ $(BUILD)/parse-floor: bench/parse-floor.c
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -O2 -o $@ $< $(LIBS)
 
 $(BUILD)/peak-rss: bench/peak-rss.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -o $@ $<
+
+$(BUILD)/gen-mixed: bench/gen-mixed.c
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -o $@ $<

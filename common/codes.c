@@ -221,6 +221,42 @@ static const struct diag_code codes[] = {
      "3600 s) is forgotten while a participant still owed an answer. Without any message time, "
      "a conversation expires after ten times --max-open messages pass without touching it. "
      "related_line names its last message."},
+    /* Conversion (acp-convert) and the FIPA string form (SC00070). */
+    {"acl-syntax", "error", "the FIPA string form could not be parsed",
+     "A message of the string form is one parenthesised expression: (performative :parameter "
+     "value ...). The diagnostic names the line and byte column where reading stopped (an "
+     "unclosed string or parenthesis is reported where it opened). The message is skipped and "
+     "reading goes on at the next top-level '('; a '(' at the start of a line always starts a "
+     "new message, as JADE indents the lines inside one."},
+    {"acl-performative", "error", "the message type is not a FIPA communicative act",
+     "The first word of a message of the string form must be one of the 22 acts of SC00037 (or "
+     "counter-propose), in any case: REQUEST, request, accept-proposal, ACCEPT-PROPOSAL."},
+    {"acl-time", "error", "a date-time of the string form cannot be read",
+     ":reply-by takes a date-time such as 20240115T103500000Z. A relative time (with a leading "
+     "+ or -) depends on when the message was sent, which a log does not record, so it is not "
+     "converted."},
+    {"acl-time-zone", "warning", "a date-time of the string form without Z",
+     "JADE reads a date-time without the Z designator as local time. A log read elsewhere has "
+     "no trustworthy local zone, so it is read as UTC and this warning says so."},
+    {"acl-parameter", "warning", "a parameter the string form does not define",
+     "Parameters other than those of SC00061 must start with X-. An unknown one is kept as a "
+     "member of the same name."},
+    {"acl-json", "warning", "content said to be JSON is not JSON",
+     "With :language json (or the writer's :X-acp-json-content marker) the content is read as "
+     "JSON. When it does not parse it is kept as a string."},
+    {"convert-iacp", "error", "an IACP message cannot be converted",
+     "The message has no string kind, or its kind is not an IACP kind (a dotted name or "
+     "fipa.<act>). Nothing can say what FIPA act it is, so it is reported and skipped."},
+    {"convert-fipa", "error", "a FIPA message cannot be converted",
+     "The message has no string performative, or it is not a FIPA communicative act in any "
+     "known spelling, so it is reported and skipped."},
+    {"convert-kind-unknown", "warning", "an unknown dotted IACP kind written as inform",
+     "The mapping table has no row for the kind; it is written as an inform without a "
+     "protocol, and x-iacp-kind keeps the kind so that the way back is exact."},
+    {"convert-unwritable", "error", "a FIPA message cannot be written in the string form",
+     "The string form cannot carry it: sender or receiver is not an agent identifier, reply_by "
+     "is not an RFC 3339 date-time, a standard parameter is not a string, a string holds a NUL "
+     "character, or a member name holds white space or parentheses."},
 
     {NULL, NULL, NULL, NULL},
 };

@@ -1,0 +1,43 @@
+/* The FIPA string form (SC00070) as JADE writes it: one parenthesised expression per message,
+ * read into Caxton's FIPA JSON and written back from it.
+ *
+ * Reading: keywords in any case; (set ...) of agent-identifiers with :addresses and :resolvers;
+ * "..." literals (only \" is an escape); #N" strings of N bytes; date-times such as
+ * 20240115T103500000Z (without Z: UTC, with a warning); user parameters :X-... .
+ * An agent identifier with only a name becomes a string, one with more an object
+ * {"name", "addresses", "resolvers", ...}; a set of one agent becomes that agent, a larger one an
+ * array. Content is a string, or JSON when the language is json.
+ *
+ * Members the string form has no parameter for travel as user parameters, and come back:
+ *   member M (not starting with x-), string value   <->  :X-acp-M "value"
+ *   member M, any other JSON value                  <->  :X-acp-json-M "<JSON text>"
+ *   member x-... or X-..., string value             <->  :x-... "value" (name as written)
+ * Two markers keep JSON content exact: ":X-acp-json-content true" (the content is JSON although
+ * the language is not json) and ":X-acp-language none" (":language json" was added by the
+ * writer, the message had no language). A member whose name starts with x-acp- or json- takes
+ * the :X-acp-json- form whatever its value, so that no name is mistaken for a prefix.
+ *
+ * Writing rule for a text value: a bare word when it is printable ASCII that JADE reads as a word
+ * (not for :content, which is always quoted as JADE does); otherwise a "..." literal with every
+ * quote written \" ; otherwise, when the text contains a backslash followed by a quote or ends in
+ * a backslash (which no literal can say unambiguously to JADE), a #N" byte-length string. */
+#ifndef ACP_ACL_H
+#define ACP_ACL_H
+
+#include <jansson.h>
+
+#include "diag.h"
+#include "reader.h"
+#include "util.h"
+
+/* Parses one record (a whole expression) into a FIPA JSON object whose performative is in
+ * snake_case. Problems are reported at their line and byte column; NULL after an error. */
+json_t *acl_parse(const struct record *rec, struct diag_sink *sink);
+
+/* Appends msg, a FIPA JSON object, in the string form (several lines, JADE's layout, ending in a
+ * newline). upper: the performative in capitals (JADE's own spelling), else lower case. Returns
+ * false, having reported at *at why (code convert-unwritable), when msg cannot be written. */
+bool acl_write(struct strbuf *out, const json_t *msg, bool upper, struct diag_sink *sink,
+               const struct diag_where *at);
+
+#endif

@@ -1,0 +1,47 @@
+/* The mapping between IACP 1.1 and FIPA ACL (Caxton's JSON), both ways, lossless: what one side
+ * cannot say travels in x-iacp-* / x-fipa-* members and comes back. acp(7) and acp-convert(1)
+ * have the table.
+ *
+ * IACP -> FIPA is stateful: conversation_id is the id of the message that opened the
+ * conversation, found by following ref. That state expires by message time (idle_timeout) and
+ * is capped (max_open), so that no stream makes it grow without bound.
+ * FIPA -> IACP writes fresh ids (and, without a timestamp, the time of conversion) from a seeded
+ * generator, so that --seed and --now reproduce a run. */
+#ifndef ACP_CONVERT_H
+#define ACP_CONVERT_H
+
+#include <jansson.h>
+#include <time.h>
+
+#include "diag.h"
+#include "fipa.h"
+
+struct convert_config {
+    double idle_timeout;    /* seconds of message time a conversation is remembered */
+    unsigned long max_open; /* most conversations remembered */
+    unsigned long seed;     /* for fresh ids */
+    time_t now;             /* the time of conversion */
+};
+
+struct converter;
+
+struct converter *converter_new(const struct convert_config *cfg);
+void converter_free(struct converter *c);
+
+/* A new FIPA object for an IACP one (performative in snake_case), or NULL after reporting why
+ * (convert-iacp) at *at. */
+json_t *convert_iacp_to_fipa(struct converter *c, json_t *iacp, struct diag_sink *sink,
+                             const struct diag_where *at);
+
+/* A new IACP object for a FIPA one, or NULL after reporting why (convert-fipa). */
+json_t *convert_fipa_to_iacp(struct converter *c, json_t *fipa, struct diag_sink *sink,
+                             const struct diag_where *at);
+
+/* Rewrites the performative of a FIPA object in the given spelling; false when it is not an act
+ * (nothing is changed then). */
+bool convert_respell(json_t *fipa, enum fipa_spelling spelling);
+
+/* How many conversations the converter remembers now (for tests of the bound). */
+size_t converter_remembered(const struct converter *c);
+
+#endif

@@ -1,0 +1,451 @@
+load test_helper
+
+# The IACP 1.1 exchange of the seed document, plus a drain.
+seed_exchange() {
+    lines_file \
+        '{"v":"1.1","id":"q-00a1","from":"queen","to":"forager-07","kind":"task.assign","ts":1312284100,"body":{"node":"tg:crawl-index/3","deadline":1312284400}}' \
+        '{"v":"1.1","id":"m-4f91c2","from":"forager-07","to":"queen","kind":"task.accept","ref":"q-00a1","ts":1312284101}' \
+        '{"v":"1.1","id":"m-4f91c3","from":"forager-07","to":"queen","kind":"task.result","ref":"q-00a1","ts":1312284180,"body":{"status":"ok","artifacts":["cm://index/3"]}}'
+}
+
+# The message of the FIPA digest, verbatim as JADE prints it.
+jade_example() {
+    local f=$BATS_TEST_TMPDIR/jade.acl
+    cat >"$f" <<'EOF'
+(REQUEST
+ :sender  ( agent-identifier :name alice@host:1099/JADE  :addresses (sequence http://host:7778/acc ))
+ :receiver  (set ( agent-identifier :name bob@host:1099/JADE ) )
+ :content  "((action (agent-identifier :name bob) (say \"hi\")))" 
+ :reply-with  "req 1"  :language  fipa-sl  :ontology  demo-onto  :reply-by  20000101T120000000Z
+ :protocol  fipa-request
+ :conversation-id  conv-1 :X-priority high )
+EOF
+    printf '%s' "$f"
+}
+
+# One IACP message of the given kind (and optional extra members) converted to FIPA.
+iacp_to_fipa() {
+    local kind=$1 extra=${2:-}
+    local f
+    f=$(lines_file "{\"v\":\"1.1\",\"id\":\"q-0001\",\"from\":\"queen\",\"to\":\"forager-07\",\"kind\":\"$kind\",\"ts\":1312284100$extra}")
+    acp-convert --to=fipa "$f"
+}
+
+@test "convert: --to is required, and formats are checked" {
+    run -2 acp-convert </dev/null
+    assert_output --partial "--to=FORMAT is required"
+    run -2 acp-convert --to=xml </dev/null
+    assert_output --partial "--to must be iacp, fipa or fipa-acl"
+    run -2 acp-convert --from=jade --to=fipa </dev/null
+    run -2 acp-convert --to=fipa --spelling=camel </dev/null
+}
+
+@test "convert: every IACP kind maps to its FIPA act and protocol" {
+    local row kind act protocol
+    for row in task.assign:request:fipa-request task.accept:agree:fipa-request \
+        task.reject:refuse:fipa-request task.cancel:cancel:fipa-request \
+        tool.query:query_ref:fipa-query tool.reply:inform:fipa-query hb:inform:null \
+        mem.sync:inform:null ctl.drain:request:fipa-request ctl.halt:request:fipa-request; do
+        IFS=: read -r kind act protocol <<<"$row"
+        run -0 iacp_to_fipa "$kind"
+        run -0 jq -r '[.performative, (.protocol // "null"), ."x-iacp-kind"] | join(" ")' <<<"$output"
+        assert_output "$act $protocol $kind"
+    done
+}
+
+@test "convert: task.result is inform when body.status is ok (partial or final), else failure" {
+    run -0 iacp_to_fipa task.result ',"body":{"status":"ok"}'
+    assert_output --partial '"performative":"inform"'
+    run -0 iacp_to_fipa task.result ',"body":{"status":"ok","partial":true}'
+    assert_output --partial '"performative":"inform"'
+    run -0 iacp_to_fipa task.result ',"body":{"status":"error"}'
+    assert_output --partial '"performative":"failure"'
+    run -0 iacp_to_fipa task.result
+    assert_output --partial '"performative":"failure"'
+}
+
+@test "convert: ctl.drain and ctl.halt request an action, with the body beside it" {
+    run -0 iacp_to_fipa ctl.drain
+    assert_output --partial '"content":{"action":"drain"}'
+    run -0 iacp_to_fipa ctl.halt ',"body":{"grace":5}'
+    assert_output --partial '"content":{"action":"halt","grace":5}'
+}
+
+@test "convert: envelope members map to FIPA members; ts becomes RFC 3339 UTC" {
+    run -0 acp-convert --to=fipa "$(seed_exchange)"
+    assert_line --index 0 '{"performative":"request","sender":"queen","receiver":"forager-07","content":{"node":"tg:crawl-index/3","deadline":1312284400},"reply_with":"q-00a1","conversation_id":"q-00a1","protocol":"fipa-request","reply_by":"2011-08-02T11:26:40Z","timestamp":"2011-08-02T11:21:40Z","x-iacp-kind":"task.assign","x-iacp-v":"1.1"}'
+    assert_line --index 1 '{"performative":"agree","sender":"forager-07","receiver":"queen","content":{},"reply_with":"m-4f91c2","in_reply_to":"q-00a1","conversation_id":"q-00a1","protocol":"fipa-request","timestamp":"2011-08-02T11:21:41Z","x-iacp-kind":"task.accept","x-iacp-v":"1.1"}'
+}
+
+@test "convert: a message without body gets content {} and the way back drops it" {
+    run -0 iacp_to_fipa hb
+    assert_output --partial '"content":{}'
+    run -0 bash -c "acp-convert --to=fipa '$(seed_exchange)' | acp-convert --to=iacp"
+    assert_line --index 1 '{"v":"1.1","id":"m-4f91c2","from":"forager-07","to":"queen","kind":"task.accept","ref":"q-00a1","ts":1312284101}'
+}
+
+@test "convert: other IACP members travel as x-iacp-<name>" {
+    run -0 iacp_to_fipa hb ',"trace":{"span":7},"ts2":1'
+    assert_output --partial '"x-iacp-trace":{"span":7},"x-iacp-ts2":1'
+}
+
+@test "convert: conversation_id is the id that opened the conversation, along the ref chain" {
+    local f
+    f=$(lines_file \
+        '{"v":"1.1","id":"q-1","from":"queen","to":"f","kind":"tool.query","ts":100}' \
+        '{"v":"1.1","id":"m-1","from":"f","to":"queen","kind":"tool.reply","ref":"q-1","ts":101}' \
+        '{"v":"1.1","id":"q-2","from":"queen","to":"f","kind":"tool.query","ref":"m-1","ts":102}' \
+        '{"v":"1.1","id":"m-2","from":"f","to":"queen","kind":"tool.reply","ref":"q-2","ts":103}')
+    run -0 bash -c "acp-convert --to=fipa '$f' | jq -r .conversation_id"
+    assert_output "$(printf 'q-1\nq-1\nq-1\nq-1')"
+}
+
+@test "convert: conversation state is bounded by --max-open and --idle-timeout" {
+    local f
+    f=$(lines_file \
+        '{"v":"1.1","id":"q-1","from":"queen","to":"f","kind":"task.assign","ts":100}' \
+        '{"v":"1.1","id":"m-1","from":"f","to":"queen","kind":"task.accept","ref":"q-1","ts":101}' \
+        '{"v":"1.1","id":"x-1","from":"queen","to":"g","kind":"hb","ts":102}' \
+        '{"v":"1.1","id":"x-2","from":"queen","to":"g","kind":"hb","ts":103}' \
+        '{"v":"1.1","id":"x-3","from":"queen","to":"g","kind":"hb","ts":104}' \
+        '{"v":"1.1","id":"m-2","from":"f","to":"queen","kind":"task.result","ref":"m-1","ts":105}')
+    run -0 bash -c "acp-convert --to=fipa '$f' | jq -r .conversation_id | tail -1"
+    assert_output "q-1"
+    # Forgotten: the best the stream can say is the message answered.
+    run -0 bash -c "acp-convert --to=fipa --max-open=2 '$f' | jq -r .conversation_id | tail -1"
+    assert_output "m-1"
+    run -0 bash -c "acp-convert --to=fipa --idle-timeout=3 '$f' | jq -r .conversation_id | tail -1"
+    assert_output "m-1"
+}
+
+@test "convert: an assign's deadline stays in the content and is also reply_by" {
+    run -0 iacp_to_fipa task.assign ',"body":{"deadline":1312284400}'
+    assert_output --partial '"content":{"deadline":1312284400}'
+    assert_output --partial '"reply_by":"2011-08-02T11:26:40Z"'
+}
+
+@test "convert: FIPA that came from IACP maps back exactly" {
+    run -0 bash -c "acp-convert --to=fipa '$(seed_exchange)' | acp-convert --to=iacp"
+    assert_output "$(cat "$(seed_exchange)")"
+}
+
+@test "convert: other FIPA becomes fipa.<act> with x-fipa-* members; never a task kind" {
+    local f
+    f=$(lines_file '{"performative":"CFP","sender":"tm","receiver":"c1","content":{"task":"t"},"reply_with":"cfp_001","in_reply_to":"x","conversation_id":"auction_001","reply_by":"2024-01-15T12:00:00Z","timestamp":"2024-01-15T10:00:00Z"}')
+    run -0 acp-convert --to=iacp "$f"
+    assert_output '{"v":"1.1","id":"cfp_001","from":"tm","to":"c1","kind":"fipa.cfp","ref":"x","ts":1705312800,"body":{"task":"t"},"x-fipa-conversation_id":"auction_001","x-fipa-reply_by":"2024-01-15T12:00:00Z"}'
+    run -0 bash -c "acp-convert --to=iacp '$f' | acp-validate --stateless"
+}
+
+@test "convert: receiver sets, addressed agents and non-object content travel in x-fipa-*" {
+    local f
+    f=$(lines_file '{"performative":"inform","sender":{"name":"a","addresses":["http://h/acc"]},"receiver":["b","c"],"content":"text","reply_with":"r"}')
+    run -0 acp-convert --to=iacp --now=0 "$f"
+    run -0 jq -c '[.from, .to, ."x-fipa-sender", ."x-fipa-receiver", ."x-fipa-content"]' <<<"$output"
+    assert_output '["a","b",{"name":"a","addresses":["http://h/acc"]},["b","c"],"text"]'
+}
+
+@test "convert: a missing reply_with gets a fresh id and a missing timestamp the time; --seed/--now reproduce" {
+    local f
+    f=$(lines_file '{"performative":"inform","sender":"a","receiver":"b","content":{}}' \
+        '{"performative":"inform","sender":"a","receiver":"b","content":{}}')
+    run -0 acp-convert --to=iacp --seed=42 --now=2024-01-15T10:00:00Z "$f"
+    local first=$output
+    assert_line --index 0 --regexp '"id":"m-[0-9a-f]{6}".*"ts":1705312800,.*"x-fipa-absent":\["reply_with","timestamp"\]'
+    [ "$(jq -r .id <<<"${lines[0]}")" != "$(jq -r .id <<<"${lines[1]}")" ]
+    run -0 acp-convert --to=iacp --seed=42 --now=2024-01-15T10:00:00Z "$f"
+    assert_output "$first"
+    run -0 acp-convert --to=iacp --seed=43 --now=2024-01-15T10:00:00Z "$f"
+    [ "$output" != "$first" ]
+    # and the way back leaves them out again
+    run -0 bash -c "acp-convert --to=iacp --seed=1 '$f' | acp-convert --to=fipa | head -1"
+    assert_output '{"performative":"inform","sender":"a","receiver":"b","content":{}}'
+}
+
+@test "convert: --spelling chooses the performative's spelling" {
+    local f
+    f=$(lines_file '{"performative":"AcceptProposal","sender":"a","receiver":"b","content":{}}')
+    run -0 acp-convert --to=fipa "$f"
+    assert_output --partial '"performative":"accept_proposal"'
+    run -0 acp-convert --to=fipa --spelling=kebab "$f"
+    assert_output --partial '"performative":"accept-proposal"'
+    run -0 acp-convert --to=fipa --spelling=upper "$f"
+    assert_output --partial '"performative":"ACCEPT_PROPOSAL"'
+    run -0 acp-convert --to=fipa-acl "$f"
+    assert_line --index 0 '(accept-proposal'
+    run -0 acp-convert --to=fipa-acl --spelling=upper "$f"
+    assert_line --index 0 '(ACCEPT-PROPOSAL'
+}
+
+@test "convert: a message that cannot be converted is reported with its line and skipped" {
+    local f
+    f=$(lines_file '{"v":"1.1","id":"a","from":"q","to":"f","kind":"hb","ts":1}' \
+        '{"v":"1.1","id":"b","from":"q","to":"f","kind":"nokind","ts":1}' \
+        '{"performative":"shout","sender":"a","receiver":"b","content":{}}' \
+        '{"hello":1}' 'not json')
+    run -1 --separate-stderr acp-convert --to=fipa --rejects="$BATS_TEST_TMPDIR/rej" "$f"
+    assert_equal "${#lines[@]}" 1
+    [[ $stderr == *":2: error: 'nokind' is not an IACP kind"*"[convert-iacp]"* ]]
+    [[ $stderr == *":3: error: 'shout' is not a FIPA act"*"[convert-fipa]"* ]]
+    [[ $stderr == *":4: error:"*"[no-protocol]"* ]]
+    [[ $stderr == *":5:3: error:"*"[bad-json]"* ]]
+    run -0 cat "$BATS_TEST_TMPDIR/rej"
+    assert_equal "${#lines[@]}" 4
+    assert_line --index 0 --partial '"nokind"'
+}
+
+@test "convert: an unknown dotted kind becomes inform with a warning, and comes back" {
+    run -0 --separate-stderr iacp_to_fipa x.custom
+    assert_output --partial '"performative":"inform"'
+    [[ $stderr == *"[convert-kind-unknown]"* ]]
+}
+
+@test "acl: the JADE example of the reference parses" {
+    run -0 acp-convert --to=fipa "$(jade_example)"
+    assert_output '{"performative":"request","sender":{"name":"alice@host:1099/JADE","addresses":["http://host:7778/acc"]},"receiver":"bob@host:1099/JADE","content":"((action (agent-identifier :name bob) (say \"hi\")))","reply_with":"req 1","language":"fipa-sl","ontology":"demo-onto","reply_by":"2000-01-01T12:00:00Z","protocol":"fipa-request","conversation_id":"conv-1","X-priority":"high"}'
+}
+
+@test "acl: what we write from the JADE example reads back the same" {
+    run -0 bash -c "acp-convert --to=fipa-acl '$(jade_example)' | tee '$BATS_TEST_TMPDIR/w.acl' | acp-convert --to=fipa"
+    assert_output "$(acp-convert --to=fipa "$(jade_example)")"
+    run -0 cat "$BATS_TEST_TMPDIR/w.acl"
+    assert_line --index 1 ' :sender (agent-identifier :name alice@host:1099/JADE :addresses (sequence http://host:7778/acc))'
+    assert_line --index 2 ' :receiver (set (agent-identifier :name bob@host:1099/JADE))'
+    assert_line --index 4 ' :reply-with "req 1"'
+}
+
+@test "acl: messages span lines and follow each other; keywords in any case" {
+    local f=$BATS_TEST_TMPDIR/multi.acl
+    printf '%s\n' '(inform :sender (agent-identifier :name a) :content "one")(AGREE :SENDER' \
+        '   (AGENT-IDENTIFIER :NAME b)' ' :Content "two")' '' '  (Query-Ref :receiver (SET (agent-identifier :name c) (agent-identifier :name d)))' >"$f"
+    run -0 acp-convert --from=fipa-acl --to=fipa "$f"
+    assert_line --index 0 '{"performative":"inform","sender":"a","content":"one"}'
+    assert_line --index 1 '{"performative":"agree","sender":"b","content":"two"}'
+    assert_line --index 2 '{"performative":"query_ref","receiver":["c","d"]}'
+}
+
+@test "acl: a record's line is where it starts" {
+    local f=$BATS_TEST_TMPDIR/lines.acl
+    printf '%s\n' '' '(inform' ' :sender (agent-identifier :name a))' '' '(bogus' ' :content "x")' >"$f"
+    run -1 --separate-stderr acp-convert --to=fipa "$f"
+    [[ $stderr == *"lines.acl:5:2: error: 'bogus' is not a FIPA communicative act [acl-performative]"* ]]
+}
+
+@test "acl: byte-length strings carry any bytes" {
+    local f=$BATS_TEST_TMPDIR/bytes.acl
+    printf '(inform :content #7"a)b\\"(\n :reply-with #0" :X-n #2"é)\n' >"$f"
+    run -0 acp-convert --to=fipa "$f"
+    assert_output '{"performative":"inform","content":"a)b\\\"(\n","reply_with":"","X-n":"é"}'
+}
+
+@test "acl: date-times with Z are UTC; without Z they are read as UTC with a warning" {
+    local f=$BATS_TEST_TMPDIR/dt.acl
+    printf '%s\n' '(inform :reply-by 20240115T103500000Z)' '(inform :reply-by 20240115T103500250)' '(inform :reply-by +00000000T000100000)' >"$f"
+    run -1 --separate-stderr acp-convert --to=fipa "$f"
+    assert_line --index 0 '{"performative":"inform","reply_by":"2024-01-15T10:35:00Z"}'
+    assert_line --index 1 '{"performative":"inform","reply_by":"2024-01-15T10:35:00.250Z"}'
+    [[ $stderr == *"dt.acl:2:19: warning: date-time '20240115T103500250' has no Z; read as UTC [acl-time-zone]"* ]]
+    [[ $stderr == *"dt.acl:3:"*"[acl-time]"* ]]
+}
+
+@test "acl: JSON content is written as a string with :language json and read back as JSON" {
+    local f
+    f=$(lines_file '{"performative":"inform","sender":"a","receiver":"b","content":{"k":[1,"x"]}}' \
+        '{"performative":"inform","sender":"a","receiver":"b","content":{"k":1},"language":"fipa-sl"}' \
+        '{"performative":"inform","sender":"a","receiver":"b","content":"42","language":"json"}')
+    run -0 acp-convert --to=fipa-acl "$f"
+    assert_line --index 3 ' :content "{\"k\":[1,\"x\"]}"'
+    assert_line --index 4 ' :language json :X-acp-language none)'
+    assert_output --partial ':X-acp-json-content true'
+    run -0 bash -c "acp-convert --to=fipa-acl '$f' | acp-convert --to=fipa"
+    assert_output "$(cat "$f")"
+}
+
+@test "acl: JSON content is read as JSON when the language is json" {
+    local f=$BATS_TEST_TMPDIR/json.acl
+    printf '%s\n' '(inform :content "{\"a\":1}" :language JSON)' '(inform :content "{\"a\":1}")' '(inform :content "{oops" :language json)' >"$f"
+    run -0 --separate-stderr acp-convert --to=fipa "$f"
+    assert_line --index 0 '{"performative":"inform","content":{"a":1},"language":"JSON"}'
+    assert_line --index 1 '{"performative":"inform","content":"{\"a\":1}"}'
+    assert_line --index 2 '{"performative":"inform","content":"{oops","language":"json"}'
+    [[ $stderr == *"[acl-json]"* ]]
+}
+
+@test "acl: the writing rule for awkward text" {
+    local f
+    f=$(lines_file '{"performative":"inform","content":"say \"hi\"\nand (go)","reply_with":"ends\\"}' \
+        '{"performative":"inform","content":"a \\\" b","ontology":"café 日本","conversation_id":"plain-word"}')
+    run -0 acp-convert --to=fipa-acl "$f"
+    # quotes: a literal with \" ; newline raw inside it
+    assert_line --index 1 ' :content "say \"hi\"'
+    assert_line --index 2 'and (go)"'
+    # a trailing backslash: a byte-length string
+    assert_line --index 3 ' :reply-with #5"ends\)'
+    # a backslash before a quote: a byte-length string; non-ASCII: a literal; a word: bare
+    assert_line --index 5 ' :content #6"a \" b'
+    assert_line --index 6 ' :ontology "café 日本"'
+    assert_line --index 7 ' :conversation-id plain-word)'
+    run -0 bash -c "acp-convert --to=fipa-acl '$f' | acp-convert --to=fipa"
+    assert_output "$(cat "$f")"
+}
+
+@test "acl: a syntax error names line and column, skips to the next top-level ( and goes on" {
+    local f=$BATS_TEST_TMPDIR/bad.acl
+    printf '%s\n' '(inform :content "ok1")' '(inform :sender' '  (agent-identifier :name a)' ' :content' '(inform :content "ok2")' 'junk words' '(inform :content "ok3" extra)' '(inform :content "ok4")' >"$f"
+    run -1 --separate-stderr acp-convert --from=fipa-acl --to=fipa --rejects="$BATS_TEST_TMPDIR/rej" "$f"
+    assert_equal "${#lines[@]}" 3
+    assert_line --index 0 --partial '"ok1"'
+    assert_line --index 1 --partial '"ok2"'
+    assert_line --index 2 --partial '"ok4"'
+    [[ $stderr == *"bad.acl:2:1: error: expression without its closing parenthesis"*"[acl-syntax]"* ]]
+    [[ $stderr == *"bad.acl:6:1: error: expected '(' to start a message"*"[acl-syntax]"* ]]
+    [[ $stderr == *"bad.acl:7:23: error: parameter 'extra' without a value"* || $stderr == *"bad.acl:7:"*"[acl-syntax]"* ]]
+    run -0 cat "$BATS_TEST_TMPDIR/rej"
+    assert_line --index 0 '(inform :sender'
+}
+
+@test "acl: --max-line-bytes bounds one expression" {
+    local f=$BATS_TEST_TMPDIR/long.acl
+    { printf '(inform :content "'; head -c 5000 /dev/zero | tr '\0' x; printf '")\n(inform :content "short")\n'; } >"$f"
+    run -1 --separate-stderr acp-convert --to=fipa --max-line-bytes=1K "$f"
+    assert_output '{"performative":"inform","content":"short"}'
+    [[ $stderr == *"long.acl:1: error:"*"[line-too-long]"* ]]
+}
+
+@test "acl: --from=auto decides per message" {
+    local f=$BATS_TEST_TMPDIR/mixed
+    printf '%s\n' '{"v":"1.1","id":"q-1","from":"queen","to":"f","kind":"hb","ts":1}' '(inform' ' :sender (agent-identifier :name a))' '{"performative":"agree","sender":"b","receiver":"a","content":{}}' >"$f"
+    run -0 --separate-stderr acp-convert --to=fipa --stats "$f"
+    assert_line --index 0 --partial '"x-iacp-kind":"hb"'
+    assert_line --index 1 '{"performative":"inform","sender":"a"}'
+    assert_line --index 2 '{"performative":"agree","sender":"b","receiver":"a","content":{}}'
+    [[ $stderr == *"3 lines: 3 valid, 0 rejected, 0 blank"* ]]
+}
+
+@test "acl: the string form cannot carry everything; that is an error, not a loss" {
+    local f
+    f=$(lines_file '{"performative":"inform","sender":42,"receiver":"b","content":{}}' \
+        '{"performative":"inform","reply_by":"tomorrow","content":{}}' \
+        '{"performative":"inform","ontology":{"a":1},"content":{}}' \
+        '{"performative":"inform","content":"a\u0000b"}')
+    run -1 --separate-stderr acp-convert --to=fipa-acl "$f"
+    assert_output ''
+    [[ $stderr == *":4:"*"[nul-byte]"* ]] # the input contract stops NULs first
+    [[ $stderr == *":1: error:"*"[convert-unwritable]"* ]]
+    [[ $stderr == *":2: error: reply_by 'tomorrow'"*"[convert-unwritable]"* ]]
+    [[ $stderr == *":3: error: 'ontology' must be a string"*"[convert-unwritable]"* ]]
+}
+
+# --- Property tests: round trips on generated captures, compared after one normalisation. ---
+
+setup_file() {
+    export GEN_MIXED=$BATS_FILE_TMPDIR/gen-mixed
+    cc -std=c11 -O2 -o "$GEN_MIXED" "$TESTS_DIR/../bench/gen-mixed.c"
+}
+
+# Converts IN to VIA and back to BACK and compares with IN under tests/normalise.jq.
+round_trip() {
+    local in=$1 via=$2 back=$3 tmp=$BATS_TEST_TMPDIR
+    acp-convert --seed=5 --now=1700000000 --to="$via" "$in" >"$tmp/mid" 2>"$tmp/err1" || return 1
+    acp-convert --seed=5 --now=1700000000 --to="$back" "$tmp/mid" >"$tmp/back" 2>"$tmp/err2" || return 1
+    jq -S -c -f "$TESTS_DIR/normalise.jq" "$in" >"$tmp/want"
+    jq -S -c -f "$TESTS_DIR/normalise.jq" "$tmp/back" >"$tmp/got"
+    [ "$(wc -l <"$tmp/want")" -eq "$(wc -l <"$in")" ] || return 1
+    diff -u "$tmp/want" "$tmp/got"
+}
+
+@test "property: the generators cover every IACP kind and every FIPA act" {
+    "$GEN_MIXED" iacp 240 1 >"$BATS_TEST_TMPDIR/i"
+    "$GEN_MIXED" fipa 240 1 >"$BATS_TEST_TMPDIR/f"
+    run -0 jq -r .kind "$BATS_TEST_TMPDIR/i"
+    for k in task.assign task.accept task.reject task.result task.cancel hb mem.sync tool.query tool.reply ctl.drain ctl.halt; do
+        assert_line "$k"
+    done
+    run -0 jq -r '.performative | gsub("(?<a>[a-z])(?<b>[A-Z])"; "\(.a)_\(.b)") | ascii_downcase | gsub("-"; "_")' "$BATS_TEST_TMPDIR/f"
+    for act in accept_proposal agree cancel cfp confirm disconfirm failure inform inform_if inform_ref \
+        not_understood propagate propose proxy query_if query_ref refuse reject_proposal request \
+        request_when request_whenever subscribe counter_propose; do
+        assert_line "$act"
+    done
+    # and every spelling: snake, kebab, UPPER and PascalCase
+    run -0 grep -c -e '"performative":"[a-z]*_' -e '"performative":"[a-z]*-' -e '"performative":"[A-Z]*_' -e '"performative":"[A-Z][a-z]*[A-Z]' "$BATS_TEST_TMPDIR/f"
+}
+
+@test "property: iacp -> fipa -> iacp gives back the input" {
+    for seed in 1 2 3; do
+        "$GEN_MIXED" iacp 300 "$seed" >"$BATS_TEST_TMPDIR/in"
+        round_trip "$BATS_TEST_TMPDIR/in" fipa iacp
+    done
+}
+
+@test "property: iacp -> fipa-acl -> iacp gives back the input" {
+    for seed in 1 2 3; do
+        "$GEN_MIXED" iacp 300 "$seed" >"$BATS_TEST_TMPDIR/in"
+        round_trip "$BATS_TEST_TMPDIR/in" fipa-acl iacp
+    done
+}
+
+@test "property: fipa -> iacp -> fipa gives back the input" {
+    for seed in 1 2 3; do
+        "$GEN_MIXED" fipa 300 "$seed" >"$BATS_TEST_TMPDIR/in"
+        round_trip "$BATS_TEST_TMPDIR/in" iacp fipa
+    done
+}
+
+@test "property: fipa -> fipa-acl -> fipa gives back the input" {
+    for seed in 1 2 3; do
+        "$GEN_MIXED" fipa 300 "$seed" >"$BATS_TEST_TMPDIR/in"
+        round_trip "$BATS_TEST_TMPDIR/in" fipa-acl fipa
+    done
+}
+
+@test "property: the comparison notices a difference" {
+    "$GEN_MIXED" fipa 20 1 >"$BATS_TEST_TMPDIR/in"
+    acp-convert --to=fipa "$BATS_TEST_TMPDIR/in" | sed '5s/"sender":/"sender":"x","was":/' >"$BATS_TEST_TMPDIR/changed"
+    jq -S -c -f "$TESTS_DIR/normalise.jq" "$BATS_TEST_TMPDIR/in" >"$BATS_TEST_TMPDIR/a"
+    jq -S -c -f "$TESTS_DIR/normalise.jq" "$BATS_TEST_TMPDIR/changed" >"$BATS_TEST_TMPDIR/b"
+    run -1 diff -q "$BATS_TEST_TMPDIR/a" "$BATS_TEST_TMPDIR/b"
+}
+
+# --- Documentation and completions stay in step with --help and the code table. ---
+
+help_long_options() {
+    acp-convert --help | grep -o -e '--[a-z][a-z-]*' | sort -u
+}
+
+@test "convert: the man page documents every option of --help" {
+    local opt missing=()
+    for opt in $(help_long_options); do
+        grep -q -- "^\.B[IR]* .*$opt" <(sed 's/\\-/-/g' "$TESTS_DIR/../man/acp-convert.1") || missing+=("$opt")
+    done
+    [ ${#missing[@]} -eq 0 ] || fail "not in acp-convert.1: ${missing[*]}"
+}
+
+@test "convert: the bash, zsh and fish completions list every long option of --help" {
+    local opt dir=$TESTS_DIR/../completions missing=()
+    for opt in $(help_long_options); do
+        grep -q -- "$opt\\b" "$dir/acp-convert.bash" || missing+=("bash:$opt")
+        grep -q -- "'$opt[=\[]" "$dir/_acp-convert" || grep -q -- "$opt=}" "$dir/_acp-convert" || grep -q -- ",$opt}" "$dir/_acp-convert" || missing+=("zsh:$opt")
+        grep -q -- "-l ${opt#--} " "$dir/acp-convert.fish" || missing+=("fish:$opt")
+    done
+    [ ${#missing[@]} -eq 0 ] || fail "missing: ${missing[*]}"
+    run -0 bash -c "source '$dir/acp-convert.bash'; COMP_WORDS=(acp-convert --to=f); COMP_CWORD=1; _acp_convert; printf '%s\n' \"\${COMPREPLY[@]}\""
+    assert_output "$(printf 'fipa\nfipa-acl')"
+}
+
+@test "convert: every Conversion code is explained and listed in acp(7)" {
+    local code
+    for code in $(acp-convert --explain=list | awk '$1 ~ /^(acl|convert)-/ {print $1}'); do
+        run -0 acp-convert --explain="$code"
+        grep -q "^\\.B ${code//-/\\\\-}\$" "$TESTS_DIR/../man/acp.7" || fail "$code not in acp.7"
+    done
+    run -0 bash -c "acp-convert --explain=list | grep -c -E '^(acl|convert)-'"
+    assert_output 10
+}
+
+@test "acl: member names that look like the writer's own prefixes come back unchanged" {
+    local f
+    f=$(lines_file '{"performative":"inform","json-note":"text","x-acp-odd":"v","X-ACP-JSON-n":"1","trace":{"a":[1]},"X-flag":"on","content":{}}')
+    run -0 bash -c "acp-convert --to=fipa-acl '$f' | acp-convert --to=fipa"
+    assert_output "$(cat "$f")"
+}
