@@ -491,7 +491,7 @@ engine_summaries() {
         # shellcheck disable=SC2046
         ${CC:-cc} -std=c11 -D_DEFAULT_SOURCE -D_POSIX_C_SOURCE=200809L -I"$root/common" \
             -o "$BATS_FILE_TMPDIR/engine-summaries" "$root/tests/drivers/engine-summaries.c" \
-            "$root"/common/*.c $(pkg-config --cflags --libs jansson) ||
+            "$root"/common/*.c $(pkg-config --cflags --libs jansson) -lm ||
             fail "cannot build the engine driver"
     fi
     "$BATS_FILE_TMPDIR/engine-summaries" "$@"
