@@ -1,4 +1,4 @@
-# The IACP -> FIPA mapping of acp-convert, in jq, for bench/convert-speed. Run with
+# The IACP -> FIPA mapping of acp-convert, in jq, for make bench (bench/run). Run with
 #   jq -c -f bench/convert.jq < capture.jsonl
 # Left out: the ref chain for conversation_id. Kept in the state of `foreach`, the map of ids
 # is copied for every message (jq copies a value that is still referenced before changing it),

@@ -385,18 +385,6 @@ static json_t *read_agent_set(struct acl_parser *p, const struct sexp *x)
     return arr;
 }
 
-static bool take_digits(const char *s, int n, int *out)
-{
-    int v = 0;
-    for (int i = 0; i < n; i++) {
-        if (!isdigit((unsigned char)s[i]))
-            return false;
-        v = v * 10 + (s[i] - '0');
-    }
-    *out = v;
-    return true;
-}
-
 /* 20240115T103500000Z -> "2024-01-15T10:35:00Z" (milliseconds kept when not zero). */
 static json_t *read_date_time(struct acl_parser *p, const struct sexp *x)
 {
@@ -407,12 +395,12 @@ static json_t *read_date_time(struct acl_parser *p, const struct sexp *x)
         fail_at(p, x, "acl-time", "relative date-time '%s' cannot be converted", s);
         return NULL;
     }
-    bool ok = n >= 15 && take_digits(s, 4, &y) && take_digits(s + 4, 2, &mo) &&
-              take_digits(s + 6, 2, &d) && (s[8] == 'T' || s[8] == 't') &&
-              take_digits(s + 9, 2, &h) && take_digits(s + 11, 2, &mi) &&
-              take_digits(s + 13, 2, &sec);
+    bool ok = n >= 15 && time_digits(s, 4, &y) && time_digits(s + 4, 2, &mo) &&
+              time_digits(s + 6, 2, &d) && (s[8] == 'T' || s[8] == 't') &&
+              time_digits(s + 9, 2, &h) && time_digits(s + 11, 2, &mi) &&
+              time_digits(s + 13, 2, &sec);
     size_t rest = 15;
-    if (ok && n >= 18 && take_digits(s + 15, 3, &ms))
+    if (ok && n >= 18 && time_digits(s + 15, 3, &ms))
         rest = 18;
     bool zone = ok && rest < n && (s[rest] == 'Z' || s[rest] == 'z');
     if (ok && !(rest + (zone ? 1 : 0) == n))

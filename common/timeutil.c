@@ -31,7 +31,7 @@ static void civil_from_days(long long z, long long *y, unsigned *m, unsigned *d)
     *y = (long long)yoe + era * 400 + (*m <= 2);
 }
 
-static bool digits(const char *s, int n, int *out)
+bool time_digits(const char *s, int n, int *out)
 {
     int v = 0;
     for (int i = 0; i < n; i++) {
@@ -57,10 +57,10 @@ static int month_days(int y, int m)
 bool time_parse_rfc3339(const char *s, double *epoch, bool *has_zone)
 {
     int y, mo, d, h, mi, sec;
-    if (strlen(s) < 19 || !digits(s, 4, &y) || s[4] != '-' || !digits(s + 5, 2, &mo) ||
-        s[7] != '-' || !digits(s + 8, 2, &d) || !strchr("Tt ", s[10]) || s[10] == '\0' ||
-        !digits(s + 11, 2, &h) || s[13] != ':' || !digits(s + 14, 2, &mi) || s[16] != ':' ||
-        !digits(s + 17, 2, &sec))
+    if (strlen(s) < 19 || !time_digits(s, 4, &y) || s[4] != '-' || !time_digits(s + 5, 2, &mo) ||
+        s[7] != '-' || !time_digits(s + 8, 2, &d) || !strchr("Tt ", s[10]) || s[10] == '\0' ||
+        !time_digits(s + 11, 2, &h) || s[13] != ':' || !time_digits(s + 14, 2, &mi) ||
+        s[16] != ':' || !time_digits(s + 17, 2, &sec))
         return false;
     if (mo < 1 || mo > 12 || d < 1 || d > month_days(y, mo) || h > 23 || mi > 59 || sec > 60)
         return false;
@@ -83,7 +83,8 @@ bool time_parse_rfc3339(const char *s, double *epoch, bool *has_zone)
         p++;
     } else if (*p == '+' || *p == '-') {
         int oh, om;
-        if (!digits(p + 1, 2, &oh) || p[3] != ':' || !digits(p + 4, 2, &om) || oh > 23 || om > 59)
+        if (!time_digits(p + 1, 2, &oh) || p[3] != ':' || !time_digits(p + 4, 2, &om) || oh > 23 ||
+            om > 59)
             return false;
         offset = (oh * 60L + om) * 60L * (*p == '-' ? -1 : 1);
         p += 6;

@@ -17,6 +17,9 @@ void time_format_rfc3339(long long t, char *buf, size_t size);
 /* Days since 1970-01-01 of a proleptic Gregorian date. */
 long long time_days_from_civil(long long y, unsigned m, unsigned d);
 
+/* Reads exactly n decimal digits at s into *out; false if any of them is not a digit. */
+bool time_digits(const char *s, int n, int *out);
+
 /* Parses --now: unix seconds ("1700000000", "@1700000000") or an RFC 3339 date-time. */
 bool time_parse_now(const char *s, time_t *out);
 
