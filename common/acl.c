@@ -779,6 +779,16 @@ static void write_date_time(struct acl_writer *w, const json_t *v)
         if (isdigit((unsigned char)*c) || *c == 'T')
             sb_addc(w->out, *c);
     sb_addf(w->out, "%03ldZ", ms);
+    /* What the reader makes of that; any other spelling (a zone offset, more digits, no
+     * milliseconds where they are zero) also travels as written, so that it comes back. */
+    char read_back[64];
+    size_t n = strlen(iso) - 1;
+    if (ms)
+        snprintf(read_back, sizeof read_back, "%.*s.%03ldZ", (int)n, iso, ms);
+    else
+        snprintf(read_back, sizeof read_back, "%.*sZ", (int)n, iso);
+    if (strcmp(read_back, s) != 0)
+        write_user_parameter(w, "reply_by", v);
 }
 
 /* Content as JADE carries it: a string. JSON content is written as JSON text, and the

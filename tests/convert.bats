@@ -248,6 +248,18 @@ iacp_to_fipa() {
     [[ $stderr == *"dt.acl:3:"*"[acl-time]"* ]]
 }
 
+@test "acl: reply_by comes back as it was spelled, and JADE gets it in UTC" {
+    local f
+    f=$(lines_file '{"performative":"cfp","reply_by":"2024-01-15T12:35:00+02:00"}' \
+        '{"performative":"cfp","reply_by":"2024-01-15T10:35:00.5Z"}' \
+        '{"performative":"cfp","reply_by":"2024-01-15T10:35:00.250Z"}')
+    run -0 acp-convert --to=fipa-acl "$f"
+    assert_line --index 1 ' :reply-by 20240115T103500000Z :X-acp-reply_by "2024-01-15T12:35:00+02:00")'
+    assert_line --index 5 ' :reply-by 20240115T103500250Z)'
+    run -0 bash -c "acp-convert --to=fipa-acl '$f' | acp-convert --to=fipa"
+    assert_output "$(cat "$f")"
+}
+
 @test "acl: JSON content is written as a string with :language json and read back as JSON" {
     local f
     f=$(lines_file '{"performative":"inform","sender":"a","receiver":"b","content":{"k":[1,"x"]}}' \
