@@ -488,6 +488,21 @@ static void map_timestamp(struct converter *c, json_t *fipa, json_t *out, json_t
     json_decref(back);
 }
 
+/* x-iacp-<name>, as fipa_from_fipa_kind writes an IACP member that FIPA has no place for, goes
+ * back to <name>; but not a name that the mapping writes itself (v only when it is not the one
+ * written anyway), nor one that the way back would take for an x-fipa- member. */
+static bool is_iacp_extra(const char *key, const json_t *v)
+{
+    static const char *const envelope[] = {"id", "from", "to", "kind", "body", "ref", "ts"};
+    if (!starts_with(key, "x-iacp-") || !key[7] || starts_with(key + 7, "x-fipa-"))
+        return false;
+    for (size_t i = 0; i < sizeof envelope / sizeof *envelope; i++)
+        if (strcmp(key + 7, envelope[i]) == 0)
+            return false;
+    const char *version = json_string_value(v);
+    return strcmp(key + 7, "v") != 0 || !version || strcmp(version, "1.1") != 0;
+}
+
 json_t *convert_fipa_to_iacp(struct converter *c, json_t *fipa, struct diag_sink *sink,
                              const struct diag_where *at)
 {
@@ -537,7 +552,11 @@ json_t *convert_fipa_to_iacp(struct converter *c, json_t *fipa, struct diag_sink
                       strcmp(key, "timestamp") == 0 ||
                       (strcmp(key, "reply_with") == 0 && json_is_string(v)) ||
                       (strcmp(key, "in_reply_to") == 0 && (json_is_string(v) || json_is_null(v)));
-        if (!mapped)
+        if (mapped)
+            continue;
+        if (is_iacp_extra(key, v))
+            json_object_set(out, key + 7, v);
+        else
             set_prefixed(out, "x-fipa-", key, v);
     }
     if (absent)

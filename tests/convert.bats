@@ -137,6 +137,16 @@ iacp_to_fipa() {
     run -0 bash -c "acp-convert --to=iacp '$f' | acp-validate --stateless"
 }
 
+@test "convert: a fipa.<act> message keeps its other IACP members and its v both ways" {
+    local f
+    f=$(lines_file '{"v":"1.2","id":"q-1","from":"queen","to":"f-1","kind":"fipa.cfp","ts":1312284100,"body":{"a":1},"trace":"t1"}')
+    run -0 bash -c "acp-convert --to=fipa '$f' | acp-convert --to=iacp"
+    assert_output "$(cat "$f")"
+    f=$(lines_file '{"performative":"cfp","sender":"a","receiver":"b","content":{},"reply_with":"r","timestamp":"2024-01-15T10:00:00Z","x-iacp-trace":"t1","x-iacp-v":"1.1","x-iacp-ts":1}')
+    run -0 bash -c "acp-convert --to=iacp '$f' | acp-convert --to=fipa"
+    assert_output "$(cat "$f")"
+}
+
 @test "convert: receiver sets, addressed agents and non-object content travel in x-fipa-*" {
     local f
     f=$(lines_file '{"performative":"inform","sender":{"name":"a","addresses":["http://h/acc"]},"receiver":["b","c"],"content":"text","reply_with":"r"}')
