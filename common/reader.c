@@ -40,6 +40,7 @@ struct acl_scan {
     enum acl_state state;
     unsigned long depth;
     unsigned long long count; /* ACL_HASH: the length read so far; ACL_BYTES: bytes still due */
+    bool digits;              /* ACL_HASH: a digit has followed the # */
 };
 
 struct reader *reader_open(const char *path, const char *display, size_t max_line,
@@ -248,17 +249,17 @@ static bool acl_scan_byte(struct acl_scan *sc, char c)
     case ACL_HASH:
         if (c >= '0' && c <= '9' && sc->count < (1ULL << 40)) {
             sc->count = sc->count * 10 + (unsigned)(c - '0');
+            sc->digits = true;
             return false;
         }
         if (c == '"' && sc->count > 0) {
             sc->state = ACL_BYTES;
             return false;
         }
-        if (c == '"') {
-            sc->state = ACL_BETWEEN;
+        /* #0" is an empty string; a # without digits starts a word, as the parser reads it */
+        sc->state = c == '"' && sc->digits ? ACL_BETWEEN : ACL_WORD;
+        if (c == '"')
             return false;
-        }
-        sc->state = ACL_WORD;
         break;
     case ACL_WORD:
     case ACL_BETWEEN:
@@ -282,6 +283,7 @@ static bool acl_scan_byte(struct acl_scan *sc, char c)
         else if (c == '#') {
             sc->state = ACL_HASH;
             sc->count = 0;
+            sc->digits = false;
         } else
             sc->state = ACL_WORD;
     }

@@ -326,6 +326,15 @@ iacp_to_fipa() {
     assert_line --index 0 '(inform :sender'
 }
 
+@test "acl: a # without digits is a word to the record splitter as to the parser" {
+    local f=$BATS_TEST_TMPDIR/hash.acl
+    printf '%s\n' '(inform :content #"" :x-a y)' '(inform :content "two")' '(inform :content #0" :x-b #")' >"$f"
+    run -0 acp-convert --from=fipa-acl --to=fipa "$f"
+    assert_line --index 0 '{"performative":"inform","content":"#\"\"","x-a":"y"}'
+    assert_line --index 1 '{"performative":"inform","content":"two"}'
+    assert_line --index 2 '{"performative":"inform","content":"","x-b":"#\""}'
+}
+
 @test "acl: --max-line-bytes bounds one expression" {
     local f=$BATS_TEST_TMPDIR/long.acl
     { printf '(inform :content "'; head -c 5000 /dev/zero | tr '\0' x; printf '")\n(inform :content "short")\n'; } >"$f"
