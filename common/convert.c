@@ -575,6 +575,22 @@ static bool listed(const json_t *absent, const char *member)
     return false;
 }
 
+/* Whether ts says no more than the FIPA timestamp does: whole unix seconds (written as the
+ * timestamp), or what map_timestamp made of the x-fipa-timestamp that travels beside it. */
+static bool ts_mapped(const json_t *iacp, const json_t *ts)
+{
+    long long t;
+    if (unix_seconds(ts, &t))
+        return true;
+    const json_t *timestamp = json_object_get(iacp, "x-fipa-timestamp");
+    if (json_is_number(timestamp))
+        return json_equal(timestamp, ts);
+    json_t *seconds = timestamp_seconds(timestamp);
+    bool same = seconds && json_equal(seconds, ts);
+    json_decref(seconds);
+    return same;
+}
+
 static json_t *fipa_from_fipa_kind(struct converter *c, json_t *iacp, enum fipa_act act)
 {
     (void)c;
@@ -624,7 +640,7 @@ static json_t *fipa_from_fipa_kind(struct converter *c, json_t *iacp, enum fipa_
         bool mapped = strcmp(key, "from") == 0 || strcmp(key, "to") == 0 ||
                       strcmp(key, "kind") == 0 || strcmp(key, "body") == 0 ||
                       strcmp(key, "id") == 0 || strcmp(key, "ref") == 0 ||
-                      (strcmp(key, "ts") == 0 && unix_seconds(v, &t)) ||
+                      (strcmp(key, "ts") == 0 && ts_mapped(iacp, v)) ||
                       (strcmp(key, "v") == 0 && v_name && strcmp(v_name, "1.1") == 0);
         if (!mapped)
             set_prefixed(out, "x-iacp-", key, v);

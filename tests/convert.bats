@@ -147,6 +147,14 @@ iacp_to_fipa() {
     assert_output "$(cat "$f")"
 }
 
+@test "convert: a timestamp with a fraction comes back without an x-iacp-ts" {
+    local f
+    f=$(lines_file '{"performative":"inform","sender":"a","receiver":"b","content":{},"timestamp":"2024-01-15T10:00:00.5Z"}' \
+        '{"performative":"inform","sender":"a","receiver":"b","content":{},"timestamp":1705312800.25}')
+    run -0 bash -c "acp-convert --to=iacp '$f' | acp-convert --to=fipa"
+    assert_output "$(cat "$f")"
+}
+
 @test "convert: receiver sets, addressed agents and non-object content travel in x-fipa-*" {
     local f
     f=$(lines_file '{"performative":"inform","sender":{"name":"a","addresses":["http://h/acc"]},"receiver":["b","c"],"content":"text","reply_with":"r"}')
