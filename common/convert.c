@@ -465,10 +465,39 @@ static void map_agents(json_t *fipa, json_t *out)
         json_object_set(out, "x-fipa-receiver", receiver);
 }
 
+/* The x-iacp-ts of a message without timestamp, written by fipa_from_fipa_kind for a ts that
+ * no timestamp can say (not whole unix seconds, or none at all), or NULL. */
+static json_t *ts_marker(const json_t *fipa)
+{
+    json_t *marker = json_object_get(fipa, "x-iacp-ts");
+    long long t;
+    if (!marker || json_object_get(fipa, "timestamp") || unix_seconds(marker, &t))
+        return NULL;
+    return marker;
+}
+
+/* Whether x-iacp-body says what the IACP body was, as fipa_from_fipa_kind writes it: null
+ * beside a content of {} for no body, or a copy of a content that is not an object (null too). */
+static bool body_marker(const json_t *fipa)
+{
+    json_t *marker = json_object_get(fipa, "x-iacp-body");
+    json_t *content = json_object_get(fipa, "content");
+    if (!marker || !content)
+        return false;
+    if (json_is_null(marker) && json_is_object(content))
+        return json_object_size(content) == 0;
+    return !json_is_object(content) && json_equal(marker, content);
+}
+
 /* ts from timestamp; a timestamp that its ts would not write back the same rides along. */
 static void map_timestamp(struct converter *c, json_t *fipa, json_t *out, json_t **absent)
 {
     json_t *timestamp = json_object_get(fipa, "timestamp");
+    json_t *marker = ts_marker(fipa);
+    if (marker) {
+        json_object_set(out, "ts", marker);
+        return;
+    }
     if (!timestamp || json_is_null(timestamp)) {
         json_object_set_new(out, "ts", json_integer((json_int_t)c->cfg.now));
         if (!timestamp)
@@ -537,7 +566,11 @@ json_t *convert_fipa_to_iacp(struct converter *c, json_t *fipa, struct diag_sink
         json_object_set(out, "ref", in_reply_to);
     map_timestamp(c, fipa, out, &absent);
     json_t *content = json_object_get(fipa, "content");
-    if (json_is_object(content))
+    bool marked_body = body_marker(fipa);
+    if (marked_body) {
+        if (!json_is_object(content)) /* else {} stood for no body */
+            json_object_set(out, "body", content);
+    } else if (json_is_object(content))
         json_object_set(out, "body", content);
     else if (content)
         json_object_set(out, "x-fipa-content", content);
@@ -552,7 +585,9 @@ json_t *convert_fipa_to_iacp(struct converter *c, json_t *fipa, struct diag_sink
                       strcmp(key, "timestamp") == 0 ||
                       (strcmp(key, "reply_with") == 0 && json_is_string(v)) ||
                       (strcmp(key, "in_reply_to") == 0 && (json_is_string(v) || json_is_null(v)));
-        if (mapped)
+        bool marker = (strcmp(key, "x-iacp-body") == 0 && marked_body) ||
+                      (strcmp(key, "x-iacp-ts") == 0 && ts_marker(fipa));
+        if (mapped || marker)
             continue;
         if (is_iacp_extra(key, v))
             json_object_set(out, key + 7, v);
@@ -607,13 +642,19 @@ static json_t *fipa_from_fipa_kind(struct converter *c, json_t *iacp, enum fipa_
         receiver = json_object_get(iacp, "to");
     if (receiver)
         json_object_set(out, "receiver", receiver);
+    json_t *body = json_object_get(iacp, "body");
     json_t *content = json_object_get(iacp, "x-fipa-content");
     if (!content)
-        content = json_object_get(iacp, "body");
+        content = body;
     if (content)
         json_object_set(out, "content", content);
     else if (!listed(absent, "content"))
         json_object_set_new(out, "content", json_object());
+    /* A body that the way back would not make of the content says so (see body_marker). */
+    bool body_said = json_is_object(body) || json_object_get(iacp, "x-fipa-content") ||
+                     (!body && listed(absent, "content"));
+    if (!body_said)
+        json_object_set_new(out, "x-iacp-body", body ? json_incref(body) : json_null());
     json_t *id = json_object_get(iacp, "id");
     if (id && !listed(absent, "reply_with"))
         json_object_set(out, "reply_with", id);
@@ -625,6 +666,11 @@ static json_t *fipa_from_fipa_kind(struct converter *c, json_t *iacp, enum fipa_
     if (!json_object_get(iacp, "x-fipa-timestamp") && !listed(absent, "timestamp") &&
         unix_seconds(ts, &t))
         json_object_set_new(out, "timestamp", rfc3339(t));
+    /* Missing members that IACP requires come back missing (null) rather than made up. */
+    if (!ts)
+        json_object_set_new(out, "x-iacp-ts", json_null());
+    if (!json_object_get(iacp, "v"))
+        json_object_set_new(out, "x-iacp-v", json_null());
     const char *v_name = string_or_null(iacp, "v");
     const char *key;
     json_t *v;

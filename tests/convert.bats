@@ -147,6 +147,21 @@ iacp_to_fipa() {
     assert_output "$(cat "$f")"
 }
 
+@test "convert: a fipa.<act> message without body, with another body or ts, comes back" {
+    local f
+    f=$(lines_file '{"v":"1.1","id":"q-1","from":"a","to":"b","kind":"fipa.cfp","ts":1312284100}' \
+        '{"v":"1.1","id":"q-2","from":"a","to":"b","kind":"fipa.cfp","ts":1312284100.5,"body":"text"}' \
+        '{"v":"1.1","id":"q-3","from":"a","to":"b","kind":"fipa.cfp","ts":1312284100,"body":[1]}')
+    run -0 bash -c "acp-convert --to=fipa '$f' | acp-convert --to=iacp"
+    assert_output "$(cat "$f")"
+    run -0 bash -c "acp-convert --to=fipa-acl '$f' | acp-convert --to=iacp"
+    assert_output "$(cat "$f")"
+    f=$(lines_file '{"performative":"cfp","content":{},"x-iacp-body":null,"x-iacp-ts":5}' \
+        '{"performative":"cfp","content":5,"x-iacp-ts":"x","x-iacp-body":6}')
+    run -0 bash -c "acp-convert --to=iacp '$f' | acp-convert --to=fipa"
+    assert_output "$(cat "$f")"
+}
+
 @test "convert: a timestamp with a fraction comes back without an x-iacp-ts" {
     local f
     f=$(lines_file '{"performative":"inform","sender":"a","receiver":"b","content":{},"timestamp":"2024-01-15T10:00:00.5Z"}' \
