@@ -26,11 +26,20 @@ struct sexp {
     size_t count;
 };
 
+/* Where the last diagnostic was, so that the next one later in the record counts lines from
+ * there: a message with many warnings costs time in proportion to its length, not its square. */
+struct line_mark {
+    size_t offset;
+    unsigned long lines;
+    size_t line_start;
+};
+
 struct acl_parser {
     const struct record *rec;
     struct diag_sink *sink;
     size_t pos;
     bool failed;
+    struct line_mark mark;
 };
 
 static void sexp_free(struct sexp *x)
@@ -45,15 +54,19 @@ static void sexp_free(struct sexp *x)
 }
 
 /* Line and column of a byte of the record, for diagnostics. */
-static struct diag_where where_at(const struct record *rec, size_t offset)
+static struct diag_where where_at(struct acl_parser *p, size_t offset)
 {
-    struct diag_where at = {.file = rec->file, .line = rec->line};
-    size_t line_start = 0;
-    for (size_t i = 0; i < offset && i < rec->len; i++)
+    const struct record *rec = p->rec;
+    if (offset < p->mark.offset)
+        p->mark = (struct line_mark){0, 0, 0};
+    for (size_t i = p->mark.offset; i < offset && i < rec->len; i++)
         if (rec->text[i] == '\n') {
-            at.line++;
-            line_start = i + 1;
+            p->mark.lines++;
+            p->mark.line_start = i + 1;
         }
+    p->mark.offset = offset;
+    size_t line_start = p->mark.line_start;
+    struct diag_where at = {.file = rec->file, .line = rec->line + p->mark.lines};
     at.column = offset - line_start + 1 + (line_start == 0 ? rec->column_base : 0);
     return at;
 }
@@ -62,7 +75,7 @@ static void syntax_error(struct acl_parser *p, size_t offset, const char *what)
 {
     if (p->failed)
         return;
-    struct diag_where at = where_at(p->rec, offset);
+    struct diag_where at = where_at(p, offset);
     diag_emit(p->sink, &at, SEV_ERROR, "acl-syntax", "%s (byte %zu of the message)", what,
               offset + 1);
     p->failed = true;
@@ -225,7 +238,7 @@ static bool is_text(const struct sexp *x)
 /* Reports an error at an expression; a macro so that every format stays a checked literal. */
 #define fail_at(p, x, code, ...)                                                                   \
     do {                                                                                           \
-        struct diag_where at_ = where_at((p)->rec, (x)->start);                                    \
+        struct diag_where at_ = where_at((p), (x)->start);                                         \
         diag_emit((p)->sink, &at_, SEV_ERROR, code, __VA_ARGS__);                                  \
         (p)->failed = true;                                                                        \
     } while (0)
@@ -272,7 +285,7 @@ static void set_user_parameter(struct acl_parser *p, json_t *obj, const char *na
             json_decref(v);
             return;
         }
-        struct diag_where at = where_at(p->rec, value->start);
+        struct diag_where at = where_at(p, value->start);
         diag_emit(p->sink, &at, SEV_WARNING, "acl-json", "':%s' is not JSON (%s); kept as text",
                   name, err.text);
         json_object_set_new(obj, name + 11, v);
@@ -415,7 +428,7 @@ static json_t *read_date_time(struct acl_parser *p, const struct sexp *x)
         return NULL;
     }
     if (!zone) {
-        struct diag_where at = where_at(p->rec, x->start);
+        struct diag_where at = where_at(p, x->start);
         diag_emit(p->sink, &at, SEV_WARNING, "acl-time-zone",
                   "date-time '%s' has no Z; read as UTC", s);
     }
@@ -483,7 +496,7 @@ static void read_parameter(struct acl_parser *p, json_t *msg, const struct sexp 
     const struct parameter *param = find_parameter_by_keyword(name);
     if (!param) {
         if (strncasecmp(name, "x-", 2) != 0) {
-            struct diag_where at = where_at(p->rec, key->start);
+            struct diag_where at = where_at(p, key->start);
             diag_emit(p->sink, &at, SEV_WARNING, "acl-parameter",
                       "unknown parameter ':%s' kept as a member", name);
         }
@@ -518,7 +531,7 @@ static void decode_content(struct acl_parser *p, json_t *msg, const struct marke
     json_t *parsed = json_loadb(json_string_value(content), json_string_length(content),
                                 JSON_DECODE_ANY | JSON_REJECT_DUPLICATES, &err);
     if (!parsed) {
-        struct diag_where at = where_at(p->rec, content_at);
+        struct diag_where at = where_at(p, content_at);
         diag_emit(p->sink, &at, SEV_WARNING, "acl-json",
                   "the content is not JSON (%s); kept as text", err.text);
         return;

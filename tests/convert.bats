@@ -358,6 +358,16 @@ iacp_to_fipa() {
     assert_line --index 2 '{"performative":"inform","content":"","x-b":"#\""}'
 }
 
+@test "acl: every warning of a message names its own line and column, in any order" {
+    # The parser counts lines on from the previous diagnostic; the content's warning comes last
+    # although it is earlier in the message, so the count must start again.
+    local f=$BATS_TEST_TMPDIR/warn.acl
+    printf '%s\n' '(inform :a 1' '  :b 2 :reply-by 20240115T103500000' ' :content "{x" :language json' ' :c 3)' >"$f"
+    run -0 --separate-stderr acp-convert --from=fipa-acl --to=fipa "$f"
+    assert_equal "$(grep -o 'warn.acl:[0-9]*:[0-9]*' <<<"$stderr" | tr '\n' ' ')" \
+        'warn.acl:1:9 warn.acl:2:3 warn.acl:2:18 warn.acl:4:2 warn.acl:3:11 '
+}
+
 @test "acl: --max-line-bytes bounds one expression" {
     local f=$BATS_TEST_TMPDIR/long.acl
     { printf '(inform :content "'; head -c 5000 /dev/zero | tr '\0' x; printf '")\n(inform :content "short")\n'; } >"$f"
