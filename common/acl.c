@@ -672,13 +672,32 @@ static void write_text(struct acl_writer *w, const char *s, size_t len, bool all
     sb_addc(w->out, '"');
 }
 
-static void write_json_text(struct acl_writer *w, const json_t *v)
+static bool is_ascii(const char *s)
 {
-    char *text = json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY);
+    for (; *s; s++)
+        if ((unsigned char)*s >= 0x80)
+            return false;
+    return true;
+}
+
+static char *dump_json(const json_t *v, size_t flags)
+{
+    char *text = json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY | flags);
     if (!text)
         die_oom(); /* jansson fails only when it cannot allocate */
-    else
-        write_text(w, text, strlen(text), false);
+    return text;
+}
+
+/* JSON text as a string. When it needs a byte-length string, its non-ASCII characters are
+ * written as \u escapes, so that JADE, which counts characters, reads the same text. */
+static void write_json_text(struct acl_writer *w, const json_t *v)
+{
+    char *text = dump_json(v, 0);
+    if (!literal_safe(text, strlen(text)) && !is_ascii(text)) {
+        free(text);
+        text = dump_json(v, JSON_ENSURE_ASCII);
+    }
+    write_text(w, text, strlen(text), false);
     free(text);
 }
 

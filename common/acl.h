@@ -21,7 +21,8 @@
  * Writing rule for a text value: a bare word when it is printable ASCII that JADE reads as a word
  * (not for :content, which is always quoted as JADE does); otherwise a "..." literal with every
  * quote written \" ; otherwise, when the text contains a backslash followed by a quote or ends in
- * a backslash (which no literal can say unambiguously to JADE), a #N" byte-length string. */
+ * a backslash (which no literal can say unambiguously to JADE), a #N" byte-length string; JSON
+ * text in one is ASCII (\u escapes), because JADE counts characters where SC00070 counts bytes. */
 #ifndef ACP_ACL_H
 #define ACP_ACL_H
 

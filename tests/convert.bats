@@ -334,6 +334,17 @@ iacp_to_fipa() {
     assert_output "$(cat "$f")"
 }
 
+@test "acl: JSON text in a byte-length string is ASCII, so that JADE counts the same" {
+    local f
+    f=$(lines_file '{"performative":"inform","content":{"m":"café \"x\""}}' \
+        '{"performative":"inform","content":{"m":"café"}}')
+    run -0 acp-convert --to=fipa-acl "$f"
+    assert_line --index 1 ' :content #23"{"m":"caf\u00E9 \"x\""}'
+    assert_line --index 4 ' :content "{\"m\":\"café\"}"'
+    run -0 bash -c "acp-convert --to=fipa-acl '$f' | acp-convert --to=fipa"
+    assert_output "$(cat "$f")"
+}
+
 @test "acl: a syntax error names line and column, skips to the next top-level ( and goes on" {
     local f=$BATS_TEST_TMPDIR/bad.acl
     printf '%s\n' '(inform :content "ok1")' '(inform :sender' '  (agent-identifier :name a)' ' :content' '(inform :content "ok2")' 'junk words' '(inform :content "ok3" extra)' '(inform :content "ok4")' >"$f"
