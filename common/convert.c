@@ -143,6 +143,17 @@ static const char *follow_conversation(struct converter *c, const char *id, cons
     return r->opener;
 }
 
+/* Makes opener the conversation of id, as a message that said so (x-fipa-conversation_id) has
+ * it, so that the replies to id follow it too. */
+static void correct_opener(struct converter *c, const char *id, const char *opener)
+{
+    struct remembered *r = strmap_get(c->conversations, id);
+    if (r && strcmp(r->opener, opener) != 0) {
+        free(r->opener);
+        r->opener = xstrdup(opener);
+    }
+}
+
 /* --- small JSON helpers --- */
 
 static bool starts_with(const char *s, const char *prefix)
@@ -282,6 +293,8 @@ static bool carried(const char *key, const json_t *v)
         return json_is_string(v);
     if (strcmp(key, "ts") == 0)
         return unix_seconds(v, &t);
+    if (strcmp(key, "x-fipa-conversation_id") == 0)
+        return json_is_string(v);
     return false;
 }
 
@@ -318,11 +331,19 @@ json_t *convert_iacp_to_fipa(struct converter *c, json_t *iacp, struct diag_sink
     if (ref)
         json_object_set_new(out, "in_reply_to", json_string(ref));
     json_t *ts = json_object_get(iacp, "ts");
+    /* The way back keeps a conversation_id that the stream would not find again (a capture cut
+     * in the middle of a conversation) in x-fipa-conversation_id; it wins here. */
+    const char *conversation = string_or_null(iacp, "x-fipa-conversation_id");
     if (id) {
         double when = json_is_number(ts) ? json_number_value(ts) : NAN;
-        json_object_set_new(out, "conversation_id",
-                            json_string(follow_conversation(c, id, ref, when)));
+        const char *found = follow_conversation(c, id, ref, when);
+        if (conversation)
+            correct_opener(c, id, conversation);
+        else
+            conversation = found;
     }
+    if (conversation)
+        json_object_set_new(out, "conversation_id", json_string(conversation));
     if (map.protocol)
         json_object_set_new(out, "protocol", json_string(map.protocol));
     json_t *reply_by = kind == IACP_TASK_ASSIGN ? deadline_reply_by(body) : NULL;
@@ -377,7 +398,27 @@ static json_t *timestamp_seconds(const json_t *timestamp)
 }
 
 /* The way back of convert_iacp_to_fipa: exact, by x-iacp-kind and the other x-iacp-* members. */
-static json_t *iacp_from_iacp_origin(json_t *fipa)
+/* conversation_id travels in x-fipa-conversation_id when the way there, following this
+ * stream as this direction does, would not find it again (a capture cut in the middle of a
+ * conversation). A redundant x-fipa-conversation_id of the input is not kept. */
+static void keep_conversation(struct converter *c, json_t *fipa, json_t *out)
+{
+    const char *id = string_or_null(out, "id");
+    const char *found = NULL;
+    if (id) {
+        json_t *ts = json_object_get(out, "ts");
+        found = follow_conversation(c, id, string_or_null(out, "ref"),
+                                    json_is_number(ts) ? json_number_value(ts) : NAN);
+    }
+    const char *conversation = string_or_null(fipa, "conversation_id");
+    if (conversation && !(found && strcmp(conversation, found) == 0)) {
+        json_object_set_new(out, "x-fipa-conversation_id", json_string(conversation));
+        if (id)
+            correct_opener(c, id, conversation);
+    }
+}
+
+static json_t *iacp_from_iacp_origin(struct converter *c, json_t *fipa)
 {
     json_t *out = json_object();
     json_t *kind = json_object_get(fipa, "x-iacp-kind");
@@ -425,6 +466,7 @@ static json_t *iacp_from_iacp_origin(json_t *fipa)
         else
             set_prefixed(out, "x-fipa-", key, member);
     }
+    keep_conversation(c, fipa, out);
     return out;
 }
 
@@ -536,7 +578,7 @@ json_t *convert_fipa_to_iacp(struct converter *c, json_t *fipa, struct diag_sink
                              const struct diag_where *at)
 {
     if (json_object_get(fipa, "x-iacp-kind"))
-        return iacp_from_iacp_origin(fipa);
+        return iacp_from_iacp_origin(c, fipa);
     const char *performative = string_or_null(fipa, "performative");
     enum fipa_act act = performative ? fipa_act_parse(performative) : FIPA_ACT_INVALID;
     if (act == FIPA_ACT_INVALID) {

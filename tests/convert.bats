@@ -100,6 +100,17 @@ iacp_to_fipa() {
     assert_output "$(printf 'q-1\nq-1\nq-1\nq-1')"
 }
 
+@test "convert: FIPA cut in the middle of a conversation keeps its conversation_id both ways" {
+    local f
+    f=$(lines_file '{"performative":"cancel","sender":"queen","receiver":"f","content":{},"reply_with":"m2","in_reply_to":"m1","conversation_id":"q1","protocol":"fipa-request","x-iacp-kind":"task.cancel","x-iacp-v":"1.1"}' \
+        '{"performative":"inform","sender":"f","receiver":"queen","content":{},"reply_with":"m3","in_reply_to":"m2","conversation_id":"q1","x-iacp-kind":"hb","x-iacp-v":"1.1"}')
+    run -0 acp-convert --to=iacp "$f"
+    assert_line --index 0 '{"v":"1.1","id":"m2","from":"queen","to":"f","kind":"task.cancel","ref":"m1","x-fipa-conversation_id":"q1"}'
+    assert_line --index 1 '{"v":"1.1","id":"m3","from":"f","to":"queen","kind":"hb","ref":"m2"}'
+    run -0 bash -c "acp-convert --to=iacp '$f' | acp-convert --to=fipa"
+    assert_output "$(cat "$f")"
+}
+
 @test "convert: conversation state is bounded by --max-open and --idle-timeout" {
     local f
     f=$(lines_file \
