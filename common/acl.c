@@ -329,6 +329,7 @@ static json_t *read_agent(struct acl_parser *p, const struct sexp *x)
     }
     json_t *agent = json_object();
     json_object_set_new(agent, "name", json_null());
+    bool object = false; /* :X-acp-object: an object although it holds only the name */
     for (size_t i = 1; i < x->count && !p->failed; i += 2) {
         const struct sexp *key = x->items[i];
         if (key->type != SX_WORD || key->text[0] != ':' || i + 1 >= x->count) {
@@ -344,7 +345,10 @@ static json_t *read_agent(struct acl_parser *p, const struct sexp *x)
             v = read_sequence(p, value, false);
         else if (strcasecmp(name, "resolvers") == 0)
             v = read_sequence(p, value, true);
-        else {
+        else if (strcasecmp(name, "x-acp-object") == 0) {
+            object = true;
+            continue;
+        } else {
             set_user_parameter(p, agent, name, value);
             continue;
         }
@@ -363,7 +367,7 @@ static json_t *read_agent(struct acl_parser *p, const struct sexp *x)
         json_decref(agent);
         return NULL;
     }
-    if (json_object_size(agent) == 1) {
+    if (json_object_size(agent) == 1 && !object) {
         json_t *name = json_incref(json_object_get(agent, "name"));
         json_decref(agent);
         return name;
@@ -751,6 +755,8 @@ static void write_agent(struct acl_writer *w, const json_t *agent)
     const char *name = fipa_agent_name(agent);
     sb_adds(w->out, "(agent-identifier :name ");
     write_text(w, name, strlen(name), true);
+    if (json_is_object(agent) && json_object_size(agent) == 1)
+        sb_adds(w->out, " :X-acp-object true");
     if (json_is_object(agent)) {
         const char *key;
         json_t *v;

@@ -4,7 +4,8 @@
  * Reading: keywords in any case; (set ...) of agent-identifiers with :addresses and :resolvers;
  * "..." literals (only \" is an escape); #N" strings of N bytes; date-times such as
  * 20240115T103500000Z (without Z: UTC, with a warning); user parameters :X-... .
- * An agent identifier with only a name becomes a string, one with more an object
+ * An agent identifier with only a name becomes a string, one with more (or with the writer's
+ * marker :X-acp-object, for an object that holds only its name) an object
  * {"name", "addresses", "resolvers", ...}; a set of one agent becomes that agent, a larger one an
  * array. Content is a string, or JSON when the language is json.
  *

@@ -275,6 +275,16 @@ iacp_to_fipa() {
     [[ $stderr == *"lines.acl:5:2: error: 'bogus' is not a FIPA communicative act [acl-performative]"* ]]
 }
 
+@test "acl: an agent object that holds only its name comes back as an object" {
+    local f
+    f=$(lines_file '{"performative":"inform","sender":{"name":"a"},"receiver":["b",{"name":"c"}]}')
+    run -0 acp-convert --to=fipa-acl "$f"
+    assert_line --index 1 ' :sender (agent-identifier :name a :X-acp-object true)'
+    assert_line --index 2 ' :receiver (set (agent-identifier :name b) (agent-identifier :name c :X-acp-object true)))'
+    run -0 bash -c "acp-convert --to=fipa-acl '$f' | acp-convert --to=fipa"
+    assert_output "$(cat "$f")"
+}
+
 @test "acl: byte-length strings carry any bytes" {
     local f=$BATS_TEST_TMPDIR/bytes.acl
     printf '(inform :content #7"a)b\\"(\n :reply-with #0" :X-n #2"é)\n' >"$f"
