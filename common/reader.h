@@ -35,7 +35,7 @@ struct record {
 enum reader_mode {
     READ_JSON, /* records are lines */
     READ_ACL,  /* records are top-level parenthesised expressions */
-    READ_AUTO, /* per file: ACL when its first non-blank byte is "(", else JSON */
+    READ_AUTO, /* per record: ACL when a line starts (after blanks) with "(", else JSON */
 };
 
 struct reader_hooks {
