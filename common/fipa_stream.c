@@ -371,6 +371,7 @@ struct conversation {
     unsigned long broadcast_line;
     struct party *parties;
     size_t nparties, cap, open_parties;
+    size_t leader;    /* English auction: 1 + the index of the party whose bid leads; 0 if none */
     char *cancel_ref; /* reply_with of the latest cancel, which its answer names; or NULL */
     double reply_by;  /* of the latest cfp; NAN if none */
     const char *cfp_file;
@@ -444,7 +445,7 @@ static void free_parties(struct conversation *c)
         free(c->parties[i].name);
     free(c->parties);
     c->parties = NULL;
-    c->nparties = c->cap = c->open_parties = 0;
+    c->nparties = c->cap = c->open_parties = c->leader = 0;
 }
 
 static void drop_alias(struct fipa_stream *s, struct conversation *c, char *alias)
@@ -669,9 +670,30 @@ static struct party *party_add(struct conversation *c, const char *name)
     return p;
 }
 
+/* In an English auction the closing inform makes the leading bidder the winner, whatever the
+ * state the later rounds left it in (called again, with nobody outbidding it), and nobody else. */
+static const struct transition *english_auction_step(struct conversation *c, const struct party *p,
+                                                     const struct transition *t)
+{
+    static const struct transition won = {PS_ACTIVE, BY_INITIATOR, FIPA_INFORM, PS_WON, OUT_NONE};
+    static const struct transition outbid = {PS_ACTIVE, BY_INITIATOR, FIPA_INFORM, PS_ENDED,
+                                             OUT_DONE};
+    if (c->protocol != FP_AUCTION_ENGLISH || t->by != BY_INITIATOR)
+        return t;
+    bool leads = c->leader == (size_t)(p - c->parties) + 1;
+    if (t->act == FIPA_ACCEPT_PROPOSAL)
+        c->leader = (size_t)(p - c->parties) + 1;
+    else if (t->act == FIPA_INFORM && t->to == PS_ENDED && leads)
+        return &won;
+    else if (t->act == FIPA_INFORM && t->to == PS_WON && !leads)
+        return &outbid;
+    return t;
+}
+
 static void party_enter(struct conversation *c, struct party *p, const struct transition *t,
                         const struct message *m)
 {
+    t = english_auction_step(c, p, t);
     if (p->state == PS_NONE)
         c->open_parties++;
     if (t->to == PS_CANCELLING && p->state != PS_CANCELLING)

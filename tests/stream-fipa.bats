@@ -131,6 +131,18 @@ assert_clean() {
     assert_clean ok-auction-english.jsonl
 }
 
+@test "fipa-auction-english: a last call nobody answers leaves the leader the winner" {
+    assert_clean ok-auction-english-last-call.jsonl
+}
+
+@test "fipa-auction-english: the request goes to the leading bidder, not to one outbid" {
+    validate_json "$F/auction-request-to-outbid.jsonl"
+    assert_failure 1
+    assert_finding fipa-after-end 7 6
+    assert_line --partial "request after b1's part of conversation 'eb' ended (done)"
+    [ "${#lines[@]}" -eq 1 ]
+}
+
 @test "fipa-auction-dutch: falling cfps, first bid accepted, later rejected, close" {
     assert_clean ok-auction-dutch.jsonl
 }
