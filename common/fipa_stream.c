@@ -997,11 +997,13 @@ static void follow(struct fipa_stream *s, struct conversation *c, const struct i
         finish(s, c);
 }
 
-/* A relayed reply after the first is part of a brokered conversation that ended well. */
+/* A relayed reply after the first is part of a brokered conversation that ended well: each
+ * target answers for itself, with inform or failure. */
 static bool late_relay(const struct conversation *c, const struct incoming *in)
 {
     return (c->protocol == FP_BROKERING || c->protocol == FP_RECRUITING) &&
-           c->outcome == OUT_DONE && in->act == FIPA_INFORM && strcmp(in->sender, c->initiator);
+           c->outcome == OUT_DONE && (in->act == FIPA_INFORM || in->act == FIPA_FAILURE) &&
+           strcmp(in->sender, c->initiator);
 }
 
 static void after_end(struct conversation *c, const struct incoming *in, struct diag_sink *sink)

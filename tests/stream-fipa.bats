@@ -113,6 +113,18 @@ assert_clean() {
     assert_clean ok-brokering.jsonl
 }
 
+@test "brokering and recruiting: a target's failure may follow another target's inform" {
+    assert_clean ok-relayed-failure.jsonl
+}
+
+@test "fipa-brokering: nothing is relayed after the broker found no match" {
+    validate_json "$F/relay-after-no-match.jsonl"
+    assert_failure 1
+    assert_finding fipa-after-end 4 3
+    assert_line --partial 'ended (failed)'
+    [ "${#lines[@]}" -eq 1 ]
+}
+
 @test "fipa-recruiting: the target answers the initiator directly" {
     assert_clean ok-recruiting.jsonl
 }
