@@ -359,7 +359,8 @@ struct party {
 };
 
 struct conversation {
-    char *key; /* 'c' + conversation_id, or 'r' + the opener's reply_with */
+    char *key;    /* 'c' + conversation_id, or 'r' + the opener's name and reply_with */
+    size_t id_at; /* where the id shown to people starts in key */
     char *initiator;
     enum fipa_protocol protocol;
     bool protocol_named; /* from the protocol member, not inferred */
@@ -396,11 +397,14 @@ struct fipa_stream {
     conversation_done_fn done;
     void *ctx;
     struct strmap *conversations; /* key -> conversation, open or finished */
-    struct strmap *aliases;       /* reply_with -> conversation, for chains without an id */
+    struct strmap *aliases;       /* agent and reply_with -> conversation, for chains without an
+                                   * id: reply_with values are only unique per agent */
     struct conv_list open, tombstones;
-    struct strbuf key; /* the key of the message being followed */
-    unsigned long seq; /* messages seen */
-    double now;        /* the latest message time seen; NAN before any */
+    struct strbuf key;   /* the key of the message being followed */
+    size_t key_id_at;    /* where its id starts */
+    struct strbuf alias; /* scratch space for alias keys */
+    unsigned long seq;   /* messages seen */
+    double now;          /* the latest message time seen; NAN before any */
     struct strbuf scratch;
 };
 
@@ -490,7 +494,18 @@ static void conversation_free(struct fipa_stream *s, struct conversation *c)
 
 static const char *conversation_id(const struct conversation *c)
 {
-    return c->key + 1;
+    return c->key + c->id_at;
+}
+
+/* An agent's name and a reply_with value it chose, as one key (the length makes it
+ * unambiguous). */
+static const char *agent_key(struct strbuf *sb, const char *agent, const char *value)
+{
+    sb_reset(sb);
+    sb_addf(sb, "%zu:", strlen(agent));
+    sb_adds(sb, agent);
+    sb_adds(sb, value);
+    return sb->buf;
 }
 
 static void report(struct fipa_stream *s, const struct conversation *c, const char *outcome)
@@ -608,6 +623,7 @@ static struct conversation *conversation_new(struct fipa_stream *s, const char *
 {
     struct conversation *c = xcalloc(1, sizeof *c);
     c->key = xstrdup(key);
+    c->id_at = s->key_id_at;
     c->initiator = xstrdup(in->sender);
     c->protocol = p;
     c->protocol_named = named;
@@ -1049,6 +1065,23 @@ static enum fipa_protocol would_open(const struct incoming *in, bool *named)
     return p != FP_NONE && opens(p, in->act) ? p : FP_NONE;
 }
 
+/* The conversation of the message a reply answers: the reply goes to the agent that chose the
+ * in_reply_to value (or to one its reply_to named). */
+static struct conversation *answered(struct fipa_stream *s, const json_t *receiver,
+                                     const char *in_reply_to)
+{
+    size_t n = json_is_array(receiver) ? json_array_size(receiver) : 1;
+    for (size_t i = 0; i < n; i++) {
+        const char *name =
+            fipa_agent_name(json_is_array(receiver) ? json_array_get(receiver, i) : receiver);
+        struct conversation *c =
+            name ? strmap_get(s->aliases, agent_key(&s->alias, name, in_reply_to)) : NULL;
+        if (c)
+            return c;
+    }
+    return NULL;
+}
+
 /* Looks the conversation up by id, or by the chain of replies; *key gets the key a new
  * conversation would have (empty when the message cannot start one). */
 static struct conversation *lookup(struct fipa_stream *s, const struct incoming *in,
@@ -1057,21 +1090,41 @@ static struct conversation *lookup(struct fipa_stream *s, const struct incoming 
     const char *id = json_member_string(in->m->root, "conversation_id");
     sb_reset(key);
     sb_adds(key, "");
+    s->key_id_at = 1;
     if (id) {
         sb_addc(key, 'c');
         sb_adds(key, id);
         return strmap_get(s->conversations, key->buf);
     }
     const char *in_reply_to = json_member_string(in->m->root, "in_reply_to");
-    struct conversation *c = in_reply_to ? strmap_get(s->aliases, in_reply_to) : NULL;
+    struct conversation *c = in_reply_to ? answered(s, in->receiver, in_reply_to) : NULL;
     if (c)
         return c;
     const char *reply_with = json_member_string(in->m->root, "reply_with");
     if (!reply_with)
         return NULL;
     sb_addc(key, 'r');
-    sb_adds(key, reply_with);
+    sb_adds(key, agent_key(&s->alias, in->sender, reply_with));
+    s->key_id_at = key->len - strlen(reply_with);
     return strmap_get(s->conversations, key->buf);
+}
+
+/* Remembers a message's reply_with for the chain, under every agent a reply may go to: its
+ * sender, and those its reply_to names. */
+static void add_aliases(struct fipa_stream *s, struct conversation *c, const struct incoming *in)
+{
+    const char *reply_with = json_member_string(in->m->root, "reply_with");
+    if (!reply_with)
+        return;
+    add_alias(s, c, agent_key(&s->alias, in->sender, reply_with));
+    const json_t *reply_to = json_object_get(in->m->root, "reply_to");
+    size_t n = json_is_array(reply_to) ? json_array_size(reply_to) : reply_to ? 1 : 0;
+    for (size_t i = 0; i < n; i++) {
+        const char *name =
+            fipa_agent_name(json_is_array(reply_to) ? json_array_get(reply_to, i) : reply_to);
+        if (name)
+            add_alias(s, c, agent_key(&s->alias, name, reply_with));
+    }
 }
 
 /* A conversation that ended, or one running another protocol, gets a new run when a message
@@ -1111,9 +1164,8 @@ static const char *dispatch(struct fipa_stream *s, const struct incoming *in,
         c = conversation_new(s, s->key.buf, in, p, named);
     }
     follow(s, c, in, sink);
-    const char *reply_with = json_member_string(in->m->root, "reply_with");
-    if (c->key[0] == 'r' && reply_with)
-        add_alias(s, c, reply_with);
+    if (c->key[0] == 'r')
+        add_aliases(s, c, in);
     return conversation_id(c);
 }
 
@@ -1188,5 +1240,6 @@ void fipa_stream_free(struct fipa_stream *s)
     strmap_free(s->aliases, NULL);
     sb_free(&s->scratch);
     sb_free(&s->key);
+    sb_free(&s->alias);
     free(s);
 }

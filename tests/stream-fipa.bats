@@ -275,6 +275,10 @@ assert_clean() {
     assert_clean ok-chain.jsonl
 }
 
+@test "reply chain without conversation_id: two agents may choose the same reply_with" {
+    assert_clean ok-chain-per-agent.jsonl
+}
+
 @test "reply chain without conversation_id: late reply and reused reply_with" {
     validate_json "$F/chain-after-end.jsonl"
     assert_failure 1
