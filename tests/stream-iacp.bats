@@ -175,6 +175,31 @@ BUSY='{"reason":"busy"}'
     assert_output "2 error iacp-duplicate-id 1"
 }
 
+@test "when message time stands still, ids are forgotten by count: ten per --max-open" {
+    f=$({
+        for i in 1 2 3 4 5 6 7 8 9 a b; do
+            m m-00000$i forager-01 queen hb 100
+        done
+        m m-000001 forager-01 queen hb 100
+        m m-00000b forager-01 queen hb 100
+    } | capture)
+    run findings --max-open=1 "$f"
+    assert_output "13 error iacp-duplicate-id 11"
+}
+
+@test "when message time stands still, at most --max-open tombstones are kept" {
+    f=$({
+        m m-000001 forager-01 registry tool.query 100
+        m m-0000a1 registry forager-01 tool.reply 100 m-000001
+        m m-000002 forager-01 registry tool.query 100
+        m m-0000a2 registry forager-01 tool.reply 100 m-000002
+        m m-0000a3 registry forager-01 tool.reply 100 m-000001
+        m m-0000a4 registry forager-01 tool.reply 100 m-000002
+    } | capture)
+    run findings --max-open=1 "$f"
+    assert_output "6 error iacp-result-after-final 4"
+}
+
 @test "a second assign to a forager with one slot is an error" {
     f=$({
         m q-0001 queen forager-01 task.assign 100 "" '{"node":"a"}'
