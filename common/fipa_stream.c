@@ -1066,10 +1066,12 @@ static enum fipa_protocol would_open(const struct incoming *in, bool *named)
 }
 
 /* The conversation of the message a reply answers: the reply goes to the agent that chose the
- * in_reply_to value (or to one its reply_to named). */
-static struct conversation *answered(struct fipa_stream *s, const json_t *receiver,
+ * in_reply_to value (or to one its reply_to named); failing that, an agent may name its own
+ * earlier message (the opening cfp, when the proposals carried no reply_with). */
+static struct conversation *answered(struct fipa_stream *s, const struct incoming *in,
                                      const char *in_reply_to)
 {
+    const json_t *receiver = in->receiver;
     size_t n = json_is_array(receiver) ? json_array_size(receiver) : 1;
     for (size_t i = 0; i < n; i++) {
         const char *name =
@@ -1079,7 +1081,7 @@ static struct conversation *answered(struct fipa_stream *s, const json_t *receiv
         if (c)
             return c;
     }
-    return NULL;
+    return strmap_get(s->aliases, agent_key(&s->alias, in->sender, in_reply_to));
 }
 
 /* Looks the conversation up by id, or by the chain of replies; *key gets the key a new
@@ -1097,7 +1099,7 @@ static struct conversation *lookup(struct fipa_stream *s, const struct incoming 
         return strmap_get(s->conversations, key->buf);
     }
     const char *in_reply_to = json_member_string(in->m->root, "in_reply_to");
-    struct conversation *c = in_reply_to ? answered(s, in->receiver, in_reply_to) : NULL;
+    struct conversation *c = in_reply_to ? answered(s, in, in_reply_to) : NULL;
     if (c)
         return c;
     const char *reply_with = json_member_string(in->m->root, "reply_with");

@@ -279,6 +279,10 @@ assert_clean() {
     assert_clean ok-chain-per-agent.jsonl
 }
 
+@test "reply chain without conversation_id: the initiator may name its own opening message" {
+    assert_clean ok-chain-own-message.jsonl
+}
+
 @test "reply chain without conversation_id: late reply and reused reply_with" {
     validate_json "$F/chain-after-end.jsonl"
     assert_failure 1
