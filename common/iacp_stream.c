@@ -60,7 +60,8 @@ struct conv {
     struct agent *initiator;
     struct agent *assignee;
     struct node_chain *chain; /* the assigns of its node; NULL when none or cancelled */
-    const char *file;         /* the opening message */
+    struct conv *chain_older, *chain_newer; /* the other open assigns of its node */
+    const char *file;                       /* the opening message */
     unsigned long line;
     unsigned long last_line;
     unsigned long messages;
@@ -90,9 +91,10 @@ struct tombstone {
 };
 
 /* The open assigns of one task graph node: a reissue adds to the chain, and two final results
- * in one chain mean the node ran twice. */
+ * in one chain mean the node ran twice. An assign that ends leaves it, so that the next reissue
+ * is told against the latest assign still open. */
 struct node_chain {
-    struct conv *latest;       /* the latest open assign, or NULL */
+    struct conv *latest;       /* the open assigns, the latest first; NULL when none */
     unsigned long outstanding; /* open assigns in the chain */
     char *done_id;             /* the first assign with a final result */
     const char *done_file;
@@ -385,8 +387,13 @@ static void leave_chain(struct iacp_stream *s, struct conv *c)
     if (!chain)
         return;
     c->chain = NULL;
-    if (chain->latest == c)
-        chain->latest = NULL;
+    if (c->chain_newer)
+        c->chain_newer->chain_older = c->chain_older;
+    else
+        chain->latest = c->chain_older;
+    if (c->chain_older)
+        c->chain_older->chain_newer = c->chain_newer;
+    c->chain_older = c->chain_newer = NULL;
     if (--chain->outstanding == 0) {
         strmap_remove(s->nodes, chain->node);
         free_chain(chain);
@@ -635,6 +642,9 @@ static void join_chain(struct iacp_stream *s, const struct message *m, struct co
         prev->reissue_line = m->at.line;
     }
     chain->outstanding++;
+    c->chain_older = chain->latest;
+    if (chain->latest)
+        chain->latest->chain_newer = c;
     chain->latest = c;
     c->chain = chain;
 }

@@ -279,6 +279,20 @@ BUSY='{"reason":"busy"}'
     [[ "$stderr" == *":6: error: node 'tg:n/1' ran twice: assign 'q-0001' (line 1) to 'forager-01' and assign 'q-0002' (line 2) both have a final task.result (see line 2) [iacp-duplicate-execution]"* ]]
 }
 
+@test "a second reissue, after the first one was rejected, is told against the assign still open" {
+    f=$({
+        m q-0001 queen forager-01 task.assign 100 "" "$NODE"
+        m q-0002 queen forager-02 task.assign 400 "" "$NODE"
+        m m-000001 forager-02 queen task.reject 401 q-0002 "$BUSY"
+        m q-0003 queen forager-03 task.assign 402 "" "$NODE"
+        m m-000001 forager-03 queen task.result 403 q-0003 "$OK"
+        m m-000001 forager-01 queen task.result 404 q-0001 "$OK"
+    } | capture)
+    run findings "$f"
+    assert_output "$(printf '%s\n' '2 warning iacp-reissue 1' '4 warning iacp-reissue 1' \
+        '6 error iacp-duplicate-execution 4')"
+}
+
 @test "a reissue whose first assign never finishes is no duplicate execution" {
     f=$({
         m q-0001 queen forager-01 task.assign 100 "" "$NODE"
