@@ -362,6 +362,7 @@ struct conversation {
     char *key;    /* 'c' + conversation_id, or 'r' + the opener's name and reply_with */
     size_t id_at; /* where the id shown to people starts in key */
     char *initiator;
+    char *answer_to; /* brokering, recruiting: the opener's reply_to, who gets the answers */
     enum fipa_protocol protocol;
     bool protocol_named; /* from the protocol member, not inferred */
     bool finished;       /* a tombstone: only key, initiator, protocol, outcome, last line */
@@ -489,6 +490,7 @@ static void conversation_free(struct fipa_stream *s, struct conversation *c)
     free_parties(c);
     free(c->key);
     free(c->initiator);
+    free(c->answer_to);
     free(c);
 }
 
@@ -625,6 +627,12 @@ static struct conversation *conversation_new(struct fipa_stream *s, const char *
     c->key = xstrdup(key);
     c->id_at = s->key_id_at;
     c->initiator = xstrdup(in->sender);
+    if (p == FP_BROKERING || p == FP_RECRUITING) {
+        const json_t *reply_to = json_object_get(in->m->root, "reply_to");
+        const char *name =
+            fipa_agent_name(json_is_array(reply_to) ? json_array_get(reply_to, 0) : reply_to);
+        c->answer_to = name ? xstrdup(name) : NULL;
+    }
     c->protocol = p;
     c->protocol_named = named;
     c->reply_by = NAN;
@@ -953,8 +961,10 @@ static void from_participant(struct fipa_stream *s, struct conversation *c,
                              const struct incoming *in, struct diag_sink *sink)
 {
     bool brokered = c->protocol == FP_BROKERING || c->protocol == FP_RECRUITING;
-    /* The broker's own exchanges with the targets are not the initiator's business. */
-    if (brokered && !addresses(in->receiver, c->initiator))
+    /* The broker's own exchanges with the targets are not the initiator's business; the answers
+     * go to the initiator, or to the agent the proxy's reply_to named. */
+    if (brokered && !addresses(in->receiver, c->initiator) &&
+        !(c->answer_to && addresses(in->receiver, c->answer_to)))
         return;
     struct party *p = party_find(c, in->sender);
     if (!p && c->broadcast_state != PS_NONE) {

@@ -125,6 +125,17 @@ assert_clean() {
     [ "${#lines[@]}" -eq 1 ]
 }
 
+@test "brokering and recruiting: the answers may go to the agent the proxy's reply_to names" {
+    assert_clean ok-proxy-reply-to.jsonl
+}
+
+@test "fipa-not-addressed: a stranger's answer to the proxy's reply_to agent" {
+    validate_json "$F/proxy-reply-to-stranger.jsonl"
+    assert_failure 1
+    assert_finding fipa-not-addressed 3 1
+    [ "${#lines[@]}" -eq 1 ]
+}
+
 @test "fipa-recruiting: the target answers the initiator directly" {
     assert_clean ok-recruiting.jsonl
 }
