@@ -359,8 +359,10 @@ struct party {
 };
 
 struct conversation {
-    char *key; /* 'c' + conversation_id, or 'r' + the opener's reply_with */
+    char *key;    /* 'c' + conversation_id, or 'r' + the opener's name and reply_with */
+    size_t id_at; /* where the id shown to people starts in key */
     char *initiator;
+    char *answer_to; /* brokering, recruiting: the opener's reply_to, who gets the answers */
     enum fipa_protocol protocol;
     bool protocol_named; /* from the protocol member, not inferred */
     bool finished;       /* a tombstone: only key, initiator, protocol, outcome, last line */
@@ -371,6 +373,7 @@ struct conversation {
     unsigned long broadcast_line;
     struct party *parties;
     size_t nparties, cap, open_parties;
+    size_t leader;    /* English auction: 1 + the index of the party whose bid leads; 0 if none */
     char *cancel_ref; /* reply_with of the latest cancel, which its answer names; or NULL */
     double reply_by;  /* of the latest cfp; NAN if none */
     const char *cfp_file;
@@ -395,11 +398,14 @@ struct fipa_stream {
     conversation_done_fn done;
     void *ctx;
     struct strmap *conversations; /* key -> conversation, open or finished */
-    struct strmap *aliases;       /* reply_with -> conversation, for chains without an id */
+    struct strmap *aliases;       /* agent and reply_with -> conversation, for chains without an
+                                   * id: reply_with values are only unique per agent */
     struct conv_list open, tombstones;
-    struct strbuf key; /* the key of the message being followed */
-    unsigned long seq; /* messages seen */
-    double now;        /* the latest message time seen; NAN before any */
+    struct strbuf key;   /* the key of the message being followed */
+    size_t key_id_at;    /* where its id starts */
+    struct strbuf alias; /* scratch space for alias keys */
+    unsigned long seq;   /* messages seen */
+    double now;          /* the latest message time seen; NAN before any */
     struct strbuf scratch;
 };
 
@@ -444,7 +450,7 @@ static void free_parties(struct conversation *c)
         free(c->parties[i].name);
     free(c->parties);
     c->parties = NULL;
-    c->nparties = c->cap = c->open_parties = 0;
+    c->nparties = c->cap = c->open_parties = c->leader = 0;
 }
 
 static void drop_alias(struct fipa_stream *s, struct conversation *c, char *alias)
@@ -484,12 +490,24 @@ static void conversation_free(struct fipa_stream *s, struct conversation *c)
     free_parties(c);
     free(c->key);
     free(c->initiator);
+    free(c->answer_to);
     free(c);
 }
 
 static const char *conversation_id(const struct conversation *c)
 {
-    return c->key + 1;
+    return c->key + c->id_at;
+}
+
+/* An agent's name and a reply_with value it chose, as one key (the length makes it
+ * unambiguous). */
+static const char *agent_key(struct strbuf *sb, const char *agent, const char *value)
+{
+    sb_reset(sb);
+    sb_addf(sb, "%zu:", strlen(agent));
+    sb_adds(sb, agent);
+    sb_adds(sb, value);
+    return sb->buf;
 }
 
 static void report(struct fipa_stream *s, const struct conversation *c, const char *outcome)
@@ -607,7 +625,14 @@ static struct conversation *conversation_new(struct fipa_stream *s, const char *
 {
     struct conversation *c = xcalloc(1, sizeof *c);
     c->key = xstrdup(key);
+    c->id_at = s->key_id_at;
     c->initiator = xstrdup(in->sender);
+    if (p == FP_BROKERING || p == FP_RECRUITING) {
+        const json_t *reply_to = json_object_get(in->m->root, "reply_to");
+        const char *name =
+            fipa_agent_name(json_is_array(reply_to) ? json_array_get(reply_to, 0) : reply_to);
+        c->answer_to = name ? xstrdup(name) : NULL;
+    }
     c->protocol = p;
     c->protocol_named = named;
     c->reply_by = NAN;
@@ -669,9 +694,30 @@ static struct party *party_add(struct conversation *c, const char *name)
     return p;
 }
 
+/* In an English auction the closing inform makes the leading bidder the winner, whatever the
+ * state the later rounds left it in (called again, with nobody outbidding it), and nobody else. */
+static const struct transition *english_auction_step(struct conversation *c, const struct party *p,
+                                                     const struct transition *t)
+{
+    static const struct transition won = {PS_ACTIVE, BY_INITIATOR, FIPA_INFORM, PS_WON, OUT_NONE};
+    static const struct transition outbid = {PS_ACTIVE, BY_INITIATOR, FIPA_INFORM, PS_ENDED,
+                                             OUT_DONE};
+    if (c->protocol != FP_AUCTION_ENGLISH || t->by != BY_INITIATOR)
+        return t;
+    bool leads = c->leader == (size_t)(p - c->parties) + 1;
+    if (t->act == FIPA_ACCEPT_PROPOSAL)
+        c->leader = (size_t)(p - c->parties) + 1;
+    else if (t->act == FIPA_INFORM && t->to == PS_ENDED && leads)
+        return &won;
+    else if (t->act == FIPA_INFORM && t->to == PS_WON && !leads)
+        return &outbid;
+    return t;
+}
+
 static void party_enter(struct conversation *c, struct party *p, const struct transition *t,
                         const struct message *m)
 {
+    t = english_auction_step(c, p, t);
     if (p->state == PS_NONE)
         c->open_parties++;
     if (t->to == PS_CANCELLING && p->state != PS_CANCELLING)
@@ -915,8 +961,10 @@ static void from_participant(struct fipa_stream *s, struct conversation *c,
                              const struct incoming *in, struct diag_sink *sink)
 {
     bool brokered = c->protocol == FP_BROKERING || c->protocol == FP_RECRUITING;
-    /* The broker's own exchanges with the targets are not the initiator's business. */
-    if (brokered && !addresses(in->receiver, c->initiator))
+    /* The broker's own exchanges with the targets are not the initiator's business; the answers
+     * go to the initiator, or to the agent the proxy's reply_to named. */
+    if (brokered && !addresses(in->receiver, c->initiator) &&
+        !(c->answer_to && addresses(in->receiver, c->answer_to)))
         return;
     struct party *p = party_find(c, in->sender);
     if (!p && c->broadcast_state != PS_NONE) {
@@ -975,11 +1023,13 @@ static void follow(struct fipa_stream *s, struct conversation *c, const struct i
         finish(s, c);
 }
 
-/* A relayed reply after the first is part of a brokered conversation that ended well. */
+/* A relayed reply after the first is part of a brokered conversation that ended well: each
+ * target answers for itself, with inform or failure. */
 static bool late_relay(const struct conversation *c, const struct incoming *in)
 {
     return (c->protocol == FP_BROKERING || c->protocol == FP_RECRUITING) &&
-           c->outcome == OUT_DONE && in->act == FIPA_INFORM && strcmp(in->sender, c->initiator);
+           c->outcome == OUT_DONE && (in->act == FIPA_INFORM || in->act == FIPA_FAILURE) &&
+           strcmp(in->sender, c->initiator);
 }
 
 static void after_end(struct conversation *c, const struct incoming *in, struct diag_sink *sink)
@@ -1025,6 +1075,25 @@ static enum fipa_protocol would_open(const struct incoming *in, bool *named)
     return p != FP_NONE && opens(p, in->act) ? p : FP_NONE;
 }
 
+/* The conversation of the message a reply answers: the reply goes to the agent that chose the
+ * in_reply_to value (or to one its reply_to named); failing that, an agent may name its own
+ * earlier message (the opening cfp, when the proposals carried no reply_with). */
+static struct conversation *answered(struct fipa_stream *s, const struct incoming *in,
+                                     const char *in_reply_to)
+{
+    const json_t *receiver = in->receiver;
+    size_t n = json_is_array(receiver) ? json_array_size(receiver) : 1;
+    for (size_t i = 0; i < n; i++) {
+        const char *name =
+            fipa_agent_name(json_is_array(receiver) ? json_array_get(receiver, i) : receiver);
+        struct conversation *c =
+            name ? strmap_get(s->aliases, agent_key(&s->alias, name, in_reply_to)) : NULL;
+        if (c)
+            return c;
+    }
+    return strmap_get(s->aliases, agent_key(&s->alias, in->sender, in_reply_to));
+}
+
 /* Looks the conversation up by id, or by the chain of replies; *key gets the key a new
  * conversation would have (empty when the message cannot start one). */
 static struct conversation *lookup(struct fipa_stream *s, const struct incoming *in,
@@ -1033,21 +1102,41 @@ static struct conversation *lookup(struct fipa_stream *s, const struct incoming 
     const char *id = json_member_string(in->m->root, "conversation_id");
     sb_reset(key);
     sb_adds(key, "");
+    s->key_id_at = 1;
     if (id) {
         sb_addc(key, 'c');
         sb_adds(key, id);
         return strmap_get(s->conversations, key->buf);
     }
     const char *in_reply_to = json_member_string(in->m->root, "in_reply_to");
-    struct conversation *c = in_reply_to ? strmap_get(s->aliases, in_reply_to) : NULL;
+    struct conversation *c = in_reply_to ? answered(s, in, in_reply_to) : NULL;
     if (c)
         return c;
     const char *reply_with = json_member_string(in->m->root, "reply_with");
     if (!reply_with)
         return NULL;
     sb_addc(key, 'r');
-    sb_adds(key, reply_with);
+    sb_adds(key, agent_key(&s->alias, in->sender, reply_with));
+    s->key_id_at = key->len - strlen(reply_with);
     return strmap_get(s->conversations, key->buf);
+}
+
+/* Remembers a message's reply_with for the chain, under every agent a reply may go to: its
+ * sender, and those its reply_to names. */
+static void add_aliases(struct fipa_stream *s, struct conversation *c, const struct incoming *in)
+{
+    const char *reply_with = json_member_string(in->m->root, "reply_with");
+    if (!reply_with)
+        return;
+    add_alias(s, c, agent_key(&s->alias, in->sender, reply_with));
+    const json_t *reply_to = json_object_get(in->m->root, "reply_to");
+    size_t n = json_is_array(reply_to) ? json_array_size(reply_to) : reply_to ? 1 : 0;
+    for (size_t i = 0; i < n; i++) {
+        const char *name =
+            fipa_agent_name(json_is_array(reply_to) ? json_array_get(reply_to, i) : reply_to);
+        if (name)
+            add_alias(s, c, agent_key(&s->alias, name, reply_with));
+    }
 }
 
 /* A conversation that ended, or one running another protocol, gets a new run when a message
@@ -1087,9 +1176,8 @@ static const char *dispatch(struct fipa_stream *s, const struct incoming *in,
         c = conversation_new(s, s->key.buf, in, p, named);
     }
     follow(s, c, in, sink);
-    const char *reply_with = json_member_string(in->m->root, "reply_with");
-    if (c->key[0] == 'r' && reply_with)
-        add_alias(s, c, reply_with);
+    if (c->key[0] == 'r')
+        add_aliases(s, c, in);
     return conversation_id(c);
 }
 
@@ -1164,5 +1252,6 @@ void fipa_stream_free(struct fipa_stream *s)
     strmap_free(s->aliases, NULL);
     sb_free(&s->scratch);
     sb_free(&s->key);
+    sb_free(&s->alias);
     free(s);
 }

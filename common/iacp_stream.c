@@ -16,9 +16,13 @@
 
 /* An agent is called silent after this many heartbeat periods without a message. */
 enum { SILENT_PERIODS = 3 };
-/* The id and agent maps are swept each time message time advanced by this fraction of
- * --idle-timeout, so that a sweep's cost is spread over many messages. */
+/* The agent map is swept each time message time advanced by this fraction of --idle-timeout,
+ * so that a sweep's cost is spread over many messages. */
 enum { SWEEP_FRACTION = 16 };
+/* Message time may stand still (a sender's clock stuck, or one far ahead that the others take
+ * long to reach): then nothing expires by time, so ids and tombstones are also bounded by count.
+ * At most this many ids per --max-open are remembered, and --max-open tombstones. */
+enum { IDS_PER_OPEN = 10 };
 
 /* A ts above this (the year 5138) is milliseconds by mistake (iacp-ts-millis): taken as seconds
  * of message time it would age every conversation and silence every agent at once, so message
@@ -56,7 +60,8 @@ struct conv {
     struct agent *initiator;
     struct agent *assignee;
     struct node_chain *chain; /* the assigns of its node; NULL when none or cancelled */
-    const char *file;         /* the opening message */
+    struct conv *chain_older, *chain_newer; /* the other open assigns of its node */
+    const char *file;                       /* the opening message */
     unsigned long line;
     unsigned long last_line;
     unsigned long messages;
@@ -86,9 +91,10 @@ struct tombstone {
 };
 
 /* The open assigns of one task graph node: a reissue adds to the chain, and two final results
- * in one chain mean the node ran twice. */
+ * in one chain mean the node ran twice. An assign that ends leaves it, so that the next reissue
+ * is told against the latest assign still open. */
 struct node_chain {
-    struct conv *latest;       /* the latest open assign, or NULL */
+    struct conv *latest;       /* the open assigns, the latest first; NULL when none */
     unsigned long outstanding; /* open assigns in the chain */
     char *done_id;             /* the first assign with a final result */
     const char *done_file;
@@ -98,10 +104,12 @@ struct node_chain {
 
 /* A message id seen from one sender, kept to catch reuse and to name what a ref points at. */
 struct sent {
+    struct sent *next; /* the ids in the order they were seen */
     double heard;
     const char *file;
     unsigned long line;
     enum iacp_kind kind;
+    char key[];
 };
 
 struct iacp_stream {
@@ -116,6 +124,9 @@ struct iacp_stream {
     struct conv *oldest, *newest;
     size_t nopen;
     struct tombstone *first_tomb, *last_tomb;
+    size_t ntombs;
+    struct sent *first_sent, *last_sent;
+    size_t nsent;
     struct agent **heap; /* agents holding tasks, the longest silent first */
     size_t heap_len, heap_cap;
     double now;            /* stream time: the latest ts seen; NAN before the first */
@@ -376,8 +387,13 @@ static void leave_chain(struct iacp_stream *s, struct conv *c)
     if (!chain)
         return;
     c->chain = NULL;
-    if (chain->latest == c)
-        chain->latest = NULL;
+    if (c->chain_newer)
+        c->chain_newer->chain_older = c->chain_older;
+    else
+        chain->latest = c->chain_older;
+    if (c->chain_older)
+        c->chain_older->chain_newer = c->chain_newer;
+    c->chain_older = c->chain_newer = NULL;
     if (--chain->outstanding == 0) {
         strmap_remove(s->nodes, chain->node);
         free_chain(chain);
@@ -419,6 +435,7 @@ static const char *finish_conv(struct iacp_stream *s, struct conv *c, enum endin
     else
         s->first_tomb = t;
     s->last_tomb = t;
+    s->ntombs++;
     /* A tombstone this one replaces stays in the list until it expires; see expire_tombstones. */
     strmap_put(s->closed, t->key, t);
     free(c);
@@ -447,26 +464,32 @@ static void evict(struct iacp_stream *s, struct conv *c, const struct diag_where
 static void expire_tombstones(struct iacp_stream *s)
 {
     double idle = s->cfg->idle_timeout;
-    while (s->first_tomb && s->first_tomb->finished + idle < s->now) {
+    while (s->first_tomb &&
+           (s->first_tomb->finished + idle < s->now || s->ntombs > s->cfg->max_open)) {
         struct tombstone *t = s->first_tomb;
         s->first_tomb = t->next;
         if (!s->first_tomb)
             s->last_tomb = NULL;
+        s->ntombs--;
         if (strmap_get(s->closed, t->key) == t)
             strmap_remove(s->closed, t->key);
         free(t);
     }
 }
 
-static bool sent_expired(void *ctx, const char *key, void *value)
+static void expire_ids(struct iacp_stream *s)
 {
-    (void)key;
-    const struct iacp_stream *s = ctx;
-    struct sent *e = value;
-    if (!(e->heard + s->cfg->idle_timeout < s->now))
-        return false;
-    free(e);
-    return true;
+    size_t cap = s->cfg->max_open * IDS_PER_OPEN;
+    while (s->first_sent &&
+           (s->first_sent->heard + s->cfg->idle_timeout < s->now || s->nsent > cap)) {
+        struct sent *e = s->first_sent;
+        s->first_sent = e->next;
+        if (!s->first_sent)
+            s->last_sent = NULL;
+        s->nsent--;
+        strmap_remove(s->sent, e->key);
+        free(e);
+    }
 }
 
 static bool agent_expired(void *ctx, const char *key, void *value)
@@ -487,9 +510,9 @@ static void expire(struct iacp_stream *s, const struct diag_where *at, struct di
     while (s->oldest && s->oldest->active + s->cfg->idle_timeout < s->now)
         evict(s, s->oldest, at, sink, true);
     expire_tombstones(s);
+    expire_ids(s);
     if (s->now > s->last_sweep && s->now - s->last_sweep >= s->cfg->idle_timeout / SWEEP_FRACTION) {
         s->last_sweep = s->now;
-        strmap_sweep(s->sent, sent_expired, s);
         strmap_sweep(s->agents, agent_expired, s);
     }
 }
@@ -544,9 +567,17 @@ static bool note_id(struct iacp_stream *s, const struct message *m, const struct
                   "'%s' already sent a message with id '%s'", f->from, m->id);
         return false;
     }
-    struct sent *e = xmalloc(sizeof *e);
+    size_t len = strlen(key);
+    struct sent *e = xmalloc(sizeof *e + len + 1);
     *e = (struct sent){.heard = s->now, .file = m->at.file, .line = m->at.line, .kind = f->kind};
-    strmap_put(s->sent, key, e);
+    memcpy(e->key, key, len + 1);
+    if (s->last_sent)
+        s->last_sent->next = e;
+    else
+        s->first_sent = e;
+    s->last_sent = e;
+    s->nsent++;
+    strmap_put(s->sent, e->key, e);
     return true;
 }
 
@@ -611,6 +642,9 @@ static void join_chain(struct iacp_stream *s, const struct message *m, struct co
         prev->reissue_line = m->at.line;
     }
     chain->outstanding++;
+    c->chain_older = chain->latest;
+    if (chain->latest)
+        chain->latest->chain_newer = c;
     chain->latest = c;
     c->chain = chain;
 }

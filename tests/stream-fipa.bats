@@ -113,6 +113,29 @@ assert_clean() {
     assert_clean ok-brokering.jsonl
 }
 
+@test "brokering and recruiting: a target's failure may follow another target's inform" {
+    assert_clean ok-relayed-failure.jsonl
+}
+
+@test "fipa-brokering: nothing is relayed after the broker found no match" {
+    validate_json "$F/relay-after-no-match.jsonl"
+    assert_failure 1
+    assert_finding fipa-after-end 4 3
+    assert_line --partial 'ended (failed)'
+    [ "${#lines[@]}" -eq 1 ]
+}
+
+@test "brokering and recruiting: the answers may go to the agent the proxy's reply_to names" {
+    assert_clean ok-proxy-reply-to.jsonl
+}
+
+@test "fipa-not-addressed: a stranger's answer to the proxy's reply_to agent" {
+    validate_json "$F/proxy-reply-to-stranger.jsonl"
+    assert_failure 1
+    assert_finding fipa-not-addressed 3 1
+    [ "${#lines[@]}" -eq 1 ]
+}
+
 @test "fipa-recruiting: the target answers the initiator directly" {
     assert_clean ok-recruiting.jsonl
 }
@@ -129,6 +152,18 @@ assert_clean() {
 
 @test "fipa-auction-english: rounds, outbid leader, not-understood, close, request to the winner" {
     assert_clean ok-auction-english.jsonl
+}
+
+@test "fipa-auction-english: a last call nobody answers leaves the leader the winner" {
+    assert_clean ok-auction-english-last-call.jsonl
+}
+
+@test "fipa-auction-english: the request goes to the leading bidder, not to one outbid" {
+    validate_json "$F/auction-request-to-outbid.jsonl"
+    assert_failure 1
+    assert_finding fipa-after-end 7 6
+    assert_line --partial "request after b1's part of conversation 'eb' ended (done)"
+    [ "${#lines[@]}" -eq 1 ]
 }
 
 @test "fipa-auction-dutch: falling cfps, first bid accepted, later rejected, close" {
@@ -249,6 +284,14 @@ assert_clean() {
 
 @test "reply chain without conversation_id: a correct exchange gives no finding" {
     assert_clean ok-chain.jsonl
+}
+
+@test "reply chain without conversation_id: two agents may choose the same reply_with" {
+    assert_clean ok-chain-per-agent.jsonl
+}
+
+@test "reply chain without conversation_id: the initiator may name its own opening message" {
+    assert_clean ok-chain-own-message.jsonl
 }
 
 @test "reply chain without conversation_id: late reply and reused reply_with" {

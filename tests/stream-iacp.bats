@@ -175,6 +175,31 @@ BUSY='{"reason":"busy"}'
     assert_output "2 error iacp-duplicate-id 1"
 }
 
+@test "when message time stands still, ids are forgotten by count: ten per --max-open" {
+    f=$({
+        for i in 1 2 3 4 5 6 7 8 9 a b; do
+            m m-00000$i forager-01 queen hb 100
+        done
+        m m-000001 forager-01 queen hb 100
+        m m-00000b forager-01 queen hb 100
+    } | capture)
+    run findings --max-open=1 "$f"
+    assert_output "13 error iacp-duplicate-id 11"
+}
+
+@test "when message time stands still, at most --max-open tombstones are kept" {
+    f=$({
+        m m-000001 forager-01 registry tool.query 100
+        m m-0000a1 registry forager-01 tool.reply 100 m-000001
+        m m-000002 forager-01 registry tool.query 100
+        m m-0000a2 registry forager-01 tool.reply 100 m-000002
+        m m-0000a3 registry forager-01 tool.reply 100 m-000001
+        m m-0000a4 registry forager-01 tool.reply 100 m-000002
+    } | capture)
+    run findings --max-open=1 "$f"
+    assert_output "6 error iacp-result-after-final 4"
+}
+
 @test "a second assign to a forager with one slot is an error" {
     f=$({
         m q-0001 queen forager-01 task.assign 100 "" '{"node":"a"}'
@@ -252,6 +277,20 @@ BUSY='{"reason":"busy"}'
     run -1 --separate-stderr acp-validate "$f"
     [[ "$stderr" == *":2: warning: node 'tg:n/1' reissued to 'forager-02': assign 'q-0001' to 'forager-01' has had no final result for 300 s (assign timeout 300 s)"* ]]
     [[ "$stderr" == *":6: error: node 'tg:n/1' ran twice: assign 'q-0001' (line 1) to 'forager-01' and assign 'q-0002' (line 2) both have a final task.result (see line 2) [iacp-duplicate-execution]"* ]]
+}
+
+@test "a second reissue, after the first one was rejected, is told against the assign still open" {
+    f=$({
+        m q-0001 queen forager-01 task.assign 100 "" "$NODE"
+        m q-0002 queen forager-02 task.assign 400 "" "$NODE"
+        m m-000001 forager-02 queen task.reject 401 q-0002 "$BUSY"
+        m q-0003 queen forager-03 task.assign 402 "" "$NODE"
+        m m-000001 forager-03 queen task.result 403 q-0003 "$OK"
+        m m-000001 forager-01 queen task.result 404 q-0001 "$OK"
+    } | capture)
+    run findings "$f"
+    assert_output "$(printf '%s\n' '2 warning iacp-reissue 1' '4 warning iacp-reissue 1' \
+        '6 error iacp-duplicate-execution 4')"
 }
 
 @test "a reissue whose first assign never finishes is no duplicate execution" {
