@@ -214,6 +214,13 @@ reject_code() { # INPUT-BYTES (printf format) CODE COLUMN
     assert_equal "$(jq -r '[.line,.column,.code] | @tsv' <<<"$last")" $'2\t10\tduplicate-key'
 }
 
+@test "--diagnostics=json escapes C1 controls from the input, in the id too" {
+    f=$(lines_file '{"v":"1.1","id":"q-\u009b31m","from":"queen","to":"f","kind":"hb","ts":1}')
+    run -0 --separate-stderr acp-validate --stateless --diagnostics=json "$f"
+    [[ $stderr != *$'\xc2\x9b'* ]] || fail "raw C1 control in: $stderr"
+    assert_equal "$(jq -r .id <<<"$stderr")" $'q-\xc2\x9b31m'
+}
+
 @test "--stats in JSON" {
     f=$(lines_file "$GOOD" '' 'x')
     run -1 --separate-stderr acp-validate --stateless --diagnostics=json --stats "$f"
