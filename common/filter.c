@@ -51,6 +51,10 @@ static _Noreturn void die_write_error(struct filter *f, const char *name, int er
 {
     if (err == EPIPE)
         die_quietly_on_broken_pipe();
+    /* SIGINT while a reader holds the pipe full: the user asked to stop, and what is left could
+     * only be flushed by waiting for that reader, so leave at once (no exit handlers flushing). */
+    if (err == EINTR && interrupted)
+        _exit(EXIT_INTERRUPTED);
     f->sink.quiet = f->cfg->opts->quiet;
     struct diag_where at = {.file = name};
     diag_emit(&f->sink, &at, SEV_ERROR, "io-error", "write error: %s", strerror(err));

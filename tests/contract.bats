@@ -304,6 +304,25 @@ Try 'acp-validate --help' for more information."
     assert_equal "$(cat "$BATS_TEST_TMPDIR/out")" "$GOOD"
 }
 
+@test "SIGINT while stdout is blocked on a full pipe exits 130 without a word" {
+    for i in $(seq 30000); do echo "$GOOD"; done >"$BATS_TEST_TMPDIR/big"
+    mkfifo "$BATS_TEST_TMPDIR/fifo"
+    acp-validate --stateless "$BATS_TEST_TMPDIR/big" >"$BATS_TEST_TMPDIR/fifo" 2>"$BATS_TEST_TMPDIR/err" &
+    pid=$!
+    exec {reader}<"$BATS_TEST_TMPDIR/fifo"
+    # Wait until the tool sleeps in write(2): the reader has not read anything.
+    for _ in $(seq 50); do [[ $(cat /proc/$pid/wchan 2>/dev/null) == *pipe_write* ]] && break; sleep 0.1; done
+    kill -INT "$pid"
+    # Should the signal have come before the write blocked, let the tool finish its flush.
+    sleep 1
+    kill -0 "$pid" 2>/dev/null && cat <&"$reader" >/dev/null &
+    status=0
+    wait "$pid" || status=$?
+    exec {reader}<&-
+    assert_equal "$status" 130
+    assert_equal "$(cat "$BATS_TEST_TMPDIR/err")" ''
+}
+
 @test "--color=always colours the severity; NO_COLOR and --color=never do not" {
     f=$(lines_file 'x')
     run -1 --separate-stderr acp-validate --color=always "$f"
