@@ -180,6 +180,36 @@ reject_code() { # INPUT-BYTES (printf format) CODE COLUMN
     cmp "$f" "$BATS_TEST_TMPDIR/out"
 }
 
+@test "an output that is also an input is refused before anything is written, status 2" {
+    f=$(lines_file "$GOOD" bad)
+    cp "$f" "$BATS_TEST_TMPDIR/copy"
+    run -2 --separate-stderr acp-validate --stateless -o "$f" "$f"
+    assert_equal "$stderr" "acp-validate: $f:0: error: this input is also the output '$f'; nothing was read [io-error]"
+    cmp "$BATS_TEST_TMPDIR/copy" "$f"
+    run -2 --separate-stderr acp-validate --stateless --rejects="$f" - <"$f"
+    assert_equal "$stderr" "acp-validate: <stdin>:0: error: this input is also the output '$f'; nothing was read [io-error]"
+    cmp "$BATS_TEST_TMPDIR/copy" "$f"
+    # Appending to an input would feed the tool its own output forever.
+    sh_run "timeout 10 acp-validate --stateless '$f' >>'$f'"
+    assert_failure 2
+    cmp "$BATS_TEST_TMPDIR/copy" "$f"
+}
+
+@test "--rejects on the same file as -o is refused, status 2" {
+    f=$(lines_file "$GOOD" bad)
+    run -2 --separate-stderr acp-validate --stateless -o "$BATS_TEST_TMPDIR/both" --rejects="$BATS_TEST_TMPDIR/both" "$f"
+    assert_equal "$stderr" "acp-validate: $BATS_TEST_TMPDIR/both:0: error: --rejects is the same file as the output '$BATS_TEST_TMPDIR/both'; nothing was read [io-error]"
+}
+
+@test "-o and --rejects replace what their files held" {
+    f=$(lines_file "$GOOD" bad)
+    seq 1000 >"$BATS_TEST_TMPDIR/out"
+    seq 1000 >"$BATS_TEST_TMPDIR/rej"
+    run -1 acp-validate --stateless -o "$BATS_TEST_TMPDIR/out" --rejects="$BATS_TEST_TMPDIR/rej" "$f"
+    assert_equal "$(cat "$BATS_TEST_TMPDIR/out")" "$GOOD"
+    assert_equal "$(cat "$BATS_TEST_TMPDIR/rej")" bad
+}
+
 @test "output is flushed before the tool waits for input" {
     coproc VALIDATE { exec acp-validate --stateless; }
     pid=$VALIDATE_PID
