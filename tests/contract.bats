@@ -353,6 +353,22 @@ Try 'acp-validate --help' for more information."
     assert_equal "$(cat "$BATS_TEST_TMPDIR/err")" ''
 }
 
+@test "SIGINT stops the tool inside an endless over-long line" {
+    acp-validate --stateless /dev/zero 2>"$BATS_TEST_TMPDIR/err" &
+    pid=$!
+    sleep 0.5
+    kill -INT "$pid"
+    for _ in $(seq 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+    if kill -0 "$pid" 2>/dev/null; then
+        kill "$pid"
+        fail "still running 5 s after SIGINT"
+    fi
+    status=0
+    wait "$pid" || status=$?
+    assert_equal "$status" 130
+    assert_equal "$(cat "$BATS_TEST_TMPDIR/err")" ''
+}
+
 @test "--color=always colours the severity; NO_COLOR and --color=never do not" {
     f=$(lines_file 'x')
     run -1 --separate-stderr acp-validate --color=always "$f"
