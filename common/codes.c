@@ -9,7 +9,8 @@ static const struct diag_code codes[] = {
     {"io-error", "error", "a file could not be opened, read or written",
      "The file named on the command line could not be opened or read (it is missing, a "
      "directory, or unreadable), or an output could not be written. The file is skipped, the "
-     "others are still processed, and the exit status is 2."},
+     "others are still processed, and the exit status is 2. An output that is also an input, "
+     "or -o and --rejects naming one file, stops the run before anything is read."},
     {"bad-json", "error", "the line is not valid JSON",
      "The line could not be parsed as JSON. The column points at the token where the parser "
      "stopped. The line is rejected and the stream goes on."},

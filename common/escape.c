@@ -124,6 +124,10 @@ void escape_json_string(struct strbuf *out, const char *s, size_t len)
         if (n == 0) {
             sb_adds(out, "\\ufffd");
             i++;
+        } else if (n == 2 && c == 0xc2 && p[i + 1] < 0xa0) {
+            /* Valid JSON raw, but a C1 control acts on a terminal that shows the line. */
+            sb_addf(out, "\\u%04x", (unsigned)p[i + 1]);
+            i += 2;
         } else {
             sb_add(out, p + i, n);
             i += n;

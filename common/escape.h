@@ -11,7 +11,7 @@
 void escape_text(struct strbuf *out, const char *s, size_t len, size_t max);
 
 /* Appends s as a JSON string literal, quotes included. Invalid UTF-8 becomes U+FFFD, so the
- * output is always valid JSON. */
+ * output is always valid JSON; control characters, C1 included, are written as escapes. */
 void escape_json_string(struct strbuf *out, const char *s, size_t len);
 
 /* Length of the valid UTF-8 sequence at s (1 to 4), or 0 if the bytes there are not valid UTF-8

@@ -1,9 +1,11 @@
 #include "filter.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 /* Set by the SIGINT handler; the only state a signal may touch. */
@@ -51,6 +53,10 @@ static _Noreturn void die_write_error(struct filter *f, const char *name, int er
 {
     if (err == EPIPE)
         die_quietly_on_broken_pipe();
+    /* SIGINT while a reader holds the pipe full: the user asked to stop, and what is left could
+     * only be flushed by waiting for that reader, so leave at once (no exit handlers flushing). */
+    if (err == EINTR && interrupted)
+        _exit(EXIT_INTERRUPTED);
     f->sink.quiet = f->cfg->opts->quiet;
     struct diag_where at = {.file = name};
     diag_emit(&f->sink, &at, SEV_ERROR, "io-error", "write error: %s", strerror(err));
@@ -204,13 +210,28 @@ static void print_stats(struct filter *f)
                 f->sink.errors);
 }
 
+/* Opens an output without truncating it yet: it may turn out to be one of the inputs. */
+static FILE *open_output(const char *path)
+{
+    int fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0666);
+    if (fd < 0)
+        return NULL;
+    FILE *stream = fdopen(fd, "w");
+    if (!stream) {
+        int err = errno;
+        close(fd);
+        errno = err;
+    }
+    return stream;
+}
+
 static bool open_outputs(struct filter *f)
 {
     const struct common_opts *o = f->cfg->opts;
     f->out = stdout;
     f->out_name = "<stdout>";
     if (o->output && strcmp(o->output, "-") != 0) {
-        f->out = fopen(o->output, "w");
+        f->out = open_output(o->output);
         f->out_name = o->output;
         if (!f->out) {
             report_io_error(f, o->output, "cannot open for writing", errno);
@@ -218,13 +239,75 @@ static bool open_outputs(struct filter *f)
         }
     }
     if (o->rejects) {
-        f->rejects = fopen(o->rejects, "w");
+        f->rejects = open_output(o->rejects);
         if (!f->rejects) {
             report_io_error(f, o->rejects, "cannot open for writing", errno);
             return false;
         }
     }
     setvbuf(f->out, NULL, _IOFBF, OUTPUT_BUFFER);
+    return true;
+}
+
+static bool same_regular_file(const struct stat *a, const struct stat *b)
+{
+    return S_ISREG(a->st_mode) && S_ISREG(b->st_mode) && a->st_dev == b->st_dev &&
+           a->st_ino == b->st_ino;
+}
+
+static void stat_stream(FILE *stream, struct stat *st)
+{
+    if (!stream || fstat(fileno(stream), st) != 0)
+        memset(st, 0, sizeof *st); /* no mode bits: not a regular file, clashes with nothing */
+}
+
+static void report_clash(struct filter *f, const char *display, const char *what, const char *other)
+{
+    struct diag_where at = {.file = display};
+    diag_emit(&f->sink, &at, SEV_ERROR, "io-error", "%s '%s'; nothing was read", what, other);
+    f->trouble = true;
+}
+
+/* Truncating an input to write to it would destroy it (and appending would feed the tool its
+ * own output forever); two outputs on one file would overwrite each other's lines. */
+static bool outputs_clash(struct filter *f, char **files, int nfiles)
+{
+    const char *rejects = f->cfg->opts->rejects;
+    struct stat out, rej, in;
+    stat_stream(f->out, &out);
+    stat_stream(f->rejects, &rej);
+    if (same_regular_file(&out, &rej)) {
+        report_clash(f, rejects, "--rejects is the same file as the output", f->out_name);
+        return true;
+    }
+    for (int i = 0; i < nfiles; i++) {
+        bool is_stdin = strcmp(files[i], "-") == 0;
+        if ((is_stdin ? fstat(STDIN_FILENO, &in) : stat(files[i], &in)) != 0)
+            continue; /* reported when the file is opened */
+        const char *display = is_stdin ? "<stdin>" : files[i];
+        if (same_regular_file(&in, &out) || same_regular_file(&in, &rej)) {
+            report_clash(f, display, "this input is also the output",
+                         same_regular_file(&in, &out) ? f->out_name : rejects);
+            return true;
+        }
+    }
+    return false;
+}
+
+/* The outputs we opened start empty, as with fopen "w", once they are known to be no input. */
+static bool truncate_outputs(struct filter *f)
+{
+    const struct common_opts *o = f->cfg->opts;
+    FILE *streams[] = {f->out != stdout ? f->out : NULL, f->rejects};
+    const char *names[] = {o->output, o->rejects};
+    for (size_t i = 0; i < sizeof streams / sizeof *streams; i++) {
+        struct stat st;
+        stat_stream(streams[i], &st);
+        if (S_ISREG(st.st_mode) && ftruncate(fileno(streams[i]), 0) != 0) {
+            report_io_error(f, names[i], "cannot truncate", errno);
+            return false;
+        }
+    }
     return true;
 }
 
@@ -262,12 +345,12 @@ int filter_run(const struct filter_config *cfg, const struct filter_ops *ops, ch
     f.sink.strict = cfg->opts->strict;
     f.sink.color = cfg->opts->diagnostics == DIAG_TEXT && options_want_color(cfg->opts);
     install_sigint();
-    if (open_outputs(&f)) {
-        char *dash[] = {"-"};
-        if (nfiles == 0) {
-            files = dash;
-            nfiles = 1;
-        }
+    char *dash[] = {"-"};
+    if (nfiles == 0) {
+        files = dash;
+        nfiles = 1;
+    }
+    if (open_outputs(&f) && !outputs_clash(&f, files, nfiles) && truncate_outputs(&f)) {
         for (int i = 0; i < nfiles && !interrupted && !f.stop; i++)
             run_file(&f, files[i]);
         if (!interrupted && !f.stop && ops->end_of_input)

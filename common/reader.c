@@ -116,6 +116,16 @@ static int fill(struct reader *r)
     }
 }
 
+/* A read from a regular file or a device such as /dev/zero is not cut short by SIGINT: loops
+ * that read on without returning a record ask here. */
+static bool stop_requested(const struct reader *r)
+{
+    if (!(r->hooks.interrupted && *r->hooks.interrupted))
+        return false;
+    errno = EINTR;
+    return true;
+}
+
 static bool is_blank(const char *p, size_t len)
 {
     for (size_t i = 0; i < len; i++)
@@ -160,6 +170,8 @@ static int skip_long_line(struct reader *r, struct record *rec, const char *nl)
     else
         r->start = r->end = 0;
     while (!newline) {
+        if (stop_requested(r))
+            return -1;
         int got = fill(r);
         if (got < 0)
             return -1;
@@ -393,6 +405,8 @@ static int skip_long_acl(struct reader *r, struct record *rec, struct acl_scan *
             break;
         if (r->eof)
             break;
+        if (stop_requested(r))
+            return -1;
         int got = fill(r);
         if (got < 0)
             return -1;

@@ -180,6 +180,36 @@ reject_code() { # INPUT-BYTES (printf format) CODE COLUMN
     cmp "$f" "$BATS_TEST_TMPDIR/out"
 }
 
+@test "an output that is also an input is refused before anything is written, status 2" {
+    f=$(lines_file "$GOOD" bad)
+    cp "$f" "$BATS_TEST_TMPDIR/copy"
+    run -2 --separate-stderr acp-validate --stateless -o "$f" "$f"
+    assert_equal "$stderr" "acp-validate: $f:0: error: this input is also the output '$f'; nothing was read [io-error]"
+    cmp "$BATS_TEST_TMPDIR/copy" "$f"
+    run -2 --separate-stderr acp-validate --stateless --rejects="$f" - <"$f"
+    assert_equal "$stderr" "acp-validate: <stdin>:0: error: this input is also the output '$f'; nothing was read [io-error]"
+    cmp "$BATS_TEST_TMPDIR/copy" "$f"
+    # Appending to an input would feed the tool its own output forever.
+    sh_run "timeout 10 acp-validate --stateless '$f' >>'$f'"
+    assert_failure 2
+    cmp "$BATS_TEST_TMPDIR/copy" "$f"
+}
+
+@test "--rejects on the same file as -o is refused, status 2" {
+    f=$(lines_file "$GOOD" bad)
+    run -2 --separate-stderr acp-validate --stateless -o "$BATS_TEST_TMPDIR/both" --rejects="$BATS_TEST_TMPDIR/both" "$f"
+    assert_equal "$stderr" "acp-validate: $BATS_TEST_TMPDIR/both:0: error: --rejects is the same file as the output '$BATS_TEST_TMPDIR/both'; nothing was read [io-error]"
+}
+
+@test "-o and --rejects replace what their files held" {
+    f=$(lines_file "$GOOD" bad)
+    seq 1000 >"$BATS_TEST_TMPDIR/out"
+    seq 1000 >"$BATS_TEST_TMPDIR/rej"
+    run -1 acp-validate --stateless -o "$BATS_TEST_TMPDIR/out" --rejects="$BATS_TEST_TMPDIR/rej" "$f"
+    assert_equal "$(cat "$BATS_TEST_TMPDIR/out")" "$GOOD"
+    assert_equal "$(cat "$BATS_TEST_TMPDIR/rej")" bad
+}
+
 @test "output is flushed before the tool waits for input" {
     coproc VALIDATE { exec acp-validate --stateless; }
     pid=$VALIDATE_PID
@@ -212,6 +242,13 @@ reject_code() { # INPUT-BYTES (printf format) CODE COLUMN
     assert_equal "$(jq -c . <<<"$first")" "$(jq -nc --arg f "$f" '{type:"diagnostic",file:$f,line:1,severity:"error",code:"iacp-ref-missing",message:"task.accept must carry '"'"'ref'"'"'",id:"m-1"}')"
     last=$(tail -1 <<<"$stderr")
     assert_equal "$(jq -r '[.line,.column,.code] | @tsv' <<<"$last")" $'2\t10\tduplicate-key'
+}
+
+@test "--diagnostics=json escapes C1 controls from the input, in the id too" {
+    f=$(lines_file '{"v":"1.1","id":"q-\u009b31m","from":"queen","to":"f","kind":"hb","ts":1}')
+    run -0 --separate-stderr acp-validate --stateless --diagnostics=json "$f"
+    [[ $stderr != *$'\xc2\x9b'* ]] || fail "raw C1 control in: $stderr"
+    assert_equal "$(jq -r .id <<<"$stderr")" $'q-\xc2\x9b31m'
 }
 
 @test "--stats in JSON" {
@@ -295,6 +332,41 @@ Try 'acp-validate --help' for more information."
     exec {writer}>&-
     assert_equal "$status" 130
     assert_equal "$(cat "$BATS_TEST_TMPDIR/out")" "$GOOD"
+}
+
+@test "SIGINT while stdout is blocked on a full pipe exits 130 without a word" {
+    for i in $(seq 30000); do echo "$GOOD"; done >"$BATS_TEST_TMPDIR/big"
+    mkfifo "$BATS_TEST_TMPDIR/fifo"
+    acp-validate --stateless "$BATS_TEST_TMPDIR/big" >"$BATS_TEST_TMPDIR/fifo" 2>"$BATS_TEST_TMPDIR/err" &
+    pid=$!
+    exec {reader}<"$BATS_TEST_TMPDIR/fifo"
+    # Wait until the tool sleeps in write(2): the reader has not read anything.
+    for _ in $(seq 50); do [[ $(cat /proc/$pid/wchan 2>/dev/null) == *pipe_write* ]] && break; sleep 0.1; done
+    kill -INT "$pid"
+    # Should the signal have come before the write blocked, let the tool finish its flush.
+    sleep 1
+    kill -0 "$pid" 2>/dev/null && cat <&"$reader" >/dev/null &
+    status=0
+    wait "$pid" || status=$?
+    exec {reader}<&-
+    assert_equal "$status" 130
+    assert_equal "$(cat "$BATS_TEST_TMPDIR/err")" ''
+}
+
+@test "SIGINT stops the tool inside an endless over-long line" {
+    acp-validate --stateless /dev/zero 2>"$BATS_TEST_TMPDIR/err" &
+    pid=$!
+    sleep 0.5
+    kill -INT "$pid"
+    for _ in $(seq 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+    if kill -0 "$pid" 2>/dev/null; then
+        kill "$pid"
+        fail "still running 5 s after SIGINT"
+    fi
+    status=0
+    wait "$pid" || status=$?
+    assert_equal "$status" 130
+    assert_equal "$(cat "$BATS_TEST_TMPDIR/err")" ''
 }
 
 @test "--color=always colours the severity; NO_COLOR and --color=never do not" {
