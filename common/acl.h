@@ -16,8 +16,9 @@
  * Two markers keep JSON content exact: ":X-acp-json-content true" (the content is JSON although
  * the language is not json) and ":X-acp-language none" (":language json" was added by the
  * writer, the message had no language). A reply_by that :reply-by (UTC, milliseconds) would not
- * give back as spelled also travels as ":X-acp-reply_by", which the reader takes last. A member whose name starts with x-acp- or json- takes
- * the :X-acp-json- form whatever its value, so that no name is mistaken for a prefix.
+ * give back as spelled also travels as ":X-acp-reply_by", which the reader takes last. A member
+ * whose name starts with x-acp- or json- takes the :X-acp-json- form whatever its value, so that no
+ * name is mistaken for a prefix.
  *
  * Writing rule for a text value: a bare word when it is printable ASCII that JADE reads as a word
  * (not for :content, which is always quoted as JADE does); otherwise a "..." literal with every

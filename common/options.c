@@ -310,10 +310,23 @@ static void build_getopt(const struct opt **all, size_t n, struct option *longs,
     *s = '\0';
 }
 
-static void report_bad_option(const char *word, int key)
+/* How many long options start with the name in word ("--st" or "--st=x"). */
+static size_t options_matching(const struct option *longs, const char *word)
+{
+    size_t len = strcspn(word + 2, "="), n = 0;
+    for (const struct option *o = longs; o->name; o++)
+        if (strncmp(o->name, word + 2, len) == 0)
+            n++;
+    return n;
+}
+
+static void report_bad_option(const struct option *longs, const char *word, int key)
 {
     struct strbuf shown = STRBUF_INIT;
-    if (key == '?' && optopt > 0 && optopt < 256) {
+    if (key == '?' && strncmp(word, "--", 2) == 0 && options_matching(longs, word) > 1) {
+        escape_text(&shown, word, strcspn(word, "="), 80);
+        options_usage_error("option '%s' is ambiguous", shown.buf);
+    } else if (key == '?' && optopt > 0 && optopt < 256) {
         char letter = (char)optopt;
         escape_text(&shown, &letter, 1, 0);
         options_usage_error("invalid option -- '%s'", shown.buf);
@@ -340,7 +353,7 @@ int options_parse(const struct tool_spec *spec, struct common_opts *opts, int ar
     int key;
     while ((key = getopt_long(argc, argv, shorts, longs, NULL)) != -1) {
         if (key == '?' || key == ':') {
-            report_bad_option(argv[optind - 1 > 0 ? optind - 1 : 1], key);
+            report_bad_option(longs, argv[optind - 1 > 0 ? optind - 1 : 1], key);
             return -1;
         }
         if (key == OPT_HELP) {
@@ -374,5 +387,8 @@ bool options_want_color(const struct common_opts *opts)
     if (opts->color != COLOR_AUTO)
         return opts->color == COLOR_ALWAYS;
     const char *term = getenv("TERM");
-    return isatty(STDERR_FILENO) && !getenv("NO_COLOR") && !(term && strcmp(term, "dumb") == 0);
+    const char *no_color = getenv("NO_COLOR");
+    /* no-color.org: an empty NO_COLOR is the same as none. */
+    return isatty(STDERR_FILENO) && !(no_color && *no_color) &&
+           !(term && strcmp(term, "dumb") == 0);
 }

@@ -396,3 +396,23 @@ Try 'acp-validate --help' for more information."
         [ "$status" -eq 0 ] || [ "$status" -eq 1 ] || fail "$f: status $status"
     done
 }
+
+@test "an ambiguous abbreviation of an option says so" {
+    run -2 --separate-stderr acp-validate --sta
+    assert_equal "$stderr" "acp-validate: option '--sta' is ambiguous
+Try 'acp-validate --help' for more information."
+    run -0 --separate-stderr acp-validate --statel /dev/null
+}
+
+@test "--color=auto colours on a terminal, unless NO_COLOR is set and not empty" {
+    command -v script >/dev/null || skip "script(1) is not installed"
+    f=$(lines_file 'x')
+    run bash -c "unset NO_COLOR; TERM=xterm script -qec 'acp-validate $f' /dev/null"
+    [[ $output == *$'\e[1;31merror:'* ]] || fail "no colour on a terminal: $output"
+    run bash -c "NO_COLOR= TERM=xterm script -qec 'acp-validate $f' /dev/null"
+    [[ $output == *$'\e[1;31merror:'* ]] || fail "an empty NO_COLOR turned colour off: $output"
+    run bash -c "NO_COLOR=1 TERM=xterm script -qec 'acp-validate $f' /dev/null"
+    [[ $output != *$'\e['* ]] || fail "NO_COLOR=1 did not turn colour off"
+    run bash -c "unset NO_COLOR; TERM=dumb script -qec 'acp-validate $f' /dev/null"
+    [[ $output != *$'\e['* ]] || fail "TERM=dumb did not turn colour off"
+}
