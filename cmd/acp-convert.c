@@ -191,7 +191,7 @@ static const char help_tail[] =
 
 int main(int argc, char **argv)
 {
-    util_set_progname("acp-convert");
+    filter_tool_init("acp-convert");
     struct convert_run run = {.from = FORMAT_AUTO, .to = FORMAT_NONE, .spelling = SPELL_SNAKE};
     const struct tool_spec spec = {
         .name = "acp-convert",

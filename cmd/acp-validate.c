@@ -79,7 +79,7 @@ static void end_of_input(void *ctx, struct filter *f)
 
 int main(int argc, char **argv)
 {
-    util_set_progname("acp-validate");
+    filter_tool_init("acp-validate");
     struct validate v = {.protocol = CHOOSE_AUTO};
     const struct tool_spec spec = {
         .name = "acp-validate",

@@ -36,6 +36,12 @@ struct filter {
     bool stop;    /* --max-errors reached */
 };
 
+void filter_tool_init(const char *progname)
+{
+    util_set_progname(progname);
+    json_set_alloc_funcs(xmalloc, free);
+}
+
 struct diag_sink *filter_sink(struct filter *f)
 {
     return &f->sink;

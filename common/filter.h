@@ -32,6 +32,10 @@ struct filter_config {
     enum reader_mode mode;
 };
 
+/* The first call of every tool's main: names the program in messages, and makes jansson's
+ * allocations fail the way ours do (loudly, exit 2), never as a silent NULL. */
+void filter_tool_init(const char *progname);
+
 /* Runs the whole filter over the operands (none: stdin) and returns the exit status. */
 int filter_run(const struct filter_config *cfg, const struct filter_ops *ops, char **files,
                int nfiles);
