@@ -13,6 +13,7 @@
 #include <strings.h>
 
 #include "fipa.h"
+#include "list.h"
 #include "strmap.h"
 #include "timeutil.h"
 #include "util.h"
@@ -385,12 +386,7 @@ struct conversation {
     unsigned long last_seq; /* for expiry by count when there is no time */
     char **aliases;         /* only for conversations keyed by the chain */
     size_t naliases, alias_cap;
-    struct conversation *prev, *next; /* the open list (by activity) or the tombstone list */
-};
-
-struct conv_list {
-    struct conversation *head, *tail; /* head: the oldest */
-    size_t size;
+    struct list_link link; /* in the open list (by activity) or the tombstone list */
 };
 
 struct fipa_stream {
@@ -400,12 +396,12 @@ struct fipa_stream {
     struct strmap *conversations; /* key -> conversation, open or finished */
     struct strmap *aliases;       /* agent and reply_with -> conversation, for chains without an
                                    * id: reply_with values are only unique per agent */
-    struct conv_list open, tombstones;
-    struct strbuf key;   /* the key of the message being followed */
-    size_t key_id_at;    /* where its id starts */
-    struct strbuf alias; /* scratch space for alias keys */
-    unsigned long seq;   /* messages seen */
-    double now;          /* the latest message time seen; NAN before any */
+    struct list open, tombstones; /* of struct conversation, the oldest first */
+    struct strbuf key;            /* the key of the message being followed */
+    size_t key_id_at;             /* where its id starts */
+    struct strbuf alias;          /* scratch space for alias keys */
+    unsigned long seq;            /* messages seen */
+    double now;                   /* the latest message time seen; NAN before any */
     struct strbuf scratch;
 };
 
@@ -418,30 +414,9 @@ struct incoming {
     double time; /* NAN when the message has none */
 };
 
-static void list_remove(struct conv_list *l, struct conversation *c)
+static struct conversation *oldest(const struct list *l)
 {
-    if (c->prev)
-        c->prev->next = c->next;
-    else
-        l->head = c->next;
-    if (c->next)
-        c->next->prev = c->prev;
-    else
-        l->tail = c->prev;
-    c->prev = c->next = NULL;
-    l->size--;
-}
-
-static void list_append(struct conv_list *l, struct conversation *c)
-{
-    c->prev = l->tail;
-    c->next = NULL;
-    if (l->tail)
-        l->tail->next = c;
-    else
-        l->head = c;
-    l->tail = c;
-    l->size++;
+    return LIST_ITEM(l->head, struct conversation, link);
 }
 
 static void free_parties(struct conversation *c)
@@ -563,7 +538,7 @@ static const struct party *first_open_party(const struct conversation *c)
 /* Drops an open conversation that is abandoned (evicted, expired, replaced, open at the end). */
 static void abandon(struct fipa_stream *s, struct conversation *c, const char *outcome)
 {
-    list_remove(&s->open, c);
+    list_remove(&s->open, &c->link);
     report(s, c, c->open_parties ? outcome : outcome_names[overall_outcome(c)]);
     conversation_free(s, c);
 }
@@ -594,14 +569,12 @@ static bool idle(const struct fipa_stream *s, const struct conversation *c, doub
 /* Expires from the oldest end only, so each message costs little however much state there is. */
 static void expire(struct fipa_stream *s, const struct message *m, struct diag_sink *sink)
 {
-    while (s->tombstones.head && idle(s, s->tombstones.head, s->tombstones.head->ended)) {
-        struct conversation *c = s->tombstones.head;
-        list_remove(&s->tombstones, c);
+    for (struct conversation *c; (c = oldest(&s->tombstones)) && idle(s, c, c->ended);) {
+        list_remove(&s->tombstones, &c->link);
         conversation_free(s, c);
     }
-    while (s->open.head && idle(s, s->open.head, s->open.head->ended))
-        warn_abandoned(s, s->open.head, m, sink, "fipa-idle", "expired after being idle",
-                       "expired");
+    for (struct conversation *c; (c = oldest(&s->open)) && idle(s, c, c->ended);)
+        warn_abandoned(s, c, m, sink, "fipa-idle", "expired after being idle", "expired");
 }
 
 static void make_room(struct fipa_stream *s, const struct message *m, struct diag_sink *sink)
@@ -610,11 +583,11 @@ static void make_room(struct fipa_stream *s, const struct message *m, struct dia
     if (!cap)
         return;
     while (s->open.size >= cap && s->open.head)
-        warn_abandoned(s, s->open.head, m, sink, "fipa-evicted",
+        warn_abandoned(s, oldest(&s->open), m, sink, "fipa-evicted",
                        "was evicted (more than --max-open conversations open)", "evicted");
     while (s->tombstones.size >= cap && s->tombstones.head) {
-        struct conversation *c = s->tombstones.head;
-        list_remove(&s->tombstones, c);
+        struct conversation *c = oldest(&s->tombstones);
+        list_remove(&s->tombstones, &c->link);
         conversation_free(s, c);
     }
 }
@@ -640,7 +613,7 @@ static struct conversation *conversation_new(struct fipa_stream *s, const char *
     c->first_file = in->m->at.file;
     c->first_line = in->m->at.line;
     strmap_put(s->conversations, key, c);
-    list_append(&s->open, c);
+    list_append(&s->open, &c->link);
     return c;
 }
 
@@ -648,13 +621,13 @@ static struct conversation *conversation_new(struct fipa_stream *s, const char *
 static void finish(struct fipa_stream *s, struct conversation *c)
 {
     c->outcome = overall_outcome(c);
-    list_remove(&s->open, c);
+    list_remove(&s->open, &c->link);
     report(s, c, outcome_names[c->outcome]);
     free_parties(c);
     free(c->cancel_ref);
     c->cancel_ref = NULL;
     c->finished = true;
-    list_append(&s->tombstones, c);
+    list_append(&s->tombstones, &c->link);
 }
 
 /* Over when every addressed party is done, except after a broadcast that nobody took up: more
@@ -1017,8 +990,8 @@ static void follow(struct fipa_stream *s, struct conversation *c, const struct i
     else
         from_participant(s, c, in, sink);
     touch(s, c, in);
-    list_remove(&s->open, c);
-    list_append(&s->open, c);
+    list_remove(&s->open, &c->link);
+    list_append(&s->open, &c->link);
     if (is_over(c))
         finish(s, c);
 }
@@ -1054,7 +1027,7 @@ static void reused(struct fipa_stream *s, struct conversation *c, const struct i
               c->finished ? "already ended" : "is still open",
               c->finished ? outcome_names[c->outcome] : protocols[c->protocol].name);
     if (c->finished) {
-        list_remove(&s->tombstones, c);
+        list_remove(&s->tombstones, &c->link);
         conversation_free(s, c);
     } else {
         abandon(s, c, "reused");
@@ -1216,7 +1189,7 @@ const char *fipa_stream_feed(struct fipa_stream *s, const struct message *m, str
 void fipa_stream_finish(struct fipa_stream *s, struct diag_sink *sink)
 {
     while (s->open.head) {
-        struct conversation *c = s->open.head;
+        struct conversation *c = oldest(&s->open);
         const struct party *waiting = first_open_party(c);
         if (waiting) {
             struct diag_where at = {.file = c->first_file, .line = c->first_line};
@@ -1239,13 +1212,13 @@ void fipa_stream_free(struct fipa_stream *s)
     if (!s)
         return;
     while (s->open.head) {
-        struct conversation *c = s->open.head;
-        list_remove(&s->open, c);
+        struct conversation *c = oldest(&s->open);
+        list_remove(&s->open, &c->link);
         conversation_free(s, c);
     }
     while (s->tombstones.head) {
-        struct conversation *c = s->tombstones.head;
-        list_remove(&s->tombstones, c);
+        struct conversation *c = oldest(&s->tombstones);
+        list_remove(&s->tombstones, &c->link);
         conversation_free(s, c);
     }
     strmap_free(s->conversations, NULL);

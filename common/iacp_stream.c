@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "iacp.h"
+#include "list.h"
 #include "strmap.h"
 #include "util.h"
 
@@ -56,12 +57,12 @@ struct node_chain;
 /* An open conversation. Its key is the opener's name with its length, then the id, so that two
  * agents may use the same id (ids are unique per sender only). */
 struct conv {
-    struct conv *older, *newer; /* the open list, least recently active first */
+    struct list_link active_link; /* in the open list, least recently active first */
     struct agent *initiator;
     struct agent *assignee;
-    struct node_chain *chain; /* the assigns of its node; NULL when none or cancelled */
-    struct conv *chain_older, *chain_newer; /* the other open assigns of its node */
-    const char *file;                       /* the opening message */
+    struct node_chain *chain;    /* the assigns of its node; NULL when none or cancelled */
+    struct list_link chain_link; /* among the open assigns of its node */
+    const char *file;            /* the opening message */
     unsigned long line;
     unsigned long last_line;
     unsigned long messages;
@@ -80,9 +81,9 @@ struct conv {
 
 /* What is left of a finished conversation: enough to recognise late messages. */
 struct tombstone {
-    struct tombstone *next; /* the tombstones in the order they were made */
-    double finished;        /* stream time */
-    const char *file;       /* the message that ended it */
+    struct list_link link; /* the tombstones in the order they were made */
+    double finished;       /* stream time */
+    const char *file;      /* the message that ended it */
     unsigned long line;
     enum conv_kind kind;
     enum ending ending;
@@ -94,9 +95,8 @@ struct tombstone {
  * in one chain mean the node ran twice. An assign that ends leaves it, so that the next reissue
  * is told against the latest assign still open. */
 struct node_chain {
-    struct conv *latest;       /* the open assigns, the latest first; NULL when none */
-    unsigned long outstanding; /* open assigns in the chain */
-    char *done_id;             /* the first assign with a final result */
+    struct list assigns; /* of struct conv: its open assigns, the latest last */
+    char *done_id;       /* the first assign with a final result */
     const char *done_file;
     unsigned long done_line;
     char node[];
@@ -104,7 +104,7 @@ struct node_chain {
 
 /* A message id seen from one sender, kept to catch reuse and to name what a ref points at. */
 struct sent {
-    struct sent *next; /* the ids in the order they were seen */
+    struct list_link link; /* the ids in the order they were seen */
     double heard;
     const char *file;
     unsigned long line;
@@ -121,13 +121,10 @@ struct iacp_stream {
     struct strmap *closed; /* key -> struct tombstone */
     struct strmap *sent;   /* key -> struct sent */
     struct strmap *nodes;  /* body.node -> struct node_chain */
-    struct conv *oldest, *newest;
-    size_t nopen;
-    struct tombstone *first_tomb, *last_tomb;
-    size_t ntombs;
-    struct sent *first_sent, *last_sent;
-    size_t nsent;
-    struct agent **heap; /* agents holding tasks, the longest silent first */
+    struct list active;    /* of struct conv: the open ones, least recently active first */
+    struct list tombs;     /* of struct tombstone, the oldest first */
+    struct list ids;       /* of struct sent, the oldest first */
+    struct agent **heap;   /* agents holding tasks, the longest silent first */
     size_t heap_len, heap_cap;
     double now;            /* stream time: the latest ts seen; NAN before the first */
     double last_sweep;     /* stream time of the last sweep */
@@ -328,28 +325,14 @@ static void check_silence(struct iacp_stream *s, const struct diag_where *at,
 
 /* ---- conversations ---- */
 
-static void unlink_open(struct iacp_stream *s, struct conv *c)
+static struct conv *least_active(const struct iacp_stream *s)
 {
-    if (c->older)
-        c->older->newer = c->newer;
-    else
-        s->oldest = c->newer;
-    if (c->newer)
-        c->newer->older = c->older;
-    else
-        s->newest = c->older;
-    c->older = c->newer = NULL;
+    return LIST_ITEM(s->active.head, struct conv, active_link);
 }
 
-static void link_newest(struct iacp_stream *s, struct conv *c)
+static struct conv *latest_assign(const struct node_chain *chain)
 {
-    c->older = s->newest;
-    c->newer = NULL;
-    if (s->newest)
-        s->newest->newer = c;
-    else
-        s->oldest = c;
-    s->newest = c;
+    return LIST_ITEM(chain->assigns.tail, struct conv, chain_link);
 }
 
 static void report_done(struct iacp_stream *s, const struct conv *c, const char *outcome)
@@ -387,14 +370,8 @@ static void leave_chain(struct iacp_stream *s, struct conv *c)
     if (!chain)
         return;
     c->chain = NULL;
-    if (c->chain_newer)
-        c->chain_newer->chain_older = c->chain_older;
-    else
-        chain->latest = c->chain_older;
-    if (c->chain_older)
-        c->chain_older->chain_newer = c->chain_newer;
-    c->chain_older = c->chain_newer = NULL;
-    if (--chain->outstanding == 0) {
+    list_remove(&chain->assigns, &c->chain_link);
+    if (chain->assigns.size == 0) {
         strmap_remove(s->nodes, chain->node);
         free_chain(chain);
     }
@@ -408,8 +385,7 @@ static void drop_open(struct iacp_stream *s, struct conv *c)
         c->assignee->outstanding--;
     c->assignee->refs--;
     c->initiator->refs--;
-    unlink_open(s, c);
-    s->nopen--;
+    list_remove(&s->active, &c->active_link);
     strmap_remove(s->open, c->key);
 }
 
@@ -423,19 +399,13 @@ static const char *finish_conv(struct iacp_stream *s, struct conv *c, enum endin
     size_t len = strlen(c->key);
     struct tombstone *t = xmalloc(sizeof *t + len + 1);
     memcpy(t->key, c->key, len + 1);
-    t->next = NULL;
     t->finished = s->now;
     t->file = by->file;
     t->line = by->line;
     t->kind = c->kind;
     t->ending = ending;
     t->id_at = c->id_at;
-    if (s->last_tomb)
-        s->last_tomb->next = t;
-    else
-        s->first_tomb = t;
-    s->last_tomb = t;
-    s->ntombs++;
+    list_append(&s->tombs, &t->link);
     /* A tombstone this one replaces stays in the list until it expires; see expire_tombstones. */
     strmap_put(s->closed, t->key, t);
     free(c);
@@ -464,13 +434,9 @@ static void evict(struct iacp_stream *s, struct conv *c, const struct diag_where
 static void expire_tombstones(struct iacp_stream *s)
 {
     double idle = s->cfg->idle_timeout;
-    while (s->first_tomb &&
-           (s->first_tomb->finished + idle < s->now || s->ntombs > s->cfg->max_open)) {
-        struct tombstone *t = s->first_tomb;
-        s->first_tomb = t->next;
-        if (!s->first_tomb)
-            s->last_tomb = NULL;
-        s->ntombs--;
+    for (struct tombstone *t; (t = LIST_ITEM(s->tombs.head, struct tombstone, link)) &&
+                              (t->finished + idle < s->now || s->tombs.size > s->cfg->max_open);) {
+        list_remove(&s->tombs, &t->link);
         if (strmap_get(s->closed, t->key) == t)
             strmap_remove(s->closed, t->key);
         free(t);
@@ -480,13 +446,9 @@ static void expire_tombstones(struct iacp_stream *s)
 static void expire_ids(struct iacp_stream *s)
 {
     size_t cap = s->cfg->max_open * IDS_PER_OPEN;
-    while (s->first_sent &&
-           (s->first_sent->heard + s->cfg->idle_timeout < s->now || s->nsent > cap)) {
-        struct sent *e = s->first_sent;
-        s->first_sent = e->next;
-        if (!s->first_sent)
-            s->last_sent = NULL;
-        s->nsent--;
+    for (struct sent *e; (e = LIST_ITEM(s->ids.head, struct sent, link)) &&
+                         (e->heard + s->cfg->idle_timeout < s->now || s->ids.size > cap);) {
+        list_remove(&s->ids, &e->link);
         strmap_remove(s->sent, e->key);
         free(e);
     }
@@ -507,8 +469,8 @@ static bool agent_expired(void *ctx, const char *key, void *value)
 
 static void expire(struct iacp_stream *s, const struct diag_where *at, struct diag_sink *sink)
 {
-    while (s->oldest && s->oldest->active + s->cfg->idle_timeout < s->now)
-        evict(s, s->oldest, at, sink, true);
+    for (struct conv *c; (c = least_active(s)) && c->active + s->cfg->idle_timeout < s->now;)
+        evict(s, c, at, sink, true);
     expire_tombstones(s);
     expire_ids(s);
     if (s->now > s->last_sweep && s->now - s->last_sweep >= s->cfg->idle_timeout / SWEEP_FRACTION) {
@@ -571,12 +533,7 @@ static bool note_id(struct iacp_stream *s, const struct message *m, const struct
     struct sent *e = xmalloc(sizeof *e + len + 1);
     *e = (struct sent){.heard = s->now, .file = m->at.file, .line = m->at.line, .kind = f->kind};
     memcpy(e->key, key, len + 1);
-    if (s->last_sent)
-        s->last_sent->next = e;
-    else
-        s->first_sent = e;
-    s->last_sent = e;
-    s->nsent++;
+    list_append(&s->ids, &e->link);
     strmap_put(s->sent, e->key, e);
     return true;
 }
@@ -601,8 +558,7 @@ static struct conv *open_conv(struct iacp_stream *s, const struct message *m,
     c->opened = c->last_ts = f->ts;
     c->active = s->now;
     c->deadline = NAN;
-    link_newest(s, c);
-    s->nopen++;
+    list_append(&s->active, &c->active_link);
     strmap_put(s->open, c->key, c);
     return c;
 }
@@ -629,8 +585,8 @@ static void join_chain(struct iacp_stream *s, const struct message *m, struct co
         chain = xcalloc(1, sizeof *chain + len + 1);
         memcpy(chain->node, node, len + 1);
         strmap_put(s->nodes, node, chain);
-    } else if (chain->latest && chain->latest->assignee != c->assignee) {
-        struct conv *prev = chain->latest;
+    } else if (latest_assign(chain) && latest_assign(chain)->assignee != c->assignee) {
+        struct conv *prev = latest_assign(chain);
         struct diag_where w = related_to(&m->at, prev->file, prev->line);
         diag_emit(sink, &w, SEV_WARNING, "iacp-reissue",
                   "node '%s' reissued to '%s': assign '%s' to '%s' has had no final result for "
@@ -641,11 +597,7 @@ static void join_chain(struct iacp_stream *s, const struct message *m, struct co
         prev->reissue_file = m->at.file;
         prev->reissue_line = m->at.line;
     }
-    chain->outstanding++;
-    c->chain_older = chain->latest;
-    if (chain->latest)
-        chain->latest->chain_newer = c;
-    chain->latest = c;
+    list_append(&chain->assigns, &c->chain_link);
     c->chain = chain;
 }
 
@@ -784,8 +736,8 @@ static const char *apply_reply(struct iacp_stream *s, const struct message *m,
     c->last_line = m->at.line;
     c->last_ts = f->ts;
     c->active = s->now;
-    unlink_open(s, c);
-    link_newest(s, c);
+    list_remove(&s->active, &c->active_link);
+    list_append(&s->active, &c->active_link);
     switch (f->kind) {
     case IACP_TASK_ACCEPT:
         if (c->reissue_line) {
@@ -873,8 +825,8 @@ static const char *follow(struct iacp_stream *s, const struct message *m, const 
 
 static void cap_open(struct iacp_stream *s, const struct message *m, struct diag_sink *sink)
 {
-    while (s->nopen > s->cfg->max_open && s->oldest && s->oldest != s->newest)
-        evict(s, s->oldest, &m->at, sink, false);
+    while (s->active.size > s->cfg->max_open && s->active.size > 1)
+        evict(s, least_active(s), &m->at, sink, false);
 }
 
 /* ---- the interface ---- */
@@ -947,12 +899,12 @@ void iacp_stream_finish(struct iacp_stream *s, struct diag_sink *sink)
         const struct diag_where last = {.file = s->last_file, .line = s->last_line};
         check_silence(s, &last, sink);
     }
-    if (s->nopen == 0)
+    if (s->active.size == 0)
         return;
-    struct conv **open = xmalloc(s->nopen * sizeof *open);
+    struct conv **open = xmalloc(s->active.size * sizeof *open);
     size_t n = 0;
-    for (struct conv *c = s->oldest; c; c = c->newer)
-        open[n++] = c;
+    for (struct list_link *l = s->active.head; l; l = l->next)
+        open[n++] = LIST_ITEM(l, struct conv, active_link);
     qsort(open, n, sizeof *open, by_seq);
     for (size_t i = 0; i < n; i++) {
         report_open(s, open[i], sink);
@@ -966,14 +918,12 @@ void iacp_stream_free(struct iacp_stream *s)
 {
     if (!s)
         return;
-    while (s->oldest) {
-        struct conv *c = s->oldest;
+    for (struct conv *c; (c = least_active(s));) {
         drop_open(s, c);
         free(c);
     }
-    while (s->first_tomb) {
-        struct tombstone *t = s->first_tomb;
-        s->first_tomb = t->next;
+    for (struct tombstone *t; (t = LIST_ITEM(s->tombs.head, struct tombstone, link));) {
+        list_remove(&s->tombs, &t->link);
         free(t);
     }
     strmap_free(s->closed, NULL);

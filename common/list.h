@@ -1,0 +1,48 @@
+/* An intrusive doubly-linked list: the link lives inside the element, so the stream checks can
+ * keep their state in order of age, expire it from the oldest end and unlink any element in
+ * constant time, without an allocation per entry. */
+#ifndef ACP_LIST_H
+#define ACP_LIST_H
+
+#include <stddef.h>
+
+struct list_link {
+    struct list_link *prev, *next;
+};
+
+struct list {
+    struct list_link *head, *tail; /* oldest and newest */
+    size_t size;
+};
+
+/* The element that holds link, or NULL for a NULL link. */
+#define LIST_ITEM(link, type, member)                                                              \
+    ((link) ? (type *)(void *)((char *)(link)-offsetof(type, member)) : (type *)NULL)
+
+static inline void list_append(struct list *l, struct list_link *n)
+{
+    n->prev = l->tail;
+    n->next = NULL;
+    if (l->tail)
+        l->tail->next = n;
+    else
+        l->head = n;
+    l->tail = n;
+    l->size++;
+}
+
+static inline void list_remove(struct list *l, struct list_link *n)
+{
+    if (n->prev)
+        n->prev->next = n->next;
+    else
+        l->head = n->next;
+    if (n->next)
+        n->next->prev = n->prev;
+    else
+        l->tail = n->prev;
+    n->prev = n->next = NULL;
+    l->size--;
+}
+
+#endif
