@@ -170,11 +170,6 @@ static void set_prefixed(json_t *obj, const char *prefix, const char *name, json
     free(key);
 }
 
-static const char *string_or_null(const json_t *obj, const char *key)
-{
-    return json_string_value(json_object_get(obj, key));
-}
-
 /* Whole unix seconds that RFC 3339 can write, or false. */
 static bool unix_seconds(const json_t *v, long long *out)
 {
@@ -220,7 +215,7 @@ static struct kind_mapping map_kind(enum iacp_kind kind, const json_t *body)
     case IACP_TASK_REJECT:
         return (struct kind_mapping){FIPA_REFUSE, "fipa-request", NULL};
     case IACP_TASK_RESULT: {
-        const char *status = string_or_null(body, "status");
+        const char *status = json_member_string(body, "status");
         bool ok = status && strcmp(status, "ok") == 0;
         return (struct kind_mapping){ok ? FIPA_INFORM : FIPA_FAILURE, "fipa-request", NULL};
     }
@@ -301,7 +296,7 @@ static bool carried(const char *key, const json_t *v)
 json_t *convert_iacp_to_fipa(struct converter *c, json_t *iacp, struct diag_sink *sink,
                              const struct diag_where *at)
 {
-    const char *kind_name = string_or_null(iacp, "kind");
+    const char *kind_name = json_member_string(iacp, "kind");
     enum iacp_kind kind = kind_name ? iacp_kind_parse(kind_name) : IACP_INVALID;
     if (kind == IACP_INVALID) {
         diag_emit(sink, at, SEV_ERROR, "convert-iacp",
@@ -319,10 +314,10 @@ json_t *convert_iacp_to_fipa(struct converter *c, json_t *iacp, struct diag_sink
     struct kind_mapping map = map_kind(kind, body);
     json_t *out = json_object();
     json_object_set_new(out, "performative", json_string(fipa_act_name(map.act, SPELL_SNAKE)));
-    const char *id = string_or_null(iacp, "id"), *ref = string_or_null(iacp, "ref");
-    if (string_or_null(iacp, "from"))
+    const char *id = json_member_string(iacp, "id"), *ref = json_member_string(iacp, "ref");
+    if (json_member_string(iacp, "from"))
         json_object_set(out, "sender", json_object_get(iacp, "from"));
-    if (string_or_null(iacp, "to"))
+    if (json_member_string(iacp, "to"))
         json_object_set(out, "receiver", json_object_get(iacp, "to"));
     json_t *x_body;
     json_object_set_new(out, "content", iacp_content(body, map.action, &x_body));
@@ -333,7 +328,7 @@ json_t *convert_iacp_to_fipa(struct converter *c, json_t *iacp, struct diag_sink
     json_t *ts = json_object_get(iacp, "ts");
     /* The way back keeps a conversation_id that the stream would not find again (a capture cut
      * in the middle of a conversation) in x-fipa-conversation_id; it wins here. */
-    const char *conversation = string_or_null(iacp, "x-fipa-conversation_id");
+    const char *conversation = json_member_string(iacp, "x-fipa-conversation_id");
     if (id) {
         double when = json_is_number(ts) ? json_number_value(ts) : NAN;
         const char *found = follow_conversation(c, id, ref, when);
@@ -403,14 +398,14 @@ static json_t *timestamp_seconds(const json_t *timestamp)
  * conversation). A redundant x-fipa-conversation_id of the input is not kept. */
 static void keep_conversation(struct converter *c, json_t *fipa, json_t *out)
 {
-    const char *id = string_or_null(out, "id");
+    const char *id = json_member_string(out, "id");
     const char *found = NULL;
     if (id) {
         json_t *ts = json_object_get(out, "ts");
-        found = follow_conversation(c, id, string_or_null(out, "ref"),
+        found = follow_conversation(c, id, json_member_string(out, "ref"),
                                     json_is_number(ts) ? json_number_value(ts) : NAN);
     }
-    const char *conversation = string_or_null(fipa, "conversation_id");
+    const char *conversation = json_member_string(fipa, "conversation_id");
     if (conversation && !(found && strcmp(conversation, found) == 0)) {
         json_object_set_new(out, "x-fipa-conversation_id", json_string(conversation));
         if (id)
@@ -579,7 +574,7 @@ json_t *convert_fipa_to_iacp(struct converter *c, json_t *fipa, struct diag_sink
 {
     if (json_object_get(fipa, "x-iacp-kind"))
         return iacp_from_iacp_origin(c, fipa);
-    const char *performative = string_or_null(fipa, "performative");
+    const char *performative = json_member_string(fipa, "performative");
     enum fipa_act act = performative ? fipa_act_parse(performative) : FIPA_ACT_INVALID;
     if (act == FIPA_ACT_INVALID) {
         diag_emit(sink, at, SEV_ERROR, "convert-fipa",
@@ -713,7 +708,7 @@ static json_t *fipa_from_fipa_kind(struct converter *c, json_t *iacp, enum fipa_
         json_object_set_new(out, "x-iacp-ts", json_null());
     if (!json_object_get(iacp, "v"))
         json_object_set_new(out, "x-iacp-v", json_null());
-    const char *v_name = string_or_null(iacp, "v");
+    const char *v_name = json_member_string(iacp, "v");
     const char *key;
     json_t *v;
     json_object_foreach(iacp, key, v)
@@ -738,7 +733,7 @@ static json_t *fipa_from_fipa_kind(struct converter *c, json_t *iacp, enum fipa_
 
 bool convert_respell(json_t *fipa, enum fipa_spelling spelling)
 {
-    const char *performative = string_or_null(fipa, "performative");
+    const char *performative = json_member_string(fipa, "performative");
     enum fipa_act act = performative ? fipa_act_parse(performative) : FIPA_ACT_INVALID;
     if (act == FIPA_ACT_INVALID)
         return false;
