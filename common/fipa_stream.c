@@ -89,26 +89,22 @@ struct transition {
         PS_COUNT, 0, 0, 0, 0                                                                       \
     }
 
+/* How a participant answers a request or a query; agree is optional. */
+#define ANSWER_ROWS                                                                                \
+    T(ASKED, PARTICIPANT, AGREE, AGREED), END(ASKED, PARTICIPANT, REFUSE, REFUSED),                \
+        END(ASKED, PARTICIPANT, INFORM, DONE), END(ASKED, PARTICIPANT, FAILURE, FAILED),           \
+        END(AGREED, PARTICIPANT, INFORM, DONE), END(AGREED, PARTICIPANT, FAILURE, FAILED)
+
 static const struct transition request_rows[] = {
     T(NONE, INITIATOR, REQUEST, ASKED),
-    T(ASKED, PARTICIPANT, AGREE, AGREED),
-    END(ASKED, PARTICIPANT, REFUSE, REFUSED),
-    END(ASKED, PARTICIPANT, INFORM, DONE), /* agree is optional */
-    END(ASKED, PARTICIPANT, FAILURE, FAILED),
-    END(AGREED, PARTICIPANT, INFORM, DONE),
-    END(AGREED, PARTICIPANT, FAILURE, FAILED),
+    ANSWER_ROWS,
     LAST,
 };
 
 static const struct transition query_rows[] = {
     T(NONE, INITIATOR, QUERY_IF, ASKED),
     T(NONE, INITIATOR, QUERY_REF, ASKED),
-    T(ASKED, PARTICIPANT, AGREE, AGREED),
-    END(ASKED, PARTICIPANT, REFUSE, REFUSED),
-    END(ASKED, PARTICIPANT, INFORM, DONE),
-    END(ASKED, PARTICIPANT, FAILURE, FAILED),
-    END(AGREED, PARTICIPANT, INFORM, DONE),
-    END(AGREED, PARTICIPANT, FAILURE, FAILED),
+    ANSWER_ROWS,
     LAST,
 };
 
