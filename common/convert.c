@@ -197,6 +197,19 @@ static json_t *seconds_json(double epoch)
     return json_real(epoch);
 }
 
+/* The member that says what a message is (kind, performative) is missing or unknown. */
+static void report_unconvertible(struct diag_sink *sink, const struct diag_where *at,
+                                 const char *code, const char *member, const char *value,
+                                 const char *what)
+{
+    if (value)
+        diag_emit(sink, at, SEV_ERROR, code, "'%s' is not %s; the message cannot be converted",
+                  value, what);
+    else
+        diag_emit(sink, at, SEV_ERROR, code, "no string '%s': the message cannot be converted",
+                  member);
+}
+
 /* --- IACP -> FIPA --- */
 
 struct kind_mapping {
@@ -299,10 +312,7 @@ json_t *convert_iacp_to_fipa(struct converter *c, json_t *iacp, struct diag_sink
     const char *kind_name = json_member_string(iacp, "kind");
     enum iacp_kind kind = kind_name ? iacp_kind_parse(kind_name) : IACP_INVALID;
     if (kind == IACP_INVALID) {
-        diag_emit(sink, at, SEV_ERROR, "convert-iacp",
-                  kind_name ? "'%s' is not an IACP kind; the message cannot be converted"
-                            : "%sno string 'kind': the message cannot be converted",
-                  kind_name ? kind_name : "");
+        report_unconvertible(sink, at, "convert-iacp", "kind", kind_name, "an IACP kind");
         return NULL;
     }
     if (kind == IACP_FIPA)
@@ -577,10 +587,7 @@ json_t *convert_fipa_to_iacp(struct converter *c, json_t *fipa, struct diag_sink
     const char *performative = json_member_string(fipa, "performative");
     enum fipa_act act = performative ? fipa_act_parse(performative) : FIPA_ACT_INVALID;
     if (act == FIPA_ACT_INVALID) {
-        diag_emit(sink, at, SEV_ERROR, "convert-fipa",
-                  performative ? "'%s' is not a FIPA act; the message cannot be converted"
-                               : "%sno string 'performative': the message cannot be converted",
-                  performative ? performative : "");
+        report_unconvertible(sink, at, "convert-fipa", "performative", performative, "a FIPA act");
         return NULL;
     }
     json_t *out = json_object();
