@@ -8,6 +8,7 @@
 #include "convert.h"
 #include "filter.h"
 #include "fipa.h"
+#include "jsonout.h"
 
 enum { OPT_FROM = OPT_TOOL, OPT_TO, OPT_SPELLING };
 
@@ -109,16 +110,6 @@ static json_t *as_iacp(struct convert_run *run, struct message *m, enum protocol
     return convert_fipa_to_iacp(run->converter, m->root, sink, &m->at);
 }
 
-static void append_json_line(struct strbuf *out, const json_t *v)
-{
-    char *text = json_dumps(v, JSON_COMPACT | JSON_REAL_PRECISION(17));
-    if (!text)
-        die_oom();
-    sb_adds(out, text);
-    sb_addc(out, '\n');
-    free(text);
-}
-
 /* Builds the output in run->out, so that nothing is written for a message that fails. */
 static bool convert_one(struct convert_run *run, struct message *m, enum protocol proto,
                         struct diag_sink *sink)
@@ -133,7 +124,7 @@ static bool convert_one(struct convert_run *run, struct message *m, enum protoco
     } else {
         if (run->to == FORMAT_FIPA)
             convert_respell(result, run->spelling);
-        append_json_line(&run->out, result);
+        jsonout_line(&run->out, result);
     }
     json_decref(result);
     return ok;
