@@ -175,8 +175,9 @@ static enum reader_mode reader_mode(enum format from)
 
 static const char help_tail[] =
     "IACP -> FIPA: task.assign request, task.accept agree, task.reject refuse,\n"
-    "task.result inform (status ok) or failure, task.cancel cancel, tool.query query_ref,\n"
-    "tool.reply inform, hb and mem.sync inform, ctl.drain and ctl.halt request.\n"
+    "task.result inform (status ok; partial, marked x-acp-partial; cancelled, answering\n"
+    "the cancel) or failure, task.cancel cancel, tool.query query_ref, tool.reply inform,\n"
+    "hb, mem.sync, ctl.drain and ctl.halt inform; conversation_id is FROM/ID of the opener.\n"
     "FIPA -> IACP: a message that came from IACP maps back exactly; any other becomes\n"
     "the kind fipa.<act>. What one side cannot say travels in x-iacp-* / x-fipa-*.\n";
 

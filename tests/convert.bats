@@ -45,7 +45,7 @@ iacp_to_fipa() {
     for row in task.assign:request:fipa-request task.accept:agree:fipa-request \
         task.reject:refuse:fipa-request task.cancel:cancel:fipa-request \
         tool.query:query_ref:fipa-query tool.reply:inform:fipa-query hb:inform:null \
-        mem.sync:inform:null ctl.drain:request:fipa-request ctl.halt:request:fipa-request; do
+        mem.sync:inform:null ctl.drain:inform:null ctl.halt:inform:null; do
         IFS=: read -r kind act protocol <<<"$row"
         run -0 iacp_to_fipa "$kind"
         run -0 jq -r '[.performative, (.protocol // "null"), ."x-iacp-kind"] | join(" ")' <<<"$output"
@@ -64,7 +64,7 @@ iacp_to_fipa() {
     assert_output --partial '"performative":"failure"'
 }
 
-@test "convert: ctl.drain and ctl.halt request an action, with the body beside it" {
+@test "convert: ctl.drain and ctl.halt inform of an action, with the body beside it" {
     run -0 iacp_to_fipa ctl.drain
     assert_output --partial '"content":{"action":"drain"}'
     run -0 iacp_to_fipa ctl.halt ',"body":{"grace":5}'
@@ -73,8 +73,8 @@ iacp_to_fipa() {
 
 @test "convert: envelope members map to FIPA members; ts becomes RFC 3339 UTC" {
     run -0 acp-convert --to=fipa "$(seed_exchange)"
-    assert_line --index 0 '{"performative":"request","sender":"queen","receiver":"forager-07","content":{"node":"tg:crawl-index/3","deadline":1312284400},"reply_with":"q-00a1","conversation_id":"q-00a1","protocol":"fipa-request","reply_by":"2011-08-02T11:26:40Z","timestamp":"2011-08-02T11:21:40Z","x-iacp-kind":"task.assign","x-iacp-v":"1.1"}'
-    assert_line --index 1 '{"performative":"agree","sender":"forager-07","receiver":"queen","content":{},"reply_with":"m-4f91c2","in_reply_to":"q-00a1","conversation_id":"q-00a1","protocol":"fipa-request","timestamp":"2011-08-02T11:21:41Z","x-iacp-kind":"task.accept","x-iacp-v":"1.1"}'
+    assert_line --index 0 '{"performative":"request","x-iacp-v":"1.1","reply_with":"q-00a1","sender":"queen","receiver":"forager-07","x-iacp-kind":"task.assign","timestamp":"2011-08-02T11:21:40Z","content":{"node":"tg:crawl-index/3","deadline":1312284400},"conversation_id":"queen/q-00a1","protocol":"fipa-request","reply_by":"2011-08-02T11:26:40Z"}'
+    assert_line --index 1 '{"performative":"agree","x-iacp-v":"1.1","reply_with":"m-4f91c2","sender":"forager-07","receiver":"queen","x-iacp-kind":"task.accept","in_reply_to":"q-00a1","timestamp":"2011-08-02T11:21:41Z","content":{},"conversation_id":"queen/q-00a1","protocol":"fipa-request"}'
 }
 
 @test "convert: a message without body gets content {} and the way back drops it" {
@@ -89,7 +89,7 @@ iacp_to_fipa() {
     assert_output --partial '"x-iacp-trace":{"span":7},"x-iacp-ts2":1'
 }
 
-@test "convert: conversation_id is the id that opened the conversation, along the ref chain" {
+@test "convert: conversation_id is the sender and id that opened the conversation, along the ref chain" {
     local f
     f=$(lines_file \
         '{"v":"1.1","id":"q-1","from":"queen","to":"f","kind":"tool.query","ts":100}' \
@@ -97,7 +97,7 @@ iacp_to_fipa() {
         '{"v":"1.1","id":"q-2","from":"queen","to":"f","kind":"tool.query","ref":"m-1","ts":102}' \
         '{"v":"1.1","id":"m-2","from":"f","to":"queen","kind":"tool.reply","ref":"q-2","ts":103}')
     run -0 bash -c "acp-convert --to=fipa '$f' | jq -r .conversation_id"
-    assert_output "$(printf 'q-1\nq-1\nq-1\nq-1')"
+    assert_output "$(printf 'queen/q-1\nqueen/q-1\nqueen/q-1\nqueen/q-1')"
 }
 
 @test "convert: FIPA cut in the middle of a conversation keeps its conversation_id both ways" {
@@ -105,28 +105,30 @@ iacp_to_fipa() {
     f=$(lines_file '{"performative":"cancel","sender":"queen","receiver":"f","content":{},"reply_with":"m2","in_reply_to":"m1","conversation_id":"q1","protocol":"fipa-request","x-iacp-kind":"task.cancel","x-iacp-v":"1.1"}' \
         '{"performative":"inform","sender":"f","receiver":"queen","content":{},"reply_with":"m3","in_reply_to":"m2","conversation_id":"q1","x-iacp-kind":"hb","x-iacp-v":"1.1"}')
     run -0 acp-convert --to=iacp "$f"
-    assert_line --index 0 '{"v":"1.1","id":"m2","from":"queen","to":"f","kind":"task.cancel","ref":"m1","x-fipa-conversation_id":"q1"}'
-    assert_line --index 1 '{"v":"1.1","id":"m3","from":"f","to":"queen","kind":"hb","ref":"m2"}'
-    run -0 bash -c "acp-convert --to=iacp '$f' | acp-convert --to=fipa"
-    assert_output "$(cat "$f")"
+    assert_line --index 0 '{"from":"queen","to":"f","id":"m2","ref":"m1","kind":"task.cancel","v":"1.1","x-fipa-conversation_id":"q1"}'
+    assert_line --index 1 '{"from":"f","to":"queen","id":"m3","ref":"m2","kind":"hb","v":"1.1"}'
+    # what the mapping adds (content {} for no body, conversation_id, protocol) comes last
+    run -0 bash -c "acp-convert --to=iacp '$f' | acp-convert --to=fipa | jq -S -c ."
+    assert_output "$(jq -S -c . "$f")"
 }
 
 @test "convert: conversation state is bounded by --max-open and --idle-timeout" {
     local f
     f=$(lines_file \
-        '{"v":"1.1","id":"q-1","from":"queen","to":"f","kind":"task.assign","ts":100}' \
-        '{"v":"1.1","id":"m-1","from":"f","to":"queen","kind":"task.accept","ref":"q-1","ts":101}' \
+        '{"v":"1.1","id":"q-1","from":"queen","to":"f","kind":"tool.query","ts":100}' \
+        '{"v":"1.1","id":"m-1","from":"f","to":"queen","kind":"tool.reply","ref":"q-1","ts":101}' \
+        '{"v":"1.1","id":"q-2","from":"queen","to":"f","kind":"tool.query","ref":"m-1","ts":101}' \
         '{"v":"1.1","id":"x-1","from":"queen","to":"g","kind":"hb","ts":102}' \
         '{"v":"1.1","id":"x-2","from":"queen","to":"g","kind":"hb","ts":103}' \
         '{"v":"1.1","id":"x-3","from":"queen","to":"g","kind":"hb","ts":104}' \
-        '{"v":"1.1","id":"m-2","from":"f","to":"queen","kind":"task.result","ref":"m-1","ts":105}')
+        '{"v":"1.1","id":"m-2","from":"f","to":"queen","kind":"tool.reply","ref":"q-2","ts":105}')
     run -0 bash -c "acp-convert --to=fipa '$f' | jq -r .conversation_id | tail -1"
-    assert_output "q-1"
+    assert_output "queen/q-1"
     # Forgotten: the best the stream can say is the message answered.
     run -0 bash -c "acp-convert --to=fipa --max-open=2 '$f' | jq -r .conversation_id | tail -1"
-    assert_output "m-1"
+    assert_output "queen/q-2"
     run -0 bash -c "acp-convert --to=fipa --idle-timeout=3 '$f' | jq -r .conversation_id | tail -1"
-    assert_output "m-1"
+    assert_output "queen/q-2"
 }
 
 @test "convert: an assign's deadline stays in the content and is also reply_by" {
@@ -144,15 +146,16 @@ iacp_to_fipa() {
     local f
     f=$(lines_file '{"performative":"CFP","sender":"tm","receiver":"c1","content":{"task":"t"},"reply_with":"cfp_001","in_reply_to":"x","conversation_id":"auction_001","reply_by":"2024-01-15T12:00:00Z","timestamp":"2024-01-15T10:00:00Z"}')
     run -0 acp-convert --to=iacp "$f"
-    assert_output '{"v":"1.1","id":"cfp_001","from":"tm","to":"c1","kind":"fipa.cfp","ref":"x","ts":1705312800,"body":{"task":"t"},"x-fipa-conversation_id":"auction_001","x-fipa-reply_by":"2024-01-15T12:00:00Z"}'
+    assert_output '{"v":"1.1","kind":"fipa.cfp","from":"tm","to":"c1","body":{"task":"t"},"id":"cfp_001","ref":"x","x-fipa-conversation_id":"auction_001","x-fipa-reply_by":"2024-01-15T12:00:00Z","ts":1705312800}'
     run -0 bash -c "acp-convert --to=iacp '$f' | acp-validate --stateless"
 }
 
 @test "convert: a fipa.<act> message keeps its other IACP members and its v both ways" {
     local f
     f=$(lines_file '{"v":"1.2","id":"q-1","from":"queen","to":"f-1","kind":"fipa.cfp","ts":1312284100,"body":{"a":1},"trace":"t1"}')
+    # kind and performative share a place: it comes back second, after v
     run -0 bash -c "acp-convert --to=fipa '$f' | acp-convert --to=iacp"
-    assert_output "$(cat "$f")"
+    assert_output '{"v":"1.2","kind":"fipa.cfp","id":"q-1","from":"queen","to":"f-1","ts":1312284100,"body":{"a":1},"trace":"t1"}'
     f=$(lines_file '{"performative":"cfp","sender":"a","receiver":"b","content":{},"reply_with":"r","timestamp":"2024-01-15T10:00:00Z","x-iacp-trace":"t1","x-iacp-v":"1.1","x-iacp-ts":1}')
     run -0 bash -c "acp-convert --to=iacp '$f' | acp-convert --to=fipa"
     assert_output "$(cat "$f")"
@@ -163,14 +166,14 @@ iacp_to_fipa() {
     f=$(lines_file '{"v":"1.1","id":"q-1","from":"a","to":"b","kind":"fipa.cfp","ts":1312284100}' \
         '{"v":"1.1","id":"q-2","from":"a","to":"b","kind":"fipa.cfp","ts":1312284100.5,"body":"text"}' \
         '{"v":"1.1","id":"q-3","from":"a","to":"b","kind":"fipa.cfp","ts":1312284100,"body":[1]}')
-    run -0 bash -c "acp-convert --to=fipa '$f' | acp-convert --to=iacp"
-    assert_output "$(cat "$f")"
-    run -0 bash -c "acp-convert --to=fipa-acl '$f' | acp-convert --to=iacp"
-    assert_output "$(cat "$f")"
+    run -0 bash -c "acp-convert --to=fipa '$f' | acp-convert --to=iacp | jq -S -c ."
+    assert_output "$(jq -S -c . "$f")"
+    run -0 bash -c "acp-convert --to=fipa-acl '$f' | acp-convert --to=iacp | jq -S -c ."
+    assert_output "$(jq -S -c . "$f")"
     f=$(lines_file '{"performative":"cfp","content":{},"x-iacp-body":null,"x-iacp-ts":5}' \
         '{"performative":"cfp","content":5,"x-iacp-ts":"x","x-iacp-body":6}')
-    run -0 bash -c "acp-convert --to=iacp '$f' | acp-convert --to=fipa"
-    assert_output "$(cat "$f")"
+    run -0 bash -c "acp-convert --to=iacp '$f' | acp-convert --to=fipa | jq -S -c ."
+    assert_output "$(jq -S -c . "$f")"
 }
 
 @test "convert: a timestamp with a fraction comes back without an x-iacp-ts" {
@@ -195,7 +198,7 @@ iacp_to_fipa() {
         '{"performative":"inform","sender":"a","receiver":"b","content":{}}')
     run -0 acp-convert --to=iacp --seed=42 --now=2024-01-15T10:00:00Z "$f"
     local first=$output
-    assert_line --index 0 --regexp '"id":"m-[0-9a-f]{6}".*"ts":1705312800,.*"x-fipa-absent":\["reply_with","timestamp"\]'
+    assert_line --index 0 --regexp '"ts":1705312800,"id":"m-[0-9a-f]{6}","x-fipa-absent":\["reply_with","timestamp"\]'
     [ "$(jq -r .id <<<"${lines[0]}")" != "$(jq -r .id <<<"${lines[1]}")" ]
     run -0 acp-convert --to=iacp --seed=42 --now=2024-01-15T10:00:00Z "$f"
     assert_output "$first"
