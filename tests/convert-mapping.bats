@@ -50,8 +50,8 @@ NUMBERS='[0.1,19.99,2.0,1e300,100.0,-2.5,0.30000000000000004,5e-324,1e-7,0.00000
 }
 
 @test "numbers: a whole real keeps .0, an integer stays an integer" {
-    run -0 bash -c "printf '%s\n' '{\"performative\":\"inform\",\"content\":[2.0,2,1e2,1E2,-0.0]}' | acp-convert --to=fipa"
-    assert_output '{"performative":"inform","content":[2.0,2,100.0,100.0,-0.0]}'
+    run -0 bash -c "printf '%s\n' '{\"performative\":\"inform\",\"sender\":\"a\",\"receiver\":\"b\",\"content\":[2.0,2,1e2,1E2,-0.0]}' | acp-convert --to=fipa"
+    assert_output '{"performative":"inform","sender":"a","receiver":"b","content":[2.0,2,100.0,100.0,-0.0]}'
     run -0 jq -c '.content | map(type)' <<<"$output"
     assert_output '["number","number","number","number","number"]'
 }
@@ -59,7 +59,7 @@ NUMBERS='[0.1,19.99,2.0,1e300,100.0,-2.5,0.30000000000000004,5e-324,1e-7,0.00000
 @test "numbers: random doubles read back as the same double" {
     # 2,000 doubles from awk's generator, spelled with 17 digits; acp-convert's shortest text
     # must read back (in jq, IEEE doubles too) as the very same number.
-    awk 'BEGIN { srand(7); printf "{\"performative\":\"inform\",\"content\":["; for (i = 0; i < 2000; i++) { x = (rand() - 0.5) * 10 ^ int(rand() * 40 - 20); printf "%s%.17g", (i ? "," : ""), x } print "]}" }' >"$BATS_TEST_TMPDIR/in"
+    awk 'BEGIN { srand(7); printf "{\"performative\":\"inform\",\"sender\":\"a\",\"receiver\":\"b\",\"content\":["; for (i = 0; i < 2000; i++) { x = (rand() - 0.5) * 10 ^ int(rand() * 40 - 20); printf "%s%.17g", (i ? "," : ""), x } print "]}" }' >"$BATS_TEST_TMPDIR/in"
     run -0 bash -c "acp-convert --to=fipa '$BATS_TEST_TMPDIR/in' | jq -c '.content | map(. + 0)' >'$BATS_TEST_TMPDIR/got'; jq -c '.content | map(. + 0)' '$BATS_TEST_TMPDIR/in' >'$BATS_TEST_TMPDIR/want'; cmp '$BATS_TEST_TMPDIR/want' '$BATS_TEST_TMPDIR/got'"
     # and no text is longer than 17 significant digits would make it
     run -0 bash -c "acp-convert --to=fipa '$BATS_TEST_TMPDIR/in' | jq -r '.content[]' | awk 'length(\$0) > 25' | wc -l"
@@ -251,7 +251,7 @@ anonymous_informs() {
     run -0 bash -c "acp-convert --to=fipa-acl '$f' | acp-convert --to=iacp"
     assert_output "$(cat "$f")"
     # an x-acp-partial the body does not say is an ordinary member
-    f=$(lines_file '{"performative":"inform","sender":"a","receiver":"b","content":{},"reply_with":"r","x-acp-partial":true,"x-iacp-kind":"hb","x-iacp-v":"1.1"}')
+    f=$(lines_file '{"performative":"inform","sender":"a","receiver":"b","content":{},"reply_with":"r","timestamp":"2024-01-15T10:35:00Z","x-acp-partial":true,"x-iacp-kind":"hb","x-iacp-v":"1.1"}')
     run -0 acp-convert --to=iacp "$f"
     assert_output --partial '"x-fipa-x-acp-partial":true'
 }
@@ -388,4 +388,83 @@ fipa_accepts_partials() {
 @test "property: a clean FIPA capture of interleaved conversations is clean in IACP and comes back" {
     "$BATS_FILE_TMPDIR/gen-fipa" 5000 200 3 >"$BATS_TEST_TMPDIR/in"
     clean_stays_clean "$BATS_TEST_TMPDIR/in" iacp fipa
+}
+
+# --- the check of the output ---
+
+@test "output check: a message the target's rules reject is an error for its record" {
+    local f
+    f=$(lines_file \
+        '{"performative":"inform","content":"x"}' \
+        '{"performative":"inform","sender":"a","receiver":[],"content":{},"reply_with":"r"}' \
+        '{"performative":"inform","sender":"a","receiver":"b","content":{},"timestamp":"2024-01-15T10:35:00Z","x-iacp-kind":"hb","x-iacp-v":"1.1"}' \
+        '{"performative":"inform","sender":"a","receiver":"b","content":{},"reply_with":"ok"}')
+    run -1 --separate-stderr acp-convert --to=iacp --now=0 --rejects="$BATS_TEST_TMPDIR/rej" "$f"
+    assert_output --regexp '^\{"v":"1.1","kind":"fipa.inform","from":"a","to":"b","body":\{\},"id":"ok",'
+    [[ $stderr == *":1: error: converted to IACP, the message breaks its rules (iacp-missing); it is not written [convert-output-invalid]"* ]]
+    [[ $stderr == *":2: error: converted to IACP, the message breaks its rules (iacp-missing)"* ]]
+    [[ $stderr == *":3: error: converted to IACP, the message breaks its rules (iacp-missing)"* ]]
+    run -0 cat "$BATS_TEST_TMPDIR/rej"
+    assert_output "$(head -3 "$f")"
+    # an empty receiver set is no FIPA either
+    run -1 --separate-stderr acp-convert --to=fipa "$f"
+    [[ $stderr == *":2: error: converted to FIPA, the message breaks its rules (fipa-agent)"* ]]
+    run -1 --separate-stderr acp-convert --to=fipa-acl "$f"
+    [[ $stderr == *":2: error: converted to FIPA, the message breaks its rules (fipa-agent)"* ]]
+}
+
+@test "output check: what only the standard profile allows is written with a warning" {
+    local f
+    f=$(lines_file '{"performative":"cancel","sender":"a","receiver":"b","reply_with":"c1","conversation_id":"s1"}')
+    run -0 --separate-stderr acp-convert --to=fipa "$f"
+    assert_output "$(cat "$f")"
+    [[ $stderr == *":1: warning: converted to FIPA, the message has no content: valid in the standard profile only [convert-output-standard]"* ]]
+    run -0 --separate-stderr acp-convert --to=fipa-acl "$f"
+    [[ $stderr == *"[convert-output-standard]"* ]]
+    run -1 --separate-stderr acp-convert --strict --to=fipa "$f"
+    assert_output ''
+}
+
+@test "output check: the direction rules are not applied (acp-convert is not told the queen's name)" {
+    local f
+    f=$(lines_file '{"v":"1.1","id":"q-1","from":"boss","to":"f","kind":"task.assign","ts":1,"body":{}}')
+    run -0 --separate-stderr bash -c "acp-convert --to=fipa '$f' | acp-convert --to=iacp"
+    assert_output "$(cat "$f")"
+    assert_equal "$stderr" ''
+}
+
+# Fails unless every output line passes acp-validate --stateless, apart from the direction rules
+# and the members only the standard profile lets go, of which acp-convert warned.
+outputs_pass() {
+    local in=$1 to=$2 tmp=$BATS_TEST_TMPDIR
+    acp-convert --seed=1 --now=0 --to="$to" --diagnostics=json "$in" >"$tmp/out" 2>"$tmp/convert.err" || true
+    if [ "$to" = fipa-acl ]; then
+        acp-convert --to=fipa "$tmp/out" >"$tmp/out.json" 2>/dev/null || fail "the string form does not read back"
+        mv "$tmp/out.json" "$tmp/out"
+    fi
+    acp-validate --stateless --diagnostics=json "$tmp/out" 2>"$tmp/validate.err" >/dev/null || true
+    run -0 jq -r 'select(.severity == "error") | "\(.line) \(.code)"' "$tmp/validate.err"
+    local standard
+    standard=$(grep -c '"convert-output-standard"' "$tmp/convert.err" || true)
+    [ "$(grep -c -v -e ' iacp-direction$' -e ' fipa-missing$' -e '^$' <<<"$output")" -eq 0 ] ||
+        fail "$to: acp-validate rejects: $(cut -d' ' -f2 <<<"$output" | sort | uniq -c | tr '\n' ' ')"
+    [ "$(grep ' fipa-missing$' <<<"$output" | sort -u -k1,1 | grep -c .)" -le "$standard" ] ||
+        fail "$to: fipa-missing without the warning"
+}
+
+@test "property: with no error reported, every output passes acp-validate --stateless" {
+    local gen=$BATS_FILE_TMPDIR/gen-mixed
+    ${CC:-cc} -std=c11 -O2 -o "$gen" "$TESTS_DIR/../bench/gen-mixed.c"
+    for seed in 1 2; do
+        "$gen" iacp 300 "$seed" >"$BATS_TEST_TMPDIR/iacp.in"
+        "$gen" fipa 300 "$seed" >"$BATS_TEST_TMPDIR/fipa.in"
+        # and hand-made ones that no message should survive as they are
+        printf '%s\n' '{"performative":"inform"}' '{"performative":"cfp","receiver":[],"reply_by":"soon"}' \
+            '{"performative":"inform","sender":"a","receiver":"b","content":{},"x-iacp-kind":"task.result","x-iacp-ts":"x"}' \
+            '{"v":"1.1","kind":"hb"}' '{"v":"1.1","kind":"fipa.inform","x-fipa-reply_by":"soon","x-fipa-receiver":[]}' >>"$BATS_TEST_TMPDIR/fipa.in"
+        for to in iacp fipa fipa-acl; do
+            outputs_pass "$BATS_TEST_TMPDIR/iacp.in" "$to"
+            outputs_pass "$BATS_TEST_TMPDIR/fipa.in" "$to"
+        done
+    done
 }
