@@ -142,6 +142,15 @@ static bool listed(const struct strbuf *codes, const char *code)
     return false;
 }
 
+/* A stream into memory; it can fail only for want of memory. */
+static FILE *memory_stream(char **text, size_t *len)
+{
+    FILE *f = open_memstream(text, len);
+    if (!f)
+        die_oom();
+    return f;
+}
+
 /* The per-message errors the output protocol's rules find in out: their codes, each once and
  * comma-separated, in codes; returns how many. Run quietly first: only an output with an error
  * pays for naming them (the check again, its diagnostics as JSON in memory). */
@@ -157,9 +166,7 @@ static unsigned long output_errors(const struct message *out, struct strbuf *cod
         return 0;
     char *text = NULL;
     size_t len = 0;
-    FILE *memory = open_memstream(&text, &len);
-    if (!memory)
-        die_oom();
+    FILE *memory = memory_stream(&text, &len);
     diag_sink_init(&probe, memory);
     probe.format = DIAG_JSON;
     run_check(out, &probe);

@@ -457,7 +457,10 @@ json_t *convert_iacp_to_fipa(struct converter *c, json_t *iacp, struct diag_sink
     json_object_set_new(out, "performative", json_string(fipa_act_name(t.map.act, SPELL_SNAKE)));
     const char *key;
     json_t *v;
-    json_object_foreach(iacp, key, v) member_to_fipa(out, key, v, &t);
+    json_object_foreach(iacp, key, v)
+    {
+        member_to_fipa(out, key, v, &t);
+    }
     if (!body) {
         json_t *unused;
         json_object_set_new(out, "content", iacp_content(NULL, t.map.action, &unused));
@@ -589,7 +592,10 @@ static json_t *iacp_from_iacp_origin(struct converter *c, json_t *fipa)
     struct written done = {false, false};
     const char *key;
     json_t *v;
-    json_object_foreach(fipa, key, v) member_back_to_iacp(out, fipa, key, v, &done);
+    json_object_foreach(fipa, key, v)
+    {
+        member_back_to_iacp(out, fipa, key, v, &done);
+    }
     keep_conversation(c, fipa, out);
     return out;
 }
@@ -783,7 +789,10 @@ json_t *convert_fipa_to_iacp(struct converter *c, json_t *fipa, struct diag_sink
         json_object_set_new(out, "v", json_string("1.1"));
     const char *key;
     json_t *v;
-    json_object_foreach(fipa, key, v) member_to_iacp(&t, out, key, v);
+    json_object_foreach(fipa, key, v)
+    {
+        member_to_iacp(&t, out, key, v);
+    }
     if (!json_object_get(fipa, "reply_with"))
         note_absent(&t.absent, "reply_with");
     if (!json_object_get(out, "ts")) {
@@ -911,7 +920,10 @@ static json_t *fipa_from_fipa_kind(json_t *iacp, enum fipa_act act)
     json_object_set_new(out, "performative", json_string(fipa_act_name(act, SPELL_SNAKE)));
     const char *key;
     json_t *v;
-    json_object_foreach(iacp, key, v) member_back_to_fipa(&b, out, key, v);
+    json_object_foreach(iacp, key, v)
+    {
+        member_back_to_fipa(&b, out, key, v);
+    }
     if (!b.content && !listed(b.absent, "content")) { /* no body: {} said so, and the marker */
         json_object_set_new(out, "content", json_object());
         json_object_set_new(out, "x-iacp-body", json_null());

@@ -268,7 +268,10 @@ void jsonout_value(struct jsonout *w, const json_t *v)
         jsonout_begin_array(w);
         size_t i;
         json_t *item;
-        json_array_foreach(v, i, item) jsonout_value(w, item);
+        json_array_foreach(v, i, item)
+        {
+            jsonout_value(w, item);
+        }
         jsonout_end_array(w);
         break;
     }
