@@ -9,6 +9,7 @@
 
 #include "escape.h"
 #include "fipa.h"
+#include "jsonout.h"
 #include "timeutil.h"
 
 /* Deeper nesting than any message needs; the limit keeps the recursion bounded. */
@@ -684,12 +685,13 @@ static bool is_ascii(const char *s)
     return true;
 }
 
-static char *dump_json(const json_t *v, size_t flags)
+static char *dump_json(const json_t *v, unsigned flags)
 {
-    char *text = json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY | flags);
-    if (!text)
-        die_oom(); /* jansson fails only when it cannot allocate */
-    return text;
+    struct strbuf text = STRBUF_INIT;
+    struct jsonout w;
+    jsonout_init(&w, &text, flags);
+    jsonout_value(&w, v);
+    return sb_detach(&text);
 }
 
 /* JSON text as a string. When it needs a byte-length string, its non-ASCII characters are
@@ -699,7 +701,7 @@ static void write_json_text(struct acl_writer *w, const json_t *v)
     char *text = dump_json(v, 0);
     if (!literal_safe(text, strlen(text)) && !is_ascii(text)) {
         free(text);
-        text = dump_json(v, JSON_ENSURE_ASCII);
+        text = dump_json(v, JSONOUT_ASCII);
     }
     write_text(w, text, strlen(text), false);
     free(text);

@@ -258,6 +258,18 @@ static const struct diag_code codes[] = {
      "The string form cannot carry it: sender or receiver is not an agent identifier, reply_by "
      "is not an RFC 3339 date-time, a standard parameter is not a string, a string holds a NUL "
      "character, or a member name holds white space or parentheses."},
+    {"convert-output-invalid", "error", "the converted message would break its protocol's rules",
+     "The output would not pass acp-validate --stateless for its protocol, so the input record "
+     "is rejected rather than written: a FIPA message without sender or receiver has no IACP "
+     "from or to, a receiver set may be empty, an IACP message may lack the id or ts that "
+     "x-iacp- members would have given it. The message names the codes acp-validate would "
+     "report. The direction rules, which depend on the queen's name, are not applied."},
+    {"convert-output-standard", "warning",
+     "the converted FIPA message is valid in the standard profile only",
+     "FIPA's standard (SC00061) makes only the performative mandatory; the Caxton guide also "
+     "requires sender, receiver and content. A message without them (JADE sends some, such as "
+     "a subscription's cancel) is written, with this warning: acp-validate with the default "
+     "profile would reject it."},
 
     {NULL, NULL, NULL, NULL},
 };

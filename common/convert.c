@@ -1,6 +1,5 @@
 #include "convert.h"
 
-#include <inttypes.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -8,6 +7,7 @@
 #include <string.h>
 
 #include "iacp.h"
+#include "idgen.h"
 #include "strmap.h"
 #include "timeutil.h"
 
@@ -17,24 +17,31 @@ enum { SWEEP_EVERY = 4096 };
 /* Unix seconds that RFC 3339 can write with four-digit years. */
 static const double LAST_WRITABLE_SECOND = 253402300799.0;
 
+/* A message remembered by its sender and id. */
 struct remembered {
-    char *opener; /* id of the message that opened the conversation */
-    double seen;  /* message time it was last used */
+    char *conversation; /* the conversation_id of its conversation */
+    char *cancel;       /* an assign: the id of the latest task.cancel sent for it, or NULL */
+    char *cancel_to;    /* and whom that cancel went to */
+    double seen;        /* message time it was last used */
 };
 
 struct converter {
     struct convert_config cfg;
-    struct strmap *conversations; /* message id -> struct remembered */
-    uint64_t rng;
+    struct strmap *conversations; /* sender "/" id -> struct remembered */
+    struct idgen *ids;            /* the ids of the IACP written, and fresh ones */
     unsigned long fed;
     double latest; /* the latest message time seen */
+    struct strbuf key, answered_key;
 };
 
 static void free_remembered(void *v)
 {
     struct remembered *r = v;
-    if (r)
-        free(r->opener);
+    if (r) {
+        free(r->conversation);
+        free(r->cancel);
+        free(r->cancel_to);
+    }
     free(r);
 }
 
@@ -43,7 +50,9 @@ struct converter *converter_new(const struct convert_config *cfg)
     struct converter *c = xcalloc(1, sizeof *c);
     c->cfg = *cfg;
     c->conversations = strmap_new();
-    c->rng = (uint64_t)cfg->seed * 0x9E3779B97F4A7C15ULL + 0x2545F4914F6CDD1DULL;
+    struct idgen_config ids = {
+        .seed = cfg->seed, .keep_for = cfg->idle_timeout, .max_ids = cfg->max_open};
+    c->ids = idgen_new(&ids);
     c->latest = -INFINITY;
     return c;
 }
@@ -53,21 +62,15 @@ void converter_free(struct converter *c)
     if (!c)
         return;
     strmap_free(c->conversations, free_remembered);
+    idgen_free(c->ids);
+    sb_free(&c->key);
+    sb_free(&c->answered_key);
     free(c);
 }
 
 size_t converter_remembered(const struct converter *c)
 {
     return strmap_size(c->conversations);
-}
-
-static uint64_t next_random(struct converter *c)
-{
-    /* xorshift64*: the same sequence on every machine for a given --seed. */
-    c->rng ^= c->rng >> 12;
-    c->rng ^= c->rng << 25;
-    c->rng ^= c->rng >> 27;
-    return c->rng * 2685821657736338717ULL;
 }
 
 /* --- remembering conversations --- */
@@ -117,40 +120,108 @@ static void forget(struct converter *c)
     }
 }
 
-/* The opener of the conversation that a message with this id (answering ref) belongs to. */
-static const char *follow_conversation(struct converter *c, const char *id, const char *ref,
-                                       double when)
+/* An agent's name and an id it chose, as a conversation_id: the name with % and / written %25
+ * and %2F, a "/", then the id as it is. Ids are unique per sender only, so the name makes the
+ * conversation_id unique, and the first "/" tells where the name ends. */
+static const char *qualified_id(struct strbuf *sb, const char *agent, const char *id)
 {
-    if (isfinite(when) && when > c->latest)
-        c->latest = when;
-    if (++c->fed % SWEEP_EVERY == 0 || strmap_size(c->conversations) > c->cfg.max_open)
-        forget(c);
-    const char *opener = id;
-    if (ref) {
-        /* A ref whose conversation is unknown (forgotten, or before the capture started)
-         * answers the opener as far as this stream can tell. */
-        struct remembered *known = strmap_get(c->conversations, ref);
-        if (known && known->seen < c->latest - c->cfg.idle_timeout)
-            known = NULL; /* idle too long: forgotten, even if not swept yet */
-        opener = known ? known->opener : ref;
-        if (known)
-            known->seen = isfinite(when) ? when : c->latest;
+    sb_reset(sb);
+    for (const char *p = agent ? agent : ""; *p; p++) {
+        if (*p == '%')
+            sb_adds(sb, "%25");
+        else if (*p == '/')
+            sb_adds(sb, "%2F");
+        else
+            sb_addc(sb, *p);
     }
-    struct remembered *r = xmalloc(sizeof *r);
-    r->opener = xstrdup(opener);
-    r->seen = isfinite(when) ? when : c->latest;
-    free_remembered(strmap_put(c->conversations, id, r));
-    return r->opener;
+    sb_addc(sb, '/');
+    sb_adds(sb, id);
+    return sb->buf;
 }
 
-/* Makes opener the conversation of id, as a message that said so (x-fipa-conversation_id) has
- * it, so that the replies to id follow it too. */
-static void correct_opener(struct converter *c, const char *id, const char *opener)
+/* What the converter needs of an IACP message to follow it. */
+struct envelope {
+    enum iacp_kind kind;
+    const char *id, *from, *to, *ref;
+    double when; /* NAN when unknown */
+};
+
+static struct envelope envelope_of(const json_t *iacp, enum iacp_kind kind)
 {
-    struct remembered *r = strmap_get(c->conversations, id);
-    if (r && strcmp(r->opener, opener) != 0) {
-        free(r->opener);
-        r->opener = xstrdup(opener);
+    json_t *ts = json_object_get(iacp, "ts");
+    return (struct envelope){
+        .kind = kind,
+        .id = json_member_string(iacp, "id"),
+        .from = json_member_string(iacp, "from"),
+        .to = json_member_string(iacp, "to"),
+        .ref = json_member_string(iacp, "ref"),
+        .when = json_is_number(ts) ? json_number_value(ts) : NAN,
+    };
+}
+
+struct followed {
+    const char *conversation;    /* NULL for a message without id; valid until the next call */
+    struct remembered *answered; /* the message its ref names, when remembered */
+};
+
+/* Follows a message along the stream: remembers it by its sender and id, in the conversation
+ * of the message its ref names (sent by the agent it answers; a task.cancel names its sender's
+ * own assign), or, when that message is not remembered (forgotten, or before the capture
+ * started), in the conversation that message would have opened. */
+static struct followed follow(struct converter *c, const struct envelope *e)
+{
+    struct followed f = {NULL, NULL};
+    if (isfinite(e->when) && e->when > c->latest)
+        c->latest = e->when;
+    if (++c->fed % SWEEP_EVERY == 0 || strmap_size(c->conversations) > c->cfg.max_open)
+        forget(c);
+    double now = isfinite(e->when) ? e->when : c->latest;
+    if (e->ref) {
+        const char *owner = e->kind == IACP_TASK_CANCEL ? e->from : e->to;
+        qualified_id(&c->answered_key, owner, e->ref);
+        f.answered = strmap_get(c->conversations, c->answered_key.buf);
+        if (f.answered && f.answered->seen < c->latest - c->cfg.idle_timeout)
+            f.answered = NULL; /* idle too long: forgotten, even if not swept yet */
+        if (f.answered)
+            f.answered->seen = now;
+    }
+    if (!e->id)
+        return f;
+    const char *own = qualified_id(&c->key, e->from, e->id);
+    char *conversation = xstrdup(f.answered ? f.answered->conversation
+                                 : e->ref   ? c->answered_key.buf
+                                            : own);
+    struct remembered *r = strmap_get(c->conversations, own);
+    if (!r) {
+        r = xcalloc(1, sizeof *r);
+        strmap_put(c->conversations, own, r);
+    } else if (r != f.answered) { /* an id used again: a new message */
+        free(r->cancel);
+        free(r->cancel_to);
+        r->cancel = r->cancel_to = NULL;
+    }
+    free(r->conversation);
+    r->conversation = conversation;
+    r->seen = now;
+    if (e->kind == IACP_TASK_CANCEL && f.answered && f.answered != r) {
+        free(f.answered->cancel);
+        free(f.answered->cancel_to);
+        f.answered->cancel = xstrdup(e->id);
+        f.answered->cancel_to = e->to ? xstrdup(e->to) : NULL;
+    }
+    f.conversation = r->conversation;
+    return f;
+}
+
+/* Makes conversation that of the message from sender with id, as a message that said so
+ * (x-fipa-conversation_id) has it, so that the replies to it follow it too. */
+static void correct_conversation(struct converter *c, const char *sender, const char *id,
+                                 const char *conversation)
+{
+    struct remembered *r = strmap_get(c->conversations, qualified_id(&c->key, sender, id));
+    if (r && strcmp(r->conversation, conversation) != 0) {
+        free(r->conversation);
+        r->conversation = xstrdup(conversation);
     }
 }
 
@@ -159,6 +230,11 @@ static void correct_opener(struct converter *c, const char *id, const char *open
 static bool starts_with(const char *s, const char *prefix)
 {
     return strncmp(s, prefix, strlen(prefix)) == 0;
+}
+
+static bool is(const char *key, const char *name)
+{
+    return strcmp(key, name) == 0;
 }
 
 static void set_prefixed(json_t *obj, const char *prefix, const char *name, json_t *v)
@@ -197,6 +273,16 @@ static json_t *seconds_json(double epoch)
     return json_real(epoch);
 }
 
+static json_t *timestamp_seconds(const json_t *timestamp)
+{
+    double epoch;
+    bool zone;
+    const char *s = json_string_value(timestamp);
+    if (s && time_parse_rfc3339(s, &epoch, &zone))
+        return seconds_json(epoch);
+    return NULL;
+}
+
 /* The member that says what a message is (kind, performative) is missing or unknown. */
 static void report_unconvertible(struct diag_sink *sink, const struct diag_where *at,
                                  const char *code, const char *member, const char *value,
@@ -218,6 +304,13 @@ struct kind_mapping {
     const char *action;   /* ctl kinds: the action the content names */
 };
 
+static bool is_partial(const json_t *body)
+{
+    return json_is_true(json_object_get(body, "partial"));
+}
+
+/* A ctl kind asks for nothing back: the queen informs the forager of its action, so the
+ * conversation is complete as it stands. */
 static struct kind_mapping map_kind(enum iacp_kind kind, const json_t *body)
 {
     switch (kind) {
@@ -229,7 +322,7 @@ static struct kind_mapping map_kind(enum iacp_kind kind, const json_t *body)
         return (struct kind_mapping){FIPA_REFUSE, "fipa-request", NULL};
     case IACP_TASK_RESULT: {
         const char *status = json_member_string(body, "status");
-        bool ok = status && strcmp(status, "ok") == 0;
+        bool ok = (status && strcmp(status, "ok") == 0) || is_partial(body);
         return (struct kind_mapping){ok ? FIPA_INFORM : FIPA_FAILURE, "fipa-request", NULL};
     }
     case IACP_TASK_CANCEL:
@@ -239,12 +332,25 @@ static struct kind_mapping map_kind(enum iacp_kind kind, const json_t *body)
     case IACP_TOOL_REPLY:
         return (struct kind_mapping){FIPA_INFORM, "fipa-query", NULL};
     case IACP_CTL_DRAIN:
-        return (struct kind_mapping){FIPA_REQUEST, "fipa-request", "drain"};
+        return (struct kind_mapping){FIPA_INFORM, NULL, "drain"};
     case IACP_CTL_HALT:
-        return (struct kind_mapping){FIPA_REQUEST, "fipa-request", "halt"};
+        return (struct kind_mapping){FIPA_INFORM, NULL, "halt"};
     default:
         return (struct kind_mapping){FIPA_INFORM, NULL, NULL};
     }
+}
+
+/* The cancel a task.result with status "cancelled" answers: the latest cancel sent for the
+ * assign it names, to the forager that sends the result. NULL when there is none. */
+static const char *cancel_answered(enum iacp_kind kind, const json_t *body,
+                                   const struct envelope *e, const struct followed *f)
+{
+    const char *status = json_member_string(body, "status");
+    if (kind != IACP_TASK_RESULT || is_partial(body) || !status ||
+        strcmp(status, "cancelled") != 0 || !f->answered || !f->answered->cancel || !e->from)
+        return NULL;
+    const char *to = f->answered->cancel_to;
+    return to && strcmp(to, e->from) == 0 ? f->answered->cancel : NULL;
 }
 
 static bool has_action_member(const json_t *body)
@@ -288,22 +394,43 @@ static json_t *deadline_reply_by(const json_t *body)
     return NULL;
 }
 
-static json_t *fipa_from_fipa_kind(struct converter *c, json_t *iacp, enum fipa_act act);
+static json_t *fipa_from_fipa_kind(json_t *iacp, enum fipa_act act);
 
-/* Whether an IACP member was carried by a FIPA member, so it needs no x-iacp- copy. */
-static bool carried(const char *key, const json_t *v)
+/* Everything about one IACP message that its FIPA members are made of. */
+struct to_fipa {
+    struct kind_mapping map;
+    const char *answers_cancel; /* in_reply_to instead of ref, or NULL */
+};
+
+/* Writes the FIPA counterpart of one IACP member where it stood. */
+static void member_to_fipa(json_t *out, const char *key, json_t *v, const struct to_fipa *t)
 {
-    long long t;
-    if (strcmp(key, "kind") == 0 || strcmp(key, "body") == 0)
-        return true;
-    if (strcmp(key, "id") == 0 || strcmp(key, "from") == 0 || strcmp(key, "to") == 0 ||
-        strcmp(key, "ref") == 0)
-        return json_is_string(v);
-    if (strcmp(key, "ts") == 0)
-        return unix_seconds(v, &t);
-    if (strcmp(key, "x-fipa-conversation_id") == 0)
-        return json_is_string(v);
-    return false;
+    long long seconds;
+    if (is(key, "v")) {
+        json_object_set(out, "x-iacp-v", v);
+    } else if (is(key, "kind")) {
+        json_object_set(out, "x-iacp-kind", v);
+    } else if (is(key, "id") && json_is_string(v)) {
+        json_object_set(out, "reply_with", v);
+    } else if (is(key, "from") && json_is_string(v)) {
+        json_object_set(out, "sender", v);
+    } else if (is(key, "to") && json_is_string(v)) {
+        json_object_set(out, "receiver", v);
+    } else if (is(key, "ref") && json_is_string(v) && t->answers_cancel) {
+        json_object_set_new(out, "in_reply_to", json_string(t->answers_cancel));
+        json_object_set(out, "x-iacp-ref", v);
+    } else if (is(key, "ref") && json_is_string(v)) {
+        json_object_set(out, "in_reply_to", v);
+    } else if (is(key, "ts") && unix_seconds(v, &seconds)) {
+        json_object_set_new(out, "timestamp", rfc3339(seconds));
+    } else if (is(key, "body")) {
+        json_t *x_body;
+        json_object_set_new(out, "content", iacp_content(v, t->map.action, &x_body));
+        if (x_body)
+            json_object_set(out, "x-iacp-body", x_body);
+    } else if (!(is(key, "x-fipa-conversation_id") && json_is_string(v))) {
+        set_prefixed(out, "x-iacp-", key, v);
+    }
 }
 
 json_t *convert_iacp_to_fipa(struct converter *c, json_t *iacp, struct diag_sink *sink,
@@ -316,61 +443,48 @@ json_t *convert_iacp_to_fipa(struct converter *c, json_t *iacp, struct diag_sink
         return NULL;
     }
     if (kind == IACP_FIPA)
-        return fipa_from_fipa_kind(c, iacp, fipa_act_parse(kind_name + 5));
+        return fipa_from_fipa_kind(iacp, fipa_act_parse(kind_name + 5));
     if (kind == IACP_DOTTED)
         diag_emit(sink, at, SEV_WARNING, "convert-kind-unknown",
                   "unknown kind '%s' written as inform (x-iacp-kind keeps it)", kind_name);
     json_t *body = json_object_get(iacp, "body");
-    struct kind_mapping map = map_kind(kind, body);
+    struct envelope e = envelope_of(iacp, kind);
+    struct followed f = follow(c, &e);
+    struct to_fipa t = {map_kind(kind, body), cancel_answered(kind, body, &e, &f)};
+    if (t.answers_cancel)
+        t.map.act = FIPA_INFORM;
     json_t *out = json_object();
-    json_object_set_new(out, "performative", json_string(fipa_act_name(map.act, SPELL_SNAKE)));
-    const char *id = json_member_string(iacp, "id"), *ref = json_member_string(iacp, "ref");
-    if (json_member_string(iacp, "from"))
-        json_object_set(out, "sender", json_object_get(iacp, "from"));
-    if (json_member_string(iacp, "to"))
-        json_object_set(out, "receiver", json_object_get(iacp, "to"));
-    json_t *x_body;
-    json_object_set_new(out, "content", iacp_content(body, map.action, &x_body));
-    if (id)
-        json_object_set_new(out, "reply_with", json_string(id));
-    if (ref)
-        json_object_set_new(out, "in_reply_to", json_string(ref));
-    json_t *ts = json_object_get(iacp, "ts");
-    /* The way back keeps a conversation_id that the stream would not find again (a capture cut
-     * in the middle of a conversation) in x-fipa-conversation_id; it wins here. */
-    const char *conversation = json_member_string(iacp, "x-fipa-conversation_id");
-    if (id) {
-        double when = json_is_number(ts) ? json_number_value(ts) : NAN;
-        const char *found = follow_conversation(c, id, ref, when);
-        if (conversation)
-            correct_opener(c, id, conversation);
-        else
-            conversation = found;
-    }
-    if (conversation)
-        json_object_set_new(out, "conversation_id", json_string(conversation));
-    if (map.protocol)
-        json_object_set_new(out, "protocol", json_string(map.protocol));
-    json_t *reply_by = kind == IACP_TASK_ASSIGN ? deadline_reply_by(body) : NULL;
-    if (reply_by)
-        json_object_set_new(out, "reply_by", reply_by);
-    long long t;
-    if (unix_seconds(ts, &t))
-        json_object_set_new(out, "timestamp", rfc3339(t));
-    json_object_set(out, "x-iacp-kind", json_object_get(iacp, "kind"));
-    if (x_body)
-        json_object_set(out, "x-iacp-body", x_body);
+    json_object_set_new(out, "performative", json_string(fipa_act_name(t.map.act, SPELL_SNAKE)));
     const char *key;
     json_t *v;
     json_object_foreach(iacp, key, v)
     {
-        if (!carried(key, v))
-            set_prefixed(out, "x-iacp-", key, v);
+        member_to_fipa(out, key, v, &t);
     }
+    if (!body) {
+        json_t *unused;
+        json_object_set_new(out, "content", iacp_content(NULL, t.map.action, &unused));
+    }
+    /* The way back keeps a conversation_id that the stream would not find again (a capture cut
+     * in the middle of a conversation) in x-fipa-conversation_id; it wins here. */
+    const char *conversation = json_member_string(iacp, "x-fipa-conversation_id");
+    if (conversation && e.id)
+        correct_conversation(c, e.from, e.id, conversation);
+    if (!conversation)
+        conversation = f.conversation;
+    if (conversation)
+        json_object_set_new(out, "conversation_id", json_string(conversation));
+    if (t.map.protocol)
+        json_object_set_new(out, "protocol", json_string(t.map.protocol));
+    json_t *reply_by = kind == IACP_TASK_ASSIGN ? deadline_reply_by(body) : NULL;
+    if (reply_by)
+        json_object_set_new(out, "reply_by", reply_by);
+    if (kind == IACP_TASK_RESULT && is_partial(body))
+        json_object_set_new(out, "x-acp-partial", json_true());
     return out;
 }
 
-/* --- FIPA -> IACP --- */
+/* --- FIPA that came from IACP -> IACP: the way back of convert_iacp_to_fipa --- */
 
 static bool is_ctl_kind(const char *kind)
 {
@@ -392,124 +506,107 @@ static json_t *body_from_content(const json_t *content, const char *kind)
     return body;
 }
 
-static json_t *timestamp_seconds(const json_t *timestamp)
+/* x-acp-partial says nothing the body does not: a partial task.result. */
+static bool partial_derived(const json_t *fipa, const json_t *v)
 {
-    double epoch;
-    bool zone;
-    const char *s = json_string_value(timestamp);
-    if (s && time_parse_rfc3339(s, &epoch, &zone))
-        return seconds_json(epoch);
-    return NULL;
+    const char *kind = json_member_string(fipa, "x-iacp-kind");
+    json_t *body = json_object_get(fipa, "x-iacp-body");
+    if (!body)
+        body = json_object_get(fipa, "content");
+    return json_is_true(v) && kind && strcmp(kind, "task.result") == 0 && is_partial(body);
 }
 
-/* The way back of convert_iacp_to_fipa: exact, by x-iacp-kind and the other x-iacp-* members. */
-/* conversation_id travels in x-fipa-conversation_id when the way there, following this
- * stream as this direction does, would not find it again (a capture cut in the middle of a
+/* conversation_id travels in x-fipa-conversation_id when the way there, following this stream
+ * as this direction does, would not find it again (a capture cut in the middle of a
  * conversation). A redundant x-fipa-conversation_id of the input is not kept. */
 static void keep_conversation(struct converter *c, json_t *fipa, json_t *out)
 {
-    const char *id = json_member_string(out, "id");
-    const char *found = NULL;
-    if (id) {
-        json_t *ts = json_object_get(out, "ts");
-        found = follow_conversation(c, id, json_member_string(out, "ref"),
-                                    json_is_number(ts) ? json_number_value(ts) : NAN);
-    }
+    const char *kind = json_member_string(out, "kind");
+    struct envelope e = envelope_of(out, kind ? iacp_kind_parse(kind) : IACP_INVALID);
+    const char *found = follow(c, &e).conversation;
     const char *conversation = json_member_string(fipa, "conversation_id");
     if (conversation && !(found && strcmp(conversation, found) == 0)) {
         json_object_set_new(out, "x-fipa-conversation_id", json_string(conversation));
-        if (id)
-            correct_opener(c, id, conversation);
+        if (e.id)
+            correct_conversation(c, e.from, e.id, conversation);
+    }
+}
+
+/* The agent a FIPA sender or receiver names, when it is a lone agent. */
+static const char *lone_agent_name(const json_t *agents)
+{
+    if (json_is_array(agents))
+        agents = json_array_size(agents) == 1 ? json_array_get(agents, 0) : NULL;
+    return fipa_agent_name(agents);
+}
+
+/* What the way back has written once: a member that two FIPA members may stand for. */
+struct written {
+    bool ref, body;
+};
+
+/* Writes the IACP member one FIPA member of an IACP message stands for, where it stood. */
+static void member_back_to_iacp(json_t *out, const json_t *fipa, const char *key, json_t *v,
+                                struct written *done)
+{
+    const char *kind = json_member_string(fipa, "x-iacp-kind");
+    json_t *ts;
+    if (is(key, "performative") || is(key, "conversation_id") || is(key, "protocol") ||
+        is(key, "reply_by") || (is(key, "x-acp-partial") && partial_derived(fipa, v))) {
+        return; /* derived from the IACP members */
+    } else if (is(key, "reply_with") && json_is_string(v)) {
+        json_object_set(out, "id", v);
+    } else if ((is(key, "sender") || is(key, "receiver")) && lone_agent_name(v)) {
+        json_object_set_new(out, key[0] == 's' ? "from" : "to", json_string(lone_agent_name(v)));
+    } else if (is(key, "in_reply_to") || is(key, "x-iacp-ref")) {
+        json_t *ref = json_object_get(fipa, "x-iacp-ref");
+        if (!ref && json_is_string(v))
+            ref = v;
+        if (!ref && !json_is_null(v))
+            set_prefixed(out, "x-fipa-", key, v);
+        else if (ref && !done->ref)
+            json_object_set(out, "ref", ref);
+        done->ref = done->ref || ref;
+    } else if (is(key, "timestamp") && (ts = timestamp_seconds(v))) {
+        json_object_set_new(out, "ts", ts);
+    } else if (is(key, "content") || is(key, "x-iacp-body")) {
+        if (!done->body) {
+            json_t *x_body = json_object_get(fipa, "x-iacp-body");
+            json_t *body = x_body ? json_incref(x_body) : body_from_content(v, kind);
+            if (body)
+                json_object_set_new(out, "body", body);
+        }
+        done->body = true;
+    } else if (is(key, "x-iacp-kind")) {
+        json_object_set(out, "kind", v);
+    } else if (starts_with(key, "x-iacp-")) {
+        json_object_set(out, key + 7, v);
+    } else {
+        set_prefixed(out, "x-fipa-", key, v);
     }
 }
 
 static json_t *iacp_from_iacp_origin(struct converter *c, json_t *fipa)
 {
     json_t *out = json_object();
-    json_t *kind = json_object_get(fipa, "x-iacp-kind");
-    json_t *v = json_object_get(fipa, "x-iacp-v");
-    if (v)
-        json_object_set(out, "v", v);
-    json_t *reply_with = json_object_get(fipa, "reply_with");
-    if (json_is_string(reply_with))
-        json_object_set(out, "id", reply_with);
-    const char *sender = fipa_agent_name(json_object_get(fipa, "sender"));
-    if (sender)
-        json_object_set_new(out, "from", json_string(sender));
-    json_t *receiver = json_object_get(fipa, "receiver");
-    if (json_is_array(receiver) && json_array_size(receiver) == 1)
-        receiver = json_array_get(receiver, 0);
-    const char *to = fipa_agent_name(receiver);
-    if (to)
-        json_object_set_new(out, "to", json_string(to));
-    json_object_set(out, "kind", kind);
-    json_t *in_reply_to = json_object_get(fipa, "in_reply_to");
-    if (json_is_string(in_reply_to))
-        json_object_set(out, "ref", in_reply_to);
-    json_t *ts = timestamp_seconds(json_object_get(fipa, "timestamp"));
-    if (ts)
-        json_object_set_new(out, "ts", ts);
-    if (!json_object_get(fipa, "x-iacp-body")) {
-        json_t *body = body_from_content(json_object_get(fipa, "content"), json_string_value(kind));
-        if (body)
-            json_object_set_new(out, "body", body);
-    }
-    static const char *const derived[] = {
-        "performative", "sender",          "receiver", "content",  "reply_with",
-        "in_reply_to",  "conversation_id", "protocol", "reply_by", "timestamp"};
+    struct written done = {false, false};
     const char *key;
-    json_t *member;
-    json_object_foreach(fipa, key, member)
+    json_t *v;
+    json_object_foreach(fipa, key, v)
     {
-        bool is_derived = false;
-        for (size_t i = 0; i < sizeof derived / sizeof *derived; i++)
-            is_derived = is_derived || strcmp(key, derived[i]) == 0;
-        if (is_derived || strcmp(key, "x-iacp-kind") == 0 || strcmp(key, "x-iacp-v") == 0)
-            continue;
-        if (starts_with(key, "x-iacp-"))
-            json_object_set(out, key + 7, member);
-        else
-            set_prefixed(out, "x-fipa-", key, member);
+        member_back_to_iacp(out, fipa, key, v, &done);
     }
     keep_conversation(c, fipa, out);
     return out;
 }
+
+/* --- other FIPA -> IACP --- */
 
 static void note_absent(json_t **absent, const char *member)
 {
     if (!*absent)
         *absent = json_array();
     json_array_append_new(*absent, json_string(member));
-}
-
-/* An id in the foragers' style: m- and six hex digits. */
-static json_t *fresh_id(struct converter *c)
-{
-    char buf[16];
-    snprintf(buf, sizeof buf, "m-%06" PRIx64, next_random(c) >> 40);
-    return json_string(buf);
-}
-
-/* from and to: names; what a name cannot say (addresses, several receivers) rides along. */
-static void map_agents(json_t *fipa, json_t *out)
-{
-    json_t *sender = json_object_get(fipa, "sender");
-    const char *from = fipa_agent_name(sender);
-    if (from)
-        json_object_set_new(out, "from", json_string(from));
-    if (sender && !(json_is_string(sender) && from))
-        json_object_set(out, "x-fipa-sender", sender);
-    json_t *receiver = json_object_get(fipa, "receiver");
-    json_t *single = receiver;
-    if (json_is_array(receiver))
-        single = json_array_size(receiver) == 1 ? json_array_get(receiver, 0) : NULL;
-    const char *to = fipa_agent_name(single);
-    if (!to && json_is_array(receiver))
-        to = fipa_agent_name(json_array_get(receiver, 0));
-    if (to)
-        json_object_set_new(out, "to", json_string(to));
-    if (receiver && !(json_is_string(single) && fipa_agent_name(single)))
-        json_object_set(out, "x-fipa-receiver", receiver);
 }
 
 /* The x-iacp-ts of a message without timestamp, written by fipa_from_fipa_kind for a ts that
@@ -536,34 +633,6 @@ static bool body_marker(const json_t *fipa)
     return !json_is_object(content) && json_equal(marker, content);
 }
 
-/* ts from timestamp; a timestamp that its ts would not write back the same rides along. */
-static void map_timestamp(struct converter *c, json_t *fipa, json_t *out, json_t **absent)
-{
-    json_t *timestamp = json_object_get(fipa, "timestamp");
-    json_t *marker = ts_marker(fipa);
-    if (marker) {
-        json_object_set(out, "ts", marker);
-        return;
-    }
-    if (!timestamp || json_is_null(timestamp)) {
-        json_object_set_new(out, "ts", json_integer((json_int_t)c->cfg.now));
-        if (!timestamp)
-            note_absent(absent, "timestamp");
-        else
-            json_object_set(out, "x-fipa-timestamp", timestamp);
-        return;
-    }
-    json_t *ts = json_is_number(timestamp) ? json_incref(timestamp) : timestamp_seconds(timestamp);
-    if (!ts)
-        ts = json_integer((json_int_t)c->cfg.now);
-    json_object_set_new(out, "ts", ts);
-    long long t;
-    json_t *back = unix_seconds(ts, &t) ? rfc3339(t) : NULL;
-    if (!back || !json_equal(back, timestamp))
-        json_object_set(out, "x-fipa-timestamp", timestamp);
-    json_decref(back);
-}
-
 /* x-iacp-<name>, as fipa_from_fipa_kind writes an IACP member that FIPA has no place for, goes
  * back to <name>; but not a name that the mapping writes itself (v only when it is not the one
  * written anyway), nor one that the way back would take for an x-fipa- member. */
@@ -579,67 +648,168 @@ static bool is_iacp_extra(const char *key, const json_t *v)
     return strcmp(key + 7, "v") != 0 || !version || strcmp(version, "1.1") != 0;
 }
 
+/* One FIPA message on its way to IACP. */
+struct to_iacp {
+    struct converter *c;
+    const json_t *fipa;
+    enum fipa_act act;
+    bool marked_body; /* x-iacp-body says what the body was */
+    json_t *absent;   /* x-fipa-absent, or NULL */
+};
+
+/* from and to: names; what a name cannot say (addresses, several receivers) rides along. */
+static void map_sender(json_t *out, json_t *sender)
+{
+    const char *from = fipa_agent_name(sender);
+    if (from)
+        json_object_set_new(out, "from", json_string(from));
+    if (!(json_is_string(sender) && from))
+        json_object_set(out, "x-fipa-sender", sender);
+}
+
+static void map_receiver(json_t *out, json_t *receiver)
+{
+    json_t *single = receiver;
+    if (json_is_array(receiver))
+        single = json_array_size(receiver) == 1 ? json_array_get(receiver, 0) : NULL;
+    const char *to = fipa_agent_name(single);
+    if (!to && json_is_array(receiver))
+        to = fipa_agent_name(json_array_get(receiver, 0));
+    if (to)
+        json_object_set_new(out, "to", json_string(to));
+    if (!(json_is_string(single) && fipa_agent_name(single)))
+        json_object_set(out, "x-fipa-receiver", receiver);
+}
+
+/* ts from timestamp; a timestamp that its ts would not write back the same rides along. */
+static void map_timestamp(struct to_iacp *t, json_t *out, json_t *timestamp)
+{
+    if (json_is_null(timestamp)) {
+        json_object_set_new(out, "ts", json_integer((json_int_t)t->c->cfg.now));
+        json_object_set(out, "x-fipa-timestamp", timestamp);
+        return;
+    }
+    json_t *ts = json_is_number(timestamp) ? json_incref(timestamp) : timestamp_seconds(timestamp);
+    if (!ts)
+        ts = json_integer((json_int_t)t->c->cfg.now);
+    json_object_set_new(out, "ts", ts);
+    long long seconds;
+    json_t *back = unix_seconds(ts, &seconds) ? rfc3339(seconds) : NULL;
+    if (!back || !json_equal(back, timestamp))
+        json_object_set(out, "x-fipa-timestamp", timestamp);
+    json_decref(back);
+}
+
+/* id from reply_with; one its sender already used in this run gets a fresh id, and the
+ * reply_with rides along. */
+static void map_reply_with(struct to_iacp *t, json_t *out, json_t *reply_with)
+{
+    const char *from = fipa_agent_name(json_object_get(t->fipa, "sender"));
+    if (json_is_string(reply_with) && !idgen_seen(t->c->ids, from, json_string_value(reply_with))) {
+        json_object_set(out, "id", reply_with);
+        return;
+    }
+    json_object_set_new(out, "id", json_string(idgen_fresh(t->c->ids, from, NAN)));
+    json_object_set(out, "x-fipa-reply_with", reply_with);
+}
+
+static void map_content(struct to_iacp *t, json_t *out, json_t *content)
+{
+    if (t->marked_body) {
+        if (!json_is_object(content)) /* else {} stood for no body */
+            json_object_set(out, "body", content);
+    } else if (json_is_object(content)) {
+        json_object_set(out, "body", content);
+    } else {
+        json_object_set(out, "x-fipa-content", content);
+    }
+}
+
+/* Writes the IACP counterpart of one FIPA member where it stood. */
+static void member_to_iacp(struct to_iacp *t, json_t *out, const char *key, json_t *v)
+{
+    if (is(key, "performative")) {
+        char kind[48];
+        snprintf(kind, sizeof kind, "fipa.%s", fipa_act_name(t->act, SPELL_SNAKE));
+        json_object_set_new(out, "kind", json_string(kind));
+    } else if (is(key, "reply_with")) {
+        map_reply_with(t, out, v);
+    } else if (is(key, "sender")) {
+        map_sender(out, v);
+    } else if (is(key, "receiver")) {
+        map_receiver(out, v);
+    } else if (is(key, "in_reply_to") && (json_is_string(v) || json_is_null(v))) {
+        if (json_is_string(v))
+            json_object_set(out, "ref", v);
+    } else if (is(key, "timestamp")) {
+        map_timestamp(t, out, v);
+    } else if (is(key, "content")) {
+        map_content(t, out, v);
+    } else if (is(key, "x-iacp-body") && t->marked_body) {
+        return; /* said by the content's place */
+    } else if (is(key, "x-iacp-ts") && ts_marker(t->fipa)) {
+        json_object_set(out, "ts", v);
+    } else if (is_iacp_extra(key, v)) {
+        json_object_set(out, key + 7, v);
+    } else {
+        set_prefixed(out, "x-fipa-", key, v);
+    }
+}
+
+/* The time a FIPA message's IACP form was stamped with, for the memory of ids. */
+static double stamped(const json_t *out)
+{
+    json_t *ts = json_object_get(out, "ts");
+    return json_is_number(ts) ? json_number_value(ts) : NAN;
+}
+
 json_t *convert_fipa_to_iacp(struct converter *c, json_t *fipa, struct diag_sink *sink,
                              const struct diag_where *at)
 {
-    if (json_object_get(fipa, "x-iacp-kind"))
-        return iacp_from_iacp_origin(c, fipa);
+    if (json_object_get(fipa, "x-iacp-kind")) {
+        json_t *out = iacp_from_iacp_origin(c, fipa);
+        const char *id = json_member_string(out, "id");
+        if (id)
+            idgen_note(c->ids, json_member_string(out, "from"), id, stamped(out));
+        return out;
+    }
     const char *performative = json_member_string(fipa, "performative");
     enum fipa_act act = performative ? fipa_act_parse(performative) : FIPA_ACT_INVALID;
     if (act == FIPA_ACT_INVALID) {
         report_unconvertible(sink, at, "convert-fipa", "performative", performative, "a FIPA act");
         return NULL;
     }
+    struct to_iacp t = {.c = c, .fipa = fipa, .act = act, .marked_body = body_marker(fipa)};
     json_t *out = json_object();
-    json_t *absent = NULL;
-    char kind[48];
-    snprintf(kind, sizeof kind, "fipa.%s", fipa_act_name(act, SPELL_SNAKE));
-    json_object_set_new(out, "v", json_string("1.1"));
-    json_t *reply_with = json_object_get(fipa, "reply_with");
-    if (json_is_string(reply_with)) {
-        json_object_set(out, "id", reply_with);
-    } else {
-        json_object_set_new(out, "id", fresh_id(c));
-        if (!reply_with)
-            note_absent(&absent, "reply_with");
-    }
-    map_agents(fipa, out);
-    json_object_set_new(out, "kind", json_string(kind));
-    json_t *in_reply_to = json_object_get(fipa, "in_reply_to");
-    if (json_is_string(in_reply_to))
-        json_object_set(out, "ref", in_reply_to);
-    map_timestamp(c, fipa, out, &absent);
-    json_t *content = json_object_get(fipa, "content");
-    bool marked_body = body_marker(fipa);
-    if (marked_body) {
-        if (!json_is_object(content)) /* else {} stood for no body */
-            json_object_set(out, "body", content);
-    } else if (json_is_object(content))
-        json_object_set(out, "body", content);
-    else if (content)
-        json_object_set(out, "x-fipa-content", content);
+    /* v first, where IACP writers put it; x-iacp-v (not "1.1") then fills it in place. */
+    json_t *version = json_object_get(fipa, "x-iacp-v");
+    if (version && is_iacp_extra("x-iacp-v", version))
+        json_object_set(out, "v", version);
     else
-        note_absent(&absent, "content");
+        json_object_set_new(out, "v", json_string("1.1"));
     const char *key;
     json_t *v;
     json_object_foreach(fipa, key, v)
     {
-        bool mapped = strcmp(key, "performative") == 0 || strcmp(key, "sender") == 0 ||
-                      strcmp(key, "receiver") == 0 || strcmp(key, "content") == 0 ||
-                      strcmp(key, "timestamp") == 0 ||
-                      (strcmp(key, "reply_with") == 0 && json_is_string(v)) ||
-                      (strcmp(key, "in_reply_to") == 0 && (json_is_string(v) || json_is_null(v)));
-        bool marker = (strcmp(key, "x-iacp-body") == 0 && marked_body) ||
-                      (strcmp(key, "x-iacp-ts") == 0 && ts_marker(fipa));
-        if (mapped || marker)
-            continue;
-        if (is_iacp_extra(key, v))
-            json_object_set(out, key + 7, v);
-        else
-            set_prefixed(out, "x-fipa-", key, v);
+        member_to_iacp(&t, out, key, v);
     }
-    if (absent)
-        json_object_set_new(out, "x-fipa-absent", absent);
+    if (!json_object_get(fipa, "reply_with"))
+        note_absent(&t.absent, "reply_with");
+    if (!json_object_get(out, "ts")) {
+        json_object_set_new(out, "ts", json_integer((json_int_t)c->cfg.now));
+        note_absent(&t.absent, "timestamp");
+    }
+    if (!json_object_get(out, "id")) /* after ts: the fresh id is noted at its time */
+        json_object_set_new(
+            out, "id",
+            json_string(idgen_fresh(c->ids, json_member_string(out, "from"), stamped(out))));
+    else
+        idgen_note(c->ids, json_member_string(out, "from"), json_member_string(out, "id"),
+                   stamped(out));
+    if (!json_object_get(fipa, "content"))
+        note_absent(&t.absent, "content");
+    if (t.absent)
+        json_object_set_new(out, "x-fipa-absent", t.absent);
     return out;
 }
 
@@ -670,71 +840,99 @@ static bool ts_mapped(const json_t *iacp, const json_t *ts)
     return same;
 }
 
-static json_t *fipa_from_fipa_kind(struct converter *c, json_t *iacp, enum fipa_act act)
+/* One fipa.<act> IACP message on its way back to FIPA: the FIPA members that two IACP members
+ * may stand for are written at the first of them. */
+struct from_fipa_kind {
+    const json_t *iacp;
+    const json_t *absent;
+    bool reply_with, sender, receiver, timestamp, content;
+};
+
+static void first_of_two(json_t *out, const char *name, json_t *v, bool *done)
 {
-    (void)c;
-    json_t *absent = json_object_get(iacp, "x-fipa-absent");
+    if (!*done && v)
+        json_object_set(out, name, v);
+    *done = true;
+}
+
+/* A body that the way back would not make of the content says so (see body_marker). */
+static void back_to_content(struct from_fipa_kind *b, json_t *out)
+{
+    json_t *body = json_object_get(b->iacp, "body");
+    json_t *content = json_object_get(b->iacp, "x-fipa-content");
+    first_of_two(out, "content", content ? content : body, &b->content);
+    bool body_said = json_is_object(body) || content || (!body && listed(b->absent, "content"));
+    if (!body_said && !json_object_get(out, "x-iacp-body"))
+        json_object_set_new(out, "x-iacp-body", body ? json_incref(body) : json_null());
+}
+
+static void back_to_timestamp(struct from_fipa_kind *b, json_t *out, const char *key, json_t *v)
+{
+    json_t *timestamp = json_object_get(b->iacp, "x-fipa-timestamp");
+    long long t;
+    if (timestamp)
+        first_of_two(out, "timestamp", timestamp, &b->timestamp);
+    else if (!listed(b->absent, "timestamp") && unix_seconds(v, &t) && !b->timestamp) {
+        json_object_set_new(out, "timestamp", rfc3339(t));
+        b->timestamp = true;
+    }
+    if (is(key, "ts") && !ts_mapped(b->iacp, v))
+        json_object_set(out, "x-iacp-ts", v);
+}
+
+static void member_back_to_fipa(struct from_fipa_kind *b, json_t *out, const char *key, json_t *v)
+{
+    json_t *x_sender = json_object_get(b->iacp, "x-fipa-sender");
+    json_t *x_receiver = json_object_get(b->iacp, "x-fipa-receiver");
+    json_t *x_reply_with = json_object_get(b->iacp, "x-fipa-reply_with");
+    const char *version = json_string_value(v);
+    if (is(key, "kind") || is(key, "x-fipa-absent")) {
+        return;
+    } else if (is(key, "v")) {
+        if (!version || strcmp(version, "1.1") != 0)
+            json_object_set(out, "x-iacp-v", v);
+    } else if (is(key, "id") || is(key, "x-fipa-reply_with")) {
+        json_t *reply_with = x_reply_with                      ? x_reply_with
+                             : listed(b->absent, "reply_with") ? NULL
+                                                               : json_object_get(b->iacp, "id");
+        first_of_two(out, "reply_with", reply_with, &b->reply_with);
+    } else if (is(key, "from") || is(key, "x-fipa-sender")) {
+        first_of_two(out, "sender", x_sender ? x_sender : v, &b->sender);
+    } else if (is(key, "to") || is(key, "x-fipa-receiver")) {
+        first_of_two(out, "receiver", x_receiver ? x_receiver : v, &b->receiver);
+    } else if (is(key, "ref")) {
+        json_object_set(out, "in_reply_to", v);
+    } else if (is(key, "ts") || is(key, "x-fipa-timestamp")) {
+        back_to_timestamp(b, out, key, v);
+    } else if (is(key, "body") || is(key, "x-fipa-content")) {
+        back_to_content(b, out);
+    } else if (starts_with(key, "x-fipa-")) {
+        json_object_set(out, key + 7, v);
+    } else {
+        set_prefixed(out, "x-iacp-", key, v);
+    }
+}
+
+static json_t *fipa_from_fipa_kind(json_t *iacp, enum fipa_act act)
+{
+    struct from_fipa_kind b = {.iacp = iacp, .absent = json_object_get(iacp, "x-fipa-absent")};
     json_t *out = json_object();
     json_object_set_new(out, "performative", json_string(fipa_act_name(act, SPELL_SNAKE)));
-    json_t *sender = json_object_get(iacp, "x-fipa-sender");
-    if (!sender)
-        sender = json_object_get(iacp, "from");
-    if (sender)
-        json_object_set(out, "sender", sender);
-    json_t *receiver = json_object_get(iacp, "x-fipa-receiver");
-    if (!receiver)
-        receiver = json_object_get(iacp, "to");
-    if (receiver)
-        json_object_set(out, "receiver", receiver);
-    json_t *body = json_object_get(iacp, "body");
-    json_t *content = json_object_get(iacp, "x-fipa-content");
-    if (!content)
-        content = body;
-    if (content)
-        json_object_set(out, "content", content);
-    else if (!listed(absent, "content"))
-        json_object_set_new(out, "content", json_object());
-    /* A body that the way back would not make of the content says so (see body_marker). */
-    bool body_said = json_is_object(body) || json_object_get(iacp, "x-fipa-content") ||
-                     (!body && listed(absent, "content"));
-    if (!body_said)
-        json_object_set_new(out, "x-iacp-body", body ? json_incref(body) : json_null());
-    json_t *id = json_object_get(iacp, "id");
-    if (id && !listed(absent, "reply_with"))
-        json_object_set(out, "reply_with", id);
-    json_t *ref = json_object_get(iacp, "ref");
-    if (ref)
-        json_object_set(out, "in_reply_to", ref);
-    long long t;
-    json_t *ts = json_object_get(iacp, "ts");
-    if (!json_object_get(iacp, "x-fipa-timestamp") && !listed(absent, "timestamp") &&
-        unix_seconds(ts, &t))
-        json_object_set_new(out, "timestamp", rfc3339(t));
-    /* Missing members that IACP requires come back missing (null) rather than made up. */
-    if (!ts)
-        json_object_set_new(out, "x-iacp-ts", json_null());
-    if (!json_object_get(iacp, "v"))
-        json_object_set_new(out, "x-iacp-v", json_null());
-    const char *v_name = json_member_string(iacp, "v");
     const char *key;
     json_t *v;
     json_object_foreach(iacp, key, v)
     {
-        if (strcmp(key, "x-fipa-absent") == 0 || strcmp(key, "x-fipa-content") == 0 ||
-            strcmp(key, "x-fipa-sender") == 0 || strcmp(key, "x-fipa-receiver") == 0)
-            continue;
-        if (starts_with(key, "x-fipa-")) {
-            json_object_set(out, key + 7, v);
-            continue;
-        }
-        bool mapped = strcmp(key, "from") == 0 || strcmp(key, "to") == 0 ||
-                      strcmp(key, "kind") == 0 || strcmp(key, "body") == 0 ||
-                      strcmp(key, "id") == 0 || strcmp(key, "ref") == 0 ||
-                      (strcmp(key, "ts") == 0 && ts_mapped(iacp, v)) ||
-                      (strcmp(key, "v") == 0 && v_name && strcmp(v_name, "1.1") == 0);
-        if (!mapped)
-            set_prefixed(out, "x-iacp-", key, v);
+        member_back_to_fipa(&b, out, key, v);
     }
+    if (!b.content && !listed(b.absent, "content")) { /* no body: {} said so, and the marker */
+        json_object_set_new(out, "content", json_object());
+        json_object_set_new(out, "x-iacp-body", json_null());
+    }
+    /* Missing members that IACP requires come back missing (null) rather than made up. */
+    if (!json_object_get(iacp, "ts"))
+        json_object_set_new(out, "x-iacp-ts", json_null());
+    if (!json_object_get(iacp, "v"))
+        json_object_set_new(out, "x-iacp-v", json_null());
     return out;
 }
 

@@ -2,11 +2,19 @@
  * cannot say travels in x-iacp-* / x-fipa-* members and comes back. acp(7) and acp-convert(1)
  * have the table.
  *
- * IACP -> FIPA is stateful: conversation_id is the id of the message that opened the
- * conversation, found by following ref. That state expires by message time (idle_timeout) and
- * is capped (max_open), so that no stream makes it grow without bound.
- * FIPA -> IACP writes fresh ids (and, without a timestamp, the time of conversion) from a seeded
- * generator, so that --seed and --now reproduce a run. */
+ * Members keep their order: each member is written where its counterpart stood (the
+ * performative first in FIPA), and what the mapping adds (conversation_id, protocol, a fresh id,
+ * ...) comes after them, so a round trip gives the members back in the order they came.
+ *
+ * IACP -> FIPA is stateful: conversation_id is the opener's sender, "/", and the opener's id
+ * (ids are unique per sender only), found by following ref; the converter also remembers the
+ * cancels sent for each assign, so that a result with status "cancelled" answers the cancel.
+ * That state expires by message time (idle_timeout) and is capped (max_open), so that no stream
+ * makes it grow without bound. FIPA -> IACP follows the stream the same way, so that
+ * conversation_id comes back.
+ * FIPA -> IACP writes fresh ids (common/idgen.h) where a message has no reply_with, or one that
+ * its sender already used, and, without a timestamp, the time of conversion; --seed and --now
+ * reproduce a run. */
 #ifndef ACP_CONVERT_H
 #define ACP_CONVERT_H
 
@@ -18,7 +26,7 @@
 
 struct convert_config {
     double idle_timeout;    /* seconds of message time a conversation is remembered */
-    unsigned long max_open; /* most conversations remembered */
+    unsigned long max_open; /* most conversations (and ids per direction) remembered */
     unsigned long seed;     /* for fresh ids */
     time_t now;             /* the time of conversion */
 };

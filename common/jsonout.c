@@ -1,0 +1,303 @@
+#include "jsonout.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "escape.h"
+
+void jsonout_init(struct jsonout *w, struct strbuf *sb, unsigned flags)
+{
+    w->sb = sb;
+    w->flags = flags;
+    w->start = sb->len;
+}
+
+/* A value or a key that follows another in the same object or array takes a comma. Output is
+ * compact, so the byte before tells where we are. */
+static void separate(struct jsonout *w)
+{
+    if (w->sb->len <= w->start)
+        return;
+    char last = w->sb->buf[w->sb->len - 1];
+    if (last != '{' && last != '[' && last != ':')
+        sb_addc(w->sb, ',');
+}
+
+void jsonout_begin_object(struct jsonout *w)
+{
+    separate(w);
+    sb_addc(w->sb, '{');
+}
+
+void jsonout_end_object(struct jsonout *w)
+{
+    sb_addc(w->sb, '}');
+}
+
+void jsonout_begin_array(struct jsonout *w)
+{
+    separate(w);
+    sb_addc(w->sb, '[');
+}
+
+void jsonout_end_array(struct jsonout *w)
+{
+    sb_addc(w->sb, ']');
+}
+
+static const char hex_digits[] = "0123456789ABCDEF";
+
+static void add_u_escape(struct strbuf *sb, unsigned unit)
+{
+    char esc[6] = {'\\',
+                   'u',
+                   hex_digits[(unit >> 12) & 15],
+                   hex_digits[(unit >> 8) & 15],
+                   hex_digits[(unit >> 4) & 15],
+                   hex_digits[unit & 15]};
+    sb_add(sb, esc, sizeof esc);
+}
+
+static unsigned decode_utf8(const unsigned char *p, size_t n)
+{
+    static const unsigned char lead_mask[] = {0, 0x7f, 0x1f, 0x0f, 0x07};
+    unsigned cp = p[0] & lead_mask[n];
+    for (size_t i = 1; i < n; i++)
+        cp = (cp << 6) | (p[i] & 0x3f);
+    return cp;
+}
+
+static void add_code_point_escape(struct strbuf *sb, unsigned cp)
+{
+    if (cp < 0x10000) {
+        add_u_escape(sb, cp);
+        return;
+    }
+    cp -= 0x10000;
+    add_u_escape(sb, 0xd800 | (cp >> 10));
+    add_u_escape(sb, 0xdc00 | (cp & 0x3ff));
+}
+
+static const char *short_escape(unsigned char c)
+{
+    switch (c) {
+    case '"':
+        return "\\\"";
+    case '\\':
+        return "\\\\";
+    case '\b':
+        return "\\b";
+    case '\f':
+        return "\\f";
+    case '\n':
+        return "\\n";
+    case '\r':
+        return "\\r";
+    case '\t':
+        return "\\t";
+    default:
+        return NULL;
+    }
+}
+
+static void add_string(struct jsonout *w, const char *s, size_t len)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    struct strbuf *sb = w->sb;
+    sb_grow(sb, len + 2);
+    sb_addc(sb, '"');
+    size_t i = 0;
+    while (i < len) {
+        size_t run = i;
+        while (run < len && p[run] >= 0x20 && p[run] < 0x80 && p[run] != '"' && p[run] != '\\')
+            run++;
+        sb_add(sb, p + i, run - i);
+        i = run;
+        if (i == len)
+            break;
+        unsigned char c = p[i];
+        if (c < 0x80) {
+            const char *esc = short_escape(c);
+            if (esc)
+                sb_adds(sb, esc);
+            else
+                add_u_escape(sb, c);
+            i++;
+            continue;
+        }
+        size_t n = utf8_sequence_length(p + i, len - i);
+        if (n == 0) {
+            if (w->flags & JSONOUT_ASCII)
+                add_u_escape(sb, 0xfffd);
+            else
+                sb_adds(sb, "\xef\xbf\xbd");
+            i++;
+        } else if (w->flags & JSONOUT_ASCII) {
+            add_code_point_escape(sb, decode_utf8(p + i, n));
+            i += n;
+        } else {
+            sb_add(sb, p + i, n);
+            i += n;
+        }
+    }
+    sb_addc(sb, '"');
+}
+
+void jsonout_key(struct jsonout *w, const char *key)
+{
+    separate(w);
+    add_string(w, key, strlen(key));
+    sb_addc(w->sb, ':');
+}
+
+void jsonout_string(struct jsonout *w, const char *s, size_t len)
+{
+    separate(w);
+    add_string(w, s, len);
+}
+
+void jsonout_integer(struct jsonout *w, json_int_t v)
+{
+    separate(w);
+    sb_addf(w->sb, "%" JSON_INTEGER_FORMAT, v);
+}
+
+/* The fewest significant digits (1 to 17) whose correctly rounded decimal reads back as v, in
+ * buf as d.ddde±x. More digits never read back worse, so the search can halve the range. */
+static int shortest_digits(char *buf, size_t size, double v)
+{
+    int lo = 1, hi = 17;
+    while (lo < hi) {
+        int mid = (lo + hi) / 2;
+        snprintf(buf, size, "%.*e", mid - 1, v);
+        if (strtod(buf, NULL) == v)
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
+    snprintf(buf, size, "%.*e", lo - 1, v);
+    return lo;
+}
+
+size_t jsonout_format_real(char *buf, double v)
+{
+    char sci[JSONOUT_REAL_MAX];
+    char *out = buf;
+    if (signbit(v)) {
+        *out++ = '-';
+        v = -v;
+    }
+    int ndigits = shortest_digits(sci, sizeof sci, v);
+    char digits[20];
+    digits[0] = sci[0];
+    if (ndigits > 1)
+        memcpy(digits + 1, sci + 2, (size_t)ndigits - 1);
+    int exp = atoi(strchr(sci, 'e') + 1);
+    /* Positional where a reader expects it (JavaScript's range), else with an exponent. */
+    if (exp >= 21 || exp < -6) {
+        *out++ = digits[0];
+        if (ndigits > 1) {
+            *out++ = '.';
+            memcpy(out, digits + 1, (size_t)ndigits - 1);
+            out += ndigits - 1;
+        }
+        out += sprintf(out, "e%d", exp);
+    } else if (exp >= ndigits - 1) {
+        memcpy(out, digits, (size_t)ndigits);
+        out += ndigits;
+        for (int i = ndigits - 1; i < exp; i++)
+            *out++ = '0';
+        memcpy(out, ".0", 2);
+        out += 2;
+    } else if (exp >= 0) {
+        memcpy(out, digits, (size_t)exp + 1);
+        out += exp + 1;
+        *out++ = '.';
+        memcpy(out, digits + exp + 1, (size_t)(ndigits - exp - 1));
+        out += ndigits - exp - 1;
+    } else {
+        memcpy(out, "0.", 2);
+        out += 2;
+        for (int i = -1; i > exp; i--)
+            *out++ = '0';
+        memcpy(out, digits, (size_t)ndigits);
+        out += ndigits;
+    }
+    *out = '\0';
+    return (size_t)(out - buf);
+}
+
+void jsonout_real(struct jsonout *w, double v)
+{
+    char buf[JSONOUT_REAL_MAX];
+    separate(w);
+    sb_add(w->sb, buf, jsonout_format_real(buf, v));
+}
+
+void jsonout_bool(struct jsonout *w, bool v)
+{
+    separate(w);
+    sb_adds(w->sb, v ? "true" : "false");
+}
+
+void jsonout_null(struct jsonout *w)
+{
+    separate(w);
+    sb_adds(w->sb, "null");
+}
+
+void jsonout_value(struct jsonout *w, const json_t *v)
+{
+    switch (json_typeof(v)) {
+    case JSON_OBJECT: {
+        jsonout_begin_object(w);
+        const char *key;
+        json_t *member;
+        json_object_foreach((json_t *)v, key, member)
+        {
+            jsonout_key(w, key);
+            jsonout_value(w, member);
+        }
+        jsonout_end_object(w);
+        break;
+    }
+    case JSON_ARRAY: {
+        jsonout_begin_array(w);
+        size_t i;
+        json_t *item;
+        json_array_foreach(v, i, item)
+        {
+            jsonout_value(w, item);
+        }
+        jsonout_end_array(w);
+        break;
+    }
+    case JSON_STRING:
+        jsonout_string(w, json_string_value(v), json_string_length(v));
+        break;
+    case JSON_INTEGER:
+        jsonout_integer(w, json_integer_value(v));
+        break;
+    case JSON_REAL:
+        jsonout_real(w, json_real_value(v));
+        break;
+    case JSON_TRUE:
+    case JSON_FALSE:
+        jsonout_bool(w, json_is_true(v));
+        break;
+    case JSON_NULL:
+        jsonout_null(w);
+        break;
+    }
+}
+
+void jsonout_line(struct strbuf *sb, const json_t *v)
+{
+    struct jsonout w;
+    jsonout_init(&w, sb, 0);
+    jsonout_value(&w, v);
+    sb_addc(sb, '\n');
+}

@@ -1,0 +1,60 @@
+/* JSON text written by us rather than by json_dumps: compact, members in the order given, and
+ * every number in its shortest form, so that a number comes out as it went in (0.1 stays 0.1,
+ * 19.99 stays 19.99, 2.0 stays 2.0 and so stays a real).
+ *
+ * Two ways to use it. jsonout_value writes a whole jansson value. The piece-by-piece calls
+ * (begin/end, key, string, integer, real, ...) write a document without building a tree: a tool
+ * that knows the shape of its output can write it directly. Both may be mixed: a member's value
+ * may be a jansson value inside an object written piece by piece. Commas are placed by the
+ * writer, so a caller only says what comes next.
+ *
+ * Strings are taken to be UTF-8 (as jansson's are); a byte that is not part of valid UTF-8 is
+ * written as U+FFFD, so the output is always valid JSON. Escapes are jansson's: \" \\ \b \f \n
+ * \r \t, \u00XX for other control characters, and with JSONOUT_ASCII \uXXXX (surrogate pairs
+ * above U+FFFF) for every non-ASCII character. */
+#ifndef ACP_JSONOUT_H
+#define ACP_JSONOUT_H
+
+#include <jansson.h>
+
+#include "util.h"
+
+enum {
+    JSONOUT_ASCII = 1, /* non-ASCII characters as \u escapes */
+};
+
+struct jsonout {
+    struct strbuf *sb;
+    unsigned flags;
+    size_t start; /* where this writer's document starts in sb */
+};
+
+/* Starts a document at the end of sb (which may already hold earlier lines). */
+void jsonout_init(struct jsonout *w, struct strbuf *sb, unsigned flags);
+
+void jsonout_begin_object(struct jsonout *w);
+void jsonout_end_object(struct jsonout *w);
+void jsonout_begin_array(struct jsonout *w);
+void jsonout_end_array(struct jsonout *w);
+/* The name of the next member of the object being written; its value follows. */
+void jsonout_key(struct jsonout *w, const char *key);
+
+void jsonout_string(struct jsonout *w, const char *s, size_t len);
+void jsonout_integer(struct jsonout *w, json_int_t v);
+/* A real: the shortest digits that read back as the same double; a whole number keeps ".0". */
+void jsonout_real(struct jsonout *w, double v);
+void jsonout_bool(struct jsonout *w, bool v);
+void jsonout_null(struct jsonout *w);
+/* Any jansson value, objects in their (insertion) order. */
+void jsonout_value(struct jsonout *w, const json_t *v);
+
+/* Appends v and a newline to sb: one line of JSON Lines. */
+void jsonout_line(struct strbuf *sb, const json_t *v);
+
+/* The shortest text of the double v (finite) that reads back as v, written into buf (at least
+ * JSONOUT_REAL_MAX bytes) the way JSON writes a real: "0.1", "2.0", "1e300", "5e-324".
+ * Returns its length. */
+enum { JSONOUT_REAL_MAX = 32 };
+size_t jsonout_format_real(char *buf, double v);
+
+#endif
