@@ -29,6 +29,7 @@
 #define ACP_ACL_H
 
 #include <jansson.h>
+#include <time.h>
 
 #include "diag.h"
 #include "reader.h"
@@ -36,7 +37,7 @@
 
 /* Parses one record (a whole expression) into a FIPA JSON object whose performative is in
  * snake_case. Problems are reported at their line and byte column; NULL after an error. */
-json_t *acl_parse(const struct record *rec, struct diag_sink *sink);
+json_t *acl_parse(const struct record *rec, struct diag_sink *sink, time_t now);
 
 /* Appends msg, a FIPA JSON object, in the string form (several lines, JADE's layout, ending in a
  * newline). upper: the performative in capitals (JADE's own spelling), else lower case. Returns
