@@ -345,6 +345,7 @@ static void make_acl_record(struct reader *r, struct record *rec, const struct a
 {
     rec->kind = REC_LINE;
     rec->syntax = SYNTAX_ACL;
+    rec->message = true;
     rec->file = r->display;
     rec->line = r->line + 1;
     rec->column_base = r->line_offset;
@@ -411,6 +412,7 @@ static int next_acl(struct reader *r, struct record *rec)
             r->mid_line = closed;
             *rec = (struct record){.kind = REC_TOO_LONG,
                                    .syntax = SYNTAX_ACL,
+                                   .message = true,
                                    .file = r->display,
                                    .line = first_line,
                                    .end_line = r->line + (closed ? 1 : 0),
