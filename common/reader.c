@@ -307,18 +307,24 @@ static void lex_held(struct acl_scan *sc, const char *p, size_t avail, bool eof,
         sc->broken = true;
 }
 
-/* Where the record ends, once that is known: its length, 0 when more input must decide.
- * *split: it ends before a line that starts the next message. */
-static size_t acl_record_end(const struct acl_scan *sc, size_t avail, bool eof, bool *split)
+/* Where the record ends, once that is known (false: more input must decide): *len bytes from
+ * where it starts (what is left of it, once an over-long one was passed on in part). *split: it
+ * ends before a line that starts the next message. */
+static bool acl_record_end(const struct acl_scan *sc, size_t avail, bool eof, size_t *len,
+                           bool *split)
 {
     *split = false;
-    if (sc->closed && !(sc->broken && sc->candidate && sc->candidate < sc->closed))
-        return sc->closed;
+    if (sc->closed && !(sc->broken && sc->candidate && sc->candidate < sc->closed)) {
+        *len = sc->closed;
+        return true;
+    }
     if (sc->candidate && (sc->broken || eof)) {
         *split = true;
-        return sc->candidate;
+        *len = sc->candidate;
+        return true;
     }
-    return eof ? avail : 0;
+    *len = avail;
+    return eof;
 }
 
 /* The bytes of a record that ends at take: its text excludes a final line end (LF, or CRLF
@@ -386,19 +392,20 @@ static int next_acl(struct reader *r, struct record *rec)
         find_candidate(&sc, p, avail, r->eof);
         lex_held(&sc, p, avail, r->eof, r->max_line);
         bool split;
-        size_t end = acl_record_end(&sc, avail, r->eof, &split);
-        if (!end && avail > r->max_line && !spilling) {
+        size_t end;
+        bool known = acl_record_end(&sc, avail, r->eof, &end, &split);
+        if (!known && avail > r->max_line && !spilling) {
             /* Too long to be held: a broken message ends at its first message line, if that
              * comes soon enough; anything else is skipped as one over-long record. */
             if (sc.candidate && sc.candidate - 1 <= r->max_line) {
+                known = split = true;
                 end = sc.candidate;
-                split = true;
             } else {
                 spilling = true;
                 sc.broken = true;
             }
         }
-        if (end) {
+        if (known) {
             bool closed = end == sc.closed && !split;
             struct acl_extent e = acl_extent(p, end, closed);
             if (!spilling && e.raw_len <= r->max_line) {

@@ -218,6 +218,15 @@ finish_live() {
     cmp <(head -3 "$f") "$BATS_TEST_TMPDIR/rej"
 }
 
+@test "acl: an over-long message still open at the end of the input ends there" {
+    local f=$BATS_TEST_TMPDIR/open.acl
+    { printf '(inform :content "ok")\n(INFORM\n :content "'; head -c 5000 /dev/zero | tr '\0' z; } >"$f"
+    run -1 --separate-stderr timeout 10 acp-convert --from=fipa-acl --to=fipa --max-line-bytes=1K --rejects="$BATS_TEST_TMPDIR/rej" "$f"
+    assert_output '{"performative":"inform","content":"ok"}'
+    assert_equal "$stderr" "acp-convert: $f:2: error: message of 5019 bytes is longer than --max-line-bytes=1024 [line-too-long]"
+    cmp <(tail -n +2 "$f"; echo) "$BATS_TEST_TMPDIR/rej"
+}
+
 @test "acl: /dev/zero is one endless line, never a loop of errors" {
     sh_run "head -c 5M /dev/zero | acp-convert --from=fipa-acl --to=fipa"
     assert_equal "$status" 1
