@@ -12,7 +12,10 @@ static bool is_space(char c)
 
 static bool ends_word(char c)
 {
-    return is_space(c) || c == '(' || c == ')';
+    /* The bytes that end a word: white space and parentheses. */
+    static const bool table[256] = {[' '] = true,  ['\t'] = true, ['\r'] = true, ['\n'] = true,
+                                    ['\f'] = true, ['('] = true,  [')'] = true};
+    return table[(unsigned char)c];
 }
 
 void acl_lex_init(struct acl_lexer *lx)
@@ -110,18 +113,29 @@ enum acl_lex_result acl_lex_next(struct acl_lexer *lx, const char *text, size_t 
             else if (begin_token(lx, c))
                 return emit(lx, c == '(' ? ACL_OPEN : ACL_CLOSE, tok);
             break;
-        case LEX_WORD:
-            if (ends_word(c))
+        case LEX_WORD: {
+            size_t from = lx->pos;
+            while (lx->pos < len && !ends_word(text[lx->pos]))
+                lx->pos++;
+            lx->size += lx->pos - from;
+            if (lx->pos < len)
                 return emit(lx, ACL_WORD, tok);
-            take(lx);
             break;
-        case LEX_LITERAL:
+        }
+        case LEX_LITERAL: {
+            size_t from = lx->pos;
+            while (lx->pos < len && text[lx->pos] != '"' && text[lx->pos] != '\\')
+                lx->pos++;
+            lx->size += lx->pos - from;
+            if (lx->pos == len)
+                break;
+            c = text[lx->pos];
             take(lx);
             if (c == '"')
                 return emit(lx, ACL_LITERAL, tok);
-            if (c == '\\')
-                lx->state = LEX_ESCAPE;
+            lx->state = LEX_ESCAPE;
             break;
+        }
         case LEX_ESCAPE:
             /* A quote after a backslash is text; a second backslash may escape what follows. */
             take(lx);
