@@ -227,6 +227,17 @@ finish_live() {
     cmp <(tail -n +2 "$f"; echo) "$BATS_TEST_TMPDIR/rej"
 }
 
+@test "acl: an over-long line or message is never held whole" {
+    sh_run "{ head -c 100000000 /dev/zero | tr '\\0' x; printf '\\n(inform :content \"ok\")\\n'; } | (ulimit -v 60000; exec acp-convert --from=fipa-acl --to=fipa)"
+    assert_equal "$status" 1
+    assert_line '{"performative":"inform","content":"ok"}'
+    assert_line --partial 'line of 100000000 bytes'
+    sh_run "{ printf '(inform :content \"'; head -c 100000000 /dev/zero | tr '\\0' x; printf '\\n(inform :content \"ok\")\\n'; } | (ulimit -v 60000; exec acp-convert --from=fipa-acl --to=fipa)"
+    assert_equal "$status" 1
+    assert_line '{"performative":"inform","content":"ok"}'
+    assert_line --partial 'message of 100000018 bytes'
+}
+
 @test "acl: /dev/zero is one endless line, never a loop of errors" {
     sh_run "head -c 5M /dev/zero | acp-convert --from=fipa-acl --to=fipa"
     assert_equal "$status" 1
