@@ -366,7 +366,7 @@ iacp_to_fipa() {
     assert_output "$(cat "$f")"
 }
 
-@test "acl: a syntax error names line and column, skips to the next top-level ( and goes on" {
+@test "acl: a syntax error names line and column; the broken message, and only it, is skipped" {
     local f=$BATS_TEST_TMPDIR/bad.acl
     printf '%s\n' '(inform :content "ok1")' '(inform :sender' '  (agent-identifier :name a)' ' :content' '(inform :content "ok2")' 'junk words' '(inform :content "ok3" extra)' '(inform :content "ok4")' >"$f"
     run -1 --separate-stderr acp-convert --from=fipa-acl --to=fipa --rejects="$BATS_TEST_TMPDIR/rej" "$f"
