@@ -132,7 +132,7 @@ finish_live() {
     cmp "$want" "$BATS_TEST_TMPDIR/rej"
 }
 
-@test "acl: the same holds with nothing after the cut, and with the next message on a pipe" {
+@test "acl: a message cut at the end of a piped input is reported" {
     split_messages "$ACL/jade-request.acl"
     local request=${MSGS[0]} i
     for i in 1 17 60 130 200 300 400; do
