@@ -83,7 +83,7 @@ static bool handle_option(void *ctx, int key, const char *arg)
 static json_t *parse_acl(void *ctx, struct filter *f, const struct record *rec)
 {
     (void)ctx;
-    return acl_parse(rec, filter_sink(f));
+    return acl_parse(rec, filter_sink(f), filter_now(f));
 }
 
 /* The message as FIPA JSON (a new reference), or NULL after an error was reported. */

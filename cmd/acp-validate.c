@@ -2,16 +2,21 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "acl.h"
 #include "engine.h"
 #include "filter.h"
 #include "fipa.h"
 #include "iacp.h"
 
-enum { OPT_PROTOCOL = OPT_TOOL, OPT_STATELESS };
+enum { OPT_PROTOCOL = OPT_TOOL, OPT_STATELESS, OPT_FROM };
 
 static const struct opt validate_options[] = {
     {"protocol", OPT_PROTOCOL, required_argument, "PROTO",
      "check as 'iacp', 'fipa', or decide per message ('auto', the default)"},
+    {"from", OPT_FROM, required_argument, "FORMAT",
+     "input: json, fipa-acl (FIPA's string form), or auto (default: per record)"},
+    {"now", OPT_NOW, required_argument, "TIME",
+     "relative date-times count from TIME (default: SOURCE_DATE_EPOCH, else the clock)"},
     {"stateless", OPT_STATELESS, no_argument, NULL,
      "per-message checks only: no stream-level (conversation) checks"},
     {NULL, 0, 0, NULL, NULL},
@@ -19,6 +24,8 @@ static const struct opt validate_options[] = {
 
 struct validate {
     enum protocol_choice protocol;
+    enum reader_mode mode;
+    bool mode_given;
     bool stateless;
     struct iacp_rules iacp;
     struct engine *engine; /* NULL with --stateless */
@@ -43,8 +50,41 @@ static bool handle_option(void *ctx, int key, const char *arg)
     case OPT_STATELESS:
         v->stateless = true;
         return true;
+    case OPT_FROM:
+        if (strcmp(arg, "auto") == 0)
+            v->mode = READ_AUTO;
+        else if (strcmp(arg, "json") == 0)
+            v->mode = READ_JSON;
+        else if (strcmp(arg, "fipa-acl") == 0)
+            v->mode = READ_ACL;
+        else {
+            options_usage_error("--from must be auto, json or fipa-acl");
+            return false;
+        }
+        v->mode_given = true;
+        return true;
     }
     return false;
+}
+
+/* IACP is JSON: asked to check IACP only, a record starting with "(" is no string form. */
+static bool settle_mode(struct validate *v)
+{
+    if (v->protocol != CHOOSE_IACP)
+        return true;
+    if (v->mode == READ_ACL) {
+        options_usage_error("--from=fipa-acl reads FIPA messages, not --protocol=iacp");
+        return false;
+    }
+    if (!v->mode_given)
+        v->mode = READ_JSON;
+    return true;
+}
+
+static json_t *parse_acl(void *ctx, struct filter *f, const struct record *rec)
+{
+    (void)ctx;
+    return acl_parse(rec, filter_sink(f), filter_now(f));
 }
 
 static enum verdict check_message(void *ctx, struct filter *f, struct message *m)
@@ -80,12 +120,13 @@ static void end_of_input(void *ctx, struct filter *f)
 int main(int argc, char **argv)
 {
     filter_tool_init("acp-validate");
-    struct validate v = {.protocol = CHOOSE_AUTO};
+    struct validate v = {.protocol = CHOOSE_AUTO, .mode = READ_AUTO};
     const struct tool_spec spec = {
         .name = "acp-validate",
         .usage = "[OPTION]... [FILE]...",
-        .summary = "Check each message of IACP 1.1 or FIPA ACL (JSON Lines) against its "
-                   "protocol;\nwrite the valid ones to stdout and report the others on stderr.",
+        .summary = "Check each message of IACP 1.1 or FIPA ACL (JSON Lines, or FIPA's string "
+                   "form)\nagainst its protocol; write the valid ones to stdout and report the "
+                   "others on stderr.",
         .options = validate_options,
         .groups = GROUP_CHECKS | GROUP_ENGINE,
         .handle = handle_option,
@@ -93,14 +134,16 @@ int main(int argc, char **argv)
     };
     struct common_opts opts;
     int first = options_parse(&spec, &opts, argc, argv);
-    if (first < 0)
+    if (first < 0 || !settle_mode(&v)) {
+        options_free(&opts);
         return 2;
+    }
     v.iacp.queen = opts.engine.queen;
     if (!v.stateless)
         v.engine = engine_new(&opts.engine, NULL, NULL);
-    const struct filter_config cfg = {.opts = &opts, .protocol = v.protocol, .mode = READ_JSON};
+    const struct filter_config cfg = {.opts = &opts, .protocol = v.protocol, .mode = v.mode};
     const struct filter_ops ops = {
-        .message = check_message, .end_of_input = end_of_input, .ctx = &v};
+        .message = check_message, .end_of_input = end_of_input, .parse_acl = parse_acl, .ctx = &v};
     int status = filter_run(&cfg, &ops, argv + first, argc - first);
     engine_free(v.engine);
     options_free(&opts);

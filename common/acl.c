@@ -7,13 +7,15 @@
 #include <string.h>
 #include <strings.h>
 
-#include "escape.h"
+#include "acl_lex.h"
 #include "fipa.h"
 #include "jsonout.h"
 #include "timeutil.h"
 
-/* Deeper nesting than any message needs; the limit keeps the recursion bounded. */
-enum { MAX_DEPTH = 64 };
+/* Members the reader and writer keep for themselves (acl.h says what each means). */
+static const char expressions_member[] = "x-acp-expressions";
+static const char spelling_member[] = "x-acp-reply-by";
+static const char partial_member[] = "x-acp-partial";
 
 enum sexp_type { SX_LIST, SX_WORD, SX_STRING };
 
@@ -24,7 +26,7 @@ struct sexp {
     size_t len;
     size_t start, end; /* bytes of the record it spans */
     struct sexp **items;
-    size_t count;
+    size_t count, cap;
 };
 
 /* Where the last diagnostic was, so that the next one later in the record counts lines from
@@ -38,7 +40,7 @@ struct line_mark {
 struct acl_parser {
     const struct record *rec;
     struct diag_sink *sink;
-    size_t pos;
+    time_t now; /* relative date-times count from here */
     bool failed;
     struct line_mark mark;
 };
@@ -82,17 +84,6 @@ static void syntax_error(struct acl_parser *p, size_t offset, const char *what)
     p->failed = true;
 }
 
-static bool is_space(char c)
-{
-    return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f';
-}
-
-static void skip_space(struct acl_parser *p)
-{
-    while (p->pos < p->rec->len && is_space(p->rec->text[p->pos]))
-        p->pos++;
-}
-
 static struct sexp *new_node(enum sexp_type type, size_t start)
 {
     struct sexp *x = xcalloc(1, sizeof *x);
@@ -101,127 +92,109 @@ static struct sexp *new_node(enum sexp_type type, size_t start)
     return x;
 }
 
-/* "..." in which only \" is an escape: JADE's rule, so every other backslash stays. */
-static struct sexp *read_literal(struct acl_parser *p)
+static void append_item(struct sexp *list, struct sexp *item)
+{
+    if (list->count == list->cap) {
+        list->cap = list->cap ? 2 * list->cap : 8;
+        list->items = xrealloc(list->items, list->cap * sizeof *list->items);
+    }
+    list->items[list->count++] = item;
+}
+
+/* A word as it is; a literal with \" read as a quote (JADE's rule: every other backslash stays);
+ * a byte-length string as its N bytes. */
+static struct sexp *read_atom(const struct acl_parser *p, const struct acl_token *tok)
 {
     const char *s = p->rec->text;
-    size_t start = p->pos++;
+    struct sexp *x = new_node(tok->kind == ACL_WORD ? SX_WORD : SX_STRING, tok->start);
+    x->end = tok->end;
     struct strbuf sb = STRBUF_INIT;
     sb_add(&sb, "", 0);
-    while (p->pos < p->rec->len) {
-        char c = s[p->pos];
-        if (c == '\\' && p->pos + 1 < p->rec->len && s[p->pos + 1] == '"') {
-            sb_addc(&sb, '"');
-            p->pos += 2;
-            continue;
-        }
-        p->pos++;
-        if (c == '"') {
-            struct sexp *x = new_node(SX_STRING, start);
-            x->len = sb.len;
-            x->text = sb_detach(&sb);
-            x->end = p->pos;
-            return x;
-        }
-        sb_addc(&sb, c);
-    }
-    sb_free(&sb);
-    syntax_error(p, start, "string literal without its closing quote");
-    return NULL;
-}
-
-/* #N" followed by exactly N bytes (SC00070 counts bytes). */
-static struct sexp *read_counted(struct acl_parser *p, size_t digits_end)
-{
-    const char *s = p->rec->text;
-    size_t start = p->pos;
-    unsigned long long n = 0;
-    for (size_t i = start + 1; i < digits_end; i++) {
-        n = n * 10 + (unsigned)(s[i] - '0');
-        if (n > p->rec->len) {
-            syntax_error(p, start, "byte-length string longer than the message");
-            return NULL;
+    if (tok->kind == ACL_WORD) {
+        sb_add(&sb, s + tok->start, tok->size);
+    } else if (tok->kind == ACL_BYTES) {
+        sb_add(&sb, s + tok->end - tok->length, (size_t)tok->length);
+    } else {
+        for (size_t i = tok->start + 1; i + 1 < tok->end; i++) {
+            if (s[i] == '\\' && i + 2 < tok->end && s[i + 1] == '"')
+                i++;
+            sb_addc(&sb, s[i]);
         }
     }
-    size_t body = digits_end + 1;
-    if (n > p->rec->len - body) {
-        syntax_error(p, start, "byte-length string longer than the message");
-        return NULL;
-    }
-    struct sexp *x = new_node(SX_STRING, start);
-    x->text = xstrndup(s + body, (size_t)n);
-    x->len = (size_t)n;
-    p->pos = x->end = body + (size_t)n;
+    x->len = sb.len;
+    x->text = sb_detach(&sb);
     return x;
 }
 
-static struct sexp *read_word(struct acl_parser *p)
+/* Reports where the shape check found the record not to be a message. */
+static void shape_error(struct acl_parser *p, const struct acl_shape *sh, enum acl_shape_error err,
+                        const struct acl_token *tok, size_t list_start, const struct acl_token *key)
 {
-    const char *s = p->rec->text;
-    size_t start = p->pos;
-    if (s[start] == '#') {
-        size_t i = start + 1;
-        while (i < p->rec->len && isdigit((unsigned char)s[i]))
-            i++;
-        if (i > start + 1 && i < p->rec->len && s[i] == '"')
-            return read_counted(p, i);
+    size_t at = sh->at == SHAPE_AT_LIST  ? list_start
+                : sh->at == SHAPE_AT_KEY ? key->start
+                                         : tok->start;
+    if (err != SHAPE_NO_VALUE) {
+        syntax_error(p, at, acl_shape_message(err));
+        return;
     }
-    while (p->pos < p->rec->len && !is_space(s[p->pos]) && s[p->pos] != '(' && s[p->pos] != ')')
-        p->pos++;
-    struct sexp *x = new_node(SX_WORD, start);
-    x->len = p->pos - start;
-    x->text = xstrndup(s + start, x->len);
-    x->end = p->pos;
-    return x;
+    char *name = xstrndup(p->rec->text + key->start, key->size);
+    struct diag_where where = where_at(p, at);
+    diag_emit(p->sink, &where, SEV_ERROR, "acl-syntax",
+              "parameter '%s' without a value (byte %zu of the message)", name, at + 1);
+    free(name);
+    p->failed = true;
 }
 
-static struct sexp *read_expression(struct acl_parser *p, int depth);
-
-static struct sexp *read_list(struct acl_parser *p, int depth)
+/* The record's expression tree, read with the lexer and the shape check the reader split it
+ * with; NULL after reporting why it is not one message. */
+static struct sexp *read_tree(struct acl_parser *p)
 {
-    struct sexp *x = new_node(SX_LIST, p->pos++);
-    if (depth > MAX_DEPTH) {
-        syntax_error(p, x->start, "expressions nested too deeply");
-        sexp_free(x);
-        return NULL;
-    }
-    size_t cap = 0;
-    for (;;) {
-        skip_space(p);
-        if (p->pos >= p->rec->len) {
-            syntax_error(p, x->start, "expression without its closing parenthesis");
-            sexp_free(x);
+    const struct record *rec = p->rec;
+    struct acl_lexer lx;
+    struct acl_shape sh;
+    acl_lex_init(&lx);
+    acl_shape_init(&sh);
+    struct sexp *open[ACL_MAX_DEPTH + 2];
+    size_t depth = 0;
+    struct sexp *root = NULL;
+    struct acl_token tok, key = {.kind = ACL_WORD};
+    enum acl_lex_result res;
+    while ((res = acl_lex_next(&lx, rec->text, rec->len, true, &tok)) == ACL_LEX_TOKEN) {
+        enum acl_shape_error err = acl_shape_feed(&sh, &tok, rec->text);
+        if (err != SHAPE_OK) {
+            shape_error(p, &sh, err, &tok, depth ? open[depth - 1]->start : tok.start, &key);
+            sexp_free(root);
             return NULL;
         }
-        if (p->rec->text[p->pos] == ')') {
-            x->end = ++p->pos;
-            return x;
+        if (sh.depth > 0 && sh.frame[sh.depth - 1].step == STEP_VALUE && tok.kind == ACL_WORD)
+            key = tok;
+        if (tok.kind == ACL_OPEN) {
+            struct sexp *list = new_node(SX_LIST, tok.start);
+            if (depth > 0)
+                append_item(open[depth - 1], list);
+            else
+                root = list;
+            open[depth++] = list;
+        } else if (tok.kind == ACL_CLOSE) {
+            open[--depth]->end = tok.end;
+        } else {
+            append_item(open[depth - 1], read_atom(p, &tok));
         }
-        struct sexp *item = read_expression(p, depth + 1);
-        if (!item) {
-            sexp_free(x);
-            return NULL;
-        }
-        if (x->count == cap) {
-            cap = cap ? 2 * cap : 8;
-            x->items = xrealloc(x->items, cap * sizeof *x->items);
-        }
-        x->items[x->count++] = item;
     }
-}
-
-static struct sexp *read_expression(struct acl_parser *p, int depth)
-{
-    char c = p->rec->text[p->pos];
-    if (c == '(')
-        return read_list(p, depth);
-    if (c == '"')
-        return read_literal(p);
-    if (c == ')') {
-        syntax_error(p, p->pos, "unexpected ')'");
+    if (res == ACL_LEX_UNFINISHED)
+        syntax_error(p, tok.start,
+                     tok.kind == ACL_LITERAL
+                         ? "string literal without its closing quote"
+                         : "byte-length string runs past the end of the message");
+    else if (!root)
+        syntax_error(p, rec->len, "expected '(' to start a message");
+    else if (!sh.done)
+        syntax_error(p, open[depth - 1]->start, "expression without its closing parenthesis");
+    if (p->failed) {
+        sexp_free(root);
         return NULL;
     }
-    return read_word(p);
+    return root;
 }
 
 /* --- from expressions to FIPA JSON --- */
@@ -270,10 +243,86 @@ static json_t *expression_json(struct acl_parser *p, const struct sexp *x)
     return s;
 }
 
-/* A user parameter (":X-...") or unknown parameter into its member, by the rules in acl.h. */
-static void set_user_parameter(struct acl_parser *p, json_t *obj, const char *name,
-                               const struct sexp *value)
+/* What one message or agent-identifier has read so far. */
+struct object_reading {
+    json_t *seen;        /* its parameter names, in lower case */
+    json_t *expressions; /* members read from a parenthesised expression */
+};
+
+static void object_reading_init(struct object_reading *r)
 {
+    r->seen = json_object();
+    r->expressions = json_array();
+}
+
+/* Adds the expressions marker to obj (when there is one) and frees the rest. */
+static void object_reading_finish(struct acl_parser *p, struct object_reading *r, json_t *obj,
+                                  const struct sexp *x);
+
+/* A parameter's name must be a member's name: no NUL, valid UTF-8. And it may come only once,
+ * whatever its case. */
+static bool first_parameter(struct acl_parser *p, struct object_reading *r, const struct sexp *key)
+{
+    if (memchr(key->text, '\0', key->len)) {
+        fail_at(p, key, "nul-byte", "NUL byte in a parameter name");
+        return false;
+    }
+    json_t *valid = json_stringn(key->text, key->len);
+    if (!valid) {
+        fail_at(p, key, "bad-utf8", "a parameter name is not valid UTF-8");
+        return false;
+    }
+    json_decref(valid);
+    char *lower = xstrdup(key->text + 1);
+    for (char *c = lower; *c; c++)
+        *c = (char)tolower((unsigned char)*c);
+    bool first = json_object_get(r->seen, lower) == NULL;
+    if (first)
+        json_object_set_new(r->seen, lower, json_true());
+    else
+        fail_at(p, key, "duplicate-key",
+                "parameter '%s' is given twice (names are compared without regard to case)",
+                key->text);
+    free(lower);
+    return first;
+}
+
+/* Sets a member the object does not have yet: two parameters that give one member a value are
+ * an error, as duplicate keys are in JSON. Takes v. */
+static void set_member(struct acl_parser *p, json_t *obj, const char *name, json_t *v,
+                       const struct sexp *key)
+{
+    if (json_object_get(obj, name)) {
+        fail_at(p, key, "duplicate-key", "'%s' gives member '%s' a second value", key->text, name);
+        json_decref(v);
+        return;
+    }
+    json_object_set_new(obj, name, v);
+}
+
+static void object_reading_finish(struct acl_parser *p, struct object_reading *r, json_t *obj,
+                                  const struct sexp *x)
+{
+    if (!p->failed && json_array_size(r->expressions) > 0)
+        set_member(p, obj, expressions_member, json_incref(r->expressions), x);
+    json_decref(r->seen);
+    json_decref(r->expressions);
+}
+
+/* A list value read as its text is marked, so that the writer writes it as a list again. */
+static void set_value(struct acl_parser *p, struct object_reading *r, json_t *obj, const char *name,
+                      json_t *v, const struct sexp *key, const struct sexp *value)
+{
+    if (value->type == SX_LIST && json_is_string(v))
+        json_array_append_new(r->expressions, json_string(name));
+    set_member(p, obj, name, v, key);
+}
+
+/* A user parameter (":X-...") or unknown parameter into its member, by the rules in acl.h. */
+static void set_user_parameter(struct acl_parser *p, struct object_reading *r, json_t *obj,
+                               const struct sexp *key, const struct sexp *value)
+{
+    const char *name = key->text + 1;
     json_t *v = expression_json(p, value);
     if (!v)
         return;
@@ -282,19 +331,19 @@ static void set_user_parameter(struct acl_parser *p, json_t *obj, const char *na
         const char *text = json_string_value(v);
         json_t *parsed = json_loads(text, JSON_DECODE_ANY | JSON_REJECT_DUPLICATES, &err);
         if (parsed) {
-            json_object_set_new(obj, name + 11, parsed);
+            set_member(p, obj, name + 11, parsed, key);
             json_decref(v);
             return;
         }
         struct diag_where at = where_at(p, value->start);
         diag_emit(p->sink, &at, SEV_WARNING, "acl-json", "':%s' is not JSON (%s); kept as text",
                   name, err.text);
-        json_object_set_new(obj, name + 11, v);
+        set_value(p, r, obj, name + 11, v, key, value);
         return;
     }
     if (strncasecmp(name, "x-acp-", 6) == 0 && name[6])
         name += 6;
-    json_object_set_new(obj, name, v);
+    set_value(p, r, obj, name, v, key, value);
 }
 
 static json_t *read_agent(struct acl_parser *p, const struct sexp *x);
@@ -321,6 +370,28 @@ static json_t *read_sequence(struct acl_parser *p, const struct sexp *x, bool ag
     return arr;
 }
 
+/* One slot of an agent-identifier into name or slots. */
+static void read_agent_slot(struct acl_parser *p, struct object_reading *r, json_t *slots,
+                            json_t **name, bool *object, const struct sexp *key,
+                            const struct sexp *value)
+{
+    const char *slot = key->text + 1;
+    if (strcasecmp(slot, "name") == 0) {
+        *name = is_text(value) ? text_json(p, value) : NULL;
+        if (!*name && !p->failed)
+            fail_at(p, value, "acl-syntax", "expected a name");
+    } else if (strcasecmp(slot, "addresses") == 0 || strcasecmp(slot, "resolvers") == 0) {
+        bool resolvers = tolower((unsigned char)slot[0]) == 'r';
+        json_t *v = read_sequence(p, value, resolvers);
+        if (v)
+            set_member(p, slots, resolvers ? "resolvers" : "addresses", v, key);
+    } else if (strcasecmp(slot, "x-acp-object") == 0) {
+        *object = true; /* an object although it holds only the name */
+    } else {
+        set_user_parameter(p, r, slots, key, value);
+    }
+}
+
 /* (agent-identifier :name N [:addresses (sequence ...)] [:resolvers (sequence ...)] ...) */
 static json_t *read_agent(struct acl_parser *p, const struct sexp *x)
 {
@@ -328,55 +399,41 @@ static json_t *read_agent(struct acl_parser *p, const struct sexp *x)
         fail_at(p, x, "acl-syntax", "expected (agent-identifier ...)");
         return NULL;
     }
-    json_t *agent = json_object();
-    json_object_set_new(agent, "name", json_null());
-    bool object = false; /* :X-acp-object: an object although it holds only the name */
+    struct object_reading r;
+    object_reading_init(&r);
+    json_t *slots = json_object(); /* every member but the name, in order */
+    json_t *name = NULL;
+    bool object = false;
     for (size_t i = 1; i < x->count && !p->failed; i += 2) {
         const struct sexp *key = x->items[i];
-        if (key->type != SX_WORD || key->text[0] != ':' || i + 1 >= x->count) {
+        if (key->type != SX_WORD || key->text[0] != ':' || key->len < 2 || i + 1 >= x->count) {
             fail_at(p, key, "acl-syntax", "expected :name, :addresses or :resolvers");
             break;
         }
-        const char *name = key->text + 1;
-        const struct sexp *value = x->items[i + 1];
-        json_t *v = NULL;
-        if (strcasecmp(name, "name") == 0)
-            v = is_text(value) ? text_json(p, value) : NULL;
-        else if (strcasecmp(name, "addresses") == 0)
-            v = read_sequence(p, value, false);
-        else if (strcasecmp(name, "resolvers") == 0)
-            v = read_sequence(p, value, true);
-        else if (strcasecmp(name, "x-acp-object") == 0) {
-            object = true;
-            continue;
-        } else {
-            set_user_parameter(p, agent, name, value);
-            continue;
-        }
-        if (!v && !p->failed)
-            fail_at(p, value, "acl-syntax", "expected a name");
-        if (v)
-            json_object_set_new(agent,
-                                strcasecmp(name, "name") == 0        ? "name"
-                                : strcasecmp(name, "addresses") == 0 ? "addresses"
-                                                                     : "resolvers",
-                                v);
+        if (first_parameter(p, &r, key))
+            read_agent_slot(p, &r, slots, &name, &object, key, x->items[i + 1]);
     }
-    if (!p->failed && !json_is_string(json_object_get(agent, "name")))
+    if (!p->failed && !name)
         fail_at(p, x, "acl-syntax", "agent-identifier without :name");
+    object_reading_finish(p, &r, slots, x);
     if (p->failed) {
-        json_decref(agent);
+        json_decref(name);
+        json_decref(slots);
         return NULL;
     }
-    if (json_object_size(agent) == 1 && !object) {
-        json_t *name = json_incref(json_object_get(agent, "name"));
-        json_decref(agent);
+    if (json_object_size(slots) == 0 && !object) {
+        json_decref(slots);
         return name;
     }
+    json_t *agent = json_object();
+    json_object_set_new(agent, "name", name);
+    json_object_update(agent, slots);
+    json_decref(slots);
     return agent;
 }
 
-/* (set AID...) — or, leniently, one bare agent-identifier. One agent becomes that agent. */
+/* (set AID...) — or, leniently, one bare agent-identifier. One agent becomes that agent, and an
+ * empty set no member at all: it names no agent, as a missing parameter does. NULL then too. */
 static json_t *read_agent_set(struct acl_parser *p, const struct sexp *x)
 {
     if (x->type == SX_LIST && x->count > 0 && word_is(x->items[0], "agent-identifier"))
@@ -391,7 +448,7 @@ static json_t *read_agent_set(struct acl_parser *p, const struct sexp *x)
         if (a)
             json_array_append_new(arr, a);
     }
-    if (p->failed) {
+    if (p->failed || json_array_size(arr) == 0) {
         json_decref(arr);
         return NULL;
     }
@@ -403,47 +460,141 @@ static json_t *read_agent_set(struct acl_parser *p, const struct sexp *x)
     return arr;
 }
 
-/* 20240115T103500000Z -> "2024-01-15T10:35:00Z" (milliseconds kept when not zero). */
-static json_t *read_date_time(struct acl_parser *p, const struct sexp *x)
+/* --- date-times --- */
+
+/* SC00070's DateTime: [sign] YYYYMMDD T hhmmss mmm [type designator], the milliseconds
+ * optional (as JADE reads them). */
+struct date_time {
+    bool relative;
+    long long millis; /* absolute: since 1970-01-01 UTC; relative: signed, the duration */
+    char designator;  /* the type designator letter, or 0 */
+};
+
+enum { MILLIS_PER_DAY = 86400000 };
+
+static bool parse_date_time(const char *s, size_t n, struct date_time *dt)
 {
-    const char *s = x->text;
-    int y = 0, mo = 0, d = 0, h = 0, mi = 0, sec = 0, ms = 0;
-    size_t n = is_text(x) ? strlen(s) : 0;
+    memset(dt, 0, sizeof *dt);
+    size_t i = 0;
+    bool negative = false;
     if (n > 0 && (s[0] == '+' || s[0] == '-')) {
-        fail_at(p, x, "acl-time", "relative date-time '%s' cannot be converted", s);
-        return NULL;
+        dt->relative = true;
+        negative = s[0] == '-';
+        i = 1;
     }
-    bool ok = n >= 15 && time_digits(s, 4, &y) && time_digits(s + 4, 2, &mo) &&
-              time_digits(s + 6, 2, &d) && (s[8] == 'T' || s[8] == 't') &&
-              time_digits(s + 9, 2, &h) && time_digits(s + 11, 2, &mi) &&
-              time_digits(s + 13, 2, &sec);
-    size_t rest = 15;
-    if (ok && n >= 18 && time_digits(s + 15, 3, &ms))
-        rest = 18;
-    bool zone = ok && rest < n && (s[rest] == 'Z' || s[rest] == 'z');
-    if (ok && !(rest + (zone ? 1 : 0) == n))
-        ok = false;
-    char buf[48];
-    snprintf(buf, sizeof buf, "%04d-%02d-%02dT%02d:%02d:%02d", y, mo, d, h, mi, sec);
+    int y, mo, d, h, mi, sec, ms = 0;
+    if (n - i < 15 || !time_digits(s + i, 4, &y) || !time_digits(s + i + 4, 2, &mo) ||
+        !time_digits(s + i + 6, 2, &d) || (s[i + 8] != 'T' && s[i + 8] != 't') ||
+        !time_digits(s + i + 9, 2, &h) || !time_digits(s + i + 11, 2, &mi) ||
+        !time_digits(s + i + 13, 2, &sec))
+        return false;
+    size_t rest = i + 15;
+    if (n - rest >= 3 && time_digits(s + rest, 3, &ms))
+        rest += 3;
+    if (rest < n && isalpha((unsigned char)s[rest]))
+        dt->designator = s[rest++];
+    if (rest != n)
+        return false;
+    if (dt->relative) {
+        /* JADE's reckoning: a year is 365 days, a month 30. */
+        long long days = y * 365LL + mo * 30LL + d;
+        long long millis = ((days * 24 + h) * 60 + mi) * 60000LL + sec * 1000LL + ms;
+        dt->millis = negative ? -millis : millis;
+        return true;
+    }
+    char iso[32];
+    snprintf(iso, sizeof iso, "%04d-%02d-%02dT%02d:%02d:%02dZ", y, mo, d, h, mi, sec);
     double epoch;
-    bool has_zone;
-    if (!ok || !time_parse_rfc3339(buf, &epoch, &has_zone)) {
-        fail_at(p, x, "acl-time", "'%s' is not a date-time such as 20240115T103500000Z",
-                is_text(x) ? s : "(...)");
-        return NULL;
-    }
-    if (!zone) {
-        struct diag_where at = where_at(p, x->start);
-        diag_emit(p->sink, &at, SEV_WARNING, "acl-time-zone",
-                  "date-time '%s' has no Z; read as UTC", s);
-    }
-    size_t len = strlen(buf);
-    if (ms)
-        snprintf(buf + len, sizeof buf - len, ".%03dZ", ms);
-    else
-        snprintf(buf + len, sizeof buf - len, "Z");
-    return json_string(buf);
+    bool zone;
+    if (!time_parse_rfc3339(iso, &epoch, &zone))
+        return false;
+    dt->millis = (long long)epoch * 1000 + ms;
+    return true;
 }
+
+static void split_millis(long long millis, long long *secs, int *ms)
+{
+    *secs = millis / 1000;
+    *ms = (int)(millis % 1000);
+    if (*ms < 0) {
+        *ms += 1000;
+        (*secs)--;
+    }
+}
+
+/* RFC 3339 in UTC, with milliseconds when there are any: 2024-01-15T10:35:00.250Z */
+static void format_rfc3339_millis(long long millis, char *buf, size_t size)
+{
+    long long secs;
+    int ms;
+    split_millis(millis, &secs, &ms);
+    time_format_rfc3339(secs, buf, size);
+    size_t len = strlen(buf);
+    if (ms && len > 0)
+        snprintf(buf + len - 1, size - (len - 1), ".%03dZ", ms);
+}
+
+/* The writer's spelling, JADE's: 20240115T103500250Z */
+static void format_date_time(long long millis, char *buf, size_t size)
+{
+    long long secs;
+    int ms;
+    split_millis(millis, &secs, &ms);
+    char iso[48];
+    time_format_rfc3339(secs, iso, sizeof iso);
+    size_t n = 0;
+    for (const char *c = iso; *c && n + 1 < size; c++)
+        if (isdigit((unsigned char)*c) || *c == 'T')
+            buf[n++] = *c;
+    snprintf(buf + n, size - n, "%03dZ", ms);
+}
+
+/* Whether millis falls in the years 0000 to 9999, which the two spellings can say. */
+static bool date_time_in_range(long long millis)
+{
+    return millis >= time_days_from_civil(0, 1, 1) * MILLIS_PER_DAY &&
+           millis < time_days_from_civil(10000, 1, 1) * MILLIS_PER_DAY;
+}
+
+/* :reply-by: UTC with Z; another letter, or none, is read as UTC with a warning (JADE would read
+ * local time); a relative time counts from now. A spelling other than the writer's is kept in
+ * x-acp-reply-by, so that it goes back as it came. */
+static void read_reply_by(struct acl_parser *p, json_t *msg, const struct sexp *key,
+                          const struct sexp *x)
+{
+    struct date_time dt;
+    if (!is_text(x) || !parse_date_time(x->text, x->len, &dt)) {
+        fail_at(p, x, "acl-time", "'%s' is not a date-time such as 20240115T103500000Z",
+                is_text(x) ? x->text : "(...)");
+        return;
+    }
+    long long millis = dt.millis;
+    if (dt.relative) {
+        millis += (long long)p->now * 1000;
+        if (!date_time_in_range(millis)) {
+            fail_at(p, x, "acl-time", "relative date-time '%s' falls outside the years 0 to 9999",
+                    x->text);
+            return;
+        }
+    } else if (dt.designator != 'Z' && dt.designator != 'z') {
+        struct diag_where at = where_at(p, x->start);
+        if (dt.designator)
+            diag_emit(p->sink, &at, SEV_WARNING, "acl-time-zone",
+                      "date-time '%s' has the type designator '%c', not Z; read as UTC", x->text,
+                      dt.designator);
+        else
+            diag_emit(p->sink, &at, SEV_WARNING, "acl-time-zone",
+                      "date-time '%s' has no Z; read as UTC", x->text);
+    }
+    char buf[48];
+    format_rfc3339_millis(millis, buf, sizeof buf);
+    set_member(p, msg, "reply_by", json_string(buf), key);
+    format_date_time(millis, buf, sizeof buf);
+    if (!p->failed && strcmp(buf, x->text) != 0)
+        set_member(p, msg, spelling_member, json_string(x->text), key);
+}
+
+/* --- messages --- */
 
 struct parameter {
     const char *keyword; /* as SC00070 spells it */
@@ -481,23 +632,43 @@ static const struct parameter *find_parameter_by_member(const char *member)
     return NULL;
 }
 
-struct markers {
-    bool json_content;   /* :X-acp-json-content */
-    bool language_added; /* :X-acp-language none */
+/* What one message has read so far, besides its members. */
+struct message_reading {
+    struct object_reading object;
+    json_t *reply_by;                /* :X-acp-reply_by, which replaces reply_by */
+    bool json_content;               /* :X-acp-json-content */
+    bool language_added;             /* :X-acp-language none */
+    const struct sexp *performative; /* :X-acp-performative's value */
+    size_t content_at;
 };
 
-static void read_parameter(struct acl_parser *p, json_t *msg, const struct sexp *key,
-                           const struct sexp *value, struct markers *mk)
+/* The writer's markers: parameters that say how to read the others. True when key is one. */
+static bool read_marker(struct acl_parser *p, json_t *msg, const struct sexp *key,
+                        const struct sexp *value, struct message_reading *mr)
 {
     const char *name = key->text + 1;
-    if (strcasecmp(name, "x-acp-json-content") == 0) {
-        mk->json_content = true;
+    if (strcasecmp(name, "x-acp-json-content") == 0)
+        mr->json_content = true;
+    else if (strcasecmp(name, "x-acp-language") == 0)
+        mr->language_added = true;
+    else if (strcasecmp(name, "x-acp-performative") == 0)
+        mr->performative = value;
+    else if (strcasecmp(name, "x-acp-reply_by") == 0)
+        mr->reply_by = expression_json(p, value);
+    else if (strcasecmp(name, partial_member) == 0 && is_text(value) &&
+             strcmp(value->text, "true") == 0)
+        set_member(p, msg, partial_member, json_true(), key);
+    else
+        return false;
+    return true;
+}
+
+static void read_parameter(struct acl_parser *p, json_t *msg, const struct sexp *key,
+                           const struct sexp *value, struct message_reading *mr)
+{
+    if (!first_parameter(p, &mr->object, key) || read_marker(p, msg, key, value, mr))
         return;
-    }
-    if (strcasecmp(name, "x-acp-language") == 0) {
-        mk->language_added = true;
-        return;
-    }
+    const char *name = key->text + 1;
     const struct parameter *param = find_parameter_by_keyword(name);
     if (!param) {
         if (strncasecmp(name, "x-", 2) != 0) {
@@ -505,30 +676,35 @@ static void read_parameter(struct acl_parser *p, json_t *msg, const struct sexp 
             diag_emit(p->sink, &at, SEV_WARNING, "acl-parameter",
                       "unknown parameter ':%s' kept as a member", name);
         }
-        set_user_parameter(p, msg, name, value);
+        set_user_parameter(p, &mr->object, msg, key, value);
         return;
     }
-    json_t *v;
-    if (strcmp(param->member, "sender") == 0)
+    json_t *v = NULL;
+    if (strcmp(param->member, "reply_by") == 0) {
+        read_reply_by(p, msg, key, value);
+    } else if (strcmp(param->member, "sender") == 0) {
         v = read_agent(p, value);
-    else if (strcmp(param->member, "receiver") == 0 || strcmp(param->member, "reply_to") == 0)
+    } else if (strcmp(param->member, "receiver") == 0 || strcmp(param->member, "reply_to") == 0) {
         v = read_agent_set(p, value);
-    else if (strcmp(param->member, "reply_by") == 0)
-        v = read_date_time(p, value);
-    else
+    } else {
+        if (strcmp(param->member, "content") == 0)
+            mr->content_at = value->start;
         v = expression_json(p, value);
+        if (v)
+            set_value(p, &mr->object, msg, param->member, v, key, value);
+        return;
+    }
     if (v)
-        json_object_set_new(msg, param->member, v);
+        set_member(p, msg, param->member, v, key);
 }
 
 /* Content is JSON when the language says so (or the writer's marker does). */
-static void decode_content(struct acl_parser *p, json_t *msg, const struct markers *mk,
-                           size_t content_at)
+static void decode_content(struct acl_parser *p, json_t *msg, const struct message_reading *mr)
 {
     const char *language = json_member_string(msg, "language");
     json_t *content = json_object_get(msg, "content");
-    bool is_json = mk->json_content || (language && strcasecmp(language, "json") == 0);
-    if (mk->language_added)
+    bool is_json = mr->json_content || (language && strcasecmp(language, "json") == 0);
+    if (mr->language_added)
         json_object_del(msg, "language");
     if (!is_json || !json_is_string(content))
         return;
@@ -536,7 +712,7 @@ static void decode_content(struct acl_parser *p, json_t *msg, const struct marke
     json_t *parsed = json_loadb(json_string_value(content), json_string_length(content),
                                 JSON_DECODE_ANY | JSON_REJECT_DUPLICATES, &err);
     if (!parsed) {
-        struct diag_where at = where_at(p, content_at);
+        struct diag_where at = where_at(p, mr->content_at);
         diag_emit(p->sink, &at, SEV_WARNING, "acl-json",
                   "the content is not JSON (%s); kept as text", err.text);
         return;
@@ -544,45 +720,49 @@ static void decode_content(struct acl_parser *p, json_t *msg, const struct marke
     json_object_set_new(msg, "content", parsed);
 }
 
+/* counter_propose, which SC00037 lacks and JADE cannot read, travels as a propose with the
+ * marker :X-acp-performative counter_propose. */
+static void read_counter_propose(struct acl_parser *p, json_t *msg, enum fipa_act act,
+                                 const struct sexp *value)
+{
+    if (!is_text(value) || acl_act(value->text, value->len) != FIPA_COUNTER_PROPOSE) {
+        fail_at(p, value, "acl-performative",
+                "':X-acp-performative' names '%s'; only counter_propose is read there",
+                is_text(value) ? value->text : "(...)");
+        return;
+    }
+    if (act != FIPA_PROPOSE) {
+        fail_at(p, value, "acl-performative",
+                "':X-acp-performative counter_propose' belongs to a propose, not a %s",
+                fipa_act_name(act, SPELL_KEBAB));
+        return;
+    }
+    json_object_set_new(msg, "performative",
+                        json_string(fipa_act_name(FIPA_COUNTER_PROPOSE, SPELL_SNAKE)));
+}
+
 static json_t *read_message(struct acl_parser *p, const struct sexp *x)
 {
-    if (x->count == 0 || x->items[0]->type != SX_WORD) {
-        fail_at(p, x, "acl-syntax", "a message starts with its performative");
-        return NULL;
-    }
-    enum fipa_act act = fipa_act_parse(x->items[0]->text);
+    const struct sexp *head = x->items[0]; /* a word: the shape check saw to it */
+    enum fipa_act act = acl_act(head->text, head->len);
     if (act == FIPA_ACT_INVALID) {
-        char *lower = xstrdup(x->items[0]->text);
-        for (char *c = lower; *c; c++)
-            *c = (char)tolower((unsigned char)*c);
-        act = fipa_act_parse(lower);
-        free(lower);
-    }
-    if (act == FIPA_ACT_INVALID) {
-        fail_at(p, x->items[0], "acl-performative", "'%s' is not a FIPA communicative act",
-                x->items[0]->text);
+        fail_at(p, head, "acl-performative", "'%s' is not a FIPA communicative act", head->text);
         return NULL;
     }
     json_t *msg = json_object();
     json_object_set_new(msg, "performative", json_string(fipa_act_name(act, SPELL_SNAKE)));
-    struct markers mk = {false, false};
-    size_t content_at = x->start;
-    for (size_t i = 1; i < x->count && !p->failed; i += 2) {
-        const struct sexp *key = x->items[i];
-        if (key->type != SX_WORD || key->text[0] != ':' || key->len < 2) {
-            fail_at(p, key, "acl-syntax", "expected a parameter such as :sender");
-            break;
-        }
-        if (i + 1 >= x->count) {
-            fail_at(p, key, "acl-syntax", "parameter '%s' without a value", key->text);
-            break;
-        }
-        if (strcasecmp(key->text, ":content") == 0)
-            content_at = x->items[i + 1]->start;
-        read_parameter(p, msg, key, x->items[i + 1], &mk);
-    }
+    struct message_reading mr = {.content_at = x->start};
+    object_reading_init(&mr.object);
+    for (size_t i = 1; i + 1 < x->count && !p->failed; i += 2)
+        read_parameter(p, msg, x->items[i], x->items[i + 1], &mr);
+    if (!p->failed && mr.performative)
+        read_counter_propose(p, msg, act, mr.performative);
+    if (!p->failed && mr.reply_by)
+        json_object_set(msg, "reply_by", mr.reply_by);
+    object_reading_finish(p, &mr.object, msg, x);
+    json_decref(mr.reply_by);
     if (!p->failed)
-        decode_content(p, msg, &mk, content_at);
+        decode_content(p, msg, &mr);
     if (p->failed) {
         json_decref(msg);
         return NULL;
@@ -590,23 +770,13 @@ static json_t *read_message(struct acl_parser *p, const struct sexp *x)
     return msg;
 }
 
-json_t *acl_parse(const struct record *rec, struct diag_sink *sink)
+json_t *acl_parse(const struct record *rec, struct diag_sink *sink, time_t now)
 {
-    struct acl_parser p = {.rec = rec, .sink = sink};
-    skip_space(&p);
-    if (p.pos >= rec->len || rec->text[p.pos] != '(') {
-        syntax_error(&p, p.pos, "expected '(' to start a message");
-        return NULL;
-    }
-    struct sexp *x = read_list(&p, 0);
+    struct acl_parser p = {.rec = rec, .sink = sink, .now = now};
+    struct sexp *x = read_tree(&p);
     if (!x)
         return NULL;
-    skip_space(&p);
-    json_t *msg = NULL;
-    if (p.pos < rec->len)
-        syntax_error(&p, p.pos, "bytes after the end of the message");
-    else
-        msg = read_message(&p, x);
+    json_t *msg = read_message(&p, x);
     sexp_free(x);
     return msg;
 }
@@ -618,6 +788,9 @@ struct acl_writer {
     struct diag_sink *sink;
     const struct diag_where *at;
     bool failed;
+    /* Of the object being written (the message, or an agent): */
+    json_t *names;             /* user parameter names written, in lower case */
+    const json_t *expressions; /* its x-acp-expressions, checked, or NULL */
 };
 
 /* Reports the first reason a message cannot be written; later ones add nothing. */
@@ -707,19 +880,110 @@ static void write_json_text(struct acl_writer *w, const json_t *v)
     free(text);
 }
 
+/* Reserves a user parameter's name for the object: the reader compares names without regard to
+ * case, so two members that differ only in case must not become two equal names. */
+static bool claim_name(struct acl_writer *w, const char *prefix, const char *name)
+{
+    struct strbuf lower = STRBUF_INIT;
+    sb_adds(&lower, prefix);
+    sb_adds(&lower, name);
+    for (size_t i = 0; i < lower.len; i++)
+        lower.buf[i] = (char)tolower((unsigned char)lower.buf[i]);
+    bool fresh = json_object_get(w->names, lower.buf) == NULL;
+    if (fresh)
+        json_object_set_new(w->names, lower.buf, json_true());
+    sb_free(&lower);
+    return fresh;
+}
+
+static bool is_expression(const struct acl_writer *w, const char *name)
+{
+    size_t i;
+    json_t *listed;
+    json_array_foreach(w->expressions, i,
+                       listed) if (strcmp(json_string_value(listed), name) == 0) return true;
+    return false;
+}
+
 /* A member the string form has no parameter for, as a user parameter (rules in acl.h). */
 static void write_user_parameter(struct acl_writer *w, const char *name, const json_t *v)
 {
-    /* Names the reader would take for its own prefixes go the long way, so that none is lost. */
+    if (strcmp(name, partial_member) == 0 && json_is_true(v) &&
+        claim_name(w, "x-acp-", "partial")) {
+        sb_adds(w->out, " :X-acp-partial true");
+        return;
+    }
+    /* Names the reader would take for its own prefixes go the long way, so that none is lost;
+     * so does a "partial" that :X-acp-partial true would turn into the marker. */
     bool x_name = strncasecmp(name, "x-", 2) == 0 && strncasecmp(name, "x-acp-", 6) != 0;
     bool json_name = strncasecmp(name, "json-", 5) == 0;
-    if (json_is_string(v) && !json_name) {
-        sb_addf(w->out, x_name ? " :%s " : " :X-acp-%s ", name);
-        write_text(w, json_string_value(v), json_string_length(v), true);
+    bool partial_true = strcasecmp(name, "partial") == 0 && json_is_string(v) &&
+                        strcmp(json_string_value(v), "true") == 0;
+    const char *prefix = x_name ? "" : "X-acp-";
+    if (json_is_string(v) && !json_name && !partial_true && claim_name(w, prefix, name)) {
+        sb_addf(w->out, " :%s%s ", prefix, name);
+        if (is_expression(w, name))
+            sb_add(w->out, json_string_value(v), json_string_length(v));
+        else
+            write_text(w, json_string_value(v), json_string_length(v), true);
+        return;
+    }
+    if (!claim_name(w, "X-acp-json-", name)) {
+        unwritable(w,
+                   "member '%s' differs from another only in case, which the string form's "
+                   "parameter names cannot tell apart",
+                   name);
         return;
     }
     sb_addf(w->out, " :X-acp-json-%s ", name);
     write_json_text(w, v);
+}
+
+/* Whether text is one parenthesised expression, as the lexer reads it. */
+static bool is_one_list(const char *text, size_t len)
+{
+    struct acl_lexer lx;
+    acl_lex_init(&lx);
+    struct acl_token tok;
+    enum acl_lex_result res;
+    unsigned long depth = 0;
+    bool first = true;
+    while ((res = acl_lex_next(&lx, text, len, true, &tok)) == ACL_LEX_TOKEN) {
+        if (depth == 0 && !(first && tok.kind == ACL_OPEN))
+            return false;
+        first = false;
+        if (tok.kind == ACL_OPEN)
+            depth++;
+        else if (tok.kind == ACL_CLOSE)
+            depth--;
+    }
+    return res == ACL_LEX_END && !first && depth == 0 && text[0] == '(' && text[len - 1] == ')' &&
+           !memchr(text, '\0', len);
+}
+
+/* x-acp-expressions names members whose text is a parenthesised expression, written as one. */
+static const json_t *checked_expressions(struct acl_writer *w, const json_t *obj)
+{
+    const json_t *list = json_object_get(obj, expressions_member);
+    if (!list)
+        return NULL;
+    size_t i;
+    json_t *name;
+    bool ok = json_is_array(list);
+    json_array_foreach(list, i, name)
+    {
+        const json_t *v =
+            json_object_get(obj, json_string_value(name) ? json_string_value(name) : "");
+        if (!json_is_string(name) || !json_is_string(v) ||
+            !is_one_list(json_string_value(v), json_string_length(v)))
+            ok = false;
+    }
+    if (!ok) {
+        unwritable(w, "'%s' must list members whose text is one parenthesised expression",
+                   expressions_member);
+        return NULL;
+    }
+    return list;
 }
 
 static bool is_member_name_writable(const char *name)
@@ -748,6 +1012,26 @@ static void write_agent_sequence(struct acl_writer *w, const json_t *arr, bool a
     sb_addc(w->out, ')');
 }
 
+static void write_agent_slots(struct acl_writer *w, const json_t *agent)
+{
+    const char *key;
+    json_t *v;
+    json_object_foreach((json_t *)agent, key, v)
+    {
+        if (strcmp(key, "addresses") == 0 || strcmp(key, "resolvers") == 0) {
+            sb_addf(w->out, " :%s ", key);
+            write_agent_sequence(w, v, key[0] == 'r');
+        } else if (strcmp(key, "name") == 0 ||
+                   (w->expressions && strcmp(key, expressions_member) == 0)) {
+            continue;
+        } else if (!is_member_name_writable(key)) {
+            unwritable(w, "member name '%s' cannot be a parameter name", key);
+        } else {
+            write_user_parameter(w, key, v);
+        }
+    }
+}
+
 static void write_agent(struct acl_writer *w, const json_t *agent)
 {
     if (!fipa_agent_valid(agent)) {
@@ -760,20 +1044,15 @@ static void write_agent(struct acl_writer *w, const json_t *agent)
     if (json_is_object(agent) && json_object_size(agent) == 1)
         sb_adds(w->out, " :X-acp-object true");
     if (json_is_object(agent)) {
-        const char *key;
-        json_t *v;
-        json_object_foreach((json_t *)agent, key, v)
-        {
-            if (strcmp(key, "addresses") == 0 || strcmp(key, "resolvers") == 0) {
-                sb_addf(w->out, " :%s ", key);
-                write_agent_sequence(w, v, key[0] == 'r');
-            } else if (strcmp(key, "name") != 0) {
-                if (!is_member_name_writable(key))
-                    unwritable(w, "member name '%s' cannot be a parameter name", key);
-                else
-                    write_user_parameter(w, key, v);
-            }
-        }
+        json_t *names = w->names;
+        const json_t *expressions = w->expressions;
+        w->names = json_object();
+        claim_name(w, "x-acp-", "object"); /* the marker's, whether written or not */
+        w->expressions = checked_expressions(w, agent);
+        write_agent_slots(w, agent);
+        json_decref(w->names);
+        w->names = names;
+        w->expressions = expressions;
     }
     sb_addc(w->out, ')');
 }
@@ -796,8 +1075,24 @@ static void write_agent_set(struct acl_writer *w, const json_t *v)
     sb_addc(w->out, ')');
 }
 
-/* "2024-01-15T10:35:00.250Z" -> 20240115T103500250Z, always in UTC as JADE writes it. */
-static void write_date_time(struct acl_writer *w, const json_t *v)
+/* The spelling the message came with (x-acp-reply-by), when it still says its reply_by: the
+ * same instant, or a relative time (which no instant can be checked against). */
+static const char *kept_spelling(const json_t *msg)
+{
+    const char *spelling = json_member_string(msg, spelling_member);
+    const char *reply_by = json_member_string(msg, "reply_by");
+    struct date_time dt;
+    double epoch;
+    bool zone;
+    if (!spelling || !reply_by || !parse_date_time(spelling, strlen(spelling), &dt) ||
+        !time_parse_rfc3339(reply_by, &epoch, &zone))
+        return NULL;
+    return dt.relative || dt.millis == llround(epoch * 1000) ? spelling : NULL;
+}
+
+/* "2024-01-15T10:35:00.250Z" -> 20240115T103500250Z, always in UTC as JADE writes it, unless the
+ * message keeps the spelling it came with. */
+static void write_date_time(struct acl_writer *w, const json_t *msg, const json_t *v)
 {
     double epoch;
     bool zone;
@@ -806,28 +1101,22 @@ static void write_date_time(struct acl_writer *w, const json_t *v)
         unwritable(w, "reply_by '%s' is not an RFC 3339 date-time", s ? s : "(not a string)");
         return;
     }
-    double whole = floor(epoch);
-    long long secs = (long long)whole;
-    long ms = lround((epoch - whole) * 1000);
-    if (ms >= 1000) {
-        secs++;
-        ms -= 1000;
+    long long millis = llround(epoch * 1000);
+    if (!date_time_in_range(millis)) {
+        unwritable(w, "reply_by '%s' is outside the years 0 to 9999", s);
+        return;
     }
-    char iso[48];
-    time_format_rfc3339(secs, iso, sizeof iso);
-    for (const char *c = iso; *c; c++)
-        if (isdigit((unsigned char)*c) || *c == 'T')
-            sb_addc(w->out, *c);
-    sb_addf(w->out, "%03ldZ", ms);
+    const char *spelling = kept_spelling(msg);
+    struct date_time dt;
+    char buf[48];
+    format_date_time(millis, buf, sizeof buf);
+    sb_adds(w->out, spelling ? spelling : buf);
     /* What the reader makes of that; any other spelling (a zone offset, more digits, no
-     * milliseconds where they are zero) also travels as written, so that it comes back. */
-    char read_back[64];
-    size_t n = strlen(iso) - 1;
-    if (ms)
-        snprintf(read_back, sizeof read_back, "%.*s.%03ldZ", (int)n, iso, ms);
-    else
-        snprintf(read_back, sizeof read_back, "%.*sZ", (int)n, iso);
-    if (strcmp(read_back, s) != 0)
+     * milliseconds where they are zero), or a relative time read at another time, also travels
+     * as written, so that it comes back. */
+    format_rfc3339_millis(millis, buf, sizeof buf);
+    bool relative = spelling && parse_date_time(spelling, strlen(spelling), &dt) && dt.relative;
+    if (relative || strcmp(buf, s) != 0)
         write_user_parameter(w, "reply_by", v);
 }
 
@@ -838,6 +1127,10 @@ static void write_content(struct acl_writer *w, const json_t *msg, const json_t 
     const char *language = json_member_string(msg, "language");
     bool json_language = language && strcasecmp(language, "json") == 0;
     sb_adds(w->out, "\n :content ");
+    if (is_expression(w, "content")) {
+        sb_add(w->out, json_string_value(content), json_string_length(content));
+        return;
+    }
     if (json_is_string(content) && !json_language) {
         write_text(w, json_string_value(content), json_string_length(content), false);
         return;
@@ -853,6 +1146,9 @@ static void write_parameter(struct acl_writer *w, const json_t *msg, const char 
                             const json_t *v)
 {
     const struct parameter *param = find_parameter_by_member(key);
+    if ((strcmp(key, expressions_member) == 0 && w->expressions) ||
+        (strcmp(key, spelling_member) == 0 && kept_spelling(msg)))
+        return; /* said by the parameters they describe */
     if (!param) {
         if (!is_member_name_writable(key)) {
             unwritable(w, "member name '%s' cannot be a parameter name", key);
@@ -874,7 +1170,9 @@ static void write_parameter(struct acl_writer *w, const json_t *msg, const char 
     else if (strcmp(key, "receiver") == 0 || strcmp(key, "reply_to") == 0)
         write_agent_set(w, v);
     else if (strcmp(key, "reply_by") == 0)
-        write_date_time(w, v);
+        write_date_time(w, msg, v);
+    else if (json_is_string(v) && is_expression(w, key))
+        sb_add(w->out, json_string_value(v), json_string_length(v));
     else if (json_is_string(v))
         write_text(w, json_string_value(v), json_string_length(v), true);
     else
@@ -892,9 +1190,13 @@ bool acl_write(struct strbuf *out, const json_t *msg, bool upper, struct diag_si
                    performative ? performative : "(no performative)");
         return false;
     }
+    /* JADE knows no counter-propose: a propose carries it, with a marker that brings it back. */
+    enum fipa_act written = act == FIPA_COUNTER_PROPOSE ? FIPA_PROPOSE : act;
+    w.names = json_object();
+    w.expressions = checked_expressions(&w, msg);
     size_t mark = out->len;
     sb_addc(out, '(');
-    sb_adds(out, fipa_act_name(act, upper ? SPELL_UPPER : SPELL_KEBAB));
+    sb_adds(out, fipa_act_name(written, upper ? SPELL_UPPER : SPELL_KEBAB));
     if (upper) /* JADE's capitals keep the standard's hyphen: ACCEPT-PROPOSAL */
         for (size_t i = mark + 1; i < out->len; i++)
             if (out->buf[i] == '_')
@@ -906,7 +1208,10 @@ bool acl_write(struct strbuf *out, const json_t *msg, bool upper, struct diag_si
         if (strcmp(key, "performative") != 0)
             write_parameter(&w, msg, key, v);
     }
+    if (act == FIPA_COUNTER_PROPOSE)
+        sb_adds(out, "\n :X-acp-performative counter_propose");
     sb_adds(out, ")\n");
+    json_decref(w.names);
     if (w.failed)
         out->len = mark, out->buf[mark] = '\0';
     return !w.failed;

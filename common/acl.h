@@ -1,24 +1,37 @@
 /* The FIPA string form (SC00070) as JADE writes it: one parenthesised expression per message,
- * read into Caxton's FIPA JSON and written back from it.
+ * read into Caxton's FIPA JSON and written back from it. Tokens and the shape of a message are
+ * acl_lex.h's, which the reader splits records with too.
  *
  * Reading: keywords in any case; (set ...) of agent-identifiers with :addresses and :resolvers;
- * "..." literals (only \" is an escape); #N" strings of N bytes; date-times such as
- * 20240115T103500000Z (without Z: UTC, with a warning); user parameters :X-... .
+ * "..." literals (only \" is an escape); #N" strings of N bytes; user parameters :X-... .
  * An agent identifier with only a name becomes a string, one with more (or with the writer's
  * marker :X-acp-object, for an object that holds only its name) an object
  * {"name", "addresses", "resolvers", ...}; a set of one agent becomes that agent, a larger one an
- * array. Content is a string, or JSON when the language is json.
+ * array, and an empty set no member at all (it names no agent, as a missing parameter does).
+ * Content is a string, or JSON when the language is json. A parameter given twice (names
+ * compared without case), or two that give one member a value, is a duplicate-key error.
+ *
+ * Date-times: 20240115T103500000Z is UTC; with no letter, or another letter than Z, it is read
+ * as UTC with a warning (JADE would read local time); a relative one (+00000000T000500000)
+ * counts from the caller's now, with JADE's 30-day months and 365-day years. A spelling other
+ * than the writer's is kept in the member x-acp-reply-by, and written back while it still says
+ * reply_by's instant (a relative one always).
  *
  * Members the string form has no parameter for travel as user parameters, and come back:
  *   member M (not starting with x-), string value   <->  :X-acp-M "value"
  *   member M, any other JSON value                  <->  :X-acp-json-M "<JSON text>"
  *   member x-... or X-..., string value             <->  :x-... "value" (name as written)
+ *   member x-acp-partial, true                      <->  :X-acp-partial true (the exception)
  * Two markers keep JSON content exact: ":X-acp-json-content true" (the content is JSON although
  * the language is not json) and ":X-acp-language none" (":language json" was added by the
  * writer, the message had no language). A reply_by that :reply-by (UTC, milliseconds) would not
  * give back as spelled also travels as ":X-acp-reply_by", which the reader takes last. A member
- * whose name starts with x-acp- or json- takes the :X-acp-json- form whatever its value, so that no
- * name is mistaken for a prefix.
+ * whose name starts with x-acp- or json- takes the :X-acp-json- form whatever its value, so that
+ * no name is mistaken for a prefix; so does one whose name would equal another's but for case.
+ * counter_propose, which JADE cannot read, is written (propose ... :X-acp-performative
+ * counter_propose) and read back. A parameter whose value is a list (:encoding (a b)) is read as
+ * the list's text, and the member x-acp-expressions (of the message, or of an agent) names it,
+ * so that it is written back as a list.
  *
  * Writing rule for a text value: a bare word when it is printable ASCII that JADE reads as a word
  * (not for :content, which is always quoted as JADE does); otherwise a "..." literal with every
@@ -29,14 +42,16 @@
 #define ACP_ACL_H
 
 #include <jansson.h>
+#include <time.h>
 
 #include "diag.h"
 #include "reader.h"
 #include "util.h"
 
 /* Parses one record (a whole expression) into a FIPA JSON object whose performative is in
- * snake_case. Problems are reported at their line and byte column; NULL after an error. */
-json_t *acl_parse(const struct record *rec, struct diag_sink *sink);
+ * snake_case; relative date-times count from now. Problems are reported at their line and byte
+ * column; NULL after an error. */
+json_t *acl_parse(const struct record *rec, struct diag_sink *sink, time_t now);
 
 /* Appends msg, a FIPA JSON object, in the string form (several lines, JADE's layout, ending in a
  * newline). upper: the performative in capitals (JADE's own spelling), else lower case. Returns

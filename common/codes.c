@@ -22,7 +22,9 @@ static const struct diag_code codes[] = {
      "are two messages glued together, which a bus never delivers."},
     {"duplicate-key", "error", "an object has the same key twice",
      "JSON parsers disagree on which of two equal keys wins, so a message with duplicate keys "
-     "means different things to different agents. It is rejected."},
+     "means different things to different agents. It is rejected. In the FIPA string form the "
+     "same goes for a parameter given twice (names compared without regard to case, in a "
+     "message or in an agent-identifier) and for two parameters that give one member a value."},
     {"bad-utf8", "error", "the line is not valid UTF-8",
      "JSON text must be UTF-8. Overlong forms, surrogates, code points above U+10FFFF, stray "
      "continuation bytes and truncated sequences are rejected, as are escapes such as \\ud800 "
@@ -41,7 +43,9 @@ static const struct diag_code codes[] = {
      "exhaust the stack of a consumer."},
     {"line-too-long", "error", "the line is longer than --max-line-bytes",
      "A line longer than the limit (default 1 MiB) is never held in memory whole: it is skipped "
-     "without being parsed, and copied to --rejects in pieces when that is given."},
+     "without being parsed, and copied to --rejects in pieces when that is given. A message of "
+     "the string form longer than the limit is skipped the same way, as one record: up to its "
+     "end, or, when it cannot be a message, up to the next line that starts one."},
     {"no-protocol", "error", "the message is neither IACP nor FIPA",
      "With --protocol=auto a message with a 'kind' or 'v' member is IACP, otherwise one with a "
      "'performative' member is FIPA. A message with none of them cannot be checked."},
@@ -225,20 +229,28 @@ static const struct diag_code codes[] = {
     /* Conversion (acp-convert) and the FIPA string form (SC00070). */
     {"acl-syntax", "error", "the FIPA string form could not be parsed",
      "A message of the string form is one parenthesised expression: (performative :parameter "
-     "value ...). The diagnostic names the line and byte column where reading stopped (an "
-     "unclosed string or parenthesis is reported where it opened). The message is skipped and "
-     "reading goes on at the next top-level '('; a '(' at the start of a line always starts a "
-     "new message, as JADE indents the lines inside one."},
+     "value ...), its agents (agent-identifier :name ...) in (set ...), addresses in (sequence "
+     "...). The diagnostic names the line and byte column where reading stopped (an unclosed "
+     "string or parenthesis is reported where it opened). Only the broken message is lost: it "
+     "ends before the first line inside it that starts with '(' and a communicative act, and "
+     "reading goes on there; a valid message is never cut, whatever its lines hold. A line "
+     "outside a message that does not start with '(', and what follows a message on its line, "
+     "is a record of its own, rejected with this error."},
     {"acl-performative", "error", "the message type is not a FIPA communicative act",
      "The first word of a message of the string form must be one of the 22 acts of SC00037 (or "
-     "counter-propose), in any case: REQUEST, request, accept-proposal, ACCEPT-PROPOSAL."},
+     "counter-propose), in any case: REQUEST, request, accept-proposal, ACCEPT-PROPOSAL. The "
+     "writer's marker :X-acp-performative counter_propose makes a propose a counter_propose; "
+     "with another value, or in another act, it is this error."},
     {"acl-time", "error", "a date-time of the string form cannot be read",
-     ":reply-by takes a date-time such as 20240115T103500000Z. A relative time (with a leading "
-     "+ or -) depends on when the message was sent, which a log does not record, so it is not "
-     "converted."},
+     ":reply-by takes a date-time such as 20240115T103500000Z (the milliseconds may be left "
+     "out). A relative time such as +00000000T000500000 counts from --now, with JADE's 30-day "
+     "months and 365-day years; one that falls outside the years 0 to 9999 is this error."},
     {"acl-time-zone", "warning", "a date-time of the string form without Z",
-     "JADE reads a date-time without the Z designator as local time. A log read elsewhere has "
-     "no trustworthy local zone, so it is read as UTC and this warning says so."},
+     "SC00070 names only Z (UTC) as a type designator, and JADE reads a date-time without it "
+     "as local time. A log read elsewhere has no trustworthy local zone, so a date-time with no "
+     "letter, or with another letter (JADE's own test data has ...100A), is read as UTC and "
+     "this warning says so. Its spelling is kept in x-acp-reply-by and written back as it "
+     "came."},
     {"acl-parameter", "warning", "a parameter the string form does not define",
      "Parameters other than those of SC00061 must start with X-. An unknown one is kept as a "
      "member of the same name."},
@@ -256,8 +268,10 @@ static const struct diag_code codes[] = {
      "protocol, and x-iacp-kind keeps the kind so that the way back is exact."},
     {"convert-unwritable", "error", "a FIPA message cannot be written in the string form",
      "The string form cannot carry it: sender or receiver is not an agent identifier, reply_by "
-     "is not an RFC 3339 date-time, a standard parameter is not a string, a string holds a NUL "
-     "character, or a member name holds white space or parentheses."},
+     "is not an RFC 3339 date-time of the years 0 to 9999, a standard parameter is not a "
+     "string, a string holds a NUL character, a member name holds white space or parentheses, "
+     "two member names differ only in case (parameter names do not tell them apart), or "
+     "x-acp-expressions names a member whose text is not one parenthesised expression."},
     {"convert-output-invalid", "error", "the converted message would break its protocol's rules",
      "The output would not pass acp-validate --stateless for its protocol, so the input record "
      "is rejected rather than written: a FIPA message without sender or receiver has no IACP "

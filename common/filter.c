@@ -47,6 +47,11 @@ struct diag_sink *filter_sink(struct filter *f)
     return &f->sink;
 }
 
+time_t filter_now(const struct filter *f)
+{
+    return f->cfg->opts->now;
+}
+
 /* A reader that went away is no error: stop as a killed `cat` would, without a word. */
 static _Noreturn void die_quietly_on_broken_pipe(void)
 {
@@ -156,8 +161,9 @@ static void handle_record(struct filter *f, const struct record *rec)
     case REC_TOO_LONG: {
         struct diag_where at = {.file = rec->file, .line = rec->line};
         diag_emit(&f->sink, &at, SEV_ERROR, "line-too-long",
-                  "line of %zu bytes is longer than --max-line-bytes=%zu", rec->raw_len,
-                  f->cfg->opts->max_line_bytes);
+                  rec->message ? "message of %zu bytes is longer than --max-line-bytes=%zu"
+                               : "line of %zu bytes is longer than --max-line-bytes=%zu",
+                  rec->raw_len, f->cfg->opts->max_line_bytes);
         reject(f, rec);
         return;
     }

@@ -43,5 +43,7 @@ int filter_run(const struct filter_config *cfg, const struct filter_ops *ops, ch
 /* For tools writing their own output: appends bytes to the output stream. */
 void filter_write(struct filter *f, const char *data, size_t len);
 struct diag_sink *filter_sink(struct filter *f);
+/* The time relative date-times count from: --now, else SOURCE_DATE_EPOCH, else the clock. */
+time_t filter_now(const struct filter *f);
 
 #endif

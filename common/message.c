@@ -116,7 +116,8 @@ void message_init(struct message *m, const struct record *rec, json_t *root,
 {
     m->rec = rec;
     m->root = root;
-    m->proto = message_protocol(root, choice);
+    /* The string form is FIPA, whatever members its user parameters happen to carry. */
+    m->proto = rec->syntax == SYNTAX_ACL ? PROTO_FIPA : message_protocol(root, choice);
     m->id = json_member_string(root, m->proto == PROTO_FIPA ? "reply_with" : "id");
     m->at = (struct diag_where){.file = rec->file, .line = rec->line, .id = m->id};
 }

@@ -27,7 +27,8 @@ json_t *message_parse_json(const struct record *rec, struct diag_sink *sink);
  * "performative" member means FIPA, otherwise PROTO_NONE. */
 enum protocol message_protocol(const json_t *root, enum protocol_choice choice);
 
-/* Fills m for root (taking ownership) and points its diagnostics at the record. */
+/* Fills m for root (taking ownership) and points its diagnostics at the record. A record of
+ * the FIPA string form is FIPA whatever choice says. */
 void message_init(struct message *m, const struct record *rec, json_t *root,
                   enum protocol_choice choice);
 void message_clear(struct message *m);

@@ -377,8 +377,7 @@ int options_parse(const struct tool_spec *spec, struct common_opts *opts, int ar
             return -1;
         }
     }
-    if (spec->groups & GROUP_CLOCK)
-        set_clock_defaults(opts);
+    set_clock_defaults(opts); /* also for a tool that takes --now as its own option */
     return optind;
 }
 

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "acl_lex.h"
 #include "util.h"
 
 /* Bytes asked of each read(2): large enough that a batch run makes few system calls. */
@@ -28,19 +29,9 @@ struct reader {
     size_t end;     /* one past the last byte read */
     bool eof;
     bool at_file_start;
-    bool after_acl;     /* the rest of the current line follows an ACL record */
+    bool mid_line;      /* a string-form record ended on the current line, which goes on */
     unsigned long line; /* lines consumed so far */
-    size_t line_offset; /* bytes of the current line consumed so far (ACL records only) */
-};
-
-/* Where a resumable scan of one parenthesised expression stands. */
-enum acl_state { ACL_BETWEEN, ACL_WORD, ACL_STRING, ACL_HASH, ACL_BYTES };
-
-struct acl_scan {
-    enum acl_state state;
-    unsigned long depth;
-    unsigned long long count; /* ACL_HASH: the length read so far; ACL_BYTES: bytes still due */
-    bool digits;              /* ACL_HASH: a digit has followed the # */
+    size_t line_offset; /* bytes of the current line consumed so far */
 };
 
 struct reader *reader_open(const char *path, const char *display, size_t max_line,
@@ -134,12 +125,28 @@ static bool is_blank(const char *p, size_t len)
     return true;
 }
 
-static void make_line(struct reader *r, struct record *rec, size_t len, bool newline)
+static void count_lines(struct reader *r, const char *p, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (p[i] == '\n') {
+            r->line++;
+            r->line_offset = 0;
+        } else {
+            r->line_offset++;
+        }
+    }
+}
+
+/* A line of len bytes (its newline, if any, follows them) from the current position, which is
+ * the start of a line or, after a string-form record, the rest of one. */
+static void make_line(struct reader *r, struct record *rec, size_t len, bool newline,
+                      enum record_syntax syntax)
 {
     const char *p = r->buf + r->start;
-    rec->syntax = SYNTAX_JSON;
+    rec->syntax = syntax;
     rec->file = r->display;
     rec->line = rec->end_line = ++r->line;
+    rec->column_base = r->line_offset;
     rec->text = p;
     rec->raw_len = len;
     rec->len = (len > 0 && p[len - 1] == '\r') ? len - 1 : len;
@@ -148,6 +155,7 @@ static void make_line(struct reader *r, struct record *rec, size_t len, bool new
     r->start += len + (newline ? 1 : 0);
     r->scanned = 0;
     r->line_offset = 0;
+    r->mid_line = false;
 }
 
 static void spill(struct reader *r, const char *p, size_t n)
@@ -158,12 +166,14 @@ static void spill(struct reader *r, const char *p, size_t n)
 
 /* Passes an over-long line to the spill hook without keeping it. nl is its end when that is
  * already in the buffer, else NULL and the rest is read and passed on piece by piece. */
-static int skip_long_line(struct reader *r, struct record *rec, const char *nl)
+static int skip_long_line(struct reader *r, struct record *rec, const char *nl,
+                          enum record_syntax syntax)
 {
     const char *p = r->buf + r->start;
     size_t total = nl ? (size_t)(nl - p) : r->end - r->start;
     spill(r, p, total);
     bool newline = nl != NULL;
+    rec->column_base = r->line_offset;
     r->scanned = 0;
     if (nl)
         r->start += total + 1;
@@ -187,17 +197,19 @@ static int skip_long_line(struct reader *r, struct record *rec, const char *nl)
             r->end = 0;
     }
     rec->kind = REC_TOO_LONG;
-    rec->syntax = SYNTAX_JSON;
+    rec->syntax = syntax;
     rec->file = r->display;
     rec->line = rec->end_line = ++r->line;
     rec->text = NULL;
     rec->len = rec->raw_len = total;
     rec->had_newline = newline;
+    r->line_offset = 0;
+    r->mid_line = false;
     return 1;
 }
 
 /* A byte-order mark marks the file, not the message: drop it when it opens the file. */
-static int drop_file_bom(struct reader *r, struct record *rec)
+static int drop_file_bom(struct reader *r)
 {
     r->at_file_start = false;
     while (r->end - r->start < sizeof utf8_bom && !r->eof) {
@@ -207,12 +219,12 @@ static int drop_file_bom(struct reader *r, struct record *rec)
     if (r->end - r->start >= sizeof utf8_bom &&
         memcmp(r->buf + r->start, utf8_bom, sizeof utf8_bom) == 0) {
         r->start += sizeof utf8_bom;
-        rec->column_base = sizeof utf8_bom;
+        r->line_offset = sizeof utf8_bom;
     }
     return 0;
 }
 
-static int next_line(struct reader *r, struct record *rec)
+static int next_line(struct reader *r, struct record *rec, enum record_syntax syntax)
 {
     for (;;) {
         size_t avail = r->end - r->start;
@@ -221,17 +233,17 @@ static int next_line(struct reader *r, struct record *rec)
         if (nl) {
             size_t len = (size_t)(nl - (r->buf + r->start));
             if (len > r->max_line)
-                return skip_long_line(r, rec, nl);
-            make_line(r, rec, len, true);
+                return skip_long_line(r, rec, nl, syntax);
+            make_line(r, rec, len, true, syntax);
             return 1;
         }
         r->scanned = avail;
         if (avail > r->max_line)
-            return skip_long_line(r, rec, NULL);
+            return skip_long_line(r, rec, NULL, syntax);
         if (r->eof) {
             if (avail == 0)
                 return 0;
-            make_line(r, rec, avail, false);
+            make_line(r, rec, avail, false, syntax);
             return 1;
         }
         if (fill(r) < 0)
@@ -239,223 +251,190 @@ static int next_line(struct reader *r, struct record *rec)
     }
 }
 
-static bool is_acl_space(char c)
+/* --- The string form: one record per message, found by the lexer of acl_lex.h. ---
+ *
+ * A record ends at the ")" that closes its message. A message whose syntax is broken (the shape
+ * check fails, or a byte-length string could never fit in max_line) ends instead before the
+ * first line inside it that starts a message ("(" and a communicative act at the very start of
+ * a line), when that comes first; so does a message that is still open at the end of the input
+ * or when it outgrows max_line. Valid messages are never cut: inside them such a line is text. */
+
+struct acl_scan {
+    struct acl_lexer lex;
+    struct acl_shape shape;
+    unsigned long depth; /* lists open */
+    size_t closed;       /* the record's length once its ")" was read; 0 before */
+    size_t searched;     /* bytes searched for a line that starts a message */
+    size_t candidate;    /* where the first such line inside the record starts; 0: none yet */
+    bool broken;         /* the message cannot be valid: it ends at candidate */
+};
+
+/* Searches for "\n(" followed by a communicative act, up to avail. */
+static void find_candidate(struct acl_scan *sc, const char *p, size_t avail, bool eof)
 {
-    return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f';
+    while (!sc->candidate && sc->searched < avail) {
+        const char *nl = memchr(p + sc->searched, '\n', avail - sc->searched);
+        if (!nl) {
+            sc->searched = avail;
+            return;
+        }
+        size_t at = (size_t)(nl - p) + 1;
+        int starts = at < avail ? (p[at] == '(' ? acl_starts_message(p + at, avail - at, eof) : 0)
+                                : (eof ? 0 : -1);
+        if (starts < 0) {
+            sc->searched = at - 1; /* wait at the newline for the bytes that decide */
+            return;
+        }
+        if (starts)
+            sc->candidate = at;
+        sc->searched = at;
+    }
 }
 
-/* Feeds one byte to the scan; returns true when it closed the top-level expression. The rules
- * are the lexer's: "..." literals in which only \" is an escape, #N" strings of N raw bytes, and
- * words, in which quotes and # are ordinary characters. */
-static bool acl_scan_byte(struct acl_scan *sc, char c)
+static void lex_held(struct acl_scan *sc, const char *p, size_t avail, bool eof, size_t max_line)
 {
-    switch (sc->state) {
-    case ACL_BYTES:
-        if (--sc->count == 0)
-            sc->state = ACL_BETWEEN;
-        return false;
-    case ACL_STRING:
-        if (c == '"')
-            sc->state = ACL_BETWEEN;
-        return false;
-    case ACL_HASH:
-        if (c >= '0' && c <= '9' && sc->count < (1ULL << 40)) {
-            sc->count = sc->count * 10 + (unsigned)(c - '0');
-            sc->digits = true;
-            return false;
-        }
-        if (c == '"' && sc->count > 0) {
-            sc->state = ACL_BYTES;
-            return false;
-        }
-        /* #0" is an empty string; a # without digits starts a word, as the parser reads it */
-        sc->state = c == '"' && sc->digits ? ACL_BETWEEN : ACL_WORD;
-        if (c == '"')
-            return false;
-        break;
-    case ACL_WORD:
-    case ACL_BETWEEN:
-        break;
-    }
-    if (c == '(' || c == ')') {
-        sc->state = ACL_BETWEEN;
-        if (c == '(')
+    struct acl_token tok;
+    while (!sc->closed && acl_lex_next(&sc->lex, p, avail, eof, &tok) == ACL_LEX_TOKEN) {
+        if (!sc->broken && acl_shape_feed(&sc->shape, &tok, p) != SHAPE_OK)
+            sc->broken = true;
+        if (tok.kind == ACL_OPEN)
             sc->depth++;
-        else if (sc->depth > 0)
-            sc->depth--;
-        return sc->depth == 0;
+        else if (tok.kind == ACL_CLOSE && sc->depth > 0 && --sc->depth == 0)
+            sc->closed = tok.end;
     }
-    if (is_acl_space(c)) {
-        sc->state = ACL_BETWEEN;
-        return false;
-    }
-    if (sc->state == ACL_BETWEEN) {
-        if (c == '"')
-            sc->state = ACL_STRING;
-        else if (c == '#') {
-            sc->state = ACL_HASH;
-            sc->count = 0;
-            sc->digits = false;
-        } else
-            sc->state = ACL_WORD;
-    }
-    return false;
+    /* A byte-length string that cannot fit would otherwise swallow what follows. */
+    if (sc->lex.state == LEX_BYTES && sc->lex.length > max_line)
+        sc->broken = true;
 }
 
-/* Scans r->buf from start + *done on; returns the length of the expression, or 0 when it is not
- * complete yet (then *done says how far the scan got). */
-static size_t acl_scan_buffer(struct reader *r, struct acl_scan *sc, size_t *done)
+/* Where the record ends, once that is known (false: more input must decide): *len bytes from
+ * where it starts (what is left of it, once an over-long one was passed on in part). *split: it
+ * ends before a line that starts the next message. */
+static bool acl_record_end(const struct acl_scan *sc, size_t avail, bool eof, size_t *len,
+                           bool *split)
 {
-    const char *p = r->buf + r->start;
-    size_t avail = r->end - r->start;
-    size_t i = *done;
-    while (i < avail) {
-        /* An escaped quote needs its second byte; wait for it rather than misread it. */
-        if (sc->state == ACL_STRING && p[i] == '\\' && i + 1 >= avail && !r->eof)
-            break;
-        if (sc->state == ACL_STRING && p[i] == '\\' && i + 1 < avail && p[i + 1] == '"') {
-            i += 2;
-            continue;
-        }
-        /* JADE indents inner lines: a "(" at the start of a line outside any string starts the
-         * next message, so one unbalanced message cannot swallow the rest of the stream. */
-        if (i > 0 && p[i] == '(' && p[i - 1] == '\n' && sc->depth > 0 &&
-            (sc->state == ACL_BETWEEN || sc->state == ACL_WORD)) {
-            *done = i;
-            return i;
-        }
-        bool closed = acl_scan_byte(sc, p[i]);
-        i++;
-        if (closed) {
-            *done = i;
-            return i;
-        }
+    *split = false;
+    if (sc->closed && !(sc->broken && sc->candidate && sc->candidate < sc->closed)) {
+        *len = sc->closed;
+        return true;
     }
-    *done = i;
-    return 0;
+    if (sc->candidate && (sc->broken || eof)) {
+        *split = true;
+        *len = sc->candidate;
+        return true;
+    }
+    *len = avail;
+    return eof;
 }
 
-static void count_lines(struct reader *r, const char *p, size_t n)
+/* The bytes of a record that ends at take: its text excludes a final line end (LF, or CRLF
+ * whose CR stays in raw_len), which consuming it takes along. */
+struct acl_extent {
+    size_t take, raw_len, len;
+    bool newline;
+};
+
+static struct acl_extent acl_extent(const char *p, size_t take, bool closed)
 {
-    for (size_t i = 0; i < n; i++) {
-        if (p[i] == '\n') {
-            r->line++;
-            r->line_offset = 0;
-        } else {
-            r->line_offset++;
-        }
+    struct acl_extent e = {.take = take, .raw_len = take, .len = take};
+    if (!closed && take > 0 && p[take - 1] == '\n') {
+        e.newline = true;
+        e.raw_len = e.len = take - 1;
+        if (e.len > 0 && p[e.len - 1] == '\r')
+            e.len--;
     }
+    return e;
 }
 
-/* Skips white space (and, in ACL mode, blank lines) before a record. 1: a byte is waiting;
- * 0: end of input; -1: read error. */
-static int skip_acl_space(struct reader *r)
-{
-    for (;;) {
-        while (r->start < r->end && is_acl_space(r->buf[r->start])) {
-            count_lines(r, r->buf + r->start, 1);
-            r->start++;
-        }
-        if (r->start < r->end)
-            return 1;
-        if (r->eof)
-            return 0;
-        if (fill(r) < 0)
-            return -1;
-    }
-}
-
-static void make_acl_record(struct reader *r, struct record *rec, size_t len)
+static void make_acl_record(struct reader *r, struct record *rec, const struct acl_extent *e,
+                            bool closed)
 {
     rec->kind = REC_LINE;
     rec->syntax = SYNTAX_ACL;
+    rec->message = true;
     rec->file = r->display;
     rec->line = r->line + 1;
     rec->column_base = r->line_offset;
     rec->text = r->buf + r->start;
-    rec->len = rec->raw_len = len;
-    rec->had_newline = true;
-    count_lines(r, rec->text, len);
+    rec->len = e->len;
+    rec->raw_len = e->raw_len;
+    rec->had_newline = e->newline || closed;
+    count_lines(r, rec->text, e->raw_len);
     rec->end_line = r->line + 1;
-    r->start += len;
+    count_lines(r, rec->text + e->raw_len, e->take - e->raw_len);
+    r->start += e->take;
     r->scanned = 0;
-    r->after_acl = true;
+    r->mid_line = closed;
 }
 
-/* Passes an over-long expression to the spill hook, scanning on to its end unless the first
- * complete_len bytes already hold all of it. */
-static int skip_long_acl(struct reader *r, struct record *rec, struct acl_scan *sc, size_t done,
-                         size_t complete_len)
+/* Passes on, and forgets, the first n bytes held of an over-long record. */
+static void spill_front(struct reader *r, struct acl_scan *sc, size_t n)
 {
-    rec->kind = REC_TOO_LONG;
-    rec->syntax = SYNTAX_ACL;
-    rec->file = r->display;
-    rec->line = r->line + 1;
-    size_t total = 0;
-    for (;;) {
-        size_t len = complete_len ? complete_len : acl_scan_buffer(r, sc, &done);
-        complete_len = 0;
-        size_t take = len ? len : done;
-        spill(r, r->buf + r->start, take);
-        count_lines(r, r->buf + r->start, take);
-        total += take;
-        r->start += take;
-        done = 0;
-        if (len)
-            break;
-        if (r->eof)
-            break;
-        if (stop_requested(r))
-            return -1;
-        int got = fill(r);
-        if (got < 0)
-            return -1;
-    }
-    rec->text = NULL;
-    rec->len = rec->raw_len = total;
-    rec->end_line = r->line + 1;
-    rec->had_newline = true;
-    r->scanned = 0;
-    r->after_acl = true;
-    return 1;
-}
-
-/* A record that does not start with "(" in an ACL stream: everything up to the next "(" that
- * starts a line (or the end), so that the parser reports it once and the stream goes on. */
-static size_t junk_length(const char *p, size_t avail)
-{
-    for (size_t i = 1; i < avail; i++)
-        if (p[i] == '(' && p[i - 1] == '\n')
-            return i;
-    return avail;
+    spill(r, r->buf + r->start, n);
+    count_lines(r, r->buf + r->start, n);
+    r->start += n;
+    acl_lex_drop(&sc->lex, n);
+    sc->searched -= n;
 }
 
 static int next_acl(struct reader *r, struct record *rec)
 {
-    int got = skip_acl_space(r);
-    if (got <= 0)
-        return got;
-    struct acl_scan sc = {.state = ACL_BETWEEN};
-    size_t done = 0;
+    struct acl_scan sc = {.candidate = 0};
+    acl_lex_init(&sc.lex);
+    acl_shape_init(&sc.shape);
+    bool spilling = false;
+    size_t spilled = 0;
+    unsigned long first_line = r->line + 1;
+    size_t column = r->line_offset;
     for (;;) {
+        const char *p = r->buf + r->start;
         size_t avail = r->end - r->start;
-        size_t len;
-        if (r->buf[r->start] != '(') {
-            len = junk_length(r->buf + r->start, avail);
-            if (len == avail && !r->eof && avail <= r->max_line)
-                len = 0;
-        } else {
-            len = acl_scan_buffer(r, &sc, &done);
+        find_candidate(&sc, p, avail, r->eof);
+        lex_held(&sc, p, avail, r->eof, r->max_line);
+        bool split;
+        size_t end;
+        bool known = acl_record_end(&sc, avail, r->eof, &end, &split);
+        if (!known && avail > r->max_line && !spilling) {
+            /* Too long to be held: a broken message ends at its first message line, if that
+             * comes soon enough; anything else is skipped as one over-long record. */
+            if (sc.candidate && sc.candidate - 1 <= r->max_line) {
+                known = split = true;
+                end = sc.candidate;
+            } else {
+                spilling = true;
+                sc.broken = true;
+            }
         }
-        if (len > r->max_line || (!len && avail > r->max_line))
-            return skip_long_acl(r, rec, &sc, done, len);
-        if (len) {
-            make_acl_record(r, rec, len);
+        if (known) {
+            bool closed = end == sc.closed && !split;
+            struct acl_extent e = acl_extent(p, end, closed);
+            if (!spilling && e.raw_len <= r->max_line) {
+                make_acl_record(r, rec, &e, closed);
+                return 1;
+            }
+            spill(r, p, e.raw_len);
+            count_lines(r, p, e.take);
+            r->start += e.take;
+            r->scanned = 0;
+            r->mid_line = closed;
+            *rec = (struct record){.kind = REC_TOO_LONG,
+                                   .syntax = SYNTAX_ACL,
+                                   .message = true,
+                                   .file = r->display,
+                                   .line = first_line,
+                                   .end_line = r->line + (closed ? 1 : 0),
+                                   .len = spilled + e.raw_len,
+                                   .raw_len = spilled + e.raw_len,
+                                   .column_base = column,
+                                   .had_newline = e.newline || closed};
             return 1;
         }
-        if (r->eof) {
-            make_acl_record(r, rec, avail); /* unterminated: the parser says so */
-            return 1;
+        if (spilling) {
+            size_t safe = sc.searched < avail ? sc.searched : avail;
+            spill_front(r, &sc, safe);
+            spilled += safe;
+            if (stop_requested(r))
+                return -1;
         }
         if (fill(r) < 0)
             return -1;
@@ -487,57 +466,53 @@ static int peek_line_start(struct reader *r, char *first)
     }
 }
 
-/* After an ACL record, the white space that ends its last line belongs to it. */
-static int finish_acl_line(struct reader *r)
+/* After a string-form record, white space to the end of its line is skipped. 1: another byte
+ * of the line waits; 0: the line (or the input) ended; -1: read error. */
+static int skip_rest_of_line(struct reader *r)
 {
-    r->after_acl = false;
-    char first;
-    if (peek_line_start(r, &first) < 0)
-        return -1;
-    if (first != '\n')
-        return 0;
-    while (r->start < r->end && r->buf[r->start] != '\n')
-        r->start++;
-    if (r->start < r->end) {
-        r->start++;
-        r->line++;
-    }
-    r->line_offset = 0;
-    return 0;
-}
-
-static int next_auto(struct reader *r, struct record *rec)
-{
-    if (r->after_acl && finish_acl_line(r) < 0)
-        return -1;
-    char first;
-    if (peek_line_start(r, &first) < 0)
-        return -1;
-    if (first == '(') {
-        while (r->buf[r->start] != '(') {
+    for (;;) {
+        while (r->start < r->end) {
+            char c = r->buf[r->start];
+            if (c == '\n') {
+                r->start++;
+                r->line++;
+                r->line_offset = 0;
+                r->mid_line = false;
+                return 0;
+            }
+            if (c != ' ' && c != '\t' && c != '\r' && c != '\f')
+                return 1;
             r->start++;
             r->line_offset++;
         }
-        return next_acl(r, rec);
+        if (r->eof) {
+            r->mid_line = false;
+            return 0;
+        }
+        if (fill(r) < 0)
+            return -1;
     }
-    return next_line(r, rec);
 }
 
 int reader_next(struct reader *r, struct record *rec)
 {
     memset(rec, 0, sizeof *rec);
-    if (r->at_file_start) {
-        if (drop_file_bom(r, rec) < 0)
+    if (r->at_file_start && drop_file_bom(r) < 0)
+        return -1;
+    if (r->mid_line) {
+        int more = skip_rest_of_line(r);
+        if (more < 0)
             return -1;
-        r->line_offset = rec->column_base;
+        /* What follows a message on its line: the next message, or junk of its own. */
+        if (more)
+            return r->buf[r->start] == '(' ? next_acl(r, rec) : next_line(r, rec, SYNTAX_ACL);
     }
-    switch (r->mode) {
-    case READ_ACL:
+    if (r->mode == READ_JSON)
+        return next_line(r, rec, SYNTAX_JSON);
+    char first;
+    if (peek_line_start(r, &first) < 0)
+        return -1;
+    if (first == '(')
         return next_acl(r, rec);
-    case READ_AUTO:
-        return next_auto(r, rec);
-    case READ_JSON:
-        break;
-    }
-    return next_line(r, rec);
+    return next_line(r, rec, r->mode == READ_ACL ? SYNTAX_ACL : SYNTAX_JSON);
 }

@@ -1,6 +1,12 @@
 /* Reading input records: lines of JSON, or (for the FIPA string form) parenthesised expressions
  * that may span lines. The reader never holds more than max_line bytes of one record, flushes
- * the caller's output before it would block, and keeps line numbers for diagnostics. */
+ * the caller's output before it would block, and keeps line numbers for diagnostics.
+ *
+ * A string-form record starts at a line whose first byte after blanks is "(" (its indentation
+ * included), or right after the previous record on its line. It ends at the ")" that closes its
+ * message; a message that cannot be one (see acl_lex.h) ends before the first line inside it
+ * that starts a message. White space after a record up to the end of its line is skipped;
+ * anything else there is a record of its own, up to the end of the line. */
 #ifndef ACP_READER_H
 #define ACP_READER_H
 
@@ -30,11 +36,12 @@ struct record {
     size_t raw_len;         /* len plus the CR of a CRLF line end: the bytes to copy out */
     size_t column_base;     /* bytes before text on its first line (a dropped BOM) */
     bool had_newline;       /* false for a last line without a line end */
+    bool message;           /* a string-form record that starts with "(": a message, not a line */
 };
 
 enum reader_mode {
     READ_JSON, /* records are lines */
-    READ_ACL,  /* records are top-level parenthesised expressions */
+    READ_ACL,  /* records are messages of the string form; any other line is one record */
     READ_AUTO, /* per record: ACL when a line starts (after blanks) with "(", else JSON */
 };
 

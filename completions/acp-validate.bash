@@ -8,6 +8,9 @@ _acp_validate()
         --protocol)
             COMPREPLY=($(compgen -W 'auto iacp fipa' -- "$cur"))
             return ;;
+        --from)
+            COMPREPLY=($(compgen -W 'auto json fipa-acl' -- "$cur"))
+            return ;;
         --diagnostics)
             COMPREPLY=($(compgen -W 'text json' -- "$cur"))
             return ;;
@@ -21,13 +24,13 @@ _acp_validate()
             _filedir
             return ;;
         --queen | --slots | --assign-timeout | --max-skew | --idle-timeout | --max-open | \
-            --max-errors | --max-line-bytes)
+            --max-errors | --max-line-bytes | --now)
             return ;;
     esac
     $split && return
 
     if [[ $cur == -* ]]; then
-        COMPREPLY=($(compgen -W '--protocol= --stateless --quiet --strict --max-errors=
+        COMPREPLY=($(compgen -W '--protocol= --from= --now= --stateless --quiet --strict --max-errors=
             --queen= --slots= --assign-timeout= --max-skew= --idle-timeout= --max-open=
             --output= --rejects= --diagnostics= --color= --stats --max-line-bytes=
             --explain= --help --version -o -q' -- "$cur"))
