@@ -21,6 +21,7 @@ struct validate {
     enum protocol_choice protocol;
     bool stateless;
     struct iacp_rules iacp;
+    struct fipa_rules fipa;
     struct engine *engine; /* NULL with --stateless */
 };
 
@@ -57,7 +58,7 @@ static enum verdict check_message(void *ctx, struct filter *f, struct message *m
         iacp_check(m, &v->iacp, sink);
         break;
     case PROTO_FIPA:
-        fipa_check(m, sink);
+        fipa_check(m, &v->fipa, sink);
         break;
     case PROTO_NONE:
         diag_emit(sink, &m->at, SEV_ERROR, "no-protocol",
@@ -87,7 +88,7 @@ int main(int argc, char **argv)
         .summary = "Check each message of IACP 1.1 or FIPA ACL (JSON Lines) against its "
                    "protocol;\nwrite the valid ones to stdout and report the others on stderr.",
         .options = validate_options,
-        .groups = GROUP_CHECKS | GROUP_ENGINE,
+        .groups = GROUP_CHECKS | GROUP_ENGINE | GROUP_FIPA,
         .handle = handle_option,
         .ctx = &v,
     };
@@ -96,6 +97,7 @@ int main(int argc, char **argv)
     if (first < 0)
         return 2;
     v.iacp.queen = opts.engine.queen;
+    v.fipa.profile = opts.engine.fipa_profile;
     if (!v.stateless)
         v.engine = engine_new(&opts.engine, NULL, NULL);
     const struct filter_config cfg = {.opts = &opts, .protocol = v.protocol, .mode = READ_JSON};

@@ -151,7 +151,9 @@ static const struct diag_code codes[] = {
     /* FIPA ACL (Caxton JSON) per-message rules. */
     {"fipa-missing", "error", "a required FIPA member is missing",
      "Caxton requires performative, sender, receiver and content in every message ({} is a "
-     "valid content)."},
+     "valid content). With --fipa-profile=standard (FIPA SC00061) only performative is "
+     "required; a missing sender or receiver is then reported by the stream checks where a "
+     "protocol needs it (fipa-cannot-follow)."},
     {"fipa-type", "error", "a FIPA member has the wrong type",
      "conversation_id, reply_with, in_reply_to (which may also be null), language, encoding, "
      "ontology and protocol are strings."},
@@ -164,6 +166,14 @@ static const struct diag_code codes[] = {
     {"fipa-time", "error", "reply_by or timestamp is not a date-time",
      "reply_by is an RFC 3339 date-time such as 2024-01-15T10:35:00Z; timestamp is one too, or "
      "a number of unix seconds."},
+    {"fipa-time-range", "error", "a timestamp in unix seconds is beyond any plausible time",
+     "A timestamp (or created_at) number above 10^14 is neither unix seconds nor milliseconds "
+     "of this era (10^14 ms is the year 5138). Taken as message time it would make every "
+     "conversation look idle, so the message is rejected and does not move message time."},
+    {"fipa-time-millis", "warning", "a timestamp in unix seconds looks like milliseconds",
+     "A timestamp (or created_at) number between 10^11 and 10^14 is past the year 5138 in "
+     "seconds and is almost certainly milliseconds; message time reads it as milliseconds, as "
+     "for IACP's ts (iacp-ts-millis)."},
     {"fipa-time-zone", "warning", "a date-time without a time zone",
      "A date-time without Z or an offset is read as UTC: a log read elsewhere has no "
      "trustworthy local zone."},

@@ -11,6 +11,9 @@ _acp_validate()
         --diagnostics)
             COMPREPLY=($(compgen -W 'text json' -- "$cur"))
             return ;;
+        --fipa-profile)
+            COMPREPLY=($(compgen -W 'caxton standard' -- "$cur"))
+            return ;;
         --color)
             COMPREPLY=($(compgen -W 'auto always never' -- "$cur"))
             return ;;
@@ -29,7 +32,7 @@ _acp_validate()
     if [[ $cur == -* ]]; then
         COMPREPLY=($(compgen -W '--protocol= --stateless --quiet --strict --max-errors=
             --queen= --slots= --assign-timeout= --max-skew= --idle-timeout= --max-open=
-            --output= --rejects= --diagnostics= --color= --stats --max-line-bytes=
+            --fipa-profile= --output= --rejects= --diagnostics= --color= --stats --max-line-bytes=
             --explain= --help --version -o -q' -- "$cur"))
         [[ ${COMPREPLY-} == *= ]] && compopt -o nospace
         return

@@ -10,6 +10,19 @@ validate() {
     run bash -c 'acp-validate "$@" >/dev/null' _ "$@"
 }
 
+# The engine as acp-trace sees it: a small driver prints engine_feed's keys and the summaries.
+engine_summaries() {
+    if [ ! -x "$BATS_FILE_TMPDIR/engine-summaries" ]; then
+        local root=$TESTS_DIR/..
+        # shellcheck disable=SC2046
+        ${CC:-cc} -std=c11 -D_DEFAULT_SOURCE -D_POSIX_C_SOURCE=200809L -I"$root/common" \
+            -o "$BATS_FILE_TMPDIR/engine-summaries" "$root/tests/drivers/engine-summaries.c" \
+            "$root"/common/*.c $(pkg-config --cflags --libs jansson) -lm ||
+            fail "cannot build the engine driver"
+    fi
+    "$BATS_FILE_TMPDIR/engine-summaries" "$@"
+}
+
 # Validates with JSON diagnostics.
 validate_json() {
     validate --diagnostics=json "$@"
@@ -422,4 +435,67 @@ assert_clean() {
         assert_line --index 0 --partial "$code ("
         grep -qF ".B ${code//-/\\-}" "$TESTS_DIR/../man/acp.7" || fail "$code not in acp.7"
     done
+}
+
+# ---- FIPA profiles and time ranges (issue 7, issue 8 item 8) ----
+
+# Prints "LINE SEVERITY CODE RELATED" for each JSON diagnostic of validating the arguments.
+findings() {
+    acp-validate --diagnostics=json "$@" 2>&1 >/dev/null |
+        jq -r '"\(.line) \(.severity) \(.code) \(.related_line // "-")"'
+}
+
+@test "--fipa-profile=standard: only the performative is required" {
+    validate --stateless --fipa-profile=standard "$F/ok-standard.jsonl"
+    assert_success
+    assert_output ''
+    validate --stateless "$F/ok-standard.jsonl"
+    assert_failure 1
+    assert_line --index 0 --partial "ok-standard.jsonl:1: error: missing required member 'content' [fipa-missing]"
+    validate --stateless --fipa-profile=caxton "$F/ok-standard.jsonl"
+    assert_failure 1
+}
+
+@test "--fipa-profile: a bad value is a usage error, in both tools" {
+    run -2 --separate-stderr acp-validate --fipa-profile=jade </dev/null
+    assert_equal "${stderr_lines[0]}" "acp-validate: invalid argument 'jade' for '--fipa-profile'"
+    run -2 --separate-stderr acp-convert --to=fipa --fipa-profile=jade </dev/null
+    assert_equal "${stderr_lines[0]}" "acp-convert: invalid argument 'jade' for '--fipa-profile'"
+    run -0 acp-convert --to=fipa --fipa-profile=standard </dev/null
+}
+
+@test "fipa-time-range and fipa-time-millis: unix-second timestamps beyond this era" {
+    f=$(lines_file \
+        '{"performative":"inform","sender":"a","receiver":"b","content":{},"timestamp":1e15}' \
+        '{"performative":"inform","sender":"a","receiver":"b","content":{},"timestamp":1700000000000}' \
+        '{"performative":"inform","sender":"a","receiver":"b","content":{},"created_at":1e300}' \
+        '{"performative":"inform","sender":"a","receiver":"b","content":{},"timestamp":99999999999}')
+    run -0 findings --stateless "$f"
+    assert_output - <<'OUT'
+1 error fipa-time-range -
+2 warning fipa-time-millis -
+3 error fipa-time-range -
+OUT
+    validate "$f"
+    assert_line --index 0 --partial "'timestamp' is above 10^14: neither unix seconds nor milliseconds of this era"
+}
+
+@test "a timestamp beyond this era does not move message time; milliseconds are read as such" {
+    f=$(lines_file \
+        '{"performative":"request","sender":"a","receiver":"b","content":{},"conversation_id":"c1","reply_with":"r1","timestamp":1700000000}' \
+        '{"performative":"request","sender":"x","receiver":"y","content":{},"conversation_id":"c2","reply_with":"r2","timestamp":1700000001000}' \
+        '{"performative":"inform","sender":"q","receiver":"z","content":{},"timestamp":1e300}' \
+        '{"performative":"agree","sender":"b","receiver":"a","content":{},"conversation_id":"c1","in_reply_to":"r1","timestamp":1700000002}' \
+        '{"performative":"inform","sender":"b","receiver":"a","content":{},"conversation_id":"c1","in_reply_to":"r1","timestamp":1700000003}' \
+        '{"performative":"inform","sender":"y","receiver":"x","content":{},"conversation_id":"c2","in_reply_to":"r2","timestamp":1700000004}')
+    run -0 findings "$f"
+    assert_output - <<'OUT'
+2 warning fipa-time-millis -
+3 error fipa-time-range -
+OUT
+    # The engine on its own (no per-message checks) does not take the absurd time either.
+    run -0 --separate-stderr engine_summaries <"$f"
+    refute_line --partial 'expired'
+    assert_line --partial 'done c1 fipa-request from a: done, 3 message(s), lines 1-5 of <stdin>, time 1700000000-1700000003'
+    assert_line --partial 'done c2 fipa-request from x: done, 2 message(s), lines 2-6 of <stdin>, time 1700000001-1700000004'
 }
