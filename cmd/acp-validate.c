@@ -58,7 +58,10 @@ static enum verdict check_message(void *ctx, struct filter *f, struct message *m
         iacp_check(m, &v->iacp, sink);
         break;
     case PROTO_FIPA:
-        fipa_check(m, &v->fipa, sink);
+        if (v->engine)
+            fipa_check_in_stream(m, &v->fipa, sink);
+        else
+            fipa_check(m, &v->fipa, sink);
         break;
     case PROTO_NONE:
         diag_emit(sink, &m->at, SEV_ERROR, "no-protocol",
