@@ -1306,17 +1306,26 @@ static const struct transition *participant_step(const struct conversation *c,
 
 /* While a cancel is pending, a message the participant sent before the cancel reached it (it
  * names an earlier message in in_reply_to, or it is a partial result) is judged by the state the
- * cancel interrupted. Returns its step, or NULL when the message is the answer to the cancel. */
+ * cancel interrupted. Returns its step, or NULL when the message is the answer to the cancel.
+ * Without reply_with on the cancel, a notification naming an earlier message may as well be the
+ * answer (many agents name the conversation's first message in every reply): it is read as the
+ * answer, *ambiguous is set, and the real answer may still come. */
 static const struct transition *crossing(const struct conversation *c, const struct party *p,
-                                         const struct incoming *in)
+                                         const struct incoming *in, bool *ambiguous)
 {
+    *ambiguous = false;
     if (p->state != PS_CANCELLING)
         return NULL;
     const char *in_reply_to = json_member_string(in->m->root, "in_reply_to");
     bool earlier = in_reply_to && !(c->cancel_ref && strcmp(in_reply_to, c->cancel_ref) == 0);
     if (!earlier && !in->partial)
         return NULL;
-    return participant_step(c, p->before_cancel, in);
+    const struct transition *t = participant_step(c, p->before_cancel, in);
+    if (t && t->to != PS_ENDED && !c->cancel_ref && !in->partial) {
+        *ambiguous = true;
+        return NULL;
+    }
+    return t;
 }
 
 /* A crossing message: a notification leaves the cancel pending; a final answer ends the part,
@@ -1393,7 +1402,8 @@ static void from_participant(struct fipa_stream *s, struct conversation *c,
     }
     bool late = check_late(s, c, p, &p->reply_due, in, sink);
     p->answer_due = in->reply_by;
-    const struct transition *t = crossing(c, p, in);
+    bool ambiguous;
+    const struct transition *t = crossing(c, p, in, &ambiguous);
     if (t) {
         crossed(c, p, t, in, sink);
         return;
@@ -1413,6 +1423,8 @@ static void from_participant(struct fipa_stream *s, struct conversation *c,
     }
     if (!relayed_answer(c, p, in))
         party_enter(c, p, t, in->m);
+    if (ambiguous && p->state == PS_ENDED)
+        p->cancel_answer_open = true;
 }
 
 static void touch(struct fipa_stream *s, struct conversation *c, const struct incoming *in)

@@ -543,6 +543,12 @@ OUT
     assert_line --index 0 --partial 'inform from bob names an earlier message, not the cancel, which has no reply_with'
 }
 
+@test "cancel meta-protocol: without reply_with on the cancel, a notification naming the subscribe answers it" {
+    # s1: the answer names the conversation's first message, as many agents write every reply;
+    # s2: it was a notification that crossed the cancel, and the real answer still comes.
+    assert_clean ok-cancel-ambiguous.jsonl
+}
+
 @test "cancel meta-protocol: the cancellation as acp-convert writes IACP's is clean and ends as cancelled" {
     assert_clean ok-converted-cancel.jsonl
     run -0 --separate-stderr engine_summaries <"$F/ok-converted-cancel.jsonl"
