@@ -389,12 +389,22 @@ struct relay {
     uint8_t outcome; /* done once any inform came, else failed */
 };
 
+/* What few conversations need, apart and allocated when first needed, so that a million plain
+ * open conversations stay small. */
+struct rare {
+    char *answer_to;  /* brokering, recruiting: the opener's reply_to, who gets the answers */
+    char *declared;   /* unfollowed: the protocol name its first message gave */
+    char *cancel_ref; /* reply_with of the latest cancel, which its answer names; or NULL */
+    const char *broadcast_file; /* the latest broadcast */
+    unsigned long broadcast_line;
+    double broadcast_reply_by; /* NAN if none */
+    struct relay relay;
+};
+
 struct conversation {
     char *key;    /* 'c' + conversation_id, or 'r' + the opener's name and reply_with */
     size_t id_at; /* where the id shown to people starts in key */
     char *initiator;
-    char *answer_to; /* brokering, recruiting: the opener's reply_to, who gets the answers */
-    char *declared;  /* unfollowed: the protocol name its first message gave */
     enum fipa_protocol protocol;
     bool protocol_named;    /* from the protocol member, not inferred */
     bool finished;          /* a tombstone: only key, initiator, protocol, outcome, last line */
@@ -413,17 +423,13 @@ struct conversation {
                       * leading bid; Dutch: this round's winner); 0 if none */
     uint16_t cancel_answers_open; /* a tombstone: answers to crossed cancels that may still come */
     uint32_t call; /* contract net: digest of the opening cfp's content and reply_by */
-    const char *broadcast_file;
-    unsigned long broadcast_line;
-    double broadcast_reply_by; /* of the latest broadcast; NAN if none */
     struct party *parties;
-    char *cancel_ref; /* reply_with of the latest cancel, which its answer names; or NULL */
     /* Digests of the reply_with values of its messages: the first two in place. */
     union {
         uint32_t local[2];
         uint32_t *heap;
     } replies;
-    struct relay *relay;
+    struct rare *rare; /* or NULL */
     unsigned long messages;
     const char *first_file, *last_file;
     unsigned long first_line, last_line;
@@ -474,14 +480,42 @@ static void free_parties(struct conversation *c)
     c->nparties = c->cap = c->open_parties = c->leader = 0;
 }
 
-static void relay_free(struct relay *r)
+static void relay_clear(struct relay *r)
 {
-    if (!r)
-        return;
     for (size_t i = 0; i < r->ntargets; i++)
         free(r->targets[i]);
     free(r->targets);
     free(r->answered);
+    *r = (struct relay){0};
+}
+
+static struct rare *rare(struct conversation *c)
+{
+    if (!c->rare) {
+        c->rare = xcalloc(1, sizeof *c->rare);
+        c->rare->broadcast_reply_by = NAN;
+    }
+    return c->rare;
+}
+
+static const char *cancel_ref(const struct conversation *c)
+{
+    return c->rare ? c->rare->cancel_ref : NULL;
+}
+
+static const char *answer_to(const struct conversation *c)
+{
+    return c->rare ? c->rare->answer_to : NULL;
+}
+
+static void rare_free(struct rare *r)
+{
+    if (!r)
+        return;
+    free(r->answer_to);
+    free(r->declared);
+    free(r->cancel_ref);
+    relay_clear(&r->relay);
     free(r);
 }
 
@@ -533,14 +567,11 @@ static void conversation_free(struct fipa_stream *s, struct conversation *c)
     for (size_t i = 0; i < c->naliases; i++)
         drop_alias(s, c, c->aliases[i]);
     free(c->aliases);
-    free(c->cancel_ref);
     free_parties(c);
     forget_replies(c);
-    relay_free(c->relay);
+    rare_free(c->rare);
     free(c->key);
     free(c->initiator);
-    free(c->answer_to);
-    free(c->declared);
     free(c);
 }
 
@@ -741,7 +772,6 @@ static struct conversation *conversation_alloc(struct fipa_stream *s, const stru
     c->key = xstrdup(s->key.buf);
     c->id_at = s->key_id_at;
     c->initiator = xstrdup(in->sender);
-    c->broadcast_reply_by = NAN;
     c->started = c->ended = NAN;
     c->first_file = in->m->at.file;
     c->first_line = in->m->at.line;
@@ -757,7 +787,8 @@ static struct conversation *conversation_new(struct fipa_stream *s, const struct
         const json_t *reply_to = json_object_get(in->m->root, "reply_to");
         const char *name =
             fipa_agent_name(json_is_array(reply_to) ? json_array_get(reply_to, 0) : reply_to);
-        c->answer_to = name ? xstrdup(name) : NULL;
+        if (name)
+            rare(c)->answer_to = xstrdup(name);
     }
     c->protocol = p;
     c->protocol_named = named;
@@ -782,16 +813,16 @@ static void finish(struct fipa_stream *s, struct conversation *c)
         if (c->parties[i].cancel_answer_open)
             c->cancel_answers_open++;
     free_parties(c);
-    if (!c->cancel_answers_open) {
-        free(c->cancel_ref);
-        c->cancel_ref = NULL;
+    if (c->rare && !c->cancel_answers_open) {
+        free(c->rare->cancel_ref);
+        c->rare->cancel_ref = NULL;
     }
     /* A contract net nobody was accepted or rejected in may be revived by a late copy of its
      * cfp: it keeps what the in_reply_to check needs. */
     if (!is_contract_net(c->protocol) || c->decided)
         forget_replies(c);
-    relay_free(c->relay);
-    c->relay = NULL;
+    if (c->rare)
+        relay_clear(&c->rare->relay);
     c->finished = true;
     list_append(&s->tombstones, &c->link);
 }
@@ -1087,9 +1118,10 @@ static void initiator_to_all(struct fipa_stream *s, struct conversation *c,
     const struct transition *t = transition_find(c->protocol, PS_NONE, BY_INITIATOR, in->act);
     if (t) {
         c->broadcast_state = t->to;
-        c->broadcast_file = in->m->at.file;
-        c->broadcast_line = in->m->at.line;
-        c->broadcast_reply_by = in->reply_by;
+        struct rare *r = rare(c);
+        r->broadcast_file = in->m->at.file;
+        r->broadcast_line = in->m->at.line;
+        r->broadcast_reply_by = in->reply_by;
         applied = true;
     }
     if (!applied) {
@@ -1122,8 +1154,9 @@ static void from_initiator(struct fipa_stream *s, struct conversation *c, const 
     }
     if (in->act == FIPA_CANCEL) {
         const char *reply_with = json_member_string(in->m->root, "reply_with");
-        free(c->cancel_ref);
-        c->cancel_ref = reply_with ? xstrdup(reply_with) : NULL;
+        struct rare *r = rare(c);
+        free(r->cancel_ref);
+        r->cancel_ref = reply_with ? xstrdup(reply_with) : NULL;
     }
     if (in->act == FIPA_ACCEPT_PROPOSAL || in->act == FIPA_REJECT_PROPOSAL)
         c->decided = true;
@@ -1165,7 +1198,7 @@ static bool is_brokered(const struct conversation *c)
 static bool to_initiator(const struct conversation *c, const struct incoming *in)
 {
     return addresses(in->receiver, c->initiator) ||
-           (c->answer_to && addresses(in->receiver, c->answer_to));
+           (answer_to(c) && addresses(in->receiver, answer_to(c)));
 }
 
 static const size_t NO_TARGET = SIZE_MAX;
@@ -1180,9 +1213,7 @@ static size_t target_find(const struct relay *r, const char *name)
 
 static void target_add(struct conversation *c, const char *name)
 {
-    if (!c->relay)
-        c->relay = xcalloc(1, sizeof *c->relay);
-    struct relay *r = c->relay;
+    struct relay *r = &rare(c)->relay;
     if (target_find(r, name) != NO_TARGET || r->ntargets == PARTIES_MAX)
         return;
     if (r->ntargets == r->cap) {
@@ -1196,13 +1227,13 @@ static void target_add(struct conversation *c, const char *name)
 
 static bool has_targets(const struct conversation *c)
 {
-    return c->relay && c->relay->ntargets;
+    return c->rare && c->rare->relay.ntargets;
 }
 
 /* Ends the broker's part once every target has answered or been answered for. */
 static void relay_settle(struct conversation *c, const struct message *m)
 {
-    struct relay *r = c->relay;
+    struct relay *r = &c->rare->relay;
     size_t accounted = r->nanswered > r->nrelayed ? r->nanswered : r->nrelayed;
     if (accounted < r->ntargets)
         return;
@@ -1216,24 +1247,27 @@ static void relay_settle(struct conversation *c, const struct message *m)
 static void relay_count(struct conversation *c, enum fipa_act act)
 {
     if (act == FIPA_INFORM)
-        c->relay->outcome = OUT_DONE;
-    else if (c->relay->outcome == OUT_NONE)
-        c->relay->outcome = OUT_FAILED;
+        c->rare->relay.outcome = OUT_DONE;
+    else if (c->rare->relay.outcome == OUT_NONE)
+        c->rare->relay.outcome = OUT_FAILED;
 }
 
 /* A target's answer, to the broker or (recruiting) to the initiator. Returns false when the
  * sender is no target. */
 static bool target_answered(struct conversation *c, const struct incoming *in)
 {
-    size_t i = target_find(c->relay, in->sender);
+    if (!has_targets(c))
+        return false;
+    struct relay *r = &c->rare->relay;
+    size_t i = target_find(r, in->sender);
     if (i == NO_TARGET)
         return false;
     if (in->act != FIPA_INFORM && in->act != FIPA_FAILURE && in->act != FIPA_REFUSE &&
         in->act != FIPA_NOT_UNDERSTOOD)
         return true;
-    if (!c->relay->answered[i]) {
-        c->relay->answered[i] = true;
-        c->relay->nanswered++;
+    if (!r->answered[i]) {
+        r->answered[i] = true;
+        r->nanswered++;
     }
     relay_count(c, in->act);
     relay_settle(c, in->m);
@@ -1266,7 +1300,7 @@ static bool relayed_answer(struct conversation *c, const struct party *p, const 
     if (p->state != PS_RELAYING || !has_targets(c) ||
         (in->act != FIPA_INFORM && in->act != FIPA_FAILURE))
         return false;
-    c->relay->nrelayed++;
+    c->rare->relay.nrelayed++;
     relay_count(c, in->act);
     relay_settle(c, in->m);
     return true;
@@ -1317,11 +1351,12 @@ static const struct transition *crossing(const struct conversation *c, const str
     if (p->state != PS_CANCELLING)
         return NULL;
     const char *in_reply_to = json_member_string(in->m->root, "in_reply_to");
-    bool earlier = in_reply_to && !(c->cancel_ref && strcmp(in_reply_to, c->cancel_ref) == 0);
+    const char *cancel = cancel_ref(c);
+    bool earlier = in_reply_to && !(cancel && strcmp(in_reply_to, cancel) == 0);
     if (!earlier && !in->partial)
         return NULL;
     const struct transition *t = participant_step(c, p->before_cancel, in);
-    if (t && t->to != PS_ENDED && !c->cancel_ref && !in->partial) {
+    if (t && t->to != PS_ENDED && !cancel && !in->partial) {
         *ambiguous = true;
         return NULL;
     }
@@ -1338,7 +1373,7 @@ static void crossed(struct conversation *c, struct party *p, const struct transi
             p->before_cancel = t->to;
         return;
     }
-    if (!c->cancel_ref) {
+    if (!cancel_ref(c)) {
         struct diag_where at = related_to(in->m, p->file, p->line);
         diag_emit(sink, &at, SEV_WARNING, "fipa-cancel-crossed",
                   "%s from %s names an earlier message, not the cancel, which has no reply_with: "
@@ -1366,9 +1401,9 @@ static struct party *sender_party(struct conversation *c, const struct incoming 
     if (p || c->broadcast_state == PS_NONE || !(p = party_add(c, in->sender)))
         return p;
     p->state = c->broadcast_state;
-    p->file = c->broadcast_file;
-    p->line = c->broadcast_line;
-    p->reply_due = c->broadcast_reply_by;
+    p->file = c->rare->broadcast_file;
+    p->line = c->rare->broadcast_line;
+    p->reply_due = c->rare->broadcast_reply_by;
     c->open_parties++;
     return p;
 }
@@ -1396,7 +1431,7 @@ static void from_participant(struct fipa_stream *s, struct conversation *c,
         return;
     }
     if (p->state == PS_ENDED && p->cancel_answer_open &&
-        answers_crossed_cancel(c->cancel_ref, in)) {
+        answers_crossed_cancel(cancel_ref(c), in)) {
         p->cancel_answer_open = false;
         return;
     }
@@ -1484,7 +1519,7 @@ static void after_end(struct conversation *c, const struct incoming *in, struct 
     bool broker_own = is_brokered(c) && strcmp(in->sender, c->initiator) != 0 &&
                       has_receiver(in->receiver) && !to_initiator(c, in);
     bool cancel_answer = c->cancel_answers_open && strcmp(in->sender, c->initiator) != 0 &&
-                         answers_crossed_cancel(c->cancel_ref, in);
+                         answers_crossed_cancel(cancel_ref(c), in);
     if (cancel_answer)
         c->cancel_answers_open--;
     if (broker_own || cancel_answer || late_relay(c, in)) {
@@ -1653,7 +1688,7 @@ static const char *remember_unfollowed(struct fipa_stream *s, const struct incom
     trim_tombstones(s);
     struct conversation *c = conversation_alloc(s, in);
     c->protocol = p;
-    c->declared = xstrdup(name);
+    rare(c)->declared = xstrdup(name);
     c->unfollowed = c->finished = true;
     touch(s, c, in);
     list_append(&s->tombstones, &c->link);
@@ -1666,8 +1701,9 @@ static const char *in_unfollowed(struct fipa_stream *s, struct conversation *c,
                                  const struct incoming *in, const char *name,
                                  struct diag_sink *sink)
 {
-    if (name && !same_protocol(c->protocol, c->declared, name))
-        protocol_changed(c, in, name, c->declared, sink);
+    const char *declared = c->rare->declared;
+    if (name && !same_protocol(c->protocol, declared, name))
+        protocol_changed(c, in, name, declared, sink);
     touch(s, c, in);
     list_remove(&s->tombstones, &c->link);
     list_append(&s->tombstones, &c->link);
