@@ -35,6 +35,7 @@ struct convert_run {
     struct converter *converter;
     struct strbuf out;
     struct strbuf codes; /* of the errors found in an output */
+    struct fipa_rules fipa;
 };
 
 static enum format parse_format(const char *s, bool auto_allowed)
@@ -115,13 +116,14 @@ static json_t *as_iacp(struct convert_run *run, struct message *m, enum protocol
 
 /* --- the check of the output: what acp-validate --stateless would say of it --- */
 
-static void run_check(const struct message *out, struct diag_sink *sink)
+static void run_check(const struct message *out, const struct fipa_rules *fipa,
+                      struct diag_sink *sink)
 {
     if (out->proto == PROTO_IACP) {
         static const struct iacp_rules rules = {"queen"};
         iacp_check(out, &rules, sink);
     } else {
-        fipa_check(out, sink); /* profile: see h2-fipa */
+        fipa_check(out, fipa, sink);
     }
 }
 
@@ -154,12 +156,13 @@ static FILE *memory_stream(char **text, size_t *len)
 /* The per-message errors the output protocol's rules find in out: their codes, each once and
  * comma-separated, in codes; returns how many. Run quietly first: only an output with an error
  * pays for naming them (the check again, its diagnostics as JSON in memory). */
-static unsigned long output_errors(const struct message *out, struct strbuf *codes)
+static unsigned long output_errors(const struct message *out, const struct fipa_rules *fipa,
+                                   struct strbuf *codes)
 {
     struct diag_sink probe;
     diag_sink_init(&probe, NULL);
     probe.quiet = true;
-    run_check(out, &probe);
+    run_check(out, fipa, &probe);
     diag_sink_free(&probe);
     sb_reset(codes);
     if (probe.errors == 0)
@@ -169,7 +172,7 @@ static unsigned long output_errors(const struct message *out, struct strbuf *cod
     FILE *memory = memory_stream(&text, &len);
     diag_sink_init(&probe, memory);
     probe.format = DIAG_JSON;
-    run_check(out, &probe);
+    run_check(out, fipa, &probe);
     diag_sink_free(&probe);
     if (fclose(memory) != 0)
         die_oom();
@@ -199,12 +202,22 @@ static unsigned long output_errors(const struct message *out, struct strbuf *cod
 /* The members the Caxton guide requires and the standard (SC00061) does not. */
 static const char *const caxton_members[] = {"sender", "receiver", "content"};
 
-/* Whether out lacks only what the standard profile lets a message lack. Until the FIPA profiles
- * exist here, fipa_check knows only Caxton's rules, and its fipa-missing can only be about
- * these members: every output has a performative. (profile: see h2-fipa) */
-static bool standard_allows(const struct message *out, const struct strbuf *codes)
+/* Whether msg has no such member, or only an empty set of agents. */
+static bool lacks(const json_t *msg, const char *member)
 {
-    return out->proto == PROTO_FIPA && strcmp(codes->buf, "fipa-missing") == 0;
+    const json_t *v = json_object_get(msg, member);
+    return !v || (json_is_array(v) && json_array_size(v) == 0);
+}
+
+/* Whether out, which the chosen rules reject, passes the standard profile's. */
+static bool standard_allows(const struct message *out, const struct fipa_rules *fipa)
+{
+    static const struct fipa_rules standard = {.profile = FIPA_PROFILE_STANDARD};
+    struct strbuf codes = STRBUF_INIT;
+    bool allowed = out->proto == PROTO_FIPA && fipa->profile != FIPA_PROFILE_STANDARD &&
+                   output_errors(out, &standard, &codes) == 0;
+    sb_free(&codes);
+    return allowed;
 }
 
 /* An output that acp-validate --stateless would reject is an error for its input, and is not
@@ -218,9 +231,9 @@ static bool check_output(struct convert_run *run, struct message *m, json_t *res
                           .proto = run->to == FORMAT_IACP ? PROTO_IACP : PROTO_FIPA,
                           .at = m->at};
     const char *name = out.proto == PROTO_IACP ? "IACP" : "FIPA";
-    if (output_errors(&out, &run->codes) == 0)
+    if (output_errors(&out, &run->fipa, &run->codes) == 0)
         return true;
-    if (!standard_allows(&out, &run->codes)) {
+    if (!standard_allows(&out, &run->fipa)) {
         diag_emit(sink, &m->at, SEV_ERROR, "convert-output-invalid",
                   "converted to %s, the message breaks its rules (%s); it is not written", name,
                   run->codes.buf);
@@ -228,7 +241,7 @@ static bool check_output(struct convert_run *run, struct message *m, json_t *res
     }
     struct strbuf missing = STRBUF_INIT;
     for (size_t i = 0; i < sizeof caxton_members / sizeof *caxton_members; i++)
-        if (!json_object_get(result, caxton_members[i]))
+        if (lacks(result, caxton_members[i]))
             sb_addf(&missing, "%s%s", missing.len ? ", " : "", caxton_members[i]);
     diag_emit(sink, &m->at, SEV_WARNING, "convert-output-standard",
               "converted to FIPA, the message has no %s: valid in the standard profile only",
@@ -322,7 +335,7 @@ int main(int argc, char **argv)
         .summary = "Rewrite a stream of messages from one format into another: IACP 1.1 or\n"
                    "FIPA ACL as JSON Lines, or FIPA's string form (SC00070) as JADE writes it.",
         .options = convert_options,
-        .groups = GROUP_CHECKS | GROUP_CLOCK,
+        .groups = GROUP_CHECKS | GROUP_CLOCK | GROUP_FIPA,
         .help_tail = help_tail,
         .handle = handle_option,
         .ctx = &run,
@@ -342,6 +355,7 @@ int main(int argc, char **argv)
         .seed = opts.seed_given ? opts.seed : (unsigned long)opts.now ^ (unsigned long)getpid(),
         .now = opts.now,
     };
+    run.fipa.profile = opts.engine.fipa_profile;
     run.converter = converter_new(&cc);
     const struct filter_config cfg = {
         .opts = &opts, .protocol = protocol_choice(run.from), .mode = reader_mode(run.from)};

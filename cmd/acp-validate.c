@@ -28,6 +28,7 @@ struct validate {
     bool mode_given;
     bool stateless;
     struct iacp_rules iacp;
+    struct fipa_rules fipa;
     struct engine *engine; /* NULL with --stateless */
 };
 
@@ -97,7 +98,10 @@ static enum verdict check_message(void *ctx, struct filter *f, struct message *m
         iacp_check(m, &v->iacp, sink);
         break;
     case PROTO_FIPA:
-        fipa_check(m, sink);
+        if (v->engine)
+            fipa_check_in_stream(m, &v->fipa, sink);
+        else
+            fipa_check(m, &v->fipa, sink);
         break;
     case PROTO_NONE:
         diag_emit(sink, &m->at, SEV_ERROR, "no-protocol",
@@ -128,7 +132,7 @@ int main(int argc, char **argv)
                    "form)\nagainst its protocol; write the valid ones to stdout and report the "
                    "others on stderr.",
         .options = validate_options,
-        .groups = GROUP_CHECKS | GROUP_ENGINE,
+        .groups = GROUP_CHECKS | GROUP_ENGINE | GROUP_FIPA,
         .handle = handle_option,
         .ctx = &v,
     };
@@ -139,6 +143,7 @@ int main(int argc, char **argv)
         return 2;
     }
     v.iacp.queen = opts.engine.queen;
+    v.fipa.profile = opts.engine.fipa_profile;
     if (!v.stateless)
         v.engine = engine_new(&opts.engine, NULL, NULL);
     const struct filter_config cfg = {.opts = &opts, .protocol = v.protocol, .mode = v.mode};

@@ -155,7 +155,9 @@ static const struct diag_code codes[] = {
     /* FIPA ACL (Caxton JSON) per-message rules. */
     {"fipa-missing", "error", "a required FIPA member is missing",
      "Caxton requires performative, sender, receiver and content in every message ({} is a "
-     "valid content)."},
+     "valid content). With --fipa-profile=standard (FIPA SC00061) only performative is "
+     "required; a missing sender or receiver is then reported by the stream checks where a "
+     "protocol needs it (fipa-cannot-follow)."},
     {"fipa-type", "error", "a FIPA member has the wrong type",
      "conversation_id, reply_with, in_reply_to (which may also be null), language, encoding, "
      "ontology and protocol are strings."},
@@ -168,6 +170,14 @@ static const struct diag_code codes[] = {
     {"fipa-time", "error", "reply_by or timestamp is not a date-time",
      "reply_by is an RFC 3339 date-time such as 2024-01-15T10:35:00Z; timestamp is one too, or "
      "a number of unix seconds."},
+    {"fipa-time-range", "error", "a timestamp in unix seconds is beyond any plausible time",
+     "A timestamp (or created_at) number above 10^14 is neither unix seconds nor milliseconds "
+     "of this era (10^14 ms is the year 5138). Taken as message time it would make every "
+     "conversation look idle, so the message is rejected and does not move message time."},
+    {"fipa-time-millis", "warning", "a timestamp in unix seconds looks like milliseconds",
+     "A timestamp (or created_at) number between 10^11 and 10^14 is past the year 5138 in "
+     "seconds and is almost certainly milliseconds; message time reads it as milliseconds, as "
+     "for IACP's ts (iacp-ts-millis)."},
     {"fipa-time-zone", "warning", "a date-time without a time zone",
      "A date-time without Z or an offset is read as UTC: a log read elsewhere has no "
      "trustworthy local zone."},
@@ -180,7 +190,9 @@ static const struct diag_code codes[] = {
      "Known: fipa-request, fipa-query, fipa-request-when, fipa-contract-net, "
      "fipa-iterated-contract-net, fipa-propose, fipa-subscribe, fipa-brokering, "
      "fipa-recruiting, fipa-auction-english, fipa-auction-dutch (and the aliases "
-     "fipa-english-auction, fipa-dutch-auction)."},
+     "fipa-english-auction, fipa-dutch-auction). Its rules cannot be checked, so the "
+     "conversation is not followed. With the stream checks this is said once per conversation, "
+     "at its first message; with --stateless once per message."},
 
     /* FIPA stream: interaction-protocol conformance across messages (the conversation engine). */
     {"fipa-unexpected-act", "error", "an act the interaction protocol does not allow here",
@@ -208,10 +220,56 @@ static const struct diag_code codes[] = {
      "runs another protocol. Replies of the two runs cannot be told apart. The old run is "
      "dropped and the new one followed; related_line names the old run's first message."},
     {"fipa-late-proposal", "warning", "a proposal after the cfp's reply_by",
-     "In contract net the cfp's reply_by is the deadline for proposals; a propose whose "
-     "timestamp (or created_at) is later than it, by more than --max-skew, should have been "
-     "refused by the initiator. related_line names the cfp. Messages without a time are not "
-     "checked."},
+     "In contract net (and the auctions) the cfp's reply_by is the deadline for proposals; a "
+     "propose whose timestamp (or created_at) is later than it, by more than --max-skew, should "
+     "have been refused by the initiator. related_line names the cfp. Messages without a time "
+     "are not checked."},
+    {"fipa-late-reply", "warning", "a reply after the reply_by of the message it answers",
+     "reply_by binds the first reply of each participant to any act that carries it (request, "
+     "query-if, query-ref, subscribe, propose, ...), and the initiator's first answer to a "
+     "participant's message that carries one. A reply whose timestamp (or created_at) is later "
+     "than it by more than --max-skew is reported (a late proposal to a cfp as "
+     "fipa-late-proposal). related_line names the message with the reply_by."},
+    {"fipa-late-accept", "warning", "accept-proposal to a proposal that came after the reply_by",
+     "A proposal that arrived after the cfp's reply_by should have been rejected; the initiator "
+     "accepted it. related_line names that participant's proposal."},
+    {"fipa-cfp-failure", "warning", "failure in answer to a cfp",
+     "Contract net (SC00029) answers a cfp with propose or refuse; failure belongs after an "
+     "accept-proposal. JADE tolerates it, so it is a warning, and ends that participant's part "
+     "as failed. related_line names the cfp."},
+    {"fipa-wrong-opening", "error",
+     "a conversation opens with an act its protocol does not start with",
+     "Each interaction protocol has its opening act (fipa-request: request; fipa-query: "
+     "query-if or query-ref; fipa-contract-net: cfp; fipa-subscribe: subscribe; ...). A message "
+     "that answers nothing, opens a new conversation and declares a protocol that does not "
+     "start with its act breaks that protocol. The conversation is not followed; its later "
+     "messages are not reported."},
+    {"fipa-protocol-changed", "error",
+     "a message names another protocol than its conversation runs",
+     "A conversation runs one interaction protocol from its first message on; a later message "
+     "of it whose protocol member names another one (or a contract net turned iterated: that "
+     "counts as the same) is an error. The message is still followed by the conversation's own "
+     "protocol. related_line names the conversation's first message."},
+    {"fipa-reply-unknown", "warning", "a reply names no message of its conversation",
+     "in_reply_to names the reply_with of the message answered. In a conversation followed from "
+     "its first message, an in_reply_to that names none of the messages seen in it so far "
+     "points nowhere: a typo, or a reply meant for another conversation. A conversation met "
+     "midway is not checked. related_line names the conversation's first message."},
+    {"fipa-cancel-crossed", "warning", "a final answer crossed a cancel that had no reply_with",
+     "The participant's final answer names an earlier message, not the cancel: it was sent "
+     "before the cancel arrived, an ordinary race on a real bus. When the cancel carries "
+     "reply_with this is plain and not reported; without it the answer to the cancel cannot be "
+     "told apart by in_reply_to, so the reading is reported. Either way the answer to the "
+     "cancel is no longer due (it may still come). related_line names the cancel."},
+    {"fipa-auction-second-accept", "error", "a second accept-proposal in one Dutch auction round",
+     "In the Dutch auction (XC00032) the first bid accepted at a price wins the round; the "
+     "later bids are to be rejected. A second accept-proposal in the same round sells the item "
+     "twice. related_line names the winner's accepted bid."},
+    {"fipa-cannot-follow", "warning", "a message lacks the sender or receiver its protocol needs",
+     "With --fipa-profile=standard a message may lack sender and receiver (SC00061). In a "
+     "conversation the stream checks follow, a message without sender, an initiator's message "
+     "without receiver (or with an empty one), or a brokered reply without receiver cannot be "
+     "placed: nobody can tell who acts or who is asked. The message is not followed."},
     {"fipa-open-at-end", "warning", "a conversation is still open at the end of input",
      "The input ended while a participant still owed an answer (or, in a subscription, while "
      "it was still subscribed). The diagnostic points at the conversation's first message and "

@@ -6,6 +6,7 @@
 #ifndef ACP_ENGINE_H
 #define ACP_ENGINE_H
 
+#include "fipa.h"
 #include "message.h"
 
 struct slot_override {
@@ -22,6 +23,7 @@ struct engine_config {
     unsigned long max_open;      /* cap on open conversations; the oldest is evicted */
     struct slot_override *slots; /* from --slots=AGENT=N */
     size_t nslots;
+    enum fipa_profile fipa_profile; /* which members FIPA messages must carry; caxton */
 };
 
 void engine_config_defaults(struct engine_config *cfg);

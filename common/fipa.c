@@ -191,23 +191,29 @@ static enum fipa_act check_performative(const struct message *m, struct diag_sin
     return act;
 }
 
-static void check_required(const struct message *m, struct diag_sink *sink)
+static void check_required(const struct message *m, const struct fipa_rules *rules,
+                           struct diag_sink *sink)
 {
     static const char *const required[] = {"performative", "sender", "receiver", "content"};
-    for (size_t i = 0; i < sizeof required / sizeof *required; i++)
+    size_t n = rules->profile == FIPA_PROFILE_STANDARD ? 1 : sizeof required / sizeof *required;
+    for (size_t i = 0; i < n; i++)
         if (!json_object_get(m->root, required[i]))
             diag_emit(sink, &m->at, SEV_ERROR, "fipa-missing", "missing required member '%s'",
                       required[i]);
 }
 
-static void check_agents(const struct message *m, struct diag_sink *sink)
+static void check_agents(const struct message *m, const struct fipa_rules *rules,
+                         struct diag_sink *sink)
 {
     json_t *sender = json_object_get(m->root, "sender");
     if (sender && !fipa_agent_valid(sender))
         diag_emit(sink, &m->at, SEV_ERROR, "fipa-agent",
                   "'sender' must be an agent name or an agent-identifier object");
     json_t *receiver = json_object_get(m->root, "receiver");
-    if (receiver && !agent_set_valid(receiver))
+    /* SC00061 makes the receiver optional: an empty set says the same as none. */
+    bool no_receiver = rules->profile == FIPA_PROFILE_STANDARD && json_is_array(receiver) &&
+                       json_array_size(receiver) == 0;
+    if (receiver && !no_receiver && !agent_set_valid(receiver))
         diag_emit(sink, &m->at, SEV_ERROR, "fipa-agent",
                   "'receiver' must be an agent or a non-empty array of agents");
     json_t *reply_to = json_object_get(m->root, "reply_to");
@@ -230,12 +236,33 @@ static void check_strings(const struct message *m, struct diag_sink *sink)
         diag_emit(sink, &m->at, SEV_ERROR, "fipa-type", "'in_reply_to' must be a string or null");
 }
 
+/* Unix seconds above this (the year 5138) are milliseconds by mistake, as IACP's ts; above
+ * NO_TIME_FROM they are neither seconds nor milliseconds of this era. */
+static const double MILLISECONDS_FROM = 1e11;
+static const double NO_TIME_FROM = 1e14;
+
+/* A time in unix seconds: reported when it cannot be seconds of this era. */
+static void check_seconds(const struct message *m, struct diag_sink *sink, const char *key,
+                          double value)
+{
+    if (value > NO_TIME_FROM)
+        diag_emit(sink, &m->at, SEV_ERROR, "fipa-time-range",
+                  "'%s' is above 10^14: neither unix seconds nor milliseconds of this era", key);
+    else if (value > MILLISECONDS_FROM)
+        diag_emit(sink, &m->at, SEV_WARNING, "fipa-time-millis",
+                  "'%s' is above 10^11 and looks like milliseconds", key);
+}
+
 static void check_date_time(const struct message *m, struct diag_sink *sink, const char *key,
                             bool seconds_allowed)
 {
     json_t *v = json_object_get(m->root, key);
-    if (!v || (seconds_allowed && json_is_number(v) && json_number_value(v) >= 0))
+    if (!v)
         return;
+    if (seconds_allowed && json_is_number(v) && json_number_value(v) >= 0) {
+        check_seconds(m, sink, key, json_number_value(v));
+        return;
+    }
     double epoch;
     bool zone;
     const char *s = json_string_value(v);
@@ -275,6 +302,10 @@ static void check_conventions(const struct message *m, struct diag_sink *sink, e
         !json_is_string(json_object_get(m->root, "reply_with")))
         diag_emit(sink, &m->at, SEV_WARNING, "fipa-no-reply-with",
                   "%s without reply_with: replies cannot name it", fipa_act_name(act, SPELL_KEBAB));
+}
+
+static void check_protocol_name(const struct message *m, struct diag_sink *sink)
+{
     const char *protocol = json_member_string(m->root, "protocol");
     if (protocol && !fipa_protocol_known(protocol))
         diag_emit(sink, &m->at, SEV_WARNING, "fipa-protocol-unknown",
@@ -284,7 +315,10 @@ static void check_conventions(const struct message *m, struct diag_sink *sink, e
 static bool time_value(const json_t *v, double *epoch)
 {
     if (json_is_number(v) && json_number_value(v) >= 0) {
-        *epoch = json_number_value(v);
+        double value = json_number_value(v);
+        if (value > NO_TIME_FROM)
+            return false;
+        *epoch = value > MILLISECONDS_FROM ? value / 1000 : value;
         return true;
     }
     bool zone;
@@ -298,15 +332,44 @@ bool fipa_message_time(const json_t *root, double *epoch)
            time_value(json_object_get(root, "created_at"), epoch);
 }
 
-void fipa_check(const struct message *m, struct diag_sink *sink)
+bool fipa_profile_parse(const char *s, enum fipa_profile *profile)
 {
-    check_required(m, sink);
+    if (strcmp(s, "caxton") == 0)
+        *profile = FIPA_PROFILE_CAXTON;
+    else if (strcmp(s, "standard") == 0)
+        *profile = FIPA_PROFILE_STANDARD;
+    else
+        return false;
+    return true;
+}
+
+static void check_message(const struct message *m, const struct fipa_rules *rules,
+                          bool protocol_name, struct diag_sink *sink)
+{
+    check_required(m, rules, sink);
     enum fipa_act act = FIPA_ACT_INVALID;
     if (json_object_get(m->root, "performative"))
         act = check_performative(m, sink);
-    check_agents(m, sink);
+    check_agents(m, rules, sink);
     check_strings(m, sink);
     check_date_time(m, sink, "reply_by", false);
     check_date_time(m, sink, "timestamp", true);
+    /* created_at is Caxton's, otherwise free; only a number that cannot be seconds matters. */
+    json_t *created_at = json_object_get(m->root, "created_at");
+    if (json_is_number(created_at))
+        check_seconds(m, sink, "created_at", json_number_value(created_at));
     check_conventions(m, sink, act);
+    if (protocol_name)
+        check_protocol_name(m, sink);
+}
+
+void fipa_check(const struct message *m, const struct fipa_rules *rules, struct diag_sink *sink)
+{
+    check_message(m, rules, true, sink);
+}
+
+void fipa_check_in_stream(const struct message *m, const struct fipa_rules *rules,
+                          struct diag_sink *sink)
+{
+    check_message(m, rules, false, sink);
 }

@@ -54,10 +54,27 @@ bool fipa_agent_valid(const json_t *v);
 const char *fipa_agent_name(const json_t *v);
 
 /* The time a message was sent: its "timestamp" (RFC 3339 or unix seconds), else its
- * "created_at" (likewise). Returns false when it has neither in a usable form. */
+ * "created_at" (likewise). Unix seconds above 10^11 are read as milliseconds; above 10^14 they
+ * are no time at all. Returns false when it has neither in a usable form. */
 bool fipa_message_time(const json_t *root, double *epoch);
 
+/* Which members a message must carry: Caxton's guide requires sender, receiver and content;
+ * FIPA's SC00061 only the performative (the stream checks then report a missing sender or
+ * receiver where a protocol needs it). */
+enum fipa_profile { FIPA_PROFILE_CAXTON, FIPA_PROFILE_STANDARD };
+
+struct fipa_rules {
+    enum fipa_profile profile;
+};
+
+/* Parses "caxton" or "standard"; false for anything else. */
+bool fipa_profile_parse(const char *s, enum fipa_profile *profile);
+
 /* Reports every per-message finding for a FIPA message. */
-void fipa_check(const struct message *m, struct diag_sink *sink);
+void fipa_check(const struct message *m, const struct fipa_rules *rules, struct diag_sink *sink);
+/* The same, but an unknown protocol is left to the stream checks, which report it once per
+ * conversation rather than once per message. */
+void fipa_check_in_stream(const struct message *m, const struct fipa_rules *rules,
+                          struct diag_sink *sink);
 
 #endif

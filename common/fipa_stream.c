@@ -53,7 +53,12 @@ enum party_state {
     PS_ENDED,
     PS_COUNT,
     PS_ACTIVE, /* in a transition: any state but NONE and ENDED */
+    PS_RESUME, /* in a transition: back to the state the cancel interrupted */
 };
+
+/* An inform carrying "x-acp-partial": true, an intermediate result before the final answer (an
+ * acp-tools convention): a pseudo-act of the tables, next to the real ones. */
+enum { ACT_PARTIAL_INFORM = FIPA_ACT_COUNT };
 
 /* How a participant's part ended; also the conversation's outcome (the most telling one). */
 enum outcome {
@@ -84,16 +89,22 @@ struct transition {
     {                                                                                              \
         PS_##from, BY_##by, FIPA_##act, PS_ENDED, OUT_##outcome                                    \
     }
+#define PARTIAL(from, to)                                                                          \
+    {                                                                                              \
+        PS_##from, BY_PARTICIPANT, ACT_PARTIAL_INFORM, PS_##to, OUT_NONE                           \
+    }
 #define LAST                                                                                       \
     {                                                                                              \
         PS_COUNT, 0, 0, 0, 0                                                                       \
     }
 
-/* How a participant answers a request or a query; agree is optional. */
+/* How a participant answers a request or a query; agree is optional, and partial results may
+ * come before the final answer (implying the agreement). */
 #define ANSWER_ROWS                                                                                \
     T(ASKED, PARTICIPANT, AGREE, AGREED), END(ASKED, PARTICIPANT, REFUSE, REFUSED),                \
         END(ASKED, PARTICIPANT, INFORM, DONE), END(ASKED, PARTICIPANT, FAILURE, FAILED),           \
-        END(AGREED, PARTICIPANT, INFORM, DONE), END(AGREED, PARTICIPANT, FAILURE, FAILED)
+        END(AGREED, PARTICIPANT, INFORM, DONE), END(AGREED, PARTICIPANT, FAILURE, FAILED),         \
+        PARTIAL(ASKED, AGREED), PARTIAL(AGREED, AGREED)
 
 static const struct transition request_rows[] = {
     T(NONE, INITIATOR, REQUEST, ASKED),
@@ -202,17 +213,19 @@ static const struct transition auction_dutch_rows[] = {
     LAST,
 };
 
-/* The not-understood rule and the cancel meta-protocol, for every protocol but the auctions. */
+/* The not-understood rule and the cancel meta-protocol, for every protocol but the auctions:
+ * inform says the cancellation succeeded; failure that it failed, and the protocol goes on. */
 static const struct transition meta_rows[] = {
     END(ACTIVE, EITHER, NOT_UNDERSTOOD, NOT_UNDERSTOOD),
     T(ACTIVE, INITIATOR, CANCEL, CANCELLING),
     END(CANCELLING, PARTICIPANT, INFORM, CANCELLED),
-    END(CANCELLING, PARTICIPANT, FAILURE, CANCELLED),
+    T(CANCELLING, PARTICIPANT, FAILURE, RESUME),
     LAST,
 };
 
 #undef T
 #undef END
+#undef PARTIAL
 #undef LAST
 
 struct protocol_info {
@@ -315,8 +328,9 @@ static bool same_family(enum fipa_protocol a, enum fipa_protocol b)
     return a == b || (a_cn && b_cn);
 }
 
+/* act is an enum fipa_act or ACT_PARTIAL_INFORM. */
 static bool row_matches(const struct transition *t, enum party_state state, enum sender_role by,
-                        enum fipa_act act)
+                        int act)
 {
     bool state_ok =
         t->from == state || (t->from == PS_ACTIVE && state != PS_NONE && state != PS_ENDED);
@@ -324,7 +338,7 @@ static bool row_matches(const struct transition *t, enum party_state state, enum
 }
 
 static const struct transition *transition_find(enum fipa_protocol p, enum party_state state,
-                                                enum sender_role by, enum fipa_act act)
+                                                enum sender_role by, int act)
 {
     for (const struct transition *t = protocols[p].rows; t->from != PS_COUNT; t++)
         if (row_matches(t, state, by, act))
@@ -346,43 +360,83 @@ enum { ALIAS_MAX = 64 };
 /* Agents followed per conversation: a broadcast may draw answers from anywhere. */
 enum { PARTIES_MAX = 1024 };
 
+/* reply_with values remembered per conversation (as digests) to tell whether an in_reply_to
+ * names one of its messages; past this many the check is left off for it rather than guessed. */
+enum { REPLIES_MAX = 64 };
+
 struct party {
     char *name;
-    uint8_t state;         /* enum party_state */
-    uint8_t outcome;       /* enum outcome */
-    uint8_t before_cancel; /* its state when the initiator cancelled */
+    uint8_t state;           /* enum party_state */
+    uint8_t outcome;         /* enum outcome */
+    uint8_t before_cancel;   /* its state when the initiator cancelled */
+    bool late;               /* its latest proposal came after the reply_by it answered */
+    bool cancel_answer_open; /* its final answer crossed a cancel, which it may still answer */
     const char *file;
     unsigned long line; /* the last message between it and the initiator */
+    /* reply_by deadlines: the first message of the other side after the message that set it (the
+     * last between the two, so file and line name it) is due by then; NAN when none is pending. */
+    double reply_due;  /* from the initiator's message: due from this party */
+    double answer_due; /* from this party's message: due from the initiator */
+};
+
+/* Brokering and recruiting: the agents the broker forwarded the proxy to. The broker's part is
+ * over when each of them has answered (the broker, or in recruiting the initiator) or has been
+ * answered for (a reply the broker relayed to the initiator). */
+struct relay {
+    char **targets;
+    bool *answered;
+    size_t ntargets, cap, nanswered, nrelayed;
+    uint8_t outcome; /* done once any inform came, else failed */
+};
+
+/* What few conversations need, apart and allocated when first needed, so that a million plain
+ * open conversations stay small. */
+struct rare {
+    char *answer_to;  /* brokering, recruiting: the opener's reply_to, who gets the answers */
+    char *declared;   /* unfollowed: the protocol name its first message gave */
+    char *cancel_ref; /* reply_with of the latest cancel, which its answer names; or NULL */
+    const char *broadcast_file; /* the latest broadcast */
+    unsigned long broadcast_line;
+    double broadcast_reply_by; /* NAN if none */
+    struct relay relay;
 };
 
 struct conversation {
     char *key;    /* 'c' + conversation_id, or 'r' + the opener's name and reply_with */
     size_t id_at; /* where the id shown to people starts in key */
     char *initiator;
-    char *answer_to; /* brokering, recruiting: the opener's reply_to, who gets the answers */
     enum fipa_protocol protocol;
-    bool protocol_named; /* from the protocol member, not inferred */
-    bool finished;       /* a tombstone: only key, initiator, protocol, outcome, last line */
-    bool crowded;        /* more agents took part than PARTIES_MAX */
+    bool protocol_named;    /* from the protocol member, not inferred */
+    bool finished;          /* a tombstone: only key, initiator, protocol, outcome, last line */
+    bool unfollowed;        /* unknown protocol, or a wrong opening: kept so that it is quiet */
+    bool crowded;           /* more agents took part than PARTIES_MAX */
+    bool decided;           /* the initiator accepted or rejected a proposal */
+    bool forwarded;         /* brokering, recruiting: the request reached targets */
+    bool replies_forgotten; /* more reply_with values than REPLIES_MAX */
     uint8_t outcome;
     uint8_t broadcast_state; /* what a broadcast put every listener in; PS_NONE if none */
-    const char *broadcast_file;
-    unsigned long broadcast_line;
+    uint8_t nreplies, replies_cap;
+    uint8_t naliases, alias_cap;
+    /* Counts of parties (at most PARTIES_MAX): small, since a million conversations may be open. */
+    uint16_t nparties, cap, open_parties;
+    uint16_t leader; /* auctions: 1 + the index of the party whose bid was accepted (English: the
+                      * leading bid; Dutch: this round's winner); 0 if none */
+    uint16_t cancel_answers_open; /* a tombstone: answers to crossed cancels that may still come */
+    uint32_t call; /* contract net: digest of the opening cfp's content and reply_by */
     struct party *parties;
-    size_t nparties, cap, open_parties;
-    size_t leader;    /* English auction: 1 + the index of the party whose bid leads; 0 if none */
-    char *cancel_ref; /* reply_with of the latest cancel, which its answer names; or NULL */
-    double reply_by;  /* of the latest cfp; NAN if none */
-    const char *cfp_file;
-    unsigned long cfp_line;
+    /* Digests of the reply_with values of its messages: the first two in place. */
+    union {
+        uint32_t local[2];
+        uint32_t *heap;
+    } replies;
+    struct rare *rare; /* or NULL */
     unsigned long messages;
     const char *first_file, *last_file;
     unsigned long first_line, last_line;
     double started, ended;  /* message times; NAN when unknown */
     unsigned long last_seq; /* for expiry by count when there is no time */
     char **aliases;         /* only for conversations keyed by the chain */
-    size_t naliases, alias_cap;
-    struct list_link link; /* in the open list (by activity) or the tombstone list */
+    struct list_link link;  /* in the open list (by activity) or the tombstone list */
 };
 
 struct fipa_stream {
@@ -405,9 +459,11 @@ struct fipa_stream {
 struct incoming {
     const struct message *m;
     enum fipa_act act;
+    bool partial; /* an inform marked x-acp-partial */
     const char *sender;
     const json_t *receiver;
-    double time; /* NAN when the message has none */
+    double time;     /* NAN when the message has none */
+    double reply_by; /* NAN when it has none */
 };
 
 static struct conversation *oldest(const struct list *l)
@@ -422,6 +478,60 @@ static void free_parties(struct conversation *c)
     free(c->parties);
     c->parties = NULL;
     c->nparties = c->cap = c->open_parties = c->leader = 0;
+}
+
+static void relay_clear(struct relay *r)
+{
+    for (size_t i = 0; i < r->ntargets; i++)
+        free(r->targets[i]);
+    free(r->targets);
+    free(r->answered);
+    *r = (struct relay){0};
+}
+
+static struct rare *rare(struct conversation *c)
+{
+    if (!c->rare) {
+        c->rare = xcalloc(1, sizeof *c->rare);
+        c->rare->broadcast_reply_by = NAN;
+    }
+    return c->rare;
+}
+
+static const char *cancel_ref(const struct conversation *c)
+{
+    return c->rare ? c->rare->cancel_ref : NULL;
+}
+
+static const char *answer_to(const struct conversation *c)
+{
+    return c->rare ? c->rare->answer_to : NULL;
+}
+
+static void rare_free(struct rare *r)
+{
+    if (!r)
+        return;
+    free(r->answer_to);
+    free(r->declared);
+    free(r->cancel_ref);
+    relay_clear(&r->relay);
+    free(r);
+}
+
+enum { REPLIES_LOCAL = 2 };
+
+static uint32_t *reply_digests(struct conversation *c)
+{
+    return c->replies_cap > REPLIES_LOCAL ? c->replies.heap : c->replies.local;
+}
+
+static void forget_replies(struct conversation *c)
+{
+    if (c->replies_cap > REPLIES_LOCAL)
+        free(c->replies.heap);
+    c->replies.heap = NULL;
+    c->nreplies = c->replies_cap = 0;
 }
 
 static void drop_alias(struct fipa_stream *s, struct conversation *c, char *alias)
@@ -457,11 +567,11 @@ static void conversation_free(struct fipa_stream *s, struct conversation *c)
     for (size_t i = 0; i < c->naliases; i++)
         drop_alias(s, c, c->aliases[i]);
     free(c->aliases);
-    free(c->cancel_ref);
     free_parties(c);
+    forget_replies(c);
+    rare_free(c->rare);
     free(c->key);
     free(c->initiator);
-    free(c->answer_to);
     free(c);
 }
 
@@ -479,6 +589,50 @@ static const char *agent_key(struct strbuf *sb, const char *agent, const char *v
     sb_adds(sb, agent);
     sb_adds(sb, value);
     return sb->buf;
+}
+
+/* FNV-1a: a small digest for telling values apart where a rare collision only costs a
+ * finding not made. */
+static uint32_t digest(const char *text, uint32_t h)
+{
+    for (const unsigned char *p = (const unsigned char *)text; *p; p++)
+        h = (h ^ *p) * 16777619u;
+    return h;
+}
+
+static const uint32_t DIGEST_SEED = 2166136261u;
+
+static bool reply_seen(struct conversation *c, const char *reply_with)
+{
+    uint32_t h = digest(reply_with, DIGEST_SEED);
+    const uint32_t *digests = reply_digests(c);
+    for (size_t i = 0; i < c->nreplies; i++)
+        if (digests[i] == h)
+            return true;
+    return false;
+}
+
+static void remember_reply(struct conversation *c, const char *reply_with)
+{
+    if (c->replies_forgotten || reply_seen(c, reply_with))
+        return;
+    if (c->nreplies == REPLIES_MAX) {
+        c->replies_forgotten = true;
+        forget_replies(c);
+        return;
+    }
+    if (c->nreplies == c->replies_cap && c->replies_cap == 0) {
+        c->replies_cap = REPLIES_LOCAL;
+    } else if (c->nreplies == c->replies_cap) {
+        size_t cap = (size_t)c->replies_cap * 2;
+        uint32_t *heap = xmalloc(cap * sizeof *heap);
+        memcpy(heap, reply_digests(c), c->nreplies * sizeof *heap);
+        if (c->replies_cap > REPLIES_LOCAL)
+            free(c->replies.heap);
+        c->replies.heap = heap;
+        c->replies_cap = (uint8_t)cap;
+    }
+    reply_digests(c)[c->nreplies++] = digest(reply_with, DIGEST_SEED);
 }
 
 static void report(struct fipa_stream *s, const struct conversation *c, const char *outcome)
@@ -501,10 +655,11 @@ static void report(struct fipa_stream *s, const struct conversation *c, const ch
     s->done(s->ctx, &summary);
 }
 
-/* The most telling outcome of the parts that ended: a result beats a refusal. */
+/* The most telling outcome of the parts that ended: a result beats a refusal. A conversation
+ * revived by a late cfp starts from the outcome it had. */
 static enum outcome overall_outcome(const struct conversation *c)
 {
-    enum outcome best = OUT_NONE;
+    enum outcome best = c->outcome;
     for (size_t i = 0; i < c->nparties; i++) {
         enum outcome o = c->parties[i].outcome;
         if (o != OUT_NONE && (best == OUT_NONE || o < best))
@@ -573,6 +728,16 @@ static void expire(struct fipa_stream *s, const struct message *m, struct diag_s
         warn_abandoned(s, c, m, sink, "fipa-idle", "expired after being idle", "expired");
 }
 
+static void trim_tombstones(struct fipa_stream *s)
+{
+    unsigned long cap = s->cfg->max_open;
+    while (cap && s->tombstones.size >= cap && s->tombstones.head) {
+        struct conversation *c = oldest(&s->tombstones);
+        list_remove(&s->tombstones, &c->link);
+        conversation_free(s, c);
+    }
+}
+
 static void make_room(struct fipa_stream *s, const struct message *m, struct diag_sink *sink)
 {
     unsigned long cap = s->cfg->max_open;
@@ -581,36 +746,61 @@ static void make_room(struct fipa_stream *s, const struct message *m, struct dia
     while (s->open.size >= cap && s->open.head)
         warn_abandoned(s, oldest(&s->open), m, sink, "fipa-evicted",
                        "was evicted (more than --max-open conversations open)", "evicted");
-    while (s->tombstones.size >= cap && s->tombstones.head) {
-        struct conversation *c = oldest(&s->tombstones);
-        list_remove(&s->tombstones, &c->link);
-        conversation_free(s, c);
-    }
+    trim_tombstones(s);
 }
 
-static struct conversation *conversation_new(struct fipa_stream *s, const char *key,
-                                             const struct incoming *in, enum fipa_protocol p,
-                                             bool named)
+/* A digest of what makes one call for proposals: JADE sends one cfp per participant, each a
+ * copy of the same message with its own receiver and reply_with. */
+static uint32_t call_digest(const struct incoming *in)
+{
+    const char *reply_by = json_member_string(in->m->root, "reply_by");
+    uint32_t h = digest(reply_by ? reply_by : "", DIGEST_SEED);
+    json_t *content = json_object_get(in->m->root, "content");
+    char *text =
+        content ? json_dumps(content, JSON_COMPACT | JSON_SORT_KEYS | JSON_ENCODE_ANY) : NULL;
+    h = digest("\x01", h);
+    if (text)
+        h = digest(text, h);
+    free(text);
+    return h;
+}
+
+/* A conversation keyed by s->key, opened by the message, in no list yet. */
+static struct conversation *conversation_alloc(struct fipa_stream *s, const struct incoming *in)
 {
     struct conversation *c = xcalloc(1, sizeof *c);
-    c->key = xstrdup(key);
+    c->key = xstrdup(s->key.buf);
     c->id_at = s->key_id_at;
     c->initiator = xstrdup(in->sender);
+    c->started = c->ended = NAN;
+    c->first_file = in->m->at.file;
+    c->first_line = in->m->at.line;
+    strmap_put(s->conversations, c->key, c);
+    return c;
+}
+
+static struct conversation *conversation_new(struct fipa_stream *s, const struct incoming *in,
+                                             enum fipa_protocol p, bool named)
+{
+    struct conversation *c = conversation_alloc(s, in);
     if (p == FP_BROKERING || p == FP_RECRUITING) {
         const json_t *reply_to = json_object_get(in->m->root, "reply_to");
         const char *name =
             fipa_agent_name(json_is_array(reply_to) ? json_array_get(reply_to, 0) : reply_to);
-        c->answer_to = name ? xstrdup(name) : NULL;
+        if (name)
+            rare(c)->answer_to = xstrdup(name);
     }
     c->protocol = p;
     c->protocol_named = named;
-    c->reply_by = NAN;
-    c->started = c->ended = NAN;
-    c->first_file = in->m->at.file;
-    c->first_line = in->m->at.line;
-    strmap_put(s->conversations, key, c);
+    if (in->act == FIPA_CFP)
+        c->call = call_digest(in);
     list_append(&s->open, &c->link);
     return c;
+}
+
+static bool is_contract_net(enum fipa_protocol p)
+{
+    return p == FP_CONTRACT_NET || p == FP_ITERATED_CONTRACT_NET;
 }
 
 /* Turns a conversation whose every part ended into a tombstone. */
@@ -619,9 +809,20 @@ static void finish(struct fipa_stream *s, struct conversation *c)
     c->outcome = overall_outcome(c);
     list_remove(&s->open, &c->link);
     report(s, c, outcome_names[c->outcome]);
+    for (size_t i = 0; i < c->nparties; i++)
+        if (c->parties[i].cancel_answer_open)
+            c->cancel_answers_open++;
     free_parties(c);
-    free(c->cancel_ref);
-    c->cancel_ref = NULL;
+    if (c->rare && !c->cancel_answers_open) {
+        free(c->rare->cancel_ref);
+        c->rare->cancel_ref = NULL;
+    }
+    /* A contract net nobody was accepted or rejected in may be revived by a late copy of its
+     * cfp: it keeps what the in_reply_to check needs. */
+    if (!is_contract_net(c->protocol) || c->decided)
+        forget_replies(c);
+    if (c->rare)
+        relay_clear(&c->rare->relay);
     c->finished = true;
     list_append(&s->tombstones, &c->link);
 }
@@ -655,30 +856,41 @@ static struct party *party_add(struct conversation *c, const char *name)
         return NULL;
     }
     if (c->nparties == c->cap) {
-        c->cap = c->cap ? c->cap * 2 : 2;
+        /* Most conversations have one party, many a handful: grow one by one at first. */
+        c->cap = c->cap < 4 ? (uint16_t)(c->cap + 1) : (uint16_t)(c->cap * 2);
         c->parties = xrealloc(c->parties, c->cap * sizeof *c->parties);
     }
     struct party *p = &c->parties[c->nparties++];
     *p = (struct party){.name = xstrdup(name), .state = PS_NONE};
+    p->reply_due = p->answer_due = NAN;
     return p;
 }
 
-/* In an English auction the closing inform makes the leading bidder the winner, whatever the
- * state the later rounds left it in (called again, with nobody outbidding it), and nobody else. */
-static const struct transition *english_auction_step(struct conversation *c, const struct party *p,
-                                                     const struct transition *t)
+/* In the auctions an accept-proposal marks the bid that leads (English) or wins the round
+ * (Dutch). In an English auction the closing inform makes the leading bidder the winner,
+ * whatever the state the later rounds left it in (called again, with nobody outbidding it), and
+ * nobody else. */
+static const struct transition *auction_step(struct conversation *c, const struct party *p,
+                                             const struct transition *t)
 {
     static const struct transition won = {PS_ACTIVE, BY_INITIATOR, FIPA_INFORM, PS_WON, OUT_NONE};
     static const struct transition outbid = {PS_ACTIVE, BY_INITIATOR, FIPA_INFORM, PS_ENDED,
                                              OUT_DONE};
-    if (c->protocol != FP_AUCTION_ENGLISH || t->by != BY_INITIATOR)
+    if (!protocols[c->protocol].auction || t->by != BY_INITIATOR)
         return t;
-    bool leads = c->leader == (size_t)(p - c->parties) + 1;
-    if (t->act == FIPA_ACCEPT_PROPOSAL)
-        c->leader = (size_t)(p - c->parties) + 1;
-    else if (t->act == FIPA_INFORM && t->to == PS_ENDED && leads)
+    size_t index = (size_t)(p - c->parties) + 1;
+    if (t->act == FIPA_ACCEPT_PROPOSAL) {
+        if (!c->leader || c->protocol == FP_AUCTION_ENGLISH)
+            c->leader =
+                (uint16_t)index; /* a second winner in a Dutch round does not replace the first */
+        return t;
+    }
+    if (c->protocol != FP_AUCTION_ENGLISH)
+        return t;
+    bool leads = c->leader == index;
+    if (t->act == FIPA_INFORM && t->to == PS_ENDED && leads)
         return &won;
-    else if (t->act == FIPA_INFORM && t->to == PS_WON && !leads)
+    if (t->act == FIPA_INFORM && t->to == PS_WON && !leads)
         return &outbid;
     return t;
 }
@@ -686,13 +898,13 @@ static const struct transition *english_auction_step(struct conversation *c, con
 static void party_enter(struct conversation *c, struct party *p, const struct transition *t,
                         const struct message *m)
 {
-    t = english_auction_step(c, p, t);
+    t = auction_step(c, p, t);
     if (p->state == PS_NONE)
         c->open_parties++;
     if (t->to == PS_CANCELLING && p->state != PS_CANCELLING)
         p->before_cancel = p->state;
-    p->state = t->to;
-    if (t->to == PS_ENDED) {
+    p->state = t->to == PS_RESUME ? p->before_cancel : t->to;
+    if (p->state == PS_ENDED) {
         p->outcome = t->outcome;
         c->open_parties--;
     }
@@ -703,6 +915,12 @@ static void party_enter(struct conversation *c, struct party *p, const struct tr
 static bool is_broadcast(const char *name)
 {
     return strncasecmp(name, "broadcast://", 12) == 0;
+}
+
+/* A receiver member that names somebody: SC00061 lets a message have none, or an empty set. */
+static bool has_receiver(const json_t *receiver)
+{
+    return receiver && !(json_is_array(receiver) && json_array_size(receiver) == 0);
 }
 
 /* Lists what the protocol allows in a state: "agree, refuse from bob; cancel from alice". */
@@ -716,7 +934,7 @@ static const char *expected_acts(struct fipa_stream *s, const struct conversatio
     for (size_t r = 0; r < 2; r++) {
         size_t before = sb->len;
         for (int act = 0; act < FIPA_ACT_COUNT; act++)
-            if (transition_find(c->protocol, state, roles[r], (enum fipa_act)act)) {
+            if (transition_find(c->protocol, state, roles[r], act)) {
                 sb_adds(sb, sb->len == before ? (before ? "; " : "") : ", ");
                 sb_adds(sb, fipa_act_name((enum fipa_act)act, SPELL_KEBAB));
             }
@@ -727,6 +945,20 @@ static const char *expected_acts(struct fipa_stream *s, const struct conversatio
     }
     if (sb->len == 0)
         sb_adds(sb, "nothing");
+    return sb->buf;
+}
+
+/* The acts that open a protocol: "query-if, query-ref". */
+static const char *opening_acts(struct fipa_stream *s, enum fipa_protocol p)
+{
+    struct strbuf *sb = &s->scratch;
+    sb_reset(sb);
+    sb_adds(sb, "");
+    for (int act = 0; act < FIPA_ACT_COUNT; act++)
+        if (opens(p, (enum fipa_act)act)) {
+            sb_adds(sb, sb->len ? " or " : "");
+            sb_adds(sb, fipa_act_name((enum fipa_act)act, SPELL_KEBAB));
+        }
     return sb->buf;
 }
 
@@ -748,10 +980,33 @@ static void unexpected(struct fipa_stream *s, struct conversation *c, const stru
               state_names[p->state], expected);
 }
 
+/* The first message after a reply_by answers it (the party's file and line name the message that
+ * set it): reported when it came later than the deadline by more than --max-skew. The deadline
+ * is spent either way. Returns whether it was late. */
+static bool check_late(const struct fipa_stream *s, const struct conversation *c,
+                       const struct party *p, double *due, const struct incoming *in,
+                       struct diag_sink *sink)
+{
+    double deadline = *due;
+    *due = NAN;
+    if (isnan(deadline) || isnan(in->time) || in->time <= deadline + s->cfg->max_skew)
+        return false;
+    struct diag_where at = related_to(in->m, p->file, p->line);
+    long seconds = (long)(in->time - deadline);
+    /* A participant's propose answers a cfp: contract net and the auctions. */
+    if (in->act == FIPA_PROPOSE && strcmp(in->sender, c->initiator) != 0)
+        diag_emit(sink, &at, SEV_WARNING, "fipa-late-proposal",
+                  "proposal from %s arrived %ld s after the cfp's reply_by", in->sender, seconds);
+    else
+        diag_emit(sink, &at, SEV_WARNING, "fipa-late-reply",
+                  "%s from %s arrived %ld s after the reply_by of the message it answers",
+                  fipa_act_name(in->act, SPELL_KEBAB), in->sender, seconds);
+    return true;
+}
+
 static bool accepts_proposals(enum fipa_protocol p)
 {
-    return p == FP_CONTRACT_NET || p == FP_ITERATED_CONTRACT_NET || p == FP_AUCTION_ENGLISH ||
-           p == FP_AUCTION_DUTCH;
+    return is_contract_net(p) || p == FP_AUCTION_ENGLISH || p == FP_AUCTION_DUTCH;
 }
 
 /* Only a bidder that proposed can be accepted; one that refused or was never asked cannot. */
@@ -777,6 +1032,40 @@ static bool accept_without_proposal(const struct conversation *c, const struct p
     return true;
 }
 
+/* In a Dutch auction the first bid accepted in a round wins it: a second accept-proposal in the
+ * same round sells the same item twice. It is reported, and followed as sent. */
+static void second_accept(const struct conversation *c, const struct party *p, const char *name,
+                          const struct incoming *in, struct diag_sink *sink)
+{
+    if (c->protocol != FP_AUCTION_DUTCH || in->act != FIPA_ACCEPT_PROPOSAL || !c->leader)
+        return;
+    const struct party *winner = &c->parties[c->leader - 1];
+    if (winner == p)
+        return;
+    struct diag_where at = related_to(in->m, winner->file, winner->line);
+    diag_emit(sink, &at, SEV_ERROR, "fipa-auction-second-accept",
+              "accept-proposal to %s, but %s's bid already won this round of auction '%s'", name,
+              winner->name, conversation_id(c));
+}
+
+/* What the initiator's act does to one party: it answers the party's reply_by, may accept a
+ * proposal that came late, moves the party, and may set a deadline for it. */
+static void initiator_reaches(struct fipa_stream *s, struct conversation *c, struct party *p,
+                              const struct transition *t, const struct incoming *in,
+                              struct diag_sink *sink)
+{
+    check_late(s, c, p, &p->answer_due, in, sink);
+    if (in->act == FIPA_ACCEPT_PROPOSAL && p->late) {
+        struct diag_where at = related_to(in->m, p->file, p->line);
+        diag_emit(sink, &at, SEV_WARNING, "fipa-late-accept",
+                  "accept-proposal to %s, whose proposal came after the reply_by, in conversation "
+                  "'%s'",
+                  p->name, conversation_id(c));
+    }
+    party_enter(c, p, t, in->m);
+    p->reply_due = in->reply_by;
+}
+
 /* The initiator's act reaches one named receiver. */
 static void initiator_to(struct fipa_stream *s, struct conversation *c, const char *name,
                          const struct incoming *in, struct diag_sink *sink)
@@ -793,9 +1082,10 @@ static void initiator_to(struct fipa_stream *s, struct conversation *c, const ch
         t = transition_find(c->protocol, state, BY_INITIATOR, in->act);
     }
     if (t) {
+        second_accept(c, p, name, in, sink);
         if (!p && !(p = party_add(c, name)))
             return;
-        party_enter(c, p, t, in->m);
+        initiator_reaches(s, c, p, t, in, sink);
         return;
     }
     if (accept_without_proposal(c, p, name, in, sink))
@@ -813,23 +1103,25 @@ static void initiator_to(struct fipa_stream *s, struct conversation *c, const ch
 
 /* The initiator's act to a broadcast address reaches every party it applies to, and every
  * listener that answers later. */
-static void initiator_to_all(struct conversation *c, const struct incoming *in,
-                             struct diag_sink *sink)
+static void initiator_to_all(struct fipa_stream *s, struct conversation *c,
+                             const struct incoming *in, struct diag_sink *sink)
 {
     bool applied = false;
     for (size_t i = 0; i < c->nparties; i++) {
         struct party *p = &c->parties[i];
         const struct transition *t = transition_find(c->protocol, p->state, BY_INITIATOR, in->act);
         if (t) {
-            party_enter(c, p, t, in->m);
+            initiator_reaches(s, c, p, t, in, sink);
             applied = true;
         }
     }
     const struct transition *t = transition_find(c->protocol, PS_NONE, BY_INITIATOR, in->act);
     if (t) {
         c->broadcast_state = t->to;
-        c->broadcast_file = in->m->at.file;
-        c->broadcast_line = in->m->at.line;
+        struct rare *r = rare(c);
+        r->broadcast_file = in->m->at.file;
+        r->broadcast_line = in->m->at.line;
+        r->broadcast_reply_by = in->reply_by;
         applied = true;
     }
     if (!applied) {
@@ -841,22 +1133,35 @@ static void initiator_to_all(struct conversation *c, const struct incoming *in,
     }
 }
 
+/* A message the protocol needs a sender or a receiver in, without one (the standard profile
+ * allows that): the conversation cannot tell who acts or who is asked. */
+static void cannot_follow(const struct conversation *c, const struct incoming *in,
+                          const char *member, struct diag_sink *sink)
+{
+    struct diag_where at = related_to(in->m, c->last_file, c->last_line);
+    diag_emit(sink, &at, SEV_WARNING, "fipa-cannot-follow",
+              "%s has no %s: %s conversation '%s' cannot follow it",
+              fipa_act_name(in->act, SPELL_KEBAB), member, protocols[c->protocol].name,
+              conversation_id(c));
+}
+
 static void from_initiator(struct fipa_stream *s, struct conversation *c, const struct incoming *in,
                            struct diag_sink *sink)
 {
-    if (in->act == FIPA_CFP) {
-        const char *reply_by = json_member_string(in->m->root, "reply_by");
-        bool zone;
-        if (!reply_by || !time_parse_rfc3339(reply_by, &c->reply_by, &zone))
-            c->reply_by = NAN;
-        c->cfp_file = in->m->at.file;
-        c->cfp_line = in->m->at.line;
+    if (!has_receiver(in->receiver)) {
+        cannot_follow(c, in, "receiver", sink);
+        return;
     }
     if (in->act == FIPA_CANCEL) {
         const char *reply_with = json_member_string(in->m->root, "reply_with");
-        free(c->cancel_ref);
-        c->cancel_ref = reply_with ? xstrdup(reply_with) : NULL;
+        struct rare *r = rare(c);
+        free(r->cancel_ref);
+        r->cancel_ref = reply_with ? xstrdup(reply_with) : NULL;
     }
+    if (in->act == FIPA_ACCEPT_PROPOSAL || in->act == FIPA_REJECT_PROPOSAL)
+        c->decided = true;
+    if (in->act == FIPA_CFP && c->protocol == FP_AUCTION_DUTCH)
+        c->leader = 0; /* a new round */
     const json_t *r = in->receiver;
     size_t n = json_is_array(r) ? json_array_size(r) : 1;
     for (size_t i = 0; i < n; i++) {
@@ -864,45 +1169,16 @@ static void from_initiator(struct fipa_stream *s, struct conversation *c, const 
         if (!name)
             continue;
         if (is_broadcast(name))
-            initiator_to_all(c, in, sink);
+            initiator_to_all(s, c, in, sink);
         else
             initiator_to(s, c, name, in, sink);
     }
 }
 
-static void check_deadline(const struct conversation *c, const struct incoming *in, double max_skew,
-                           struct diag_sink *sink)
-{
-    if (in->act != FIPA_PROPOSE || isnan(c->reply_by) || isnan(in->time) ||
-        in->time <= c->reply_by + max_skew)
-        return;
-    if (c->protocol != FP_CONTRACT_NET && c->protocol != FP_ITERATED_CONTRACT_NET)
-        return;
-    struct diag_where at = related_to(in->m, c->cfp_file, c->cfp_line);
-    diag_emit(sink, &at, SEV_WARNING, "fipa-late-proposal",
-              "proposal from %s arrived %ld s after the cfp's reply_by", in->sender,
-              (long)(in->time - c->reply_by));
-}
-
-/* In recruiting, the targets answer the initiator directly although it never addressed them. */
-static bool recruited_reply(struct conversation *c, const struct incoming *in)
-{
-    if (c->protocol != FP_RECRUITING || (in->act != FIPA_INFORM && in->act != FIPA_FAILURE))
-        return false;
-    for (size_t i = 0; i < c->nparties; i++) {
-        struct party *p = &c->parties[i];
-        if (p->state == PS_RELAYING) {
-            static const struct transition relayed = {PS_RELAYING, BY_PARTICIPANT, FIPA_INFORM,
-                                                      PS_ENDED, OUT_DONE};
-            party_enter(c, p, &relayed, in->m);
-            return true;
-        }
-    }
-    return false;
-}
-
 static bool addresses(const json_t *receiver, const char *name)
 {
+    if (!has_receiver(receiver))
+        return false;
     size_t n = json_is_array(receiver) ? json_array_size(receiver) : 1;
     for (size_t i = 0; i < n; i++) {
         const char *r =
@@ -913,37 +1189,237 @@ static bool addresses(const json_t *receiver, const char *name)
     return false;
 }
 
-/* A message the participant sent before the cancel reached it (a notification, a result) names
- * an earlier message, not the cancel: it is fine if it was fine before, and the answer to the
- * cancel is still due. */
-static bool crossed_cancel(const struct conversation *c, const struct party *p,
-                           const struct incoming *in)
+static bool is_brokered(const struct conversation *c)
 {
-    if (p->state != PS_CANCELLING || !c->cancel_ref)
+    return c->protocol == FP_BROKERING || c->protocol == FP_RECRUITING;
+}
+
+/* Whether a message goes to the initiator, or to the agent the proxy's reply_to named. */
+static bool to_initiator(const struct conversation *c, const struct incoming *in)
+{
+    return addresses(in->receiver, c->initiator) ||
+           (answer_to(c) && addresses(in->receiver, answer_to(c)));
+}
+
+static const size_t NO_TARGET = SIZE_MAX;
+
+static size_t target_find(const struct relay *r, const char *name)
+{
+    for (size_t i = 0; r && i < r->ntargets; i++)
+        if (strcmp(r->targets[i], name) == 0)
+            return i;
+    return NO_TARGET;
+}
+
+static void target_add(struct conversation *c, const char *name)
+{
+    struct relay *r = &rare(c)->relay;
+    if (target_find(r, name) != NO_TARGET || r->ntargets == PARTIES_MAX)
+        return;
+    if (r->ntargets == r->cap) {
+        r->cap = r->cap ? r->cap * 2 : 2;
+        r->targets = xrealloc(r->targets, r->cap * sizeof *r->targets);
+        r->answered = xrealloc(r->answered, r->cap * sizeof *r->answered);
+    }
+    r->targets[r->ntargets] = xstrdup(name);
+    r->answered[r->ntargets++] = false;
+}
+
+static bool has_targets(const struct conversation *c)
+{
+    return c->rare && c->rare->relay.ntargets;
+}
+
+/* Ends the broker's part once every target has answered or been answered for. */
+static void relay_settle(struct conversation *c, const struct message *m)
+{
+    struct relay *r = &c->rare->relay;
+    size_t accounted = r->nanswered > r->nrelayed ? r->nanswered : r->nrelayed;
+    if (accounted < r->ntargets)
+        return;
+    const struct transition done = {PS_RELAYING, BY_PARTICIPANT, FIPA_INFORM, PS_ENDED,
+                                    r->outcome ? r->outcome : OUT_DONE};
+    for (size_t i = 0; i < c->nparties; i++)
+        if (c->parties[i].state == PS_RELAYING)
+            party_enter(c, &c->parties[i], &done, m);
+}
+
+static void relay_count(struct conversation *c, enum fipa_act act)
+{
+    if (act == FIPA_INFORM)
+        c->rare->relay.outcome = OUT_DONE;
+    else if (c->rare->relay.outcome == OUT_NONE)
+        c->rare->relay.outcome = OUT_FAILED;
+}
+
+/* A target's answer, to the broker or (recruiting) to the initiator. Returns false when the
+ * sender is no target. */
+static bool target_answered(struct conversation *c, const struct incoming *in)
+{
+    if (!has_targets(c))
+        return false;
+    struct relay *r = &c->rare->relay;
+    size_t i = target_find(r, in->sender);
+    if (i == NO_TARGET)
+        return false;
+    if (in->act != FIPA_INFORM && in->act != FIPA_FAILURE && in->act != FIPA_REFUSE &&
+        in->act != FIPA_NOT_UNDERSTOOD)
+        return true;
+    if (!r->answered[i]) {
+        r->answered[i] = true;
+        r->nanswered++;
+    }
+    relay_count(c, in->act);
+    relay_settle(c, in->m);
+    return true;
+}
+
+/* The broker's own exchanges with the targets are not the initiator's business, except that
+ * its forwards name the targets and their answers count. */
+static void broker_exchange(struct conversation *c, const struct incoming *in)
+{
+    const struct party *p = party_find(c, in->sender);
+    if (!p || p->state == PS_NONE || p->state == PS_ENDED) {
+        target_answered(c, in);
+        return;
+    }
+    const json_t *r = in->receiver;
+    size_t n = json_is_array(r) ? json_array_size(r) : 1;
+    for (size_t i = 0; i < n; i++) {
+        const char *name = fipa_agent_name(json_is_array(r) ? json_array_get(r, i) : r);
+        if (name && strcmp(name, c->initiator) != 0) {
+            target_add(c, name);
+            c->forwarded = true;
+        }
+    }
+}
+
+/* A reply the broker relays while its targets are known: one more target answered for. */
+static bool relayed_answer(struct conversation *c, const struct party *p, const struct incoming *in)
+{
+    if (p->state != PS_RELAYING || !has_targets(c) ||
+        (in->act != FIPA_INFORM && in->act != FIPA_FAILURE))
+        return false;
+    c->rare->relay.nrelayed++;
+    relay_count(c, in->act);
+    relay_settle(c, in->m);
+    return true;
+}
+
+/* In recruiting, the targets answer the initiator directly although it never addressed them:
+ * with the targets known, each of them; otherwise the first answer ends the recruiter's part. */
+static bool recruited_reply(struct conversation *c, const struct incoming *in)
+{
+    if (c->protocol != FP_RECRUITING || (in->act != FIPA_INFORM && in->act != FIPA_FAILURE))
+        return false;
+    if (has_targets(c))
+        return target_answered(c, in);
+    for (size_t i = 0; i < c->nparties; i++) {
+        struct party *p = &c->parties[i];
+        if (p->state == PS_RELAYING) {
+            static const struct transition relayed = {PS_RELAYING, BY_PARTICIPANT, FIPA_INFORM,
+                                                      PS_ENDED, OUT_DONE};
+            c->forwarded = true;
+            party_enter(c, p, &relayed, in->m);
+            return true;
+        }
+    }
+    return false;
+}
+
+/* The step a participant's message takes from a state: a partial result where the protocol
+ * knows them, else its act. */
+static const struct transition *participant_step(const struct conversation *c,
+                                                 enum party_state state, const struct incoming *in)
+{
+    const struct transition *t =
+        in->partial ? transition_find(c->protocol, state, BY_PARTICIPANT, ACT_PARTIAL_INFORM)
+                    : NULL;
+    return t ? t : transition_find(c->protocol, state, BY_PARTICIPANT, in->act);
+}
+
+/* While a cancel is pending, a message the participant sent before the cancel reached it (it
+ * names an earlier message in in_reply_to, or it is a partial result) is judged by the state the
+ * cancel interrupted. Returns its step, or NULL when the message is the answer to the cancel.
+ * Without reply_with on the cancel, a notification naming an earlier message may as well be the
+ * answer (many agents name the conversation's first message in every reply): it is read as the
+ * answer, *ambiguous is set, and the real answer may still come. */
+static const struct transition *crossing(const struct conversation *c, const struct party *p,
+                                         const struct incoming *in, bool *ambiguous)
+{
+    *ambiguous = false;
+    if (p->state != PS_CANCELLING)
+        return NULL;
+    const char *in_reply_to = json_member_string(in->m->root, "in_reply_to");
+    const char *cancel = cancel_ref(c);
+    bool earlier = in_reply_to && !(cancel && strcmp(in_reply_to, cancel) == 0);
+    if (!earlier && !in->partial)
+        return NULL;
+    const struct transition *t = participant_step(c, p->before_cancel, in);
+    if (t && t->to != PS_ENDED && !cancel && !in->partial) {
+        *ambiguous = true;
+        return NULL;
+    }
+    return t;
+}
+
+/* A crossing message: a notification leaves the cancel pending; a final answer ends the part,
+ * and the answer to the cancel is then no longer due (it may still come). */
+static void crossed(struct conversation *c, struct party *p, const struct transition *t,
+                    const struct incoming *in, struct diag_sink *sink)
+{
+    if (t->to != PS_ENDED) {
+        if (t->to != PS_RESUME)
+            p->before_cancel = t->to;
+        return;
+    }
+    if (!cancel_ref(c)) {
+        struct diag_where at = related_to(in->m, p->file, p->line);
+        diag_emit(sink, &at, SEV_WARNING, "fipa-cancel-crossed",
+                  "%s from %s names an earlier message, not the cancel, which has no reply_with: "
+                  "read as the final answer, sent before the cancel arrived",
+                  fipa_act_name(in->act, SPELL_KEBAB), in->sender);
+    }
+    party_enter(c, p, t, in->m);
+    p->cancel_answer_open = true;
+}
+
+/* The answer to a cancel that a final answer crossed: it names the cancel (or nothing, when the
+ * cancel had no reply_with). */
+static bool answers_crossed_cancel(const char *cancel_ref, const struct incoming *in)
+{
+    if (in->act != FIPA_INFORM && in->act != FIPA_FAILURE && in->act != FIPA_NOT_UNDERSTOOD)
         return false;
     const char *in_reply_to = json_member_string(in->m->root, "in_reply_to");
-    return in_reply_to && strcmp(in_reply_to, c->cancel_ref) != 0 &&
-           transition_find(c->protocol, p->before_cancel, BY_PARTICIPANT, in->act);
+    return cancel_ref ? in_reply_to && strcmp(in_reply_to, cancel_ref) == 0 : !in_reply_to;
+}
+
+/* The party a participant's message comes from: one addressed, or a listener of a broadcast. */
+static struct party *sender_party(struct conversation *c, const struct incoming *in)
+{
+    struct party *p = party_find(c, in->sender);
+    if (p || c->broadcast_state == PS_NONE || !(p = party_add(c, in->sender)))
+        return p;
+    p->state = c->broadcast_state;
+    p->file = c->rare->broadcast_file;
+    p->line = c->rare->broadcast_line;
+    p->reply_due = c->rare->broadcast_reply_by;
+    c->open_parties++;
+    return p;
 }
 
 static void from_participant(struct fipa_stream *s, struct conversation *c,
                              const struct incoming *in, struct diag_sink *sink)
 {
-    bool brokered = c->protocol == FP_BROKERING || c->protocol == FP_RECRUITING;
-    /* The broker's own exchanges with the targets are not the initiator's business; the answers
-     * go to the initiator, or to the agent the proxy's reply_to named. */
-    if (brokered && !addresses(in->receiver, c->initiator) &&
-        !(c->answer_to && addresses(in->receiver, c->answer_to)))
+    if (is_brokered(c) && !has_receiver(in->receiver)) {
+        cannot_follow(c, in, "receiver", sink);
         return;
-    struct party *p = party_find(c, in->sender);
-    if (!p && c->broadcast_state != PS_NONE) {
-        if (!(p = party_add(c, in->sender)))
-            return;
-        p->state = c->broadcast_state;
-        p->file = c->broadcast_file;
-        p->line = c->broadcast_line;
-        c->open_parties++;
     }
+    if (is_brokered(c) && !to_initiator(c, in)) {
+        broker_exchange(c, in);
+        return;
+    }
+    struct party *p = sender_party(c, in);
     if (!p) {
         if (recruited_reply(c, in) || c->crowded)
             return;
@@ -954,15 +1430,36 @@ static void from_participant(struct fipa_stream *s, struct conversation *c,
                   conversation_id(c));
         return;
     }
-    if (crossed_cancel(c, p, in))
+    if (p->state == PS_ENDED && p->cancel_answer_open &&
+        answers_crossed_cancel(cancel_ref(c), in)) {
+        p->cancel_answer_open = false;
         return;
-    const struct transition *t = transition_find(c->protocol, p->state, BY_PARTICIPANT, in->act);
-    if (!t) {
+    }
+    bool late = check_late(s, c, p, &p->reply_due, in, sink);
+    p->answer_due = in->reply_by;
+    bool ambiguous;
+    const struct transition *t = crossing(c, p, in, &ambiguous);
+    if (t) {
+        crossed(c, p, t, in, sink);
+        return;
+    }
+    if (!(t = participant_step(c, p->state, in))) {
         unexpected(s, c, p, in, sink);
         return;
     }
-    check_deadline(c, in, s->cfg->max_skew, sink);
-    party_enter(c, p, t, in->m);
+    if (in->act == FIPA_PROPOSE)
+        p->late = late;
+    if (p->state == PS_ASKED && in->act == FIPA_FAILURE && is_contract_net(c->protocol)) {
+        struct diag_where at = related_to(in->m, p->file, p->line);
+        diag_emit(sink, &at, SEV_WARNING, "fipa-cfp-failure",
+                  "failure from %s answers a cfp in conversation '%s'; contract net expects "
+                  "propose or refuse",
+                  in->sender, conversation_id(c));
+    }
+    if (!relayed_answer(c, p, in))
+        party_enter(c, p, t, in->m);
+    if (ambiguous && p->state == PS_ENDED)
+        p->cancel_answer_open = true;
 }
 
 static void touch(struct fipa_stream *s, struct conversation *c, const struct incoming *in)
@@ -978,9 +1475,26 @@ static void touch(struct fipa_stream *s, struct conversation *c, const struct in
     }
 }
 
+/* A reply whose in_reply_to names none of the messages its conversation has seen. */
+static void check_in_reply_to(struct conversation *c, const struct incoming *in,
+                              struct diag_sink *sink)
+{
+    const char *in_reply_to = json_member_string(in->m->root, "in_reply_to");
+    if (!in_reply_to || c->messages == 0 || c->replies_forgotten || reply_seen(c, in_reply_to))
+        return;
+    struct diag_where at = related_to(in->m, c->first_file, c->first_line);
+    diag_emit(sink, &at, SEV_WARNING, "fipa-reply-unknown",
+              "in_reply_to '%s' names no message of conversation '%s'", in_reply_to,
+              conversation_id(c));
+}
+
 static void follow(struct fipa_stream *s, struct conversation *c, const struct incoming *in,
                    struct diag_sink *sink)
 {
+    check_in_reply_to(c, in, sink);
+    const char *reply_with = json_member_string(in->m->root, "reply_with");
+    if (reply_with)
+        remember_reply(c, reply_with);
     if (strcmp(in->sender, c->initiator) == 0)
         from_initiator(s, c, in, sink);
     else
@@ -992,18 +1506,23 @@ static void follow(struct fipa_stream *s, struct conversation *c, const struct i
         finish(s, c);
 }
 
-/* A relayed reply after the first is part of a brokered conversation that ended well: each
- * target answers for itself, with inform or failure. */
+/* A relayed reply after the broker's part ended is fine when the targets were many (each answers
+ * for itself, with inform or failure) or when the first one ended it well. */
 static bool late_relay(const struct conversation *c, const struct incoming *in)
 {
-    return (c->protocol == FP_BROKERING || c->protocol == FP_RECRUITING) &&
-           c->outcome == OUT_DONE && (in->act == FIPA_INFORM || in->act == FIPA_FAILURE) &&
-           strcmp(in->sender, c->initiator);
+    return is_brokered(c) && (c->outcome == OUT_DONE || c->forwarded) &&
+           (in->act == FIPA_INFORM || in->act == FIPA_FAILURE) && strcmp(in->sender, c->initiator);
 }
 
 static void after_end(struct conversation *c, const struct incoming *in, struct diag_sink *sink)
 {
-    if (late_relay(c, in)) {
+    bool broker_own = is_brokered(c) && strcmp(in->sender, c->initiator) != 0 &&
+                      has_receiver(in->receiver) && !to_initiator(c, in);
+    bool cancel_answer = c->cancel_answers_open && strcmp(in->sender, c->initiator) != 0 &&
+                         answers_crossed_cancel(cancel_ref(c), in);
+    if (cancel_answer)
+        c->cancel_answers_open--;
+    if (broker_own || cancel_answer || late_relay(c, in)) {
         c->messages++;
         return;
     }
@@ -1051,7 +1570,9 @@ static struct conversation *answered(struct fipa_stream *s, const struct incomin
                                      const char *in_reply_to)
 {
     const json_t *receiver = in->receiver;
-    size_t n = json_is_array(receiver) ? json_array_size(receiver) : 1;
+    size_t n = !has_receiver(receiver)   ? 0
+               : json_is_array(receiver) ? json_array_size(receiver)
+                                         : 1;
     for (size_t i = 0; i < n; i++) {
         const char *name =
             fipa_agent_name(json_is_array(receiver) ? json_array_get(receiver, i) : receiver);
@@ -1120,16 +1641,146 @@ static bool reuses(const struct conversation *c, const struct incoming *in, enum
     return named && !same_family(p, c->protocol);
 }
 
+/* JADE sends a cfp as one message per participant, all in one conversation: a copy that comes
+ * after every participant so far refused is the same call reaching one more, not a new run. */
+static bool continues_call(const struct conversation *c, const struct incoming *in)
+{
+    return c->finished && is_contract_net(c->protocol) && !c->decided && in->act == FIPA_CFP &&
+           strcmp(in->sender, c->initiator) == 0 &&
+           !json_member_string(in->m->root, "in_reply_to") && call_digest(in) == c->call;
+}
+
+/* Opens a tombstone again. Its summary was handed over when it ended; it is handed over again
+ * when it ends anew. */
+static void revive(struct fipa_stream *s, struct conversation *c)
+{
+    list_remove(&s->tombstones, &c->link);
+    c->finished = false;
+    list_append(&s->open, &c->link);
+}
+
+/* Whether a message names the protocol its conversation runs: the names agree, or, known, are
+ * the same run (contract net that turned iterated). */
+static bool same_protocol(enum fipa_protocol running, const char *running_name, const char *name)
+{
+    enum fipa_protocol p = protocol_lookup(name);
+    if (p != FP_NONE && running != FP_NONE)
+        return same_family(p, running);
+    return running_name && strcasecmp(name, running_name) == 0;
+}
+
+static void protocol_changed(const struct conversation *c, const struct incoming *in,
+                             const char *name, const char *running, struct diag_sink *sink)
+{
+    struct diag_where at = related_to(in->m, c->first_file, c->first_line);
+    diag_emit(sink, &at, SEV_ERROR, "fipa-protocol-changed",
+              "%s names protocol '%s' in conversation '%s', which runs %s",
+              fipa_act_name(in->act, SPELL_KEBAB), name, conversation_id(c), running);
+}
+
+/* A conversation that is not followed (unknown protocol, or opened by the wrong act) is still
+ * remembered like a tombstone, so that its later messages are quiet. */
+static const char *remember_unfollowed(struct fipa_stream *s, const struct incoming *in,
+                                       enum fipa_protocol p, const char *name)
+{
+    if (s->key.len == 0)
+        return NULL;
+    trim_tombstones(s);
+    struct conversation *c = conversation_alloc(s, in);
+    c->protocol = p;
+    rare(c)->declared = xstrdup(name);
+    c->unfollowed = c->finished = true;
+    touch(s, c, in);
+    list_append(&s->tombstones, &c->link);
+    if (c->key[0] == 'r')
+        add_aliases(s, c, in);
+    return conversation_id(c);
+}
+
+static const char *in_unfollowed(struct fipa_stream *s, struct conversation *c,
+                                 const struct incoming *in, const char *name,
+                                 struct diag_sink *sink)
+{
+    const char *declared = c->rare->declared;
+    if (name && !same_protocol(c->protocol, declared, name))
+        protocol_changed(c, in, name, declared, sink);
+    touch(s, c, in);
+    list_remove(&s->tombstones, &c->link);
+    list_append(&s->tombstones, &c->link);
+    if (c->key[0] == 'r')
+        add_aliases(s, c, in);
+    return conversation_id(c);
+}
+
+static const char *unknown_protocol(struct fipa_stream *s, const struct incoming *in,
+                                    const char *name, struct diag_sink *sink)
+{
+    diag_emit(sink, &in->m->at, SEV_WARNING, "fipa-protocol-unknown",
+              "unknown interaction protocol '%s'", name);
+    return remember_unfollowed(s, in, FP_NONE, name);
+}
+
+/* Acts that start an interaction: sent without in_reply_to, one of them opens a conversation. */
+static bool opens_some_protocol(const struct incoming *in)
+{
+    return protocol_inferred(in->act) != FP_NONE && !json_member_string(in->m->root, "in_reply_to");
+}
+
+static const char *wrong_opening(struct fipa_stream *s, const struct incoming *in,
+                                 enum fipa_protocol p, const char *name, struct diag_sink *sink)
+{
+    const char *id = json_member_string(in->m->root, "conversation_id");
+    const char *act = fipa_act_name(in->act, SPELL_KEBAB);
+    const char *expected = opening_acts(s, p);
+    if (id)
+        diag_emit(sink, &in->m->at, SEV_ERROR, "fipa-wrong-opening",
+                  "%s opens conversation '%s' as %s, which opens with %s", act, id,
+                  protocols[p].name, expected);
+    else
+        diag_emit(sink, &in->m->at, SEV_ERROR, "fipa-wrong-opening",
+                  "%s opens a %s conversation, which opens with %s", act, protocols[p].name,
+                  expected);
+    return remember_unfollowed(s, in, p, name);
+}
+
+/* The standard profile lets a message come without sender: in a conversation this tool
+ * follows, or as the opening of one, that is reported, since nobody can tell who acts. */
+static const char *unattributed(struct fipa_stream *s, const struct incoming *in,
+                                struct diag_sink *sink)
+{
+    const char *id = json_member_string(in->m->root, "conversation_id");
+    struct conversation *c = NULL;
+    if (id) {
+        sb_reset(&s->key);
+        sb_addc(&s->key, 'c');
+        sb_adds(&s->key, id);
+        c = strmap_get(s->conversations, s->key.buf);
+    }
+    bool named;
+    if (c && !c->finished) {
+        cannot_follow(c, in, "sender", sink);
+        return conversation_id(c);
+    }
+    enum fipa_protocol p = would_open(in, &named);
+    if (!c && p != FP_NONE)
+        diag_emit(sink, &in->m->at, SEV_WARNING, "fipa-cannot-follow",
+                  "%s has no sender: the %s conversation it opens cannot be followed",
+                  fipa_act_name(in->act, SPELL_KEBAB), protocols[p].name);
+    return c ? conversation_id(c) : NULL;
+}
+
 static const char *dispatch(struct fipa_stream *s, const struct incoming *in,
                             struct diag_sink *sink)
 {
-    const char *protocol = json_member_string(in->m->root, "protocol");
-    /* An interaction protocol this tool does not know has rules it cannot check. */
-    if (protocol && protocol_lookup(protocol) == FP_NONE)
-        return NULL;
+    const char *name = json_member_string(in->m->root, "protocol");
+    enum fipa_protocol declared = name ? protocol_lookup(name) : FP_NONE;
     struct conversation *c = lookup(s, in, &s->key);
+    if (c && c->unfollowed)
+        return in_unfollowed(s, c, in, name, sink);
     bool named;
     enum fipa_protocol p = would_open(in, &named);
+    if (c && continues_call(c, in))
+        revive(s, c);
     if (c && reuses(c, in, p, named)) {
         reused(s, c, in, p, sink);
         c = NULL;
@@ -1139,10 +1790,24 @@ static const char *dispatch(struct fipa_stream *s, const struct incoming *in,
         return conversation_id(c);
     }
     if (!c) {
+        /* Only unknown protocols and wrong openings are remembered unfollowed: other messages
+         * that open nothing belong to conversations met midway, or to none. */
+        if (name && declared == FP_NONE)
+            return unknown_protocol(s, in, name, sink);
+        if (p == FP_NONE && declared != FP_NONE && opens_some_protocol(in))
+            return wrong_opening(s, in, declared, name, sink);
         if (p == FP_NONE || s->key.len == 0)
             return NULL;
+        if (!has_receiver(in->receiver)) {
+            diag_emit(sink, &in->m->at, SEV_WARNING, "fipa-cannot-follow",
+                      "%s has no receiver: the %s conversation it opens cannot be followed",
+                      fipa_act_name(in->act, SPELL_KEBAB), protocols[p].name);
+            return NULL;
+        }
         make_room(s, in->m, sink);
-        c = conversation_new(s, s->key.buf, in, p, named);
+        c = conversation_new(s, in, p, named);
+    } else if (name && !same_protocol(c->protocol, protocols[c->protocol].name, name)) {
+        protocol_changed(c, in, name, protocols[c->protocol].name, sink);
     }
     follow(s, c, in, sink);
     if (c->key[0] == 'r')
@@ -1163,6 +1828,21 @@ struct fipa_stream *fipa_stream_new(const struct engine_config *cfg, conversatio
     return s;
 }
 
+static bool is_partial(const json_t *root)
+{
+    const json_t *v = json_object_get(root, "x-acp-partial");
+    const char *text = json_string_value(v);
+    return json_is_true(v) || (text && strcmp(text, "true") == 0);
+}
+
+static double reply_by_of(const json_t *root)
+{
+    const char *text = json_member_string(root, "reply_by");
+    double at;
+    bool zone;
+    return text && time_parse_rfc3339(text, &at, &zone) ? at : NAN;
+}
+
 const char *fipa_stream_feed(struct fipa_stream *s, const struct message *m, struct diag_sink *sink)
 {
     const char *performative = json_member_string(m->root, "performative");
@@ -1172,13 +1852,18 @@ const char *fipa_stream_feed(struct fipa_stream *s, const struct message *m, str
         .sender = fipa_agent_name(json_object_get(m->root, "sender")),
         .receiver = json_object_get(m->root, "receiver"),
         .time = NAN,
+        .reply_by = reply_by_of(m->root),
     };
-    if (in.act == FIPA_ACT_INVALID || !in.sender || !in.receiver)
+    in.partial = in.act == FIPA_INFORM && is_partial(m->root);
+    bool standard = s->cfg->fipa_profile == FIPA_PROFILE_STANDARD;
+    if (in.act == FIPA_ACT_INVALID || (!standard && (!in.sender || !in.receiver)))
         return NULL;
     s->seq++;
     if (fipa_message_time(m->root, &in.time) && (isnan(s->now) || in.time > s->now))
         s->now = in.time;
     expire(s, m, sink);
+    if (!in.sender)
+        return unattributed(s, &in, sink);
     return dispatch(s, &in, sink);
 }
 

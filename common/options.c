@@ -50,6 +50,12 @@ static const struct opt engine_group[] = {
     {NULL, 0, 0, NULL, NULL},
 };
 
+static const struct opt fipa_group[] = {
+    {"fipa-profile", OPT_FIPA_PROFILE, required_argument, "PROFILE",
+     "FIPA members required: 'caxton' (default) or 'standard' (SC00061)"},
+    {NULL, 0, 0, NULL, NULL},
+};
+
 static const struct opt clock_group[] = {
     {"now", OPT_NOW, required_argument, "TIME",
      "the current time, as unix seconds or RFC 3339 (default: SOURCE_DATE_EPOCH, else the "
@@ -74,7 +80,9 @@ static size_t collect(const struct tool_spec *spec, const struct opt **out, size
     const struct opt *tables[] = {spec->options,
                                   (spec->groups & GROUP_CHECKS) ? checks_group : NULL,
                                   (spec->groups & GROUP_ENGINE) ? engine_group : NULL,
-                                  (spec->groups & GROUP_CLOCK) ? clock_group : NULL, every_tool};
+                                  (spec->groups & GROUP_FIPA) ? fipa_group : NULL,
+                                  (spec->groups & GROUP_CLOCK) ? clock_group : NULL,
+                                  every_tool};
     size_t n = 0;
     for (size_t t = 0; t < sizeof tables / sizeof *tables; t++)
         for (const struct opt *o = tables[t]; o && o->name && n < max; o++)
@@ -203,6 +211,10 @@ static bool common_option(struct common_opts *o, int key, const char *arg)
     case OPT_IDLE_TIMEOUT:
     case OPT_MAX_OPEN:
         if (engine_option(&o->engine, key, arg))
+            return true;
+        break;
+    case OPT_FIPA_PROFILE:
+        if (fipa_profile_parse(arg, &o->engine.fipa_profile))
             return true;
         break;
     case 'o':

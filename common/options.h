@@ -28,6 +28,7 @@ enum {
     OPT_MAX_SKEW,
     OPT_IDLE_TIMEOUT,
     OPT_MAX_OPEN,
+    OPT_FIPA_PROFILE,
     OPT_HELP,
     OPT_VERSION,
     OPT_TOOL = 512,
@@ -46,6 +47,7 @@ enum {
     GROUP_CHECKS = 1, /* --quiet, --strict, --max-errors */
     GROUP_CLOCK = 2,  /* --now, --seed: tools that write times or fresh ids */
     GROUP_ENGINE = 4, /* --queen, --slots, timeouts: tools that follow conversations */
+    GROUP_FIPA = 8,   /* --fipa-profile: tools that check FIPA messages */
 };
 
 enum color_when { COLOR_AUTO, COLOR_ALWAYS, COLOR_NEVER };

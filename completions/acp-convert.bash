@@ -5,7 +5,7 @@ _acp_convert() {
         cur=${COMP_WORDS[COMP_CWORD]}
         prev=${COMP_WORDS[COMP_CWORD - 1]}
     }
-    local opts="--from= --to= --spelling= --idle-timeout= --max-open= --quiet --strict
+    local opts="--from= --to= --spelling= --idle-timeout= --max-open= --fipa-profile= --quiet --strict
         --max-errors= --now= --seed= --output= --rejects= --diagnostics= --color= --stats
         --max-line-bytes= --explain= --help --version -q -o"
     case $cur in
@@ -19,6 +19,10 @@ _acp_convert() {
         ;;
     --spelling=*)
         COMPREPLY=($(compgen -W "snake kebab upper" -- "${cur#*=}"))
+        return
+        ;;
+    --fipa-profile=*)
+        COMPREPLY=($(compgen -W "caxton standard" -- "${cur#*=}"))
         return
         ;;
     --diagnostics=*)

@@ -14,6 +14,9 @@ _acp_validate()
         --diagnostics)
             COMPREPLY=($(compgen -W 'text json' -- "$cur"))
             return ;;
+        --fipa-profile)
+            COMPREPLY=($(compgen -W 'caxton standard' -- "$cur"))
+            return ;;
         --color)
             COMPREPLY=($(compgen -W 'auto always never' -- "$cur"))
             return ;;
@@ -32,7 +35,7 @@ _acp_validate()
     if [[ $cur == -* ]]; then
         COMPREPLY=($(compgen -W '--protocol= --from= --now= --stateless --quiet --strict --max-errors=
             --queen= --slots= --assign-timeout= --max-skew= --idle-timeout= --max-open=
-            --output= --rejects= --diagnostics= --color= --stats --max-line-bytes=
+            --fipa-profile= --output= --rejects= --diagnostics= --color= --stats --max-line-bytes=
             --explain= --help --version -o -q' -- "$cur"))
         [[ ${COMPREPLY-} == *= ]] && compopt -o nospace
         return

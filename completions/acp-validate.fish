@@ -12,6 +12,7 @@ complete -c acp-validate -l assign-timeout -x -d 'Seconds before the queen reiss
 complete -c acp-validate -l max-skew -x -d 'Tolerated clock skew in seconds'
 complete -c acp-validate -l idle-timeout -x -d 'Seconds after which idle state is forgotten'
 complete -c acp-validate -l max-open -x -d 'Most open conversations kept'
+complete -c acp-validate -l fipa-profile -x -a 'caxton standard' -d 'FIPA members required'
 complete -c acp-validate -s o -l output -r -F -d 'Write the output to FILE'
 complete -c acp-validate -l rejects -r -F -d 'Write rejected lines to FILE'
 complete -c acp-validate -l diagnostics -x -a 'text json' -d 'Diagnostics format'

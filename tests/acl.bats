@@ -48,7 +48,7 @@ finish_live() {
 # --- Records: JADE's layout is read message by message. ---
 
 @test "acl: JADE's :reply-to set, whose agents start lines with '(', does not split a message" {
-    run -0 --separate-stderr acp-convert --to=fipa "$ACL/jade-request.acl"
+    run -0 --separate-stderr acp-convert --fipa-profile=standard --to=fipa "$ACL/jade-request.acl"
     assert_equal "${#lines[@]}" 1
     assert_equal "$stderr" ''
     run -0 jq -c '[.performative, .reply_to, .sender, .reply_by, .conversation_id]' <<<"$output"
@@ -56,7 +56,7 @@ finish_live() {
 }
 
 @test "acl: a JADE subscription trace, cancel without content, is four messages" {
-    run -0 acp-convert --to=fipa "$ACL/jade-subscription.acl"
+    run -0 acp-convert --fipa-profile=standard --to=fipa "$ACL/jade-subscription.acl"
     run -0 jq -r '[.performative, (.content // "-"), .conversation_id] | join(" ")' <<<"$output"
     assert_output "$(printf '%s\n' 'subscribe ((iota ?x (registered ?x))) C2' 'agree - C2' \
         'inform ((= (iota ?x (registered ?x)) (set a b))) C2' 'cancel - C2')"
@@ -101,7 +101,7 @@ finish_live() {
         ' :encoding' '(request :x 1)' ' :X-note' '(set (inform a) (cfp b))' \
         ' :reply-to (set' '(agent-identifier :name c)' '(agent-identifier :name d)))' \
         '(inform :content "next")' >"$f"
-    run -0 --separate-stderr acp-convert --from=fipa-acl --to=fipa "$f"
+    run -0 --separate-stderr acp-convert --fipa-profile=standard --from=fipa-acl --to=fipa "$f"
     assert_line --index 0 '{"performative":"inform","content":"two messages:\n(REQUEST :content \"a\")\n(INFORM)","encoding":"(request :x 1)","X-note":"(set (inform a) (cfp b))","reply_to":["c","d"],"x-acp-expressions":["encoding","X-note"]}'
     assert_line --index 1 '{"performative":"inform","content":"next"}'
     assert_equal "$stderr" ''
@@ -122,7 +122,7 @@ finish_live() {
         printf '%s\n' "${request:0:i}" >>"$want"
         n=$((n + 1))
     done
-    run -1 --separate-stderr acp-convert --from=fipa-acl --to=fipa --rejects="$BATS_TEST_TMPDIR/rej" "$in"
+    run -1 --separate-stderr acp-convert --fipa-profile=standard --from=fipa-acl --to=fipa --rejects="$BATS_TEST_TMPDIR/rej" "$in"
     # every trace came through whole, and nothing else
     assert_equal "${#lines[@]}" $((4 * n))
     assert_equal "$(jq -r .performative <<<"$output" | sort | uniq -c | awk '{print $1, $2}' | tr '\n' ' ')" \
@@ -136,7 +136,7 @@ finish_live() {
     split_messages "$ACL/jade-request.acl"
     local request=${MSGS[0]} i
     for i in 1 17 60 130 200 300 400; do
-        sh_run "printf '%s\n' '${request:0:i}' | acp-convert --from=fipa-acl --to=fipa"
+        sh_run "printf '%s\n' '${request:0:i}' | acp-convert --fipa-profile=standard --from=fipa-acl --to=fipa"
         assert_equal "$status" 1
         [[ $output == *"[acl-syntax]"* ]]
     done
@@ -148,7 +148,7 @@ finish_live() {
     printf '%s\n' '(inform :content "ok1")' '(inform :content "never closed' \
         '(cancel :sender (agent-identifier :name a) :protocol fipa-subscribe)' \
         '(inform :content "ok2")' '(inform :content "ok3")' >"$f"
-    run -1 --separate-stderr acp-convert --from=fipa-acl --to=fipa --rejects="$BATS_TEST_TMPDIR/rej" "$f"
+    run -1 --separate-stderr acp-convert --fipa-profile=standard --from=fipa-acl --to=fipa --rejects="$BATS_TEST_TMPDIR/rej" "$f"
     assert_equal "${#lines[@]}" 4
     assert_line --index 1 '{"performative":"cancel","sender":"a","protocol":"fipa-subscribe"}'
     assert_line --index 3 '{"performative":"inform","content":"ok3"}'
@@ -160,7 +160,7 @@ finish_live() {
     local f=$BATS_TEST_TMPDIR/hash.acl
     printf '%s\n' '(inform :content #99999999999999"abc")' '(inform :content "ok")' \
         '(inform :content #5000"abc")' '(inform :content "ok2")' >"$f"
-    run -1 --separate-stderr acp-convert --from=fipa-acl --to=fipa --max-line-bytes=1K "$f"
+    run -1 --separate-stderr acp-convert --fipa-profile=standard --from=fipa-acl --to=fipa --max-line-bytes=1K "$f"
     assert_output "$(printf '%s\n' '{"performative":"inform","content":"ok"}' '{"performative":"inform","content":"ok2"}')"
     [[ $stderr == *"hash.acl:1:18: error: byte-length string runs past the end of the message"* ]]
     [[ $stderr == *"hash.acl:3:18: error: byte-length string runs past the end of the message"* ]]
@@ -170,7 +170,7 @@ finish_live() {
     local f=$BATS_TEST_TMPDIR/aid.acl
     printf '%s\n' '(REQUEST' ' :sender  ( agent-identifier :name a@h  :addresses (sequence http://h' \
         '(INFORM :content "ok1")' '(INFORM :content "ok2")' >"$f"
-    run -1 --separate-stderr acp-convert --from=fipa-acl --to=fipa "$f"
+    run -1 --separate-stderr acp-convert --fipa-profile=standard --from=fipa-acl --to=fipa "$f"
     assert_output "$(printf '%s\n' '{"performative":"inform","content":"ok1"}' '{"performative":"inform","content":"ok2"}')"
     [[ $stderr == *"aid.acl:2:52: error: expression without its closing parenthesis"* ]]
 }
@@ -181,7 +181,7 @@ finish_live() {
     local f=$BATS_TEST_TMPDIR/junk.acl
     printf '%s\n' '(inform :content "a")   junk {"v":1}' '(inform :content "b")(agree :content "c")  ' >"$f"
     for from in auto fipa-acl; do
-        run -1 --separate-stderr acp-convert --from=$from --to=fipa --rejects="$BATS_TEST_TMPDIR/rej" "$f"
+        run -1 --separate-stderr acp-convert --fipa-profile=standard --from=$from --to=fipa --rejects="$BATS_TEST_TMPDIR/rej" "$f"
         assert_equal "$stderr" "acp-convert: $f:1:25: error: expected '(' to start a message (byte 1 of the message) [acl-syntax]"
         assert_equal "${#lines[@]}" 3
         assert_equal "$(cat "$BATS_TEST_TMPDIR/rej")" 'junk {"v":1}'
@@ -191,7 +191,7 @@ finish_live() {
 @test "acl: rejected records are verbatim: indentation kept, no blank line added" {
     local f=$BATS_TEST_TMPDIR/indent.acl
     printf '%s\n' '   junk with indentation  ' '  (inform :sender' '(inform :content "ok")' '' '	(bogus :content "x")' >"$f"
-    run -1 --separate-stderr acp-convert --from=fipa-acl --to=fipa --rejects="$BATS_TEST_TMPDIR/rej" "$f"
+    run -1 --separate-stderr acp-convert --fipa-profile=standard --from=fipa-acl --to=fipa --rejects="$BATS_TEST_TMPDIR/rej" "$f"
     assert_output '{"performative":"inform","content":"ok"}'
     printf '%s\n' '   junk with indentation  ' '  (inform :sender' '	(bogus :content "x")' >"$BATS_TEST_TMPDIR/want"
     cmp "$BATS_TEST_TMPDIR/want" "$BATS_TEST_TMPDIR/rej"
@@ -203,7 +203,7 @@ finish_live() {
 @test "acl: an over-long run of junk is one record, reported once with its real length" {
     local f=$BATS_TEST_TMPDIR/long.acl
     { head -c 3145728 /dev/zero | tr '\0' x; printf '\n(inform :content "ok")\n'; } >"$f"
-    run -1 --separate-stderr acp-convert --from=fipa-acl --to=fipa --rejects="$BATS_TEST_TMPDIR/rej" "$f"
+    run -1 --separate-stderr acp-convert --fipa-profile=standard --from=fipa-acl --to=fipa --rejects="$BATS_TEST_TMPDIR/rej" "$f"
     assert_output '{"performative":"inform","content":"ok"}'
     assert_equal "$stderr" "acp-convert: $f:1: error: line of 3145728 bytes is longer than --max-line-bytes=1048576 [line-too-long]"
     cmp <(head -1 "$f") "$BATS_TEST_TMPDIR/rej"
@@ -212,7 +212,7 @@ finish_live() {
 @test "acl: an over-long message is one record, reported once, copied whole" {
     local f=$BATS_TEST_TMPDIR/longmsg.acl
     { printf '(INFORM\n :content "'; head -c 2000000 /dev/zero | tr '\0' y; printf '"\n )\n(INFORM :content "ok")\n'; } >"$f"
-    run -1 --separate-stderr acp-convert --from=fipa-acl --to=fipa --rejects="$BATS_TEST_TMPDIR/rej" "$f"
+    run -1 --separate-stderr acp-convert --fipa-profile=standard --from=fipa-acl --to=fipa --rejects="$BATS_TEST_TMPDIR/rej" "$f"
     assert_output '{"performative":"inform","content":"ok"}'
     assert_equal "$stderr" "acp-convert: $f:1: error: message of 2000023 bytes is longer than --max-line-bytes=1048576 [line-too-long]"
     cmp <(head -3 "$f") "$BATS_TEST_TMPDIR/rej"
@@ -221,7 +221,7 @@ finish_live() {
 @test "acl: an over-long message still open at the end of the input ends there" {
     local f=$BATS_TEST_TMPDIR/open.acl
     { printf '(inform :content "ok")\n(INFORM\n :content "'; head -c 5000 /dev/zero | tr '\0' z; } >"$f"
-    run -1 --separate-stderr timeout 10 acp-convert --from=fipa-acl --to=fipa --max-line-bytes=1K --rejects="$BATS_TEST_TMPDIR/rej" "$f"
+    run -1 --separate-stderr timeout 10 acp-convert --fipa-profile=standard --from=fipa-acl --to=fipa --max-line-bytes=1K --rejects="$BATS_TEST_TMPDIR/rej" "$f"
     assert_output '{"performative":"inform","content":"ok"}'
     assert_equal "$stderr" "acp-convert: $f:2: error: message of 5019 bytes is longer than --max-line-bytes=1024 [line-too-long]"
     cmp <(tail -n +2 "$f"; echo) "$BATS_TEST_TMPDIR/rej"
@@ -229,21 +229,21 @@ finish_live() {
 
 @test "acl: an over-long line or message is never held whole" {
     [[ $ACP_BIN != *asan* ]] || skip "address space limits do not work under AddressSanitizer"
-    sh_run "{ head -c 100000000 /dev/zero | tr '\\0' x; printf '\\n(inform :content \"ok\")\\n'; } | (ulimit -v 60000; exec acp-convert --from=fipa-acl --to=fipa)"
+    sh_run "{ head -c 100000000 /dev/zero | tr '\\0' x; printf '\\n(inform :content \"ok\")\\n'; } | (ulimit -v 60000; exec acp-convert --fipa-profile=standard --from=fipa-acl --to=fipa)"
     assert_equal "$status" 1
     assert_line '{"performative":"inform","content":"ok"}'
     assert_line --partial 'line of 100000000 bytes'
-    sh_run "{ printf '(inform :content \"'; head -c 100000000 /dev/zero | tr '\\0' x; printf '\\n(inform :content \"ok\")\\n'; } | (ulimit -v 60000; exec acp-convert --from=fipa-acl --to=fipa)"
+    sh_run "{ printf '(inform :content \"'; head -c 100000000 /dev/zero | tr '\\0' x; printf '\\n(inform :content \"ok\")\\n'; } | (ulimit -v 60000; exec acp-convert --fipa-profile=standard --from=fipa-acl --to=fipa)"
     assert_equal "$status" 1
     assert_line '{"performative":"inform","content":"ok"}'
     assert_line --partial 'message of 100000018 bytes'
 }
 
 @test "acl: /dev/zero is one endless line, never a loop of errors" {
-    sh_run "head -c 5M /dev/zero | acp-convert --from=fipa-acl --to=fipa"
+    sh_run "head -c 5M /dev/zero | acp-convert --fipa-profile=standard --from=fipa-acl --to=fipa"
     assert_equal "$status" 1
     assert_output "acp-convert: <stdin>:1: error: line of 5242880 bytes is longer than --max-line-bytes=1048576 [line-too-long]"
-    sh_run "timeout 2 acp-convert --from=fipa-acl --to=fipa /dev/zero 2>&1 | head -c 1000"
+    sh_run "timeout 2 acp-convert --fipa-profile=standard --from=fipa-acl --to=fipa /dev/zero 2>&1 | head -c 1000"
     assert_output ''
 }
 
@@ -312,7 +312,7 @@ build_stream() {
 # --- Live streams: each record is reported as soon as it is complete. ---
 
 @test "live: a junk line is reported when its newline arrives, with --from=fipa-acl" {
-    start_live acp-convert --from=fipa-acl --to=fipa
+    start_live acp-convert --fipa-profile=standard --from=fipa-acl --to=fipa
     printf 'not a message' >&"$writer"
     sleep 0.3
     assert_equal "$(cat "$BATS_TEST_TMPDIR/err")" ''
@@ -325,7 +325,7 @@ build_stream() {
 }
 
 @test "live: a broken message is reported when the next message starts" {
-    start_live acp-convert --from=fipa-acl --to=fipa
+    start_live acp-convert --fipa-profile=standard --from=fipa-acl --to=fipa
     printf '(REQUEST\n :sender  ( agent-identifier :name a@h\n' >&"$writer"
     sleep 0.3
     assert_equal "$(cat "$BATS_TEST_TMPDIR/err")" ''
@@ -361,7 +361,7 @@ build_stream() {
         '(inform :sender (agent-identifier :name a) :X-acp-sender b)' \
         '(inform :X-acp-foo "a" :X-acp-json-foo "1")' \
         '(inform :content "unique" :X-one 1 :X-two 2)' >"$f"
-    run -1 --separate-stderr acp-convert --from=fipa-acl --to=fipa "$f"
+    run -1 --separate-stderr acp-convert --fipa-profile=standard --from=fipa-acl --to=fipa "$f"
     assert_output '{"performative":"inform","content":"unique","X-one":"1","X-two":"2"}'
     assert_equal "$(grep -c '\[duplicate-key\]' <<<"$stderr")" 7
     [[ $stderr == *"dup.acl:1:22: error: parameter ':content' is given twice (names are compared without regard to case) [duplicate-key]"* ]]
@@ -372,7 +372,7 @@ build_stream() {
 @test "acl: members whose names differ only in case still come back" {
     local f
     f=$(lines_file '{"performative":"inform","content":{},"X-note":"a","x-note":"b","Foo":"c","foo":"d"}')
-    run -0 bash -c "acp-convert --to=fipa-acl '$f' | acp-convert --to=fipa"
+    run -0 bash -c "acp-convert --fipa-profile=standard --to=fipa-acl '$f' | acp-convert --fipa-profile=standard --to=fipa"
     assert_output "$(cat "$f")"
 }
 
@@ -381,24 +381,25 @@ build_stream() {
 @test "acl: any letter is a type designator: read as UTC with a warning, written back as spelled" {
     local f=$BATS_TEST_TMPDIR/dt.acl
     printf '%s\n' '(cfp :reply-by 20001211T100025100A :content "x")' '(cfp :reply-by 20001211T100025100z)' >"$f"
-    run -0 --separate-stderr acp-convert --to=fipa "$f"
+    run -0 --separate-stderr acp-convert --fipa-profile=standard --to=fipa "$f"
     assert_line --index 0 '{"performative":"cfp","reply_by":"2000-12-11T10:00:25.100Z","x-acp-reply-by":"20001211T100025100A","content":"x"}'
     assert_line --index 1 '{"performative":"cfp","reply_by":"2000-12-11T10:00:25.100Z","x-acp-reply-by":"20001211T100025100z"}'
     assert_equal "$stderr" "acp-convert: $f:1:16: warning: date-time '20001211T100025100A' has the type designator 'A', not Z; read as UTC [acl-time-zone]"
-    run -0 bash -c "acp-convert --to=fipa '$f' 2>/dev/null | acp-convert --to=fipa-acl"
+    run -0 bash -c "acp-convert --fipa-profile=standard --to=fipa '$f' 2>/dev/null | acp-convert --fipa-profile=standard --to=fipa-acl"
     assert_line --index 1 ' :reply-by 20001211T100025100A'
     assert_line --index 4 ' :reply-by 20001211T100025100z)'
-    # through IACP as well
+    # through IACP as well (which needs a sender and a receiver)
+    printf '%s\n' '(cfp :sender (agent-identifier :name a) :receiver (set (agent-identifier :name b)) :reply-by 20001211T100025100A :content "x")' >"$f"
     run -0 bash -c "acp-convert --to=iacp --now=0 '$f' 2>/dev/null | acp-convert --to=fipa-acl"
-    assert_line ' :reply-by 20001211T100025100A)'
+    assert_line ' :reply-by 20001211T100025100A'
 }
 
 @test "acl: a kept spelling that no longer says reply_by's instant is not written" {
     local f
     f=$(lines_file '{"performative":"cfp","reply_by":"2024-01-15T10:35:00Z","x-acp-reply-by":"20001211T100025100A"}')
-    run -0 acp-convert --to=fipa-acl "$f"
+    run -0 acp-convert --fipa-profile=standard --to=fipa-acl "$f"
     assert_line --index 1 ' :reply-by 20240115T103500000Z'
-    run -0 bash -c "acp-convert --to=fipa-acl '$f' | acp-convert --to=fipa"
+    run -0 bash -c "acp-convert --fipa-profile=standard --to=fipa-acl '$f' | acp-convert --fipa-profile=standard --to=fipa"
     assert_output "$(cat "$f")"
 }
 
@@ -407,22 +408,22 @@ build_stream() {
     printf '%s\n' '(cfp :reply-by +00000000T000500000)' '(cfp :reply-by -00000001T000000000)' \
         '(cfp :reply-by +00000100T000000250)' '(cfp :reply-by +00010000T000000000)' \
         '(cfp :reply-by +99990000T000000000)' >"$f"
-    run -1 --separate-stderr acp-convert --to=fipa --now=2024-01-15T10:00:00Z "$f"
+    run -1 --separate-stderr acp-convert --fipa-profile=standard --to=fipa --now=2024-01-15T10:00:00Z "$f"
     run -0 jq -r .reply_by <<<"$output"
     assert_output "$(printf '%s\n' 2024-01-15T10:05:00Z 2024-01-14T10:00:00Z 2024-02-14T10:00:00.250Z 2025-01-14T10:00:00Z)"
     [[ $stderr == *"rel.acl:5:16: error: relative date-time '+99990000T000000000' falls outside the years 0 to 9999 [acl-time]"* ]]
     # SOURCE_DATE_EPOCH when there is no --now
-    sh_run "head -1 '$f' | SOURCE_DATE_EPOCH=1705312800 acp-convert --to=fipa"
+    sh_run "head -1 '$f' | SOURCE_DATE_EPOCH=1705312800 acp-convert --fipa-profile=standard --to=fipa"
     assert_output '{"performative":"cfp","reply_by":"2024-01-15T10:05:00Z","x-acp-reply-by":"+00000000T000500000"}'
 }
 
 @test "acl: a relative date-time goes back relative, and its instant rides along for this reader" {
     local f=$BATS_TEST_TMPDIR/rel.acl
     printf '%s\n' '(cfp :reply-by +00000000T000500000 :content "x")' >"$f"
-    run -0 bash -c "acp-convert --to=fipa --now=2024-01-15T10:00:00Z '$f' | acp-convert --to=fipa-acl"
+    run -0 bash -c "acp-convert --fipa-profile=standard --to=fipa --now=2024-01-15T10:00:00Z '$f' | acp-convert --fipa-profile=standard --to=fipa-acl"
     assert_line --index 1 ' :reply-by +00000000T000500000 :X-acp-reply_by "2024-01-15T10:05:00Z"'
     # read again a year later: the instant stays the one first read
-    run -0 bash -c "acp-convert --to=fipa --now=2024-01-15T10:00:00Z '$f' | acp-convert --to=fipa-acl | acp-convert --to=fipa --now=2025-01-01T00:00:00Z"
+    run -0 bash -c "acp-convert --fipa-profile=standard --to=fipa --now=2024-01-15T10:00:00Z '$f' | acp-convert --fipa-profile=standard --to=fipa-acl | acp-convert --fipa-profile=standard --to=fipa --now=2025-01-01T00:00:00Z"
     assert_output '{"performative":"cfp","reply_by":"2024-01-15T10:05:00Z","x-acp-reply-by":"+00000000T000500000","content":"x"}'
 }
 
@@ -441,22 +442,22 @@ build_stream() {
 @test "acl: counter_propose is written as a propose JADE reads, and read back" {
     local f
     f=$(lines_file '{"performative":"counter_propose","sender":"a","receiver":"b","content":{"price":9}}')
-    run -0 acp-convert --to=fipa-acl --spelling=upper "$f"
+    run -0 acp-convert --fipa-profile=standard --to=fipa-acl --spelling=upper "$f"
     assert_line --index 0 '(PROPOSE'
     assert_line --index 5 ' :X-acp-performative counter_propose)'
-    run -0 bash -c "acp-convert --to=fipa-acl '$f' | acp-convert --to=fipa"
+    run -0 bash -c "acp-convert --fipa-profile=standard --to=fipa-acl '$f' | acp-convert --fipa-profile=standard --to=fipa"
     assert_output "$(cat "$f")"
     # JADE rewrites the marker at the start of a line; (counter-propose is still read
-    run -0 acp-convert --to=fipa "$ACL/jade-counter-propose.acl"
+    run -0 acp-convert --fipa-profile=standard --to=fipa "$ACL/jade-counter-propose.acl"
     assert_output '{"performative":"counter_propose","sender":"bob@host:1099/JADE","receiver":"alice@host:1099/JADE","content":"price 10","x-acp-partial":true}'
-    sh_run "printf '(counter-propose :content \"x\")\n' | acp-convert --to=fipa"
+    sh_run "printf '(counter-propose :content \"x\")\n' | acp-convert --fipa-profile=standard --to=fipa"
     assert_output '{"performative":"counter_propose","content":"x"}'
 }
 
 @test "acl: :X-acp-performative belongs to a propose and names counter_propose" {
     local f=$BATS_TEST_TMPDIR/cp.acl
     printf '%s\n' '(inform :X-acp-performative counter_propose)' '(propose :X-acp-performative shout)' >"$f"
-    run -1 --separate-stderr acp-convert --to=fipa "$f"
+    run -1 --separate-stderr acp-convert --fipa-profile=standard --to=fipa "$f"
     assert_output ''
     [[ $stderr == *"cp.acl:1:29: error: ':X-acp-performative counter_propose' belongs to a propose, not a inform [acl-performative]"* ]]
     [[ $stderr == *"cp.acl:2:30: error: ':X-acp-performative' names 'shout'; only counter_propose is read there [acl-performative]"* ]]
@@ -467,17 +468,17 @@ build_stream() {
     f=$(lines_file '{"performative":"inform","sender":"f","receiver":"q","content":{},"x-acp-partial":true}' \
         '{"performative":"inform","content":{},"partial":"true"}' \
         '{"performative":"inform","content":{},"partial":"false","x-acp-partial":false}')
-    run -0 acp-convert --to=fipa-acl "$f"
+    run -0 acp-convert --fipa-profile=standard --to=fipa-acl "$f"
     assert_line --index 5 ' :X-acp-partial true)'
     assert_line --index 9 ' :X-acp-json-partial "\"true\"")'
-    run -0 bash -c "acp-convert --to=fipa-acl '$f' | acp-convert --to=fipa"
+    run -0 bash -c "acp-convert --fipa-profile=standard --to=fipa-acl '$f' | acp-convert --fipa-profile=standard --to=fipa"
     assert_output "$(cat "$f")"
 }
 
 @test "acl: (set) names no agent: the member is left out" {
     local f=$BATS_TEST_TMPDIR/set.acl
     printf '%s\n' '(inform :sender (agent-identifier :name a) :receiver (set) :reply-to (set ) :content "x")' >"$f"
-    run -0 acp-convert --to=fipa "$f"
+    run -0 acp-convert --fipa-profile=standard --to=fipa "$f"
     assert_output '{"performative":"inform","sender":"a","content":"x"}'
     run -1 --separate-stderr acp-validate --stateless "$f"
     [[ $stderr == *"missing required member 'receiver' [fipa-missing]"* ]]
@@ -486,14 +487,14 @@ build_stream() {
 @test "acl: a list value keeps its meaning through FIPA JSON and IACP" {
     local f=$BATS_TEST_TMPDIR/expr.acl
     printf '%s\n' '(inform :sender (agent-identifier :name a :X-where (room (floor 2))) :receiver (set (agent-identifier :name b)) :content "x" :encoding (base64 (chunked 4)) :X-hint "(not a list)")' >"$f"
-    run -0 acp-convert --to=fipa "$f"
+    run -0 acp-convert --fipa-profile=standard --to=fipa "$f"
     assert_output '{"performative":"inform","sender":{"name":"a","X-where":"(room (floor 2))","x-acp-expressions":["X-where"]},"receiver":"b","content":"x","encoding":"(base64 (chunked 4))","X-hint":"(not a list)","x-acp-expressions":["encoding"]}'
-    run -0 bash -c "acp-convert --to=fipa '$f' | acp-convert --to=fipa-acl"
+    run -0 bash -c "acp-convert --fipa-profile=standard --to=fipa '$f' | acp-convert --fipa-profile=standard --to=fipa-acl"
     assert_line --index 1 ' :sender (agent-identifier :name a :X-where (room (floor 2)))'
     assert_line --index 4 ' :encoding (base64 (chunked 4))'
     assert_line --index 5 ' :X-hint "(not a list)")'
-    run -0 bash -c "acp-convert --to=iacp --now=0 '$f' | acp-convert --to=fipa-acl | acp-convert --to=fipa"
-    assert_output "$(acp-convert --to=fipa "$f")"
+    run -0 bash -c "acp-convert --fipa-profile=standard --to=iacp --now=0 '$f' | acp-convert --fipa-profile=standard --to=fipa-acl | acp-convert --fipa-profile=standard --to=fipa"
+    assert_output "$(acp-convert --fipa-profile=standard --to=fipa "$f")"
 }
 
 @test "acl: x-acp-expressions must name members that are one list" {
@@ -502,7 +503,7 @@ build_stream() {
         '{"performative":"inform","encoding":"(a b","x-acp-expressions":["encoding"]}' \
         '{"performative":"inform","x-acp-expressions":["encoding"]}' \
         '{"performative":"inform","encoding":"(a b)","x-acp-expressions":"encoding"}')
-    run -1 --separate-stderr acp-convert --to=fipa-acl "$f"
+    run -1 --separate-stderr acp-convert --fipa-profile=standard --to=fipa-acl "$f"
     assert_output ''
     assert_equal "$(grep -c "'x-acp-expressions' must list members whose text is one parenthesised expression \[convert-unwritable\]" <<<"$stderr")" 4
 }

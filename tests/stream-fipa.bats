@@ -10,6 +10,19 @@ validate() {
     run bash -c 'acp-validate "$@" >/dev/null' _ "$@"
 }
 
+# The engine as acp-trace sees it: a small driver prints engine_feed's keys and the summaries.
+engine_summaries() {
+    if [ ! -x "$BATS_FILE_TMPDIR/engine-summaries" ]; then
+        local root=$TESTS_DIR/..
+        # shellcheck disable=SC2046
+        ${CC:-cc} -std=c11 -D_DEFAULT_SOURCE -D_POSIX_C_SOURCE=200809L -I"$root/common" \
+            -o "$BATS_FILE_TMPDIR/engine-summaries" "$root/tests/drivers/engine-summaries.c" \
+            "$root"/common/*.c $(pkg-config --cflags --libs jansson) -lm ||
+            fail "cannot build the engine driver"
+    fi
+    "$BATS_FILE_TMPDIR/engine-summaries" "$@"
+}
+
 # Validates with JSON diagnostics.
 validate_json() {
     validate --diagnostics=json "$@"
@@ -71,7 +84,9 @@ assert_clean() {
     assert_line --partial 'proposal from c arrived 300 s after'
     assert_finding fipa-accept-no-proposal 5 3
     assert_line --partial 'accept-proposal to b, who refused'
-    [ "${#lines[@]}" -eq 2 ]
+    # b never proposed, so the accept's in_reply_to names nothing.
+    assert_finding fipa-reply-unknown 5 1
+    [ "${#lines[@]}" -eq 3 ]
 }
 
 @test "fipa-contract-net: accept-proposal before any proposal, or to an agent never asked" {
@@ -181,10 +196,18 @@ assert_clean() {
 @test "not followed: a lone inform, replies to unseen conversations, an unknown protocol" {
     validate "$F/ok-unfollowed.jsonl"
     assert_success
-    # Only the per-message warnings about the unknown protocol remain.
+    # Only the warning about the unknown protocol remains: once, at the conversation's first
+    # message (its second spells the name in another case).
+    [ "${#lines[@]}" -eq 1 ]
+    assert_line --index 0 --partial "ok-unfollowed.jsonl:7: warning: unknown interaction protocol 'acme-haggle' [fipa-protocol-unknown]"
+}
+
+@test "fipa-protocol-unknown: once per message with --stateless" {
+    validate --stateless "$F/ok-unfollowed.jsonl"
+    assert_success
     [ "${#lines[@]}" -eq 2 ]
-    assert_line --index 0 --partial '[fipa-protocol-unknown]'
-    assert_line --index 1 --partial '[fipa-protocol-unknown]'
+    assert_line --index 0 --partial ':7: warning: unknown'
+    assert_line --index 1 --partial ':8: warning: unknown'
 }
 
 @test "not-understood ends a conversation, from either side" {
@@ -198,7 +221,7 @@ assert_clean() {
     assert_line --partial 'ended (not-understood)'
 }
 
-@test "cancel meta-protocol: inform or failure ends each participant's part" {
+@test "cancel meta-protocol: inform ends a participant's part; after failure its part goes on" {
     assert_clean ok-cancel.jsonl
 }
 
@@ -418,6 +441,317 @@ assert_clean() {
     local code
     for code in fipa-unexpected-act fipa-after-end fipa-not-addressed fipa-accept-no-proposal \
         fipa-conversation-reused fipa-late-proposal fipa-open-at-end fipa-evicted fipa-idle; do
+        run -0 acp-validate --explain="$code"
+        assert_line --index 0 --partial "$code ("
+        grep -qF ".B ${code//-/\\-}" "$TESTS_DIR/../man/acp.7" || fail "$code not in acp.7"
+    done
+}
+
+# ---- Conformance to the specifications (issue 7) ----
+
+# Prints "LINE SEVERITY CODE RELATED" for each JSON diagnostic of validating the arguments.
+findings() {
+    acp-validate --diagnostics=json "$@" 2>&1 >/dev/null |
+        jq -r '"\(.line) \(.severity) \(.code) \(.related_line // "-")"'
+}
+
+@test "fipa-wrong-opening: a declared protocol fixes the opening act" {
+    run -0 findings "$F/wrong-opening.jsonl"
+    # One error per conversation: the proposals, the inform and the refuse of the first are quiet.
+    assert_output - <<'OUT'
+1 error fipa-wrong-opening -
+6 error fipa-wrong-opening -
+7 error fipa-wrong-opening -
+8 error fipa-wrong-opening -
+OUT
+    validate "$F/wrong-opening.jsonl"
+    assert_failure 1
+    assert_line --index 0 --partial "error: cfp opens conversation 'w1' as fipa-request, which opens with request [fipa-wrong-opening]"
+    assert_line --index 2 --partial 'which opens with query-if or query-ref'
+}
+
+@test "fipa-wrong-opening: not for a conversation met midway (its first message answers one)" {
+    assert_clean ok-midway-declared.jsonl
+}
+
+@test "fipa-protocol-changed: a message names another protocol than its conversation runs" {
+    run -0 findings "$F/protocol-changed.jsonl"
+    assert_output - <<'OUT'
+2 error fipa-protocol-changed 1
+3 error fipa-protocol-changed 1
+4 warning fipa-protocol-unknown -
+5 error fipa-protocol-changed 4
+OUT
+    validate "$F/protocol-changed.jsonl"
+    assert_line --index 0 --partial "agree names protocol 'fipa-query' in conversation 'p1', which runs fipa-request"
+}
+
+@test "fipa-protocol-changed: contract net turned iterated, and an auction's two spellings, are one protocol" {
+    assert_clean ok-protocol-same.jsonl
+}
+
+@test "fipa-reply-unknown: an in_reply_to naming none of the conversation's messages" {
+    run -0 findings "$F/reply-unknown.jsonl"
+    assert_output '2 warning fipa-reply-unknown 1'
+    validate "$F/reply-unknown.jsonl"
+    assert_output --partial "in_reply_to 'r9' names no message of conversation 'q1'"
+}
+
+@test "fipa-reply-unknown: replies may name any message of their conversation" {
+    assert_clean ok-reply-known.jsonl
+}
+
+@test "fipa-reply-unknown: quiet when a conversation remembers too many reply_with values" {
+    local f=$BATS_TEST_TMPDIR/many.jsonl i
+    {
+        printf '{"performative":"subscribe","sender":"a","receiver":"feed","content":{},"conversation_id":"s","reply_with":"s0"}\n'
+        for i in $(seq 1 70); do
+            printf '{"performative":"inform","sender":"feed","receiver":"a","content":{},"conversation_id":"s","reply_with":"n%d","in_reply_to":"s0"}\n' "$i"
+        done
+        printf '{"performative":"inform","sender":"feed","receiver":"a","content":{},"conversation_id":"s","in_reply_to":"gone"}\n'
+        printf '{"performative":"failure","sender":"feed","receiver":"a","content":{},"conversation_id":"s","in_reply_to":"n3"}\n'
+    } >"$f"
+    validate "$f"
+    assert_success
+    assert_output ''
+}
+
+@test "cancel meta-protocol: failure to a cancel is a cancellation that failed" {
+    # The request goes on, so its conversation is still open at the end.
+    run -0 findings "$F/cancel-failed.jsonl"
+    assert_output '1 warning fipa-open-at-end 4'
+    validate "$F/cancel-failed.jsonl"
+    assert_output --partial 'bob is agreed'
+}
+
+@test "cancel meta-protocol: after a failed cancellation the protocol's own result is legal" {
+    assert_clean ok-cancel-failed.jsonl
+}
+
+@test "cancel meta-protocol: a final answer that crossed the cancel ends it; the cancel's answer is not due" {
+    assert_clean ok-cancel-crossed-final.jsonl
+}
+
+@test "fipa-cancel-crossed: the crossing final answer when the cancel has no reply_with" {
+    run -0 findings "$F/cancel-crossed-final.jsonl"
+    # The late answer to the cancel (line 5) is accepted once; a second one is after the end.
+    assert_output - <<'OUT'
+4 warning fipa-cancel-crossed 3
+6 error fipa-after-end 4
+OUT
+    validate "$F/cancel-crossed-final.jsonl"
+    assert_line --index 0 --partial 'inform from bob names an earlier message, not the cancel, which has no reply_with'
+}
+
+@test "cancel meta-protocol: without reply_with on the cancel, a notification naming the subscribe answers it" {
+    # s1: the answer names the conversation's first message, as many agents write every reply;
+    # s2: it was a notification that crossed the cancel, and the real answer still comes.
+    assert_clean ok-cancel-ambiguous.jsonl
+}
+
+@test "cancel meta-protocol: the cancellation as acp-convert writes IACP's is clean and ends as cancelled" {
+    assert_clean ok-converted-cancel.jsonl
+    run -0 --separate-stderr engine_summaries <"$F/ok-converted-cancel.jsonl"
+    assert_line 'done queen/q-0001 fipa-request from queen: cancelled, 4 message(s), lines 1-4 of <stdin>, time 1312284100-1312284103'
+}
+
+@test "partial results: informs marked x-acp-partial come before the final answer" {
+    assert_clean ok-partial.jsonl
+}
+
+@test "partial results: a partial result stands for the agreement, and none comes after the end" {
+    run -0 findings "$F/partial-faults.jsonl"
+    assert_output - <<'OUT'
+3 error fipa-unexpected-act 2
+6 error fipa-after-end 5
+1 warning fipa-open-at-end 3
+OUT
+}
+
+@test "fipa-auction-second-accept: only the first accept-proposal of a Dutch round wins" {
+    run -0 findings "$F/auction-dutch-second-accept.jsonl"
+    assert_output '6 error fipa-auction-second-accept 5'
+    validate "$F/auction-dutch-second-accept.jsonl"
+    assert_output --partial "accept-proposal to b2, but b1's bid already won this round of auction 'da'"
+}
+
+@test "acp(7) marks both auctions as Experimental" {
+    local man7
+    man7=$(sed 's/\\-/-/g' "$TESTS_DIR/../man/acp.7")
+    grep -q 'Experimental (FIPA XC00031' <<<"$man7" || fail "English auction not marked"
+    grep -q 'Experimental (FIPA XC00032' <<<"$man7" || fail "Dutch auction not marked"
+}
+
+@test "fipa-cfp-failure: failure in answer to a cfp is a warning" {
+    run -0 findings "$F/cfp-failure.jsonl"
+    assert_output '2 warning fipa-cfp-failure 1'
+}
+
+@test "fipa-cfp-failure: not for a failure after an accept-proposal" {
+    run -0 findings "$F/ok-contract-net.jsonl"
+    assert_output ''
+    sed -e '2d' -e '1s/\["a","b"\]/["b"]/' "$F/cfp-failure.jsonl" >"$BATS_TEST_TMPDIR/cn.jsonl"
+    validate "$BATS_TEST_TMPDIR/cn.jsonl"
+    assert_success
+    assert_output ''
+}
+
+@test "fipa-late-accept: accepting a proposal that came after the cfp's reply_by" {
+    run -0 findings "$F/late-accept.jsonl"
+    # In 'lb' the late proposal is rejected: only the proposal itself is reported.
+    assert_output - <<'OUT'
+2 warning fipa-late-proposal 1
+4 warning fipa-late-accept 2
+8 warning fipa-late-proposal 7
+OUT
+}
+
+@test "fipa-late-reply: reply_by binds the first reply to any act that carries it" {
+    run -0 findings "$F/late-reply.jsonl"
+    # request, query-ref, subscribe, propose, a refuse to a cfp, and the initiator's answer to a
+    # proposal with a reply_by; the later messages of each exchange are not bound.
+    assert_output - <<'OUT'
+2 warning fipa-late-reply 1
+5 warning fipa-late-reply 4
+7 warning fipa-late-reply 6
+10 warning fipa-late-reply 9
+12 warning fipa-late-reply 11
+15 warning fipa-late-reply 14
+OUT
+    validate "$F/late-reply.jsonl"
+    assert_line --index 0 --partial 'agree from bob arrived 60 s after the reply_by of the message it answers'
+}
+
+@test "fipa-late-reply: --max-skew tolerates a small lateness" {
+    validate --max-skew=5m "$F/late-reply.jsonl"
+    assert_success
+    assert_output ''
+}
+
+@test "brokering and recruiting: with targets known, every target must be accounted for" {
+    run -0 findings "$F/brokering-open-targets.jsonl"
+    # b1: t2 neither answered nor was answered for; r1: t2 did not answer, and t3 is no target.
+    assert_output - <<'OUT'
+11 error fipa-not-addressed 6
+1 warning fipa-open-at-end 5
+6 warning fipa-open-at-end 11
+OUT
+    validate "$F/brokering-open-targets.jsonl"
+    assert_line --partial "fipa-brokering conversation 'b1' is still open at end of input: broker is relaying"
+}
+
+@test "brokering and recruiting: every target answered or answered for ends the conversation" {
+    assert_clean ok-brokering-targets.jsonl
+}
+
+@test "contract net: a cfp sent as one message per participant ends when all are accounted for" {
+    assert_clean ok-cfp-per-participant.jsonl
+}
+
+@test "contract net: a copy of the cfp keeps the run open; another cfp is a new run" {
+    run -0 findings "$F/cfp-per-participant-open.jsonl"
+    assert_output - <<'OUT'
+6 error fipa-conversation-reused 4
+1 warning fipa-open-at-end 3
+OUT
+}
+
+@test "--fipa-profile=standard: only the performative is required" {
+    validate --stateless --fipa-profile=standard "$F/ok-standard.jsonl"
+    assert_success
+    assert_output ''
+    validate --stateless "$F/ok-standard.jsonl"
+    assert_failure 1
+    assert_line --index 0 --partial "ok-standard.jsonl:1: error: missing required member 'content' [fipa-missing]"
+    validate --stateless --fipa-profile=caxton "$F/ok-standard.jsonl"
+    assert_failure 1
+}
+
+@test "--fipa-profile=standard: stream checks follow messages without content or receiver" {
+    validate --fipa-profile=standard "$F/ok-standard.jsonl"
+    assert_success
+    assert_output ''
+}
+
+@test "fipa-cannot-follow: a message without the sender or receiver its protocol needs" {
+    run -0 findings --fipa-profile=standard "$F/standard-unattributed.jsonl"
+    assert_output - <<'OUT'
+2 warning fipa-cannot-follow 1
+3 warning fipa-cannot-follow -
+5 warning fipa-cannot-follow 4
+6 warning fipa-cannot-follow -
+1 warning fipa-open-at-end -
+4 warning fipa-open-at-end 5
+OUT
+    validate --fipa-profile=standard "$F/standard-unattributed.jsonl"
+    assert_line --index 0 --partial "agree has no sender: fipa-request conversation 's1' cannot follow it"
+    assert_line --index 1 --partial 'request has no receiver: the fipa-request conversation it opens cannot be followed'
+}
+
+@test "--fipa-profile: a bad value is a usage error, in both tools" {
+    run -2 --separate-stderr acp-validate --fipa-profile=jade </dev/null
+    assert_equal "${stderr_lines[0]}" "acp-validate: invalid argument 'jade' for '--fipa-profile'"
+    run -2 --separate-stderr acp-convert --to=fipa --fipa-profile=jade </dev/null
+    assert_equal "${stderr_lines[0]}" "acp-convert: invalid argument 'jade' for '--fipa-profile'"
+    run -0 acp-convert --to=fipa --fipa-profile=standard </dev/null
+}
+
+@test "the README recipe for JADE logs: a subscription cancelled without content is clean" {
+    # The string form as JADE writes it: SubscriptionInitiator sends one subscribe per receiver
+    # and its CANCEL with no content and no reply_with; a notification crosses the first cancel.
+    sh_run "acp-convert --fipa-profile=standard --from=fipa-acl --to=fipa '$F/jade-subscribe-cancel.acl' | acp-validate --fipa-profile=standard >/dev/null"
+    assert_success
+    assert_output ''
+    # and directly, as acp-validate reads the string form itself
+    run -0 --separate-stderr acp-validate --fipa-profile=standard "$F/jade-subscribe-cancel.acl"
+    assert_equal "$stderr" ''
+    assert_output "$(cat "$F/jade-subscribe-cancel.acl")"
+    sh_run "acp-convert --from=fipa-acl --to=fipa '$F/jade-subscribe-cancel.acl' | acp-validate >/dev/null"
+    assert_failure 1
+    assert_output --partial "missing required member 'content' [fipa-missing]"
+}
+
+@test "fipa-time-range and fipa-time-millis: unix-second timestamps beyond this era" {
+    f=$(lines_file \
+        '{"performative":"inform","sender":"a","receiver":"b","content":{},"timestamp":1e15}' \
+        '{"performative":"inform","sender":"a","receiver":"b","content":{},"timestamp":1700000000000}' \
+        '{"performative":"inform","sender":"a","receiver":"b","content":{},"created_at":1e300}' \
+        '{"performative":"inform","sender":"a","receiver":"b","content":{},"timestamp":99999999999}')
+    run -0 findings --stateless "$f"
+    assert_output - <<'OUT'
+1 error fipa-time-range -
+2 warning fipa-time-millis -
+3 error fipa-time-range -
+OUT
+    validate "$f"
+    assert_line --index 0 --partial "'timestamp' is above 10^14: neither unix seconds nor milliseconds of this era"
+}
+
+@test "a timestamp beyond this era does not move message time; milliseconds are read as such" {
+    f=$(lines_file \
+        '{"performative":"request","sender":"a","receiver":"b","content":{},"conversation_id":"c1","reply_with":"r1","timestamp":1700000000}' \
+        '{"performative":"request","sender":"x","receiver":"y","content":{},"conversation_id":"c2","reply_with":"r2","timestamp":1700000001000}' \
+        '{"performative":"inform","sender":"q","receiver":"z","content":{},"timestamp":1e300}' \
+        '{"performative":"agree","sender":"b","receiver":"a","content":{},"conversation_id":"c1","in_reply_to":"r1","timestamp":1700000002}' \
+        '{"performative":"inform","sender":"b","receiver":"a","content":{},"conversation_id":"c1","in_reply_to":"r1","timestamp":1700000003}' \
+        '{"performative":"inform","sender":"y","receiver":"x","content":{},"conversation_id":"c2","in_reply_to":"r2","timestamp":1700000004}')
+    run -0 findings "$f"
+    assert_output - <<'OUT'
+2 warning fipa-time-millis -
+3 error fipa-time-range -
+OUT
+    # The engine on its own (no per-message checks) does not take the absurd time either.
+    run -0 --separate-stderr engine_summaries <"$f"
+    refute_line --partial 'expired'
+    assert_line --partial 'done c1 fipa-request from a: done, 3 message(s), lines 1-5 of <stdin>, time 1700000000-1700000003'
+    assert_line --partial 'done c2 fipa-request from x: done, 2 message(s), lines 2-6 of <stdin>, time 1700000001-1700000004'
+}
+
+@test "every new FIPA code has an explanation and is listed in acp(7)" {
+    local code
+    for code in fipa-wrong-opening fipa-protocol-changed fipa-reply-unknown fipa-cancel-crossed \
+        fipa-auction-second-accept fipa-cfp-failure fipa-late-accept fipa-late-reply \
+        fipa-cannot-follow fipa-time-range fipa-time-millis; do
         run -0 acp-validate --explain="$code"
         assert_line --index 0 --partial "$code ("
         grep -qF ".B ${code//-/\\-}" "$TESTS_DIR/../man/acp.7" || fail "$code not in acp.7"
