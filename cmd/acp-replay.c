@@ -594,7 +594,7 @@ static void send_at(struct replay *r, struct filter *f, const struct held *m, do
         if (!lockstep && r->pace.pace != PACE_TOPSPEED)
             lateness_add(&r->late, r->behind);
         if (r->check)
-            agentcheck_sent(r->check, recorded, sent, now);
+            agentcheck_sent(r->check, recorded, sent, now, &r->sink);
         if (r->peer)
             take_peer_lines(r, f);
         status_draw(r, now, false);

@@ -10,7 +10,7 @@
 #include "schedule.h"
 #include "strmap.h"
 
-enum { MAX_CAUSES = 10000, MAX_POOL = 10000, QUOTE_MAX = 80 };
+enum { MAX_CAUSES = 10000, MAX_POOL = 10000, MAX_PENDING = 10000, QUOTE_MAX = 80 };
 
 /* A line of the recording, kept for diagnostics after its record is gone. */
 struct place {
@@ -38,6 +38,7 @@ struct expectation {
     enum protocol proto;
     struct place where;
     double deadline;
+    bool by_delay; /* the deadline is twice the recorded delay, not --reply-timeout */
 };
 
 struct live_reply {
@@ -291,7 +292,7 @@ static double message_time(const json_t *msg, enum protocol proto)
 }
 
 void agentcheck_sent(struct agentcheck *ac, const struct message *recorded, const json_t *sent,
-                     double now)
+                     double now, struct diag_sink *sink)
 {
     struct cause *c = xcalloc(1, sizeof *c);
     place_set(&c->where, &recorded->at);
@@ -309,7 +310,7 @@ void agentcheck_sent(struct agentcheck *ac, const struct message *recorded, cons
     place_set(&ac->last_sent, &recorded->at);
     ac->counts.sent++;
     if (ac->causes.size > MAX_CAUSES)
-        cause_free(ac, LIST_ITEM(ac->causes.head, struct cause, age), NULL);
+        cause_free(ac, LIST_ITEM(ac->causes.head, struct cause, age), sink);
 }
 
 /* --- comparing --- */
@@ -420,21 +421,19 @@ static void match(struct agentcheck *ac, struct expectation *e, struct live_repl
 
 static struct live_reply *pooled_of_kind(struct cause *c, const json_t *msg, enum protocol proto)
 {
-    for (struct list_link *l = c->pool.head; l; l = l->next) {
-        struct live_reply *r = LIST_ITEM(l, struct live_reply, in_cause);
+    for (struct live_reply *r = LIST_ITEM(c->pool.head, struct live_reply, in_cause); r;
+         r = LIST_ITEM(r->in_cause.next, struct live_reply, in_cause))
         if (same_kind(r->msg, r->proto, msg, proto))
             return r;
-    }
     return NULL;
 }
 
 static struct expectation *pending_of_kind(struct cause *c, const json_t *msg, enum protocol proto)
 {
-    for (struct list_link *l = c->pending.head; l; l = l->next) {
-        struct expectation *e = LIST_ITEM(l, struct expectation, in_cause);
+    for (struct expectation *e = LIST_ITEM(c->pending.head, struct expectation, in_cause); e;
+         e = LIST_ITEM(e->in_cause.next, struct expectation, in_cause))
         if (same_kind(e->recorded, e->proto, msg, proto))
             return e;
-    }
     return NULL;
 }
 
@@ -453,8 +452,10 @@ void agentcheck_expect(struct agentcheck *ac, const struct message *recorded,
     place_set(&e->where, &recorded->at);
     double delay = message_time(recorded->root, recorded->proto) - c->recorded_time;
     double allowed = ac->cfg.reply_timeout;
-    if (delay > 0 && 2 * delay > allowed)
+    if (delay > 0 && 2 * delay > allowed) {
         allowed = 2 * delay;
+        e->by_delay = true;
+    }
     e->deadline = c->sent_at + allowed;
     list_append(&c->pending, &e->in_cause);
     list_append(&ac->pending, &e->in_all);
@@ -463,6 +464,10 @@ void agentcheck_expect(struct agentcheck *ac, const struct message *recorded,
         match(ac, e, r, sink);
         expectation_free(ac, e);
         live_free(ac, r);
+    } else if (ac->pending.size > MAX_PENDING) {
+        struct expectation *oldest = LIST_ITEM(ac->pending.head, struct expectation, in_all);
+        report_missing(ac, oldest, sink, "no longer awaited: 10,000 replies were awaited at once");
+        expectation_free(ac, oldest);
     }
 }
 
@@ -540,11 +545,10 @@ bool agentcheck_waiting(const struct agentcheck *ac)
 double agentcheck_next_deadline(const struct agentcheck *ac)
 {
     double next = INFINITY;
-    for (struct list_link *l = ac->pending.head; l; l = l->next) {
-        const struct expectation *e = LIST_ITEM(l, struct expectation, in_all);
+    for (const struct expectation *e = LIST_ITEM(ac->pending.head, struct expectation, in_all); e;
+         e = LIST_ITEM(e->in_all.next, struct expectation, in_all))
         if (e->deadline < next)
             next = e->deadline;
-    }
     return next;
 }
 
@@ -581,9 +585,7 @@ static void settle(struct agentcheck *ac, struct expectation *e, struct diag_sin
                   waited, kind_of(e->recorded, e->proto));
     } else {
         struct strbuf why = STRBUF_INIT;
-        sb_addf(&why, "waited %s%s", waited,
-                e->deadline - c->sent_at > ac->cfg.reply_timeout ? ", twice the recorded delay"
-                                                                 : "");
+        sb_addf(&why, "waited %s%s", waited, e->by_delay ? ", twice the recorded delay" : "");
         report_missing(ac, e, sink, why.buf);
         sb_free(&why);
     }
@@ -592,10 +594,10 @@ static void settle(struct agentcheck *ac, struct expectation *e, struct diag_sin
 
 void agentcheck_expire(struct agentcheck *ac, double now, struct diag_sink *sink)
 {
-    struct list_link *l = ac->pending.head;
-    while (l && !ac->broken) {
-        struct expectation *e = LIST_ITEM(l, struct expectation, in_all);
-        l = l->next;
+    struct expectation *next;
+    for (struct expectation *e = LIST_ITEM(ac->pending.head, struct expectation, in_all);
+         e && !ac->broken; e = next) {
+        next = LIST_ITEM(e->in_all.next, struct expectation, in_all);
         if (e->deadline <= now)
             settle(ac, e, sink);
     }

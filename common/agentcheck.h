@@ -13,8 +13,9 @@
  * reply is matched, the id the agent chose is bound to the one it chose in the recording, so
  * that later recorded messages that name it reach the agent rewritten.
  *
- * State is bounded: at most 10,000 messages sent are remembered for matching, and at most
- * 10,000 live replies wait for a recorded one (the oldest are then reported as extra). */
+ * State is bounded: at most 10,000 messages sent are remembered for matching, at most 10,000
+ * recorded replies are awaited at once (the oldest is then reported missing), and at most 10,000
+ * live replies wait for a recorded one (the oldest is then reported as extra). */
 #ifndef ACP_AGENTCHECK_H
 #define ACP_AGENTCHECK_H
 
@@ -46,9 +47,10 @@ void agentcheck_free(struct agentcheck *ac);
 
 enum agent_role agentcheck_role(const struct agentcheck *ac, const struct message *m);
 
-/* The recorded message went to the agent at now as sent (its ids as the agent sees them). */
+/* The recorded message went to the agent at now as sent (its ids as the agent sees them). The
+ * oldest message sent is forgotten past the bound, and what still waited on it reported. */
 void agentcheck_sent(struct agentcheck *ac, const struct message *recorded, const json_t *sent,
-                     double now);
+                     double now, struct diag_sink *sink);
 
 /* A recorded message from the agent. When it answers a message that was sent, the live agent
  * owes a reply like it. */

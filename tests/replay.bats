@@ -530,6 +530,20 @@ OUT
     [[ $stderr == *"--exec: unclosed single quote"* ]] || fail "$stderr"
 }
 
+@test "the peer's lines come whole: a last line without a newline, an over-long line cut" {
+    run -0 --separate-stderr acp-replay --all --exec="printf 'one\ntwo'" /dev/null
+    assert_output $'one\ntwo'
+    run -0 --separate-stderr acp-replay --all --max-line-bytes=4 --exec="printf '123456789\nok\n'" /dev/null
+    assert_output $'1234\nok'
+}
+
+@test "an agent that writes an over-long line writes garbage" {
+    run -1 --separate-stderr acp-replay --as=forager-07 --max-line-bytes=450 \
+        --exec="sh -c 'read -r m; printf \"{\\\"pad\\\":\\\"%0500d\\\"}\\n\" 0; cat >/dev/null'" "$(seed_exchange)"
+    [[ $stderr == *"error: the agent wrote a line that is not a message (longer than --max-line-bytes): '{\"pad\":\"000"*"[agent-garbage]" ]] ||
+        fail "$stderr"
+}
+
 @test "a command that cannot be run is exit status 2" {
     run -2 --separate-stderr acp-replay --exec=no-such-command-here "$(seed_exchange)"
     [[ $stderr == *"no-such-command-here:0: error: cannot run the command: No such file or directory [peer-connect]"* ]] ||
