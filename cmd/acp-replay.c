@@ -100,6 +100,7 @@ struct run {
 
 struct status {
     bool on;
+    bool shares_terminal; /* stdout is the same terminal: clear the line before writing there */
     bool drawn;
     double next;
     double last_time;
@@ -312,11 +313,13 @@ static void status_clear(struct replay *r)
     r->status.drawn = false;
 }
 
-static void status_draw(struct replay *r, double now, bool force)
+static void status_draw(struct replay *r, struct filter *f, double now)
 {
     struct status *s = &r->status;
-    if (!s->on || (!force && now < s->next))
+    if (!s->on || now < s->next)
         return;
+    if (s->shares_terminal)
+        filter_flush(f); /* the messages first, the status line under them */
     if (now > s->last_time && s->last_time > 0)
         s->rate = (double)(r->sent - s->last_sent) / (now - s->last_time);
     s->last_time = now;
@@ -423,6 +426,8 @@ static void handle_peer_line(struct replay *r, struct filter *f, const struct tr
                              double now)
 {
     if (r->all) {
+        if (r->status.shares_terminal)
+            status_clear(r);
         filter_write(f, line->text, line->len);
         filter_write(f, "\n", 1);
     }
@@ -462,7 +467,7 @@ static bool wait_until(struct replay *r, struct filter *f, double due, bool unti
         if (!until_settled && now >= due)
             return true;
         filter_flush(f);
-        status_draw(r, now, false);
+        status_draw(r, f, now);
         double until = until_settled ? INFINITY : due;
         if (r->check && agentcheck_next_deadline(r->check) < until)
             until = agentcheck_next_deadline(r->check);
@@ -548,6 +553,8 @@ static void prepare(struct replay *r, const struct held *m, double now, json_t *
 static bool deliver(struct replay *r, struct filter *f)
 {
     if (!r->peer) {
+        if (r->status.shares_terminal)
+            status_clear(r);
         filter_write(f, r->out.buf, r->out.len);
         return true;
     }
@@ -597,7 +604,7 @@ static void send_at(struct replay *r, struct filter *f, const struct held *m, do
             agentcheck_sent(r->check, recorded, sent, now, &r->sink);
         if (r->peer)
             take_peer_lines(r, f);
-        status_draw(r, now, false);
+        status_draw(r, f, now);
         if ((r->check && agentcheck_broken(r->check)) ||
             (!r->check && r->limit && r->sent >= r->limit))
             end_run(r, f);
@@ -881,6 +888,8 @@ int main(int argc, char **argv)
     const char *term = getenv("TERM");
     r.status.on = !r.no_progress && !opts.quiet && isatty(STDERR_FILENO) &&
                   !(term && strcmp(term, "dumb") == 0);
+    r.status.shares_terminal =
+        (!opts.output || strcmp(opts.output, "-") == 0) && isatty(STDOUT_FILENO);
     r.mono_base = clock_monotonic();
     r.wall_base = opts.now_given ? (double)opts.now : clock_wall();
     if (!r.compare_given)
@@ -906,8 +915,10 @@ int main(int argc, char **argv)
                                    .next_pass = replay_next_pass,
                                    .ctx = &r};
     int status = filter_run(&cfg, &ops, argv + first, argc - first);
-    if (r.peer) /* interrupted while reading: no time for grace */
-        transport_end(r.peer, clock_monotonic(), NULL);
+    /* The run stopped while reading (Ctrl-C, --max-errors): the outputs are closed, so what the
+     * peer still says is dropped; Ctrl-C leaves it no time. */
+    if (r.peer)
+        transport_end(r.peer, clock_monotonic() + (filter_interrupted() ? 0 : r.grace), NULL);
     status_clear(&r);
     if (opts.stats && !opts.quiet)
         print_stats(&r);

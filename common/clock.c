@@ -23,8 +23,15 @@ double clock_wall(void)
     return seconds_of(&ts);
 }
 
+/* Far enough for any wait, near enough for every time_t. */
+enum { MAX_SECONDS = 1000000000 };
+
 static struct timespec timespec_of(double t)
 {
+    if (!(t > 0))
+        t = 0;
+    if (t > MAX_SECONDS)
+        t = MAX_SECONDS;
     double whole = floor(t);
     struct timespec ts = {.tv_sec = (time_t)whole, .tv_nsec = (long)((t - whole) * 1e9)};
     if (ts.tv_nsec >= 1000000000L) {

@@ -14,7 +14,7 @@ double clock_wall(void);
 
 /* Sleeps until the monotonic clock reads deadline, against that absolute time, so that the
  * wake-up error never adds up over many sleeps. Returns false when a signal cut the sleep short
- * (the caller decides whether to sleep again). */
+ * (the caller decides whether to sleep again). Waits are capped at about 31 years. */
 bool clock_sleep_until(double deadline);
 
 /* The time left until deadline as a relative timeout for ppoll, never negative. Returns NULL for

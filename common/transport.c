@@ -12,6 +12,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/un.h>
 #include <sys/wait.h>
@@ -246,9 +247,13 @@ struct transport *transport_connect(const char *address, const struct transport_
 
 /* --- a child over pipes --- */
 
-static _Noreturn void exec_child(char *const *argv, int in, int out, int report)
+static _Noreturn void exec_child(char *const *argv, int in, int out, int report, pid_t parent)
 {
     setpgid(0, 0);
+    /* Should we die without ending it (killed, or SIGPIPE on our stdout), it goes too. */
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (getppid() != parent)
+        _exit(127);
     signal(SIGPIPE, SIG_DFL);
     sigset_t none;
     sigemptyset(&none);
@@ -282,9 +287,10 @@ struct transport *transport_exec(char *const *argv, const struct transport_confi
         return NULL;
     }
     signal(SIGPIPE, SIG_IGN);
+    pid_t parent = getpid();
     pid_t pid = fork();
     if (pid == 0)
-        exec_child(argv, to_child[0], from_child[1], report[1]);
+        exec_child(argv, to_child[0], from_child[1], report[1], parent);
     int fork_err = errno;
     close(to_child[0]);
     close(from_child[1]);
@@ -387,7 +393,7 @@ bool transport_line(struct transport *t, struct transport_line *line)
     size_t avail = t->in.len - t->in_start;
     char *nl = memchr(start, '\n', avail);
     size_t len = nl ? (size_t)(nl - start) : avail;
-    *line = (struct transport_line){.text = start, .len = len};
+    *line = (struct transport_line){.text = start, .len = len, .unterminated = !nl && t->eof};
     if (len > t->cfg.max_line) {
         line->len = t->cfg.max_line;
         line->too_long = true;

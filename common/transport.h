@@ -13,7 +13,8 @@
  * SIGPIPE in the calling process; a write to a standard output whose reader went away then
  * fails with EPIPE, which the filter contract turns back into the quiet death by SIGPIPE. The
  * child gets SIGPIPE back at its default and its own process group, so that it can be ended
- * whole (it and what it started). */
+ * whole (it and what it started); should the calling process die without ending it, the child
+ * is killed (Linux's parent-death signal). */
 #ifndef ACP_TRANSPORT_H
 #define ACP_TRANSPORT_H
 
@@ -70,7 +71,8 @@ enum transport_status transport_wait(struct transport *t, double deadline);
 struct transport_line {
     const char *text; /* without its newline; valid until the next call on the transport */
     size_t len;
-    bool too_long; /* the line was longer than max_line: text holds its first max_line bytes */
+    bool too_long;     /* the line was longer than max_line: text holds its first max_line bytes */
+    bool unterminated; /* the peer closed its end in the middle of this line */
 };
 
 /* Takes the next line read from the peer (a last line without a newline included); false when
