@@ -9,6 +9,7 @@
 #include "agentcheck.h"
 #include "clock.h"
 #include "command.h"
+#include "escape.h"
 #include "filter.h"
 #include "idrewrite.h"
 #include "schedule.h"
@@ -164,6 +165,16 @@ static bool positive(const char *arg, double *out)
     return true;
 }
 
+/* A duration (seconds, or with an s, m or h suffix) above 0. */
+static bool positive_duration(const char *arg, double *out)
+{
+    double v;
+    if (!parse_duration(arg, &v) || !(v > 0) || !isfinite(v))
+        return false;
+    *out = v;
+    return true;
+}
+
 static bool bad_value(const char *option, const char *what)
 {
     options_usage_error("--%s takes %s", option, what);
@@ -216,7 +227,8 @@ static bool handle_option(void *ctx, int key, const char *arg)
         return (parse_ulong(arg, &r->limit) && r->limit > 0) ||
                bad_value("limit", "a whole number above 0");
     case OPT_DURATION:
-        return positive(arg, &r->duration) || bad_value("duration", "a number of seconds above 0");
+        return positive_duration(arg, &r->duration) ||
+               bad_value("duration", "a number of seconds above 0");
     case OPT_MAX_GAP:
         return parse_duration(arg, &r->pace.max_gap) || bad_value("max-gap", "a number of seconds");
     case OPT_START:
@@ -230,7 +242,10 @@ static bool handle_option(void *ctx, int key, const char *arg)
     case OPT_CONNECT:
         r->connect = arg;
         if (!transport_address_valid(arg, &err)) {
-            options_usage_error("--connect=%s: %s", arg, err.buf);
+            struct strbuf shown = STRBUF_INIT;
+            escape_text(&shown, arg, strlen(arg), 80);
+            options_usage_error("--connect=%s: %s", shown.buf ? shown.buf : "", err.buf);
+            sb_free(&shown);
             ok = false;
         }
         break;
@@ -258,7 +273,8 @@ static bool handle_option(void *ctx, int key, const char *arg)
     case OPT_COMPARE:
         return split_compare(r, arg);
     case OPT_IO_TIMEOUT:
-        return positive(arg, &r->io_timeout) || bad_value("io-timeout", "a number of seconds");
+        return positive_duration(arg, &r->io_timeout) ||
+               bad_value("io-timeout", "a number of seconds above 0");
     case OPT_GRACE:
         return parse_duration(arg, &r->grace) || bad_value("grace", "a number of seconds");
     case OPT_NO_PROGRESS:
@@ -504,11 +520,11 @@ static void set_send_time(struct replay *r, json_t *msg, enum protocol proto, do
         json_object_set_new(msg, "ts", json_integer((json_int_t)floor(wall)));
         return;
     }
+    if (proto != PROTO_FIPA)
+        return;
     const char *key = json_object_get(msg, "timestamp") || !json_object_get(msg, "created_at")
                           ? "timestamp"
                           : "created_at";
-    if (proto != PROTO_FIPA)
-        return;
     long long secs = (long long)floor(wall);
     int millis = (int)((wall - (double)secs) * 1000);
     char buf[48];

@@ -14,6 +14,9 @@ setup_file() {
     # shellcheck disable=SC2086,SC2046
     ${CC:-cc} $cflags -o "$BATS_FILE_TMPDIR/split-words" "$root/tests/drivers/split-words.c" \
         "$root/common/command.c" "$root/common/util.c" || return 1
+    # shellcheck disable=SC2086,SC2046
+    ${CC:-cc} $cflags -o "$BATS_FILE_TMPDIR/replay-units" "$root/tests/drivers/replay-units.c" \
+        "$root"/common/*.c $(pkg-config --cflags --libs jansson) -lm || return 1
 }
 
 setup() {
@@ -179,6 +182,11 @@ seed_exchange() {
 }
 
 # --- the pace modes' arithmetic ---
+
+@test "the schedule, the lateness histogram and the id rewriting, checked exactly" {
+    run -0 "$BATS_FILE_TMPDIR/replay-units"
+    assert_output --regexp '^[0-9]+ checks, 0 failed$'
+}
 
 @test "speed 1: messages a second apart take a second" {
     local f
