@@ -250,6 +250,17 @@ seed_exchange() {
     awk -v t="${lines[4]%% *}" 'BEGIN { exit !(t >= 0.9 && t <= 2) }' || fail "fifth at ${lines[4]%% *}"
 }
 
+@test "a live pipe written slowly: each message goes when it comes, not at the end" {
+    run -0 bash -c '
+        for i in 0 1 2; do
+            printf "{\"v\":\"1.1\",\"id\":\"m-00000%d\",\"from\":\"a\",\"to\":\"b\",\"kind\":\"hb\",\"ts\":%d}\n" "$i" "$((100 + i))"
+            sleep 0.5
+        done | acp-replay --burst --speed=2 | stamps'
+    assert_equal "${#lines[@]}" 3
+    awk -v t="${lines[1]%% *}" 'BEGIN { exit !(t >= 0.4 && t <= 0.9) }' || fail "second at ${lines[1]%% *}"
+    awk -v t="${lines[2]%% *}" 'BEGIN { exit !(t >= 0.9 && t <= 1.5) }' || fail "third at ${lines[2]%% *}"
+}
+
 @test "a message earlier than its predecessor goes at once and moves nothing" {
     local f
     f=$({
