@@ -91,9 +91,12 @@ static enum style style_of(const char *id)
     return STYLE_OTHER;
 }
 
-/* The one place fresh ids are made (see idrewrite.h). */
-static char *fresh_id(struct idrewrite *r, const char *recorded)
+/* The one place fresh ids are made (see idrewrite.h). owner is the agent whose id it is, when
+ * known (the sender of the message, or the receiver of a reply for the id it answers): what a
+ * per-sender generator such as idgen_fresh() needs. */
+static char *fresh_id(struct idrewrite *r, const char *recorded, const char *owner)
 {
+    (void)owner; /* one counter per style for now, so ids are unique across senders too */
     enum style style = style_of(recorded);
     uint64_t n = r->counter[style]++;
     struct strbuf id = STRBUF_INIT;
@@ -166,7 +169,17 @@ static bool set_string(json_t *root, const char *key, const char *value)
     return true;
 }
 
-static bool rewrite_own(struct idrewrite *r, json_t *root, const char *key)
+/* The name of an agent identifier (a string, an object's name, or an array's first item). */
+static const char *agent_name(const json_t *v)
+{
+    if (json_is_array(v))
+        v = json_array_get(v, 0);
+    if (json_is_object(v))
+        v = json_object_get(v, "name");
+    return json_string_value(v);
+}
+
+static bool rewrite_own(struct idrewrite *r, json_t *root, const char *key, const char *owner)
 {
     const char *recorded = json_string_value(json_object_get(root, key));
     if (!recorded)
@@ -177,12 +190,13 @@ static bool rewrite_own(struct idrewrite *r, json_t *root, const char *key)
         m->owned = true;
         touch(r, m);
     } else {
-        m = put(r, recorded, fresh_id(r, recorded), true);
+        m = put(r, recorded, fresh_id(r, recorded, owner), true);
     }
     return set_string(root, key, m->live);
 }
 
-static bool rewrite_reference(struct idrewrite *r, json_t *root, const char *key, bool fresh)
+static bool rewrite_reference(struct idrewrite *r, json_t *root, const char *key, bool fresh,
+                              const char *owner)
 {
     const char *recorded = json_string_value(json_object_get(root, key));
     if (!recorded)
@@ -191,17 +205,19 @@ static bool rewrite_reference(struct idrewrite *r, json_t *root, const char *key
     if (m)
         touch(r, m);
     else if (fresh)
-        m = put(r, recorded, fresh_id(r, recorded), false);
+        m = put(r, recorded, fresh_id(r, recorded, owner), false);
     return m && set_string(root, key, m->live);
 }
 
 bool idrewrite_message(struct idrewrite *r, json_t *root, enum protocol proto, bool fresh)
 {
     bool fipa = proto == PROTO_FIPA;
+    const char *sender = agent_name(json_object_get(root, fipa ? "sender" : "from"));
+    const char *receiver = agent_name(json_object_get(root, fipa ? "receiver" : "to"));
     bool changed = false;
     if (fresh)
-        changed |= rewrite_own(r, root, fipa ? "reply_with" : "id");
-    changed |= rewrite_reference(r, root, fipa ? "in_reply_to" : "ref", fresh);
-    changed |= rewrite_reference(r, root, "conversation_id", fresh);
+        changed |= rewrite_own(r, root, fipa ? "reply_with" : "id", sender);
+    changed |= rewrite_reference(r, root, fipa ? "in_reply_to" : "ref", fresh, receiver);
+    changed |= rewrite_reference(r, root, "conversation_id", fresh, NULL);
     return changed;
 }

@@ -8,9 +8,9 @@
  * - or _ followed by 12 hex digits. Each style counts through a seeded permutation, so ids are
  * unique within a run (for 16,777,216 m- ids) and a seed reproduces them.
  *
- * The fresh-id generator is one function, fresh_id() in idrewrite.c, meant to be replaced by the
- * toolkit's shared generator once there is one. The mapping is bounded: it keeps the 100,000 ids
- * used last. */
+ * The fresh-id generator is one function, fresh_id() in idrewrite.c, which is given the agent
+ * that owns the id: the seam for the toolkit's shared generator (idgen), once it makes every
+ * style. The mapping is bounded: it keeps the 100,000 ids used last. */
 #ifndef ACP_IDREWRITE_H
 #define ACP_IDREWRITE_H
 
