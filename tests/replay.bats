@@ -615,6 +615,44 @@ OUT
     assert [ -z "$stderr" ]
 }
 
+# --- completion ---
+
+# What the bash completion replies to LINE, the cursor at its end, with bash's default
+# COMP_WORDBREAKS or with BREAKS: complete_line LINE [BREAKS]. The function reads the word under
+# the cursor from COMP_LINE; COMP_WORDBREAKS decides what bash replaces with each reply.
+complete_line() {
+    bash -c '
+        [ "$2" = default ] || COMP_WORDBREAKS=$2
+        compopt() { :; }
+        source "$1"
+        COMP_LINE=$3
+        COMP_POINT=${#COMP_LINE}
+        read -ra COMP_WORDS <<<"$COMP_LINE"
+        COMP_CWORD=$((${#COMP_WORDS[@]} - 1))
+        _acp_replay
+        printf "%s\n" "${COMPREPLY[@]}"
+    ' _ "$TESTS_DIR/../completions/acp-replay.bash" "${2-default}" "$1"
+}
+
+@test "the bash completion completes values the way bash splits the words" {
+    run -0 complete_line "acp-replay --diagnostics=j"
+    assert_output json
+    run -0 complete_line "acp-replay --color="
+    assert_output $'auto\nalways\nnever'
+    run -0 complete_line "acp-replay --connect=un"
+    assert_output "unix:"
+    mkdir -p "$BATS_TEST_TMPDIR/socks" && : >"$BATS_TEST_TMPDIR/socks/agent.sock"
+    run -0 complete_line "acp-replay --connect=unix:$BATS_TEST_TMPDIR/socks/ag"
+    assert_output "$BATS_TEST_TMPDIR/socks/agent.sock"
+    run -0 complete_line "acp-replay --rewrite-i"
+    assert_output "--rewrite-ids"
+    # without "=" and ":" among the break characters, each reply is the whole word
+    run -0 complete_line "acp-replay --color=al" $' \t\n'
+    assert_output $'--color=always'
+    run -0 complete_line "acp-replay --connect=unix:$BATS_TEST_TMPDIR/socks/ag" $' \t\n'
+    assert_output "--connect=unix:$BATS_TEST_TMPDIR/socks/agent.sock"
+}
+
 # --- the live-agent mode ---
 
 @test "the example forager behaves as the IACP and FIPA seed exchanges recorded" {
