@@ -22,7 +22,7 @@ LIBS = $(JANSSON_LIBS) -lm $(LDLIBS)
 BUILD ?= build
 BIN   ?= bin
 
-TOOLS = acp-validate acp-convert
+TOOLS = acp-validate acp-convert acp-replay
 COMMON_SRC = $(sort $(wildcard common/*.c))
 COMMON_OBJ = $(COMMON_SRC:%.c=$(BUILD)/%.o)
 LIB = $(BUILD)/libacp.a
@@ -72,7 +72,8 @@ demo: deps
 	@$(MAKE) -s --no-print-directory all
 	@scripts/demo $(BIN)
 
-bench: all $(BUILD)/gen-colony $(BUILD)/gen-fipa $(BUILD)/parse-floor $(BUILD)/peak-rss
+bench: all $(BUILD)/gen-colony $(BUILD)/gen-fipa $(BUILD)/parse-floor $(BUILD)/peak-rss \
+	$(BUILD)/replay-lateness
 	@bench/run $(BIN) $(BUILD)
 
 install: all
@@ -121,6 +122,10 @@ $(BUILD)/parse-floor: bench/parse-floor.c
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -O2 -o $@ $< $(LIBS)
 
 $(BUILD)/peak-rss: bench/peak-rss.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -o $@ $<
+
+$(BUILD)/replay-lateness: bench/replay-lateness.c
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -o $@ $<
 

@@ -343,6 +343,57 @@ static const struct diag_code codes[] = {
      "a subscription's cancel) is written, with this warning: acp-validate with the default "
      "profile would reject it."},
 
+    /* Transport: the peer a tool sends to (acp-replay --connect / --exec). */
+    {"peer-connect", "error", "the peer cannot be reached, or the command cannot be started",
+     "--connect could not open the connection within --io-timeout (refused, no such socket, no "
+     "such host, timed out), or the --exec command could not be run (not found, not "
+     "executable). Nothing was read or sent, and the exit status is 2."},
+    {"peer-closed", "error", "the peer closed the connection, or the child exited, before the end",
+     "Writing to the peer failed because it went away: it closed the connection, reset it, or "
+     "(with --exec) the command exited or closed its input. The diagnostic says how the "
+     "command ended (its exit status or the signal that killed it) and how many messages were "
+     "sent. The run stops, and the exit status is 2."},
+    {"peer-timeout", "error", "the peer stopped reading",
+     "A write to the peer made no progress for --io-timeout (default 10 s): the peer does not "
+     "read what it is sent. Waiting longer could wait for ever, so the run stops, and the exit "
+     "status is 2."},
+
+    /* Replay (acp-replay), and its live-agent mode (--as). */
+    {"replay-no-time", "error", "a message has no time to schedule it by",
+     "With --speed (the default) each message goes at the time it has relative to the first: "
+     "IACP ts, FIPA timestamp, else created_at (RFC 3339 or unix seconds). A message without "
+     "any usable time cannot be scheduled; it is rejected and the replay goes on. --rate and "
+     "--topspeed replay a stream without times. --start needs times as well."},
+    {"agent-missing", "error", "a recorded reply did not come from the live agent",
+     "In the recording the agent answered a message that was sent to the live agent, but no "
+     "reply of that kind or performative came by its deadline: the later of --reply-timeout "
+     "(default 5 s) and twice the delay the recording shows between the message and its reply. "
+     "The diagnostic is at the recorded reply; related_line is the message it answers."},
+    {"agent-kind", "error", "the live agent answered with another kind or performative",
+     "No live reply of the recorded kind (IACP) or performative (FIPA) came by the deadline, "
+     "but a reply of another kind to the same message did: the agent answered differently, for "
+     "instance task.reject where the recording has task.accept, or refuse instead of agree."},
+    {"agent-differs", "error", "a live reply differs from the recorded one",
+     "The live reply matched the recorded one by the message it answers and by its kind, but "
+     "its sender, its receiver or a field listed with --compare (default body.status and "
+     "content.status) differs. Ids and times are not compared: they differ by nature."},
+    {"agent-extra", "error", "the live agent sent a reply the recording does not have",
+     "The live agent answered a message it was sent (its ref or in_reply_to names it) more "
+     "often, or otherwise, than the recording shows. Messages that answer nothing it was sent, "
+     "such as heartbeats, are never extra. The diagnostic is at the message it answered."},
+    {"agent-exited", "error", "the live agent exited or closed the connection during the replay",
+     "The agent under test ended (the diagnostic gives its exit status or the signal that "
+     "killed it) or closed the connection while replies were awaited or messages remained to "
+     "be sent. The replay ends there."},
+    {"agent-hang", "error", "the live agent stopped answering or reading",
+     "The agent wrote nothing at all between a message it was sent and the deadline of the "
+     "reply the recording has, or it has not read its input for --io-timeout. It seems to "
+     "hang; the replay ends, and the agent is killed after --grace."},
+    {"agent-garbage", "error", "the live agent wrote a line that is not a message",
+     "Every line the agent writes must be a JSON object of IACP or FIPA ACL. A line that is "
+     "not (not JSON, not an object, neither protocol, or longer than --max-line-bytes) breaks "
+     "the protocol: it is quoted in the diagnostic and the replay ends."},
+
     {NULL, NULL, NULL, NULL},
 };
 

@@ -101,6 +101,21 @@ static void flush_outputs(void *ctx)
     flush_stream(f, f->rejects, f->cfg->opts->rejects);
 }
 
+void filter_flush(struct filter *f)
+{
+    flush_outputs(f);
+}
+
+void filter_stop(struct filter *f)
+{
+    f->stop = true;
+}
+
+bool filter_interrupted(void)
+{
+    return interrupted != 0;
+}
+
 static void spill_to_rejects(void *ctx, const char *data, size_t len)
 {
     struct filter *f = ctx;
@@ -363,8 +378,10 @@ int filter_run(const struct filter_config *cfg, const struct filter_ops *ops, ch
         nfiles = 1;
     }
     if (open_outputs(&f) && !outputs_clash(&f, files, nfiles) && truncate_outputs(&f)) {
-        for (int i = 0; i < nfiles && !interrupted && !f.stop; i++)
-            run_file(&f, files[i]);
+        do
+            for (int i = 0; i < nfiles && !interrupted && !f.stop; i++)
+                run_file(&f, files[i]);
+        while (!interrupted && !f.stop && ops->next_pass && ops->next_pass(ops->ctx, &f));
         if (!interrupted && !f.stop && ops->end_of_input)
             ops->end_of_input(ops->ctx, &f);
     }

@@ -23,6 +23,8 @@ struct filter_ops {
     /* Parses a record of the FIPA string form into a FIPA JSON object; NULL after reporting why.
      * Tools that do not read the string form leave it NULL. */
     json_t *(*parse_acl)(void *ctx, struct filter *f, const struct record *rec);
+    /* Called after the last file; true reads the files again (acp-replay --loop). May be NULL. */
+    bool (*next_pass)(void *ctx, struct filter *f);
     void *ctx;
 };
 
@@ -42,6 +44,13 @@ int filter_run(const struct filter_config *cfg, const struct filter_ops *ops, ch
 
 /* For tools writing their own output: appends bytes to the output stream. */
 void filter_write(struct filter *f, const char *data, size_t len);
+/* Writes out what the outputs hold, as before a wait: for tools that wait for other things than
+ * input (acp-replay waits for each message's time). */
+void filter_flush(struct filter *f);
+/* Reads no further record: the tool has what it wants (acp-replay --limit), or cannot go on. */
+void filter_stop(struct filter *f);
+/* Whether SIGINT asked the run to stop. */
+bool filter_interrupted(void);
 struct diag_sink *filter_sink(struct filter *f);
 /* The time relative date-times count from: --now, else SOURCE_DATE_EPOCH, else the clock. */
 time_t filter_now(const struct filter *f);
