@@ -62,6 +62,7 @@ void escape_text(struct strbuf *out, const char *s, size_t len, size_t max)
     const unsigned char *p = (const unsigned char *)s;
     size_t shown = (max && len > max) ? max : len;
     size_t i = 0;
+    sb_add(out, "", 0); /* an empty text is still a string: out->buf is never left NULL */
     while (i < shown) {
         unsigned char c = p[i];
         if (c >= 0x20 && c < 0x7f) {

@@ -7,7 +7,7 @@
 /* Appends s[0..len) with every control character (C0, DEL, C1) and every byte that is not part of
  * valid UTF-8 written as a visible escape (\n, \t, \xNN, \u0085), so that nothing from a message
  * can move a cursor or change a colour. At most max bytes of input are shown, then "...";
- * max 0 means no limit. */
+ * max 0 means no limit. out->buf is a string afterwards, even when s is empty. */
 void escape_text(struct strbuf *out, const char *s, size_t len, size_t max);
 
 /* Appends s as a JSON string literal, quotes included. Invalid UTF-8 becomes U+FFFD, so the

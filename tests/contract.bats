@@ -264,6 +264,35 @@ reject_code() { # INPUT-BYTES (printf format) CODE COLUMN
     [[ $stderr == *"unknown diagnostic code 'no-such-code'"* ]]
 }
 
+@test "--explain= (empty) is a usage error naming the empty code" {
+    run -2 --separate-stderr acp-validate --explain=
+    assert_output ''
+    assert_equal "$stderr" "acp-validate: unknown diagnostic code '' (--explain=list lists them)
+Try 'acp-validate --help' for more information."
+}
+
+@test "an empty value is a usage error for every option of every tool that takes one" {
+    local t name
+    for t in "$ACP_BIN"/acp-*; do
+        t=$(basename "$t")
+        for name in $("$t" --help | sed -n 's/^ \{2,\}\(-[a-z], \)\{0,1\}--\([a-z][a-z-]*\)=.*/\2/p'); do
+            run -2 --separate-stderr "$t" "--$name=" </dev/null
+            [ -z "$output" ] || fail "$t --$name= wrote: $output"
+            [[ $stderr != *"(null)"* ]] || fail "$t --$name=: $stderr"
+            [[ $stderr == *"--$name"* || $stderr == *"unknown diagnostic code ''"* ]] ||
+                fail "$t --$name= does not say what is wrong: $stderr"
+            [[ $stderr == *"Try '$t --help' for more information." ]] || fail "$t --$name=: $stderr"
+        done
+    done
+}
+
+@test "an empty -o or --rejects is refused before anything is read" {
+    run -2 --separate-stderr acp-validate -o '' </dev/null
+    assert_equal "${stderr%%$'\n'*}" "acp-validate: invalid argument '' for '--output'"
+    run -2 --separate-stderr acp-validate --rejects= </dev/null
+    assert_equal "${stderr%%$'\n'*}" "acp-validate: invalid argument '' for '--rejects'"
+}
+
 @test "--strict turns warnings into errors and rejects the message" {
     f=$(lines_file '{"v":"1.1","id":"q-1","from":"queen","to":"f","kind":"task.explode","ts":1}')
     run -0 --separate-stderr acp-validate --stateless "$f"
