@@ -251,6 +251,44 @@ reject_code() { # INPUT-BYTES (printf format) CODE COLUMN
     assert_equal "$(jq -r .id <<<"$stderr")" $'q-\xc2\x9b31m'
 }
 
+# Characters that act on a terminal without being seen: bidi embeddings, overrides, isolates and
+# marks, and the line and paragraph separators.
+INVISIBLE_CONTROLS='061c 200e 200f 2028 2029 202a 202b 202c 202d 202e 2066 2067 2068 2069'
+
+@test "diagnostics escape bidi controls and line separators from the input, in text and JSON" {
+    local cp raw f
+    for cp in $INVISIBLE_CONTROLS; do
+        raw=$(jq -rn "\"\\u$cp\"")
+        f=$(lines_file "{\"v\":\"1.1\",\"id\":\"q-1x\\u$cp\",\"from\":\"queen\",\"to\":\"f\",\"kind\":\"task.a\\u${cp}b\",\"ts\":1}")
+        run -0 --separate-stderr acp-validate --stateless "$f"
+        [[ $stderr != *"$raw"* ]] || fail "raw U+$cp in: $stderr"
+        [[ $stderr == *"unknown kind 'task.a\\u${cp}b'"* ]] || fail "U+$cp not escaped: $stderr"
+        run -0 --separate-stderr acp-validate --stateless --diagnostics=json "$f"
+        [[ $stderr != *"$raw"* ]] || fail "raw U+$cp in JSON: $stderr"
+        assert_equal "$(jq -rs '.[0].id' <<<"$stderr")" "q-1x$raw"
+    done
+}
+
+@test "diagnostics keep other non-ASCII text as it is" {
+    f=$(lines_file '{"v":"1.1","id":"q-1","from":"queen","to":"f","kind":"task.café\u202f\u05d0","ts":1}')
+    run -0 --separate-stderr acp-validate --stateless "$f"
+    [[ $stderr == *"unknown kind 'task.café"$'\xe2\x80\xaf\xd7\x90'"'"* ]] || fail "got: $stderr"
+}
+
+@test "--diagnostics=json writes file names as they are, invalid UTF-8 as U+FFFD" {
+    local dir=$BATS_TEST_TMPDIR name=$'a\033[2Jb\n"c\\d\xffe\xe2\x80\xae.jsonl'
+    local want=$'a\033[2Jb\n"c\\d\xef\xbf\xbde\xe2\x80\xae.jsonl'
+    printf '%s\n' "$GOOD" >"$dir/$name"
+    printf '%s\n' "$GOOD" >"$dir/second"
+    run -1 --separate-stderr acp-validate --diagnostics=json "$dir/$name" "$dir/second"
+    [[ $stderr != *$'\e'* ]] || fail "raw ESC in: $stderr"
+    assert_equal "$(jq -r 'select(.code == "iacp-duplicate-id") | .file' <<<"$stderr")" "$dir/second"
+    assert_equal "$(jq -r 'select(.code == "iacp-duplicate-id") | .related_file' <<<"$stderr")" "$dir/$want"
+    assert_equal "$(jq -r 'select(.code == "iacp-open-at-end") | .file' <<<"$stderr")" "$dir/$want"
+    run -2 --separate-stderr acp-validate --diagnostics=json "$dir/$name-missing"
+    assert_equal "$(jq -r .file <<<"$stderr")" "$dir/$want-missing"
+}
+
 @test "--stats in JSON" {
     f=$(lines_file "$GOOD" '' 'x')
     run -1 --separate-stderr acp-validate --stateless --diagnostics=json --stats "$f"
