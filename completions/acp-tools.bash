@@ -33,16 +33,16 @@ _acp_value_spec()
     done <<<"$table"
     ((hits == 1)) || return 1
     read -ra fields <<<"$found"
-    local takes_value='' spec=()
+    local takes_value='' values=()
     for name in "${fields[@]}"; do
         if [[ $name == -* ]]; then
             [[ $name == *= ]] && takes_value=1
         else
-            spec+=("$name")
+            values+=("$name")
         fi
     done
     [[ $takes_value ]] || return 1
-    printf '%s\n' "${spec[*]}"
+    printf '%s\n' "${values[*]}"
 }
 
 # Prints every option name of table $1 as the user would type it: --name= for one with a value.
@@ -137,22 +137,22 @@ _acp_dequote()
 # typed of the value, $4 what precedes it in the same argument ("--to=", or "" for `--to VALUE`).
 _acp_complete_value()
 {
-    local tool=$1 spec=$2 value=$3 before=$4 IFS=$'\n' word
+    local tool=$1 spec=$2 value=$3 before=$4 word
     local -a candidates=()
     case $spec in
     @file)
         compopt -o filenames 2>/dev/null
-        candidates=($(compgen -f -- "$value"))
+        mapfile -t candidates < <(compgen -f -- "$value")
         ;;
     @code)
-        candidates=($(compgen -W "list$IFS$("$tool" --explain=list </dev/null 2>/dev/null |
-            while IFS=' ' read -r word _; do printf '%s\n' "$word"; done)" -- "$value"))
+        mapfile -t candidates < <(compgen -W "list $("$tool" --explain=list </dev/null 2>/dev/null |
+            while read -r word _; do printf '%s ' "$word"; done)" -- "$value")
         ;;
     '')
         return # a free value: nothing to offer, and no file names either
         ;;
     *)
-        candidates=($(compgen -W "${spec// /$IFS}" -- "$value"))
+        mapfile -t candidates < <(compgen -W "$spec" -- "$value")
         ;;
     esac
     for word in "${candidates[@]}"; do
@@ -186,7 +186,7 @@ _acp_complete()
     elif [[ $cur == -[!-]?* ]] && spec=$(_acp_value_spec "$table" "${cur:0:2}"); then
         _acp_complete_value "$tool" "$spec" "${cur:2}" "${cur:0:2}"
     elif [[ $cur == -* ]]; then
-        COMPREPLY=($(compgen -W "$(_acp_option_names "$table")" -- "$cur"))
+        mapfile -t COMPREPLY < <(compgen -W "$(_acp_option_names "$table")" -- "$cur")
         [[ ${#COMPREPLY[@]} -eq 1 && ${COMPREPLY[0]} == *= ]] && compopt -o nospace 2>/dev/null
     else
         _acp_complete_value "$tool" @file "$cur" ''
