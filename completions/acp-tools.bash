@@ -1,10 +1,13 @@
 # The engine shared by the bash completions of acp-tools.                -*- shell-script -*-
-# Each tool's file (acp-validate.bash, ...) holds a table of its options and calls _acp_complete;
-# `make install` puts this engine in front of each of them, so an installed file stands alone.
+# Each tool's file (completions/TOOL.bash) holds the table of its options in a variable named
+# _TOOL_options (dashes as underscores: _acp_validate_options) and completes with
+# `_acp_complete TOOL "$_TOOL_options"`; tests/docs.bats reads the table by that name.
+# `make install` puts this engine in front of each tool's file, so an installed file stands alone.
 #
 # A table has one line per option, as --help lists them: the option's names (short one first),
 # the long one ending in '=' when it takes a value, then what the value completes to: words,
 # @file (file names), @code (the tool's diagnostic codes and 'list'), or nothing (a free value).
+# Adding an option is adding its line.
 #
 # bash splits the command line into COMP_WORDS at the characters of COMP_WORDBREAKS, '=' and ':'
 # among them, so `--to=fi` reaches a completion function as three words while the tool sees one.
