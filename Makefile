@@ -83,7 +83,8 @@ install: all
 	install -m 644 $(TOOLS:%=man/%.1) $(DESTDIR)$(MANDIR)/man1
 	install -m 644 man/acp.7 $(DESTDIR)$(MANDIR)/man7
 	for t in $(TOOLS); do \
-	  install -m 644 completions/$$t.bash $(DESTDIR)$(BASHCOMPDIR)/$$t && \
+	  cat completions/acp-tools.bash completions/$$t.bash >$(DESTDIR)$(BASHCOMPDIR)/$$t && \
+	  chmod 644 $(DESTDIR)$(BASHCOMPDIR)/$$t && \
 	  install -m 644 completions/_$$t $(DESTDIR)$(ZSHCOMPDIR)/_$$t && \
 	  install -m 644 completions/$$t.fish $(DESTDIR)$(FISHCOMPDIR)/$$t.fish || exit 1; \
 	done

@@ -105,11 +105,9 @@ static void put_json(struct diag_sink *sink, const struct diag_where *w, bool er
                      const char *code)
 {
     struct strbuf *l = &sink->line;
-    struct strbuf file = STRBUF_INIT;
-    /* File names come from the command line and may be any bytes: make them visible first. */
-    escape_text(&file, w->file, strlen(w->file), 0);
+    /* File names are any bytes: JSON carries the name itself, invalid UTF-8 as U+FFFD. */
     sb_adds(l, "{\"type\":\"diagnostic\",\"file\":");
-    escape_json_string(l, file.buf, file.len);
+    escape_json_string(l, w->file, strlen(w->file));
     sb_addf(l, ",\"line\":%lu", w->line);
     if (w->column)
         sb_addf(l, ",\"column\":%lu", w->column);
@@ -123,14 +121,11 @@ static void put_json(struct diag_sink *sink, const struct diag_where *w, bool er
     if (w->related_line) {
         sb_addf(l, ",\"related_line\":%lu", w->related_line);
         if (w->related_file && strcmp(w->related_file, w->file) != 0) {
-            sb_reset(&file);
-            escape_text(&file, w->related_file, strlen(w->related_file), 0);
             sb_adds(l, ",\"related_file\":");
-            escape_json_string(l, file.buf, file.len);
+            escape_json_string(l, w->related_file, strlen(w->related_file));
         }
     }
     sb_adds(l, "}\n");
-    sb_free(&file);
 }
 
 void diag_emit(struct diag_sink *sink, const struct diag_where *where, enum severity severity,

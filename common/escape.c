@@ -51,6 +51,25 @@ static const char *short_escape(unsigned char c)
     }
 }
 
+/* The code point of a valid UTF-8 sequence of n bytes. */
+static unsigned utf8_decode(const unsigned char *s, size_t n)
+{
+    static const unsigned char lead_bits[] = {0, 0x7f, 0x1f, 0x0f, 0x07};
+    unsigned cp = s[0] & lead_bits[n];
+    for (size_t i = 1; i < n; i++)
+        cp = (cp << 6) | (s[i] & 0x3f);
+    return cp;
+}
+
+/* Characters beyond ASCII that act on a terminal instead of showing: the C1 controls (escape
+ * sequences on some terminals), the bidi embeddings, overrides, isolates and marks (they make a
+ * line read differently from its bytes), and the line and paragraph separators. */
+static bool acts_on_terminal(unsigned cp)
+{
+    return (cp >= 0x80 && cp <= 0x9f) || cp == 0x061c || cp == 0x200e || cp == 0x200f ||
+           (cp >= 0x2028 && cp <= 0x202e) || (cp >= 0x2066 && cp <= 0x2069);
+}
+
 static void add_byte_escape(struct strbuf *out, unsigned char c)
 {
     char esc[4] = {'\\', 'x', hex[c >> 4], hex[c & 15]};
@@ -62,6 +81,7 @@ void escape_text(struct strbuf *out, const char *s, size_t len, size_t max)
     const unsigned char *p = (const unsigned char *)s;
     size_t shown = (max && len > max) ? max : len;
     size_t i = 0;
+    sb_add(out, "", 0); /* an empty text is still a string: out->buf is never left NULL */
     while (i < shown) {
         unsigned char c = p[i];
         if (c >= 0x20 && c < 0x7f) {
@@ -84,10 +104,9 @@ void escape_text(struct strbuf *out, const char *s, size_t len, size_t max)
         if (n == 0) {
             add_byte_escape(out, c);
             i++;
-        } else if (n == 2 && c == 0xc2 && p[i + 1] < 0xa0) {
-            /* C1 controls (U+0080..U+009F) act as escape sequences on some terminals. */
-            sb_addf(out, "\\u%04x", (unsigned)p[i + 1]);
-            i += 2;
+        } else if (acts_on_terminal(utf8_decode(p + i, n))) {
+            sb_addf(out, "\\u%04x", utf8_decode(p + i, n));
+            i += n;
         } else {
             sb_add(out, p + i, n);
             i += n;
@@ -124,10 +143,10 @@ void escape_json_string(struct strbuf *out, const char *s, size_t len)
         if (n == 0) {
             sb_adds(out, "\\ufffd");
             i++;
-        } else if (n == 2 && c == 0xc2 && p[i + 1] < 0xa0) {
-            /* Valid JSON raw, but a C1 control acts on a terminal that shows the line. */
-            sb_addf(out, "\\u%04x", (unsigned)p[i + 1]);
-            i += 2;
+        } else if (acts_on_terminal(utf8_decode(p + i, n))) {
+            /* Valid JSON raw, but it acts on a terminal that shows the line: same value escaped. */
+            sb_addf(out, "\\u%04x", utf8_decode(p + i, n));
+            i += n;
         } else {
             sb_add(out, p + i, n);
             i += n;

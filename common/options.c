@@ -219,10 +219,10 @@ static bool common_option(struct common_opts *o, int key, const char *arg)
         break;
     case 'o':
         o->output = arg;
-        return true;
+        return *arg != '\0';
     case OPT_REJECTS:
         o->rejects = arg;
-        return true;
+        return *arg != '\0';
     case OPT_STATS:
         o->stats = true;
         return true;
@@ -283,7 +283,7 @@ static void report_bad_argument(const struct opt *const *all, size_t n, int key,
             name = all[i]->name;
     struct strbuf shown = STRBUF_INIT;
     escape_text(&shown, arg, strlen(arg), 80);
-    options_usage_error("invalid argument '%s' for '--%s'", shown.buf ? shown.buf : "", name);
+    options_usage_error("invalid argument '%s' for '--%s'", shown.buf, name);
     sb_free(&shown);
 }
 

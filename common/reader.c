@@ -5,6 +5,7 @@
 #include <poll.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "acl_lex.h"
@@ -515,4 +516,32 @@ int reader_next(struct reader *r, struct record *rec)
     if (first == '(')
         return next_acl(r, rec);
     return next_line(r, rec, r->mode == READ_ACL ? SYNTAX_ACL : SYNTAX_JSON);
+}
+
+bool reader_count_unread_lines(struct reader *r, unsigned long *lines)
+{
+    struct stat st;
+    if (fstat(r->fd, &st) != 0 || !S_ISREG(st.st_mode))
+        return false;
+    unsigned long n = 0;
+    bool partial = false; /* the rest ends in a line without a line end */
+    for (;;) {
+        const char *p = r->buf + r->start, *end = r->buf + r->end;
+        if (p < end)
+            partial = end[-1] != '\n';
+        for (const char *nl; p < end && (nl = memchr(p, '\n', (size_t)(end - p))); p = nl + 1)
+            n++;
+        r->start = r->end;
+        if (r->eof)
+            break;
+        if (stop_requested(r))
+            return false;
+        int got = fill(r);
+        if (got < 0)
+            return false;
+        if (got == 0)
+            break;
+    }
+    *lines = n + (partial ? 1 : 0);
+    return true;
 }

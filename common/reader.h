@@ -64,6 +64,11 @@ struct reader *reader_open(const char *path, const char *display, size_t max_lin
 /* 1: a record was read; 0: end of input; -1: a read error (errno set; EINTR when interrupted).
  * The record's text stays valid until the next call. */
 int reader_next(struct reader *r, struct record *rec);
+/* Counts the lines of the input that reader_next has not returned yet, without parsing them, by
+ * reading to the end of the input; the reader is then at the end. Returns false, the count
+ * unknown, when the input is not a regular file (a pipe, a terminal, /dev/zero: the rest could
+ * only be counted by waiting for it, or never), on a read error or when interrupted. */
+bool reader_count_unread_lines(struct reader *r, unsigned long *lines);
 /* Closes the file; standard input is left open. */
 void reader_close(struct reader *r);
 

@@ -1,55 +1,27 @@
-# bash completion for acp-convert(1)
-_acp_convert() {
-    local cur prev words cword
-    _init_completion -s 2>/dev/null || {
-        cur=${COMP_WORDS[COMP_CWORD]}
-        prev=${COMP_WORDS[COMP_CWORD - 1]}
-    }
-    local opts="--from= --to= --spelling= --idle-timeout= --max-open= --fipa-profile= --quiet --strict
-        --max-errors= --now= --seed= --output= --rejects= --diagnostics= --color= --stats
-        --max-line-bytes= --explain= --help --version -q -o"
-    case $cur in
-    --from=*)
-        COMPREPLY=($(compgen -W "auto iacp fipa fipa-acl" -- "${cur#*=}"))
-        return
-        ;;
-    --to=*)
-        COMPREPLY=($(compgen -W "iacp fipa fipa-acl" -- "${cur#*=}"))
-        return
-        ;;
-    --spelling=*)
-        COMPREPLY=($(compgen -W "snake kebab upper" -- "${cur#*=}"))
-        return
-        ;;
-    --fipa-profile=*)
-        COMPREPLY=($(compgen -W "caxton standard" -- "${cur#*=}"))
-        return
-        ;;
-    --diagnostics=*)
-        COMPREPLY=($(compgen -W "text json" -- "${cur#*=}"))
-        return
-        ;;
-    --color=*)
-        COMPREPLY=($(compgen -W "auto always never" -- "${cur#*=}"))
-        return
-        ;;
-    --explain=*)
-        COMPREPLY=($(compgen -W "list $(acp-convert --explain=list 2>/dev/null | cut -d' ' -f1)" -- "${cur#*=}"))
-        return
-        ;;
-    --output=* | --rejects=*)
-        COMPREPLY=($(compgen -f -- "${cur#*=}"))
-        return
-        ;;
-    -*)
-        COMPREPLY=($(compgen -W "$opts" -- "$cur"))
-        [[ ${COMPREPLY[0]-} == *= ]] && compopt -o nospace 2>/dev/null
-        return
-        ;;
-    esac
-    case $prev in
-    -o) COMPREPLY=($(compgen -f -- "$cur")); return ;;
-    esac
-    COMPREPLY=($(compgen -f -- "$cur"))
-}
+# bash completion for acp-convert(1)                                   -*- shell-script -*-
+# One line per option, in the order of --help; the format is explained in acp-tools.bash.
+[[ $(type -t _acp_complete) == function ]] || . "$(dirname "${BASH_SOURCE[0]}")/acp-tools.bash"
+_acp_convert_options='
+--from=             auto iacp fipa fipa-acl
+--to=               iacp fipa fipa-acl
+--spelling=         snake kebab upper
+--idle-timeout=
+--max-open=
+-q --quiet
+--strict
+--max-errors=
+--fipa-profile=     caxton standard
+--now=
+--seed=
+-o --output=        @file
+--rejects=          @file
+--diagnostics=      text json
+--color=            auto always never
+--stats
+--max-line-bytes=
+--explain=          @code
+--help
+--version
+'
+_acp_convert() { _acp_complete acp-convert "$_acp_convert_options"; }
 complete -F _acp_convert acp-convert

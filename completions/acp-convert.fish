@@ -16,6 +16,6 @@ complete -c acp-convert -l diagnostics -x -a 'text json' -d 'format of diagnosti
 complete -c acp-convert -l color -x -a 'auto always never' -d 'colour diagnostics'
 complete -c acp-convert -l stats -d 'print the counts of the run at the end'
 complete -c acp-convert -l max-line-bytes -x -d 'longest record'
-complete -c acp-convert -l explain -x -a '(acp-convert --explain=list 2>/dev/null | string split -f1 " ")' -d 'explain a diagnostic code'
+complete -c acp-convert -l explain -x -a 'list (acp-convert --explain=list </dev/null 2>/dev/null | string split -f1 " ")' -d 'explain a diagnostic code'
 complete -c acp-convert -l help -d 'display help and exit'
 complete -c acp-convert -l version -d 'output version information and exit'

@@ -1,45 +1,30 @@
-# bash completion for acp-validate                                   -*- shell-script -*-
-_acp_validate()
-{
-    local cur prev words cword split
-    _init_completion -s || return
-
-    case $prev in
-        --protocol)
-            COMPREPLY=($(compgen -W 'auto iacp fipa' -- "$cur"))
-            return ;;
-        --from)
-            COMPREPLY=($(compgen -W 'auto json fipa-acl' -- "$cur"))
-            return ;;
-        --diagnostics)
-            COMPREPLY=($(compgen -W 'text json' -- "$cur"))
-            return ;;
-        --fipa-profile)
-            COMPREPLY=($(compgen -W 'caxton standard' -- "$cur"))
-            return ;;
-        --color)
-            COMPREPLY=($(compgen -W 'auto always never' -- "$cur"))
-            return ;;
-        --explain)
-            COMPREPLY=($(compgen -W "list $(acp-validate --explain=list 2>/dev/null | cut -d' ' -f1)" -- "$cur"))
-            return ;;
-        -o | --output | --rejects)
-            _filedir
-            return ;;
-        --queen | --slots | --assign-timeout | --max-skew | --idle-timeout | --max-open | \
-            --max-errors | --max-line-bytes | --now)
-            return ;;
-    esac
-    $split && return
-
-    if [[ $cur == -* ]]; then
-        COMPREPLY=($(compgen -W '--protocol= --from= --now= --stateless --quiet --strict --max-errors=
-            --queen= --slots= --assign-timeout= --max-skew= --idle-timeout= --max-open=
-            --fipa-profile= --output= --rejects= --diagnostics= --color= --stats --max-line-bytes=
-            --explain= --help --version -o -q' -- "$cur"))
-        [[ ${COMPREPLY-} == *= ]] && compopt -o nospace
-        return
-    fi
-    _filedir
-} &&
-    complete -F _acp_validate acp-validate
+# bash completion for acp-validate(1)                                  -*- shell-script -*-
+# One line per option, in the order of --help; the format is explained in acp-tools.bash.
+[[ $(type -t _acp_complete) == function ]] || . "$(dirname "${BASH_SOURCE[0]}")/acp-tools.bash"
+_acp_validate_options='
+--protocol=         auto iacp fipa
+--from=             auto json fipa-acl
+--now=
+--stateless
+-q --quiet
+--strict
+--max-errors=
+--queen=
+--slots=
+--assign-timeout=
+--max-skew=
+--idle-timeout=
+--max-open=
+--fipa-profile=     caxton standard
+-o --output=        @file
+--rejects=          @file
+--diagnostics=      text json
+--color=            auto always never
+--stats
+--max-line-bytes=
+--explain=          @code
+--help
+--version
+'
+_acp_validate() { _acp_complete acp-validate "$_acp_validate_options"; }
+complete -F _acp_validate acp-validate

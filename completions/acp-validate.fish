@@ -19,6 +19,6 @@ complete -c acp-validate -l diagnostics -x -a 'text json' -d 'Diagnostics format
 complete -c acp-validate -l color -x -a 'auto always never' -d 'Colour diagnostics'
 complete -c acp-validate -l stats -d 'Print the counts of the run at the end'
 complete -c acp-validate -l max-line-bytes -x -d 'Longest line accepted'
-complete -c acp-validate -l explain -x -a '(acp-validate --explain=list 2>/dev/null | string split -f1 " ")' -d 'Explain a diagnostic code'
+complete -c acp-validate -l explain -x -a 'list (acp-validate --explain=list </dev/null 2>/dev/null | string split -f1 " ")' -d 'Explain a diagnostic code'
 complete -c acp-validate -l help -d 'Display help and exit'
 complete -c acp-validate -l version -d 'Output version information and exit'

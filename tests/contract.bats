@@ -75,7 +75,7 @@ GOOD2='{"v":"1.1","id":"q-00a2","from":"queen","to":"forager-08","kind":"task.as
     printf '\n%s\n  \t\n\r\n%s\n' "$GOOD" "$GOOD2" >"$BATS_TEST_TMPDIR/in"
     run -0 --separate-stderr acp-validate --stateless --stats "$BATS_TEST_TMPDIR/in"
     assert_equal "${#lines[@]}" 2
-    assert_equal "$stderr" "acp-validate: 5 lines: 2 valid, 0 rejected, 3 blank; 0 warnings, 0 errors"
+    assert_equal "$stderr" "acp-validate: 5 records: 2 valid, 0 rejected, 3 blank; 0 warnings, 0 errors"
 }
 
 @test "valid lines are written byte for byte: spacing, key order and escapes kept" {
@@ -251,10 +251,54 @@ reject_code() { # INPUT-BYTES (printf format) CODE COLUMN
     assert_equal "$(jq -r .id <<<"$stderr")" $'q-\xc2\x9b31m'
 }
 
+# Characters that act on a terminal without being seen: bidi embeddings, overrides, isolates and
+# marks, and the line and paragraph separators.
+INVISIBLE_CONTROLS='061c 200e 200f 2028 2029 202a 202b 202c 202d 202e 2066 2067 2068 2069'
+
+@test "diagnostics escape bidi controls and line separators from the input, in text and JSON" {
+    local cp raw f
+    for cp in $INVISIBLE_CONTROLS; do
+        raw=$(jq -rn "\"\\u$cp\"")
+        f=$(lines_file "{\"v\":\"1.1\",\"id\":\"q-1x\\u$cp\",\"from\":\"queen\",\"to\":\"f\",\"kind\":\"task.a\\u${cp}b\",\"ts\":1}")
+        run -0 --separate-stderr acp-validate --stateless "$f"
+        [[ $stderr != *"$raw"* ]] || fail "raw U+$cp in: $stderr"
+        [[ $stderr == *"unknown kind 'task.a\\u${cp}b'"* ]] || fail "U+$cp not escaped: $stderr"
+        run -0 --separate-stderr acp-validate --stateless --diagnostics=json "$f"
+        [[ $stderr != *"$raw"* ]] || fail "raw U+$cp in JSON: $stderr"
+        assert_equal "$(jq -rs '.[0].id' <<<"$stderr")" "q-1x$raw"
+    done
+}
+
+@test "diagnostics keep other non-ASCII text as it is" {
+    f=$(lines_file '{"v":"1.1","id":"q-1","from":"queen","to":"f","kind":"task.café\u202f\u05d0","ts":1}')
+    run -0 --separate-stderr acp-validate --stateless "$f"
+    [[ $stderr == *"unknown kind 'task.café"$'\xe2\x80\xaf\xd7\x90'"'"* ]] || fail "got: $stderr"
+}
+
+@test "--diagnostics=json writes file names as they are, invalid UTF-8 as U+FFFD" {
+    local dir=$BATS_TEST_TMPDIR name=$'a\033[2Jb\n"c\\d\xffe\xe2\x80\xae.jsonl'
+    local want=$'a\033[2Jb\n"c\\d\xef\xbf\xbde\xe2\x80\xae.jsonl'
+    printf '%s\n' "$GOOD" >"$dir/$name"
+    printf '%s\n' "$GOOD" >"$dir/second"
+    run -1 --separate-stderr acp-validate --diagnostics=json "$dir/$name" "$dir/second"
+    [[ $stderr != *$'\e'* ]] || fail "raw ESC in: $stderr"
+    assert_equal "$(jq -r 'select(.code == "iacp-duplicate-id") | .file' <<<"$stderr")" "$dir/second"
+    assert_equal "$(jq -r 'select(.code == "iacp-duplicate-id") | .related_file' <<<"$stderr")" "$dir/$want"
+    assert_equal "$(jq -r 'select(.code == "iacp-open-at-end") | .file' <<<"$stderr")" "$dir/$want"
+    run -2 --separate-stderr acp-validate --diagnostics=json "$dir/$name-missing"
+    assert_equal "$(jq -r .file <<<"$stderr")" "$dir/$want-missing"
+}
+
 @test "--stats in JSON" {
     f=$(lines_file "$GOOD" '' 'x')
     run -1 --separate-stderr acp-validate --stateless --diagnostics=json --stats "$f"
-    assert_equal "$(tail -1 <<<"$stderr" | jq -c .)" '{"type":"stats","lines":3,"valid":1,"rejected":1,"blank":1,"warnings":0,"errors":1}'
+    assert_equal "$(tail -1 <<<"$stderr" | jq -c .)" '{"type":"stats","records":3,"lines":3,"valid":1,"rejected":1,"blank":1,"unread":0,"warnings":0,"errors":1}'
+}
+
+@test "--stats counts string-form records as records, whatever lines they span" {
+    printf '(inform\n :sender (agent-identifier :name a)\n :content "x")\n(agree)\n' >"$BATS_TEST_TMPDIR/in.acl"
+    run -0 --separate-stderr acp-convert --to=fipa --stats "$BATS_TEST_TMPDIR/in.acl"
+    [[ $stderr == *": 2 records: 2 valid, 0 rejected, "* ]] || fail "got: $stderr"
 }
 
 @test "--explain prints a code's explanation; an unknown code is a usage error" {
@@ -262,6 +306,35 @@ reject_code() { # INPUT-BYTES (printf format) CODE COLUMN
     assert_line --index 0 'duplicate-key (error): an object has the same key twice'
     run -2 --separate-stderr acp-validate --explain=no-such-code
     [[ $stderr == *"unknown diagnostic code 'no-such-code'"* ]]
+}
+
+@test "--explain= (empty) is a usage error naming the empty code" {
+    run -2 --separate-stderr acp-validate --explain=
+    assert_output ''
+    assert_equal "$stderr" "acp-validate: unknown diagnostic code '' (--explain=list lists them)
+Try 'acp-validate --help' for more information."
+}
+
+@test "an empty value is a usage error for every option of every tool that takes one" {
+    local t name
+    for t in "$ACP_BIN"/acp-*; do
+        t=$(basename "$t")
+        for name in $("$t" --help | sed -n 's/^ \{2,\}\(-[a-z], \)\{0,1\}--\([a-z][a-z-]*\)=.*/\2/p'); do
+            run -2 --separate-stderr "$t" "--$name=" </dev/null
+            [ -z "$output" ] || fail "$t --$name= wrote: $output"
+            [[ $stderr != *"(null)"* ]] || fail "$t --$name=: $stderr"
+            [[ $stderr == *"--$name"* || $stderr == *"unknown diagnostic code ''"* ]] ||
+                fail "$t --$name= does not say what is wrong: $stderr"
+            [[ $stderr == *"Try '$t --help' for more information." ]] || fail "$t --$name=: $stderr"
+        done
+    done
+}
+
+@test "an empty -o or --rejects is refused before anything is read" {
+    run -2 --separate-stderr acp-validate -o '' </dev/null
+    assert_equal "${stderr%%$'\n'*}" "acp-validate: invalid argument '' for '--output'"
+    run -2 --separate-stderr acp-validate --rejects= </dev/null
+    assert_equal "${stderr%%$'\n'*}" "acp-validate: invalid argument '' for '--rejects'"
 }
 
 @test "--strict turns warnings into errors and rejects the message" {
@@ -283,11 +356,66 @@ reject_code() { # INPUT-BYTES (printf format) CODE COLUMN
     assert_output ''
 }
 
-@test "--max-errors stops reading after N errors" {
+@test "--max-errors says that the run stopped, where, and how many lines of the file it left" {
     f=$(lines_file x "$GOOD" y z "$GOOD2")
     run -1 --separate-stderr acp-validate --stateless --max-errors=2 "$f"
     assert_output "$GOOD"
-    assert_equal "$(grep -c error <<<"$stderr")" 2
+    assert_equal "$(grep -c ': error:' <<<"$stderr")" 2
+    assert_equal "$(tail -1 <<<"$stderr")" "acp-validate: $f:3: note: stopped after 2 errors (--max-errors=2); 2 lines not read"
+}
+
+@test "--max-errors counts the unread lines of the later files too, and a last line without newline" {
+    a=$(lines_file x y "$GOOD")
+    printf '%s\n\n%s' "$GOOD" "$GOOD2" >"$BATS_TEST_TMPDIR/b"
+    run -1 --separate-stderr acp-validate --stateless --max-errors=1 --stats "$a" "$BATS_TEST_TMPDIR/b"
+    assert_output ''
+    assert_equal "$(sed -n 2p <<<"$stderr")" "acp-validate: $a:1: note: stopped after 1 error (--max-errors=1); 5 lines not read"
+    assert_equal "$(sed -n 3p <<<"$stderr")" "acp-validate: 1 records: 0 valid, 1 rejected, 0 blank, 5 lines unread; 0 warnings, 1 errors"
+    run -1 --separate-stderr acp-validate --stateless --max-errors=1 --stats --diagnostics=json "$a" "$BATS_TEST_TMPDIR/b"
+    assert_equal "$(sed -n 2p <<<"$stderr" | jq -c .)" "$(jq -nc --arg f "$a" '{type:"stopped",file:$f,line:1,errors:1,max_errors:1,unread:5}')"
+    assert_equal "$(sed -n 3p <<<"$stderr" | jq -c .)" '{"type":"stats","records":1,"lines":1,"valid":0,"rejected":1,"blank":0,"unread":5,"warnings":0,"errors":1}'
+}
+
+@test "--max-errors on a pipe says only that the rest was not read, and does not wait for it" {
+    mkfifo "$BATS_TEST_TMPDIR/fifo"
+    (printf 'x\ny\n'; sleep 30) >"$BATS_TEST_TMPDIR/fifo" 3>&- &
+    local writer=$!
+    run -1 --separate-stderr timeout 10 acp-validate --stateless --max-errors=2 --stats "$BATS_TEST_TMPDIR/fifo"
+    kill "$writer"
+    assert_equal "$(sed -n 3p <<<"$stderr")" "acp-validate: $BATS_TEST_TMPDIR/fifo:2: note: stopped after 2 errors (--max-errors=2); the rest of the input was not read"
+    assert_equal "$(sed -n 4p <<<"$stderr")" "acp-validate: 2 records: 0 valid, 2 rejected, 0 blank, the rest unread; 0 warnings, 2 errors"
+    sh_run "printf 'x\n' | acp-validate --stateless --max-errors=1 --stats --diagnostics=json 2>&1 >/dev/null | jq -c 'select(.type != \"diagnostic\") | .unread'"
+    assert_output "$(printf 'null\nnull')"
+}
+
+@test "--max-errors: records read plus lines unread are all the lines, whatever the input" {
+    local i n total records unread
+    for i in $(seq 40); do
+        : >"$BATS_TEST_TMPDIR/in"
+        for n in $(seq $((RANDOM % 12 + 1))); do
+            case $((RANDOM % 4)) in
+            0) printf '%s\n' "$GOOD" ;;
+            1) printf 'bad %s\n' "$n" ;;
+            2) printf ' \n' ;;
+            3) printf '%s\n' "$GOOD2" ;;
+            esac >>"$BATS_TEST_TMPDIR/in"
+        done
+        ((RANDOM % 2)) && printf 'tail' >>"$BATS_TEST_TMPDIR/in"
+        total=$(awk 'END { print NR }' "$BATS_TEST_TMPDIR/in")
+        run --separate-stderr acp-validate --stateless --max-errors=$((RANDOM % 3 + 1)) --stats --diagnostics=json "$BATS_TEST_TMPDIR/in"
+        records=$(tail -1 <<<"$stderr" | jq .records)
+        unread=$(tail -1 <<<"$stderr" | jq .unread)
+        assert_equal "$((records + unread))" "$total"
+        if [ "$unread" -gt 0 ]; then
+            assert_equal "$(tail -2 <<<"$stderr" | head -1 | jq -r .type)" stopped
+        fi
+    done
+}
+
+@test "--max-errors with --quiet says nothing" {
+    f=$(lines_file x y z)
+    run -1 --separate-stderr acp-validate --quiet --max-errors=1 --stats "$f"
+    assert_equal "$stderr" ''
 }
 
 @test "usage errors exit 2 and point at --help" {

@@ -66,19 +66,213 @@ fish_options() {
     done
 }
 
-@test "the bash completion completes options and their values" {
+# Completions are tested the way the shells run them: bash and zsh interactive on a pty
+# (tests/drivers/complete-on-pty), fish through its own completion engine (complete -C). What each
+# option's value completes to comes from the table in the tool's bash completion (see
+# completions/acp-tools.bash); the tests check that table against --help and the tool, and every
+# shell against the table, for every tool and every option that takes a value.
+
+COMPLETIONS=$TESTS_DIR/../completions
+
+# The options of tool $1 that take a value, as --help shows them: "NAME ARG", one a line.
+help_value_options() {
+    "$1" --help | sed -n 's/^ \{2,\}\(-[a-z], \)\{0,1\}--\([a-z][a-z-]*\)=\([^ ]*\).*/\2 \3/p'
+}
+
+# The short letter of option --$2 of tool $1, if it has one.
+help_short_option() {
+    "$1" --help | sed -n "s/^ \{2,\}-\([a-z]\), --$2[= ].*/\1/p"
+}
+
+# The help text of option --$2 of tool $1 (its line, and the next one for a long option name).
+help_text() {
+    "$1" --help | grep -A1 -- "--$2[= ]"
+}
+
+# What the value of --$2 completes to, from tool $1's bash table: words, @file, @code or nothing.
+table_spec() {
+    bash -c '. "$1"; table=_${2//-/_}_options; _acp_value_spec "${!table}" "--$3"' _ \
+        "$COMPLETIONS/$1.bash" "$1" "$2"
+}
+
+# The sorted words that --$2 of tool $1 should complete to, in the folder made by completion_dir.
+expected_values() {
+    local spec
+    spec=$(table_spec "$1" "$2")
+    case $spec in
+    @file) printf '%s\n' alpha.jsonl beta.txt ;;
+    @code) { echo list; "$1" --explain=list | cut -d' ' -f1; } | LC_ALL=C sort ;;
+    @address) printf '%s\n' tcp: unix: ;;
+    '') ;;
+    *) printf '%s\n' $spec | LC_ALL=C sort ;;
+    esac
+}
+
+# A folder to complete file names in.
+completion_dir() {
+    mkdir -p "$BATS_TEST_TMPDIR/cwd"
+    touch "$BATS_TEST_TMPDIR/cwd/alpha.jsonl" "$BATS_TEST_TMPDIR/cwd/beta.txt"
+    printf '%s' "$BATS_TEST_TMPDIR/cwd"
+}
+
+# Queries for every value completion of every tool, in each form getopt takes (--name=VALUE,
+# --name VALUE, and -x VALUE for a short option), each followed by the answer expected; in the
+# format of tests/drivers/complete-on-pty.
+value_queries() {
+    local t name arg short form
+    for t in $(tools); do
+        while read -r name arg; do
+            # every command on PATH: acp-replay's suite tests a prefix instead
+            [ "$arg" = COMMAND ] && continue
+            short=$(help_short_option "$t" "$name")
+            for form in "--$name=" "--$name " ${short:+"-$short "}; do
+                printf '> list %s %s\n' "$t" "$form"
+                expected_values "$t" "$name"
+            done
+        done < <(help_value_options "$t")
+    done
+}
+
+# Queries typing part of an option name, or part of a value, and pressing Tab, each followed by
+# the command line expected after it: an option that takes a value is completed with its '=' and
+# no space; a value with a space, unless it is the beginning of another value.
+tab_queries() {
+    local t name arg names values v typed
+    for t in $(tools); do
+        names=$(help_options "$t")
+        while read -r name arg; do
+            typed=${name%?}
+            [ "$(grep -c -- "^$typed" <<<"$names")" -eq 1 ] || typed=$name
+            printf '> tab %s --%s\n%s --%s=\n' "$t" "$typed" "$t" "$name"
+            [ "$arg" = COMMAND ] && continue
+            values=$(expected_values "$t" "$name")
+            [ -n "$values" ] || continue
+            v=$(tail -1 <<<"$values")
+            # an address goes on after its tcp: or unix:, so no space follows it
+            printf '> tab %s --%s=%s\n%s --%s=%s%s\n' "$t" "$name" "${v%?}" "$t" "$name" "$v" \
+                "$([ "$arg" != ADDRESS ] && [ "$(grep -c -- "^$v" <<<"$values")" -eq 1 ] && echo ' ')"
+        done < <(help_value_options "$t")
+    done
+}
+
+# Runs the queries in $2 on shell $1 and compares the answers with the ones $2 expects.
+check_on_pty() {
+    local expected=$BATS_TEST_TMPDIR/expected-$1 got=$BATS_TEST_TMPDIR/got-$1
+    printf '%s\n' "$2" >"$expected"
+    sed -n 's/^> //p' "$expected" |
+        "$TESTS_DIR/drivers/complete-on-pty" "$1" "$COMPLETIONS" "$(completion_dir)" >"$got" ||
+        fail "complete-on-pty $1 failed"
+    diff -u "$expected" "$got" || fail "$1: the completions (+) differ from the expected (-)"
+}
+
+need_pty_shell() {
+    command -v tmux >/dev/null || skip "tmux is not installed (scripts/deps installs it)"
+    command -v "$1" >/dev/null || skip "$1 is not installed (scripts/deps installs it)"
+}
+
+@test "completion tables: every option with a value has its line; the tool accepts every value" {
+    local t name arg spec v
+    for t in $(tools); do
+        while read -r name arg; do
+            spec=$(table_spec "$t" "$name") || fail "$t.bash: --$name takes no value"
+            case $arg in
+            FILE) [ "$spec" = @file ] || fail "$t.bash: --$name=FILE completes to '$spec'" ;;
+            CODE) [ "$spec" = @code ] || fail "$t.bash: --$name=CODE completes to '$spec'" ;;
+            COMMAND) [ "$spec" = @command ] || fail "$t.bash: --$name=COMMAND completes to '$spec'" ;;
+            ADDRESS) [ "$spec" = @address ] || fail "$t.bash: --$name=ADDRESS completes to '$spec'" ;;
+            *) [[ $spec != @* ]] || fail "$t.bash: --$name=$arg completes to '$spec'" ;;
+            esac
+            [[ -z $spec || $spec == @* ]] && continue
+            for v in $spec; do
+                "$t" --"$name=$v" --help >/dev/null 2>&1 || fail "$t refuses --$name=$v"
+                help_text "$t" "$name" | grep -qw -- "$v" || fail "$t --help does not name $v for --$name"
+            done
+            run -2 "$t" --"$name=no-such-value" --help
+        done < <(help_value_options "$t")
+    done
+}
+
+@test "bash on a pty completes the value of every option, '=' splitting the word as bash does" {
+    need_pty_shell bash
     [ -f /usr/share/bash-completion/bash_completion ] || skip "bash-completion is not installed"
-    run -0 --separate-stderr bash -c '
-        source /usr/share/bash-completion/bash_completion
-        source "$1"
-        COMP_WORDS=(acp-validate --proto); COMP_CWORD=1; COMP_LINE="acp-validate --proto"; COMP_POINT=${#COMP_LINE}
-        _acp_validate acp-validate --proto acp-validate; printf "%s\n" "${COMPREPLY[@]}"
-        COMP_WORDS=(acp-validate --diagnostics ""); COMP_CWORD=2; COMP_LINE="acp-validate --diagnostics "; COMP_POINT=${#COMP_LINE}
-        _acp_validate acp-validate "" --diagnostics; printf "%s\n" "${COMPREPLY[@]}"
-    ' _ "$TESTS_DIR/../completions/acp-validate.bash"
-    assert_line --index 0 -- '--protocol='
-    assert_line --index 1 'text'
-    assert_line --index 2 'json'
+    check_on_pty bash "$(value_queries)"
+}
+
+@test "bash on a pty completes values without the bash-completion package too" {
+    need_pty_shell bash
+    check_on_pty bash-plain "$(value_queries)"
+}
+
+@test "bash on a pty: Tab completes option names with '=' and values with a space" {
+    need_pty_shell bash
+    check_on_pty bash "$(tab_queries)"
+}
+
+@test "bash on a pty: Tab completes values when '=' and ':' are not word breaks" {
+    need_pty_shell bash
+    local queries
+    queries=$(tab_queries)
+    ACP_WORDBREAKS=$' \t\n"\'><;|&(' check_on_pty bash-plain "$queries"
+}
+
+@test "bash on a pty: file names with spaces and colons; only file names after --" {
+    need_pty_shell bash
+    local dir
+    dir=$(completion_dir)
+    touch "$dir/my file.jsonl" "$dir/a:b.jsonl" "$dir/--x.jsonl"
+    check_on_pty bash "$(
+        cat <<'EOF'
+> tab acp-validate --output=my
+acp-validate --output=my\ file.jsonl 
+> tab acp-validate -o my
+acp-validate -o my\ file.jsonl 
+> tab acp-validate "my
+acp-validate "my file.jsonl" 
+> tab acp-validate --rejects=a:
+acp-validate --rejects=a:b.jsonl 
+> tab acp-validate -- --
+acp-validate -- --x.jsonl 
+> tab acp-validate --max-errors=
+acp-validate --max-errors=
+EOF
+    )"
+}
+
+@test "zsh on a pty completes the value of every option; Tab completes names and values" {
+    need_pty_shell zsh
+    check_on_pty zsh "$(value_queries)"
+    check_on_pty zsh "$(tab_queries)"
+}
+
+@test "fish completes the value of every option" {
+    command -v fish >/dev/null || skip "fish is not installed (scripts/deps installs it)"
+    local expected=$BATS_TEST_TMPDIR/expected got=$BATS_TEST_TMPDIR/got
+    value_queries >"$expected"
+    (cd "$(completion_dir)" && sed -n 's/^> list //p' "$expected" |
+        fish --no-config -c '
+            for f in $argv; source $f; end
+            while read -l q
+                echo "> list $q"
+                complete -C"$q" | string replace -r "\t.*" "" | string replace -r "^--[a-z-]*=" ""
+            end' "$COMPLETIONS"/*.fish) |
+        awk '/^> / { close("LC_ALL=C sort"); print; next } { print | "LC_ALL=C sort" } END { close("LC_ALL=C sort") }' >"$got"
+    diff -u "$expected" "$got" || fail "fish: the completions (+) differ from the expected (-)"
+}
+
+@test "bash and zsh on a pty offer exactly the long options of --help" {
+    need_pty_shell bash
+    local t o queries=''
+    for t in $(tools); do
+        queries+="> list $t --"$'\n'
+        queries+=$(for o in $(help_options "$t"); do
+            help_value_options "$t" | grep -q "^$o " && echo "--$o=" || echo "--$o"
+        done | LC_ALL=C sort)$'\n'
+    done
+    queries=${queries%$'\n'}
+    check_on_pty bash-plain "$queries"
+    if command -v zsh >/dev/null; then
+        check_on_pty zsh "$(sed '/^> /!s/=$//' <<<"$queries")"
+    fi
 }
 
 @test "the zsh and fish completions parse" {

@@ -14,6 +14,13 @@ load test_helper
         [ -f "$dest/opt/acp/share/fish/vendor_completions.d/$t.fish" ] || fail "no fish completion for $t"
     done
     [ -f "$dest/opt/acp/share/man/man7/acp.7" ]
+    # An installed bash completion stands alone: the shared engine is in the file.
+    for t in $(cd "$ACP_BIN" && ls acp-*); do
+        run -0 bash -c '. "$1"; COMP_LINE="$2 --color=al"; COMP_POINT=${#COMP_LINE} COMP_WORDBREAKS="=:"
+            "$(complete -p "$2" | sed "s/.*-F \([^ ]*\) .*/\1/")"; printf "%s\n" "${COMPREPLY[@]}"' \
+            _ "$dest/opt/acp/share/bash-completion/completions/$t" "$t"
+        assert_output always
+    done
     run -0 make -s -C "$root" uninstall DESTDIR="$dest" PREFIX=/opt/acp
     [ -z "$(find "$dest" -type f)" ] || fail "uninstall left files behind"
 }

@@ -644,6 +644,8 @@ complete_line() {
     mkdir -p "$BATS_TEST_TMPDIR/socks" && : >"$BATS_TEST_TMPDIR/socks/agent.sock"
     run -0 complete_line "acp-replay --connect=unix:$BATS_TEST_TMPDIR/socks/ag"
     assert_output "$BATS_TEST_TMPDIR/socks/agent.sock"
+    run -0 complete_line "acp-replay --exec=acp-repla"
+    assert_output "acp-replay"
     run -0 complete_line "acp-replay --rewrite-i"
     assert_output "--rewrite-ids"
     # without "=" and ":" among the break characters, each reply is the whole word
