@@ -153,7 +153,7 @@ _acp_complete_value()
             while read -r word _; do printf '%s ' "$word"; done)" -- "$value")
         ;;
     @command)
-        mapfile -t candidates < <(compgen -c -- "$value")
+        mapfile -t candidates < <(compgen -c -- "$value" | LC_ALL=C sort -u)
         ;;
     @address)
         if [[ $value == unix:* ]]; then
