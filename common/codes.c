@@ -63,7 +63,12 @@ static const struct diag_code codes[] = {
     {"iacp-ts-fraction", "warning", "ts has a fractional part",
      "ts is whole unix seconds. A fraction suggests a sender that writes floating-point time."},
     {"iacp-ts-millis", "warning", "ts looks like milliseconds",
-     "A ts above 10^11 is past the year 5138 in seconds and is almost certainly milliseconds."},
+     "A ts above 10^11 is past the year 5138 in seconds and is almost certainly milliseconds. "
+     "Message time reads it as milliseconds. Above 10^14 it is iacp-ts-range."},
+    {"iacp-ts-range", "error", "ts is no time of this era",
+     "A ts above 10^14 is no time of this era whether read as seconds or as milliseconds (10^14 "
+     "ms is the year 5138): a broken clock or a corrupted number. The message is rejected, so "
+     "it never moves message time."},
     {"iacp-kind", "error", "the kind is not an IACP kind",
      "kind must be one of the IACP 1.1 kinds (task.assign, task.accept, task.reject, "
      "task.result, task.cancel, hb, mem.sync, tool.query, tool.reply, ctl.drain, ctl.halt), a "
@@ -77,9 +82,15 @@ static const struct diag_code codes[] = {
     {"iacp-reserved-name", "error", "the reserved name 'queen' is used by another agent",
      "Only the queen may be called queen. With --queen=NAME the queen has another name, and an "
      "agent called 'queen' is then an impostor."},
-    {"iacp-ref-missing", "error", "a reply carries no ref",
-     "task.accept, task.reject, task.result, task.cancel and tool.reply must carry ref, the id "
-     "of the message they answer (IACP 1.1; 1.0 had no ref)."},
+    {"iacp-ref-missing", "error", "a task.result carries no ref",
+     "The seed: results must carry ref, the id of the task.assign they answer (IACP 1.1; 1.0 "
+     "had no ref). Without it nobody can tell which task the result is for. A missing ref on "
+     "the other replies is iacp-no-ref."},
+    {"iacp-no-ref", "warning", "a reply other than task.result carries no ref",
+     "task.accept, task.reject, task.cancel and tool.reply answer a message, and name it by "
+     "ref; the seed requires ref on results only. Without it the message cannot be paired with "
+     "the message it answers: it passes, and the stream checks treat it as an orphan (no "
+     "iacp-orphan is added). IACP 1.0 messages have no ref and are not checked."},
     {"iacp-reason", "error", "a task.reject has no string body.reason",
      "The seed document requires every reject to say why, in body.reason."},
     {"iacp-partial", "error", "body.partial is not a boolean",

@@ -73,6 +73,28 @@ BUSY='{"reason":"busy"}'
         '3 warning iacp-orphan -' '4 warning iacp-orphan -')"
 }
 
+@test "ref is required on task.result only: other replies without it pass unpaired, with a warning" {
+    f=$({
+        m q-0001 queen forager-01 task.assign 100 "" "$NODE"
+        m m-000001 forager-01 queen task.accept 101
+        m m-000002 forager-01 queen task.reject 102 "" "$BUSY"
+        m q-0002 queen forager-01 task.cancel 103
+        m m-000003 forager-02 forager-01 tool.reply 104 "" "$OK"
+        m m-000004 forager-01 queen task.result 105 "" "$OK"
+        m m-000005 forager-01 queen task.result 106 q-0001 "$OK"
+    } | capture)
+    for mode in "" --stateless; do
+        run -1 --separate-stderr acp-validate $mode "$f"
+        assert_equal "${#lines[@]}" 6
+        refute_output --partial '"id":"m-000004"'
+        run findings $mode "$f"
+        assert_output "$(printf '%s\n' '2 warning iacp-no-ref -' '3 warning iacp-no-ref -' \
+            '4 warning iacp-no-ref -' '5 warning iacp-no-ref -' '6 error iacp-ref-missing -')"
+    done
+    run -0 findings --stateless "$FIXTURES/stream-iacp/correct.jsonl"
+    assert_output ""
+}
+
 @test "IACP 1.0 messages are not paired" {
     f=$(printf '%s\n' \
         '{"v":"1.0","id":"q-0001","from":"queen","to":"forager-01","kind":"task.assign","ts":100}' \
