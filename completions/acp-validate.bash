@@ -21,7 +21,7 @@ _acp_validate()
             _filedir
             return ;;
         --queen | --slots | --assign-timeout | --max-skew | --idle-timeout | --max-open | \
-            --max-errors | --max-line-bytes)
+            --max-errors | --max-line-bytes | --clock-skew)
             return ;;
     esac
     $split && return
@@ -30,7 +30,7 @@ _acp_validate()
         COMPREPLY=($(compgen -W '--protocol= --stateless --quiet --strict --max-errors=
             --queen= --slots= --assign-timeout= --max-skew= --idle-timeout= --max-open=
             --output= --rejects= --diagnostics= --color= --stats --max-line-bytes=
-            --explain= --help --version -o -q' -- "$cur"))
+            --explain= --help --version -o -q --clock-skew=' -- "$cur"))
         [[ ${COMPREPLY-} == *= ]] && compopt -o nospace
         return
     fi
