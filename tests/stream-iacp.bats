@@ -256,6 +256,29 @@ BUSY='{"reason":"busy"}'
     assert_output "$(printf '%s\n' '5 warning iacp-orphan -' '6 error iacp-result-after-final 4')"
 }
 
+@test "when more than --max-open agents are known, one that holds nothing is forgotten, least recently active first" {
+    f=$({
+        m m-000001 forager-01 queen hb 100 "" '{"slots":2}'
+        m m-000001 forager-02 queen hb 101
+        m m-000001 forager-03 queen hb 102
+        m q-0001 queen forager-01 task.assign 103 "" '{"node":"a"}'
+        m q-0002 queen forager-01 task.assign 104 "" '{"node":"b"}'
+    } | capture)
+    run findings --max-open=3 "$f"
+    assert_output "$(printf '%s\n' '4 warning iacp-open-at-end -' '5 warning iacp-open-at-end -')"
+    run findings --max-open=2 "$f"
+    assert_line --index 0 "5 error iacp-slots 4"
+    f=$({
+        m q-0001 queen forager-01 task.assign 100 "" '{"node":"a"}'
+        for a in 1 2 3 4 5 6; do
+            m m-000001 "agent-$a" queen hb 101
+        done
+        m q-0002 queen forager-01 task.assign 102 "" '{"node":"b"}'
+    } | capture)
+    run findings --max-open=2 "$f"
+    assert_line --index 0 "8 error iacp-slots 1"
+}
+
 @test "a second assign to a forager with one slot is an error" {
     f=$({
         m q-0001 queen forager-01 task.assign 100 "" '{"node":"a"}'
