@@ -8,19 +8,21 @@
  *
  *  - On its own, a message moves the clock forward by at most `step` seconds (for IACP one
  *    heartbeat period: in a live stream somebody speaks at least that often). So the first
- *    message of a sender does show that time passed, as liveness needs.
+ *    message of a sender does show that time passed, as liveness needs (a clock that only adds
+ *    each sender's own ts deltas cannot).
  *  - A larger jump is only a claim, held until it is settled. Another sender's message that also
  *    jumps confirms it: both say time passed, so the clock moves to the smaller of the two
  *    claims (a gap in the capture, which every sender shows). The same sender confirms it by
  *    going on for `alone_after` seconds of its own clock while nobody else speaks, or with its
  *    next message when it is the only sender the clock ever heard (a one-sender stream is
- *    followed) or was followed so since anybody else spoke. A message
- *    of anyone stamped near the present (from `skew` behind to `step` ahead) drops the claim.
+ *    followed) or was followed so since anybody else spoke. A message of anyone stamped near
+ *    the present (from `skew` behind to `step` ahead) drops the claim.
  *  - A sender whose messages are off the clock by more than `skew`, steadily (CLOCK_STEADY
  *    messages in a row, in the same direction, within `skew` of each other), has its offset
- *    learned: from then on its ts less the offset is read, and the caller is told once, so that it
- *    can report it. Offsets within `skew` are never corrected: they are for the caller to judge
- *    message by message (IACP's --max-skew between a reply and its cause).
+ *    learned: from then on its ts less the offset is read, and the caller is told once, so that
+ *    it can report it. Offsets within `skew` are never corrected: they are for the caller to
+ *    judge message by message (IACP's --max-skew between a reply and its cause). A sender's
+ *    clock never moves the clock for the others, learned or not.
  *  - Until a second message agrees with the first one's time, a message far behind replaces it,
  *    so that a stream whose first ts is bad does not stay stuck in the future.
  *
@@ -29,14 +31,23 @@
  * own record of the sender (IACP keeps it in its agents), or, for a caller without one, a
  * struct clock_book that keeps them by sender name with a bound on their number.
  *
- * Use:
+ * Use, in stream order (a message without a time is simply not observed):
  *     struct stream_clock clock;
  *     clock_init(&clock, &(struct clock_config){.step = 10, .skew = 30, .alone_after = 30});
  *     ...for each message, with its sender's struct clock_sender (clock_sender_init on first use):
  *     struct clock_reading r = clock_observe(&clock, &sender->clock, ts);
- *     now = clock_now(&clock);   -- message time, for every timeout
- *     r.at                        -- this message's own time, for comparing it with others
- *     if (r.report) ...report sender->clock.offset once
+ *     now = clock_now(&clock);  -- message time, for every timeout and expiry
+ *     r.at                       -- this message's own time, to compare it with other messages
+ *     if (r.report) ...report sender->clock.offset, once
+ * or, keeping no record per sender:
+ *     struct clock_book *book = clock_book_new(&cfg, max_senders);
+ *     struct clock_reading r = clock_book_observe(book, sender_name, ts);
+ *     now = clock_book_now(book);
+ * Choosing `step`: the longest quiet spell a live stream has. IACP has heartbeats every 10 s;
+ * traffic without them (FIPA conversations, acp-convert's input) may want a minute or more, so
+ * that a sparse stream is followed message by message; a longer jump is still followed, at the
+ * second sender that shows it. `alone_after` of a few steps, and `skew` (--clock-skew) of at
+ * least a step, are sensible.
  */
 #ifndef ACP_CLOCK_H
 #define ACP_CLOCK_H
