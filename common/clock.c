@@ -33,48 +33,62 @@ static void step_or_hold(struct stream_clock *c, const struct clock_sender *s, d
         hold(c, s, t, ts);
 }
 
+/* Whether two claims of a jump tell roughly the same story: they differ by no more than a step,
+ * or than the smaller jump. Two senders' bad clocks seldom do, a real gap always. */
+static bool agree(const struct stream_clock *c, double a, double b)
+{
+    return fabs(a - b) <= fmax(c->step, fmin(a, b) - c->now);
+}
+
+/* Two senders say time jumped: it did, at least as far as the smaller claim. The larger one is
+ * a claim still, of its own sender. */
+static void confirm(struct stream_clock *c, const struct clock_sender *s, double t, double ts)
+{
+    struct clock_claim other = c->claim;
+    c->claim.held = false;
+    c->agreed = true;
+    if (other.time <= t) {
+        c->now = other.time;
+        step_or_hold(c, s, t, ts);
+    } else {
+        c->now = t;
+        if (other.time - c->now > c->step)
+            c->claim = other;
+        else
+            c->now = other.time;
+    }
+}
+
 /* A message whose time t is more than a step ahead. */
 static void jump(struct stream_clock *c, const struct clock_sender *s, double t, double ts)
 {
     struct clock_claim *k = &c->claim;
-    if (k->held && k->sender != s->serial) {
-        /* Two senders say time jumped: it did, at least as far as the smaller claim. The larger
-         * one is a claim still, of its own sender. */
-        struct clock_claim other = *k;
+    if (!k->held || !agree(c, k->time, t)) {
+        hold(c, s, t, ts);
+        return;
+    }
+    if (k->sender != s->serial) {
+        confirm(c, s, t, ts);
+        return;
+    }
+    /* The same sender goes on: followed when nobody else is there to say otherwise. Once
+     * followed, it is followed at its next message until somebody else speaks, as in a stream of
+     * one sender. */
+    bool alone = !c->several || s->serial == c->alone;
+    if (alone || ts - k->run_start >= c->cfg.alone_after) {
         k->held = false;
         c->agreed = true;
-        if (other.time <= t) {
-            c->now = other.time;
-            step_or_hold(c, s, t, ts);
-        } else {
-            c->now = t;
-            if (other.time - c->now > c->step)
-                *k = other;
-            else
-                c->now = other.time;
-        }
+        c->alone = s->serial;
+        c->now = t;
         return;
     }
-    if (k->held && t >= k->time - c->step) {
-        /* The same sender goes on: followed when nobody else is there to say otherwise. Once
-         * followed, it is followed at its next message until somebody else speaks, as in a
-         * stream of one sender. */
-        bool alone = !c->several || s->serial == c->alone;
-        if (alone || ts - k->run_start >= c->cfg.alone_after) {
-            k->held = false;
-            c->agreed = true;
-            c->alone = s->serial;
-            c->now = t;
-            return;
-        }
-        k->time = fmax(k->time, t);
-        return;
-    }
-    hold(c, s, t, ts);
+    k->time = fmax(k->time, t);
 }
 
-/* Learns a sender's offset from a streak of its messages off the clock by more than skew. */
-static void learn(const struct stream_clock *c, struct clock_sender *s, double off,
+/* Learns a sender's offset from a streak of its messages off the clock by more than skew. A
+ * message off the clock counts only when somebody else spoke near the present since the sender's
+ * previous one: a sender alone may just be telling that time passed. */
+static void learn(const struct stream_clock *c, struct clock_sender *s, double off, bool witnessed,
                   struct clock_reading *r)
 {
     double skew = c->cfg.skew;
@@ -82,6 +96,8 @@ static void learn(const struct stream_clock *c, struct clock_sender *s, double o
         s->streak = 0;
         return;
     }
+    if (!witnessed)
+        return;
     bool same_way = s->streak > 0 && (off > 0) == (s->streak_lo > 0);
     double lo = fmin(s->streak_lo, off), hi = fmax(s->streak_hi, off);
     if (!same_way || hi - lo > skew) {
@@ -111,6 +127,7 @@ struct clock_reading clock_observe(struct stream_clock *c, struct clock_sender *
 {
     double t = ts - s->offset;
     struct clock_reading r = {.at = t};
+    bool witnessed = c->present != s->present_seen;
     if (!c->first_sender)
         c->first_sender = s->serial;
     else if (s->serial != c->first_sender)
@@ -129,6 +146,7 @@ struct clock_reading clock_observe(struct stream_clock *c, struct clock_sender *
         c->now = fmax(c->now, t);
         c->claim.held = false;
         c->agreed = true;
+        c->present++;
     } else if (!c->agreed) {
         /* Far behind: a late message, or a clock running behind. Only while nothing confirmed
          * the first time can it be that time which was wrong. */
@@ -136,9 +154,10 @@ struct clock_reading clock_observe(struct stream_clock *c, struct clock_sender *
         c->claim.held = false;
     }
     if (c->agreed) {
-        learn(c, s, t - c->now, &r);
+        learn(c, s, t - c->now, witnessed, &r);
         r.at = ts - s->offset;
     }
+    s->present_seen = c->present;
     return r;
 }
 

@@ -11,18 +11,19 @@
  *    message of a sender does show that time passed, as liveness needs (a clock that only adds
  *    each sender's own ts deltas cannot).
  *  - A larger jump is only a claim, held until it is settled. Another sender's message that also
- *    jumps confirms it: both say time passed, so the clock moves to the smaller of the two
- *    claims (a gap in the capture, which every sender shows). The same sender confirms it by
- *    going on for `alone_after` seconds of its own clock while nobody else speaks, or with its
- *    next message when it is the only sender the clock ever heard (a one-sender stream is
- *    followed) or was followed so since anybody else spoke. A message of anyone stamped near
+ *    jumps, about as far (the two differ by no more than a step, or than the smaller jump),
+ *    confirms it: both say time passed, so the clock moves to the smaller of the two claims (a
+ *    gap in the capture, which every sender shows); a jump that does not agree replaces it. The
+ * same sender confirms it by going on for `alone_after` seconds of its own clock while nobody else
+ * speaks, or with its next message when it is the only sender the clock ever heard (a one-sender
+ * stream is followed) or was followed so since anybody else spoke. A message of anyone stamped near
  *    the present (from `skew` behind to `step` ahead) drops the claim.
  *  - A sender whose messages are off the clock by more than `skew`, steadily (CLOCK_STEADY
- *    messages in a row, in the same direction, within `skew` of each other), has its offset
- *    learned: from then on its ts less the offset is read, and the caller is told once, so that
- *    it can report it. Offsets within `skew` are never corrected: they are for the caller to
- *    judge message by message (IACP's --max-skew between a reply and its cause). A sender's
- *    clock never moves the clock for the others, learned or not.
+ *    messages in a row, in the same direction, within `skew` of each other, each after somebody
+ *    else spoke near the present), has its offset learned: from then on its ts less the offset is
+ * read, and the caller is told once, so that it can report it. Offsets within `skew` are never
+ * corrected: they are for the caller to judge message by message (IACP's --max-skew between a reply
+ * and its cause). A sender's clock never moves the clock for the others, learned or not.
  *  - Until a second message agrees with the first one's time, a message far behind replaces it,
  *    so that a stream whose first ts is bad does not stay stuck in the future.
  *
@@ -54,6 +55,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 /* Messages in a row that show the same offset before it is learned. */
 enum { CLOCK_STEADY = 3 };
@@ -71,6 +73,7 @@ struct clock_sender {
     double offset;               /* learned: its clock minus the stream's; 0 when none */
     double reported;             /* the offset last reported; 0 when none */
     double streak_lo, streak_hi; /* how far off its messages of the current streak were */
+    uint32_t present_seen;       /* the clock's count of messages near the present, at its last */
     unsigned streak;             /* its messages in a row off by more than skew, one way */
 };
 
@@ -100,6 +103,7 @@ struct stream_clock {
     bool several;               /* a second sender was heard */
     unsigned long first_sender; /* serial of the first sender heard */
     unsigned long alone;        /* serial of a sender followed alone since nobody else spoke */
+    uint32_t present;           /* messages stamped near the present so far (it may wrap) */
     unsigned long serials;      /* the last serial handed out */
     struct clock_claim claim;
 };

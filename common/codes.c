@@ -169,9 +169,9 @@ static const struct diag_code codes[] = {
      "Message time, which every timeout counts, is the stream clock: it moves as the agents "
      "agree, never by one sender's clock alone (see STREAM CHECKS in acp(7)). A sender whose "
      "messages are off it by more than --clock-skew (default 30 s), steadily (three in a "
-     "row, in the same direction, within --clock-skew of each other), is reported once with "
-     "its offset; from then on its ts less that offset is its messages' time (for "
-     "--max-skew, deadlines, drain and halt)."},
+     "row, in the same direction, within --clock-skew of each other, while the others go on "
+     "near the clock), is reported once with its offset; from then on its ts less that "
+     "offset is its messages' time (for --max-skew, deadlines, drain and halt)."},
     {"iacp-silent", "warning", "an agent holding tasks fell silent",
      "An agent whose heartbeats were seen, holding outstanding assigns, sent nothing for "
      "three heartbeat periods (30 s of message time). Told once per silence, at the first "

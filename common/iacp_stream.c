@@ -9,6 +9,7 @@
 #include "iacp_stream.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -85,7 +86,6 @@ struct conv {
     struct list_link active_link; /* in the open list, least recently active first */
     struct agent *initiator;      /* the agent that opened it */
     struct agent *forager;        /* a task's assignee; NULL for a tool query */
-    const char *task_node;        /* its body.node, inside key; NULL when none */
     struct done_by *done;         /* another run of its node finished; NULL when none */
     const char *file;             /* the opening message */
     unsigned long line;
@@ -96,15 +96,15 @@ struct conv {
     unsigned long reissue_line;
     const char *accept_file; /* its task.accept, if any */
     unsigned long accept_line;
-    double opened;  /* message time of the opening message */
-    double sent_ts; /* its ts, by its sender's clock */
+    double sent_ts; /* the opening message's ts, by its sender's clock */
     double last_at;
     double active;   /* stream time of its last message */
     double deadline; /* body.deadline, by the queen's clock; NAN when none */
     enum conv_kind kind;
     bool cancelled;
-    bool chained; /* in the nodes map */
-    char key[];   /* then the name of the agent it went to, then its node */
+    bool has_node; /* an assign with a body.node */
+    bool chained;  /* in the nodes map */
+    char key[];    /* then the name of the agent it went to, then its node */
 };
 
 /* A message id seen from one sender, kept to catch reuse and to name what a ref points at; once
@@ -229,6 +229,13 @@ static const char *conv_to(const struct conv *c)
     return c->key + strlen(c->key) + 1;
 }
 
+/* An assign's body.node, or NULL. */
+static const char *conv_node(const struct conv *c)
+{
+    const char *to = conv_to(c);
+    return c->has_node ? to + strlen(to) + 1 : NULL;
+}
+
 /* The keys of the maps. */
 static const char *agent_key(const struct hash_node *n)
 {
@@ -242,7 +249,7 @@ static const char *conv_key(const struct hash_node *n)
 
 static const char *node_key(const struct hash_node *n)
 {
-    return HASH_ITEM(n, struct conv, by_node)->task_node;
+    return conv_node(HASH_ITEM(n, struct conv, by_node));
 }
 
 static const char *sent_key(const struct hash_node *n)
@@ -370,7 +377,7 @@ static struct agent *agent_get(struct iacp_stream *s, const char *name)
     struct agent *a = find_agent(s, name);
     if (!a) {
         size_t len = strlen(name);
-        a = xcalloc(1, sizeof *a + len + 1);
+        a = xcalloc(1, offsetof(struct agent, name) + len + 1);
         memcpy(a->name, name, len + 1);
         a->heap_at = NOT_IN_HEAP;
         a->heard = NAN;
@@ -456,7 +463,7 @@ static struct sent *remember_id(struct iacp_stream *s, const char *key, const st
                                 enum iacp_kind kind)
 {
     size_t len = strlen(key);
-    struct sent *e = xmalloc(sizeof *e + len + 1);
+    struct sent *e = xmalloc(offsetof(struct sent, key) + len + 1);
     *e = (struct sent){.heard = s->now, .file = m->at.file, .line = m->at.line, .kind = kind};
     memcpy(e->key, key, len + 1);
     list_append(&s->ids, &e->link);
@@ -500,7 +507,7 @@ static void report_done(struct iacp_stream *s, const struct conv *c, const char 
         .first_file = c->file,
         .first_line = c->line,
         .last_line = c->last_line,
-        .started = c->opened,
+        .started = c->sent_ts - c->initiator->clock.offset,
         .ended = c->last_at,
     };
     s->done(s->ctx, &summary);
@@ -657,13 +664,12 @@ static struct conv *open_conv(struct iacp_stream *s, const struct message *m,
 {
     const char *key = make_key(s, f->from, m->id);
     size_t len = strlen(key), to_len = strlen(f->to), node_len = node ? strlen(node) : 0;
-    struct conv *c = xcalloc(1, sizeof *c + len + 1 + to_len + 1 + node_len + 1);
+    struct conv *c = xcalloc(1, offsetof(struct conv, key) + len + 1 + to_len + 1 + node_len + 1);
     memcpy(c->key, key, len + 1);
     memcpy(c->key + len + 1, f->to, to_len + 1);
     if (node) {
-        char *copy = c->key + len + 1 + to_len + 1;
-        memcpy(copy, node, node_len + 1);
-        c->task_node = copy;
+        memcpy(c->key + len + 1 + to_len + 1, node, node_len + 1);
+        c->has_node = true;
     }
     c->kind = forager ? CONV_TASK : CONV_TOOL;
     c->initiator = f->sender;
@@ -675,7 +681,7 @@ static struct conv *open_conv(struct iacp_stream *s, const struct message *m,
     c->line = c->last_line = m->at.line;
     c->messages = 1;
     c->fed = s->fed;
-    c->opened = c->last_at = f->at;
+    c->last_at = f->at;
     c->sent_ts = f->ts;
     c->active = s->now;
     c->deadline = NAN;
@@ -737,9 +743,9 @@ static struct done_by *new_done(const char *id, const char *file, unsigned long 
 static void join_chain(struct iacp_stream *s, const struct message *m, struct conv *c,
                        struct diag_sink *sink)
 {
-    struct conv *prev = latest_run(s, c->task_node);
+    struct conv *prev = latest_run(s, conv_node(c));
     if (prev) {
-        report_reissue(s, m, c, prev, c->task_node, sink);
+        report_reissue(s, m, c, prev, conv_node(c), sink);
         if (prev->done)
             c->done = new_done(prev->done->id, prev->done->file, prev->done->line);
     }
@@ -773,7 +779,7 @@ static const char *open_task(struct iacp_stream *s, const struct message *m, con
     const json_t *deadline = json_object_get(f->body, "deadline");
     if (json_is_number(deadline))
         c->deadline = json_number_value(deadline);
-    if (c->task_node)
+    if (c->has_node)
         join_chain(s, m, c, sink);
     return conv_id(c);
 }
@@ -978,10 +984,10 @@ static void check_twice_done(struct iacp_stream *s, const struct message *m, str
         diag_emit(sink, &w, SEV_ERROR, "iacp-duplicate-execution",
                   "node '%s' ran twice: assign '%s' (line %lu) to '%s' and assign '%s' (line %lu) "
                   "both have a final task.result",
-                  c->task_node, conv_id(c), c->line, conv_to(c), c->done->id, c->done->line);
+                  conv_node(c), conv_id(c), c->line, conv_to(c), c->done->id, c->done->line);
         return;
     }
-    struct conv *other = HASH_ITEM(hashtab_find(&s->nodes, c->task_node), struct conv, by_node);
+    struct conv *other = HASH_ITEM(hashtab_find(&s->nodes, conv_node(c)), struct conv, by_node);
     for (; other; other = next_run(s, other))
         if (other != c && !other->done)
             other->done = new_done(conv_id(c), c->file, c->line);

@@ -896,6 +896,22 @@ now 102 at 102
 OUT
 }
 
+@test "the clock: a sender alone through a quiet spell is followed, not taken for a skewed clock" {
+    run stream_clock <<<$'a 100\nb 100\na 115\na 117\na 120\na 135\na 136\na 138\na 150\nb 151'
+    assert_output - <<'OUT'
+now 100 at 100
+now 100 at 100
+now 100 at 115
+now 100 at 117
+now 100 at 120
+now 100 at 135
+now 100 at 136
+now 100 at 138
+now 150 at 150
+now 151 at 151
+OUT
+}
+
 @test "the clock keeps at most its bound of senders, forgetting the least recently heard" {
     run stream_clock 10 30 30 2 <<<$'a 99\nx 200\na 100\nx 201\na 101\nx 202\na 102\nx 203'
     assert_line --index 7 'now 102 at 102 report x offset 101'
