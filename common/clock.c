@@ -127,6 +127,8 @@ struct clock_reading clock_observe(struct stream_clock *c, struct clock_sender *
 {
     double t = ts - s->offset;
     struct clock_reading r = {.at = t};
+    if (!isfinite(t))
+        return r; /* no time at all: it says nothing */
     bool witnessed = c->present != s->present_seen;
     if (!c->first_sender)
         c->first_sender = s->serial;

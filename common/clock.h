@@ -111,7 +111,8 @@ struct stream_clock {
 void clock_init(struct stream_clock *c, const struct clock_config *cfg);
 void clock_sender_init(struct stream_clock *c, struct clock_sender *s);
 
-/* Reads one message, stamped ts (seconds) by the sender s, and moves the clock. */
+/* Reads one message, stamped ts (seconds) by the sender s, and moves the clock. A ts that is not
+ * a finite number is ignored. */
 struct clock_reading clock_observe(struct stream_clock *c, struct clock_sender *s, double ts);
 
 /* Message time: NAN before the first message. */
