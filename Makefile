@@ -72,8 +72,8 @@ demo: deps
 	@$(MAKE) -s --no-print-directory all
 	@scripts/demo $(BIN)
 
-bench: all $(BUILD)/gen-colony $(BUILD)/gen-fipa $(BUILD)/parse-floor $(BUILD)/peak-rss \
-	$(BUILD)/replay-lateness
+bench: all $(BUILD)/gen-colony $(BUILD)/gen-fipa $(BUILD)/gen-adversarial $(BUILD)/parse-floor \
+	$(BUILD)/peak-rss $(BUILD)/replay-lateness
 	@bench/run $(BIN) $(BUILD)
 
 install: all
@@ -111,6 +111,10 @@ clean:
 
 # Tools for tests and benchmarks, not installed.
 $(BUILD)/gen-colony: bench/gen-colony.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -o $@ $<
+
+$(BUILD)/gen-adversarial: bench/gen-adversarial.c
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -o $@ $<
 

@@ -1,33 +1,38 @@
 #include "iacp.h"
 
 #include <ctype.h>
+#include <math.h>
 #include <string.h>
 
 #include "fipa.h"
 
 enum direction { ANY_WAY, FROM_QUEEN, TO_QUEEN };
 
+/* The seed: "Results must carry ref". The other replies answer a message too, but without ref
+ * they are only unpaired, not wrong. */
+enum ref_rule { REF_NONE, REF_EXPECTED, REF_REQUIRED };
+
 struct kind_info {
     const char *name;
     enum direction direction;
-    bool needs_ref;
+    enum ref_rule ref;
 };
 
 static const struct kind_info kinds[] = {
-    [IACP_TASK_ASSIGN] = {"task.assign", FROM_QUEEN, false},
-    [IACP_TASK_ACCEPT] = {"task.accept", TO_QUEEN, true},
-    [IACP_TASK_REJECT] = {"task.reject", TO_QUEEN, true},
-    [IACP_TASK_RESULT] = {"task.result", TO_QUEEN, true},
-    [IACP_TASK_CANCEL] = {"task.cancel", FROM_QUEEN, true},
-    [IACP_HB] = {"hb", ANY_WAY, false},
-    [IACP_MEM_SYNC] = {"mem.sync", ANY_WAY, false},
-    [IACP_TOOL_QUERY] = {"tool.query", ANY_WAY, false},
-    [IACP_TOOL_REPLY] = {"tool.reply", ANY_WAY, true},
-    [IACP_CTL_DRAIN] = {"ctl.drain", FROM_QUEEN, false},
-    [IACP_CTL_HALT] = {"ctl.halt", FROM_QUEEN, false},
-    [IACP_FIPA] = {"fipa.*", ANY_WAY, false},
-    [IACP_DOTTED] = {"(unknown)", ANY_WAY, false},
-    [IACP_INVALID] = {"(invalid)", ANY_WAY, false},
+    [IACP_TASK_ASSIGN] = {"task.assign", FROM_QUEEN, REF_NONE},
+    [IACP_TASK_ACCEPT] = {"task.accept", TO_QUEEN, REF_EXPECTED},
+    [IACP_TASK_REJECT] = {"task.reject", TO_QUEEN, REF_EXPECTED},
+    [IACP_TASK_RESULT] = {"task.result", TO_QUEEN, REF_REQUIRED},
+    [IACP_TASK_CANCEL] = {"task.cancel", FROM_QUEEN, REF_EXPECTED},
+    [IACP_HB] = {"hb", ANY_WAY, REF_NONE},
+    [IACP_MEM_SYNC] = {"mem.sync", ANY_WAY, REF_NONE},
+    [IACP_TOOL_QUERY] = {"tool.query", ANY_WAY, REF_NONE},
+    [IACP_TOOL_REPLY] = {"tool.reply", ANY_WAY, REF_EXPECTED},
+    [IACP_CTL_DRAIN] = {"ctl.drain", FROM_QUEEN, REF_NONE},
+    [IACP_CTL_HALT] = {"ctl.halt", FROM_QUEEN, REF_NONE},
+    [IACP_FIPA] = {"fipa.*", ANY_WAY, REF_NONE},
+    [IACP_DOTTED] = {"(unknown)", ANY_WAY, REF_NONE},
+    [IACP_INVALID] = {"(invalid)", ANY_WAY, REF_NONE},
 };
 
 enum iacp_kind iacp_kind_parse(const char *kind)
@@ -92,8 +97,6 @@ static void check_version(const struct message *m, struct diag_sink *sink,
                   "IACP version %s (the colony speaks 1.1)", v);
 }
 
-enum { MILLISECONDS_THRESHOLD = 100000000000LL }; /* 10^11 s is the year 5138 */
-
 static void check_ts(const struct message *m, struct diag_sink *sink)
 {
     json_t *ts = json_object_get(m->root, "ts");
@@ -110,12 +113,17 @@ static void check_ts(const struct message *m, struct diag_sink *sink)
         diag_emit(sink, &m->at, SEV_ERROR, "iacp-ts", "'ts' is negative");
         return;
     }
+    if (value > IACP_TS_MAX) {
+        diag_emit(sink, &m->at, SEV_ERROR, "iacp-ts-range",
+                  "'ts' is above 10^14: no time of this era, in seconds or in milliseconds");
+        return;
+    }
     /* 1312284100.0 is whole seconds written by a float-minded encoder; only a real fraction is
      * worth a word. */
-    if (json_is_real(ts) && value != (double)(long long)value)
+    if (json_is_real(ts) && value != floor(value))
         diag_emit(sink, &m->at, SEV_WARNING, "iacp-ts-fraction",
                   "'ts' has a fractional part; IACP time is whole seconds");
-    if (value > (double)MILLISECONDS_THRESHOLD)
+    if (value > IACP_TS_MILLIS)
         diag_emit(sink, &m->at, SEV_WARNING, "iacp-ts-millis",
                   "'ts' is above 10^11 and looks like milliseconds");
 }
@@ -212,8 +220,12 @@ void iacp_check(const struct message *m, const struct iacp_rules *rules, struct 
     json_t *ref = json_object_get(m->root, "ref");
     if (ref && !json_is_string(ref))
         diag_emit(sink, &m->at, SEV_ERROR, "iacp-type", "'ref' must be a string");
-    else if (!ref && kinds[k].needs_ref && version != IACP_V1_0)
+    else if (!ref && kinds[k].ref == REF_REQUIRED && version != IACP_V1_0)
         diag_emit(sink, &m->at, SEV_ERROR, "iacp-ref-missing", "%s must carry 'ref'",
+                  kinds[k].name);
+    else if (!ref && kinds[k].ref == REF_EXPECTED && version != IACP_V1_0)
+        diag_emit(sink, &m->at, SEV_WARNING, "iacp-no-ref",
+                  "%s carries no 'ref': it cannot be paired with the message it answers",
                   kinds[k].name);
     check_direction(m, sink, rules, k, from, to);
     check_body(m, sink, k);

@@ -1,138 +1,175 @@
 /* The IACP 1.1 pairing rules over a stream. A task.assign or a tool.query opens a conversation
- * keyed by its sender and id; replies join it through ref and the agent they are sent to. State
- * is kept bounded for endless live streams: a finished conversation shrinks to a tombstone, and
- * everything idle for --idle-timeout of message time is forgotten, oldest first, without ever
- * scanning everything on one message. */
+ * keyed by its sender and id; replies join it through ref and the agent they are sent to.
+ * Message time is the stream clock (clock.h), so that no single sender's clock moves it for the
+ * others. State is kept bounded for endless live streams, by time and by count: the id of every
+ * message is remembered (with how its conversation ended, once it did) for --idle-timeout and at
+ * most --max-open of them; at most --max-open conversations are open; agents that hold nothing
+ * are forgotten after --idle-timeout, or the least recently active first when more than
+ * --max-open agents are known. Nothing ever scans everything on one message. */
 #include "iacp_stream.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "streamclock.h"
+#include "hashtab.h"
 #include "iacp.h"
 #include "list.h"
-#include "strmap.h"
 #include "util.h"
 
 /* An agent is called silent after this many heartbeat periods without a message. */
 enum { SILENT_PERIODS = 3 };
-/* The agent map is swept each time message time advanced by this fraction of --idle-timeout,
- * so that a sweep's cost is spread over many messages. */
-enum { SWEEP_FRACTION = 16 };
-/* Message time may stand still (a sender's clock stuck, or one far ahead that the others take
- * long to reach): then nothing expires by time, so ids and tombstones are also bounded by count.
- * At most this many ids per --max-open are remembered, and --max-open tombstones. */
-enum { IDS_PER_OPEN = 10 };
+/* At most this many iacp-skew findings wait for the clock; the oldest is judged beyond it. */
+enum { HELD_SKEWS = 64 };
 
-/* A ts above this (the year 5138) is milliseconds by mistake (iacp-ts-millis): taken as seconds
- * of message time it would age every conversation and silence every agent at once, so message
- * time reads it as milliseconds. */
-static const double MILLISECONDS_TS = 1e11;
+static const uint32_t NOT_IN_HEAP = UINT32_MAX;
 
-static const size_t NOT_IN_HEAP = SIZE_MAX;
+/* A ctl.drain or ctl.halt in force for a forager. */
+struct control {
+    bool given;
+    double at;         /* the message time of the control message */
+    double issued;     /* the stream time when it came */
+    unsigned long fed; /* its place in the stream (messages followed before it) */
+    const char *file;  /* the control message */
+    unsigned long line;
+};
+
+/* The queen's orders to a forager that are in force. */
+struct orders {
+    struct control drain, halt;
+};
 
 struct agent {
-    size_t heap_at;   /* index in the silence heap, or NOT_IN_HEAP */
-    double heard;     /* stream time of its last message; NAN before it spoke */
-    double active;    /* stream time it last took part in anything */
-    const char *file; /* its last message */
+    struct hash_node node;      /* in the agents map, by name */
+    struct list_link idle_link; /* in the idle list while it holds nothing (refs == 0) */
+    uint32_t heap_at;           /* index in the silence heap, or NOT_IN_HEAP */
+    uint32_t advertised;        /* body.slots of its latest hb; 0 when none */
+    double heard;               /* stream time of its last message; NAN before it spoke */
+    double active;              /* stream time it last took part in anything */
+    const char *file;           /* its last message */
     unsigned long line;
     const char *assign_file; /* the last task.assign sent to it */
     unsigned long assign_line;
     unsigned long outstanding; /* task.assign it holds */
     unsigned long refs;        /* open conversations that name it */
-    unsigned long advertised;  /* body.slots of its latest hb; 0 when none */
-    unsigned long configured;  /* --slots for it; 0 when none */
-    bool heartbeats;           /* its heartbeats were seen: only then can it fall silent */
-    bool silence_reported;     /* once per silence */
+    struct orders *orders;     /* NULL when none is in force */
+    struct clock_sender clock;
+    bool heartbeats;       /* its heartbeats were seen: only then can it fall silent */
+    bool silence_reported; /* once per silence */
     char name[];
 };
 
 enum conv_kind { CONV_TASK, CONV_TOOL };
-enum ending { END_RESULT, END_REJECT, END_EVICTED };
+/* How the conversation that a remembered id opened ended. */
+enum ending { END_NONE, END_RESULT, END_REJECT, END_EVICTED };
 
-struct node_chain;
+/* An assign of the same node that already had its final result: when this one gets its own,
+ * the node ran twice. */
+struct done_by {
+    char *id;
+    const char *file;
+    unsigned long line;
+};
 
 /* An open conversation. Its key is the opener's name with its length, then the id, so that two
- * agents may use the same id (ids are unique per sender only). */
+ * agents may use the same id (ids are unique per sender only); the name of the agent it went to
+ * and an assign's body.node follow the key. It holds the agent record of its initiator, and a
+ * task that of its forager (the agent a tool query went to needs none). The open assigns of one
+ * node are a chain: a reissue adds to it, and two final results in one chain mean the node ran
+ * twice. */
 struct conv {
+    struct hash_node node;        /* in the open map, by key */
+    struct hash_node by_node;     /* in the nodes map while it is a run of its node */
     struct list_link active_link; /* in the open list, least recently active first */
-    struct agent *initiator;
-    struct agent *assignee;
-    struct node_chain *chain;    /* the assigns of its node; NULL when none or cancelled */
-    struct list_link chain_link; /* among the open assigns of its node */
-    const char *file;            /* the opening message */
+    struct agent *initiator;      /* the agent that opened it */
+    struct agent *forager;        /* a task's assignee; NULL for a tool query */
+    struct done_by *done;         /* another run of its node finished; NULL when none */
+    const char *file;             /* the opening message */
     unsigned long line;
     unsigned long last_line;
     unsigned long messages;
-    unsigned long seq;        /* opening order */
-    const char *reissue_file; /* the assign that reissued this one, if any */
+    unsigned long fed;        /* messages followed before the opening one: opening order */
+    const char *reissue_file; /* the assign that reissued this one to another forager, if any */
     unsigned long reissue_line;
-    double opened; /* ts of the opening message */
-    double last_ts;
+    const char *accept_file; /* its task.accept, if any */
+    unsigned long accept_line;
+    double sent_ts; /* the opening message's ts, by its sender's clock */
+    double last_at;
     double active;   /* stream time of its last message */
-    double deadline; /* body.deadline; NAN when none */
+    double deadline; /* body.deadline, by the queen's clock; NAN when none */
     enum conv_kind kind;
     bool cancelled;
-    size_t id_at; /* the id inside key */
-    char key[];
+    bool has_node; /* an assign with a body.node */
+    bool chained;  /* in the nodes map */
+    char key[];    /* then the name of the agent it went to, then its node */
 };
 
-/* What is left of a finished conversation: enough to recognise late messages. */
-struct tombstone {
-    struct list_link link; /* the tombstones in the order they were made */
-    double finished;       /* stream time */
-    const char *file;      /* the message that ended it */
-    unsigned long line;
-    enum conv_kind kind;
-    enum ending ending;
-    size_t id_at;
-    char key[];
-};
-
-/* The open assigns of one task graph node: a reissue adds to the chain, and two final results
- * in one chain mean the node ran twice. An assign that ends leaves it, so that the next reissue
- * is told against the latest assign still open. */
-struct node_chain {
-    struct list assigns; /* of struct conv: its open assigns, the latest last */
-    char *done_id;       /* the first assign with a final result */
-    const char *done_file;
-    unsigned long done_line;
-    char node[];
-};
-
-/* A message id seen from one sender, kept to catch reuse and to name what a ref points at. */
+/* A message id seen from one sender, kept to catch reuse and to name what a ref points at; once
+ * the conversation it opened ended, also how, to recognise late replies (a tombstone). */
 struct sent {
-    struct list_link link; /* the ids in the order they were seen */
-    double heard;
-    const char *file;
+    struct hash_node node; /* in the ids map, by key */
+    struct list_link link; /* the ids, least recently seen or ended first */
+    double heard;          /* stream time it was seen, or its conversation ended */
+    const char *file;      /* the message that carried it */
     unsigned long line;
-    enum iacp_kind kind;
+    const char *end_file; /* the message that ended its conversation */
+    unsigned long end_line;
+    unsigned char kind;   /* enum iacp_kind of its message */
+    unsigned char ending; /* enum ending */
     char key[];
+};
+
+/* An iacp-skew held back: the clock of the reply's sender, or of its cause's, looked off by more
+ * than --clock-skew, so it is judged once the clock knows whether that offset is steady (then
+ * the message is read with it) or not. */
+struct held_skew {
+    struct list_link link;   /* in the held list, oldest first */
+    struct agent *replier;   /* both held by the note, so that they are not forgotten */
+    struct agent *initiator; /* meanwhile */
+    bool replier_off;        /* whose clock looked off: the note waits for it */
+    bool initiator_off;
+    struct diag_where at; /* the reply, and its cause as related line */
+    char *id;             /* the reply's id, which at.id points at */
+    double reply_ts;      /* by the replier's clock */
+    double cause_ts;      /* by the initiator's clock */
+    enum conv_kind kind;
 };
 
 struct iacp_stream {
     const struct engine_config *cfg;
     conversation_done_fn done;
     void *ctx;
-    struct strmap *agents; /* name -> struct agent */
-    struct strmap *open;   /* key -> struct conv */
-    struct strmap *closed; /* key -> struct tombstone */
-    struct strmap *sent;   /* key -> struct sent */
-    struct strmap *nodes;  /* body.node -> struct node_chain */
+    struct stream_clock clock;
+    struct hashtab agents; /* of struct agent, by name */
+    struct hashtab open;   /* of struct conv, by key */
+    struct hashtab sent;   /* of struct sent, by key */
+    struct hashtab nodes;  /* of struct conv: the open runs of each node, by body.node */
     struct list active;    /* of struct conv: the open ones, least recently active first */
-    struct list tombs;     /* of struct tombstone, the oldest first */
-    struct list ids;       /* of struct sent, the oldest first */
+    struct list ids;       /* of struct sent, the least recently seen first */
+    struct list idle;      /* of struct agent: those holding nothing, least recently active first */
+    struct list held;      /* of struct held_skew */
     struct agent **heap;   /* agents holding tasks, the longest silent first */
     size_t heap_len, heap_cap;
-    double now;            /* stream time: the latest ts seen; NAN before the first */
-    double last_sweep;     /* stream time of the last sweep */
+    double now;            /* stream time (the clock's); NAN before the first message */
     const char *last_file; /* the latest message */
     unsigned long last_line;
-    unsigned long seq;
+    unsigned long fed;       /* messages followed */
     struct strbuf key;       /* scratch space for map keys */
     struct strbuf number[2]; /* scratch space for durations in messages */
+};
+
+/* The fields every rule needs, read once. */
+struct fields {
+    const char *from, *to, *ref;
+    struct agent *sender;
+    enum iacp_kind kind;
+    const json_t *body;
+    double ts;   /* ts in seconds, by its sender's clock */
+    double at;   /* the message's time: ts less its sender's learned offset */
+    bool legacy; /* IACP 1.0: no ref, so no ref rules */
 };
 
 /* ---- small helpers ---- */
@@ -146,10 +183,22 @@ static const char *make_key(struct iacp_stream *s, const char *agent, const char
     return s->key.buf;
 }
 
-/* A number of seconds as people write it: no trailing zeros. */
+/* The id inside a key made by make_key. */
+static const char *key_id(const char *key)
+{
+    char *colon;
+    unsigned long len = strtoul(key, &colon, 10);
+    return colon + 1 + len;
+}
+
+/* A number of seconds as people write it: no trailing zeros, and no endless digits. */
 static const char *seconds(struct strbuf *sb, double value)
 {
     sb_reset(sb);
+    if (!(fabs(value) < 1e9)) {
+        sb_addf(sb, "%.3g", value);
+        return sb->buf;
+    }
     sb_addf(sb, "%.3f", value);
     while (sb->len > 0 && sb->buf[sb->len - 1] == '0')
         sb->buf[--sb->len] = '\0';
@@ -171,12 +220,56 @@ static struct diag_where related_to(const struct diag_where *at, const char *fil
 
 static const char *conv_id(const struct conv *c)
 {
-    return c->key + c->id_at;
+    return key_id(c->key);
 }
 
-static const char *tomb_id(const struct tombstone *t)
+/* The agent the opening message went to. */
+static const char *conv_to(const struct conv *c)
 {
-    return t->key + t->id_at;
+    return c->key + strlen(c->key) + 1;
+}
+
+/* An assign's body.node, or NULL. */
+static const char *conv_node(const struct conv *c)
+{
+    const char *to = conv_to(c);
+    return c->has_node ? to + strlen(to) + 1 : NULL;
+}
+
+/* The keys of the maps. */
+static const char *agent_key(const struct hash_node *n)
+{
+    return HASH_ITEM(n, struct agent, node)->name;
+}
+
+static const char *conv_key(const struct hash_node *n)
+{
+    return HASH_ITEM(n, struct conv, node)->key;
+}
+
+static const char *node_key(const struct hash_node *n)
+{
+    return conv_node(HASH_ITEM(n, struct conv, by_node));
+}
+
+static const char *sent_key(const struct hash_node *n)
+{
+    return HASH_ITEM(n, struct sent, node)->key;
+}
+
+static struct agent *find_agent(const struct iacp_stream *s, const char *name)
+{
+    return HASH_ITEM(hashtab_find(&s->agents, name), struct agent, node);
+}
+
+static struct conv *find_open(const struct iacp_stream *s, const char *key)
+{
+    return HASH_ITEM(hashtab_find(&s->open, key), struct conv, node);
+}
+
+static struct sent *find_sent(const struct iacp_stream *s, const char *key)
+{
+    return HASH_ITEM(hashtab_find(&s->sent, key), struct sent, node);
 }
 
 static bool status_ok(const json_t *body)
@@ -185,12 +278,17 @@ static bool status_ok(const json_t *body)
     return !status || strcmp(status, "ok") == 0;
 }
 
+static enum conv_kind kind_opened(enum iacp_kind k)
+{
+    return k == IACP_TOOL_QUERY ? CONV_TOOL : CONV_TASK;
+}
+
 /* ---- the silence heap: agents holding tasks, ordered by when they were last heard ---- */
 
 static void heap_set(struct iacp_stream *s, size_t i, struct agent *a)
 {
     s->heap[i] = a;
-    a->heap_at = i;
+    a->heap_at = (uint32_t)i;
 }
 
 static void heap_sift_up(struct iacp_stream *s, size_t i)
@@ -264,20 +362,49 @@ static unsigned long configured_slots(const struct engine_config *cfg, const cha
     return slots;
 }
 
+static void drop_agent(struct iacp_stream *s, struct agent *a)
+{
+    if (a->heap_at != NOT_IN_HEAP)
+        heap_remove(s, a);
+    list_remove(&s->idle, &a->idle_link);
+    hashtab_remove(&s->agents, &a->node);
+    free(a->orders);
+    free(a);
+}
+
 static struct agent *agent_get(struct iacp_stream *s, const char *name)
 {
-    struct agent *a = strmap_get(s->agents, name);
+    struct agent *a = find_agent(s, name);
     if (!a) {
         size_t len = strlen(name);
-        a = xcalloc(1, sizeof *a + len + 1);
+        a = xcalloc(1, offsetof(struct agent, name) + len + 1);
         memcpy(a->name, name, len + 1);
         a->heap_at = NOT_IN_HEAP;
         a->heard = NAN;
-        a->configured = configured_slots(s->cfg, name);
-        strmap_put(s->agents, name, a);
+        clock_sender_init(&s->clock, &a->clock);
+        hashtab_add(&s->agents, &a->node);
+    } else if (a->refs == 0) {
+        list_remove(&s->idle, &a->idle_link);
     }
+    if (a->refs == 0)
+        list_append(&s->idle, &a->idle_link);
     a->active = s->now;
     return a;
+}
+
+/* An open conversation names the agent: it must not be forgotten meanwhile. */
+static void hold_agent(struct iacp_stream *s, struct agent *a)
+{
+    if (a->refs++ == 0)
+        list_remove(&s->idle, &a->idle_link);
+}
+
+static void release_agent(struct iacp_stream *s, struct agent *a)
+{
+    if (--a->refs == 0) {
+        a->active = s->now;
+        list_append(&s->idle, &a->idle_link);
+    }
 }
 
 static void agent_heard(struct iacp_stream *s, struct agent *a, const struct message *m)
@@ -292,13 +419,13 @@ static void agent_heard(struct iacp_stream *s, struct agent *a, const struct mes
         watch_agent(s, a);
 }
 
-static unsigned long allowed_slots(const struct agent *a)
+static unsigned long allowed_slots(const struct iacp_stream *s, const struct agent *a)
 {
-    unsigned long slots = 1;
+    unsigned long slots = 1, configured = configured_slots(s->cfg, a->name);
     if (a->advertised > slots)
         slots = a->advertised;
-    if (a->configured > slots)
-        slots = a->configured;
+    if (configured > slots)
+        slots = configured;
     return slots;
 }
 
@@ -323,6 +450,27 @@ static void check_silence(struct iacp_stream *s, const struct diag_where *at,
     }
 }
 
+/* ---- ids, and the ends of conversations ---- */
+
+static void forget_id(struct iacp_stream *s, struct sent *e)
+{
+    list_remove(&s->ids, &e->link);
+    hashtab_remove(&s->sent, &e->node);
+    free(e);
+}
+
+static struct sent *remember_id(struct iacp_stream *s, const char *key, const struct message *m,
+                                enum iacp_kind kind)
+{
+    size_t len = strlen(key);
+    struct sent *e = xmalloc(offsetof(struct sent, key) + len + 1);
+    *e = (struct sent){.heard = s->now, .file = m->at.file, .line = m->at.line, .kind = kind};
+    memcpy(e->key, key, len + 1);
+    list_append(&s->ids, &e->link);
+    hashtab_add(&s->sent, &e->node);
+    return e;
+}
+
 /* ---- conversations ---- */
 
 static struct conv *least_active(const struct iacp_stream *s)
@@ -330,9 +478,19 @@ static struct conv *least_active(const struct iacp_stream *s)
     return LIST_ITEM(s->active.head, struct conv, active_link);
 }
 
-static struct conv *latest_assign(const struct node_chain *chain)
+static struct conv *next_run(const struct iacp_stream *s, const struct conv *c)
 {
-    return LIST_ITEM(chain->assigns.tail, struct conv, chain_link);
+    return HASH_ITEM(hashtab_find_next(&s->nodes, &c->by_node), struct conv, by_node);
+}
+
+/* The latest open assign of a node, or NULL. */
+static struct conv *latest_run(const struct iacp_stream *s, const char *node)
+{
+    struct conv *latest = HASH_ITEM(hashtab_find(&s->nodes, node), struct conv, by_node);
+    for (struct conv *c = latest; c; c = next_run(s, c))
+        if (c->fed > latest->fed)
+            latest = c;
+    return latest;
 }
 
 static void report_done(struct iacp_stream *s, const struct conv *c, const char *outcome)
@@ -349,67 +507,65 @@ static void report_done(struct iacp_stream *s, const struct conv *c, const char 
         .first_file = c->file,
         .first_line = c->line,
         .last_line = c->last_line,
-        .started = c->opened,
-        .ended = c->last_ts,
+        .started = c->sent_ts - c->initiator->clock.offset,
+        .ended = c->last_at,
     };
     s->done(s->ctx, &summary);
 }
 
-static void free_chain(void *value)
-{
-    struct node_chain *chain = value;
-    if (chain)
-        free(chain->done_id);
-    free(chain);
-}
-
-/* Takes an assign out of its node's chain; the chain goes when no assign of it is open. */
+/* Takes an assign out of its node's chain: it is no longer a run of its node. */
 static void leave_chain(struct iacp_stream *s, struct conv *c)
 {
-    struct node_chain *chain = c->chain;
-    if (!chain)
+    if (!c->chained)
         return;
-    c->chain = NULL;
-    list_remove(&chain->assigns, &c->chain_link);
-    if (chain->assigns.size == 0) {
-        strmap_remove(s->nodes, chain->node);
-        free_chain(chain);
-    }
+    c->chained = false;
+    hashtab_remove(&s->nodes, &c->by_node);
+}
+
+static void free_conv(struct conv *c)
+{
+    if (c->done)
+        free(c->done->id);
+    free(c->done);
+    free(c);
 }
 
 /* Forgets an open conversation: it no longer holds its agents or its node. */
 static void drop_open(struct iacp_stream *s, struct conv *c)
 {
     leave_chain(s, c);
-    if (c->kind == CONV_TASK && c->assignee->outstanding > 0)
-        c->assignee->outstanding--;
-    c->assignee->refs--;
-    c->initiator->refs--;
+    if (c->forager) {
+        c->forager->outstanding--;
+        release_agent(s, c->forager);
+    }
+    release_agent(s, c->initiator);
     list_remove(&s->active, &c->active_link);
-    strmap_remove(s->open, c->key);
+    hashtab_remove(&s->open, &c->node);
 }
 
-/* Ends a conversation: hands it over, and leaves a tombstone in its place. Returns its id, which
- * stays valid until the tombstone expires. */
+/* Ends a conversation: hands it over, and marks its id with how it ended (a tombstone). Returns
+ * its id, which stays valid until the id is forgotten. */
 static const char *finish_conv(struct iacp_stream *s, struct conv *c, enum ending ending,
                                const char *outcome, const struct diag_where *by)
 {
     report_done(s, c, outcome);
     drop_open(s, c);
-    size_t len = strlen(c->key);
-    struct tombstone *t = xmalloc(sizeof *t + len + 1);
-    memcpy(t->key, c->key, len + 1);
-    t->finished = s->now;
-    t->file = by->file;
-    t->line = by->line;
-    t->kind = c->kind;
-    t->ending = ending;
-    t->id_at = c->id_at;
-    list_append(&s->tombs, &t->link);
-    /* A tombstone this one replaces stays in the list until it expires; see expire_tombstones. */
-    strmap_put(s->closed, t->key, t);
-    free(c);
-    return tomb_id(t);
+    struct sent *e = find_sent(s, c->key);
+    if (e) {
+        list_remove(&s->ids, &e->link);
+        list_append(&s->ids, &e->link);
+    } else {
+        /* Its id was forgotten by count while it was open. */
+        const struct message opener = {.at = {.file = c->file, .line = c->line}};
+        e = remember_id(s, c->key, &opener,
+                        c->kind == CONV_TASK ? IACP_TASK_ASSIGN : IACP_TOOL_QUERY);
+    }
+    e->heard = s->now;
+    e->ending = (unsigned char)ending;
+    e->end_file = by->file;
+    e->end_line = by->line;
+    free_conv(c);
+    return key_id(e->key);
 }
 
 static void evict(struct iacp_stream *s, struct conv *c, const struct diag_where *at,
@@ -429,66 +585,34 @@ static void evict(struct iacp_stream *s, struct conv *c, const struct diag_where
     finish_conv(s, c, END_EVICTED, "evicted", &here);
 }
 
-/* ---- expiry: everything idle for --idle-timeout of message time ---- */
+/* ---- expiry: everything idle for --idle-timeout of message time, and counts ---- */
 
-static void expire_tombstones(struct iacp_stream *s)
+static bool expired(const struct iacp_stream *s, double since)
 {
-    double idle = s->cfg->idle_timeout;
-    for (struct tombstone *t; (t = LIST_ITEM(s->tombs.head, struct tombstone, link)) &&
-                              (t->finished + idle < s->now || s->tombs.size > s->cfg->max_open);) {
-        list_remove(&s->tombs, &t->link);
-        if (strmap_get(s->closed, t->key) == t)
-            strmap_remove(s->closed, t->key);
-        free(t);
-    }
-}
-
-static void expire_ids(struct iacp_stream *s)
-{
-    size_t cap = s->cfg->max_open * IDS_PER_OPEN;
-    for (struct sent *e; (e = LIST_ITEM(s->ids.head, struct sent, link)) &&
-                         (e->heard + s->cfg->idle_timeout < s->now || s->ids.size > cap);) {
-        list_remove(&s->ids, &e->link);
-        strmap_remove(s->sent, e->key);
-        free(e);
-    }
-}
-
-static bool agent_expired(void *ctx, const char *key, void *value)
-{
-    (void)key;
-    struct iacp_stream *s = ctx;
-    struct agent *a = value;
-    if (a->refs > 0 || !(a->active + s->cfg->idle_timeout < s->now))
-        return false;
-    if (a->heap_at != NOT_IN_HEAP)
-        heap_remove(s, a);
-    free(a);
-    return true;
+    return since + s->cfg->idle_timeout < s->now;
 }
 
 static void expire(struct iacp_stream *s, const struct diag_where *at, struct diag_sink *sink)
 {
-    for (struct conv *c; (c = least_active(s)) && c->active + s->cfg->idle_timeout < s->now;)
+    for (struct conv *c; (c = least_active(s)) && expired(s, c->active);)
         evict(s, c, at, sink, true);
-    expire_tombstones(s);
-    expire_ids(s);
-    if (s->now > s->last_sweep && s->now - s->last_sweep >= s->cfg->idle_timeout / SWEEP_FRACTION) {
-        s->last_sweep = s->now;
-        strmap_sweep(s->agents, agent_expired, s);
-    }
+    for (struct sent *e; (e = LIST_ITEM(s->ids.head, struct sent, link)) &&
+                         (expired(s, e->heard) || s->ids.size > s->cfg->max_open);)
+        forget_id(s, e);
+    for (struct agent *a;
+         (a = LIST_ITEM(s->idle.head, struct agent, idle_link)) && expired(s, a->active);)
+        drop_agent(s, a);
+}
+
+/* The agents map is full: those holding nothing go, the least recently active first. */
+static void cap_agents(struct iacp_stream *s)
+{
+    for (struct agent *a; s->agents.size > s->cfg->max_open &&
+                          (a = LIST_ITEM(s->idle.head, struct agent, idle_link));)
+        drop_agent(s, a);
 }
 
 /* ---- per message ---- */
-
-/* The fields every rule needs, read once. */
-struct fields {
-    const char *from, *to, *ref;
-    enum iacp_kind kind;
-    const json_t *body;
-    double ts;
-    bool legacy; /* IACP 1.0: no ref, so no ref rules */
-};
 
 static bool read_fields(const struct message *m, struct fields *f)
 {
@@ -506,6 +630,13 @@ static bool read_fields(const struct message *m, struct fields *f)
     f->kind = iacp_kind_parse(kind);
     f->ts = json_number_value(ts);
     f->legacy = v && iacp_version_parse(v) == IACP_V1_0;
+    /* A ts beyond any era (iacp-ts-range) says no time at all; one in milliseconds
+     * (iacp-ts-millis) would age the stream by years. */
+    if (!(f->ts <= IACP_TS_MAX))
+        return false;
+    if (f->ts > IACP_TS_MILLIS)
+        f->ts /= 1000;
+    f->at = f->ts;
     return true;
 }
 
@@ -514,59 +645,55 @@ static bool note_id(struct iacp_stream *s, const struct message *m, const struct
                     struct diag_sink *sink)
 {
     const char *key = make_key(s, f->from, m->id);
-    struct sent *prev = strmap_get(s->sent, key);
-    if (prev) {
-        struct diag_where w = related_to(&m->at, prev->file, prev->line);
+    const struct sent *prev = find_sent(s, key);
+    const struct conv *c = prev ? NULL : find_open(s, key);
+    /* An id whose record was forgotten while its conversation is still open is still taken. */
+    if (prev || c) {
+        struct diag_where w = prev ? related_to(&m->at, prev->file, prev->line)
+                                   : related_to(&m->at, c->file, c->line);
         diag_emit(sink, &w, SEV_ERROR, "iacp-duplicate-id",
                   "'%s' already sent a message with id '%s'", f->from, m->id);
         return false;
     }
-    /* An id whose record expired while its conversation is still open is still taken. */
-    struct conv *c = strmap_get(s->open, key);
-    if (c) {
-        struct diag_where w = related_to(&m->at, c->file, c->line);
-        diag_emit(sink, &w, SEV_ERROR, "iacp-duplicate-id",
-                  "'%s' already sent a message with id '%s'", f->from, m->id);
-        return false;
-    }
-    size_t len = strlen(key);
-    struct sent *e = xmalloc(sizeof *e + len + 1);
-    *e = (struct sent){.heard = s->now, .file = m->at.file, .line = m->at.line, .kind = f->kind};
-    memcpy(e->key, key, len + 1);
-    list_append(&s->ids, &e->link);
-    strmap_put(s->sent, e->key, e);
+    remember_id(s, key, m, f->kind);
     return true;
 }
 
 static struct conv *open_conv(struct iacp_stream *s, const struct message *m,
-                              const struct fields *f, enum conv_kind kind)
+                              const struct fields *f, struct agent *forager, const char *node)
 {
     const char *key = make_key(s, f->from, m->id);
-    size_t len = strlen(key);
-    struct conv *c = xcalloc(1, sizeof *c + len + 1);
+    size_t len = strlen(key), to_len = strlen(f->to), node_len = node ? strlen(node) : 0;
+    struct conv *c = xcalloc(1, offsetof(struct conv, key) + len + 1 + to_len + 1 + node_len + 1);
     memcpy(c->key, key, len + 1);
-    c->id_at = len - strlen(m->id);
-    c->kind = kind;
-    c->initiator = agent_get(s, f->from);
-    c->assignee = agent_get(s, f->to);
-    c->initiator->refs++;
-    c->assignee->refs++;
+    memcpy(c->key + len + 1, f->to, to_len + 1);
+    if (node) {
+        memcpy(c->key + len + 1 + to_len + 1, node, node_len + 1);
+        c->has_node = true;
+    }
+    c->kind = forager ? CONV_TASK : CONV_TOOL;
+    c->initiator = f->sender;
+    hold_agent(s, c->initiator);
+    c->forager = forager;
+    if (forager)
+        hold_agent(s, forager);
     c->file = m->at.file;
     c->line = c->last_line = m->at.line;
     c->messages = 1;
-    c->seq = ++s->seq;
-    c->opened = c->last_ts = f->ts;
+    c->fed = s->fed;
+    c->last_at = f->at;
+    c->sent_ts = f->ts;
     c->active = s->now;
     c->deadline = NAN;
     list_append(&s->active, &c->active_link);
-    strmap_put(s->open, c->key, c);
+    hashtab_add(&s->open, &c->node);
     return c;
 }
 
-static void check_slots(const struct message *m, const struct agent *forager,
-                        struct diag_sink *sink)
+static void check_slots(const struct iacp_stream *s, const struct message *m,
+                        const struct agent *forager, struct diag_sink *sink)
 {
-    unsigned long slots = allowed_slots(forager);
+    unsigned long slots = allowed_slots(s, forager);
     if (forager->outstanding >= slots) {
         struct diag_where w = related_to(&m->at, forager->assign_file, forager->assign_line);
         diag_emit(sink, &w, SEV_ERROR, "iacp-slots",
@@ -575,38 +702,76 @@ static void check_slots(const struct message *m, const struct agent *forager,
     }
 }
 
-/* Joins an assign to the chain of its node, reporting a reissue to another forager. */
-static void join_chain(struct iacp_stream *s, const struct message *m, struct conv *c,
-                       const char *node, struct diag_sink *sink)
+/* An assign of a node that an open assign already has: the seed's queen reissues an assign
+ * unanswered for assign_timeout, to a different forager; anything else is no reissue it makes. */
+static void report_reissue(struct iacp_stream *s, const struct message *m, const struct conv *c,
+                           struct conv *prev, const char *node, struct diag_sink *sink)
 {
-    struct node_chain *chain = strmap_get(s->nodes, node);
-    if (!chain) {
-        size_t len = strlen(node);
-        chain = xcalloc(1, sizeof *chain + len + 1);
-        memcpy(chain->node, node, len + 1);
-        strmap_put(s->nodes, node, chain);
-    } else if (latest_assign(chain) && latest_assign(chain)->assignee != c->assignee) {
-        struct conv *prev = latest_assign(chain);
-        struct diag_where w = related_to(&m->at, prev->file, prev->line);
+    struct diag_where w = related_to(&m->at, prev->file, prev->line);
+    double elapsed = c->sent_ts - prev->sent_ts; /* both by the queen's clock */
+    const char *waited = seconds(&s->number[0], elapsed);
+    const char *timeout = seconds(&s->number[1], s->cfg->assign_timeout);
+    if (prev->forager == c->forager) {
+        diag_emit(sink, &w, SEV_ERROR, "iacp-reissue-unexpected",
+                  "node '%s' assigned again to '%s', whose assign '%s' of it has had no final "
+                  "result for %s s; the queen reissues to a different forager",
+                  node, c->forager->name, conv_id(prev), waited);
+        return;
+    }
+    if (elapsed < s->cfg->assign_timeout)
+        diag_emit(sink, &w, SEV_ERROR, "iacp-reissue-unexpected",
+                  "node '%s' reissued to '%s' only %s s after assign '%s' to '%s', before the "
+                  "assign timeout (%s s)",
+                  node, c->forager->name, waited, conv_id(prev), prev->forager->name, timeout);
+    else
         diag_emit(sink, &w, SEV_WARNING, "iacp-reissue",
                   "node '%s' reissued to '%s': assign '%s' to '%s' has had no final result for "
                   "%s s (assign timeout %s s)",
-                  node, c->assignee->name, conv_id(prev), prev->assignee->name,
-                  seconds(&s->number[0], c->opened - prev->opened),
-                  seconds(&s->number[1], s->cfg->assign_timeout));
-        prev->reissue_file = m->at.file;
-        prev->reissue_line = m->at.line;
+                  node, c->forager->name, conv_id(prev), prev->forager->name, waited, timeout);
+    prev->reissue_file = m->at.file;
+    prev->reissue_line = m->at.line;
+}
+
+static struct done_by *new_done(const char *id, const char *file, unsigned long line)
+{
+    struct done_by *d = xmalloc(sizeof *d);
+    *d = (struct done_by){.id = xstrdup(id), .file = file, .line = line};
+    return d;
+}
+
+/* Joins an assign to the chain of its node, reporting a reissue. */
+static void join_chain(struct iacp_stream *s, const struct message *m, struct conv *c,
+                       struct diag_sink *sink)
+{
+    struct conv *prev = latest_run(s, conv_node(c));
+    if (prev) {
+        report_reissue(s, m, c, prev, conv_node(c), sink);
+        if (prev->done)
+            c->done = new_done(prev->done->id, prev->done->file, prev->done->line);
     }
-    list_append(&chain->assigns, &c->chain_link);
-    c->chain = chain;
+    hashtab_add(&s->nodes, &c->by_node);
+    c->chained = true;
+}
+
+static void check_drained(const struct message *m, const struct agent *forager,
+                          struct diag_sink *sink)
+{
+    if (!forager->orders || !forager->orders->drain.given)
+        return;
+    const struct control *drain = &forager->orders->drain;
+    struct diag_where w = related_to(&m->at, drain->file, drain->line);
+    diag_emit(sink, &w, SEV_WARNING, "iacp-assign-drained",
+              "task.assign to '%s', which was drained (ctl.drain: accept nothing new)",
+              forager->name);
 }
 
 static const char *open_task(struct iacp_stream *s, const struct message *m, const struct fields *f,
                              struct diag_sink *sink)
 {
     struct agent *forager = agent_get(s, f->to);
-    check_slots(m, forager, sink);
-    struct conv *c = open_conv(s, m, f, CONV_TASK);
+    check_slots(s, m, forager, sink);
+    check_drained(m, forager, sink);
+    struct conv *c = open_conv(s, m, f, forager, json_member_string(f->body, "node"));
     forager->outstanding++;
     forager->assign_file = m->at.file;
     forager->assign_line = m->at.line;
@@ -614,21 +779,68 @@ static const char *open_task(struct iacp_stream *s, const struct message *m, con
     const json_t *deadline = json_object_get(f->body, "deadline");
     if (json_is_number(deadline))
         c->deadline = json_number_value(deadline);
-    const char *node = json_member_string(f->body, "node");
-    if (node)
-        join_chain(s, m, c, node, sink);
+    if (c->has_node)
+        join_chain(s, m, c, sink);
     return conv_id(c);
 }
 
-static void note_heartbeat(struct iacp_stream *s, const struct fields *f)
+static void note_heartbeat(struct agent *a, const struct fields *f)
 {
-    struct agent *a = agent_get(s, f->from);
     a->heartbeats = true;
     /* Only the latest heartbeat counts: a forager may shrink its slots. */
     const json_t *slots = json_object_get(f->body, "slots");
     a->advertised = 0;
     if (json_is_integer(slots) && json_integer_value(slots) >= 0)
-        a->advertised = (unsigned long)json_integer_value(slots);
+        a->advertised = json_integer_value(slots) > UINT32_MAX
+                            ? UINT32_MAX
+                            : (uint32_t)json_integer_value(slots);
+}
+
+/* ---- drain and halt ---- */
+
+static void note_control(struct iacp_stream *s, const struct message *m, const struct fields *f)
+{
+    struct agent *forager = agent_get(s, f->to);
+    if (!forager->orders)
+        forager->orders = xcalloc(1, sizeof *forager->orders);
+    struct control *order =
+        f->kind == IACP_CTL_DRAIN ? &forager->orders->drain : &forager->orders->halt;
+    *order = (struct control){.given = true,
+                              .at = f->at,
+                              .issued = s->now,
+                              .fed = s->fed,
+                              .file = m->at.file,
+                              .line = m->at.line};
+}
+
+/* A drained or halted forager that was silent for more than a heartbeat period (since its last
+ * message, or since the orders if it spoke none after them) and beats its heart again has
+ * restarted: the orders are over. */
+static void end_controls(struct iacp_stream *s, struct agent *a)
+{
+    if (!a->orders)
+        return;
+    double since = fmax(a->orders->drain.given ? a->orders->drain.issued : -INFINITY,
+                        a->orders->halt.given ? a->orders->halt.issued : -INFINITY);
+    if (!isnan(a->heard) && a->heard > since)
+        since = a->heard;
+    if (!(s->now - since > s->cfg->heartbeat_period))
+        return;
+    free(a->orders);
+    a->orders = NULL;
+}
+
+/* A message from a halted forager, other than a heartbeat, after the halt reached it. */
+static void check_halted(struct iacp_stream *s, const struct message *m, const struct fields *f,
+                         const struct agent *a, struct diag_sink *sink)
+{
+    const struct control *halt = a->orders ? &a->orders->halt : NULL;
+    if (!halt || !halt->given || f->kind == IACP_HB || f->at <= halt->at + s->cfg->max_skew)
+        return;
+    struct diag_where w = related_to(&m->at, halt->file, halt->line);
+    diag_emit(sink, &w, SEV_ERROR, "iacp-after-halt",
+              "%s from '%s' after it was halted (ctl.halt: stop immediately)",
+              iacp_kind_name(f->kind), a->name);
 }
 
 /* ---- replies ---- */
@@ -652,31 +864,32 @@ static void report_ref_kind(const struct message *m, const struct fields *f, con
 }
 
 /* A reply to a conversation that is over. */
-static const char *late_reply(const struct message *m, const struct fields *f,
-                              const struct tombstone *t, struct diag_sink *sink)
+static const char *late_reply(const struct message *m, const struct fields *f, const struct sent *t,
+                              struct diag_sink *sink)
 {
+    const char *id = key_id(t->key);
+    enum conv_kind kind = kind_opened(t->kind);
     if (t->ending == END_EVICTED || f->kind == IACP_TASK_CANCEL)
-        return tomb_id(t);
-    if (t->kind != kind_answered(f->kind)) {
-        report_ref_kind(m, f, NULL, 0, opener_name(t->kind), sink);
-        return tomb_id(t);
+        return id;
+    if (kind != kind_answered(f->kind)) {
+        report_ref_kind(m, f, NULL, 0, opener_name(kind), sink);
+        return id;
     }
-    struct diag_where w = related_to(&m->at, t->file, t->line);
+    struct diag_where w = related_to(&m->at, t->end_file, t->end_line);
     if (t->ending == END_REJECT)
         diag_emit(sink, &w, SEV_ERROR, "iacp-reply-after-reject", "%s for '%s', which was rejected",
-                  iacp_kind_name(f->kind), tomb_id(t));
-    else if (f->kind == IACP_TASK_RESULT || f->kind == IACP_TOOL_REPLY)
+                  iacp_kind_name(f->kind), id);
+    else
         diag_emit(sink, &w, SEV_ERROR, "iacp-result-after-final",
-                  "%s for '%s', which already had its final %s", iacp_kind_name(f->kind),
-                  tomb_id(t), t->kind == CONV_TASK ? "task.result" : "tool.reply");
-    return tomb_id(t);
+                  "%s for '%s', which already had its final %s", iacp_kind_name(f->kind), id,
+                  kind == CONV_TASK ? "task.result" : "tool.reply");
+    return id;
 }
 
-/* A reply whose ref names no open conversation and no tombstone. */
-static void unknown_ref(struct iacp_stream *s, const struct message *m, const struct fields *f,
-                        const char *owner, const char *key, struct diag_sink *sink)
+/* A reply whose ref names no open conversation and no finished one. */
+static void unknown_ref(const struct message *m, const struct fields *f, const char *owner,
+                        const struct sent *named, struct diag_sink *sink)
 {
-    const struct sent *named = strmap_get(s->sent, key);
     if (!named) {
         diag_emit(sink, &m->at, SEV_WARNING, "iacp-orphan",
                   "%s with ref '%s': no message with that id from '%s' was seen",
@@ -689,36 +902,95 @@ static void unknown_ref(struct iacp_stream *s, const struct message *m, const st
     report_ref_kind(m, f, named->file, named->line, iacp_kind_name(named->kind), sink);
 }
 
-static void check_skew(struct iacp_stream *s, const struct message *m, const struct fields *f,
-                       const struct conv *c, struct diag_sink *sink)
+static void report_skew(struct iacp_stream *s, const struct diag_where *w, double early,
+                        enum conv_kind kind, struct diag_sink *sink)
 {
-    double early = c->opened - f->ts;
-    if (early > s->cfg->max_skew) {
-        struct diag_where w = related_to(&m->at, c->file, c->line);
-        diag_emit(sink, &w, SEV_WARNING, "iacp-skew",
+    if (early > s->cfg->max_skew)
+        diag_emit(sink, w, SEV_WARNING, "iacp-skew",
                   "stamped %s s before the %s it answers (clock skew; --max-skew is %s s)",
-                  seconds(&s->number[0], early), opener_name(c->kind),
+                  seconds(&s->number[0], early), opener_name(kind),
                   seconds(&s->number[1], s->cfg->max_skew));
+}
+
+/* How much earlier a reply is than its cause, each read with its sender's offset. */
+static double earlier_by(const struct agent *replier, double reply_ts,
+                         const struct agent *initiator, double cause_ts)
+{
+    return (cause_ts - initiator->clock.offset) - (reply_ts - replier->clock.offset);
+}
+
+static void settle_skew(struct iacp_stream *s, struct held_skew *h, struct diag_sink *sink)
+{
+    report_skew(s, &h->at, earlier_by(h->replier, h->reply_ts, h->initiator, h->cause_ts), h->kind,
+                sink);
+    list_remove(&s->held, &h->link);
+    release_agent(s, h->replier);
+    release_agent(s, h->initiator);
+    free(h->id);
+    free(h);
+}
+
+/* Judges the skews held back for an agent whose clock looked off (all of them for NULL), with
+ * what the clock knows now. */
+static void settle_skews(struct iacp_stream *s, const struct agent *a, struct diag_sink *sink)
+{
+    for (struct list_link *l = s->held.head, *next; l; l = next) {
+        next = l->next;
+        struct held_skew *h = LIST_ITEM(l, struct held_skew, link);
+        if (!a || (h->replier == a && h->replier_off) || (h->initiator == a && h->initiator_off))
+            settle_skew(s, h, sink);
     }
 }
 
-static void check_twice_done(const struct message *m, struct conv *c, struct diag_sink *sink)
+static void check_skew(struct iacp_stream *s, const struct message *m, const struct fields *f,
+                       const struct conv *c, struct diag_sink *sink)
 {
-    struct node_chain *chain = c->chain;
-    if (!chain)
+    double early = earlier_by(f->sender, f->ts, c->initiator, c->sent_ts);
+    if (!(early > s->cfg->max_skew))
         return;
-    if (!chain->done_id) {
-        chain->done_id = xstrdup(conv_id(c));
-        chain->done_file = c->file;
-        chain->done_line = c->line;
+    struct diag_where w = related_to(&m->at, c->file, c->line);
+    if (f->sender->clock.streak == 0 && c->initiator->clock.streak == 0) {
+        report_skew(s, &w, early, c->kind, sink);
         return;
     }
-    struct diag_where w = related_to(&m->at, chain->done_file, chain->done_line);
-    diag_emit(sink, &w, SEV_ERROR, "iacp-duplicate-execution",
-              "node '%s' ran twice: assign '%s' (line %lu) to '%s' and assign '%s' (line %lu) "
-              "both have a final task.result",
-              chain->node, conv_id(c), c->line, c->assignee->name, chain->done_id,
-              chain->done_line);
+    struct held_skew *h = xmalloc(sizeof *h);
+    *h = (struct held_skew){.replier = f->sender,
+                            .initiator = c->initiator,
+                            .replier_off = f->sender->clock.streak > 0,
+                            .initiator_off = c->initiator->clock.streak > 0,
+                            .at = w,
+                            .reply_ts = f->ts,
+                            .cause_ts = c->sent_ts,
+                            .kind = c->kind};
+    if (w.id)
+        h->id = xstrdup(w.id);
+    h->at.id = h->id;
+    hold_agent(s, h->replier);
+    hold_agent(s, h->initiator);
+    list_append(&s->held, &h->link);
+    if (s->held.size > HELD_SKEWS)
+        settle_skew(s, LIST_ITEM(s->held.head, struct held_skew, link), sink);
+}
+
+/* A final result of a run of a node: a second one in its chain means the node ran twice. The
+ * other runs still open remember this one. */
+static void check_twice_done(struct iacp_stream *s, const struct message *m, struct conv *c,
+                             struct diag_sink *sink)
+{
+    if (!c->chained)
+        return;
+    if (c->done) {
+        struct diag_where w = related_to(&m->at, c->done->file, c->done->line);
+        diag_emit(sink, &w, SEV_ERROR, "iacp-duplicate-execution",
+                  "node '%s' ran twice: assign '%s' (line %lu) to '%s' and assign '%s' (line %lu) "
+                  "both have a final task.result",
+                  conv_node(c), conv_id(c), c->line, conv_to(c), c->done->id, c->done->line);
+        return;
+    }
+    struct conv *other = HASH_ITEM(hashtab_find(&s->nodes, conv_node(c)), struct conv, by_node);
+    for (; other; other = next_run(s, other))
+        if (other != c && !other->done)
+            other->done = new_done(conv_id(c), c->file, c->line);
 }
 
 static const char *final_outcome(const struct conv *c, const struct fields *f)
@@ -728,23 +1000,45 @@ static const char *final_outcome(const struct conv *c, const struct fields *f)
     return status_ok(f->body) ? "done" : "failed";
 }
 
+static void apply_accept(const struct message *m, const struct fields *f, struct conv *c,
+                         struct diag_sink *sink)
+{
+    if (c->accept_line) {
+        struct diag_where w = related_to(&m->at, c->accept_file, c->accept_line);
+        diag_emit(sink, &w, SEV_ERROR, "iacp-accept-twice", "a second task.accept for '%s'",
+                  conv_id(c));
+        return;
+    }
+    c->accept_file = m->at.file;
+    c->accept_line = m->at.line;
+    if (c->reissue_line) {
+        struct diag_where w = related_to(&m->at, c->reissue_file, c->reissue_line);
+        diag_emit(sink, &w, SEV_WARNING, "iacp-late-accept",
+                  "'%s' accepts '%s' after the queen reissued it", f->from, conv_id(c));
+    }
+    const struct control *drain = c->forager->orders ? &c->forager->orders->drain : NULL;
+    if (drain && drain->given && c->fed > drain->fed) {
+        struct diag_where w = related_to(&m->at, drain->file, drain->line);
+        diag_emit(sink, &w, SEV_ERROR, "iacp-accept-drained",
+                  "'%s' accepts '%s', assigned after it was drained (ctl.drain: accept nothing "
+                  "new)",
+                  f->from, conv_id(c));
+    }
+}
+
 /* Applies a reply from the right agent to its open conversation. */
 static const char *apply_reply(struct iacp_stream *s, const struct message *m,
                                const struct fields *f, struct conv *c, struct diag_sink *sink)
 {
     c->messages++;
     c->last_line = m->at.line;
-    c->last_ts = f->ts;
+    c->last_at = f->at;
     c->active = s->now;
     list_remove(&s->active, &c->active_link);
     list_append(&s->active, &c->active_link);
     switch (f->kind) {
     case IACP_TASK_ACCEPT:
-        if (c->reissue_line) {
-            struct diag_where w = related_to(&m->at, c->reissue_file, c->reissue_line);
-            diag_emit(sink, &w, SEV_WARNING, "iacp-late-accept",
-                      "'%s' accepts '%s' after the queen reissued it", f->from, conv_id(c));
-        }
+        apply_accept(m, f, c, sink);
         return conv_id(c);
     case IACP_TASK_CANCEL:
         /* A cancelled assign is no longer a run of its node, but it holds its slot until the
@@ -753,11 +1047,16 @@ static const char *apply_reply(struct iacp_stream *s, const struct message *m,
         leave_chain(s, c);
         return conv_id(c);
     case IACP_TASK_REJECT:
+        if (c->accept_line) {
+            struct diag_where w = related_to(&m->at, c->accept_file, c->accept_line);
+            diag_emit(sink, &w, SEV_ERROR, "iacp-reject-after-accept",
+                      "task.reject for '%s', which '%s' had accepted", conv_id(c), f->from);
+        }
         return finish_conv(s, c, END_REJECT, "rejected", &m->at);
     case IACP_TASK_RESULT:
         if (json_is_true(json_object_get(f->body, "partial")))
             return conv_id(c);
-        check_twice_done(m, c, sink);
+        check_twice_done(s, m, c, sink);
         return finish_conv(s, c, END_RESULT, final_outcome(c, f), &m->at);
     default:
         return finish_conv(s, c, END_RESULT, final_outcome(c, f), &m->at);
@@ -768,17 +1067,17 @@ static const char *follow_reply(struct iacp_stream *s, const struct message *m,
                                 const struct fields *f, struct diag_sink *sink)
 {
     if (!f->ref)
-        return NULL;
+        return NULL; /* iacp-no-ref said it: it cannot be paired */
     /* The message a reply answers was sent by the agent the reply goes to; a task.cancel names
      * its sender's own assign. */
     const char *owner = f->kind == IACP_TASK_CANCEL ? f->from : f->to;
     const char *key = make_key(s, owner, f->ref);
-    struct conv *c = strmap_get(s->open, key);
+    struct conv *c = find_open(s, key);
     if (!c) {
-        const struct tombstone *t = strmap_get(s->closed, key);
-        if (t)
-            return late_reply(m, f, t, sink);
-        unknown_ref(s, m, f, owner, key, sink);
+        const struct sent *named = find_sent(s, key);
+        if (named && named->ending != END_NONE)
+            return late_reply(m, f, named, sink);
+        unknown_ref(m, f, owner, named, sink);
         return NULL;
     }
     if (c->kind != kind_answered(f->kind)) {
@@ -786,11 +1085,11 @@ static const char *follow_reply(struct iacp_stream *s, const struct message *m,
         return NULL;
     }
     if (f->kind != IACP_TASK_CANCEL) {
-        if (strcmp(f->from, c->assignee->name) != 0) {
+        if (strcmp(f->from, conv_to(c)) != 0) {
             struct diag_where w = related_to(&m->at, c->file, c->line);
             diag_emit(sink, &w, SEV_ERROR, "iacp-wrong-replier",
                       "%s from '%s' for '%s', which went to '%s'", iacp_kind_name(f->kind), f->from,
-                      conv_id(c), c->assignee->name);
+                      conv_id(c), conv_to(c));
             return NULL;
         }
         check_skew(s, m, f, c, sink);
@@ -799,10 +1098,10 @@ static const char *follow_reply(struct iacp_stream *s, const struct message *m,
 }
 
 static const char *follow(struct iacp_stream *s, const struct message *m, const struct fields *f,
-                          struct diag_sink *sink)
+                          struct agent *sender, struct diag_sink *sink)
 {
     if (f->kind == IACP_HB) {
-        note_heartbeat(s, f);
+        note_heartbeat(sender, f);
         return NULL;
     }
     if (f->legacy)
@@ -811,13 +1110,17 @@ static const char *follow(struct iacp_stream *s, const struct message *m, const 
     case IACP_TASK_ASSIGN:
         return open_task(s, m, f, sink);
     case IACP_TOOL_QUERY:
-        return conv_id(open_conv(s, m, f, CONV_TOOL));
+        return conv_id(open_conv(s, m, f, NULL, NULL));
     case IACP_TASK_ACCEPT:
     case IACP_TASK_REJECT:
     case IACP_TASK_RESULT:
     case IACP_TASK_CANCEL:
     case IACP_TOOL_REPLY:
         return follow_reply(s, m, f, sink);
+    case IACP_CTL_DRAIN:
+    case IACP_CTL_HALT:
+        note_control(s, m, f);
+        return NULL;
     default:
         return NULL;
     }
@@ -829,6 +1132,30 @@ static void cap_open(struct iacp_stream *s, const struct message *m, struct diag
         evict(s, least_active(s), &m->at, sink, false);
 }
 
+/* Reads the message's time on the stream clock, and reports a sender whose clock was found to be
+ * off the others' by more than --clock-skew. */
+static void read_clock(struct iacp_stream *s, const struct message *m, struct fields *f,
+                       struct diag_sink *sink)
+{
+    struct agent *sender = f->sender;
+    unsigned streak = sender->clock.streak;
+    struct clock_reading r = clock_observe(&s->clock, &sender->clock, f->ts);
+    s->now = clock_now(&s->clock);
+    f->at = r.at;
+    sender->active = s->now;
+    /* Its streak of messages off the clock ended, one way or the other. */
+    if (streak > 0 && (r.learned || sender->clock.streak != streak + 1))
+        settle_skews(s, sender, sink);
+    if (!r.report)
+        return;
+    double offset = sender->clock.offset;
+    diag_emit(sink, &m->at, SEV_WARNING, "iacp-clock-skew",
+              "the clock of '%s' runs %s s %s the others' (--clock-skew is %s s); its messages "
+              "are read with that offset from here on",
+              sender->name, seconds(&s->number[0], fabs(offset)),
+              offset > 0 ? "ahead of" : "behind", seconds(&s->number[1], s->cfg->clock_skew));
+}
+
 /* ---- the interface ---- */
 
 struct iacp_stream *iacp_stream_new(const struct engine_config *cfg, conversation_done_fn done,
@@ -838,13 +1165,16 @@ struct iacp_stream *iacp_stream_new(const struct engine_config *cfg, conversatio
     s->cfg = cfg;
     s->done = done;
     s->ctx = ctx;
-    s->agents = strmap_new();
-    s->open = strmap_new();
-    s->closed = strmap_new();
-    s->sent = strmap_new();
-    s->nodes = strmap_new();
+    clock_init(&s->clock, &(struct clock_config){
+                              .step = cfg->heartbeat_period,
+                              .skew = cfg->clock_skew,
+                              .alone_after = SILENT_PERIODS * cfg->heartbeat_period,
+                          });
+    s->agents = (struct hashtab){.key = agent_key};
+    s->open = (struct hashtab){.key = conv_key};
+    s->sent = (struct hashtab){.key = sent_key};
+    s->nodes = (struct hashtab){.key = node_key};
     s->now = NAN;
-    s->last_sweep = NAN;
     return s;
 }
 
@@ -853,29 +1183,31 @@ const char *iacp_stream_feed(struct iacp_stream *s, const struct message *m, str
     struct fields f;
     if (!read_fields(m, &f))
         return NULL;
-    double time = f.ts > MILLISECONDS_TS ? f.ts / 1000 : f.ts;
-    if (isnan(s->now) || time > s->now)
-        s->now = time;
-    if (isnan(s->last_sweep))
-        s->last_sweep = s->now;
+    struct agent *sender = f.sender = agent_get(s, f.from);
+    read_clock(s, m, &f, sink);
     check_silence(s, &m->at, sink);
     expire(s, &m->at, sink);
     s->last_file = m->at.file;
     s->last_line = m->at.line;
+    if (f.kind == IACP_HB)
+        end_controls(s, sender);
+    check_halted(s, m, &f, sender, sink);
     const char *key = NULL;
     if (note_id(s, m, &f, sink)) {
-        key = follow(s, m, &f, sink);
+        key = follow(s, m, &f, sender, sink);
         cap_open(s, m, sink);
     }
-    agent_heard(s, agent_get(s, f.from), m);
+    agent_heard(s, sender, m);
+    s->fed++;
+    cap_agents(s);
     return key;
 }
 
-static int by_seq(const void *a, const void *b)
+static int by_opening(const void *a, const void *b)
 {
     const struct conv *x = *(struct conv *const *)a;
     const struct conv *y = *(struct conv *const *)b;
-    return (x->seq > y->seq) - (x->seq < y->seq);
+    return (x->fed > y->fed) - (x->fed < y->fed);
 }
 
 static void report_open(struct iacp_stream *s, struct conv *c, struct diag_sink *sink)
@@ -884,17 +1216,19 @@ static void report_open(struct iacp_stream *s, struct conv *c, struct diag_sink 
     diag_emit(sink, &at, SEV_WARNING, "iacp-open-at-end",
               "%s to '%s' is still open at the end of the input (%lu message(s), the last at "
               "line %lu)",
-              opener_name(c->kind), c->assignee->name, c->messages, c->last_line);
-    if (c->kind == CONV_TASK && !isnan(c->deadline) && c->deadline < s->now)
+              opener_name(c->kind), conv_to(c), c->messages, c->last_line);
+    double deadline = c->deadline - c->initiator->clock.offset; /* by the queen's clock */
+    if (c->kind == CONV_TASK && deadline < s->now)
         diag_emit(sink, &at, SEV_WARNING, "iacp-deadline-passed",
                   "the deadline of '%s' passed %s s before the last message time without a "
                   "final task.result",
-                  conv_id(c), seconds(&s->number[0], s->now - c->deadline));
+                  conv_id(c), seconds(&s->number[0], s->now - deadline));
     report_done(s, c, "open");
 }
 
 void iacp_stream_finish(struct iacp_stream *s, struct diag_sink *sink)
 {
+    settle_skews(s, NULL, sink);
     if (s->last_line) {
         const struct diag_where last = {.file = s->last_file, .line = s->last_line};
         check_silence(s, &last, sink);
@@ -905,13 +1239,25 @@ void iacp_stream_finish(struct iacp_stream *s, struct diag_sink *sink)
     size_t n = 0;
     for (struct list_link *l = s->active.head; l; l = l->next)
         open[n++] = LIST_ITEM(l, struct conv, active_link);
-    qsort(open, n, sizeof *open, by_seq);
+    qsort(open, n, sizeof *open, by_opening);
     for (size_t i = 0; i < n; i++) {
         report_open(s, open[i], sink);
         drop_open(s, open[i]);
-        free(open[i]);
+        free_conv(open[i]);
     }
     free(open);
+}
+
+static void free_agent(struct hash_node *node)
+{
+    struct agent *a = HASH_ITEM(node, struct agent, node);
+    free(a->orders);
+    free(a);
+}
+
+static void free_sent(struct hash_node *node)
+{
+    free(HASH_ITEM(node, struct sent, node));
 }
 
 void iacp_stream_free(struct iacp_stream *s)
@@ -920,17 +1266,17 @@ void iacp_stream_free(struct iacp_stream *s)
         return;
     for (struct conv *c; (c = least_active(s));) {
         drop_open(s, c);
-        free(c);
+        free_conv(c);
     }
-    for (struct tombstone *t; (t = LIST_ITEM(s->tombs.head, struct tombstone, link));) {
-        list_remove(&s->tombs, &t->link);
-        free(t);
+    for (struct held_skew *h; (h = LIST_ITEM(s->held.head, struct held_skew, link));) {
+        list_remove(&s->held, &h->link);
+        free(h->id);
+        free(h);
     }
-    strmap_free(s->closed, NULL);
-    strmap_free(s->open, NULL);
-    strmap_free(s->nodes, free_chain);
-    strmap_free(s->sent, free);
-    strmap_free(s->agents, free);
+    hashtab_free(&s->open, NULL);
+    hashtab_free(&s->nodes, NULL);
+    hashtab_free(&s->sent, free_sent);
+    hashtab_free(&s->agents, free_agent);
     free(s->heap);
     sb_free(&s->key);
     sb_free(&s->number[0]);

@@ -43,6 +43,8 @@ static const struct opt engine_group[] = {
      "message time after which the queen reissues an assign (default 300)"},
     {"max-skew", OPT_MAX_SKEW, required_argument, "SECONDS",
      "clock skew tolerated between a reply and its cause (default 2)"},
+    {"clock-skew", OPT_CLOCK_SKEW, required_argument, "SECONDS",
+     "a sender's clock offset from the others tolerated (default 30)"},
     {"idle-timeout", OPT_IDLE_TIMEOUT, required_argument, "SECONDS",
      "message time after which idle state is forgotten (default 3600)"},
     {"max-open", OPT_MAX_OPEN, required_argument, "N",
@@ -189,6 +191,8 @@ static bool engine_option(struct engine_config *e, int key, const char *arg)
         return parse_duration(arg, &e->assign_timeout);
     case OPT_MAX_SKEW:
         return parse_duration(arg, &e->max_skew);
+    case OPT_CLOCK_SKEW:
+        return parse_duration(arg, &e->clock_skew) && e->clock_skew > 0;
     case OPT_IDLE_TIMEOUT:
         return parse_duration(arg, &e->idle_timeout);
     case OPT_MAX_OPEN:
@@ -208,6 +212,7 @@ static bool common_option(struct common_opts *o, int key, const char *arg)
     case OPT_SLOTS:
     case OPT_ASSIGN_TIMEOUT:
     case OPT_MAX_SKEW:
+    case OPT_CLOCK_SKEW:
     case OPT_IDLE_TIMEOUT:
     case OPT_MAX_OPEN:
         if (engine_option(&o->engine, key, arg))

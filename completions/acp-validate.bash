@@ -13,6 +13,7 @@ _acp_validate_options='
 --slots=
 --assign-timeout=
 --max-skew=
+--clock-skew=
 --idle-timeout=
 --max-open=
 --fipa-profile=     caxton standard

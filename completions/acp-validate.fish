@@ -10,6 +10,7 @@ complete -c acp-validate -l queen -x -d "The queen's agent name"
 complete -c acp-validate -l slots -x -d 'AGENT=N outstanding assigns'
 complete -c acp-validate -l assign-timeout -x -d 'Seconds before the queen reissues'
 complete -c acp-validate -l max-skew -x -d 'Tolerated clock skew in seconds'
+complete -c acp-validate -l clock-skew -x -d 'Tolerated offset of a sender clock in seconds'
 complete -c acp-validate -l idle-timeout -x -d 'Seconds after which idle state is forgotten'
 complete -c acp-validate -l max-open -x -d 'Most open conversations kept'
 complete -c acp-validate -l fipa-profile -x -a 'caxton standard' -d 'FIPA members required'

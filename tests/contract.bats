@@ -235,11 +235,11 @@ reject_code() { # INPUT-BYTES (printf format) CODE COLUMN
 }
 
 @test "--diagnostics=json writes one object per finding" {
-    f=$(lines_file '{"v":"1.1","id":"m-1","from":"forager-07","to":"queen","kind":"task.accept","ts":1}' '{"a":1,"a":2}')
+    f=$(lines_file '{"v":"1.1","id":"m-1","from":"forager-07","to":"queen","kind":"task.result","ts":1}' '{"a":1,"a":2}')
     run -1 --separate-stderr acp-validate --stateless --diagnostics=json "$f"
     echo "$stderr" | jq -e . >/dev/null
     first=$(sed -n 1p <<<"$stderr")
-    assert_equal "$(jq -c . <<<"$first")" "$(jq -nc --arg f "$f" '{type:"diagnostic",file:$f,line:1,severity:"error",code:"iacp-ref-missing",message:"task.accept must carry '"'"'ref'"'"'",id:"m-1"}')"
+    assert_equal "$(jq -c . <<<"$first")" "$(jq -nc --arg f "$f" '{type:"diagnostic",file:$f,line:1,severity:"error",code:"iacp-ref-missing",message:"task.result must carry '"'"'ref'"'"'",id:"m-1"}')"
     last=$(tail -1 <<<"$stderr")
     assert_equal "$(jq -r '[.line,.column,.code] | @tsv' <<<"$last")" $'2\t10\tduplicate-key'
 }

@@ -73,6 +73,28 @@ BUSY='{"reason":"busy"}'
         '3 warning iacp-orphan -' '4 warning iacp-orphan -')"
 }
 
+@test "ref is required on task.result only: other replies without it pass unpaired, with a warning" {
+    f=$({
+        m q-0001 queen forager-01 task.assign 100 "" "$NODE"
+        m m-000001 forager-01 queen task.accept 101
+        m m-000002 forager-01 queen task.reject 102 "" "$BUSY"
+        m q-0002 queen forager-01 task.cancel 103
+        m m-000003 forager-02 forager-01 tool.reply 104 "" "$OK"
+        m m-000004 forager-01 queen task.result 105 "" "$OK"
+        m m-000005 forager-01 queen task.result 106 q-0001 "$OK"
+    } | capture)
+    for mode in "" --stateless; do
+        run -1 --separate-stderr acp-validate $mode "$f"
+        assert_equal "${#lines[@]}" 6
+        refute_output --partial '"id":"m-000004"'
+        run findings $mode "$f"
+        assert_output "$(printf '%s\n' '2 warning iacp-no-ref -' '3 warning iacp-no-ref -' \
+            '4 warning iacp-no-ref -' '5 warning iacp-no-ref -' '6 error iacp-ref-missing -')"
+    done
+    run -0 findings --stateless "$FIXTURES/stream-iacp/correct.jsonl"
+    assert_output ""
+}
+
 @test "IACP 1.0 messages are not paired" {
     f=$(printf '%s\n' \
         '{"v":"1.0","id":"q-0001","from":"queen","to":"forager-01","kind":"task.assign","ts":100}' \
@@ -152,6 +174,40 @@ BUSY='{"reason":"busy"}'
     assert_output "3 error iacp-result-after-final 2"
 }
 
+@test "a second accept, an accept or reject after the final result, and a reject after an accept are errors" {
+    f=$({
+        m q-0001 queen forager-01 task.assign 100 "" "$NODE"
+        m m-000001 forager-01 queen task.accept 101 q-0001
+        m m-000002 forager-01 queen task.accept 102 q-0001
+        m m-000003 forager-01 queen task.reject 103 q-0001 "$BUSY"
+        m m-000004 forager-01 queen task.result 104 q-0001 "$OK"
+        m q-0002 queen forager-01 task.assign 105 "" '{"node":"b"}'
+        m m-000005 forager-01 queen task.result 106 q-0002 "$OK"
+        m m-000006 forager-01 queen task.accept 107 q-0002
+        m m-000007 forager-01 queen task.reject 108 q-0002 "$BUSY"
+    } | capture)
+    run -1 acp-validate "$f"
+    run findings "$f"
+    assert_output "$(printf '%s\n' '3 error iacp-accept-twice 2' '4 error iacp-reject-after-accept 2' \
+        '5 error iacp-reply-after-reject 4' '8 error iacp-result-after-final 7' \
+        '9 error iacp-result-after-final 7')"
+}
+
+@test "an accept, partial results and one final result, or a reject before any accept, are in order" {
+    f=$({
+        m q-0001 queen forager-01 task.assign 100 "" "$NODE"
+        m m-000001 forager-01 queen task.accept 101 q-0001
+        m m-000002 forager-01 queen task.result 102 q-0001 '{"status":"ok","partial":true}'
+        m m-000003 forager-01 queen task.result 103 q-0001 "$OK"
+        m q-0002 queen forager-01 task.assign 104 "" '{"node":"b"}'
+        m m-000004 forager-01 queen task.reject 105 q-0002 "$BUSY"
+        m q-0003 queen forager-01 task.assign 106 "" '{"node":"c"}'
+        m m-000005 forager-01 queen task.result 107 q-0003 '{"status":"error"}'
+    } | capture)
+    run -0 findings "$f"
+    assert_output ""
+}
+
 @test "an id used twice by one sender is an error; two senders may share an id" {
     f=$({
         m m-000001 forager-01 queen hb 100 "" '{"slots":1}'
@@ -175,19 +231,19 @@ BUSY='{"reason":"busy"}'
     assert_output "2 error iacp-duplicate-id 1"
 }
 
-@test "when message time stands still, ids are forgotten by count: ten per --max-open" {
+@test "when message time stands still, ids are forgotten by count: --max-open of them" {
     f=$({
-        for i in 1 2 3 4 5 6 7 8 9 a b; do
+        for i in 1 2 3 4; do
             m m-00000$i forager-01 queen hb 100
         done
         m m-000001 forager-01 queen hb 100
-        m m-00000b forager-01 queen hb 100
+        m m-000004 forager-01 queen hb 100
     } | capture)
-    run findings --max-open=1 "$f"
-    assert_output "13 error iacp-duplicate-id 11"
+    run findings --max-open=3 "$f"
+    assert_output "6 error iacp-duplicate-id 4"
 }
 
-@test "when message time stands still, at most --max-open tombstones are kept" {
+@test "when message time stands still, the ends of conversations are forgotten by count too" {
     f=$({
         m m-000001 forager-01 registry tool.query 100
         m m-0000a1 registry forager-01 tool.reply 100 m-000001
@@ -196,8 +252,31 @@ BUSY='{"reason":"busy"}'
         m m-0000a3 registry forager-01 tool.reply 100 m-000001
         m m-0000a4 registry forager-01 tool.reply 100 m-000002
     } | capture)
-    run findings --max-open=1 "$f"
-    assert_output "6 error iacp-result-after-final 4"
+    run findings --max-open=2 "$f"
+    assert_output "$(printf '%s\n' '5 warning iacp-orphan -' '6 error iacp-result-after-final 4')"
+}
+
+@test "when more than --max-open agents are known, one that holds nothing is forgotten, least recently active first" {
+    f=$({
+        m m-000001 forager-01 queen hb 100 "" '{"slots":2}'
+        m m-000001 forager-02 queen hb 101
+        m m-000001 forager-03 queen hb 102
+        m q-0001 queen forager-01 task.assign 103 "" '{"node":"a"}'
+        m q-0002 queen forager-01 task.assign 104 "" '{"node":"b"}'
+    } | capture)
+    run findings --max-open=3 "$f"
+    assert_output "$(printf '%s\n' '4 warning iacp-open-at-end -' '5 warning iacp-open-at-end -')"
+    run findings --max-open=2 "$f"
+    assert_line --index 0 "5 error iacp-slots 4"
+    f=$({
+        m q-0001 queen forager-01 task.assign 100 "" '{"node":"a"}'
+        for a in 1 2 3 4 5 6; do
+            m m-000001 "agent-$a" queen hb 101
+        done
+        m q-0002 queen forager-01 task.assign 102 "" '{"node":"b"}'
+    } | capture)
+    run findings --max-open=2 "$f"
+    assert_line --index 0 "8 error iacp-slots 1"
 }
 
 @test "a second assign to a forager with one slot is an error" {
@@ -318,6 +397,101 @@ BUSY='{"reason":"busy"}'
     assert_output ""
 }
 
+@test "--assign-timeout decides: a reissue sooner, or to the same forager, is an error" {
+    f=$({
+        m q-0001 queen forager-01 task.assign 100 "" "$NODE"
+        m q-0002 queen forager-02 task.assign 250 "" "$NODE"
+    } | capture)
+    run -1 acp-validate "$f"
+    run findings "$f"
+    assert_line --index 0 "2 error iacp-reissue-unexpected 1"
+    run -1 --separate-stderr acp-validate "$f"
+    [[ "$stderr" == *":2: error: node 'tg:n/1' reissued to 'forager-02' only 150 s after assign 'q-0001' to 'forager-01', before the assign timeout (300 s)"* ]]
+    run findings --assign-timeout=150 "$f"
+    assert_line --index 0 "2 warning iacp-reissue 1"
+    run findings --assign-timeout=151 "$f"
+    assert_line --index 0 "2 error iacp-reissue-unexpected 1"
+    f=$({
+        m q-0001 queen forager-01 task.assign 100 "" "$NODE"
+        m q-0002 queen forager-01 task.assign 500 "" "$NODE"
+    } | capture)
+    run findings "$f"
+    assert_line --index 0 "2 error iacp-slots 1"
+    assert_line --index 1 "2 error iacp-reissue-unexpected 1"
+    run findings --slots=forager-01=2 "$f"
+    assert_line --index 0 "2 error iacp-reissue-unexpected 1"
+    assert_line --index 1 "1 warning iacp-open-at-end -"
+}
+
+@test "drain: an assign to a drained forager is a warning; its accept of one sent after the drain an error" {
+    f=$({
+        m q-0001 queen forager-01 task.assign 100 "" "$NODE"
+        m q-0002 queen forager-01 ctl.drain 101
+        m m-000001 forager-01 queen task.accept 102 q-0001
+        m m-000002 forager-01 queen hb 110 "" '{"slots":1}'
+        m m-000003 forager-01 queen task.result 112 q-0001 "$OK"
+        m q-0003 queen forager-01 task.assign 113 "" '{"node":"b"}'
+        m m-000004 forager-01 queen task.accept 114 q-0003
+        m m-000005 forager-01 queen task.result 115 q-0003 "$OK"
+        m q-0004 queen forager-01 task.assign 116 "" '{"node":"c"}'
+        m m-000006 forager-01 queen task.reject 117 q-0004 "$BUSY"
+    } | capture)
+    run -1 acp-validate "$f"
+    run findings "$f"
+    assert_output "$(printf '%s\n' '6 warning iacp-assign-drained 2' '7 error iacp-accept-drained 2' \
+        '9 warning iacp-assign-drained 2')"
+}
+
+@test "a drain lasts through regular heartbeats and ends at the first hb after a silence" {
+    f=$({
+        m q-0001 queen forager-01 ctl.drain 100
+        for t in 110 120 130; do
+            m "m-000$t" forager-01 queen hb "$t"
+        done
+        m q-0002 queen forager-01 task.assign 131 "" "$NODE"
+        m m-000001 forager-01 queen task.reject 132 q-0002 "$BUSY"
+        m m-000001 forager-02 queen hb 140
+        m m-000150 forager-01 queen hb 150
+        m q-0003 queen forager-01 task.assign 151 "" "$NODE"
+        m m-000002 forager-01 queen task.accept 152 q-0003
+        m m-000003 forager-01 queen task.result 153 q-0003 "$OK"
+    } | capture)
+    run -0 findings "$f"
+    assert_output "5 warning iacp-assign-drained 1"
+}
+
+@test "halt: a message other than hb from a halted forager is an error, unless it was on its way" {
+    f=$({
+        m q-0001 queen forager-01 task.assign 100 "" "$NODE"
+        m m-000001 forager-01 queen task.accept 101 q-0001
+        m q-0002 queen forager-01 ctl.halt 102
+        m m-000002 forager-01 queen task.result 104 q-0001 '{"status":"ok","partial":true}'
+        m m-000003 forager-01 queen hb 105
+        m m-000004 forager-01 queen task.result 106 q-0001 "$OK"
+        m m-000005 forager-01 forager-02 tool.query 107
+    } | capture)
+    run -1 acp-validate "$f"
+    run findings "$f"
+    assert_output "$(printf '%s\n' '6 error iacp-after-halt 3' '7 error iacp-after-halt 3' \
+        '7 warning iacp-open-at-end -')"
+    run findings --max-skew=10 "$f"
+    assert_output "7 warning iacp-open-at-end -"
+}
+
+@test "a halt ends when the forager beats its heart again after a silence (a restart)" {
+    f=$({
+        m q-0001 queen forager-01 ctl.halt 100
+        m m-000001 forager-02 queen hb 105
+        m m-000002 forager-02 queen hb 115
+        m m-000001 forager-01 queen hb 116
+        m q-0002 queen forager-01 task.assign 117 "" "$NODE"
+        m m-000002 forager-01 queen task.accept 118 q-0002
+        m m-000003 forager-01 queen task.result 119 q-0002 "$OK"
+    } | capture)
+    run -0 findings "$f"
+    assert_output ""
+}
+
 @test "a reply stamped before its assign by more than --max-skew is a warning" {
     f=$({
         m q-0001 queen forager-01 task.assign 100 "" "$NODE"
@@ -338,27 +512,32 @@ BUSY='{"reason":"busy"}'
         m m-000001 forager-01 queen hb 100
         m q-0001 queen forager-01 task.assign 101 "" "$NODE"
         m m-000002 forager-01 queen task.accept 102 q-0001
-        m m-000001 forager-02 queen hb 120
-        m m-000002 forager-02 queen hb 132
-        m m-000003 forager-02 queen hb 133
-        m m-000004 forager-02 queen hb 150
-        m m-000003 forager-01 queen task.result 151 q-0001 "$OK"
+        m m-000001 forager-02 queen hb 110
+        m m-000002 forager-02 queen hb 120
+        m m-000003 forager-02 queen hb 130
+        m m-000004 forager-02 queen hb 133
+        m m-000005 forager-02 queen hb 140
+        m m-000003 forager-01 queen task.result 141 q-0001 "$OK"
     } | capture)
     run -0 acp-validate "$f"
     run findings "$f"
-    assert_output "6 warning iacp-silent 3"
+    assert_output "7 warning iacp-silent 3"
 }
 
 @test "a silence is reported again after the agent spoke" {
     f=$({
         m m-000001 forager-01 queen hb 100
         m q-0001 queen forager-01 task.assign 101 "" "$NODE"
-        m m-000001 forager-02 queen hb 140
+        for t in 110 120 130 140; do
+            m "m-000$t" forager-02 queen hb "$t"
+        done
         m m-000002 forager-01 queen hb 141
-        m m-000002 forager-02 queen hb 180
+        for t in 150 160 170 180; do
+            m "m-000$t" forager-02 queen hb "$t"
+        done
     } | capture)
     run findings "$f"
-    assert_output "$(printf '%s\n' '3 warning iacp-silent 1' '5 warning iacp-silent 4' \
+    assert_output "$(printf '%s\n' '6 warning iacp-silent 1' '11 warning iacp-silent 7' \
         '2 warning iacp-open-at-end -')"
 }
 
@@ -370,6 +549,26 @@ BUSY='{"reason":"busy"}'
     } | capture)
     run findings "$f"
     assert_output "$(printf '%s\n' '3 warning iacp-silent 1' '3 warning iacp-open-at-end -')"
+}
+
+@test "one sender alone cannot make the others silent by jumping ahead; a second sender can" {
+    f=$({
+        m m-000001 forager-01 queen hb 100
+        m q-0001 queen forager-01 task.assign 101 "" "$NODE"
+        m m-000001 forager-02 queen hb 140
+        m m-000002 forager-02 queen hb 141
+        m m-000002 forager-01 queen hb 102
+    } | capture)
+    run -0 findings "$f"
+    assert_output "2 warning iacp-open-at-end -"
+    f=$({
+        m m-000001 forager-01 queen hb 100
+        m q-0001 queen forager-01 task.assign 101 "" "$NODE"
+        m m-000001 forager-02 queen hb 140
+        m m-000001 forager-03 queen hb 141
+    } | capture)
+    run -0 findings "$f"
+    assert_output "$(printf '%s\n' '4 warning iacp-silent 1' '2 warning iacp-open-at-end -')"
 }
 
 @test "agents never seen to beat their heart are never called silent" {
@@ -391,6 +590,7 @@ BUSY='{"reason":"busy"}'
         m m-000001 forager-01 queen task.accept 101 q-0001
         m m-000001 forager-03 forager-02 tool.query 101
         m q-0003 queen forager-04 task.assign 102 "" '{"node":"c","deadline":150}'
+        m m-000001 forager-05 queen hb 200
         m m-000001 forager-04 queen task.result 200 q-0003 "$OK"
     } | capture)
     run -0 acp-validate "$f"
@@ -424,10 +624,11 @@ BUSY='{"reason":"busy"}'
     f=$({
         m q-0001 queen forager-01 task.assign 100 "" "$NODE"
         m m-000001 forager-02 queen hb 250
+        m m-000001 forager-03 queen hb 250
         m m-000001 forager-01 queen task.result 260 q-0001 "$OK"
     } | capture)
     run -0 findings --idle-timeout=100 "$f"
-    assert_output "2 warning iacp-evicted 1"
+    assert_output "3 warning iacp-evicted 1"
     run -0 --separate-stderr acp-validate --idle-timeout=100 "$f"
     [[ "$stderr" == *"conversation 'q-0001' had no message for 150 s and is forgotten (--idle-timeout)"* ]]
     run -0 findings "$f"
@@ -472,11 +673,250 @@ BUSY='{"reason":"busy"}'
     for code in iacp-duplicate-id iacp-orphan iacp-ref-kind iacp-wrong-replier \
         iacp-reply-after-reject iacp-result-after-final iacp-slots iacp-reissue \
         iacp-late-accept iacp-duplicate-execution iacp-skew iacp-silent iacp-open-at-end \
-        iacp-deadline-passed iacp-evicted; do
+        iacp-deadline-passed iacp-evicted iacp-accept-twice iacp-reject-after-accept \
+        iacp-reissue-unexpected iacp-assign-drained iacp-accept-drained iacp-after-halt \
+        iacp-clock-skew iacp-no-ref iacp-ts-range; do
         run -0 acp-validate --explain="$code"
         assert_line --index 0 --regexp "^$code \((error|warning)\): "
         grep -qxF ".B ${code//-/\\-}" "$TESTS_DIR/../man/acp.7" || fail "$code is not in acp(7)"
     done
+}
+
+# ---- the stream clock ----
+
+@test "one message with an absurd ts moves nothing" {
+    f=$({
+        m m-000001 forager-01 queen hb 100
+        m q-0001 queen forager-01 task.assign 101 "" '{"node":"a","deadline":130}'
+        m m-000002 forager-01 queen task.accept 102 q-0001
+        m m-000001 forager-02 queen hb 103
+        m m-000003 forager-01 queen hb 110
+        m m-000002 forager-02 queen hb 113
+        m m-000003 forager-02 queen hb 99999999999
+        m m-000004 forager-01 queen hb 120
+        m m-000004 forager-02 queen hb 123
+    } | capture)
+    run -0 findings "$f"
+    assert_output "2 warning iacp-open-at-end -"
+    m m-000005 forager-02 queen hb 99999999999 >>"$f"
+    run -0 findings "$f"
+    assert_output "2 warning iacp-open-at-end -"
+    m m-000005 forager-01 queen task.result 125 q-0001 "$OK" >>"$f"
+    run -0 findings "$f"
+    assert_output ""
+}
+
+@test "a ts above 10^14 is rejected and moves nothing; durations print readably" {
+    f=$({
+        m q-0001 queen forager-01 task.assign 100 "" "$NODE"
+        m m-000001 forager-02 queen hb 1e300
+        m m-000002 forager-02 queen hb 101
+        m m-000001 forager-01 queen task.result 102 q-0001 "$OK"
+    } | capture)
+    run -1 --separate-stderr acp-validate "$f"
+    [[ "$stderr" != *"fractional"* ]] || fail "1e300 called fractional: $stderr"
+    run findings "$f"
+    assert_output "2 error iacp-ts-range -"
+    f=$({
+        m q-0001 queen forager-01 task.assign 100 "" "$NODE"
+        m q-0002 queen forager-02 task.assign 200 "" "$NODE"
+    } | capture)
+    run -1 --separate-stderr acp-validate --assign-timeout=1e300 --max-skew=1e300 "$f"
+    [[ "$stderr" == *"before the assign timeout (1e+300 s)"* ]] || fail "$stderr"
+    [[ ! "$stderr" =~ [0-9]{20} ]] || fail "a number of 20 digits: $stderr"
+}
+
+@test "a sender whose clock runs steadily off by more than --clock-skew gets one warning, and no one looks silent" {
+    gen_colony 20000 16 5 >"$BATS_TEST_TMPDIR/colony.jsonl"
+    local who off
+    for who in forager-05 queen; do
+        for off in 100 -100 3600; do
+            jq -c --arg who "$who" --argjson off "$off" \
+                'if .from == $who then .ts += $off else . end' "$BATS_TEST_TMPDIR/colony.jsonl" \
+                >"$BATS_TEST_TMPDIR/shifted.jsonl"
+            run -0 --separate-stderr acp-validate "$BATS_TEST_TMPDIR/shifted.jsonl"
+            assert_equal "${#lines[@]}" 20000
+            [[ "$stderr" == *": warning: the clock of '$who' runs ${off#-} s $( ((off > 0)) && echo ahead of || echo behind) the others' (--clock-skew is 30 s)"* ]] ||
+                fail "$who $off: $stderr"
+            assert_equal "$(grep -c . <<<"$stderr")" 1
+        done
+    done
+    jq -c 'if .from == "forager-05" then .ts += 100 else . end' "$BATS_TEST_TMPDIR/colony.jsonl" \
+        >"$BATS_TEST_TMPDIR/shifted.jsonl"
+    run -0 findings --clock-skew=200 "$BATS_TEST_TMPDIR/shifted.jsonl"
+    assert_output ""
+}
+
+@test "a reply from a sender whose clock runs behind is judged with its offset once it is known" {
+    f=$({
+        for t in 100 110 120 130; do
+            m "m-000$t" forager-01 queen hb "$t"
+            m "m-000$t" forager-02 queen hb "$((t + 1))"
+            m "m-100$t" forager-03 queen hb "$((t - 98))"
+            if [ "$t" = 100 ]; then
+                m q-0001 queen forager-03 task.assign 103 "" "$NODE"
+                m m-000001 forager-03 queen task.accept 5 q-0001
+            fi
+        done
+        m m-000002 forager-03 queen task.result 35 q-0001 "$OK"
+        m m-000003 forager-03 queen task.result 36 q-0001 "$OK"
+    } | capture)
+    run findings "$f"
+    assert_output "$(printf '%s\n' '8 warning iacp-clock-skew -' '16 error iacp-result-after-final 15')"
+    run -1 --separate-stderr acp-validate "$f"
+    [[ "$stderr" == *":8: warning: the clock of 'forager-03' runs 99 s behind the others'"* ]] || fail "$stderr"
+    run findings --clock-skew=200 "$f"
+    assert_output "$(printf '%s\n' '5 warning iacp-skew 4' '15 warning iacp-skew 4' \
+        '16 error iacp-result-after-final 15')"
+}
+
+@test "a real gap in the capture, where every sender jumps, is followed" {
+    f=$({
+        m m-000001 forager-01 queen hb 100
+        m q-0001 queen forager-02 task.assign 101 "" "$NODE"
+        m m-000001 forager-02 queen hb 102
+        m m-000002 forager-01 queen hb 110
+        m m-000002 forager-02 queen hb 112
+        m m-000003 forager-01 queen hb 1110
+        m q-0002 queen forager-01 hb 1111
+    } | capture)
+    run -0 findings --idle-timeout=500 "$f"
+    assert_output "$(printf '%s\n' '7 warning iacp-silent 5' '7 warning iacp-evicted 2')"
+}
+
+@test "a stream of one sender is followed, but not to a single absurd ts" {
+    f=$({
+        m m-000001 forager-01 registry tool.query 100
+        m m-000002 forager-01 queen hb 110
+        m m-000003 forager-01 queen hb 5000
+        m m-000004 forager-01 queen hb 5010
+    } | capture)
+    run -0 findings "$f"
+    assert_output "4 warning iacp-evicted 1"
+    f=$({
+        m m-000001 forager-01 registry tool.query 100
+        m m-000002 forager-01 queen hb 110
+        m m-000003 forager-01 queen hb 99999999999
+        m m-000004 forager-01 queen hb 120
+    } | capture)
+    run -0 findings "$f"
+    assert_output "1 warning iacp-open-at-end -"
+}
+
+# The stream clock alone: a small driver prints the stream time after each "SENDER TS" line.
+stream_clock() {
+    if [ ! -x "$BATS_FILE_TMPDIR/stream-clock" ]; then
+        local root=$TESTS_DIR/..
+        # shellcheck disable=SC2046
+        ${CC:-cc} -std=c11 -D_DEFAULT_SOURCE -D_POSIX_C_SOURCE=200809L -I"$root/common" \
+            -o "$BATS_FILE_TMPDIR/stream-clock" "$root/tests/drivers/stream-clock.c" \
+            "$root"/common/*.c $(pkg-config --cflags --libs jansson) -lm ||
+            fail "cannot build the clock driver"
+    fi
+    "$BATS_FILE_TMPDIR/stream-clock" "$@"
+}
+
+# honest_stream SEED [OFFSET]: 3000 messages of 20 senders whose clocks agree within a second,
+# two a second; with OFFSET, a sender "skewed" whose clock is that far off speaks now and then.
+honest_stream() {
+    awk -v seed="$1" -v offset="${2:-}" 'BEGIN {
+        srand(seed); t = 1000
+        for (i = 0; i < 3000; i++) {
+            t += rand(); printf "s%02d %d\n", int(rand() * 20), int(t + rand())
+            jitter = rand()
+            if (rand() < 0.05 && offset != "") printf "skewed %d\n", int(t + offset + jitter)
+        }
+    }'
+}
+
+@test "clock property: one absurd ts, anywhere, changes the stream time of no other message" {
+    local seed at
+    for seed in 1 2 3 4 5; do
+        honest_stream "$seed" >"$BATS_TEST_TMPDIR/plain"
+        stream_clock <"$BATS_TEST_TMPDIR/plain" | cut -d' ' -f2 >"$BATS_TEST_TMPDIR/want"
+        for at in 1 2 700 2999 3000; do
+            awk -v at="$at" 'NR == at { print "s07 99999999999" } { print }' \
+                "$BATS_TEST_TMPDIR/plain" >"$BATS_TEST_TMPDIR/absurd"
+            stream_clock <"$BATS_TEST_TMPDIR/absurd" | cut -d' ' -f2 | sed "${at}d" \
+                >"$BATS_TEST_TMPDIR/got"
+            cmp -s "$BATS_TEST_TMPDIR/want" "$BATS_TEST_TMPDIR/got" || fail "seed $seed, at $at"
+        done
+    done
+}
+
+@test "clock property: a sender steadily off by more than the skew is learned once and moves nothing" {
+    local seed off
+    for seed in 1 2 3; do
+        honest_stream "$seed" | stream_clock | cut -d' ' -f2 >"$BATS_TEST_TMPDIR/want"
+        for off in 100 -100 100000; do
+            honest_stream "$seed" "$off" >"$BATS_TEST_TMPDIR/mixed"
+            stream_clock <"$BATS_TEST_TMPDIR/mixed" >"$BATS_TEST_TMPDIR/out"
+            run grep -c ' report skewed offset ' "$BATS_TEST_TMPDIR/out"
+            assert_output 1
+            run grep -c -e ' learned ' -e ' report s[0-9]' "$BATS_TEST_TMPDIR/out"
+            assert_output 0
+            # At the other senders' messages, stream time differs by their jitter at most.
+            paste -d' ' "$BATS_TEST_TMPDIR/mixed" "$BATS_TEST_TMPDIR/out" | grep -v '^skewed' |
+                cut -d' ' -f4 | paste - "$BATS_TEST_TMPDIR/want" |
+                awk '{ d = $1 - $2; if (d < -1 || d > 2) { print NR ": " $0; bad = 1 } } END { exit bad }' ||
+                fail "seed $seed, offset $off"
+        done
+    done
+}
+
+@test "clock property: a gap that every sender shows is followed at its second message" {
+    local seed
+    for seed in 1 2 3; do
+        honest_stream "$seed" | awk 'NR > 1500 { $2 += 86400 } { print }' >"$BATS_TEST_TMPDIR/gap"
+        stream_clock <"$BATS_TEST_TMPDIR/gap" | cut -d' ' -f2 >"$BATS_TEST_TMPDIR/now"
+        run sed -n '1501p' "$BATS_TEST_TMPDIR/now"
+        [ "$output" -lt 86400 ] || fail "seed $seed: one message moved the clock"
+        paste -d' ' "$BATS_TEST_TMPDIR/gap" "$BATS_TEST_TMPDIR/now" | sed -n '1502,$p' |
+            awk '$3 < $2 - 30 { print; bad = 1 } END { exit bad }' || fail "seed $seed: gap not followed"
+    done
+}
+
+@test "the clock: one sender is followed; a first ts that nothing confirms is dropped" {
+    run stream_clock <<<$'a 100\na 101\na 500\na 501\na 9e9\na 502\na 503'
+    assert_output - <<'OUT'
+now 100 at 100
+now 101 at 101
+now 101 at 500
+now 501 at 501
+now 501 at 9000000000
+now 502 at 502
+now 503 at 503
+OUT
+    run stream_clock <<<$'a 9e9\nb 100\nc 101\na 102'
+    assert_output - <<'OUT'
+now 9000000000 at 9000000000
+now 100 at 100
+now 101 at 101
+now 102 at 102
+OUT
+}
+
+@test "the clock: a sender alone through a quiet spell is followed, not taken for a skewed clock" {
+    run stream_clock <<<$'a 100\nb 100\na 115\na 117\na 120\na 135\na 136\na 138\na 150\nb 151'
+    assert_output - <<'OUT'
+now 100 at 100
+now 100 at 100
+now 100 at 115
+now 100 at 117
+now 100 at 120
+now 100 at 135
+now 100 at 136
+now 100 at 138
+now 150 at 150
+now 151 at 151
+OUT
+}
+
+@test "the clock keeps at most its bound of senders, forgetting the least recently heard" {
+    run stream_clock 10 30 30 2 <<<$'a 99\nx 200\na 100\nx 201\na 101\nx 202\na 102\nx 203'
+    assert_line --index 7 'now 102 at 102 report x offset 101'
+    run stream_clock 10 30 30 2 <<<$'a 99\nx 200\na 100\nx 201\na 101\nb 101\nx 202\na 102\nx 203'
+    refute_output --partial report
 }
 
 # The colony generator, built once for the tests below.

@@ -1,0 +1,106 @@
+/* gen-adversarial: writes an IACP 1.1 capture built to make the stream checks hold as much state
+ * as they can, for `make bench` to measure their peak memory.
+ * Usage: gen-adversarial frozen|agents|open|queries [MESSAGES]
+ *   frozen   a busy colony (assign, accept, result, heartbeats) whose ts never moves: nothing
+ *            expires by time, so ids and tombstones are bounded by count only;
+ *   agents   every message is the first heartbeat of a new agent, 1000 a second of message time;
+ *   open     task.assign messages that nobody answers, 1000 a second, each of a new node to a new
+ *            forager: every conversation stays open, holding its forager, until --max-open
+ *            evicts it;
+ *   queries  the same with tool.query messages, each from a new agent to a new one.
+ * Every message is valid on its own (MESSAGES defaults to a million). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const long long START = 1312284100;
+enum { PER_SECOND = 1000, FORAGERS = 64 };
+
+static void envelope(const char *id, const char *from, const char *to, const char *kind,
+                     long long ts)
+{
+    printf("{\"v\":\"1.1\",\"id\":\"%s\",\"from\":\"%s\",\"to\":\"%s\",\"kind\":\"%s\",\"ts\":%lld",
+           id, from, to, kind, ts);
+}
+
+/* Queen and foragers at one ts: assign, accept, final result, and a heartbeat now and then. */
+static void frozen(unsigned long messages)
+{
+    unsigned long task = 0, next_id[FORAGERS] = {0};
+    char id[32], forager[32];
+    for (unsigned long n = 0; n < messages; task++) {
+        unsigned long f = task % FORAGERS;
+        snprintf(forager, sizeof forager, "forager-%02lu", f);
+        snprintf(id, sizeof id, "q-%06lx", task);
+        envelope(id, "queen", forager, "task.assign", START);
+        printf(",\"body\":{\"node\":\"tg:frozen/%lu\"}}\n", task);
+        const char *replies[] = {"task.accept", "task.result", "hb"};
+        for (int r = 0; r < 3 && ++n < messages; r++) {
+            snprintf(id, sizeof id, "m-%06lx", next_id[f]++ & 0xffffff);
+            if (r == 2) {
+                envelope(id, forager, "queen", "hb", START);
+                printf(",\"body\":{\"slots\":1}}\n");
+                continue;
+            }
+            envelope(id, forager, "queen", replies[r], START);
+            printf(",\"ref\":\"q-%06lx\"%s}\n", task,
+                   r == 1 ? ",\"body\":{\"status\":\"ok\"}" : "");
+        }
+        n++;
+    }
+}
+
+static void agents(unsigned long messages)
+{
+    char name[32];
+    for (unsigned long n = 0; n < messages; n++) {
+        snprintf(name, sizeof name, "agent-%07lu", n);
+        envelope("m-000001", name, "queen", "hb", START + (long long)(n / PER_SECOND));
+        printf(",\"body\":{\"slots\":1}}\n");
+    }
+}
+
+static void open_assigns(unsigned long messages)
+{
+    char id[32], forager[32];
+    for (unsigned long n = 0; n < messages; n++) {
+        snprintf(id, sizeof id, "q-%06lx", n);
+        snprintf(forager, sizeof forager, "forager-%07lu", n);
+        envelope(id, "queen", forager, "task.assign", START + (long long)(n / PER_SECOND));
+        printf(",\"body\":{\"node\":\"tg:open/%lu\"}}\n", n);
+    }
+}
+
+static void open_queries(unsigned long messages)
+{
+    char from[32], to[32];
+    for (unsigned long n = 0; n < messages; n++) {
+        snprintf(from, sizeof from, "forager-%07lu", n);
+        snprintf(to, sizeof to, "registry-%07lu", n);
+        envelope("m-000001", from, to, "tool.query", START + (long long)(n / PER_SECOND));
+        printf("}\n");
+    }
+}
+
+int main(int argc, char **argv)
+{
+    static const char usage[] = "usage: gen-adversarial frozen|agents|open|queries [MESSAGES]\n";
+    if (argc < 2 || argc > 3) {
+        fputs(usage, stderr);
+        return 2;
+    }
+    unsigned long messages = argc > 2 ? strtoul(argv[2], NULL, 10) : 1000000;
+    if (strcmp(argv[1], "frozen") == 0)
+        frozen(messages);
+    else if (strcmp(argv[1], "agents") == 0)
+        agents(messages);
+    else if (strcmp(argv[1], "open") == 0)
+        open_assigns(messages);
+    else if (strcmp(argv[1], "queries") == 0)
+        open_queries(messages);
+    else {
+        fputs(usage, stderr);
+        return 2;
+    }
+    return fflush(stdout) == 0 ? 0 : 1;
+}

@@ -1,0 +1,40 @@
+/* An intrusive hash table keyed by strings: the node lives in the caller's record, which holds
+ * its key, so that a record of the stream checks costs one allocation and stores its key once (a
+ * strmap entry would add an allocation and a copy of the key to each). The table never owns the
+ * records. Several records may share a key: find and find_next walk them. */
+#ifndef ACP_HASHTAB_H
+#define ACP_HASHTAB_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct hash_node {
+    struct hash_node *next;
+    size_t hash;
+};
+
+struct hashtab {
+    struct hash_node **buckets;
+    size_t nbuckets; /* a power of two, or 0 before the first record */
+    size_t size;
+    const char *(*key)(const struct hash_node *node); /* the key of a record */
+};
+
+static inline void *hash_record(const struct hash_node *node, size_t offset)
+{
+    return node ? (char *)(void *)(uintptr_t)node - offset : NULL;
+}
+
+/* The record that holds node, or NULL for a NULL node (node is evaluated once). */
+#define HASH_ITEM(node, type, member) ((type *)hash_record((node), offsetof(type, member)))
+
+struct hash_node *hashtab_find(const struct hashtab *t, const char *key);
+/* The next record after node with the same key, or NULL. */
+struct hash_node *hashtab_find_next(const struct hashtab *t, const struct hash_node *node);
+/* Adds a record; its key must not change while it is in the table. */
+void hashtab_add(struct hashtab *t, struct hash_node *node);
+void hashtab_remove(struct hashtab *t, struct hash_node *node);
+/* Frees the table; free_record (may be NULL) is called on the node of every record in it. */
+void hashtab_free(struct hashtab *t, void (*free_record)(struct hash_node *));
+
+#endif
