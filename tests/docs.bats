@@ -322,3 +322,13 @@ EOF
         assert_line --index 0 --regexp "^$t \(acp-tools\) [0-9]+\.[0-9]+"
     done
 }
+
+@test "every man page names the version the tools print" {
+    local version page
+    version=$(acp-validate --version | sed -n '1s/^acp-validate (acp-tools) //p')
+    [ -n "$version" ] || fail "no version in acp-validate --version"
+    for page in "$TESTS_DIR"/../man/*.[17]; do
+        grep -q "^\.TH .* \"acp-tools $version\" " "$page" || fail "$page does not say acp-tools $version"
+    done
+    grep -q "^\* Noteworthy changes in release $version\$" "$TESTS_DIR/../NEWS" || fail "NEWS has no section for $version"
+}
