@@ -2,6 +2,8 @@
 
 #include <string.h>
 
+#include "jsonout.h"
+
 static const char hex[] = "0123456789abcdef";
 
 size_t utf8_sequence_length(const unsigned char *s, size_t avail)
@@ -51,8 +53,7 @@ static const char *short_escape(unsigned char c)
     }
 }
 
-/* The code point of a valid UTF-8 sequence of n bytes. */
-static unsigned utf8_decode(const unsigned char *s, size_t n)
+unsigned utf8_decode(const unsigned char *s, size_t n)
 {
     static const unsigned char lead_bits[] = {0, 0x7f, 0x1f, 0x0f, 0x07};
     unsigned cp = s[0] & lead_bits[n];
@@ -64,7 +65,7 @@ static unsigned utf8_decode(const unsigned char *s, size_t n)
 /* Characters beyond ASCII that act on a terminal instead of showing: the C1 controls (escape
  * sequences on some terminals), the bidi embeddings, overrides, isolates and marks (they make a
  * line read differently from its bytes), and the line and paragraph separators. */
-static bool acts_on_terminal(unsigned cp)
+bool utf8_acts_on_terminal(unsigned cp)
 {
     return (cp >= 0x80 && cp <= 0x9f) || cp == 0x061c || cp == 0x200e || cp == 0x200f ||
            (cp >= 0x2028 && cp <= 0x202e) || (cp >= 0x2066 && cp <= 0x2069);
@@ -104,7 +105,7 @@ void escape_text(struct strbuf *out, const char *s, size_t len, size_t max)
         if (n == 0) {
             add_byte_escape(out, c);
             i++;
-        } else if (acts_on_terminal(utf8_decode(p + i, n))) {
+        } else if (utf8_acts_on_terminal(utf8_decode(p + i, n))) {
             sb_addf(out, "\\u%04x", utf8_decode(p + i, n));
             i += n;
         } else {
@@ -118,39 +119,7 @@ void escape_text(struct strbuf *out, const char *s, size_t len, size_t max)
 
 void escape_json_string(struct strbuf *out, const char *s, size_t len)
 {
-    const unsigned char *p = (const unsigned char *)s;
-    sb_addc(out, '"');
-    size_t i = 0;
-    while (i < len) {
-        unsigned char c = p[i];
-        if (c >= 0x20 && c != '"' && c != '\\' && c < 0x7f) {
-            sb_addc(out, (char)c);
-            i++;
-            continue;
-        }
-        const char *esc = c == '"' ? "\\\"" : c == '\\' ? "\\\\" : short_escape(c);
-        if (esc) {
-            sb_adds(out, esc);
-            i++;
-            continue;
-        }
-        if (c < 0x80) {
-            sb_addf(out, "\\u%04x", (unsigned)c);
-            i++;
-            continue;
-        }
-        size_t n = utf8_sequence_length(p + i, len - i);
-        if (n == 0) {
-            sb_adds(out, "\\ufffd");
-            i++;
-        } else if (acts_on_terminal(utf8_decode(p + i, n))) {
-            /* Valid JSON raw, but it acts on a terminal that shows the line: same value escaped. */
-            sb_addf(out, "\\u%04x", utf8_decode(p + i, n));
-            i += n;
-        } else {
-            sb_add(out, p + i, n);
-            i += n;
-        }
-    }
-    sb_addc(out, '"');
+    struct jsonout w;
+    jsonout_init(&w, out, JSONOUT_TERMINAL);
+    jsonout_string(&w, s, len);
 }

@@ -2,6 +2,8 @@
 #ifndef ACP_ESCAPE_H
 #define ACP_ESCAPE_H
 
+#include <stdbool.h>
+
 #include "util.h"
 
 /* Appends s[0..len) with every control character (C0, DEL, C1), every bidi embedding, override,
@@ -20,5 +22,12 @@ void escape_json_string(struct strbuf *out, const char *s, size_t len);
 /* Length of the valid UTF-8 sequence at s (1 to 4), or 0 if the bytes there are not valid UTF-8
  * (overlong forms, surrogates and code points above U+10FFFF included). */
 size_t utf8_sequence_length(const unsigned char *s, size_t avail);
+
+/* The code point of a valid UTF-8 sequence of n bytes (n from utf8_sequence_length). */
+unsigned utf8_decode(const unsigned char *s, size_t n);
+
+/* Whether code point cp acts on a terminal instead of showing: the C1 controls, the bidi
+ * embeddings, overrides, isolates and marks, and the line and paragraph separators. */
+bool utf8_acts_on_terminal(unsigned cp);
 
 #endif

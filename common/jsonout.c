@@ -61,15 +61,6 @@ static void add_u_escape(struct strbuf *sb, unsigned unit)
     sb_add(sb, esc, sizeof esc);
 }
 
-static unsigned decode_utf8(const unsigned char *p, size_t n)
-{
-    static const unsigned char lead_mask[] = {0, 0x7f, 0x1f, 0x0f, 0x07};
-    unsigned cp = p[0] & lead_mask[n];
-    for (size_t i = 1; i < n; i++)
-        cp = (cp << 6) | (p[i] & 0x3f);
-    return cp;
-}
-
 static void add_code_point_escape(struct strbuf *sb, unsigned cp)
 {
     if (cp < 0x10000) {
@@ -112,7 +103,9 @@ static void add_string(struct jsonout *w, const char *s, size_t len)
     size_t i = 0;
     while (i < len) {
         size_t run = i;
-        while (run < len && p[run] >= 0x20 && p[run] < 0x80 && p[run] != '"' && p[run] != '\\')
+        while (run < len && p[run] >= 0x20 && p[run] < 0x7f && p[run] != '"' && p[run] != '\\')
+            run++;
+        while (run < len && p[run] == 0x7f && !(w->flags & JSONOUT_TERMINAL))
             run++;
         sb_add(sb, p + i, run - i);
         i = run;
@@ -130,13 +123,14 @@ static void add_string(struct jsonout *w, const char *s, size_t len)
         }
         size_t n = utf8_sequence_length(p + i, len - i);
         if (n == 0) {
-            if (w->flags & JSONOUT_ASCII)
+            if (w->flags & (JSONOUT_ASCII | JSONOUT_TERMINAL))
                 add_u_escape(sb, 0xfffd);
             else
                 sb_adds(sb, "\xef\xbf\xbd");
             i++;
-        } else if (w->flags & JSONOUT_ASCII) {
-            add_code_point_escape(sb, decode_utf8(p + i, n));
+        } else if ((w->flags & JSONOUT_ASCII) || ((w->flags & JSONOUT_TERMINAL) &&
+                                                  utf8_acts_on_terminal(utf8_decode(p + i, n)))) {
+            add_code_point_escape(sb, utf8_decode(p + i, n));
             i += n;
         } else {
             sb_add(sb, p + i, n);

@@ -20,7 +20,9 @@
 #include "util.h"
 
 enum {
-    JSONOUT_ASCII = 1, /* non-ASCII characters as \u escapes */
+    JSONOUT_ASCII = 1,    /* non-ASCII characters as \u escapes */
+    JSONOUT_TERMINAL = 2, /* also DEL and what acts on a terminal (utf8_acts_on_terminal), and
+                             invalid UTF-8 as an escaped U+FFFD: safe to show raw */
 };
 
 struct jsonout {
