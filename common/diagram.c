@@ -623,8 +623,10 @@ static void text_arrow(void *ctx, const struct arrow *a, size_t number)
         size_t span = right - left - 1;
         memset(t->row + left + 1, '-', span);
         t->row[xf < xt ? right - 1 : left + 1] = xf < xt ? '>' : '<';
+        /* Centred on the shaft: the span less the head. */
         const char *label = text_visible(t, a->label, min_size(span - 4, TEXT_LABEL_MAX));
-        text_put(t, left + 1 + (span - strlen(label)) / 2, label);
+        size_t shaft = left + 1 + (xf < xt ? 0 : 1);
+        text_put(t, shaft + (span - 1 - strlen(label)) / 2, label);
     }
     text_emit(t);
     for (size_t k = 0; k < a->nmarks; k++)
