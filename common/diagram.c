@@ -155,7 +155,7 @@ static unsigned decode_utf8(const unsigned char *s, size_t n)
 }
 
 /* Characters that are invisible, act on a terminal, reorder a line, or that XML 1.0 forbids
- * (U+FFFE, U+FFFF): shown as escapes, so that two names that look the same are the same. */
+ * (U+FFFE, U+FFFF): shown as escapes, so that two names that differ never look the same. */
 static bool hidden(unsigned cp)
 {
     return (cp >= 0x80 && cp <= 0x9f) || cp == 0xad || cp == 0x061c || cp == 0x180e ||
@@ -365,9 +365,15 @@ static void put_text(struct writer *w, const char *s, size_t max)
         put_ascii(w, "...");
 }
 
-static void put_title_text(struct writer *w, enum diagram_mark mark, const char *text, size_t max)
+static const char *mark_word(enum diagram_mark mark)
 {
-    put_ascii(w, mark == MARK_ERROR ? "error: " : mark == MARK_WARNING ? "warning: " : "");
+    return mark == MARK_ERROR ? "error: " : mark == MARK_WARNING ? "warning: " : "";
+}
+
+/* A finding or a note: its severity, then its text. */
+static void put_finding(struct writer *w, enum diagram_mark mark, const char *text, size_t max)
+{
+    put_ascii(w, mark_word(mark));
     put_text(w, text, max);
 }
 
@@ -421,7 +427,7 @@ static void mermaid_note(struct writer *w, size_t a, size_t b, enum diagram_mark
     if (a != b)
         sb_addf(w->out, ",p%zu", max_size(a, b) + 1);
     sb_adds(w->out, ": ");
-    put_title_text(w, mark, text, SOURCE_NOTE_MAX);
+    put_finding(w, mark, text, SOURCE_NOTE_MAX);
     sb_addc(w->out, '\n');
 }
 
@@ -487,7 +493,7 @@ static void plantuml_note(struct writer *w, size_t a, size_t b, enum diagram_mar
     if (a != b)
         sb_addf(w->out, ", p%zu", max_size(a, b) + 1);
     sb_addf(w->out, "%s : ", plantuml_note_colour(mark));
-    put_title_text(w, mark, text, SOURCE_NOTE_MAX);
+    put_finding(w, mark, text, SOURCE_NOTE_MAX);
     sb_addc(w->out, '\n');
 }
 
@@ -577,8 +583,8 @@ static void text_emit(struct text_ctx *t)
 
 static void text_put(struct text_ctx *t, size_t at, const char *s)
 {
-    size_t len = strlen(s);
-    memcpy(t->row + at, s, min_size(len, t->width - at));
+    if (at < t->width)
+        memcpy(t->row + at, s, min_size(strlen(s), t->width - at));
 }
 
 static char text_flag(enum diagram_mark mark)
@@ -595,7 +601,7 @@ static void text_note(struct text_ctx *t, size_t column, enum diagram_mark mark,
     sb_addc(t->out, text_flag(mark));
     sb_addc(t->out, ' ');
     struct writer w = {t->out, DIAGRAM_TEXT, 0};
-    put_title_text(&w, mark, text, SOURCE_NOTE_MAX);
+    put_finding(&w, mark, text, SOURCE_NOTE_MAX);
     sb_addc(t->out, '\n');
 }
 
@@ -648,7 +654,8 @@ static void write_text(const struct diagram *d, struct strbuf *out)
     for (size_t i = 0; i < d->narrows; i++)
         label_w = max_size(label_w, shown_width(d->arrows[i].label, TEXT_LABEL_MAX, true));
     t.gap = max_size(TEXT_MIN_GAP, max_size(name_w + 2, label_w + 6));
-    t.width = TEXT_GUTTER + d->nnames * t.gap;
+    /* Half a gap more: the label of an arrow to oneself in the last column. */
+    t.width = TEXT_GUTTER + d->nnames * t.gap + t.gap / 2;
     t.row = xmalloc(t.width + 1);
     if (d->title) {
         struct writer w = {out, DIAGRAM_TEXT, 0};
@@ -713,11 +720,6 @@ static const char *svg_colour(enum diagram_mark mark)
     return mark == MARK_ERROR ? "#c62828" : mark == MARK_WARNING ? "#b26a00" : "#333333";
 }
 
-static void svg_text(struct writer *w, const char *s, size_t max)
-{
-    put_text(w, s, max);
-}
-
 static void svg_arrow(void *ctx, const struct arrow *a, size_t number)
 {
     struct svg_ctx *s = ctx;
@@ -726,10 +728,10 @@ static void svg_arrow(void *ctx, const struct arrow *a, size_t number)
     const char *colour = svg_colour(a->worst);
     unsigned stroke = a->worst != MARK_NONE ? 2 : 1;
     sb_addf(out, "<g class=\"arrow\" id=\"arrow-%zu\">\n<title>", number);
-    svg_text(&s->w, a->label, SVG_TIP_MAX);
+    put_text(&s->w, a->label, SVG_TIP_MAX);
     for (size_t k = 0; k < a->nmarks; k++) {
         sb_addc(out, '\n');
-        put_title_text(&s->w, a->marks[k].mark, a->marks[k].text, SVG_TIP_MAX);
+        put_finding(&s->w, a->marks[k].mark, a->marks[k].text, SVG_TIP_MAX);
     }
     sb_adds(out, "</title>\n");
     if (a->from == a->to) {
@@ -740,9 +742,11 @@ static void svg_arrow(void *ctx, const struct arrow *a, size_t number)
                 xf, line, xf + 28, back, xf + 9, colour, stroke);
         sb_addf(out, "<polygon points=\"%zu,%zu %zu,%zu %zu,%zu\" fill=\"%s\"/>\n", xf, back,
                 xf + 10, back - 4, xf + 10, back + 4, colour);
-        size_t max = (s->gap - 24) * 5 / 36;
+        size_t max = min_size((s->gap - 24) * 5 / 36, SVG_LABEL_MAX);
         sb_addf(out, "<text x=\"%zu\" y=\"%zu\" fill=\"%s\">", xf + 6, y + 12, colour);
-        svg_text(&s->w, a->label, min_size(max, SVG_LABEL_MAX));
+        put_text(&s->w, a->label, max);
+        /* Right of the last column, the label may reach past the columns. */
+        s->right = max_size(s->right, xf + 6 + svg_px(shown_width(a->label, max, false)));
         s->y += SVG_SELF_ROW;
     } else {
         size_t line = y + 20, left = min_size(xf, xt), right = max_size(xf, xt);
@@ -755,7 +759,7 @@ static void svg_arrow(void *ctx, const struct arrow *a, size_t number)
         size_t max = (right - left - 16) * 5 / 36;
         sb_addf(out, "<text x=\"%zu\" y=\"%zu\" text-anchor=\"middle\" fill=\"%s\">",
                 (left + right) / 2, y + 13, colour);
-        svg_text(&s->w, a->label, min_size(max, SVG_LABEL_MAX));
+        put_text(&s->w, a->label, min_size(max, SVG_LABEL_MAX));
         s->y += SVG_ROW;
     }
     sb_adds(out, "</text>\n</g>\n");
@@ -768,17 +772,16 @@ static void svg_note(void *ctx, const struct note *n)
     struct svg_ctx *s = ctx;
     struct strbuf *out = s->w.out;
     size_t x = svg_x(s, n->column) - 12, y = s->y;
-    size_t words = n->mark == MARK_ERROR ? 7 : n->mark == MARK_WARNING ? 9 : 0;
-    size_t w = svg_px(words + shown_width(n->text, SVG_NOTE_MAX, false)) + 16;
+    size_t w = svg_px(strlen(mark_word(n->mark)) + shown_width(n->text, SVG_NOTE_MAX, false)) + 16;
     sb_adds(out, "<g class=\"note\">\n<title>");
-    put_title_text(&s->w, n->mark, n->text, SVG_TIP_MAX);
+    put_finding(&s->w, n->mark, n->text, SVG_TIP_MAX);
     sb_adds(out, "</title>\n");
     sb_addf(out,
             "<rect x=\"%zu\" y=\"%zu\" width=\"%zu\" height=\"20\" rx=\"3\" fill=\"%s\" "
             "stroke=\"%s\"/>\n",
             x, y + 4, w, fill[n->mark], edge[n->mark]);
     sb_addf(out, "<text x=\"%zu\" y=\"%zu\">", x + 8, y + 18);
-    put_title_text(&s->w, n->mark, n->text, SVG_NOTE_MAX);
+    put_finding(&s->w, n->mark, n->text, SVG_NOTE_MAX);
     sb_adds(out, "</text>\n</g>\n");
     s->right = max_size(s->right, x + w);
     s->y += SVG_NOTE_ROW;

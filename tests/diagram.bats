@@ -249,6 +249,20 @@ EOF
     run ! check_text_flow "$BATS_TEST_TMPDIR/broken" "$BATS_TEST_TMPDIR/arrows" 3
 }
 
+@test "diagram: an arrow to oneself in the last column keeps its label in view" {
+    local long
+    long=$(printf 'L%.0s' {1..60})
+    run -0 --separate-stderr diagram text <<EOF
+a	a	b	x
+a	b	b	$long
+EOF
+    assert_line --index 3 --regexp '\|--\+ L+\.\.\.$'
+    local short wide
+    short=$(printf 'a\ta\tb\tx\na\tb\tb\ty\n' | diagram svg 2>/dev/null | svg_size /dev/stdin)
+    wide=$(printf 'a\ta\tb\tx\na\tb\tb\t%s\n' "$long" | diagram svg 2>/dev/null | svg_size /dev/stdin)
+    [ "${wide% *}" -gt "${short% *}" ] || fail "a long label to oneself did not widen the picture: $short, $wide"
+}
+
 # ---- Mermaid ----
 
 # Every line of a Mermaid document is one of the lines the writer writes, with its texts made of
