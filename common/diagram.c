@@ -349,6 +349,7 @@ static void put_text(struct writer *w, const char *s, size_t max)
 {
     bool ascii = w->format == DIAGRAM_TEXT;
     size_t len = strlen(s);
+    w->prev = 0; /* what comes before a text is the format's own syntax */
     if (len == 0) {
         put_ascii(w, "\"\"");
         return;
