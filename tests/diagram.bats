@@ -15,9 +15,9 @@ setup_file() {
     */build-asan/bin) flags+=" -O1 -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" ;;
     esac
     # shellcheck disable=SC2086
+    # shellcheck disable=SC2046
     ${CC:-cc} $flags -I"$root/common" -o "$BATS_FILE_TMPDIR/diagram" \
-        "$root/tests/drivers/diagram.c" "$root/common/diagram.c" "$root/common/escape.c" \
-        "$root/common/strmap.c" "$root/common/util.c" || return 1
+        "$root/tests/drivers/diagram.c" "$root"/common/*.c $(pkg-config --cflags --libs jansson) -lm || return 1
 }
 
 setup() {
