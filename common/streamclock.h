@@ -131,6 +131,9 @@ struct clock_reading clock_book_observe(struct clock_book *b, const char *sender
 /* The learned offset of a sender (0 when none or not known), for reporting it. */
 double clock_book_offset(const struct clock_book *b, const char *sender);
 double clock_book_now(const struct clock_book *b);
+/* Whether two messages agreed on a time yet. Before that, message time is provisional: the first
+ * ts is dropped when nothing confirms it. */
+bool clock_book_agreed(const struct clock_book *b);
 void clock_book_free(struct clock_book *b);
 
 #endif
