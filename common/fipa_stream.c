@@ -361,15 +361,6 @@ static const struct transition *transition_find(enum fipa_protocol p, enum party
  * with dozens of proposers, bounded for a subscription that informs forever. */
 enum { ALIAS_MAX = 64 };
 
-/* The most one message moves the stream clock on its own (less when --clock-skew is less): FIPA
- * traffic has no heartbeats, so a quiet minute is ordinary; a longer jump is followed once a
- * second sender shows it, or its sender goes on alone for three of these. */
-enum { CLOCK_STEP = 60 };
-/* Senders the clock remembers at most (fewer with a smaller --max-open), the least recently
- * heard forgotten first: a conversation needs no sender's clock, so a million conversations of a
- * million senders should not keep a million clocks. One forgotten is learned anew. */
-enum { CLOCK_SENDERS = 10000 };
-
 /* Agents followed per conversation: a broadcast may draw answers from anywhere. */
 enum { PARTIES_MAX = 1024 };
 
@@ -1851,10 +1842,7 @@ struct fipa_stream *fipa_stream_new(const struct engine_config *cfg, conversatio
     s->ctx = ctx;
     s->conversations = strmap_new();
     s->aliases = strmap_new();
-    s->clock = clock_book_new(
-        &(struct clock_config){
-            .step = CLOCK_STEP, .skew = cfg->clock_skew, .alone_after = 3 * CLOCK_STEP},
-        cfg->max_open && cfg->max_open < CLOCK_SENDERS ? cfg->max_open : CLOCK_SENDERS);
+    s->clock = clock_book_quiet(cfg->clock_skew, cfg->max_open);
     s->now = NAN;
     return s;
 }

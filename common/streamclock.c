@@ -194,6 +194,14 @@ struct clock_book *clock_book_new(const struct clock_config *cfg, size_t max_sen
     return b;
 }
 
+struct clock_book *clock_book_quiet(double skew, unsigned long max_open)
+{
+    const struct clock_config cfg = {
+        .step = CLOCK_QUIET_STEP, .skew = skew, .alone_after = 3 * CLOCK_QUIET_STEP};
+    return clock_book_new(&cfg, max_open && max_open < CLOCK_BOOK_SENDERS ? max_open
+                                                                          : CLOCK_BOOK_SENDERS);
+}
+
 static struct book_entry *book_find(const struct clock_book *b, const char *name)
 {
     return HASH_ITEM(hashtab_find(&b->senders, name), struct book_entry, node);
