@@ -352,6 +352,7 @@ int main(int argc, char **argv)
     struct convert_config cc = {
         .idle_timeout = opts.engine.idle_timeout,
         .max_open = opts.engine.max_open,
+        .clock_skew = opts.engine.clock_skew,
         .seed = opts.seed_given ? opts.seed : (unsigned long)opts.now ^ (unsigned long)getpid(),
         .now = opts.now,
     };

@@ -340,6 +340,13 @@ static const struct diag_code codes[] = {
      "3600 s) is forgotten while a participant still owed an answer. Without any message time, "
      "a conversation expires after ten times --max-open messages pass without touching it. "
      "related_line names its last message."},
+    {"fipa-clock-skew", "warning", "a sender's clock runs ahead of or behind the others'",
+     "Message time, which --idle-timeout counts, is the stream clock: it moves as the agents "
+     "agree, never by one sender's clock alone (see STREAM CHECKS in acp(7)). A sender whose "
+     "timestamps are off it by more than --clock-skew (default 30 s), steadily (three in a row, "
+     "in the same direction, within --clock-skew of each other, while the others go on near "
+     "the clock), is reported once with its offset; from then on its timestamp (and any "
+     "reply_by it sets) less that offset is its messages' time, for reply_by and --max-skew."},
     /* Conversion (acp-convert) and the FIPA string form (SC00070). */
     {"acl-syntax", "error", "the FIPA string form could not be parsed",
      "A message of the string form is one parenthesised expression: (performative :parameter "

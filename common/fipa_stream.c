@@ -3,17 +3,21 @@
  * own. Conversations are keyed by conversation_id, or by the reply_with / in_reply_to chain when
  * there is none. A finished conversation shrinks to a tombstone (key, initiator, protocol, last
  * line) so that late messages and reused ids are recognised; tombstones and idle conversations
- * expire by message time, oldest first, a few per message. */
+ * expire by message time, oldest first, a few per message. Message time is the stream clock
+ * (streamclock.h), so that no single sender's clock, and no single timestamp, moves it for the
+ * others. */
 #include "fipa_stream.h"
 
 #include <math.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
 #include "fipa.h"
 #include "list.h"
+#include "streamclock.h"
 #include "strmap.h"
 #include "timeutil.h"
 #include "util.h"
@@ -434,6 +438,7 @@ struct conversation {
     const char *first_file, *last_file;
     unsigned long first_line, last_line;
     double started, ended;  /* message times; NAN when unknown */
+    double active;          /* stream time at its last message, for expiry; NAN when none */
     unsigned long last_seq; /* for expiry by count when there is no time */
     char **aliases;         /* only for conversations keyed by the chain */
     struct list_link link;  /* in the open list (by activity) or the tombstone list */
@@ -451,7 +456,9 @@ struct fipa_stream {
     size_t key_id_at;             /* where its id starts */
     struct strbuf alias;          /* scratch space for alias keys */
     unsigned long seq;            /* messages seen */
-    double now;                   /* the latest message time seen; NAN before any */
+    struct clock_book *clock;     /* the stream clock, with what it knows of each sender */
+    double now;                   /* stream time (the clock's); NAN before any */
+    bool clock_agreed;            /* two messages agreed on a time (clock_agreed) */
     struct strbuf scratch;
 };
 
@@ -462,8 +469,8 @@ struct incoming {
     bool partial; /* an inform marked x-acp-partial */
     const char *sender;
     const json_t *receiver;
-    double time;     /* NAN when the message has none */
-    double reply_by; /* NAN when it has none */
+    double time;     /* by the stream clock (its sender's learned offset taken off); NAN if none */
+    double reply_by; /* likewise; NAN when it has none */
 };
 
 static struct conversation *oldest(const struct list *l)
@@ -708,10 +715,20 @@ static void warn_abandoned(struct fipa_stream *s, struct conversation *c, const 
     abandon(s, c, outcome);
 }
 
-static bool idle(const struct fipa_stream *s, const struct conversation *c, double last_time)
+/* When a conversation was last active: the time of its last message once the stream clock has
+ * reached it (a jump the message showed was confirmed by others), else the stream time when it
+ * came, so that a timestamp the clock did not believe neither keeps it nor ages it. */
+static double last_active(const struct fipa_stream *s, const struct conversation *c)
 {
-    if (!isnan(last_time))
-        return !isnan(s->now) && s->now - last_time > s->cfg->idle_timeout;
+    if (!isnan(c->ended) && c->ended <= s->now)
+        return fmax(c->active, c->ended);
+    return c->active;
+}
+
+static bool idle(const struct fipa_stream *s, const struct conversation *c)
+{
+    if (!isnan(c->active))
+        return !isnan(s->now) && s->now - last_active(s, c) > s->cfg->idle_timeout;
     /* Without time, age is counted in messages: ten per conversation that may be open. */
     unsigned long limit = s->cfg->max_open ? s->cfg->max_open * 10 : 1000000;
     return s->seq - c->last_seq > limit;
@@ -720,11 +737,11 @@ static bool idle(const struct fipa_stream *s, const struct conversation *c, doub
 /* Expires from the oldest end only, so each message costs little however much state there is. */
 static void expire(struct fipa_stream *s, const struct message *m, struct diag_sink *sink)
 {
-    for (struct conversation *c; (c = oldest(&s->tombstones)) && idle(s, c, c->ended);) {
+    for (struct conversation *c; (c = oldest(&s->tombstones)) && idle(s, c);) {
         list_remove(&s->tombstones, &c->link);
         conversation_free(s, c);
     }
-    for (struct conversation *c; (c = oldest(&s->open)) && idle(s, c, c->ended);)
+    for (struct conversation *c; (c = oldest(&s->open)) && idle(s, c);)
         warn_abandoned(s, c, m, sink, "fipa-idle", "expired after being idle", "expired");
 }
 
@@ -772,7 +789,7 @@ static struct conversation *conversation_alloc(struct fipa_stream *s, const stru
     c->key = xstrdup(s->key.buf);
     c->id_at = s->key_id_at;
     c->initiator = xstrdup(in->sender);
-    c->started = c->ended = NAN;
+    c->started = c->ended = c->active = NAN;
     c->first_file = in->m->at.file;
     c->first_line = in->m->at.line;
     strmap_put(s->conversations, c->key, c);
@@ -1468,6 +1485,7 @@ static void touch(struct fipa_stream *s, struct conversation *c, const struct in
     c->last_file = in->m->at.file;
     c->last_line = in->m->at.line;
     c->last_seq = s->seq;
+    c->active = s->now;
     if (!isnan(in->time)) {
         if (isnan(c->started))
             c->started = in->time;
@@ -1824,6 +1842,7 @@ struct fipa_stream *fipa_stream_new(const struct engine_config *cfg, conversatio
     s->ctx = ctx;
     s->conversations = strmap_new();
     s->aliases = strmap_new();
+    s->clock = clock_book_quiet(cfg->clock_skew, cfg->max_open);
     s->now = NAN;
     return s;
 }
@@ -1843,6 +1862,53 @@ static double reply_by_of(const json_t *root)
     return text && time_parse_rfc3339(text, &at, &zone) ? at : NAN;
 }
 
+/* The clock agreed on a time for the first time. Until then stream time was provisional (the
+ * first timestamp is dropped when nothing confirms it), and so was the time the conversations
+ * seen so far were last active: they count from the time agreed. They are few, since the clock
+ * agrees within a few messages of any stream that has time. */
+static void clock_agreed(struct fipa_stream *s)
+{
+    s->clock_agreed = true;
+    struct list *lists[] = {&s->open, &s->tombstones};
+    for (size_t i = 0; i < 2; i++)
+        for (struct conversation *c = oldest(lists[i]); c;
+             c = LIST_ITEM(c->link.next, struct conversation, link))
+            if (!isnan(c->active))
+                c->active = s->now;
+}
+
+/* Reads the message's time on the stream clock, and reports a sender whose clock was found to be
+ * off the others' by more than --clock-skew. A message without sender moves nothing: nobody's
+ * clock can be told from it. */
+static void read_clock(struct fipa_stream *s, struct incoming *in, struct diag_sink *sink)
+{
+    double stamped;
+    bool timed = fipa_message_time(in->m->root, &stamped);
+    in->time = timed ? stamped : NAN;
+    if (!in->sender)
+        return;
+    struct clock_reading r = {.at = in->time};
+    if (timed) {
+        r = clock_book_observe(s->clock, in->sender, stamped);
+        s->now = clock_book_now(s->clock);
+        if (!s->clock_agreed && clock_book_agreed(s->clock))
+            clock_agreed(s);
+    }
+    /* Its time, and any reply_by it sets, by its own clock: both less its offset. */
+    double offset = timed ? stamped - r.at : clock_book_offset(s->clock, in->sender);
+    in->time = r.at;
+    in->reply_by -= offset;
+    if (!r.report)
+        return;
+    char off[32], skew[32];
+    snprintf(off, sizeof off, "%.0f", fabs(offset));
+    snprintf(skew, sizeof skew, "%g", s->cfg->clock_skew);
+    diag_emit(sink, &in->m->at, SEV_WARNING, "fipa-clock-skew",
+              "the clock of '%s' runs %s s %s the others' (--clock-skew is %s s); its messages "
+              "are read with that offset from here on",
+              in->sender, off, offset > 0 ? "ahead of" : "behind", skew);
+}
+
 const char *fipa_stream_feed(struct fipa_stream *s, const struct message *m, struct diag_sink *sink)
 {
     const char *performative = json_member_string(m->root, "performative");
@@ -1859,8 +1925,7 @@ const char *fipa_stream_feed(struct fipa_stream *s, const struct message *m, str
     if (in.act == FIPA_ACT_INVALID || (!standard && (!in.sender || !in.receiver)))
         return NULL;
     s->seq++;
-    if (fipa_message_time(m->root, &in.time) && (isnan(s->now) || in.time > s->now))
-        s->now = in.time;
+    read_clock(s, &in, sink);
     expire(s, m, sink);
     if (!in.sender)
         return unattributed(s, &in, sink);
@@ -1904,6 +1969,7 @@ void fipa_stream_free(struct fipa_stream *s)
     }
     strmap_free(s->conversations, NULL);
     strmap_free(s->aliases, NULL);
+    clock_book_free(s->clock);
     sb_free(&s->scratch);
     sb_free(&s->key);
     sb_free(&s->alias);
