@@ -453,8 +453,7 @@ static bool deliver(struct send *s, struct filter *f, const json_t *msg)
     sb_reset(&s->out);
     jsonout_line(&s->out, msg);
     if (!s->connect && !s->exec) {
-        filter_write(f, s->out.buf, s->out.len);
-        filter_flush(f);
+        filter_write(f, s->out.buf, s->out.len); /* flushed before the next read would block */
         return true;
     }
     if (!s->peer && !open_peer(s)) {

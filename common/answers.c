@@ -133,7 +133,10 @@ struct answers *answers_new(const json_t *sent, enum protocol proto)
         if (json_is_array(receiver)) {
             size_t i;
             json_t *agent;
-            json_array_foreach(receiver, i, agent) add_participant(a, agent);
+            json_array_foreach(receiver, i, agent)
+            {
+                add_participant(a, agent);
+            }
         } else {
             add_participant(a, receiver);
         }
