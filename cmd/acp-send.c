@@ -205,6 +205,8 @@ static bool read_answered(struct send *s, json_t **original)
             ok = false;
         } else if (!json_is_object(*original)) {
             options_usage_error("--answer=%s: not a JSON object", shown.buf);
+            json_decref(*original);
+            *original = NULL;
             ok = false;
         }
     }
