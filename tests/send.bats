@@ -154,6 +154,18 @@ REQUEST=(performative=request sender=client_001 receiver=agent_123 content.actio
     done
 }
 
+@test "a key has at most 64 levels; a longer line from the peer is cut and reported" {
+    local key
+    key=$(printf 'a.%.0s' $(seq 63))z
+    run -0 --separate-stderr acp-send --now=0 performative=inform sender=a receiver=b "content.${key#a.}=1"
+    run -2 --separate-stderr acp-send performative=inform "content.$key=1"
+    [[ $stderr == *"the key has more than 64 levels"* ]] || fail "$stderr"
+    run -0 --separate-stderr acp-send --wait --max-line-bytes=300 --exec="$AGENT read 'say {\"pad\":\"$(printf '%0400d' 0)\"}' 'say {\"v\":\"1.1\",\"id\":\"m-000001\",\"from\":\"f\",\"to\":\"queen\",\"kind\":\"tool.reply\",\"ts\":1,\"ref\":\"@id@\"}'" \
+        kind=tool.query from=queen to=f
+    assert_equal "$(jq -r .kind <<<"$output")" tool.reply
+    [[ $stderr == *":1: warning: the peer wrote a line that is not a message (longer than --max-line-bytes): '{\"pad\":\"000"*"[peer-garbage]" ]] || fail "$stderr"
+}
+
 @test "a member is set once; objects grow, arrays append, other values clash" {
     run -2 --separate-stderr acp-send performative=inform performative=agree
     [[ $stderr == *"'performative=agree': this member is set already"* ]] || fail "$stderr"
