@@ -406,20 +406,43 @@ static const struct diag_code codes[] = {
      "a subscription's cancel) is written, with this warning: acp-validate with the default "
      "profile would reject it."},
 
-    /* Transport: the peer a tool sends to (acp-replay --connect / --exec). */
+    /* Transport: the peer a tool sends to (acp-replay and acp-send --connect / --exec). */
     {"peer-connect", "error", "the peer cannot be reached, or the command cannot be started",
      "--connect could not open the connection within --io-timeout (refused, no such socket, no "
      "such host, timed out), or the --exec command could not be run (not found, not "
      "executable). Nothing was read or sent, and the exit status is 2."},
     {"peer-closed", "error", "the peer closed the connection, or the child exited, before the end",
      "Writing to the peer failed because it went away: it closed the connection, reset it, or "
-     "(with --exec) the command exited or closed its input. The diagnostic says how the "
+     "(with --exec) the command exited or closed its input; or, with acp-send --wait, it went "
+     "away while a conversation was awaited (the diagnostic is then at the message sent, and "
+     "says what was awaited). The diagnostic says how the "
      "command ended (its exit status or the signal that killed it) and how many messages were "
      "sent. The run stops, and the exit status is 2."},
     {"peer-timeout", "error", "the peer stopped reading",
      "A write to the peer made no progress for --io-timeout (default 10 s): the peer does not "
      "read what it is sent. Waiting longer could wait for ever, so the run stops, and the exit "
      "status is 2."},
+    {"peer-garbage", "warning", "the peer wrote a line that is not a message",
+     "acp-send reads what the peer writes as JSON Lines of IACP or FIPA messages. A line that "
+     "is not one (not JSON, not an object, neither protocol, longer than --max-line-bytes, or "
+     "cut short by the peer closing) is quoted in the diagnostic, located at the peer and the "
+     "number of its line, and ignored: the conversation goes on."},
+
+    /* Sending (acp-send): the reply it composes, and the conversations it follows (--wait). */
+    {"send-answer", "error", "the reply to the message of --answer cannot be built",
+     "With --answer the message is the reply to another one, so its protocol is that one's: a "
+     "FIPA message is answered with a performative, an IACP one with a kind. A FIPA message "
+     "that went to several receivers does not say which of them answers: give sender=NAME. The "
+     "message is not sent."},
+    {"send-failed", "error", "the conversation ended in a refusal, a rejection or a failure",
+     "With --wait, the peer's final answer said no: refuse, failure, not_understood or "
+     "reject_proposal (FIPA), task.reject or a task.result whose body.status is not \"ok\" "
+     "(IACP), or every participant of a cfp refused. The diagnostic is at the message sent and "
+     "quotes the answer; the exit status is 1."},
+    {"send-timeout", "error", "no final answer came before the timeout",
+     "With --wait, the conversation had not ended when --timeout ran out (by default the "
+     "deadline the message states, its reply_by or body.deadline, when that is still to come, "
+     "else 30 s). The diagnostic says what was still awaited; the exit status is 3."},
 
     /* Replay (acp-replay), and its live-agent mode (--as). */
     {"replay-no-time", "error", "a message has no time to schedule it by",

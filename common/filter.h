@@ -42,6 +42,11 @@ void filter_tool_init(const char *progname);
 int filter_run(const struct filter_config *cfg, const struct filter_ops *ops, char **files,
                int nfiles);
 
+/* The same over one record held in memory instead of files (acp-send's message composed from its
+ * arguments), named display in diagnostics. */
+int filter_run_text(const struct filter_config *cfg, const struct filter_ops *ops,
+                    const char *display, const char *text, size_t len);
+
 /* For tools writing their own output: appends bytes to the output stream. */
 void filter_write(struct filter *f, const char *data, size_t len);
 /* Writes out what the outputs hold, as before a wait: for tools that wait for other things than

@@ -113,13 +113,15 @@ static void print_help(const struct tool_spec *spec)
         else
             printf("  %s\n  %-26s %s\n", left, "", o->help);
     }
-    (void)fputs("\nWith no FILE, or when FILE is -, read standard input.\n", stdout);
+    if (strstr(spec->usage, "FILE"))
+        (void)fputs("\nWith no FILE, or when FILE is -, read standard input.\n", stdout);
     if (spec->help_tail)
         printf("\n%s", spec->help_tail);
-    printf("\nExit status: 0 if all is well (warnings allowed), 1 if an error was found,\n"
-           "2 on a usage or I/O error, 130 when interrupted.\n"
-           "Full documentation: man %s\n",
-           spec->name);
+    printf("\n%s", spec->exit_status ? spec->exit_status
+                                     : "Exit status: 0 if all is well (warnings allowed), 1 if an "
+                                       "error was found,\n2 on a usage or I/O error, 130 when "
+                                       "interrupted.\n");
+    printf("Full documentation: man %s\n", spec->name);
 }
 
 static void print_version(const struct tool_spec *spec)

@@ -79,7 +79,8 @@ struct tool_spec {
     const char *summary; /* one sentence */
     const struct opt *options;
     unsigned groups;
-    const char *help_tail; /* more text after the option list, or NULL */
+    const char *help_tail;   /* more text after the option list, or NULL */
+    const char *exit_status; /* the paragraph on exit statuses, or NULL for the usual one */
     /* Takes one of the tool's own options; returns false (after saying why) on a bad value. */
     bool (*handle)(void *ctx, int key, const char *arg);
     void *ctx;
