@@ -92,25 +92,22 @@ static enum verdict check_message(void *ctx, struct filter *f, struct message *m
 {
     struct validate *v = ctx;
     struct diag_sink *sink = filter_sink(f);
-    unsigned long errors_before = sink->errors;
+    if (v->engine) {
+        engine_check(v->engine, m, sink);
+        return VERDICT_PASS;
+    }
     switch (m->proto) {
     case PROTO_IACP:
         iacp_check(m, &v->iacp, sink);
         break;
     case PROTO_FIPA:
-        if (v->engine)
-            fipa_check_in_stream(m, &v->fipa, sink);
-        else
-            fipa_check(m, &v->fipa, sink);
+        fipa_check(m, &v->fipa, sink);
         break;
     case PROTO_NONE:
         diag_emit(sink, &m->at, SEV_ERROR, "no-protocol",
                   "neither IACP (no 'kind' or 'v') nor FIPA (no 'performative')");
         break;
     }
-    /* A message that fails its own checks says nothing reliable about its conversation. */
-    if (v->engine && sink->errors == errors_before)
-        engine_feed(v->engine, m, sink);
     return VERDICT_PASS;
 }
 

@@ -139,6 +139,11 @@ static const char *qualified_id(struct strbuf *sb, const char *agent, const char
     return sb->buf;
 }
 
+const char *convert_conversation_id(struct strbuf *sb, const char *agent, const char *id)
+{
+    return qualified_id(sb, agent, id);
+}
+
 /* What the converter needs of an IACP message to follow it. */
 struct envelope {
     enum iacp_kind kind;

@@ -12,6 +12,8 @@
 #include <string.h>
 #include <strings.h>
 
+#include "convert.h"
+#include "findings.h"
 #include "fipa.h"
 #include "list.h"
 #include "strmap.h"
@@ -399,6 +401,7 @@ struct rare {
     unsigned long broadcast_line;
     double broadcast_reply_by; /* NAN if none */
     struct relay relay;
+    struct findings *findings; /* blamed on it, for its summary; NULL when none */
 };
 
 struct conversation {
@@ -413,6 +416,9 @@ struct conversation {
     bool decided;           /* the initiator accepted or rejected a proposal */
     bool forwarded;         /* brokering, recruiting: the request reached targets */
     bool replies_forgotten; /* more reply_with values than REPLIES_MAX */
+    bool cancelled;         /* the initiator cancelled */
+    bool foreign;           /* --shard: another shard reports it (a chain all shards follow) */
+    bool replied_again;     /* a participant sent more than one message */
     uint8_t outcome;
     uint8_t broadcast_state; /* what a broadcast put every listener in; PS_NONE if none */
     uint8_t nreplies, replies_cap;
@@ -423,6 +429,12 @@ struct conversation {
                       * leading bid; Dutch: this round's winner); 0 if none */
     uint16_t cancel_answers_open; /* a tombstone: answers to crossed cancels that may still come */
     uint32_t call; /* contract net: digest of the opening cfp's content and reply_by */
+    /* For its latencies: the act that opened it, the first and the latest act from a participant
+     * (FIPA_ACT_INVALID before any), who sent them (1 + the party's index; 0 for none), and their
+     * times as written (NAN when unknown). */
+    int8_t opening_act, first_act, latest_act;
+    uint16_t first_replier, latest_replier;
+    double first_reply_at, latest_reply_at;
     struct party *parties;
     /* Digests of the reply_with values of its messages: the first two in place. */
     union {
@@ -453,6 +465,16 @@ struct fipa_stream {
     unsigned long seq;            /* messages seen */
     double now;                   /* the latest message time seen; NAN before any */
     struct strbuf scratch;
+    struct conversation *blame; /* the conversation findings are kept for, or NULL */
+    struct findings *pending;   /* found for the message before its conversation opened */
+    bool sharded;               /* --shard */
+    bool accounted;             /* this shard accounts for the message being followed */
+    bool dispatching;           /* a message is being followed: pending findings are kept */
+    struct diag_sink probe;     /* for findings another shard reports */
+    struct strbuf qualified;    /* a conversation id as acp-convert writes it */
+    struct strbuf name;         /* scratch space for an agent's name */
+    const char **names;         /* scratch space for a summary's participants */
+    size_t names_cap;
 };
 
 /* Everything known about the message being followed. */
@@ -516,6 +538,7 @@ static void rare_free(struct rare *r)
     free(r->declared);
     free(r->cancel_ref);
     relay_clear(&r->relay);
+    findings_free(r->findings);
     free(r);
 }
 
@@ -562,6 +585,8 @@ static void add_alias(struct fipa_stream *s, struct conversation *c, const char 
 /* Forgets a conversation entirely (it must already be out of its list). */
 static void conversation_free(struct fipa_stream *s, struct conversation *c)
 {
+    if (s->blame == c)
+        s->blame = NULL;
     if (strmap_get(s->conversations, c->key) == c)
         strmap_remove(s->conversations, c->key);
     for (size_t i = 0; i < c->naliases; i++)
@@ -635,22 +660,108 @@ static void remember_reply(struct conversation *c, const char *reply_with)
     reply_digests(c)[c->nreplies++] = digest(reply_with, DIGEST_SEED);
 }
 
+/* A key of a reply chain ('r', then an agent_key) as acp-convert writes the conversation_id:
+ * the agent's name qualifies the reply_with. */
+static const char *qualified(struct fipa_stream *s, const char *key)
+{
+    char *colon;
+    size_t len = strtoul(key + 1, &colon, 10);
+    sb_reset(&s->name);
+    sb_add(&s->name, colon + 1, len);
+    return convert_conversation_id(&s->qualified, s->name.buf, colon + 1 + len);
+}
+
+/* What engine_feed says of a message of conversation c. */
+static const char *belongs_to(struct fipa_stream *s, const struct conversation *c)
+{
+    if (c->foreign)
+        return ENGINE_ELSEWHERE;
+    return c->key[0] == 'r' ? qualified(s, c->key) : conversation_id(c);
+}
+
+static void add_name(struct fipa_stream *s, size_t *n, const char *name)
+{
+    for (size_t i = 0; i < *n; i++)
+        if (strcmp(s->names[i], name) == 0)
+            return;
+    if (*n == s->names_cap) {
+        s->names_cap = s->names_cap ? 2 * s->names_cap : 8;
+        s->names = xrealloc(s->names, s->names_cap * sizeof *s->names);
+    }
+    s->names[(*n)++] = name;
+}
+
+/* The initiator, the agents it addressed, and those a broker forwarded to. */
+static size_t participants(struct fipa_stream *s, const struct conversation *c)
+{
+    size_t n = 0;
+    add_name(s, &n, c->initiator);
+    for (size_t i = 0; i < c->nparties; i++)
+        add_name(s, &n, c->parties[i].name);
+    const struct relay *r = c->rare ? &c->rare->relay : NULL;
+    for (size_t i = 0; r && i < r->ntargets; i++)
+        add_name(s, &n, r->targets[i]);
+    return n;
+}
+
+static const char *replier(const struct conversation *c, uint16_t index)
+{
+    return index && index <= c->nparties ? c->parties[index - 1].name : NULL;
+}
+
+static struct latency reply_latency(const struct conversation *c, const char *name, int act,
+                                    uint16_t index, double at)
+{
+    bool came = act != FIPA_ACT_INVALID;
+    return (struct latency){
+        .name = name,
+        .request = fipa_act_name((enum fipa_act)c->opening_act, SPELL_KEBAB),
+        .reply = came ? fipa_act_name((enum fipa_act)act, SPELL_KEBAB) : NULL,
+        .agent = came ? replier(c, index) : NULL,
+        .seconds = came ? at - c->started : NAN,
+    };
+}
+
+static bool is_ending(const char *outcome)
+{
+    static const char *const open[] = {"open", "expired", "evicted", "reused"};
+    for (size_t i = 0; i < sizeof open / sizeof *open; i++)
+        if (strcmp(outcome, open[i]) == 0)
+            return false;
+    return true;
+}
+
 static void report(struct fipa_stream *s, const struct conversation *c, const char *outcome)
 {
-    if (!s->done)
+    if (!s->done || c->foreign)
         return;
+    bool ended = is_ending(outcome);
+    struct latency final = reply_latency(c, "final_reply", ended ? c->latest_act : FIPA_ACT_INVALID,
+                                         c->latest_replier, c->latest_reply_at);
+    final.repeats = ended && !c->replied_again;
+    size_t nparticipants = participants(s, c);
     const struct conversation_summary summary = {
         .proto = PROTO_FIPA,
         .id = conversation_id(c),
+        .conversation = belongs_to(s, c),
         .protocol = protocols[c->protocol].name,
         .initiator = c->initiator,
+        .participants = s->names,
+        .nparticipants = nparticipants,
         .outcome = outcome,
+        .cancelled = c->cancelled,
         .messages = c->messages,
         .first_file = c->first_file,
         .first_line = c->first_line,
+        .last_file = c->last_file,
         .last_line = c->last_line,
         .started = c->started,
         .ended = c->ended,
+        .latency = {reply_latency(c, "first_reply", c->first_act, c->first_replier,
+                                  c->first_reply_at),
+                    final},
+        .nlatency = 2,
+        .findings = c->rare ? c->rare->findings : NULL,
     };
     s->done(s->ctx, &summary);
 }
@@ -694,10 +805,20 @@ static void abandon(struct fipa_stream *s, struct conversation *c, const char *o
     conversation_free(s, c);
 }
 
+/* Where the findings about a conversation go: in shard mode, those of another shard's to nobody. */
+static struct diag_sink *sink_for(struct fipa_stream *s, const struct conversation *c,
+                                  struct diag_sink *sink)
+{
+    return c->foreign ? &s->probe : sink;
+}
+
 static void warn_abandoned(struct fipa_stream *s, struct conversation *c, const struct message *m,
                            struct diag_sink *sink, const char *code, const char *why,
                            const char *outcome)
 {
+    struct conversation *blamed = s->blame;
+    s->blame = c;
+    sink = sink_for(s, c, sink);
     const struct party *waiting = first_open_party(c);
     if (waiting) {
         struct diag_where at = related_to(m, c->last_file, c->last_line);
@@ -706,6 +827,7 @@ static void warn_abandoned(struct fipa_stream *s, struct conversation *c, const 
                   state_names[waiting->state]);
     }
     abandon(s, c, outcome);
+    s->blame = blamed != c ? blamed : NULL;
 }
 
 static bool idle(const struct fipa_stream *s, const struct conversation *c, double last_time)
@@ -775,6 +897,11 @@ static struct conversation *conversation_alloc(struct fipa_stream *s, const stru
     c->started = c->ended = NAN;
     c->first_file = in->m->at.file;
     c->first_line = in->m->at.line;
+    c->opening_act = (int8_t)in->act;
+    c->first_act = c->latest_act = FIPA_ACT_INVALID;
+    c->first_reply_at = c->latest_reply_at = NAN;
+    c->foreign = s->sharded && c->key[0] == 'r' &&
+                 engine_shard_of(qualified(s, c->key), s->cfg->shards) != s->cfg->shard;
     strmap_put(s->conversations, c->key, c);
     return c;
 }
@@ -809,6 +936,12 @@ static void finish(struct fipa_stream *s, struct conversation *c)
     c->outcome = overall_outcome(c);
     list_remove(&s->open, &c->link);
     report(s, c, outcome_names[c->outcome]);
+    if (s->blame == c)
+        s->blame = NULL;
+    if (c->rare) {
+        findings_free(c->rare->findings);
+        c->rare->findings = NULL;
+    }
     for (size_t i = 0; i < c->nparties; i++)
         if (c->parties[i].cancel_answer_open)
             c->cancel_answers_open++;
@@ -1153,6 +1286,7 @@ static void from_initiator(struct fipa_stream *s, struct conversation *c, const 
         return;
     }
     if (in->act == FIPA_CANCEL) {
+        c->cancelled = true;
         const char *reply_with = json_member_string(in->m->root, "reply_with");
         struct rare *r = rare(c);
         free(r->cancel_ref);
@@ -1488,6 +1622,23 @@ static void check_in_reply_to(struct conversation *c, const struct incoming *in,
               conversation_id(c));
 }
 
+/* A participant's message, for the latencies. */
+static void note_reply(struct conversation *c, const struct incoming *in)
+{
+    const struct party *p = party_find(c, in->sender);
+    uint16_t index = p ? (uint16_t)(p - c->parties + 1) : 0;
+    if (c->first_act == FIPA_ACT_INVALID) {
+        c->first_act = (int8_t)in->act;
+        c->first_replier = index;
+        c->first_reply_at = in->time;
+    } else {
+        c->replied_again = true;
+    }
+    c->latest_act = (int8_t)in->act;
+    c->latest_replier = index;
+    c->latest_reply_at = in->time;
+}
+
 static void follow(struct fipa_stream *s, struct conversation *c, const struct incoming *in,
                    struct diag_sink *sink)
 {
@@ -1495,10 +1646,12 @@ static void follow(struct fipa_stream *s, struct conversation *c, const struct i
     const char *reply_with = json_member_string(in->m->root, "reply_with");
     if (reply_with)
         remember_reply(c, reply_with);
-    if (strcmp(in->sender, c->initiator) == 0)
+    if (strcmp(in->sender, c->initiator) == 0) {
         from_initiator(s, c, in, sink);
-    else
+    } else {
         from_participant(s, c, in, sink);
+        note_reply(c, in);
+    }
     touch(s, c, in);
     list_remove(&s->open, &c->link);
     list_append(&s->open, &c->link);
@@ -1694,7 +1847,7 @@ static const char *remember_unfollowed(struct fipa_stream *s, const struct incom
     list_append(&s->tombstones, &c->link);
     if (c->key[0] == 'r')
         add_aliases(s, c, in);
-    return conversation_id(c);
+    return belongs_to(s, c);
 }
 
 static const char *in_unfollowed(struct fipa_stream *s, struct conversation *c,
@@ -1709,7 +1862,7 @@ static const char *in_unfollowed(struct fipa_stream *s, struct conversation *c,
     list_append(&s->tombstones, &c->link);
     if (c->key[0] == 'r')
         add_aliases(s, c, in);
-    return conversation_id(c);
+    return belongs_to(s, c);
 }
 
 static const char *unknown_protocol(struct fipa_stream *s, const struct incoming *in,
@@ -1745,8 +1898,8 @@ static const char *wrong_opening(struct fipa_stream *s, const struct incoming *i
 
 /* The standard profile lets a message come without sender: in a conversation this tool
  * follows, or as the opening of one, that is reported, since nobody can tell who acts. */
-static const char *unattributed(struct fipa_stream *s, const struct incoming *in,
-                                struct diag_sink *sink)
+static const char *follow_unattributed(struct fipa_stream *s, const struct incoming *in,
+                                       struct diag_sink *sink)
 {
     const char *id = json_member_string(in->m->root, "conversation_id");
     struct conversation *c = NULL;
@@ -1758,25 +1911,45 @@ static const char *unattributed(struct fipa_stream *s, const struct incoming *in
     }
     bool named;
     if (c && !c->finished) {
+        s->blame = c;
         cannot_follow(c, in, "sender", sink);
-        return conversation_id(c);
+        return belongs_to(s, c);
     }
     enum fipa_protocol p = would_open(in, &named);
     if (!c && p != FP_NONE)
         diag_emit(sink, &in->m->at, SEV_WARNING, "fipa-cannot-follow",
                   "%s has no sender: the %s conversation it opens cannot be followed",
                   fipa_act_name(in->act, SPELL_KEBAB), protocols[p].name);
-    return c ? conversation_id(c) : NULL;
+    return c ? belongs_to(s, c) : NULL;
 }
 
-static const char *dispatch(struct fipa_stream *s, const struct incoming *in,
-                            struct diag_sink *sink)
+/* --shard: whether this shard accounts for a message of conversation c, or (c NULL) for one
+ * that would have the key in s->key (none: a message of no conversation). */
+static bool accounts_for(struct fipa_stream *s, const struct conversation *c)
+{
+    if (!s->sharded)
+        return true;
+    if (c)
+        return !c->foreign;
+    if (s->key.len == 0)
+        return s->cfg->shard == 1;
+    const char *key = s->key.buf[0] == 'r' ? qualified(s, s->key.buf) : s->key.buf + 1;
+    return engine_shard_of(key, s->cfg->shards) == s->cfg->shard;
+}
+
+static const char *follow_message(struct fipa_stream *s, const struct incoming *in,
+                                  struct diag_sink *sink)
 {
     const char *name = json_member_string(in->m->root, "protocol");
     enum fipa_protocol declared = name ? protocol_lookup(name) : FP_NONE;
     struct conversation *c = lookup(s, in, &s->key);
+    s->accounted = accounts_for(s, c);
+    if (!s->accounted)
+        sink = &s->probe;
     if (c && c->unfollowed)
         return in_unfollowed(s, c, in, name, sink);
+    if (c && !c->finished)
+        s->blame = c;
     bool named;
     enum fipa_protocol p = would_open(in, &named);
     if (c && continues_call(c, in))
@@ -1787,8 +1960,10 @@ static const char *dispatch(struct fipa_stream *s, const struct incoming *in,
     }
     if (c && c->finished) {
         after_end(c, in, sink);
-        return conversation_id(c);
+        return belongs_to(s, c);
     }
+    if (c)
+        s->blame = c;
     if (!c) {
         /* Only unknown protocols and wrong openings are remembered unfollowed: other messages
          * that open nothing belong to conversations met midway, or to none. */
@@ -1806,13 +1981,58 @@ static const char *dispatch(struct fipa_stream *s, const struct incoming *in,
         }
         make_room(s, in->m, sink);
         c = conversation_new(s, in, p, named);
+        s->blame = c;
+        if (s->pending) /* found before it opened: a reused conversation_id */
+            findings_move(&rare(c)->findings, &s->pending);
     } else if (name && !same_protocol(c->protocol, protocols[c->protocol].name, name)) {
         protocol_changed(c, in, name, protocols[c->protocol].name, sink);
     }
     follow(s, c, in, sink);
     if (c->key[0] == 'r')
         add_aliases(s, c, in);
-    return conversation_id(c);
+    return belongs_to(s, c);
+}
+
+/* --shard: a message with a conversation_id goes to the shard its id hashes to. */
+static bool elsewhere(const struct fipa_stream *s, const struct incoming *in)
+{
+    const char *id = json_member_string(in->m->root, "conversation_id");
+    return s->sharded && id && engine_shard_of(id, s->cfg->shards) != s->cfg->shard;
+}
+
+/* What engine_feed answers for a message that was followed: a message with a conversation_id
+ * belongs to that conversation, followed or not. */
+static const char *accounted(struct fipa_stream *s, const struct incoming *in, const char *key)
+{
+    findings_free(s->pending);
+    s->pending = NULL;
+    s->blame = NULL;
+    s->dispatching = false;
+    if (key)
+        return key;
+    if (!s->accounted)
+        return ENGINE_ELSEWHERE;
+    return json_member_string(in->m->root, "conversation_id");
+}
+
+static const char *unattributed(struct fipa_stream *s, const struct incoming *in,
+                                struct diag_sink *sink)
+{
+    if (elsewhere(s, in))
+        return ENGINE_ELSEWHERE;
+    s->accounted =
+        !s->sharded || s->cfg->shard == 1 || json_member_string(in->m->root, "conversation_id");
+    s->dispatching = true;
+    return accounted(s, in, follow_unattributed(s, in, s->accounted ? sink : &s->probe));
+}
+
+static const char *dispatch(struct fipa_stream *s, const struct incoming *in,
+                            struct diag_sink *sink)
+{
+    if (elsewhere(s, in))
+        return ENGINE_ELSEWHERE;
+    s->dispatching = true;
+    return accounted(s, in, follow_message(s, in, sink));
 }
 
 struct fipa_stream *fipa_stream_new(const struct engine_config *cfg, conversation_done_fn done,
@@ -1825,6 +2045,9 @@ struct fipa_stream *fipa_stream_new(const struct engine_config *cfg, conversatio
     s->conversations = strmap_new();
     s->aliases = strmap_new();
     s->now = NAN;
+    s->sharded = cfg->shards > 0;
+    diag_sink_init(&s->probe, NULL);
+    s->probe.quiet = true;
     return s;
 }
 
@@ -1871,6 +2094,7 @@ void fipa_stream_finish(struct fipa_stream *s, struct diag_sink *sink)
 {
     while (s->open.head) {
         struct conversation *c = oldest(&s->open);
+        s->blame = c;
         const struct party *waiting = first_open_party(c);
         if (waiting) {
             struct diag_where at = {.file = c->first_file, .line = c->first_line};
@@ -1879,13 +2103,43 @@ void fipa_stream_finish(struct fipa_stream *s, struct diag_sink *sink)
                 if (c->last_file && strcmp(c->last_file, c->first_file) != 0)
                     at.related_file = c->last_file;
             }
-            diag_emit(sink, &at, SEV_WARNING, "fipa-open-at-end",
+            diag_emit(sink_for(s, c, sink), &at, SEV_WARNING, "fipa-open-at-end",
                       "%s conversation '%s' is still open at end of input: %s is %s",
                       protocols[c->protocol].name, conversation_id(c), waiting->name,
                       state_names[waiting->state]);
         }
         abandon(s, c, "open");
     }
+    s->blame = NULL;
+}
+
+void fipa_stream_note(struct fipa_stream *s, const struct diag_finding *finding)
+{
+    if (s->blame)
+        findings_add(&rare(s->blame)->findings, finding);
+    else if (s->dispatching)
+        findings_add(&s->pending, finding);
+}
+
+void fipa_stream_hand_over(struct fipa_stream *s)
+{
+    while (s->open.head)
+        abandon(s, oldest(&s->open), "open");
+}
+
+double fipa_stream_now(const struct fipa_stream *s)
+{
+    return s->now;
+}
+
+void fipa_stream_advance(struct fipa_stream *s, double now, const struct diag_where *where,
+                         struct diag_sink *sink)
+{
+    if (isnan(s->now) || !(now > s->now))
+        return;
+    s->now = now;
+    const struct message latest = {.at = *where};
+    expire(s, &latest, sink);
 }
 
 void fipa_stream_free(struct fipa_stream *s)
@@ -1907,5 +2161,10 @@ void fipa_stream_free(struct fipa_stream *s)
     sb_free(&s->scratch);
     sb_free(&s->key);
     sb_free(&s->alias);
+    sb_free(&s->qualified);
+    sb_free(&s->name);
+    free(s->names);
+    findings_free(s->pending);
+    diag_sink_free(&s->probe);
     free(s);
 }
