@@ -1,4 +1,5 @@
 /* acp-validate: checks every message of a stream against IACP 1.1 or FIPA ACL. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -118,6 +119,12 @@ static void end_of_input(void *ctx, struct filter *f)
         engine_finish(v->engine, filter_sink(f));
 }
 
+static double idle(void *ctx, struct filter *f)
+{
+    struct validate *v = ctx;
+    return v->engine ? engine_idle(v->engine, filter_sink(f)) : INFINITY;
+}
+
 int main(int argc, char **argv)
 {
     filter_tool_init("acp-validate");
@@ -144,8 +151,11 @@ int main(int argc, char **argv)
     if (!v.stateless)
         v.engine = engine_new(&opts.engine, NULL, NULL);
     const struct filter_config cfg = {.opts = &opts, .protocol = v.protocol, .mode = v.mode};
-    const struct filter_ops ops = {
-        .message = check_message, .end_of_input = end_of_input, .parse_acl = parse_acl, .ctx = &v};
+    const struct filter_ops ops = {.message = check_message,
+                                   .end_of_input = end_of_input,
+                                   .parse_acl = parse_acl,
+                                   .idle = opts.engine.wall_clock ? idle : NULL,
+                                   .ctx = &v};
     int status = filter_run(&cfg, &ops, argv + first, argc - first);
     engine_free(v.engine);
     options_free(&opts);

@@ -255,11 +255,18 @@ static void report_stop(struct filter *f)
     sb_free(&l);
 }
 
+static double idle_input(void *ctx)
+{
+    struct filter *f = ctx;
+    return f->ops->idle(f->ops->ctx, f);
+}
+
 static void run_file(struct filter *f, const char *path)
 {
     const char *display = strcmp(path, "-") == 0 ? "<stdin>" : path;
     struct reader_hooks hooks = {
         .before_block = flush_outputs,
+        .idle = f->ops->idle ? idle_input : NULL,
         .spill = spill_to_rejects,
         .ctx = f,
         .interrupted = &interrupted,
@@ -465,6 +472,8 @@ int filter_run(const struct filter_config *cfg, const struct filter_ops *ops, ch
             count_unread_files(&f, files + i, nfiles - i);
         if (!interrupted && !f.stop && ops->end_of_input)
             ops->end_of_input(ops->ctx, &f);
+        else if ((interrupted || f.limit_reached) && ops->cut_short)
+            ops->cut_short(ops->ctx, &f);
     }
     if (f.limit_reached && !cfg->opts->quiet)
         report_stop(&f);

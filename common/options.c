@@ -49,6 +49,8 @@ static const struct opt engine_group[] = {
      "message time after which idle state is forgotten (default 3600)"},
     {"max-open", OPT_MAX_OPEN, required_argument, "N",
      "most open conversations kept; the oldest is evicted (default 100000)"},
+    {"wall-clock", OPT_WALL_CLOCK, no_argument, NULL,
+     "message time also passes while the input is idle (a live stream)"},
     {NULL, 0, 0, NULL, NULL},
 };
 
@@ -200,6 +202,9 @@ static bool engine_option(struct engine_config *e, int key, const char *arg)
             return false;
         e->max_open = n;
         return true;
+    case OPT_WALL_CLOCK:
+        e->wall_clock = true;
+        return true;
     }
     return false;
 }
@@ -215,6 +220,7 @@ static bool common_option(struct common_opts *o, int key, const char *arg)
     case OPT_CLOCK_SKEW:
     case OPT_IDLE_TIMEOUT:
     case OPT_MAX_OPEN:
+    case OPT_WALL_CLOCK:
         if (engine_option(&o->engine, key, arg))
             return true;
         break;

@@ -1024,3 +1024,29 @@ done queen/q-0003 iacp-task from queen: open, 1 message(s), lines 4-4 of <stdin>
 done queen/q-0004 iacp-task from queen: open, 1 message(s), lines 5-5 of <stdin>, time 104-104
 OUT
 }
+
+# timed_stderr SECONDS ARGS...: runs acp-validate ARGS on a live pipe that writes one assign and
+# then stays quiet for SECONDS; prints each diagnostic with the seconds it came after the start.
+timed_stderr() {
+    local quiet=$1
+    shift
+    local start
+    start=$(date +%s.%N)
+    { m q-0001 queen forager-01 task.assign 1700000000 "" "$NODE"; sleep "$quiet"; } |
+        acp-validate "$@" 2>&1 >/dev/null |
+        while IFS= read -r line; do
+            printf '%s %s\n' "$(awk -v s="$start" -v n="$(date +%s.%N)" 'BEGIN { printf "%.1f", n - s }')" "$line"
+        done
+}
+
+@test "--wall-clock: on a quiet live pipe, an idle conversation expires without another message" {
+    run -0 timed_stderr 4 --wall-clock --idle-timeout=1
+    assert_line --partial "conversation 'q-0001' had no message for"
+    local at=${lines[0]%% *}
+    # it came about a second after the assign, not when the input ended
+    awk -v t="$at" 'BEGIN { exit !(t >= 0.9 && t < 3.5) }' || fail "the warning came after $at s"
+    # without it, message time stands still while nothing comes
+    run -0 timed_stderr 2 --idle-timeout=1
+    refute_output --partial "had no message for"
+    assert_output --partial "still open at the end of the input"
+}
