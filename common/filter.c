@@ -456,6 +456,8 @@ int filter_run(const struct filter_config *cfg, const struct filter_ops *ops, ch
     f.sink.quiet = cfg->opts->quiet;
     f.sink.strict = cfg->opts->strict;
     f.sink.color = cfg->opts->diagnostics == DIAG_TEXT && options_want_color(cfg->opts);
+    if (cfg->observer)
+        diag_observe(&f.sink, cfg->observer);
     install_sigint();
     char *dash[] = {"-"};
     if (nfiles == 0) {

@@ -37,6 +37,7 @@ struct filter_config {
     const struct common_opts *opts;
     enum protocol_choice protocol;
     enum reader_mode mode;
+    struct diag_observer *observer; /* told of every finding of the run; may be NULL */
 };
 
 /* The first call of every tool's main: names the program in messages, and makes jansson's
