@@ -287,6 +287,8 @@ static void write_by_agent(struct jsonout *w, const struct trace_stats *t)
     jsonout_begin_object(w);
     for (size_t i = 0; i < e.n; i++) {
         const struct agent_stats *a = e.v[i].value;
+        if (strmap_size(a->latency) == 0)
+            continue; /* it replied to nothing */
         write_key(w, e.v[i].name);
         jsonout_begin_object(w);
         write_key(w, "latency");
