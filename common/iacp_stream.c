@@ -542,7 +542,7 @@ static void report_done(struct iacp_stream *s, const struct conv *c, const char 
     bool result = strcmp(outcome, "done") == 0 || strcmp(outcome, "failed") == 0 ||
                   strcmp(outcome, "cancelled") == 0;
     const char *participants[] = {c->initiator->name, conv_to(c)};
-    struct duplicate_execution twice;
+    struct duplicate_execution twice = {0};
     if (c->ran_twice)
         twice = (struct duplicate_execution){
             .node = conv_node(c),
