@@ -5,11 +5,11 @@
 #include <string.h>
 
 #include "acl.h"
-#include "diagram.h"
 #include "engine.h"
 #include "filter.h"
 #include "findings.h"
 #include "fipa.h"
+#include "tracediagram.h"
 #include "tracestats.h"
 #include "tracesummary.h"
 
@@ -60,13 +60,6 @@ static const char *const format_names[] = {
 
 enum { DEFAULT_MAX_ARROWS = 10000 };
 
-/* A message drawn: where it was, its arrows, and its sender's column. */
-struct drawn {
-    unsigned long file; /* the how-manieth file */
-    unsigned long line;
-    size_t first, arrows, column;
-};
-
 struct trace {
     enum format format;
     bool format_given;
@@ -83,21 +76,9 @@ struct trace {
     struct filter *filter; /* the run, for the engine's callback to write to */
     struct strbuf out;
     struct diag_observer observer;
-    bool inside;               /* in a message, or at the end: what is found is counted */
-    const struct message *now; /* the message being traced, or NULL */
+    bool inside; /* in a message, or at the end: what is found is counted */
 
-    struct diagram *diagram; /* NULL unless a diagram is drawn */
-    bool stopped;            /* --max-arrows reached */
-    struct drawn *drawn;     /* in input order */
-    size_t ndrawn, drawn_cap;
-    const char **files; /* the files read, in order, to number them */
-    size_t nfiles;
-    struct strbuf text;
-    struct pending {
-        enum diagram_mark mark;
-        char *diagnostic;
-    } * pending; /* findings at the message being traced, for its arrows */
-    size_t npending, pending_cap;
+    struct trace_diagram *diagram; /* NULL unless a diagram is drawn */
 };
 
 /* ---- options ---- */
@@ -201,89 +182,6 @@ static bool settle_options(struct trace *t)
 
 /* ---- what is found ---- */
 
-static bool hidden(const struct trace *t, const char *kind)
-{
-    for (size_t i = 0; i < t->nhidden; i++)
-        if (strcmp(t->hidden[i], kind) == 0)
-            return true;
-    return false;
-}
-
-/* Findings that tell of time passing: about a conversation or an agent that went quiet, not about
- * the message that showed it. */
-static bool about_quiet(const char *code)
-{
-    return strcmp(code, "iacp-evicted") == 0 || strcmp(code, "iacp-silent") == 0 ||
-           strcmp(code, "fipa-evicted") == 0 || strcmp(code, "fipa-idle") == 0;
-}
-
-/* Files are numbered from 1 as they come (0: not read yet). */
-static unsigned long file_number(const struct trace *t, const char *file)
-{
-    for (size_t i = t->nfiles; file && i-- > 0;)
-        if (t->files[i] == file || strcmp(t->files[i], file) == 0)
-            return i + 1;
-    return 0;
-}
-
-/* The message drawn from line of file, by a binary search: they are in input order. */
-static const struct drawn *drawn_at(const struct trace *t, const char *file, unsigned long line)
-{
-    unsigned long number = file_number(t, file);
-    if (!number || !line)
-        return NULL;
-    for (size_t lo = 0, hi = t->ndrawn; lo < hi;) {
-        size_t mid = lo + (hi - lo) / 2;
-        const struct drawn *d = &t->drawn[mid];
-        if (d->file == number && d->line == line)
-            return d;
-        if (d->file < number || (d->file == number && d->line < line))
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return NULL;
-}
-
-static void note(struct trace *t, size_t column, enum diagram_mark mark, const char *text)
-{
-    if (!t->stopped)
-        diagram_note(t->diagram, column, mark, text);
-}
-
-/* A finding in a diagram: a mark on the arrows of the message it is about (those of the message
- * being traced wait until it is drawn), else a note over the column of that message's sender,
- * when that message was drawn. */
-static void draw_finding(struct trace *t, const struct diag_finding *f)
-{
-    const struct diag_where *w = f->where;
-    enum diagram_mark mark = f->severity == SEV_ERROR ? MARK_ERROR : MARK_WARNING;
-    bool quiet = about_quiet(f->code);
-    const char *file =
-        quiet && w->related_line ? (w->related_file ? w->related_file : w->file) : w->file;
-    unsigned long line = quiet && w->related_line ? w->related_line : w->line;
-    sb_reset(&t->text);
-    sb_addf(&t->text, "%s: ", f->code);
-    sb_add(&t->text, f->message, f->message_len);
-    if (t->now && !quiet && t->now->at.line == line && t->now->at.file == file) {
-        if (t->npending == t->pending_cap) {
-            t->pending_cap = t->pending_cap ? 2 * t->pending_cap : 4;
-            t->pending = xrealloc(t->pending, t->pending_cap * sizeof *t->pending);
-        }
-        t->pending[t->npending++] = (struct pending){mark, xstrdup(t->text.buf)};
-        return;
-    }
-    const struct drawn *d = drawn_at(t, file, line);
-    if (!d)
-        return;
-    if (t->now && !quiet) {
-        for (size_t i = 0; i < d->arrows; i++)
-            diagram_mark(t->diagram, d->first + i, mark, t->text.buf);
-    } else {
-        note(t, d->column, mark, t->text.buf);
-    }
-}
-
 static void observe_finding(void *ctx, const struct diag_finding *f)
 {
     struct trace *t = ctx;
@@ -294,7 +192,7 @@ static void observe_finding(void *ctx, const struct diag_finding *f)
     if (!t->follow)
         trace_stats_finding(t->stats, f->code);
     if (t->diagram)
-        draw_finding(t, f);
+        trace_diagram_finding(t->diagram, f);
 }
 
 /* ---- conversations ---- */
@@ -344,111 +242,6 @@ static const char *sender_of(const struct message *m)
     return fipa_agent_name(json_object_get(m->root, "sender"));
 }
 
-/* A label's short id: what ties the message to its conversation. */
-static const char *short_id(const struct message *m)
-{
-    static const char *const iacp[] = {"ref", "id"};
-    static const char *const fipa[] = {"conversation_id", "in_reply_to", "reply_with"};
-    const char *const *keys = m->proto == PROTO_IACP ? iacp : fipa;
-    size_t n = m->proto == PROTO_IACP ? 2 : 3;
-    for (size_t i = 0; i < n; i++) {
-        const char *id = json_member_string(m->root, keys[i]);
-        if (id)
-            return id;
-    }
-    return NULL;
-}
-
-enum { SHORT_ID_MAX = 24 };
-
-static const char *label_of(struct trace *t, const struct message *m, const char *kind)
-{
-    sb_reset(&t->text);
-    sb_adds(&t->text, kind);
-    const char *id = short_id(m);
-    if (!id)
-        return t->text.buf;
-    sb_addc(&t->text, ' ');
-    size_t len = strlen(id);
-    if (len <= SHORT_ID_MAX) {
-        sb_add(&t->text, id, len);
-        return t->text.buf;
-    }
-    /* Cut on a character boundary. */
-    size_t cut = SHORT_ID_MAX;
-    while (cut > 0 && ((unsigned char)id[cut] & 0xC0) == 0x80)
-        cut--;
-    sb_add(&t->text, id, cut);
-    sb_adds(&t->text, "...");
-    return t->text.buf;
-}
-
-static void stop_drawing(struct trace *t)
-{
-    sb_reset(&t->text);
-    sb_addf(&t->text,
-            "stopped after %lu arrows (--max-arrows): draw less with --follow=ID or --hide=KIND",
-            t->max_arrows);
-    diagram_note(t->diagram, 0, MARK_WARNING, t->text.buf);
-    t->stopped = true;
-}
-
-static void remember_drawn(struct trace *t, const struct message *m, size_t first, size_t arrows,
-                           size_t column)
-{
-    if (!t->nfiles || t->files[t->nfiles - 1] != m->at.file) {
-        t->files = xrealloc(t->files, (t->nfiles + 1) * sizeof *t->files);
-        t->files[t->nfiles++] = m->at.file;
-    }
-    if (t->ndrawn == t->drawn_cap) {
-        t->drawn_cap = t->drawn_cap ? 2 * t->drawn_cap : 64;
-        t->drawn = xrealloc(t->drawn, t->drawn_cap * sizeof *t->drawn);
-    }
-    t->drawn[t->ndrawn++] = (struct drawn){t->nfiles, m->at.line, first, arrows, column};
-}
-
-/* One arrow per receiver; a message without sender or receiver is not drawn. */
-static void draw_message(struct trace *t, const struct message *m, const char *kind)
-{
-    const char *sender = sender_of(m);
-    const json_t *to = m->proto == PROTO_IACP ? json_object_get(m->root, "to")
-                                              : json_object_get(m->root, "receiver");
-    size_t n = json_is_array(to) ? json_array_size(to) : to ? 1 : 0;
-    if (!sender || n == 0 || hidden(t, kind) || t->stopped)
-        return;
-    if (diagram_arrows(t->diagram) + n > t->max_arrows) {
-        stop_drawing(t);
-        return;
-    }
-    size_t from = diagram_participant(t->diagram, sender), first = 0, arrows = 0;
-    char *label = xstrdup(label_of(t, m, kind));
-    for (size_t i = 0; i < n; i++) {
-        const json_t *r = json_is_array(to) ? json_array_get(to, i) : to;
-        const char *name = m->proto == PROTO_IACP ? json_string_value(r) : fipa_agent_name(r);
-        if (!name)
-            continue;
-        size_t number =
-            diagram_arrow(t->diagram, from, diagram_participant(t->diagram, name), label);
-        if (!first)
-            first = number;
-        arrows++;
-    }
-    free(label);
-    if (!arrows)
-        return;
-    remember_drawn(t, m, first, arrows, from);
-    for (size_t i = 0; i < t->npending; i++)
-        for (size_t a = 0; a < arrows; a++)
-            diagram_mark(t->diagram, first + a, t->pending[i].mark, t->pending[i].diagnostic);
-}
-
-static void clear_pending(struct trace *t)
-{
-    for (size_t i = 0; i < t->npending; i++)
-        free(t->pending[i].diagnostic);
-    t->npending = 0;
-}
-
 static void write_record(struct filter *f, const struct record *rec)
 {
     filter_write(f, rec->text, rec->raw_len);
@@ -460,18 +253,19 @@ static enum verdict trace_message(void *ctx, struct filter *f, struct message *m
     struct trace *t = ctx;
     t->filter = f;
     t->inside = true;
-    t->now = m;
+    if (t->diagram)
+        trace_diagram_begin(t->diagram, m);
     const char *conversation = engine_check(t->engine, m, filter_sink(f));
     if (conversation != ENGINE_ELSEWHERE && followed(t, conversation)) {
-        const char *kind = kind_of(m);
-        trace_stats_message(t->stats, kind, sender_of(m));
+        const char *kind = kind_of(m), *sender = sender_of(m);
+        trace_stats_message(t->stats, kind, sender);
         if (t->format == FORMAT_MESSAGES)
             write_record(f, m->rec);
         if (t->diagram)
-            draw_message(t, m, kind);
+            trace_diagram_message(t->diagram, m, kind, sender);
     }
-    clear_pending(t);
-    t->now = NULL;
+    if (t->diagram)
+        trace_diagram_end(t->diagram);
     t->inside = false;
     return VERDICT_WRITTEN;
 }
@@ -492,7 +286,7 @@ static void write_views(struct trace *t, struct filter *f)
     else if (t->format == FORMAT_REPORT)
         trace_stats_report(t->stats, &t->out);
     else if (t->diagram)
-        diagram_write(t->diagram, &t->out);
+        trace_diagram_write(t->diagram, &t->out);
     filter_write(f, t->out.buf, t->out.len);
 }
 
@@ -554,16 +348,11 @@ static void trace_free(struct trace *t)
 {
     engine_free(t->engine);
     trace_stats_free(t->stats);
-    diagram_free(t->diagram);
+    trace_diagram_free(t->diagram);
     for (size_t i = 0; i < t->nhidden; i++)
         free(t->hidden[i]);
     free(t->hidden);
-    free(t->drawn);
-    free(t->files);
-    clear_pending(t);
-    free(t->pending);
     sb_free(&t->out);
-    sb_free(&t->text);
 }
 
 static enum diagram_format diagram_format(enum format f)
@@ -617,7 +406,9 @@ int main(int argc, char **argv)
     } else {
         t.engine = engine_new(&opts.engine, summary_done, &t);
         if (is_diagram(t.format))
-            t.diagram = diagram_new(diagram_format(t.format), t.follow ? t.follow : "acp-trace");
+            t.diagram =
+                trace_diagram_new(diagram_format(t.format), t.follow ? t.follow : "acp-trace",
+                                  t.max_arrows, t.hidden, t.nhidden);
         const struct filter_config cfg = {
             .opts = &opts, .protocol = CHOOSE_AUTO, .mode = READ_AUTO, .observer = &t.observer};
         const struct filter_ops ops = {
