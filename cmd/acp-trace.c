@@ -134,7 +134,9 @@ static bool handle_option(void *ctx, int key, const char *arg)
         return false;
     case OPT_FOLLOW:
         t->follow = arg;
-        return true;
+        if (!*arg)
+            options_usage_error("--follow needs a conversation id");
+        return *arg != '\0';
     case OPT_BY_AGENT:
         t->by_agent = true;
         return true;

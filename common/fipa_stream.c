@@ -1943,6 +1943,7 @@ static const char *follow_message(struct fipa_stream *s, const struct incoming *
     const char *name = json_member_string(in->m->root, "protocol");
     enum fipa_protocol declared = name ? protocol_lookup(name) : FP_NONE;
     struct conversation *c = lookup(s, in, &s->key);
+    struct diag_sink *all = sink; /* for what is found about other conversations */
     s->accounted = accounts_for(s, c);
     if (!s->accounted)
         sink = &s->probe;
@@ -1979,7 +1980,7 @@ static const char *follow_message(struct fipa_stream *s, const struct incoming *
                       fipa_act_name(in->act, SPELL_KEBAB), protocols[p].name);
             return NULL;
         }
-        make_room(s, in->m, sink);
+        make_room(s, in->m, all);
         c = conversation_new(s, in, p, named);
         s->blame = c;
         if (s->pending) /* found before it opened: a reused conversation_id */
