@@ -434,7 +434,7 @@ struct conversation {
      * times as written (NAN when unknown). */
     int8_t opening_act, first_act, latest_act;
     uint16_t first_replier, latest_replier;
-    double first_reply_at, latest_reply_at;
+    double opened_at, first_reply_at, latest_reply_at;
     struct party *parties;
     /* Digests of the reply_with values of its messages: the first two in place. */
     union {
@@ -455,16 +455,6 @@ struct fipa_stream {
     const struct engine_config *cfg;
     conversation_done_fn done;
     void *ctx;
-    struct strmap *conversations; /* key -> conversation, open or finished */
-    struct strmap *aliases;       /* agent and reply_with -> conversation, for chains without an
-                                   * id: reply_with values are only unique per agent */
-    struct list open, tombstones; /* of struct conversation, the oldest first */
-    struct strbuf key;            /* the key of the message being followed */
-    size_t key_id_at;             /* where its id starts */
-    struct strbuf alias;          /* scratch space for alias keys */
-    unsigned long seq;            /* messages seen */
-    double now;                   /* the latest message time seen; NAN before any */
-    struct strbuf scratch;
     struct conversation *blame; /* the conversation findings are kept for, or NULL */
     struct findings *pending;   /* found for the message before its conversation opened */
     bool sharded;               /* --shard */
@@ -475,6 +465,16 @@ struct fipa_stream {
     struct strbuf name;         /* scratch space for an agent's name */
     const char **names;         /* scratch space for a summary's participants */
     size_t names_cap;
+    struct strmap *conversations; /* key -> conversation, open or finished */
+    struct strmap *aliases;       /* agent and reply_with -> conversation, for chains without an
+                                   * id: reply_with values are only unique per agent */
+    struct list open, tombstones; /* of struct conversation, the oldest first */
+    struct strbuf key;            /* the key of the message being followed */
+    size_t key_id_at;             /* where its id starts */
+    struct strbuf alias;          /* scratch space for alias keys */
+    unsigned long seq;            /* messages seen */
+    double now;                   /* the latest message time seen; NAN before any */
+    struct strbuf scratch;
 };
 
 /* Everything known about the message being followed. */
@@ -487,6 +487,13 @@ struct incoming {
     double time;     /* NAN when the message has none */
     double reply_by; /* NAN when it has none */
 };
+
+/* A message's time as written (not as the stream clock reads it), NAN when it has none. */
+static double written_time(const struct incoming *in)
+{
+    double t;
+    return fipa_message_time(in->m->root, &t) ? t : NAN;
+}
 
 static struct conversation *oldest(const struct list *l)
 {
@@ -718,7 +725,7 @@ static struct latency reply_latency(const struct conversation *c, const char *na
         .request = fipa_act_name((enum fipa_act)c->opening_act, SPELL_KEBAB),
         .reply = came ? fipa_act_name((enum fipa_act)act, SPELL_KEBAB) : NULL,
         .agent = came ? replier(c, index) : NULL,
-        .seconds = came ? at - c->started : NAN,
+        .seconds = came ? at - c->opened_at : NAN,
     };
 }
 
@@ -898,6 +905,7 @@ static struct conversation *conversation_alloc(struct fipa_stream *s, const stru
     c->first_file = in->m->at.file;
     c->first_line = in->m->at.line;
     c->opening_act = (int8_t)in->act;
+    c->opened_at = s->done ? written_time(in) : NAN;
     c->first_act = c->latest_act = FIPA_ACT_INVALID;
     c->first_reply_at = c->latest_reply_at = NAN;
     c->foreign = s->sharded && c->key[0] == 'r' &&
@@ -1622,21 +1630,25 @@ static void check_in_reply_to(struct conversation *c, const struct incoming *in,
               conversation_id(c));
 }
 
-/* A participant's message, for the latencies. */
-static void note_reply(struct conversation *c, const struct incoming *in)
+/* A participant's message, for the latencies of the summary. */
+static void note_reply(const struct fipa_stream *s, struct conversation *c,
+                       const struct incoming *in)
 {
+    if (!s->done)
+        return;
     const struct party *p = party_find(c, in->sender);
     uint16_t index = p ? (uint16_t)(p - c->parties + 1) : 0;
+    double at = written_time(in);
     if (c->first_act == FIPA_ACT_INVALID) {
         c->first_act = (int8_t)in->act;
         c->first_replier = index;
-        c->first_reply_at = in->time;
+        c->first_reply_at = at;
     } else {
         c->replied_again = true;
     }
     c->latest_act = (int8_t)in->act;
     c->latest_replier = index;
-    c->latest_reply_at = in->time;
+    c->latest_reply_at = at;
 }
 
 static void follow(struct fipa_stream *s, struct conversation *c, const struct incoming *in,
@@ -1650,7 +1662,7 @@ static void follow(struct fipa_stream *s, struct conversation *c, const struct i
         from_initiator(s, c, in, sink);
     } else {
         from_participant(s, c, in, sink);
-        note_reply(c, in);
+        note_reply(s, c, in);
     }
     touch(s, c, in);
     list_remove(&s->open, &c->link);
@@ -2041,14 +2053,14 @@ struct fipa_stream *fipa_stream_new(const struct engine_config *cfg, conversatio
 {
     struct fipa_stream *s = xcalloc(1, sizeof *s);
     s->cfg = cfg;
+    s->sharded = cfg->shards > 0;
+    diag_sink_init(&s->probe, NULL);
+    s->probe.quiet = true;
     s->done = done;
     s->ctx = ctx;
     s->conversations = strmap_new();
     s->aliases = strmap_new();
     s->now = NAN;
-    s->sharded = cfg->shards > 0;
-    diag_sink_init(&s->probe, NULL);
-    s->probe.quiet = true;
     return s;
 }
 
