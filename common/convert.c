@@ -139,11 +139,6 @@ static const char *qualified_id(struct strbuf *sb, const char *agent, const char
     return sb->buf;
 }
 
-const char *convert_conversation_id(struct strbuf *sb, const char *agent, const char *id)
-{
-    return qualified_id(sb, agent, id);
-}
-
 /* What the converter needs of an IACP message to follow it. */
 struct envelope {
     enum iacp_kind kind;
@@ -949,4 +944,9 @@ bool convert_respell(json_t *fipa, enum fipa_spelling spelling)
         return false;
     json_object_set_new(fipa, "performative", json_string(fipa_act_name(act, spelling)));
     return true;
+}
+
+const char *convert_conversation_id(struct strbuf *sb, const char *agent, const char *id)
+{
+    return qualified_id(sb, agent, id);
 }
