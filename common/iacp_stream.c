@@ -77,6 +77,14 @@ struct done_by {
     unsigned long line;
 };
 
+/* What only a conversation's summary needs: kept apart, so that the stream checks alone do not
+ * pay for it with every open conversation. */
+struct story {
+    struct findings *findings; /* blamed on it; NULL when none */
+    const char *last_file;     /* its latest message's */
+    double accept_ts;          /* its task.accept's ts as written; NAN when none */
+};
+
 /* An open conversation. Its key is the opener's name with its length, then the id, so that two
  * agents may use the same id (ids are unique per sender only); the name of the agent it went to
  * and an assign's body.node follow the key. It holds the agent record of its initiator, and a
@@ -90,10 +98,9 @@ struct conv {
     struct agent *initiator;      /* the agent that opened it */
     struct agent *forager;        /* a task's assignee; NULL for a tool query */
     struct done_by *done;         /* another run of its node finished; NULL when none */
-    struct findings *findings;    /* blamed on it, for its summary; NULL when none */
+    struct story *story;          /* for its summary; NULL without a callback */
     const char *file;             /* the opening message */
     unsigned long line;
-    const char *last_file;
     unsigned long last_line;
     unsigned long messages;
     unsigned long fed;        /* messages followed before the opening one: opening order */
@@ -101,9 +108,7 @@ struct conv {
     unsigned long reissue_line;
     const char *accept_file; /* its task.accept, if any */
     unsigned long accept_line;
-    double sent_ts;   /* the opening message's ts, by its sender's clock */
-    double accept_ts; /* its task.accept's ts as written; NAN when none */
-    double last_ts;   /* its latest message's ts as written */
+    double sent_ts; /* the opening message's ts, by its sender's clock */
     double last_at;
     double active;   /* stream time of its last message */
     double deadline; /* body.deadline, by the queen's clock; NAN when none */
@@ -164,6 +169,7 @@ struct iacp_stream {
     size_t heap_len, heap_cap;
     double now;             /* stream time (the clock's); NAN before the first message */
     double wall;            /* --wall-clock: how far idle input moved it; NAN when not */
+    double reply_ts;        /* the ts of the reply being applied, as written */
     struct conv *blame;     /* the conversation findings are kept for, or NULL */
     bool sharded;           /* --shard */
     struct diag_sink probe; /* for findings another shard reports */
@@ -562,16 +568,16 @@ static void report_done(struct iacp_stream *s, const struct conv *c, const char 
         .messages = c->messages,
         .first_file = c->file,
         .first_line = c->line,
-        .last_file = c->last_file,
+        .last_file = c->story->last_file,
         .last_line = c->last_line,
         .started = c->sent_ts - c->initiator->clock.offset,
         .ended = c->last_at,
-        .latency = {latency_to(c, "accept", "task.accept", c->accept_ts),
+        .latency = {latency_to(c, "accept", "task.accept", c->story->accept_ts),
                     latency_to(c, "result", c->kind == CONV_TASK ? "task.result" : "tool.reply",
-                               result ? c->last_ts : NAN)},
+                               result ? s->reply_ts : NAN)},
         .nlatency = 2,
         .duplicate = c->ran_twice ? &twice : NULL,
-        .findings = c->findings,
+        .findings = c->story->findings,
     };
     s->done(s->ctx, &summary);
 }
@@ -592,7 +598,9 @@ static void free_conv(struct conv *c)
         free(c->done->forager);
     }
     free(c->done);
-    findings_free(c->findings);
+    if (c->story)
+        findings_free(c->story->findings);
+    free(c->story);
     free(c);
 }
 
@@ -762,13 +770,16 @@ static struct conv *open_conv(struct iacp_stream *s, const struct message *m,
     c->forager = forager;
     if (forager)
         hold_agent(s, forager);
-    c->file = c->last_file = m->at.file;
+    c->file = m->at.file;
     c->line = c->last_line = m->at.line;
     c->messages = 1;
     c->fed = s->fed;
     c->last_at = f->at;
-    c->sent_ts = c->last_ts = f->ts;
-    c->accept_ts = NAN;
+    c->sent_ts = f->ts;
+    if (s->done) {
+        c->story = xmalloc(sizeof *c->story);
+        *c->story = (struct story){.last_file = c->file, .accept_ts = NAN};
+    }
     c->active = s->now;
     c->deadline = NAN;
     list_append(&s->active, &c->active_link);
@@ -1113,7 +1124,8 @@ static void apply_accept(const struct message *m, const struct fields *f, struct
     }
     c->accept_file = m->at.file;
     c->accept_line = m->at.line;
-    c->accept_ts = f->ts;
+    if (c->story)
+        c->story->accept_ts = f->ts;
     if (c->reissue_line) {
         struct diag_where w = related_to(&m->at, c->reissue_file, c->reissue_line);
         diag_emit(sink, &w, SEV_WARNING, "iacp-late-accept",
@@ -1134,10 +1146,11 @@ static const char *apply_reply(struct iacp_stream *s, const struct message *m,
                                const struct fields *f, struct conv *c, struct diag_sink *sink)
 {
     c->messages++;
-    c->last_file = m->at.file;
+    if (c->story)
+        c->story->last_file = m->at.file;
     c->last_line = m->at.line;
     c->last_at = f->at;
-    c->last_ts = f->ts;
+    s->reply_ts = f->ts;
     c->active = s->now;
     list_remove(&s->active, &c->active_link);
     list_append(&s->active, &c->active_link);
@@ -1346,7 +1359,7 @@ static void pass_over(struct iacp_stream *s, const struct message *m, const stru
 void iacp_stream_note(struct iacp_stream *s, const struct diag_finding *finding)
 {
     if (s->blame)
-        findings_add(&s->blame->findings, finding);
+        findings_add(&s->blame->story->findings, finding);
 }
 
 /* The open conversation a reply answers, for blaming what is found before it is followed. */
