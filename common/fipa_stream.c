@@ -401,7 +401,18 @@ struct rare {
     unsigned long broadcast_line;
     double broadcast_reply_by; /* NAN if none */
     struct relay relay;
-    struct findings *findings; /* blamed on it, for its summary; NULL when none */
+};
+
+/* What only a conversation's summary needs: kept apart, so that the stream checks alone do not
+ * pay for it in every conversation and tombstone. For its latencies: the act that opened it, the
+ * first and the latest act from a participant (FIPA_ACT_INVALID before any), who sent them (1 +
+ * the party's index; 0 for none), and their times as written (NAN when unknown). */
+struct story {
+    struct findings *findings; /* blamed on it; NULL when none */
+    double opened_at, first_reply_at, latest_reply_at;
+    uint16_t first_replier, latest_replier;
+    int8_t opening_act, first_act, latest_act;
+    bool replied_again; /* a participant sent more than one message */
 };
 
 struct conversation {
@@ -418,7 +429,6 @@ struct conversation {
     bool replies_forgotten; /* more reply_with values than REPLIES_MAX */
     bool cancelled;         /* the initiator cancelled */
     bool foreign;           /* --shard: another shard reports it (a chain all shards follow) */
-    bool replied_again;     /* a participant sent more than one message */
     uint8_t outcome;
     uint8_t broadcast_state; /* what a broadcast put every listener in; PS_NONE if none */
     uint8_t nreplies, replies_cap;
@@ -428,13 +438,8 @@ struct conversation {
     uint16_t leader; /* auctions: 1 + the index of the party whose bid was accepted (English: the
                       * leading bid; Dutch: this round's winner); 0 if none */
     uint16_t cancel_answers_open; /* a tombstone: answers to crossed cancels that may still come */
-    uint32_t call; /* contract net: digest of the opening cfp's content and reply_by */
-    /* For its latencies: the act that opened it, the first and the latest act from a participant
-     * (FIPA_ACT_INVALID before any), who sent them (1 + the party's index; 0 for none), and their
-     * times as written (NAN when unknown). */
-    int8_t opening_act, first_act, latest_act;
-    uint16_t first_replier, latest_replier;
-    double opened_at, first_reply_at, latest_reply_at;
+    uint32_t call;       /* contract net: digest of the opening cfp's content and reply_by */
+    struct story *story; /* for its summary; NULL without a callback, or once it ended */
     struct party *parties;
     /* Digests of the reply_with values of its messages: the first two in place. */
     union {
@@ -545,7 +550,6 @@ static void rare_free(struct rare *r)
     free(r->declared);
     free(r->cancel_ref);
     relay_clear(&r->relay);
-    findings_free(r->findings);
     free(r);
 }
 
@@ -589,6 +593,31 @@ static void add_alias(struct fipa_stream *s, struct conversation *c, const char 
     strmap_put(s->aliases, alias, c);
 }
 
+static void story_free(struct story *t)
+{
+    if (t)
+        findings_free(t->findings);
+    free(t);
+}
+
+/* The story of a conversation, begun with its opening act (or, for one revived after it ended,
+ * with none known). */
+static struct story *story_of(struct conversation *c, int act, double opened_at)
+{
+    if (!c->story) {
+        c->story = xmalloc(sizeof *c->story);
+        *c->story = (struct story){
+            .opened_at = opened_at,
+            .first_reply_at = NAN,
+            .latest_reply_at = NAN,
+            .opening_act = (int8_t)act,
+            .first_act = FIPA_ACT_INVALID,
+            .latest_act = FIPA_ACT_INVALID,
+        };
+    }
+    return c->story;
+}
+
 /* Forgets a conversation entirely (it must already be out of its list). */
 static void conversation_free(struct fipa_stream *s, struct conversation *c)
 {
@@ -602,6 +631,7 @@ static void conversation_free(struct fipa_stream *s, struct conversation *c)
     free_parties(c);
     forget_replies(c);
     rare_free(c->rare);
+    story_free(c->story);
     free(c->key);
     free(c->initiator);
     free(c);
@@ -722,10 +752,10 @@ static struct latency reply_latency(const struct conversation *c, const char *na
     bool came = act != FIPA_ACT_INVALID;
     return (struct latency){
         .name = name,
-        .request = fipa_act_name((enum fipa_act)c->opening_act, SPELL_KEBAB),
+        .request = fipa_act_name((enum fipa_act)c->story->opening_act, SPELL_KEBAB),
         .reply = came ? fipa_act_name((enum fipa_act)act, SPELL_KEBAB) : NULL,
         .agent = came ? replier(c, index) : NULL,
-        .seconds = came ? at - c->opened_at : NAN,
+        .seconds = came ? at - c->story->opened_at : NAN,
     };
 }
 
@@ -740,12 +770,13 @@ static bool is_ending(const char *outcome)
 
 static void report(struct fipa_stream *s, const struct conversation *c, const char *outcome)
 {
-    if (!s->done || c->foreign)
+    if (!s->done || c->foreign || !c->story)
         return;
+    const struct story *t = c->story;
     bool ended = is_ending(outcome);
-    struct latency final = reply_latency(c, "final_reply", ended ? c->latest_act : FIPA_ACT_INVALID,
-                                         c->latest_replier, c->latest_reply_at);
-    final.repeats = ended && !c->replied_again;
+    struct latency final = reply_latency(c, "final_reply", ended ? t->latest_act : FIPA_ACT_INVALID,
+                                         t->latest_replier, t->latest_reply_at);
+    final.repeats = ended && !t->replied_again;
     size_t nparticipants = participants(s, c);
     const struct conversation_summary summary = {
         .proto = PROTO_FIPA,
@@ -764,11 +795,11 @@ static void report(struct fipa_stream *s, const struct conversation *c, const ch
         .last_line = c->last_line,
         .started = c->started,
         .ended = c->ended,
-        .latency = {reply_latency(c, "first_reply", c->first_act, c->first_replier,
-                                  c->first_reply_at),
+        .latency = {reply_latency(c, "first_reply", t->first_act, t->first_replier,
+                                  t->first_reply_at),
                     final},
         .nlatency = 2,
-        .findings = c->rare ? c->rare->findings : NULL,
+        .findings = t->findings,
     };
     s->done(s->ctx, &summary);
 }
@@ -904,10 +935,8 @@ static struct conversation *conversation_alloc(struct fipa_stream *s, const stru
     c->started = c->ended = NAN;
     c->first_file = in->m->at.file;
     c->first_line = in->m->at.line;
-    c->opening_act = (int8_t)in->act;
-    c->opened_at = s->done ? written_time(in) : NAN;
-    c->first_act = c->latest_act = FIPA_ACT_INVALID;
-    c->first_reply_at = c->latest_reply_at = NAN;
+    if (s->done)
+        story_of(c, in->act, written_time(in));
     c->foreign = s->sharded && c->key[0] == 'r' &&
                  engine_shard_of(qualified(s, c->key), s->cfg->shards) != s->cfg->shard;
     strmap_put(s->conversations, c->key, c);
@@ -946,10 +975,8 @@ static void finish(struct fipa_stream *s, struct conversation *c)
     report(s, c, outcome_names[c->outcome]);
     if (s->blame == c)
         s->blame = NULL;
-    if (c->rare) {
-        findings_free(c->rare->findings);
-        c->rare->findings = NULL;
-    }
+    story_free(c->story);
+    c->story = NULL;
     for (size_t i = 0; i < c->nparties; i++)
         if (c->parties[i].cancel_answer_open)
             c->cancel_answers_open++;
@@ -1639,16 +1666,17 @@ static void note_reply(const struct fipa_stream *s, struct conversation *c,
     const struct party *p = party_find(c, in->sender);
     uint16_t index = p ? (uint16_t)(p - c->parties + 1) : 0;
     double at = written_time(in);
-    if (c->first_act == FIPA_ACT_INVALID) {
-        c->first_act = (int8_t)in->act;
-        c->first_replier = index;
-        c->first_reply_at = at;
+    struct story *t = story_of(c, FIPA_ACT_INVALID, NAN);
+    if (t->first_act == FIPA_ACT_INVALID) {
+        t->first_act = (int8_t)in->act;
+        t->first_replier = index;
+        t->first_reply_at = at;
     } else {
-        c->replied_again = true;
+        t->replied_again = true;
     }
-    c->latest_act = (int8_t)in->act;
-    c->latest_replier = index;
-    c->latest_reply_at = at;
+    t->latest_act = (int8_t)in->act;
+    t->latest_replier = index;
+    t->latest_reply_at = at;
 }
 
 static void follow(struct fipa_stream *s, struct conversation *c, const struct incoming *in,
@@ -1996,7 +2024,7 @@ static const char *follow_message(struct fipa_stream *s, const struct incoming *
         c = conversation_new(s, in, p, named);
         s->blame = c;
         if (s->pending) /* found before it opened: a reused conversation_id */
-            findings_move(&rare(c)->findings, &s->pending);
+            findings_move(&story_of(c, in->act, NAN)->findings, &s->pending);
     } else if (name && !same_protocol(c->protocol, protocols[c->protocol].name, name)) {
         protocol_changed(c, in, name, protocols[c->protocol].name, sink);
     }
@@ -2129,7 +2157,7 @@ void fipa_stream_finish(struct fipa_stream *s, struct diag_sink *sink)
 void fipa_stream_note(struct fipa_stream *s, const struct diag_finding *finding)
 {
     if (s->blame)
-        findings_add(&rare(s->blame)->findings, finding);
+        findings_add(&story_of(s->blame, FIPA_ACT_INVALID, NAN)->findings, finding);
     else if (s->dispatching)
         findings_add(&s->pending, finding);
 }
