@@ -22,7 +22,7 @@ LIBS = $(JANSSON_LIBS) -lm $(LDLIBS)
 BUILD ?= build
 BIN   ?= bin
 
-TOOLS = acp-validate acp-convert acp-replay acp-send
+TOOLS = acp-validate acp-convert acp-trace acp-replay acp-send
 COMMON_SRC = $(sort $(wildcard common/*.c))
 COMMON_OBJ = $(COMMON_SRC:%.c=$(BUILD)/%.o)
 LIB = $(BUILD)/libacp.a

@@ -480,6 +480,14 @@ static const struct diag_code codes[] = {
      "not (not JSON, not an object, neither protocol, or longer than --max-line-bytes) breaks "
      "the protocol: it is quoted in the diagnostic and the replay ends."},
 
+    /* Trace (acp-trace). */
+    {"trace-stats-invalid", "error", "a line given to --merge-stats is no trace-stats object",
+     "acp-trace --merge-stats merges the objects acp-trace --format=stats writes. The line is "
+     "not one (another object, or a member missing or of the wrong type), or it was written "
+     "with another version of the statistics or of the histogram scheme, whose buckets cannot "
+     "be added to these; with --by-agent, it must have been written with --by-agent too. It is "
+     "left out of the merge."},
+
     {NULL, NULL, NULL, NULL},
 };
 

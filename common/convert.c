@@ -966,3 +966,8 @@ bool convert_respell(json_t *fipa, enum fipa_spelling spelling)
     json_object_set_new(fipa, "performative", json_string(fipa_act_name(act, spelling)));
     return true;
 }
+
+const char *convert_conversation_id(struct strbuf *sb, const char *agent, const char *id)
+{
+    return qualified_id(sb, agent, id);
+}

@@ -255,11 +255,18 @@ static void report_stop(struct filter *f)
     sb_free(&l);
 }
 
+static double idle_input(void *ctx)
+{
+    struct filter *f = ctx;
+    return f->ops->idle(f->ops->ctx, f);
+}
+
 static void run_file(struct filter *f, const char *path)
 {
     const char *display = strcmp(path, "-") == 0 ? "<stdin>" : path;
     struct reader_hooks hooks = {
         .before_block = flush_outputs,
+        .idle = f->ops->idle ? idle_input : NULL,
         .spill = spill_to_rejects,
         .ctx = f,
         .interrupted = &interrupted,
@@ -450,6 +457,8 @@ static int run(const struct filter_config *cfg, const struct filter_ops *ops, ch
     f.sink.quiet = cfg->opts->quiet;
     f.sink.strict = cfg->opts->strict;
     f.sink.color = cfg->opts->diagnostics == DIAG_TEXT && options_want_color(cfg->opts);
+    if (cfg->observer)
+        diag_observe(&f.sink, cfg->observer);
     install_sigint();
     char *dash[] = {"-"};
     if (nfiles == 0 && !one) {
@@ -471,6 +480,8 @@ static int run(const struct filter_config *cfg, const struct filter_ops *ops, ch
             count_unread_files(&f, files + i, nfiles - i);
         if (!interrupted && !f.stop && ops->end_of_input)
             ops->end_of_input(ops->ctx, &f);
+        else if ((interrupted || f.limit_reached) && ops->cut_short)
+            ops->cut_short(ops->ctx, &f);
     }
     if (f.limit_reached && !cfg->opts->quiet)
         report_stop(&f);

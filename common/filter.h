@@ -20,6 +20,11 @@ struct filter_ops {
     enum verdict (*message)(void *ctx, struct filter *f, struct message *m);
     /* Called once after the last record, unless the run was cut short. */
     void (*end_of_input)(void *ctx, struct filter *f);
+    /* Called once instead, when SIGINT or --max-errors cut the run short. May be NULL. */
+    void (*cut_short)(void *ctx, struct filter *f);
+    /* Called while the input is idle (see reader_hooks.idle): returns the seconds until it
+     * wants to be called again, INFINITY for never until more input came. May be NULL. */
+    double (*idle)(void *ctx, struct filter *f);
     /* Parses a record of the FIPA string form into a FIPA JSON object; NULL after reporting why.
      * Tools that do not read the string form leave it NULL. */
     json_t *(*parse_acl)(void *ctx, struct filter *f, const struct record *rec);
@@ -32,6 +37,7 @@ struct filter_config {
     const struct common_opts *opts;
     enum protocol_choice protocol;
     enum reader_mode mode;
+    struct diag_observer *observer; /* told of every finding of the run; may be NULL */
 };
 
 /* The first call of every tool's main: names the program in messages, and makes jansson's

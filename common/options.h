@@ -30,6 +30,7 @@ enum {
     OPT_IDLE_TIMEOUT,
     OPT_MAX_OPEN,
     OPT_FIPA_PROFILE,
+    OPT_WALL_CLOCK,
     OPT_HELP,
     OPT_VERSION,
     OPT_TOOL = 512,
@@ -49,6 +50,7 @@ enum {
     GROUP_CLOCK = 2,  /* --now, --seed: tools that write times or fresh ids */
     GROUP_ENGINE = 4, /* --queen, --slots, timeouts: tools that follow conversations */
     GROUP_FIPA = 8,   /* --fipa-profile: tools that check FIPA messages */
+    GROUP_LIVE = 16,  /* --wall-clock: tools whose engine may watch a live stream */
 };
 
 enum color_when { COLOR_AUTO, COLOR_ALWAYS, COLOR_NEVER };

@@ -973,3 +973,16 @@ OUT
         grep -qF ".B ${code//-/\\-}" "$TESTS_DIR/../man/acp.7" || fail "$code not in acp.7"
     done
 }
+
+@test "--wall-clock: on a quiet live pipe, an idle conversation expires without another message" {
+    local request='{"performative":"request","sender":"a","receiver":"b","content":{},"conversation_id":"c1","reply_with":"r1","timestamp":"2024-01-15T10:00:00Z"}'
+    run -0 bash -c '
+        start=$(date +%s.%N)
+        { printf "%s\n" "$1"; sleep 4; } | acp-validate --wall-clock --idle-timeout=1 2>&1 >/dev/null |
+            while IFS= read -r line; do
+                awk -v s="$start" -v n="$(date +%s.%N)" -v l="$line" "BEGIN { printf \"%.1f %s\n\", n - s, l }"
+            done' _ "$request"
+    assert_line --index 0 --partial "conversation 'c1' expired after being idle while b was asked (see line 1) [fipa-idle]"
+    local at=${lines[0]%% *}
+    awk -v t="$at" 'BEGIN { exit !(t >= 0.9 && t < 3.5) }' || fail "the warning came after $at s"
+}
