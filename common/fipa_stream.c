@@ -485,6 +485,7 @@ struct fipa_stream {
     unsigned long seq;            /* messages seen */
     struct clock_book *clock;     /* the stream clock, with what it knows of each sender */
     double now;                   /* stream time (the clock's); NAN before any */
+    double wall;                  /* the time --wall-clock last moved it to; NAN before */
     bool clock_agreed;            /* two messages agreed on a time (clock_agreed) */
     struct strbuf scratch;
 };
@@ -855,6 +856,13 @@ static struct diag_sink *sink_for(struct fipa_stream *s, const struct conversati
                                   struct diag_sink *sink)
 {
     return c->foreign ? &s->probe : sink;
+}
+
+/* Where findings about no conversation go (a sender's clock): in shard mode, shard 1 reports
+ * them, as every shard sees every message. */
+static struct diag_sink *outside(struct fipa_stream *s, struct diag_sink *sink)
+{
+    return s->sharded && s->cfg->shard != 1 ? &s->probe : sink;
 }
 
 static void warn_abandoned(struct fipa_stream *s, struct conversation *c, const struct message *m,
@@ -2107,7 +2115,7 @@ struct fipa_stream *fipa_stream_new(const struct engine_config *cfg, conversatio
     s->conversations = strmap_new();
     s->aliases = strmap_new();
     s->clock = clock_book_quiet(cfg->clock_skew, cfg->max_open);
-    s->now = NAN;
+    s->now = s->wall = NAN;
     return s;
 }
 
@@ -2154,7 +2162,7 @@ static void read_clock(struct fipa_stream *s, struct incoming *in, struct diag_s
     struct clock_reading r = {.at = in->time};
     if (timed) {
         r = clock_book_observe(s->clock, in->sender, stamped);
-        s->now = clock_book_now(s->clock);
+        s->now = fmax(clock_book_now(s->clock), s->wall); /* --wall-clock may have moved it on */
         if (!s->clock_agreed && clock_book_agreed(s->clock))
             clock_agreed(s);
     }
@@ -2167,7 +2175,7 @@ static void read_clock(struct fipa_stream *s, struct incoming *in, struct diag_s
     char off[32], skew[32];
     snprintf(off, sizeof off, "%.0f", fabs(offset));
     snprintf(skew, sizeof skew, "%g", s->cfg->clock_skew);
-    diag_emit(sink, &in->m->at, SEV_WARNING, "fipa-clock-skew",
+    diag_emit(outside(s, sink), &in->m->at, SEV_WARNING, "fipa-clock-skew",
               "the clock of '%s' runs %s s %s the others' (--clock-skew is %s s); its messages "
               "are read with that offset from here on",
               in->sender, off, offset > 0 ? "ahead of" : "behind", skew);
@@ -2243,7 +2251,7 @@ void fipa_stream_advance(struct fipa_stream *s, double now, const struct diag_wh
 {
     if (isnan(s->now) || !(now > s->now))
         return;
-    s->now = now;
+    s->now = s->wall = now;
     const struct message latest = {.at = *where};
     expire(s, &latest, sink);
 }

@@ -566,6 +566,16 @@ honest_fipa() {
     assert_equal "$stderr" ""
 }
 
+@test "fipa clock: under acp-trace --shard, one shard reports a skewed clock, not every shard" {
+    honest_fipa 1 7200 >"$BATS_TEST_TMPDIR/skewed.jsonl"
+    local k all=''
+    for k in 1 2 3; do
+        run -0 --separate-stderr acp-trace --shard="$k/3" "$BATS_TEST_TMPDIR/skewed.jsonl"
+        all+=$stderr$'\n'
+    done
+    assert_equal "$(grep -c 'fipa-clock-skew' <<<"$all")" 1
+}
+
 @test "fipa clock: once a sender's offset is known, its replies and reply_by are read with it" {
     f=$({
         fm a b request c1 1700000000 r1
