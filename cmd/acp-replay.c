@@ -9,10 +9,10 @@
 #include "agentcheck.h"
 #include "clock.h"
 #include "command.h"
-#include "escape.h"
 #include "filter.h"
 #include "idrewrite.h"
 #include "jsonout.h"
+#include "peer.h"
 #include "schedule.h"
 #include "timeutil.h"
 #include "transport.h"
@@ -203,8 +203,6 @@ static bool split_compare(struct replay *r, const char *arg)
 static bool handle_option(void *ctx, int key, const char *arg)
 {
     struct replay *r = ctx;
-    struct strbuf err = STRBUF_INIT;
-    bool ok = true;
     switch (key) {
     case OPT_SPEED:
         r->paces_given += !r->speed_given;
@@ -242,22 +240,9 @@ static bool handle_option(void *ctx, int key, const char *arg)
         return true;
     case OPT_CONNECT:
         r->connect = arg;
-        if (!transport_address_valid(arg, &err)) {
-            struct strbuf shown = STRBUF_INIT;
-            escape_text(&shown, arg, strlen(arg), 80);
-            options_usage_error("--connect=%s: %s", shown.buf ? shown.buf : "", err.buf);
-            sb_free(&shown);
-            ok = false;
-        }
-        break;
+        return peer_address_option(arg);
     case OPT_EXEC:
-        command_free(r->exec);
-        r->exec = command_split(arg, &err);
-        if (!r->exec) {
-            options_usage_error("--exec: %s", err.buf);
-            ok = false;
-        }
-        break;
+        return peer_command_option(&r->exec, arg);
     case OPT_ALL:
         r->all = true;
         return true;
@@ -284,8 +269,6 @@ static bool handle_option(void *ctx, int key, const char *arg)
     default:
         return false;
     }
-    sb_free(&err);
-    return ok;
 }
 
 static bool reads_stdin(char **files, int nfiles)
@@ -390,18 +373,6 @@ static void peer_where(const struct replay *r, struct diag_where *at)
     *at = (struct diag_where){.file = r->connect ? r->connect : r->exec[0]};
 }
 
-/* How the peer ended, for a message: "exited with status 3", "closed the connection". */
-static void describe_peer_end(struct replay *r, struct strbuf *how)
-{
-    int wstatus;
-    if (!transport_is_child(r->peer))
-        sb_adds(how, "closed the connection");
-    else if (transport_child_exited(r->peer, clock_monotonic() + 1, &wstatus))
-        transport_describe_exit(how, wstatus);
-    else
-        sb_adds(how, "closed its standard output");
-}
-
 static void end_run(struct replay *r, struct filter *f);
 
 /* The transport failed: say why and end the run. */
@@ -411,9 +382,8 @@ static void peer_failed(struct replay *r, struct filter *f, enum transport_statu
     if (st == TRANSPORT_STALLED) {
         if (r->check)
             agentcheck_stalled(r->check, r->io_timeout, &r->sink);
-        sb_addf(&how, "%.1f", r->io_timeout);
     } else if (st == TRANSPORT_CLOSED) {
-        describe_peer_end(r, &how);
+        peer_describe_end(r->peer, &how);
         if (r->check)
             agentcheck_gone(r->check, how.buf, &r->sink);
     } else {
@@ -426,8 +396,7 @@ static void peer_failed(struct replay *r, struct filter *f, enum transport_statu
         peer_where(r, &at);
         status_clear(r);
         if (st == TRANSPORT_STALLED)
-            diag_emit(&r->sink, &at, SEV_ERROR, "peer-timeout",
-                      "the peer has not read for %s s; %lu messages were sent", how.buf, r->sent);
+            peer_report_stalled(&r->sink, &at, r->io_timeout, r->sent);
         else
             diag_emit(&r->sink, &at, SEV_ERROR, "peer-closed",
                       st == TRANSPORT_CLOSED ? "the peer %s after %lu messages"
@@ -838,16 +807,9 @@ static const char help_tail[] =
 static bool open_peer(struct replay *r)
 {
     struct transport_config tc = {.io_timeout = r->io_timeout, .max_line = r->opts->max_line_bytes};
-    struct strbuf err = STRBUF_INIT;
-    r->peer =
-        r->connect ? transport_connect(r->connect, &tc, &err) : transport_exec(r->exec, &tc, &err);
-    if (!r->peer) {
-        struct diag_where at;
-        peer_where(r, &at);
-        diag_emit(&r->sink, &at, SEV_ERROR, "peer-connect",
-                  r->connect ? "cannot connect: %s" : "cannot run the command: %s", err.buf);
-    }
-    sb_free(&err);
+    struct diag_where at;
+    peer_where(r, &at);
+    r->peer = peer_open(r->connect, r->exec, &tc, &r->sink, &at);
     return r->peer != NULL;
 }
 

@@ -18,6 +18,7 @@
 #include "idgen.h"
 #include "jsonout.h"
 #include "outgoing.h"
+#include "peer.h"
 #include "transport.h"
 
 enum {
@@ -113,8 +114,6 @@ static bool positive_duration(const char *arg, double *out)
 static bool handle_option(void *ctx, int key, const char *arg)
 {
     struct send *s = ctx;
-    struct strbuf err = STRBUF_INIT;
-    bool ok = true;
     switch (key) {
     case OPT_STDIN:
         s->from_stdin = true;
@@ -124,22 +123,9 @@ static bool handle_option(void *ctx, int key, const char *arg)
         return *arg || bad_value("answer", "a file name, or - for standard input");
     case OPT_CONNECT:
         s->connect = arg;
-        if (!transport_address_valid(arg, &err)) {
-            struct strbuf shown = STRBUF_INIT;
-            escape_text(&shown, arg, strlen(arg), 80);
-            options_usage_error("--connect=%s: %s", shown.buf ? shown.buf : "", err.buf);
-            sb_free(&shown);
-            ok = false;
-        }
-        break;
+        return peer_address_option(arg);
     case OPT_EXEC:
-        command_free(s->exec);
-        s->exec = command_split(arg, &err);
-        if (!s->exec) {
-            options_usage_error("--exec: %s", err.buf);
-            ok = false;
-        }
-        break;
+        return peer_command_option(&s->exec, arg);
     case OPT_WAIT:
         s->wait = true;
         return true;
@@ -158,8 +144,6 @@ static bool handle_option(void *ctx, int key, const char *arg)
     default:
         return false;
     }
-    sb_free(&err);
-    return ok;
 }
 
 static bool usage_ok(const struct send *s)
@@ -265,30 +249,12 @@ static void peer_where(const struct send *s, struct diag_where *at, unsigned lon
 static bool open_peer(struct send *s)
 {
     struct transport_config tc = {.io_timeout = s->io_timeout, .max_line = s->opts->max_line_bytes};
-    struct strbuf err = STRBUF_INIT;
-    s->peer =
-        s->connect ? transport_connect(s->connect, &tc, &err) : transport_exec(s->exec, &tc, &err);
-    if (!s->peer) {
-        struct diag_where at;
-        peer_where(s, &at, 0);
-        diag_emit(&s->sink, &at, SEV_ERROR, "peer-connect",
-                  s->connect ? "cannot connect: %s" : "cannot run the command: %s", err.buf);
+    struct diag_where at;
+    peer_where(s, &at, 0);
+    s->peer = peer_open(s->connect, s->exec, &tc, &s->sink, &at);
+    if (!s->peer)
         s->trouble = true;
-    }
-    sb_free(&err);
     return s->peer != NULL;
-}
-
-/* How the peer went away: "exited with status 3", "closed the connection". */
-static void describe_peer_end(struct send *s, struct strbuf *how)
-{
-    int wstatus;
-    if (!transport_is_child(s->peer))
-        sb_adds(how, "closed the connection");
-    else if (transport_child_exited(s->peer, clock_monotonic() + 1, &wstatus))
-        transport_describe_exit(how, wstatus);
-    else
-        sb_adds(how, "closed its standard output");
 }
 
 static void end_run(struct send *s, struct filter *f);
@@ -305,13 +271,10 @@ static void peer_failed(struct send *s, struct filter *f, enum transport_status 
     else
         peer_where(s, &at, 0);
     if (st == TRANSPORT_STALLED) {
-        char secs[32];
-        snprintf(secs, sizeof secs, "%g", s->io_timeout);
-        diag_emit(&s->sink, &at, SEV_ERROR, "peer-timeout",
-                  "the peer has not read for %s s; %lu messages were sent", secs, s->sent);
+        peer_report_stalled(&s->sink, &at, s->io_timeout, s->sent);
     } else {
         if (st == TRANSPORT_CLOSED)
-            describe_peer_end(s, &how);
+            peer_describe_end(s->peer, &how);
         else
             sb_addf(&how, "failed: %s", strerror(transport_error(s->peer)));
         if (a)
