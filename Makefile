@@ -28,7 +28,8 @@ COMMON_OBJ = $(COMMON_SRC:%.c=$(BUILD)/%.o)
 LIB = $(BUILD)/libacp.a
 PROGS = $(TOOLS:%=$(BIN)/%)
 
-.PHONY: all check check-asan demo deps install uninstall bench clean format format-check lint
+.PHONY: all check check-asan demo deps install uninstall bench clean format format-check lint \
+	test-programs
 
 # Keep objects between builds: make would otherwise delete the cmd/ ones as intermediates.
 .SECONDARY:
@@ -57,16 +58,27 @@ have-jansson:
 deps:
 	@scripts/deps
 
+# The programs the suites run besides the tools: the drivers of library units (tests/drivers/),
+# the capture generators of bench/ and the example agent, built with the tools' flags.
+DRIVERS = $(patsubst tests/drivers/%.c,$(BUILD)/tests/%,$(wildcard tests/drivers/*.c))
+TEST_PROGS = $(DRIVERS) $(BUILD)/gen-colony $(BUILD)/gen-fipa $(BUILD)/gen-clean \
+	$(BUILD)/gen-mixed $(BUILD)/gen-adversarial $(BUILD)/forager
+test-programs: $(TEST_PROGS)
+
+$(BUILD)/tests/%: tests/drivers/%.c $(LIB) common/*.h | have-jansson
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(LIB) $(LIBS)
+
 check: deps
-	@$(MAKE) -s --no-print-directory all
-	@tests/run $(BIN)
+	@$(MAKE) -s --no-print-directory all test-programs
+	@ACP_BUILD=$(BUILD) tests/run $(BIN)
 
 SANITIZE = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 check-asan: deps
 	@$(MAKE) -s --no-print-directory BUILD=build-asan BIN=build-asan/bin \
-	  CFLAGS="-O1 -g $(SANITIZE)" LDFLAGS="$(SANITIZE)" all
+	  CFLAGS="-O1 -g $(SANITIZE)" LDFLAGS="$(SANITIZE)" all test-programs
 	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
-	  tests/run build-asan/bin
+	  ACP_BUILD=build-asan tests/run build-asan/bin
 
 demo: deps
 	@$(MAKE) -s --no-print-directory all
@@ -112,11 +124,11 @@ clean:
 # Tools for tests and benchmarks, not installed.
 $(BUILD)/gen-colony: bench/gen-colony.c
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -o $@ $<
+	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -o $@ $<
 
 $(BUILD)/gen-adversarial: bench/gen-adversarial.c
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -o $@ $<
+	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -o $@ $<
 
 $(BUILD)/gen-fipa: bench/gen-fipa.c
 	@mkdir -p $(dir $@)
@@ -137,6 +149,10 @@ $(BUILD)/replay-lateness: bench/replay-lateness.c
 $(BUILD)/forager: examples/forager.c
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -o $@ $< $(LIBS)
+
+$(BUILD)/gen-clean: bench/gen-clean.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -o $@ $<
 
 $(BUILD)/gen-mixed: bench/gen-mixed.c
 	@mkdir -p $(dir $@)

@@ -4,14 +4,7 @@ load test_helper
 # and cancelled results, ctl kinds, the check of the output, and the clean-stays-clean property.
 
 setup_file() {
-    local root=$TESTS_DIR/..
-    # shellcheck disable=SC2046
-    ${CC:-cc} -std=c11 -D_DEFAULT_SOURCE -D_POSIX_C_SOURCE=200809L -I"$root/common" \
-        -o "$BATS_FILE_TMPDIR/idgen" "$root/tests/drivers/idgen.c" "$root"/common/*.c \
-        $(pkg-config --cflags --libs jansson) -lm
-    ${CC:-cc} -std=c11 -D_DEFAULT_SOURCE -O2 -o "$BATS_FILE_TMPDIR/gen-clean" "$root/bench/gen-clean.c"
-    ${CC:-cc} -std=c11 -O2 -o "$BATS_FILE_TMPDIR/gen-colony" "$root/bench/gen-colony.c"
-    ${CC:-cc} -std=c11 -D_DEFAULT_SOURCE -O2 -o "$BATS_FILE_TMPDIR/gen-fipa" "$root/bench/gen-fipa.c"
+    build_test_programs
 }
 
 # Numbers as a writer would spell them, each the shortest text of its double.
@@ -174,7 +167,7 @@ anonymous_informs() {
 }
 
 @test "fresh ids: the generator's ids are unique per sender and reproducible by seed" {
-    local drv=$BATS_FILE_TMPDIR/idgen
+    local drv=$ACP_BUILD/tests/idgen
     run -0 bash -c "echo 'many a 300000' | '$drv' 1 1h 10 | sort | uniq -d"
     assert_output ''
     run -0 bash -c "echo 'many a 3' | '$drv' 1 1h 10"
@@ -188,7 +181,7 @@ anonymous_informs() {
 }
 
 @test "fresh ids: the generator skips remembered ids, and forgets by time and count" {
-    local drv=$BATS_FILE_TMPDIR/idgen first
+    local drv=$ACP_BUILD/tests/idgen first
     first=$(echo 'fresh a 0' | "$drv" 1 10 100)
     run -0 bash -c "printf 'note a $first 0\nfresh a 0\nseen a $first\nseen b $first\n' | '$drv' 1 10 100"
     assert_line --index 0 new
@@ -343,7 +336,7 @@ fipa_accepts_partials() {
 
 @test "property: a clean IACP stream of every kind is clean in FIPA and comes back (no partial results)" {
     for seed in 1 2 3; do
-        "$BATS_FILE_TMPDIR/gen-clean" iacp 1500 "$seed" | jq -c 'select(.body.partial != true)' >"$BATS_TEST_TMPDIR/in"
+        "$ACP_BUILD/gen-clean" iacp 1500 "$seed" | jq -c 'select(.body.partial != true)' >"$BATS_TEST_TMPDIR/in"
         run -0 jq -r .kind "$BATS_TEST_TMPDIR/in"
         for k in task.assign task.accept task.reject task.result task.cancel hb mem.sync tool.query tool.reply ctl.drain ctl.halt; do
             assert_line "$k"
@@ -355,26 +348,26 @@ fipa_accepts_partials() {
 @test "property: a clean IACP stream with partial results is clean in FIPA and comes back" {
     fipa_accepts_partials || skip "needs the FIPA stream changes (branch h2-fipa)"
     for seed in 1 2 3; do
-        "$BATS_FILE_TMPDIR/gen-clean" iacp 1500 "$seed" >"$BATS_TEST_TMPDIR/in"
+        "$ACP_BUILD/gen-clean" iacp 1500 "$seed" >"$BATS_TEST_TMPDIR/in"
         grep -q '"partial":true' "$BATS_TEST_TMPDIR/in"
         clean_stays_clean "$BATS_TEST_TMPDIR/in" fipa iacp
     done
 }
 
 @test "property: a clean colony capture is clean in FIPA and comes back (no partial results)" {
-    "$BATS_FILE_TMPDIR/gen-colony" 5000 16 7 | jq -c 'select(.body.partial != true)' >"$BATS_TEST_TMPDIR/in"
+    "$ACP_BUILD/gen-colony" 5000 16 7 | jq -c 'select(.body.partial != true)' >"$BATS_TEST_TMPDIR/in"
     clean_stays_clean "$BATS_TEST_TMPDIR/in" fipa iacp
 }
 
 @test "property: a clean colony capture with partial results is clean in FIPA and comes back" {
     fipa_accepts_partials || skip "needs the FIPA stream changes (branch h2-fipa)"
-    "$BATS_FILE_TMPDIR/gen-colony" 5000 16 7 >"$BATS_TEST_TMPDIR/in"
+    "$ACP_BUILD/gen-colony" 5000 16 7 >"$BATS_TEST_TMPDIR/in"
     clean_stays_clean "$BATS_TEST_TMPDIR/in" fipa iacp
 }
 
 @test "property: a clean FIPA stream of every act is clean in IACP and comes back" {
     for seed in 1 2 3; do
-        "$BATS_FILE_TMPDIR/gen-clean" fipa 1500 "$seed" >"$BATS_TEST_TMPDIR/in"
+        "$ACP_BUILD/gen-clean" fipa 1500 "$seed" >"$BATS_TEST_TMPDIR/in"
         run -0 jq -r .performative "$BATS_TEST_TMPDIR/in"
         for act in accept_proposal agree cancel cfp confirm disconfirm failure inform inform_if inform_ref \
             not_understood propagate propose proxy query_if query_ref refuse reject_proposal request \
@@ -386,7 +379,7 @@ fipa_accepts_partials() {
 }
 
 @test "property: a clean FIPA capture of interleaved conversations is clean in IACP and comes back" {
-    "$BATS_FILE_TMPDIR/gen-fipa" 5000 200 3 >"$BATS_TEST_TMPDIR/in"
+    "$ACP_BUILD/gen-fipa" 5000 200 3 >"$BATS_TEST_TMPDIR/in"
     clean_stays_clean "$BATS_TEST_TMPDIR/in" iacp fipa
 }
 
@@ -453,8 +446,7 @@ outputs_pass() {
 }
 
 @test "property: with no error reported, every output passes acp-validate --stateless" {
-    local gen=$BATS_FILE_TMPDIR/gen-mixed
-    ${CC:-cc} -std=c11 -O2 -o "$gen" "$TESTS_DIR/../bench/gen-mixed.c"
+    local gen=$ACP_BUILD/gen-mixed
     for seed in 1 2; do
         "$gen" iacp 300 "$seed" >"$BATS_TEST_TMPDIR/iacp.in"
         "$gen" fipa 300 "$seed" >"$BATS_TEST_TMPDIR/fipa.in"

@@ -9,19 +9,11 @@ load test_helper
 D=$FIXTURES/diagram
 
 setup_file() {
-    local root=$TESTS_DIR/.. flags="-std=c11 -D_DEFAULT_SOURCE -D_POSIX_C_SOURCE=200809L -g"
-    # Under make check-asan the driver gets the sanitizers too.
-    case $ACP_BIN in
-    */build-asan/bin) flags+=" -O1 -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" ;;
-    esac
-    # shellcheck disable=SC2086
-    # shellcheck disable=SC2046
-    ${CC:-cc} $flags -I"$root/common" -o "$BATS_FILE_TMPDIR/diagram" \
-        "$root/tests/drivers/diagram.c" "$root"/common/*.c $(pkg-config --cflags --libs jansson) -lm || return 1
+    build_test_programs
 }
 
 setup() {
-    DIAGRAM=$BATS_FILE_TMPDIR/diagram
+    DIAGRAM=$ACP_BUILD/tests/diagram
     MMDC=$TESTS_DIR/node_modules/.bin/mmdc
 }
 

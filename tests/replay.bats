@@ -4,24 +4,12 @@
 load test_helper
 
 setup_file() {
-    local root=$TESTS_DIR/.. cflags
-    cflags="-std=c11 -D_DEFAULT_SOURCE -D_POSIX_C_SOURCE=200809L -I$root/common"
-    # shellcheck disable=SC2086,SC2046
-    ${CC:-cc} $cflags -o "$BATS_FILE_TMPDIR/forager" "$root/examples/forager.c" \
-        $(pkg-config --cflags --libs jansson) || return 1
-    # shellcheck disable=SC2086
-    ${CC:-cc} $cflags -o "$BATS_FILE_TMPDIR/peer" "$root/tests/drivers/peer.c" || return 1
-    # shellcheck disable=SC2086,SC2046
-    ${CC:-cc} $cflags -o "$BATS_FILE_TMPDIR/split-words" "$root/tests/drivers/split-words.c" \
-        "$root/common/command.c" "$root/common/util.c" || return 1
-    # shellcheck disable=SC2086,SC2046
-    ${CC:-cc} $cflags -o "$BATS_FILE_TMPDIR/replay-units" "$root/tests/drivers/replay-units.c" \
-        "$root"/common/*.c $(pkg-config --cflags --libs jansson) -lm || return 1
+    build_test_programs
 }
 
 setup() {
-    FORAGER=$BATS_FILE_TMPDIR/forager
-    PEER=$BATS_FILE_TMPDIR/peer
+    FORAGER=$ACP_BUILD/forager
+    PEER=$ACP_BUILD/tests/peer
     AGENTS=$EXAMPLES/agents
     REPLAY_FIXTURES=$FIXTURES/replay
 }
@@ -184,7 +172,7 @@ seed_exchange() {
 # --- the pace modes' arithmetic ---
 
 @test "the schedule, the lateness histogram and the id rewriting, checked exactly" {
-    run -0 "$BATS_FILE_TMPDIR/replay-units"
+    run -0 "$ACP_BUILD/tests/replay-units"
     assert_output --regexp '^[0-9]+ checks, 0 failed$'
 }
 
@@ -545,7 +533,7 @@ OUT
 }
 
 @test "COMMAND words: blanks, quotes, escapes, empty words and errors" {
-    local split=$BATS_FILE_TMPDIR/split-words
+    local split=$ACP_BUILD/tests/split-words
     run -0 "$split" $'  a\tb\nc  '
     assert_output $'[a]\n[b]\n[c]'
     run -0 "$split" "'it''s' \"a \\\"b\\\" \\\\ \\n\" ''"

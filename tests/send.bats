@@ -6,21 +6,12 @@
 load test_helper
 
 setup_file() {
-    local root=$TESTS_DIR/.. cflags
-    cflags="-std=c11 -D_DEFAULT_SOURCE -D_POSIX_C_SOURCE=200809L -I$root/common"
-    # shellcheck disable=SC2086,SC2046
-    ${CC:-cc} $cflags -o "$BATS_FILE_TMPDIR/forager" "$root/examples/forager.c" \
-        $(pkg-config --cflags --libs jansson) || return 1
-    # shellcheck disable=SC2086
-    ${CC:-cc} $cflags -o "$BATS_FILE_TMPDIR/peer" "$root/tests/drivers/peer.c" || return 1
-    # shellcheck disable=SC2086,SC2046
-    ${CC:-cc} $cflags -o "$BATS_FILE_TMPDIR/idgen" "$root/tests/drivers/idgen.c" "$root"/common/*.c \
-        $(pkg-config --cflags --libs jansson) -lm || return 1
+    build_test_programs
 }
 
 setup() {
-    FORAGER=$BATS_FILE_TMPDIR/forager
-    PEER=$BATS_FILE_TMPDIR/peer
+    FORAGER=$ACP_BUILD/forager
+    PEER=$ACP_BUILD/tests/peer
     AGENT=$TESTS_DIR/drivers/scripted-agent
     AGENTS=$EXAMPLES/agents
 }
@@ -276,7 +267,7 @@ REQUEST=(performative=request sender=client_001 receiver=agent_123 content.actio
 }
 
 @test "idgen makes the queen's ids, prefixed ids and ids like another, unique and seeded" {
-    local drv=$BATS_FILE_TMPDIR/idgen
+    local drv=$ACP_BUILD/tests/idgen
     run -0 bash -c "echo 'queen q 100000' | '$drv' 1 1h 10 | grep -v '^q-[0-9a-f]\{8\}\$' | wc -l"
     assert_output 0
     run -0 bash -c "echo 'queen q 100000' | '$drv' 1 1h 10 | sort | uniq -d"

@@ -1,5 +1,9 @@
 load test_helper
 
+setup_file() {
+    build_test_programs
+}
+
 # The FIPA half of the stream checks: every interaction protocol walked correctly gives no
 # finding; every rule has a small capture that breaks it.
 
@@ -12,15 +16,7 @@ validate() {
 
 # The engine as acp-trace sees it: a small driver prints engine_feed's keys and the summaries.
 engine_summaries() {
-    if [ ! -x "$BATS_FILE_TMPDIR/engine-summaries" ]; then
-        local root=$TESTS_DIR/..
-        # shellcheck disable=SC2046
-        ${CC:-cc} -std=c11 -D_DEFAULT_SOURCE -D_POSIX_C_SOURCE=200809L -I"$root/common" \
-            -o "$BATS_FILE_TMPDIR/engine-summaries" "$root/tests/drivers/engine-summaries.c" \
-            "$root"/common/*.c $(pkg-config --cflags --libs jansson) -lm ||
-            fail "cannot build the engine driver"
-    fi
-    "$BATS_FILE_TMPDIR/engine-summaries" "$@"
+    "$ACP_BUILD/tests/engine-summaries" "$@"
 }
 
 # Validates with JSON diagnostics.
@@ -462,11 +458,7 @@ capture() {
 
 # The benchmark's generator of interleaved, correct FIPA conversations.
 gen_fipa() {
-    if [ ! -x "$BATS_FILE_TMPDIR/gen-fipa" ]; then
-        ${CC:-cc} -std=c11 -D_DEFAULT_SOURCE -O2 -o "$BATS_FILE_TMPDIR/gen-fipa" \
-            "$TESTS_DIR/../bench/gen-fipa.c" || fail "cannot build gen-fipa"
-    fi
-    "$BATS_FILE_TMPDIR/gen-fipa" "$@"
+    "$ACP_BUILD/gen-fipa" "$@"
 }
 
 # honest_fipa SEED [OFFSET]: request, agree, inform exchanges among ten agents, five at a time,

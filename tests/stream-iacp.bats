@@ -1,5 +1,9 @@
 load test_helper
 
+setup_file() {
+    build_test_programs
+}
+
 # The IACP stream checks of acp-validate: pairing, slots, reissues, liveness, end of input.
 
 # m ID FROM TO KIND TS [REF] [BODY]: one IACP 1.1 message.
@@ -805,15 +809,7 @@ BUSY='{"reason":"busy"}'
 
 # The stream clock alone: a small driver prints the stream time after each "SENDER TS" line.
 stream_clock() {
-    if [ ! -x "$BATS_FILE_TMPDIR/stream-clock" ]; then
-        local root=$TESTS_DIR/..
-        # shellcheck disable=SC2046
-        ${CC:-cc} -std=c11 -D_DEFAULT_SOURCE -D_POSIX_C_SOURCE=200809L -I"$root/common" \
-            -o "$BATS_FILE_TMPDIR/stream-clock" "$root/tests/drivers/stream-clock.c" \
-            "$root"/common/*.c $(pkg-config --cflags --libs jansson) -lm ||
-            fail "cannot build the clock driver"
-    fi
-    "$BATS_FILE_TMPDIR/stream-clock" "$@"
+    "$ACP_BUILD/tests/stream-clock" "$@"
 }
 
 # honest_stream SEED [OFFSET]: 3000 messages of 20 senders whose clocks agree within a second,
@@ -921,11 +917,7 @@ OUT
 
 # The colony generator, built once for the tests below.
 gen_colony() {
-    if [ ! -x "$BATS_FILE_TMPDIR/gen-colony" ]; then
-        ${CC:-cc} -std=c11 -O2 -o "$BATS_FILE_TMPDIR/gen-colony" "$TESTS_DIR/../bench/gen-colony.c" ||
-            fail "cannot build gen-colony"
-    fi
-    "$BATS_FILE_TMPDIR/gen-colony" "$@"
+    "$ACP_BUILD/gen-colony" "$@"
 }
 
 @test "a generated colony of 20000 messages gives no finding" {
@@ -965,15 +957,7 @@ gen_colony() {
 
 # The engine as acp-trace sees it: a small driver prints engine_feed's keys and the summaries.
 engine_summaries() {
-    if [ ! -x "$BATS_FILE_TMPDIR/engine-summaries" ]; then
-        local root=$TESTS_DIR/..
-        # shellcheck disable=SC2046
-        ${CC:-cc} -std=c11 -D_DEFAULT_SOURCE -D_POSIX_C_SOURCE=200809L -I"$root/common" \
-            -o "$BATS_FILE_TMPDIR/engine-summaries" "$root/tests/drivers/engine-summaries.c" \
-            "$root"/common/*.c $(pkg-config --cflags --libs jansson) -lm ||
-            fail "cannot build the engine driver"
-    fi
-    "$BATS_FILE_TMPDIR/engine-summaries" "$@"
+    "$ACP_BUILD/tests/engine-summaries" "$@"
 }
 
 @test "the engine hands over each conversation with its outcome and names it for every message" {

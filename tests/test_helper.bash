@@ -9,8 +9,18 @@ ACP_BIN=$(cd "$ACP_BIN" && pwd)
 PATH="$ACP_BIN:$PATH"
 FIXTURES=$TESTS_DIR/fixtures
 EXAMPLES=$TESTS_DIR/../examples
+# The programs the suites run besides the tools (tests/drivers/*.c as $ACP_BUILD/tests/NAME, the
+# generators of bench/ and the example forager as $ACP_BUILD/NAME) come from `make
+# test-programs`; make check says which build, and by hand it is build/.
+ACP_BUILD=${ACP_BUILD:-$TESTS_DIR/../build}
+ACP_BUILD=$(mkdir -p "$ACP_BUILD" && cd "$ACP_BUILD" && pwd)
 export NO_COLOR=1
 unset SOURCE_DATE_EPOCH
+
+# Makes sure the test programs are built (a no-op under make check): for setup_file.
+build_test_programs() {
+    make -s --no-print-directory -C "$TESTS_DIR/.." BUILD="$ACP_BUILD" test-programs >&2
+}
 
 # Writes its arguments, one line each, to a file in the test's scratch folder; prints the path.
 lines_file() {

@@ -4,16 +4,10 @@ load test_helper
 # live pipe. The golden cases (tests/golden/trace) pin the outputs of small captures.
 
 setup_file() {
-    local root=$TESTS_DIR/..
-    ${CC:-cc} -std=c11 -O2 -o "$BATS_FILE_TMPDIR/gen-colony" "$root/bench/gen-colony.c" ||
-        return 1
-    ${CC:-cc} -std=c11 -D_DEFAULT_SOURCE -O2 -o "$BATS_FILE_TMPDIR/gen-fipa" "$root/bench/gen-fipa.c" ||
-        return 1
-    ${CC:-cc} -std=c11 -D_DEFAULT_SOURCE -O2 -o "$BATS_FILE_TMPDIR/gen-clean" "$root/bench/gen-clean.c" ||
-        return 1
-    "$BATS_FILE_TMPDIR/gen-colony" --faults="$BATS_FILE_TMPDIR/faults" 20000 16 7 \
+    build_test_programs || return 1
+    "$ACP_BUILD/gen-colony" --faults="$BATS_FILE_TMPDIR/faults" 20000 16 7 \
         >"$BATS_FILE_TMPDIR/colony.jsonl"
-    "$BATS_FILE_TMPDIR/gen-fipa" 12000 200 3 >"$BATS_FILE_TMPDIR/fipa.jsonl"
+    "$ACP_BUILD/gen-fipa" 12000 200 3 >"$BATS_FILE_TMPDIR/fipa.jsonl"
 }
 
 C=$BATS_FILE_TMPDIR
@@ -197,7 +191,7 @@ check_same_findings() {
 @test "property: acp-trace finds exactly what acp-validate finds, on colonies with faults" {
     local seed
     for seed in 1 2 3; do
-        "$C/gen-colony" --faults="$BATS_TEST_TMPDIR/faults" 6000 12 "$seed" >"$BATS_TEST_TMPDIR/cap"
+        "$ACP_BUILD/gen-colony" --faults="$BATS_TEST_TMPDIR/faults" 6000 12 "$seed" >"$BATS_TEST_TMPDIR/cap"
         check_same_findings "$BATS_TEST_TMPDIR/cap"
         # every conversation-level fault is among the issues
         grep -qE ' iacp-(wrong-replier|duplicate-execution|late-accept|reissue)$' "$BATS_TEST_TMPDIR/faults" ||
@@ -220,7 +214,7 @@ check_same_findings() {
     local seed kind
     for seed in 1 2; do
         for kind in iacp fipa; do
-            "$C/gen-clean" "$kind" 1500 "$seed" >"$BATS_TEST_TMPDIR/cap"
+            "$ACP_BUILD/gen-clean" "$kind" 1500 "$seed" >"$BATS_TEST_TMPDIR/cap"
             check_same_findings "$BATS_TEST_TMPDIR/cap"
         done
     done
@@ -396,13 +390,7 @@ check_percentiles() {
 }
 
 @test "the histograms keep their promise on random samples (tests/drivers/histogram.c)" {
-    local root=$TESTS_DIR/..
-    # shellcheck disable=SC2046
-    ${CC:-cc} -std=c11 -D_DEFAULT_SOURCE -D_POSIX_C_SOURCE=200809L -I"$root/common" -O2 \
-        -o "$BATS_TEST_TMPDIR/histogram" "$root/tests/drivers/histogram.c" "$root/common/histogram.c" \
-        "$root/common/jsonout.c" "$root/common/util.c" "$root/common/escape.c" $(pkg-config --cflags --libs jansson) -lm ||
-        fail "cannot build the driver"
-    run -0 "$BATS_TEST_TMPDIR/histogram" 300
+    run -0 "$ACP_BUILD/tests/histogram" 300
     assert_output ok
 }
 
@@ -459,7 +447,7 @@ shard_property() {
 @test "property: 4 shards merged are one run with --shard=1/1 (FIPA conversations and reply chains)" {
     shard_property "$C/fipa.jsonl"
     # reply chains without conversation_id, and IACP, mixed
-    "$C/gen-clean" fipa 1500 5 | jq -c 'del(.conversation_id)' >"$BATS_TEST_TMPDIR/chains"
+    "$ACP_BUILD/gen-clean" fipa 1500 5 | jq -c 'del(.conversation_id)' >"$BATS_TEST_TMPDIR/chains"
     head -3000 "$C/colony.jsonl" >>"$BATS_TEST_TMPDIR/chains"
     shard_property "$BATS_TEST_TMPDIR/chains"
 }
