@@ -15,7 +15,7 @@ JANSSON_CFLAGS := $(shell $(PKG_CONFIG) --cflags jansson 2>/dev/null)
 JANSSON_LIBS   := $(shell $(PKG_CONFIG) --libs jansson 2>/dev/null)
 WARNINGS  = -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wformat=2 -Wvla
 ALL_CFLAGS = -std=c11 $(WARNINGS) $(CFLAGS)
-ALL_CPPFLAGS = -D_DEFAULT_SOURCE -D_POSIX_C_SOURCE=200809L -Icommon $(JANSSON_CFLAGS) $(CPPFLAGS)
+ALL_CPPFLAGS = -D_DEFAULT_SOURCE -D_POSIX_C_SOURCE=200809L -Icommon $(LAYERS:%=-Icommon/%) $(JANSSON_CFLAGS) $(CPPFLAGS)
 LIBS = $(JANSSON_LIBS) -lm $(LDLIBS)
 
 # Where objects and binaries go; `make check-asan` builds a second tree with sanitizers.
@@ -23,7 +23,12 @@ BUILD ?= build
 BIN   ?= bin
 
 TOOLS = acp-validate acp-convert acp-trace acp-replay acp-send
-COMMON_SRC = $(sort $(wildcard common/*.c))
+# common/ is grouped by layer, one header per concern: io (input, output, options, transport),
+# proto (the protocols and conversion), engine (the conversation engine), diag (diagnostics,
+# statistics and diagrams); the basics every layer uses (util, list, hashtab, strmap) at its top.
+LAYERS = io proto engine diag
+COMMON_SRC = $(sort $(wildcard common/*.c $(LAYERS:%=common/%/*.c)))
+COMMON_HDR = $(wildcard common/*.h $(LAYERS:%=common/%/*.h))
 COMMON_OBJ = $(COMMON_SRC:%.c=$(BUILD)/%.o)
 LIB = $(BUILD)/libacp.a
 PROGS = $(TOOLS:%=$(BIN)/%)
@@ -36,7 +41,7 @@ PROGS = $(TOOLS:%=$(BIN)/%)
 
 all: $(PROGS)
 
-$(BUILD)/%.o: %.c common/*.h | have-jansson
+$(BUILD)/%.o: %.c $(COMMON_HDR) | have-jansson
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -c -o $@ $<
 
@@ -65,7 +70,7 @@ TEST_PROGS = $(DRIVERS) $(BUILD)/gen-colony $(BUILD)/gen-fipa $(BUILD)/gen-clean
 	$(BUILD)/gen-mixed $(BUILD)/gen-adversarial $(BUILD)/forager
 test-programs: $(TEST_PROGS)
 
-$(BUILD)/tests/%: tests/drivers/%.c $(LIB) common/*.h | have-jansson
+$(BUILD)/tests/%: tests/drivers/%.c $(LIB) $(COMMON_HDR) | have-jansson
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(LIB) $(LIBS)
 
@@ -109,14 +114,14 @@ uninstall:
 	rm -f $(DESTDIR)$(MANDIR)/man7/acp.7
 
 format:
-	clang-format -i common/*.[ch] cmd/*.c bench/*.c
+	clang-format -i $(COMMON_SRC) $(COMMON_HDR) cmd/*.c bench/*.c
 
 format-check:
-	clang-format --dry-run --Werror common/*.[ch] cmd/*.c bench/*.c
+	clang-format --dry-run --Werror $(COMMON_SRC) $(COMMON_HDR) cmd/*.c bench/*.c
 
 lint:
 	cppcheck --quiet --error-exitcode=1 --enable=warning,portability --std=c11 \
-	  -Icommon --suppress=missingIncludeSystem common cmd
+	  -Icommon $(LAYERS:%=-Icommon/%) --suppress=missingIncludeSystem common cmd
 
 clean:
 	rm -rf build build-asan bin bench/out

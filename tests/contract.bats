@@ -1,5 +1,5 @@
-# The input/output contract every tool follows (common/filter.c, reader.c, message.c, diag.c),
-# exercised through acp-validate.
+# The input/output contract every tool follows (common/io/filter.c, io/reader.c, proto/message.c,
+# diag/diag.c), exercised through acp-validate.
 load test_helper
 
 GOOD='{"v":"1.1","id":"q-00a1","from":"queen","to":"forager-07","kind":"task.assign","ts":1312284100}'

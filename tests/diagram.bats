@@ -1,4 +1,4 @@
-# The sequence-diagram writer (common/diagram.h) that acp-trace --format=mermaid|plantuml|svg|text
+# The sequence-diagram writer (common/diag/diagram.h) that acp-trace --format=mermaid|plantuml|svg|text
 # uses, through a small driver (tests/drivers/diagram.c) that reads a script of participants,
 # arrows, marks and notes. Golden diagrams of a small exchange; hostile names and labels in every
 # format (generated, checked against each format's grammar and counted); and the real renderers:

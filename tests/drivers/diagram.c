@@ -1,4 +1,4 @@
-/* diagram: a test driver for the sequence-diagram writer (common/diagram.h). Reads a script on
+/* diagram: a test driver for the sequence-diagram writer (common/diag/diagram.h). Reads a script on
  * standard input, one command a line, fields separated by tabs, and writes the diagram:
  *   p NAME                     a participant
  *   a FROM TO LABEL            an arrow between two participants (added if new, FROM first)

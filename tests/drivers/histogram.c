@@ -1,4 +1,4 @@
-/* histogram: property checks of common/histogram.h, printing one line per failure and "ok".
+/* histogram: property checks of common/diag/histogram.h, printing one line per failure and "ok".
  * For many random samples (several distributions, negative values and zeros among them):
  * every quantile is within 1% of the exact value of that rank; the histogram of the whole equals
  * the merge of the histograms of its parts, as written; and a histogram read back from what it

@@ -1,11 +1,8 @@
-/* idgen: a test driver for the fresh-id generator (common/idgen.h). Reads commands, one a line,
- * from standard input and prints what each returns:
- *   fresh SENDER TIME       a fresh id for SENDER
- *   many SENDER N           N fresh ids for SENDER, one a line, all at time 0
- *   queen SENDER N          N fresh ids in the queen's form
- *   like SENDER MODEL N     N fresh ids in the style of MODEL (a prefix, or an id)
- *   note SENDER ID TIME     "again" or "new"
- *   seen SENDER ID          "yes" or "no"
+/* idgen: a test driver for the fresh-id generator (common/proto/idgen.h). Reads commands, one a
+ * line, from standard input and prints what each returns: fresh SENDER TIME       a fresh id for
+ * SENDER many SENDER N           N fresh ids for SENDER, one a line, all at time 0 queen SENDER N
+ * N fresh ids in the queen's form like SENDER MODEL N     N fresh ids in the style of MODEL (a
+ * prefix, or an id) note SENDER ID TIME     "again" or "new" seen SENDER ID          "yes" or "no"
  *   count                   "ids N senders N": what it remembers
  * A SENDER of "-" is the sender with no name (NULL); a TIME of "-" is unknown (NAN).
  * Usage: idgen SEED KEEP_FOR MAX_IDS <COMMANDS */

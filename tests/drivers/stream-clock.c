@@ -1,7 +1,8 @@
-/* stream-clock: a test driver for the stream clock (common/clock.h). Reads lines "SENDER TS" on
- * standard input and, for each, prints the stream time after it and the message's own time, and
- * the sender's offset when one was learned from it ("report" when the clock says to report it).
- * Usage: stream-clock [STEP SKEW ALONE_AFTER [MAX_SENDERS]] <LINES  (default 10 30 30 1000) */
+/* stream-clock: a test driver for the stream clock (common/engine/streamclock.h). Reads lines
+ * "SENDER TS" on standard input and, for each, prints the stream time after it and the message's
+ * own time, and the sender's offset when one was learned from it ("report" when the clock says to
+ * report it). Usage: stream-clock [STEP SKEW ALONE_AFTER [MAX_SENDERS]] <LINES  (default 10 30 30
+ * 1000) */
 #include <stdio.h>
 #include <stdlib.h>
 

@@ -13,8 +13,8 @@
  * so that no single sender or timestamp moves it, and is capped (max_open), so that no stream
  * makes it grow without bound. FIPA -> IACP follows the stream the same way, so that
  * conversation_id comes back.
- * FIPA -> IACP writes fresh ids (common/idgen.h) where a message has no reply_with, or one that
- * its sender already used, and, without a timestamp, the time of conversion; --seed and --now
+ * FIPA -> IACP writes fresh ids (common/proto/idgen.h) where a message has no reply_with, or one
+ * that its sender already used, and, without a timestamp, the time of conversion; --seed and --now
  * reproduce a run. */
 #ifndef ACP_CONVERT_H
 #define ACP_CONVERT_H

@@ -1,4 +1,4 @@
-/* acp-trace's sequence diagrams, over common/diagram.h: one arrow per message and receiver,
+/* acp-trace's sequence diagrams, over diagram.h: one arrow per message and receiver,
  * labelled with its kind or performative and a short id; each finding marked on the arrows of the
  * message it is about, or, when it is about time passing or comes at the end, a note over the
  * column of the agent whose message it names; hidden kinds left out; and a stop, with a note, at
