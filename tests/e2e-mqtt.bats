@@ -1,0 +1,229 @@
+load test_helper
+
+# End to end on a real MQTT broker: Debian's mosquitto, on a free loopback port, started by each
+# test and stopped by its teardown with every client the test started. The tools run as users
+# run them: acp-replay into mosquitto_pub, mosquitto_sub into acp-validate and acp-trace, and
+# acp-send --wait to the example forager, which sits behind the broker. Both clients use QoS 1,
+# so that the broker neither drops nor repeats a message.
+
+# No test may hang: bats fails one that runs longer than this.
+BATS_TEST_TIMEOUT=${BATS_TEST_TIMEOUT:-120}
+
+setup_file() {
+    local root=$TESTS_DIR/..
+    ${CC:-cc} -std=c11 -O2 -o "$BATS_FILE_TMPDIR/gen-colony" "$root/bench/gen-colony.c" || return 1
+    # shellcheck disable=SC2046
+    ${CC:-cc} -std=c11 -D_DEFAULT_SOURCE -o "$BATS_FILE_TMPDIR/forager" "$root/examples/forager.c" \
+        $(pkg-config --cflags --libs jansson) || return 1
+}
+
+setup() {
+    MOSQUITTO=$(command -v mosquitto || command -v /usr/sbin/mosquitto) &&
+        command -v mosquitto_pub >/dev/null && command -v mosquitto_sub >/dev/null ||
+        skip "needs mosquitto, mosquitto_pub and mosquitto_sub (Debian: mosquitto mosquitto-clients; scripts/deps installs them)"
+    FORAGER=$BATS_FILE_TMPDIR/forager
+    STARTED=()
+    start_broker
+}
+
+teardown() {
+    local pid
+    for pid in "${STARTED[@]}"; do
+        stop_group "$pid"
+    done
+    for pid in "${STARTED[@]}"; do
+        ! kill -0 -- "-$pid" 2>/dev/null || fail "processes of group $pid are still running"
+    done
+}
+
+# Starts a command in the background in a process group of its own (so that teardown can end it
+# with every process of its pipeline), with fd 3 closed so that bats does not wait for it; sets
+# LAST_PID.
+start_bg() {
+    setsid "$@" 3>&- &
+    LAST_PID=$!
+    STARTED+=("$LAST_PID")
+}
+
+# Ends the process group $1, every process of it (a pipeline's too), waiting up to 5 s for them
+# before it kills them.
+stop_group() {
+    local i
+    kill -TERM -- "-$1" 2>/dev/null || true
+    for i in $(seq 100); do
+        kill -0 -- "-$1" 2>/dev/null || break
+        sleep 0.05
+    done
+    kill -KILL -- "-$1" 2>/dev/null || true
+    wait "$1" 2>/dev/null || true
+}
+
+# Waits up to $2 seconds (default 30) for the background process $1 to end; fails if it does not.
+wait_for_end() {
+    local i
+    for i in $(seq $((${2:-30} * 20))); do
+        kill -0 "$1" 2>/dev/null || {
+            wait "$1" 2>/dev/null || true
+            return 0
+        }
+        sleep 0.05
+    done
+    fail "process $1 did not end within ${2:-30} s"
+}
+
+# Starts mosquitto on a free loopback port (a port another program holds makes it exit, and then
+# another one is tried) and sets PORT once it accepts clients. Its queue per client is unbounded:
+# by default it holds 1000 QoS 1 messages for a subscriber that lags (as one does on a loaded
+# machine while a replay runs at 500 times its speed) and drops the rest.
+start_broker() {
+    local conf=$BATS_TEST_TMPDIR/mosquitto.conf log=$BATS_TEST_TMPDIR/mosquitto.log try i
+    for try in $(seq 20); do
+        PORT=$((20000 + RANDOM % 40000))
+        printf 'listener %s 127.0.0.1\nallow_anonymous true\npersistence false\nmax_queued_messages 0\n' \
+            "$PORT" >"$conf"
+        start_bg "$MOSQUITTO" -c "$conf" >"$log" 2>&1
+        for i in $(seq 100); do
+            grep -q ' running$' "$log" && return 0
+            kill -0 "$LAST_PID" 2>/dev/null || break
+            sleep 0.05
+        done
+        stop_group "$LAST_PID"
+    done
+    fail "no broker could be started (try $try): $(cat "$log")"
+}
+
+# The probe: a heartbeat, which belongs to no conversation. It is retained, so that a subscriber
+# gets it exactly once whether it subscribed before it was published or after.
+PROBE='{"v":"1.1","id":"m-ffffff","from":"e2e-probe","to":"queen","kind":"hb","ts":1312284100}'
+
+# Publishes the probe until the subscriber whose output is file $1 has seen it (as line $2, by
+# default the probe itself; it is published again only if it has not come within 2 s), so that
+# nothing published afterwards can race the subscription.
+probe_until_seen() {
+    local i
+    for i in $(seq 200); do
+        if [ $((i % 40)) -eq 1 ]; then
+            mosquitto_pub -p "$PORT" -q 1 -r -t colony/probe -m "$PROBE" || fail "cannot publish the probe"
+        fi
+        grep -qxF "${2:-$PROBE}" "$1" 2>/dev/null && return 0
+        sleep 0.05
+    done
+    fail "the subscriber never saw the probe"
+}
+
+@test "a capture replayed into the broker reaches mosquitto_sub once and in order, and acp-trace tells the file's story" {
+    local d=$BATS_TEST_TMPDIR
+    "$BATS_FILE_TMPDIR/gen-colony" --faults="$d/faults" 3000 8 5 >"$d/capture"
+    local n
+    n=$(grep -c . "$d/capture")
+    # the subscriber: N messages and the probe, validated and traced live (tee only keeps copies)
+    start_bg bash -c 'mosquitto_sub -p "$1" -q 1 -C "$2" -t "colony/#" | tee "$3/received" |
+        acp-validate 2>"$3/validate.err" | tee "$3/validated" | acp-trace >"$3/live.sum" 2>"$3/trace.err"' \
+        _ "$PORT" $((n + 1)) "$d"
+    local sub=$LAST_PID
+    probe_until_seen "$d/received"
+    # the replay, 500 times as fast as recorded (3000 messages over 75 s of capture time)
+    timeout 60 bash -c 'acp-replay --speed=500 "$1" | tee "$2/sent" | mosquitto_pub -p "$3" -l -q 1 -t colony/bus' \
+        _ "$d/capture" "$d" "$PORT" || fail "the replay into the broker failed"
+    wait_for_end "$sub" 60 || fail "$(wc -l <"$d/received") of $((n + 1)) messages came: $(cat "$d/mosquitto.log")"
+
+    cmp "$d/sent" "$d/capture" || fail "acp-replay changed the capture"
+    # every message once, in order, after the probe
+    [ "$(head -1 "$d/received")" = "$PROBE" ] || fail "the probe is not first: $(head -1 "$d/received")"
+    tail -n +2 "$d/received" | cmp - "$d/capture" || fail "what arrived is not what was sent"
+    # acp-validate kept and found live what it keeps and finds in the file, and what it finds is
+    # what the generator put in (one line down, after the probe)
+    acp-validate <"$d/received" 2>"$d/file.err" >"$d/file.valid" || true
+    cmp "$d/file.valid" "$d/validated" || fail "the live validation differs"
+    diff "$d/file.err" "$d/validate.err" || fail "the live findings differ"
+    diff <(awk '{ print $1 + 1, $2 }' "$d/faults" | sort) \
+        <(sed -n 's/^acp-validate: <stdin>:\([0-9]*\): .* \[\(.*\)\]$/\1 \2/p' "$d/validate.err" | sort) ||
+        fail "the findings are not the faults put in"
+    # the live summaries are those of acp-trace on the validated file
+    acp-trace <"$d/validated" >"$d/file.sum" 2>/dev/null || true
+    [ "$(grep -c '"type":"conversation"' "$d/live.sum")" -gt 100 ] || fail "too few summaries: $(wc -l <"$d/live.sum")"
+    cmp "$d/live.sum" "$d/file.sum" || fail "the live summaries differ from the file's"
+}
+
+@test "mosquitto_sub -v prefixes the topic, which is not JSON Lines: acp-validate rejects every line" {
+    local d=$BATS_TEST_TMPDIR
+    start_bg bash -c 'mosquitto_sub -p "$1" -q 1 -v -C 3 -t "colony/#" >"$2/received"' _ "$PORT" "$d"
+    local sub=$LAST_PID
+    probe_until_seen "$d/received" "colony/probe $PROBE"
+    head -2 "$EXAMPLES/iacp-exchange.jsonl" | mosquitto_pub -p "$PORT" -l -q 1 -t colony/bus
+    wait_for_end "$sub" 30
+    run -1 --separate-stderr acp-validate "$d/received"
+    assert_output ''
+    [ "$(grep -c 'error' <<<"$stderr")" -eq 3 ] || fail "$stderr"
+    assert_equal "$(head -1 "$d/received")" "colony/probe $PROBE"
+}
+
+# The example forager behind the broker: what comes on colony/agents/NAME goes to its stdin, and
+# what it writes goes to colony/agents/NAME/out. Its subscription is a persistent session (-c, a
+# client id of its own) made before it starts, so that the broker keeps what is published to it
+# from then on, however late its client connects.
+start_agent() {
+    local name=$1 id=e2e-agent-$1
+    mosquitto_sub -p "$PORT" -q 1 -c -i "$id" -t "colony/agents/$name" -E || fail "cannot subscribe"
+    start_bg bash -c 'mosquitto_sub -p "$1" -q 1 -c -i "$2" -t "colony/agents/$3" | "$4" --log="$5" "$3" |
+        mosquitto_pub -p "$1" -q 1 -l -t "colony/agents/$3/out"' _ "$PORT" "$id" "$name" "$FORAGER" \
+        "$BATS_TEST_TMPDIR/$name.log"
+}
+
+# The bridge acp-send --exec runs: its stdin is published to colony/agents/NAME, and what the agent
+# publishes on colony/agents/NAME/out is its stdout (subscribed to before anything is published).
+# It ends when its stdin does, and ends its subscriber with it.
+write_bridge() {
+    BRIDGE=$BATS_TEST_TMPDIR/bridge
+    cat >"$BRIDGE" <<'SH'
+#!/bin/bash
+# bridge PORT NAME CLIENT-ID
+set -u
+mosquitto_sub -p "$1" -q 1 -c -i "$3" -t "colony/agents/$2/out" -E || exit 2
+mosquitto_sub -p "$1" -q 1 -c -i "$3" -t "colony/agents/$2/out" &
+sub=$!
+trap 'kill "$sub" 2>/dev/null; wait "$sub"' EXIT
+mosquitto_pub -p "$1" -q 1 -l -t "colony/agents/$2"
+SH
+    chmod +x "$BRIDGE"
+}
+
+@test "acp-send --wait talks to the example forager behind the broker" {
+    write_bridge
+    start_agent forager-07
+    # a task: accepted, then its result
+    run -0 --separate-stderr timeout 30 acp-send --wait --exec="$BRIDGE $PORT forager-07 e2e-send-1" \
+        kind=task.assign to=forager-07 body.node=tg:crawl-index/3
+    assert_equal "$stderr" ""
+    assert_equal "${#lines[@]}" 2
+    run jq -r '"\(.kind) \(.from) \(.to) \(.body.status // "-")"' <<<"$output"
+    assert_output $'task.accept forager-07 queen -\ntask.result forager-07 queen ok'
+    # a FIPA request: agree, then inform, in reply to ours
+    run -0 --separate-stderr timeout 30 acp-send --wait --exec="$BRIDGE $PORT forager-07 e2e-send-2" \
+        performative=request sender=client_001 receiver=forager-07 content.action=process reply_with=r-1
+    assert_equal "$stderr" ""
+    run jq -r '"\(.performative) \(.in_reply_to)"' <<<"$output"
+    assert_output $'agree r-1\ninform r-1'
+    # a rejected task is exit 1, said on stderr
+    run -1 --separate-stderr timeout 30 acp-send --wait --exec="$BRIDGE $PORT forager-07 e2e-send-3" \
+        kind=task.assign to=forager-07 body.node=tg:reject-1
+    run jq -r .kind <<<"$output"
+    assert_output task.reject
+    [[ $stderr == *reject* ]] || fail "$stderr"
+    # the agent got the three messages, once each, through the broker
+    [ "$(grep -c '' "$BATS_TEST_TMPDIR/forager-07.log")" -eq 3 ] || fail "$(cat "$BATS_TEST_TMPDIR/forager-07.log")"
+}
+
+@test "acp-send --stdin --wait: a script of tasks, each awaited before the next, through the broker" {
+    write_bridge
+    start_agent forager-07
+    local i
+    for i in 1 2 3 4 5; do
+        printf '{"kind":"task.assign","to":"forager-07","body":{"node":"tg:crawl-index/%s"}}\n' "$i"
+    done >"$BATS_TEST_TMPDIR/script"
+    run -0 --separate-stderr timeout 60 acp-send --stdin --wait --exec="$BRIDGE $PORT forager-07 e2e-send" \
+        <"$BATS_TEST_TMPDIR/script"
+    assert_equal "$stderr" ""
+    run jq -r '"\(.kind) \(.body.artifacts // [] | join(","))"' <<<"$output"
+    assert_output "$(for i in 1 2 3 4 5; do printf 'task.accept \ntask.result cm://index/%s\n' "$i"; done)"
+}
