@@ -1,4 +1,5 @@
 load test_helper
+load bus_helper
 
 # End to end on a real MQTT broker: Debian's mosquitto, on a free loopback port, started by each
 # test and stopped by its teardown with every client the test started. The tools run as users
@@ -22,53 +23,11 @@ setup() {
         command -v mosquitto_pub >/dev/null && command -v mosquitto_sub >/dev/null ||
         skip "needs mosquitto, mosquitto_pub and mosquitto_sub (Debian: mosquitto mosquitto-clients; scripts/deps installs them)"
     FORAGER=$BATS_FILE_TMPDIR/forager
-    STARTED=()
     start_broker
 }
 
 teardown() {
-    local pid
-    for pid in "${STARTED[@]}"; do
-        stop_group "$pid"
-    done
-    for pid in "${STARTED[@]}"; do
-        ! kill -0 -- "-$pid" 2>/dev/null || fail "processes of group $pid are still running"
-    done
-}
-
-# Starts a command in the background in a process group of its own (so that teardown can end it
-# with every process of its pipeline), with fd 3 closed so that bats does not wait for it; sets
-# LAST_PID.
-start_bg() {
-    setsid "$@" 3>&- &
-    LAST_PID=$!
-    STARTED+=("$LAST_PID")
-}
-
-# Ends the process group $1, every process of it (a pipeline's too), waiting up to 5 s for them
-# before it kills them.
-stop_group() {
-    local i
-    kill -TERM -- "-$1" 2>/dev/null || true
-    for i in $(seq 100); do
-        kill -0 -- "-$1" 2>/dev/null || break
-        sleep 0.05
-    done
-    kill -KILL -- "-$1" 2>/dev/null || true
-    wait "$1" 2>/dev/null || true
-}
-
-# Waits up to $2 seconds (default 30) for the background process $1 to end; fails if it does not.
-wait_for_end() {
-    local i
-    for i in $(seq $((${2:-30} * 20))); do
-        kill -0 "$1" 2>/dev/null || {
-            wait "$1" 2>/dev/null || true
-            return 0
-        }
-        sleep 0.05
-    done
-    fail "process $1 did not end within ${2:-30} s"
+    stop_started
 }
 
 # Starts mosquitto on a free loopback port (a port another program holds makes it exit, and then
@@ -76,17 +35,13 @@ wait_for_end() {
 # by default it holds 1000 QoS 1 messages for a subscriber that lags (as one does on a loaded
 # machine while a replay runs at 500 times its speed) and drops the rest.
 start_broker() {
-    local conf=$BATS_TEST_TMPDIR/mosquitto.conf log=$BATS_TEST_TMPDIR/mosquitto.log try i
+    local conf=$BATS_TEST_TMPDIR/mosquitto.conf log=$BATS_TEST_TMPDIR/mosquitto.log try
     for try in $(seq 20); do
-        PORT=$((20000 + RANDOM % 40000))
+        PORT=$(random_port)
         printf 'listener %s 127.0.0.1\nallow_anonymous true\npersistence false\nmax_queued_messages 0\n' \
             "$PORT" >"$conf"
         start_bg "$MOSQUITTO" -c "$conf" >"$log" 2>&1
-        for i in $(seq 100); do
-            grep -q ' running$' "$log" && return 0
-            kill -0 "$LAST_PID" 2>/dev/null || break
-            sleep 0.05
-        done
+        await_ready "$LAST_PID" "$log" ' running$' && return 0
         stop_group "$LAST_PID"
     done
     fail "no broker could be started (try $try): $(cat "$log")"
@@ -122,9 +77,21 @@ probe_until_seen() {
         _ "$PORT" $((n + 1)) "$d"
     local sub=$LAST_PID
     probe_until_seen "$d/received"
-    # the replay, 500 times as fast as recorded (3000 messages over 75 s of capture time)
+    # the replay, 500 times as fast as recorded (3000 messages over 75 s of capture time), in
+    # two halves: the summaries of the first come out while the bus is still open
+    head -1500 "$d/capture" >"$d/first"
+    tail -n +1501 "$d/capture" >"$d/second"
     timeout 60 bash -c 'acp-replay --speed=500 "$1" | tee "$2/sent" | mosquitto_pub -p "$3" -l -q 1 -t colony/bus' \
-        _ "$d/capture" "$d" "$PORT" || fail "the replay into the broker failed"
+        _ "$d/first" "$d" "$PORT" || fail "the replay into the broker failed"
+    local i
+    for i in $(seq 400); do
+        [ "$(grep -c '' "$d/live.sum")" -gt 100 ] && break
+        sleep 0.05
+    done
+    [ "$(grep -c '' "$d/live.sum")" -gt 100 ] || fail "no summary came while the bus was open"
+    kill -0 "$sub" 2>/dev/null || fail "the subscriber ended early"
+    timeout 60 bash -c 'acp-replay --speed=500 "$1" | tee -a "$2/sent" | mosquitto_pub -p "$3" -l -q 1 -t colony/bus' \
+        _ "$d/second" "$d" "$PORT" || fail "the replay into the broker failed"
     wait_for_end "$sub" 60 || fail "$(wc -l <"$d/received") of $((n + 1)) messages came: $(cat "$d/mosquitto.log")"
 
     cmp "$d/sent" "$d/capture" || fail "acp-replay changed the capture"
