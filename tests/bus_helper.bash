@@ -16,9 +16,9 @@ start_bg() {
 # Ends the process group $1, every process of it (a pipeline's too), waiting up to 5 s for them
 # before it kills them.
 stop_group() {
-    local i
+    local _
     kill -TERM -- "-$1" 2>/dev/null || true
-    for i in $(seq 100); do
+    for _ in $(seq 100); do
         kill -0 -- "-$1" 2>/dev/null || break
         sleep 0.05
     done
@@ -28,8 +28,8 @@ stop_group() {
 
 # Waits up to $2 seconds (default 30) for the background process $1 to end; fails if it does not.
 wait_for_end() {
-    local i
-    for i in $(seq $((${2:-30} * 20))); do
+    local _
+    for _ in $(seq $((${2:-30} * 20))); do
         kill -0 "$1" 2>/dev/null || {
             wait "$1" 2>/dev/null || true
             return 0
@@ -59,8 +59,8 @@ random_port() {
 # await_ready PID LOG PATTERN: waits up to 5 s until the server PID writes a line matching
 # PATTERN (grep -E) to LOG; fails (status 1) if it exits or does not say it within that time.
 await_ready() {
-    local i
-    for i in $(seq 100); do
+    local _
+    for _ in $(seq 100); do
         grep -qE "$3" "$2" && return 0
         kill -0 "$1" 2>/dev/null || return 1
         sleep 0.05

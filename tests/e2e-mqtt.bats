@@ -137,42 +137,39 @@ start_agent() {
         "$BATS_TEST_TMPDIR/$name.log"
 }
 
-# The bridge acp-send --exec runs: its stdin is published to colony/agents/NAME, and what the agent
-# publishes on colony/agents/NAME/out is its stdout (subscribed to before anything is published).
-# It ends when its stdin does, and ends its subscriber with it.
+# The bridge acp-send --exec runs is the README's, as it is written there: its stdin goes to
+# colony/agents/NAME, and what the agent publishes on colony/agents/NAME/out is its stdout. The
+# clients find the broker's port in their files of default options ($XDG_CONFIG_HOME/mosquitto_pub
+# and mosquitto_sub), which acp-send's environment passes on.
 write_bridge() {
     BRIDGE=$BATS_TEST_TMPDIR/bridge
-    cat >"$BRIDGE" <<'SH'
-#!/bin/bash
-# bridge PORT NAME CLIENT-ID
-set -u
-mosquitto_sub -p "$1" -q 1 -c -i "$3" -t "colony/agents/$2/out" -E || exit 2
-mosquitto_sub -p "$1" -q 1 -c -i "$3" -t "colony/agents/$2/out" &
-sub=$!
-trap 'kill "$sub" 2>/dev/null; wait "$sub"' EXIT
-mosquitto_pub -p "$1" -q 1 -l -t "colony/agents/$2"
-SH
+    sed -n '/^    \$ cat bridge$/,/^    \$ acp-send/{/^    \$/d; s/^    //; p}' "$TESTS_DIR/../README.md" >"$BRIDGE"
+    [ "$(head -1 "$BRIDGE")" = '#!/bin/bash' ] || fail "no bridge in the README: $(cat "$BRIDGE")"
     chmod +x "$BRIDGE"
+    mkdir -p "$BATS_TEST_TMPDIR/config"
+    echo "-p $PORT" >"$BATS_TEST_TMPDIR/config/mosquitto_sub"
+    echo "-p $PORT" >"$BATS_TEST_TMPDIR/config/mosquitto_pub"
+    export XDG_CONFIG_HOME=$BATS_TEST_TMPDIR/config
 }
 
 @test "acp-send --wait talks to the example forager behind the broker" {
     write_bridge
     start_agent forager-07
     # a task: accepted, then its result
-    run -0 --separate-stderr timeout 30 acp-send --wait --exec="$BRIDGE $PORT forager-07 e2e-send-1" \
+    run -0 --separate-stderr timeout 30 acp-send --wait --exec="$BRIDGE forager-07" \
         kind=task.assign to=forager-07 body.node=tg:crawl-index/3
     assert_equal "$stderr" ""
     assert_equal "${#lines[@]}" 2
     run jq -r '"\(.kind) \(.from) \(.to) \(.body.status // "-")"' <<<"$output"
     assert_output $'task.accept forager-07 queen -\ntask.result forager-07 queen ok'
     # a FIPA request: agree, then inform, in reply to ours
-    run -0 --separate-stderr timeout 30 acp-send --wait --exec="$BRIDGE $PORT forager-07 e2e-send-2" \
+    run -0 --separate-stderr timeout 30 acp-send --wait --exec="$BRIDGE forager-07" \
         performative=request sender=client_001 receiver=forager-07 content.action=process reply_with=r-1
     assert_equal "$stderr" ""
     run jq -r '"\(.performative) \(.in_reply_to)"' <<<"$output"
     assert_output $'agree r-1\ninform r-1'
     # a rejected task is exit 1, said on stderr
-    run -1 --separate-stderr timeout 30 acp-send --wait --exec="$BRIDGE $PORT forager-07 e2e-send-3" \
+    run -1 --separate-stderr timeout 30 acp-send --wait --exec="$BRIDGE forager-07" \
         kind=task.assign to=forager-07 body.node=tg:reject-1
     run jq -r .kind <<<"$output"
     assert_output task.reject
@@ -188,7 +185,7 @@ SH
     for i in 1 2 3 4 5; do
         printf '{"kind":"task.assign","to":"forager-07","body":{"node":"tg:crawl-index/%s"}}\n' "$i"
     done >"$BATS_TEST_TMPDIR/script"
-    run -0 --separate-stderr timeout 60 acp-send --stdin --wait --exec="$BRIDGE $PORT forager-07 e2e-send" \
+    run -0 --separate-stderr timeout 60 acp-send --stdin --wait --exec="$BRIDGE forager-07" \
         <"$BATS_TEST_TMPDIR/script"
     assert_equal "$stderr" ""
     run jq -r '"\(.kind) \(.body.artifacts // [] | join(","))"' <<<"$output"
