@@ -17,6 +17,8 @@ setup_file() {
     "$d/gen-colony" --faults="$d/faults" 80000 48 11 >"$d/colony.jsonl"
     # 40,000 FIPA messages of 1,000 interleaved conversations at a time
     "$d/gen-fipa" 40000 1000 5 >"$d/fipa.jsonl"
+    # the recipes' capture: smaller, as what they test is how the shards are run
+    "$d/gen-colony" --faults="$d/recipe-faults" 20000 16 3 >"$d/recipe.jsonl"
 }
 
 C=$BATS_FILE_TMPDIR
@@ -156,7 +158,7 @@ need_parallel() {
     need_parallel
     local d=$BATS_TEST_TMPDIR
     cd "$d"
-    cp "$C/colony.jsonl" big.jsonl
+    cp "$C/recipe.jsonl" big.jsonl
     whole big.jsonl
     # as the README writes it (parallel's status is the number of shards that found an error)
     parallel acp-trace --format=stats --shard={}/4 big.jsonl '>' shard{}.json ::: 1 2 3 4 2>/dev/null || true
@@ -170,7 +172,7 @@ need_parallel() {
 @test "README: 4 shards across two machines with parallel --sshlogin (ssh stood in for)" {
     need_parallel
     local d=$BATS_TEST_TMPDIR
-    whole "$C/colony.jsonl"
+    whole "$C/recipe.jsonl"
     # the stand-in for ssh runs the command here, as the remote machine's shell would, and notes
     # which machine it was for
     cat >"$d/ssh" <<'SH'
@@ -190,9 +192,9 @@ SH
     chmod +x "$d/ssh"
     # as the README writes it; the capture is at the same path on every machine
     parallel --ssh "$d/ssh" --sshlogin m1,m2 acp-trace --format=stats --by-agent --shard={}/4 \
-        "$C/colony.jsonl" ::: 1 2 3 4 >"$d/shards.json" 2>/dev/null || true
+        "$C/recipe.jsonl" ::: 1 2 3 4 >"$d/shards.json" 2>/dev/null || true
     acp-trace --merge-stats --by-agent "$d/shards.json" >"$d/merged.json"
-    parallel --ssh "$d/ssh" --sshlogin m1,m2 acp-trace --shard={}/4 "$C/colony.jsonl" \
+    parallel --ssh "$d/ssh" --sshlogin m1,m2 acp-trace --shard={}/4 "$C/recipe.jsonl" \
         ::: 1 2 3 4 >"$d/conversations.jsonl" 2>/dev/null || true
     same_as_whole "$d/merged.json" "$d/conversations.jsonl"
     grep -qx m1 "$d/hosts" && grep -qx m2 "$d/hosts" || fail "not both machines were used: $(sort -u "$d/hosts")"
