@@ -52,12 +52,13 @@ start_broker() {
 PROBE='{"v":"1.1","id":"m-ffffff","from":"e2e-probe","to":"queen","kind":"hb","ts":1312284100}'
 
 # Publishes the probe until the subscriber whose output is file $1 has seen it (as line $2, by
-# default the probe itself; it is published again only if it has not come within 2 s), so that
-# nothing published afterwards can race the subscription.
+# default the probe itself), so that nothing published afterwards can race the subscription. As
+# the broker keeps it, it is published again only if it has not come within 10 s (a subscriber
+# that subscribed meanwhile would see it twice).
 probe_until_seen() {
     local i
-    for i in $(seq 200); do
-        if [ $((i % 40)) -eq 1 ]; then
+    for i in $(seq 600); do
+        if [ $((i % 200)) -eq 1 ]; then
             mosquitto_pub -p "$PORT" -q 1 -r -t colony/probe -m "$PROBE" || fail "cannot publish the probe"
         fi
         grep -qxF "${2:-$PROBE}" "$1" 2>/dev/null && return 0
