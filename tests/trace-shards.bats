@@ -128,6 +128,13 @@ merge() {
     assert_balanced
     [ "$(jq '[.latency[].count] | add' "$d/merged.json")" -gt 5000 ] || fail "too few latencies"
     diff <(sort "$d/whole.err") <(sort "$d/shards.err") || fail "the findings differ"
+    # statistics by agent of 1,000 agents are one line longer than the 1M a message may be:
+    # --merge-stats reads it whole, unless --max-line-bytes says otherwise
+    [ "$(wc -c <"$d/whole.json")" -gt $((1024 * 1024)) ] || fail "the statistics are short"
+    acp-trace --merge-stats --by-agent "$d/whole.json" >"$d/again.json" || fail "the merge failed"
+    diff <(jq -S "$EXACT" "$d/whole.json") <(jq -S "$EXACT" "$d/again.json") || fail "the merge of one differs"
+    run -1 --separate-stderr acp-trace --merge-stats --by-agent --max-line-bytes=1M "$d/whole.json"
+    [[ $stderr == *"[line-too-long]"* ]] || fail "$stderr"
 }
 
 @test "shards of a damaged, mixed capture: a line that is no message is every shard's finding, and counted once" {
