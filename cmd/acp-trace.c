@@ -59,6 +59,8 @@ static const char *const format_names[] = {
 };
 
 enum { DEFAULT_MAX_ARROWS = 10000 };
+/* The line limit of --merge-stats unless --max-line-bytes is given: 1 GiB. */
+enum { MERGE_MAX_LINE_BYTES = 1 << 30 };
 
 struct trace {
     enum format format;
@@ -400,6 +402,11 @@ int main(int argc, char **argv)
     t.observer = (struct diag_observer){.notify = observe_finding, .ctx = &t};
     int status;
     if (t.merge) {
+        /* A statistics object is one line, as long as the agents and kinds it tells apart make
+         * it (--max-open bounds them): the default limit, meant for messages, would refuse what
+         * a shard wrote. */
+        if (!opts.max_line_bytes_given)
+            opts.max_line_bytes = MERGE_MAX_LINE_BYTES;
         const struct filter_config cfg = {
             .opts = &opts, .protocol = CHOOSE_AUTO, .mode = READ_JSON, .observer = &t.observer};
         const struct filter_ops ops = {

@@ -272,6 +272,7 @@ static bool common_option(struct common_opts *o, int key, const char *arg)
         if (!parse_size(arg, &size) || size == 0 || size > (1ULL << 40))
             break;
         o->max_line_bytes = (size_t)size;
+        o->max_line_bytes_given = true;
         return true;
     case OPT_MAX_ERRORS:
         if (!parse_ulong(arg, &o->max_errors) || o->max_errors == 0)

@@ -65,6 +65,7 @@ struct common_opts {
     bool strict;
     unsigned long max_errors; /* 0: no limit */
     size_t max_line_bytes;
+    bool max_line_bytes_given;
     bool now_given;
     time_t now; /* --now, else SOURCE_DATE_EPOCH, else the clock */
     bool seed_given;
