@@ -11,18 +11,14 @@ load bus_helper
 BATS_TEST_TIMEOUT=${BATS_TEST_TIMEOUT:-120}
 
 setup_file() {
-    local root=$TESTS_DIR/..
-    ${CC:-cc} -std=c11 -O2 -o "$BATS_FILE_TMPDIR/gen-colony" "$root/bench/gen-colony.c" || return 1
-    # shellcheck disable=SC2046
-    ${CC:-cc} -std=c11 -D_DEFAULT_SOURCE -o "$BATS_FILE_TMPDIR/forager" "$root/examples/forager.c" \
-        $(pkg-config --cflags --libs jansson) || return 1
+    build_test_programs
 }
 
 setup() {
     MOSQUITTO=$(command -v mosquitto || command -v /usr/sbin/mosquitto) &&
         command -v mosquitto_pub >/dev/null && command -v mosquitto_sub >/dev/null ||
         skip "needs mosquitto, mosquitto_pub and mosquitto_sub (Debian: mosquitto mosquitto-clients; scripts/deps installs them)"
-    FORAGER=$BATS_FILE_TMPDIR/forager
+    FORAGER=$ACP_BUILD/forager
     start_broker
 }
 
@@ -69,7 +65,7 @@ probe_until_seen() {
 
 @test "a capture replayed into the broker reaches mosquitto_sub once and in order, and acp-trace tells the file's story" {
     local d=$BATS_TEST_TMPDIR
-    "$BATS_FILE_TMPDIR/gen-colony" --faults="$d/faults" 3000 8 5 >"$d/capture"
+    "$ACP_BUILD/gen-colony" --faults="$d/faults" 3000 8 5 >"$d/capture"
     local n
     n=$(grep -c . "$d/capture")
     # the subscriber: N messages and the probe, validated and traced live (tee only keeps copies)

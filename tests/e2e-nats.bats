@@ -9,7 +9,7 @@ load bus_helper
 BATS_TEST_TIMEOUT=${BATS_TEST_TIMEOUT:-120}
 
 setup_file() {
-    ${CC:-cc} -std=c11 -O2 -o "$BATS_FILE_TMPDIR/gen-colony" "$TESTS_DIR/../bench/gen-colony.c" || return 1
+    build_test_programs
 }
 
 setup() {
@@ -53,7 +53,7 @@ start_subscriber() {
 
 @test "NATS: a capture replayed into the server reaches a subscriber to colony.> once and in order, and acp-trace tells the file's story" {
     local d=$BATS_TEST_TMPDIR n
-    "$BATS_FILE_TMPDIR/gen-colony" --faults="$d/faults" 3000 8 5 >"$d/capture"
+    "$ACP_BUILD/gen-colony" --faults="$d/faults" 3000 8 5 >"$d/capture"
     n=$(grep -c . "$d/capture")
     # validate live, trace live (tee only keeps copies)
     start_subscriber 'colony.>' "$n" \
@@ -75,7 +75,7 @@ start_subscriber() {
 
 @test "NATS: capture to a file, then replay the file into the bus, rewritten ids and all" {
     local d=$BATS_TEST_TMPDIR n
-    "$BATS_FILE_TMPDIR/gen-colony" 1000 4 3 >"$d/traffic"
+    "$ACP_BUILD/gen-colony" 1000 4 3 >"$d/traffic"
     n=$(grep -c . "$d/traffic")
     # capture what the colony says
     start_subscriber 'colony.>' "$n" 'cat >capture.jsonl'

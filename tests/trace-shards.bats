@@ -10,15 +10,14 @@ load test_helper
 BATS_TEST_TIMEOUT=${BATS_TEST_TIMEOUT:-300}
 
 setup_file() {
-    local root=$TESTS_DIR/.. d=$BATS_FILE_TMPDIR
-    ${CC:-cc} -std=c11 -O2 -o "$d/gen-colony" "$root/bench/gen-colony.c" || return 1
-    ${CC:-cc} -std=c11 -D_DEFAULT_SOURCE -O2 -o "$d/gen-fipa" "$root/bench/gen-fipa.c" || return 1
+    local d=$BATS_FILE_TMPDIR
+    build_test_programs || return 1
     # 80,000 IACP messages of 48 foragers, about 20,000 tasks, with faults
-    "$d/gen-colony" --faults="$d/faults" 80000 48 11 >"$d/colony.jsonl"
+    "$ACP_BUILD/gen-colony" --faults="$d/faults" 80000 48 11 >"$d/colony.jsonl"
     # 40,000 FIPA messages of 1,000 interleaved conversations at a time
-    "$d/gen-fipa" 40000 1000 5 >"$d/fipa.jsonl"
+    "$ACP_BUILD/gen-fipa" 40000 1000 5 >"$d/fipa.jsonl"
     # the recipes' capture: smaller, as what they test is how the shards are run
-    "$d/gen-colony" --faults="$d/recipe-faults" 20000 16 3 >"$d/recipe.jsonl"
+    "$ACP_BUILD/gen-colony" --faults="$d/recipe-faults" 20000 16 3 >"$d/recipe.jsonl"
 }
 
 C=$BATS_FILE_TMPDIR
