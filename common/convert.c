@@ -36,6 +36,10 @@ struct converter {
     struct clock_book *clock;
     double now; /* message time; NAN before any */
     struct strbuf key, answered_key;
+    /* The timestamp written last, and its second: a capture's messages come many to a second,
+     * so most are written from here without formatting them again. */
+    long long stamp_second;
+    json_t *stamp;
 };
 
 static void free_remembered(void *v)
@@ -71,6 +75,7 @@ void converter_free(struct converter *c)
     clock_book_free(c->clock);
     sb_free(&c->key);
     sb_free(&c->answered_key);
+    json_decref(c->stamp);
     free(c);
 }
 
@@ -282,11 +287,17 @@ static bool unix_seconds(const json_t *v, long long *out)
     return true;
 }
 
-static json_t *rfc3339(long long t)
+/* The RFC 3339 timestamp of unix second t (a new reference). */
+static json_t *rfc3339(struct converter *c, long long t)
 {
-    char buf[48];
-    time_format_rfc3339(t, buf, sizeof buf);
-    return json_string(buf);
+    if (!c->stamp || c->stamp_second != t) {
+        char buf[48];
+        time_format_rfc3339(t, buf, sizeof buf);
+        json_decref(c->stamp);
+        c->stamp = json_stringn_nocheck(buf, strlen(buf)); /* ASCII */
+        c->stamp_second = t;
+    }
+    return json_incref(c->stamp);
 }
 
 /* ts back from a timestamp that this converter wrote: an integer when it is whole. */
@@ -404,24 +415,25 @@ static json_t *iacp_content(const json_t *body, const char *action, json_t **x_b
     return json_incref((json_t *)body); /* shared: nobody changes the content afterwards */
 }
 
-static json_t *deadline_reply_by(const json_t *body)
+static json_t *deadline_reply_by(struct converter *c, const json_t *body)
 {
     json_t *deadline = json_object_get(body, "deadline");
     long long t;
     double epoch;
     bool zone;
     if (unix_seconds(deadline, &t))
-        return rfc3339(t);
+        return rfc3339(c, t);
     const char *s = json_string_value(deadline);
     if (s && time_parse_rfc3339(s, &epoch, &zone) && zone)
         return json_string(s);
     return NULL;
 }
 
-static json_t *fipa_from_fipa_kind(json_t *iacp, enum fipa_act act);
+static json_t *fipa_from_fipa_kind(struct converter *c, json_t *iacp, enum fipa_act act);
 
 /* Everything about one IACP message that its FIPA members are made of. */
 struct to_fipa {
+    struct converter *c;
     struct kind_mapping map;
     const char *answers_cancel; /* in_reply_to instead of ref, or NULL */
 };
@@ -446,7 +458,7 @@ static void member_to_fipa(json_t *out, const char *key, json_t *v, const struct
     } else if (is(key, "ref") && json_is_string(v)) {
         json_object_set(out, "in_reply_to", v);
     } else if (is(key, "ts") && unix_seconds(v, &seconds)) {
-        json_object_set_new(out, "timestamp", rfc3339(seconds));
+        json_object_set_new(out, "timestamp", rfc3339(t->c, seconds));
     } else if (is(key, "body")) {
         json_t *x_body;
         json_object_set_new(out, "content", iacp_content(v, t->map.action, &x_body));
@@ -470,14 +482,14 @@ json_t *convert_iacp_to_fipa(struct converter *c, json_t *iacp, struct diag_sink
     bool timed = iacp_time(iacp, &ts);
     read_clock(c, json_member_string(iacp, "from"), timed, ts);
     if (kind == IACP_FIPA)
-        return fipa_from_fipa_kind(iacp, fipa_act_parse(kind_name + 5));
+        return fipa_from_fipa_kind(c, iacp, fipa_act_parse(kind_name + 5));
     if (kind == IACP_DOTTED)
         diag_emit(sink, at, SEV_WARNING, "convert-kind-unknown",
                   "unknown kind '%s' written as inform (x-iacp-kind keeps it)", kind_name);
     json_t *body = json_object_get(iacp, "body");
     struct envelope e = envelope_of(iacp, kind);
     struct followed f = follow(c, &e);
-    struct to_fipa t = {map_kind(kind, body), cancel_answered(kind, body, &e, &f)};
+    struct to_fipa t = {c, map_kind(kind, body), cancel_answered(kind, body, &e, &f)};
     if (t.answers_cancel)
         t.map.act = FIPA_INFORM;
     json_t *out = json_object();
@@ -503,7 +515,7 @@ json_t *convert_iacp_to_fipa(struct converter *c, json_t *iacp, struct diag_sink
         json_object_set_new(out, "conversation_id", json_string(conversation));
     if (t.map.protocol)
         json_object_set_new(out, "protocol", json_string(t.map.protocol));
-    json_t *reply_by = kind == IACP_TASK_ASSIGN ? deadline_reply_by(body) : NULL;
+    json_t *reply_by = kind == IACP_TASK_ASSIGN ? deadline_reply_by(c, body) : NULL;
     if (reply_by)
         json_object_set_new(out, "reply_by", reply_by);
     if (kind == IACP_TASK_RESULT && is_partial(body))
@@ -721,7 +733,7 @@ static void map_timestamp(struct to_iacp *t, json_t *out, json_t *timestamp)
         ts = json_integer((json_int_t)t->c->cfg.now);
     json_object_set_new(out, "ts", ts);
     long long seconds;
-    json_t *back = unix_seconds(ts, &seconds) ? rfc3339(seconds) : NULL;
+    json_t *back = unix_seconds(ts, &seconds) ? rfc3339(t->c, seconds) : NULL;
     if (!back || !json_equal(back, timestamp))
         json_object_set(out, "x-fipa-timestamp", timestamp);
     json_decref(back);
@@ -864,6 +876,7 @@ static bool ts_mapped(const json_t *iacp, const json_t *ts)
 /* One fipa.<act> IACP message on its way back to FIPA: the FIPA members that two IACP members
  * may stand for are written at the first of them. */
 struct from_fipa_kind {
+    struct converter *c;
     const json_t *iacp;
     const json_t *absent;
     bool reply_with, sender, receiver, timestamp, content;
@@ -894,7 +907,7 @@ static void back_to_timestamp(struct from_fipa_kind *b, json_t *out, const char 
     if (timestamp)
         first_of_two(out, "timestamp", timestamp, &b->timestamp);
     else if (!listed(b->absent, "timestamp") && unix_seconds(v, &t) && !b->timestamp) {
-        json_object_set_new(out, "timestamp", rfc3339(t));
+        json_object_set_new(out, "timestamp", rfc3339(b->c, t));
         b->timestamp = true;
     }
     if (is(key, "ts") && !ts_mapped(b->iacp, v))
@@ -934,9 +947,10 @@ static void member_back_to_fipa(struct from_fipa_kind *b, json_t *out, const cha
     }
 }
 
-static json_t *fipa_from_fipa_kind(json_t *iacp, enum fipa_act act)
+static json_t *fipa_from_fipa_kind(struct converter *c, json_t *iacp, enum fipa_act act)
 {
-    struct from_fipa_kind b = {.iacp = iacp, .absent = json_object_get(iacp, "x-fipa-absent")};
+    struct from_fipa_kind b = {
+        .c = c, .iacp = iacp, .absent = json_object_get(iacp, "x-fipa-absent")};
     json_t *out = json_object();
     json_object_set_new(out, "performative", json_string(fipa_act_name(act, SPELL_SNAKE)));
     const char *key;
