@@ -9,28 +9,32 @@
 #include "iacp.h"
 #include "idgen.h"
 #include "streamclock.h"
-#include "strmap.h"
+#include "hashtab.h"
+#include "list.h"
 #include "timeutil.h"
-
-/* How often (in messages) remembered conversations are checked for expiry. */
-enum { SWEEP_EVERY = 4096 };
 
 /* Unix seconds that RFC 3339 can write with four-digit years. */
 static const double LAST_WRITABLE_SECOND = 253402300799.0;
 
-/* A message remembered by its sender and id. */
+/* A message remembered by its sender and id: one allocation that holds its key. */
 struct remembered {
-    char *conversation; /* the conversation_id of its conversation */
-    char *cancel;       /* an assign: the id of the latest task.cancel sent for it, or NULL */
-    char *cancel_to;    /* and whom that cancel went to */
-    double seen;        /* message time it was last used; -INFINITY before any */
+    struct hash_node node;
+    struct list_link age; /* in converter.by_age */
+    char *conversation;   /* the conversation_id of its conversation */
+    char *cancel;         /* an assign: the id of the latest task.cancel sent for it, or NULL */
+    char *cancel_to;      /* and whom that cancel went to */
+    double seen;          /* message time it was last used; -INFINITY before any */
+    char key[];           /* sender "/" id (qualified_id) */
 };
 
 struct converter {
     struct convert_config cfg;
-    struct strmap *conversations; /* sender "/" id -> struct remembered */
-    struct idgen *ids;            /* the ids of the IACP written, and fresh ones */
-    unsigned long fed;
+    struct hashtab conversations; /* of struct remembered, by key */
+    /* The same, least recently used first: message time does not go back once two senders
+     * agreed on it (streamclock.h), so this is the order of seen, and expiry takes from the
+     * front. (A provisional time may go back: a lookup checks idleness itself.) */
+    struct list by_age;
+    struct idgen *ids; /* the ids of the IACP written, and fresh ones */
     /* Message time is the stream clock (streamclock.h), so that one far-future ts does not make
      * the converter forget every conversation, nor one sender's clock the others'. */
     struct clock_book *clock;
@@ -42,14 +46,17 @@ struct converter {
     json_t *stamp;
 };
 
-static void free_remembered(void *v)
+static const char *remembered_key(const struct hash_node *node)
 {
-    struct remembered *r = v;
-    if (r) {
-        free(r->conversation);
-        free(r->cancel);
-        free(r->cancel_to);
-    }
+    return HASH_ITEM(node, struct remembered, node)->key;
+}
+
+static void free_remembered(struct hash_node *node)
+{
+    struct remembered *r = HASH_ITEM(node, struct remembered, node);
+    free(r->conversation);
+    free(r->cancel);
+    free(r->cancel_to);
     free(r);
 }
 
@@ -57,7 +64,7 @@ struct converter *converter_new(const struct convert_config *cfg)
 {
     struct converter *c = xcalloc(1, sizeof *c);
     c->cfg = *cfg;
-    c->conversations = strmap_new();
+    c->conversations.key = remembered_key;
     struct idgen_config ids = {
         .seed = cfg->seed, .keep_for = cfg->idle_timeout, .max_ids = cfg->max_open};
     c->ids = idgen_new(&ids);
@@ -70,7 +77,7 @@ void converter_free(struct converter *c)
 {
     if (!c)
         return;
-    strmap_free(c->conversations, free_remembered);
+    hashtab_free(&c->conversations, free_remembered);
     idgen_free(c->ids);
     clock_book_free(c->clock);
     sb_free(&c->key);
@@ -81,54 +88,58 @@ void converter_free(struct converter *c)
 
 size_t converter_remembered(const struct converter *c)
 {
-    return strmap_size(c->conversations);
+    return c->conversations.size;
 }
 
 /* --- remembering conversations --- */
 
-struct expiry {
-    double before; /* forget what was last used before this time */
-};
-
-static bool expired(void *ctx, const char *key, void *value)
+static void forget_one(struct converter *c, struct remembered *r)
 {
-    (void)key;
-    const struct expiry *e = ctx;
-    struct remembered *r = value;
-    if (r->seen >= e->before)
-        return false;
-    free_remembered(r);
-    return true;
+    list_remove(&c->by_age, &r->age);
+    hashtab_remove(&c->conversations, &r->node);
+    free_remembered(&r->node);
 }
 
-static bool oldest_and_newest(void *ctx, const char *key, void *value)
-{
-    (void)key;
-    double *range = ctx;
-    const struct remembered *r = value;
-    range[0] = fmin(range[0], r->seen);
-    range[1] = fmax(range[1], r->seen);
-    return false;
-}
-
-/* Forgets idle conversations, then the older half of the rest until under the cap. */
+/* Forgets idle conversations, then the least recently used until at most max_open are left:
+ * a few from the front of by_age per message, never a pass over them all. */
 static void forget(struct converter *c)
 {
-    if (!isnan(c->now)) {
-        struct expiry e = {c->now - c->cfg.idle_timeout};
-        strmap_sweep(c->conversations, expired, &e);
-    }
-    while (strmap_size(c->conversations) > c->cfg.max_open) {
-        double range[2] = {INFINITY, -INFINITY};
-        strmap_sweep(c->conversations, oldest_and_newest, range);
-        double lo = range[0], hi = range[1];
-        struct expiry e = {lo + (hi - lo) / 2};
-        if (!isfinite(lo) || e.before <= lo)
-            e.before = hi;
-        if (lo == hi) /* all as old as each other: forget them all */
-            e.before = INFINITY;
-        strmap_sweep(c->conversations, expired, &e);
-    }
+    double idle_before = isnan(c->now) ? -INFINITY : c->now - c->cfg.idle_timeout;
+    struct remembered *oldest;
+    while ((oldest = LIST_ITEM(c->by_age.head, struct remembered, age)) &&
+           (oldest->seen < idle_before || c->conversations.size > c->cfg.max_open))
+        forget_one(c, oldest);
+}
+
+/* Marks r used at message time now. */
+static void touch(struct converter *c, struct remembered *r, double now)
+{
+    r->seen = now;
+    list_remove(&c->by_age, &r->age);
+    list_append(&c->by_age, &r->age);
+}
+
+/* The message remembered by key (in sb), or NULL. */
+static struct remembered *recall(const struct converter *c, const struct strbuf *key)
+{
+    return HASH_ITEM(hashtab_find(&c->conversations, key->buf), struct remembered, node);
+}
+
+/* The message remembered by key, remembered now if it was not (its fields all empty): one
+ * lookup, and the key hashed once. */
+static struct remembered *recall_or_add(struct converter *c, const struct strbuf *key, bool *added)
+{
+    size_t hash = hashtab_hash(key->buf);
+    struct hash_node *node = hashtab_find_hashed(&c->conversations, key->buf, hash);
+    *added = !node;
+    if (node)
+        return HASH_ITEM(node, struct remembered, node);
+    struct remembered *r = xcalloc(1, sizeof *r + key->len + 1);
+    memcpy(r->key, key->buf, key->len + 1);
+    r->seen = -INFINITY;
+    hashtab_add_hashed(&c->conversations, &r->node, hash);
+    list_append(&c->by_age, &r->age);
+    return r;
 }
 
 /* An agent's name and an id it chose, as a conversation_id: the name with % and / written %25
@@ -202,17 +213,16 @@ struct followed {
 static struct followed follow(struct converter *c, const struct envelope *e)
 {
     struct followed f = {NULL, NULL};
-    if (++c->fed % SWEEP_EVERY == 0 || strmap_size(c->conversations) > c->cfg.max_open)
-        forget(c);
+    forget(c);
     double now = isnan(c->now) ? -INFINITY : c->now;
     if (e->ref) {
         const char *owner = e->kind == IACP_TASK_CANCEL ? e->from : e->to;
         qualified_id(&c->answered_key, owner, e->ref);
-        f.answered = strmap_get(c->conversations, c->answered_key.buf);
+        f.answered = recall(c, &c->answered_key);
         if (f.answered && f.answered->seen < now - c->cfg.idle_timeout)
-            f.answered = NULL; /* idle too long: forgotten, even if not swept yet */
+            f.answered = NULL; /* idle too long: forgotten, even if still behind a newer one */
         if (f.answered)
-            f.answered->seen = now;
+            touch(c, f.answered, now);
     }
     if (!e->id)
         return f;
@@ -220,18 +230,16 @@ static struct followed follow(struct converter *c, const struct envelope *e)
     char *conversation = xstrdup(f.answered ? f.answered->conversation
                                  : e->ref   ? c->answered_key.buf
                                             : own);
-    struct remembered *r = strmap_get(c->conversations, own);
-    if (!r) {
-        r = xcalloc(1, sizeof *r);
-        strmap_put(c->conversations, own, r);
-    } else if (r != f.answered) { /* an id used again: a new message */
+    bool added;
+    struct remembered *r = recall_or_add(c, &c->key, &added);
+    if (!added && r != f.answered) { /* an id used again: a new message */
         free(r->cancel);
         free(r->cancel_to);
         r->cancel = r->cancel_to = NULL;
     }
     free(r->conversation);
     r->conversation = conversation;
-    r->seen = now;
+    touch(c, r, now);
     if (e->kind == IACP_TASK_CANCEL && f.answered && f.answered != r) {
         free(f.answered->cancel);
         free(f.answered->cancel_to);
@@ -247,7 +255,8 @@ static struct followed follow(struct converter *c, const struct envelope *e)
 static void correct_conversation(struct converter *c, const char *sender, const char *id,
                                  const char *conversation)
 {
-    struct remembered *r = strmap_get(c->conversations, qualified_id(&c->key, sender, id));
+    qualified_id(&c->key, sender, id);
+    struct remembered *r = recall(c, &c->key);
     if (r && strcmp(r->conversation, conversation) != 0) {
         free(r->conversation);
         r->conversation = xstrdup(conversation);

@@ -137,6 +137,22 @@ iacp_to_fipa() {
     assert_output "queen/q-2"
 }
 
+@test "convert: at --max-open, the least recently used conversation is forgotten first, and only it" {
+    local f
+    f=$(lines_file \
+        '{"v":"1.1","id":"q-1","from":"queen","to":"f","kind":"tool.query","ts":101}' \
+        '{"v":"1.1","id":"m-1","from":"f","to":"queen","kind":"tool.reply","ref":"q-1","ts":102}' \
+        '{"v":"1.1","id":"x-1","from":"queen","to":"g","kind":"hb","ts":103}' \
+        '{"v":"1.1","id":"x-2","from":"queen","to":"g","kind":"hb","ts":104}' \
+        '{"v":"1.1","id":"x-3","from":"queen","to":"g","kind":"hb","ts":105}' \
+        '{"v":"1.1","id":"q-2","from":"queen","to":"f","kind":"tool.query","ref":"m-1","ts":106}')
+    # five remembered, one too many: q-1 goes, m-1 (as old, but used after it) stays
+    run -0 bash -c "acp-convert --to=fipa --max-open=4 '$f' | jq -r .conversation_id | tail -1"
+    assert_output "queen/q-1"
+    run -0 bash -c "acp-convert --to=fipa --max-open=3 '$f' | jq -r .conversation_id | tail -1"
+    assert_output "f/m-1"
+}
+
 @test "convert: one far-future ts does not make acp-convert forget its conversations" {
     local f far
     for far in 4102444800 99999999999999; do
