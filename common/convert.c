@@ -265,6 +265,14 @@ static void correct_conversation(struct converter *c, const char *sender, const 
 
 /* --- small JSON helpers --- */
 
+/* Every key and string this file gives jansson is valid UTF-8 already: a name of ours, or made
+ * of the input's, which jansson (or the string form's parser) validated. So the _nocheck
+ * calls: validating again cost more than setting the member. */
+static json_t *valid_string(const char *s)
+{
+    return s ? json_stringn_nocheck(s, strlen(s)) : NULL;
+}
+
 static bool starts_with(const char *s, const char *prefix)
 {
     return strncmp(s, prefix, strlen(prefix)) == 0;
@@ -280,7 +288,7 @@ static void set_prefixed(json_t *obj, const char *prefix, const char *name, json
     size_t n = strlen(prefix) + strlen(name) + 1;
     char *key = xmalloc(n);
     snprintf(key, n, "%s%s", prefix, name);
-    json_object_set(obj, key, v);
+    json_object_set_nocheck(obj, key, v);
     free(key);
 }
 
@@ -434,7 +442,7 @@ static json_t *deadline_reply_by(struct converter *c, const json_t *body)
         return rfc3339(c, t);
     const char *s = json_string_value(deadline);
     if (s && time_parse_rfc3339(s, &epoch, &zone) && zone)
-        return json_string(s);
+        return valid_string(s);
     return NULL;
 }
 
@@ -452,27 +460,27 @@ static void member_to_fipa(json_t *out, const char *key, json_t *v, const struct
 {
     long long seconds;
     if (is(key, "v")) {
-        json_object_set(out, "x-iacp-v", v);
+        json_object_set_nocheck(out, "x-iacp-v", v);
     } else if (is(key, "kind")) {
-        json_object_set(out, "x-iacp-kind", v);
+        json_object_set_nocheck(out, "x-iacp-kind", v);
     } else if (is(key, "id") && json_is_string(v)) {
-        json_object_set(out, "reply_with", v);
+        json_object_set_nocheck(out, "reply_with", v);
     } else if (is(key, "from") && json_is_string(v)) {
-        json_object_set(out, "sender", v);
+        json_object_set_nocheck(out, "sender", v);
     } else if (is(key, "to") && json_is_string(v)) {
-        json_object_set(out, "receiver", v);
+        json_object_set_nocheck(out, "receiver", v);
     } else if (is(key, "ref") && json_is_string(v) && t->answers_cancel) {
-        json_object_set_new(out, "in_reply_to", json_string(t->answers_cancel));
-        json_object_set(out, "x-iacp-ref", v);
+        json_object_set_new_nocheck(out, "in_reply_to", valid_string(t->answers_cancel));
+        json_object_set_nocheck(out, "x-iacp-ref", v);
     } else if (is(key, "ref") && json_is_string(v)) {
-        json_object_set(out, "in_reply_to", v);
+        json_object_set_nocheck(out, "in_reply_to", v);
     } else if (is(key, "ts") && unix_seconds(v, &seconds)) {
-        json_object_set_new(out, "timestamp", rfc3339(t->c, seconds));
+        json_object_set_new_nocheck(out, "timestamp", rfc3339(t->c, seconds));
     } else if (is(key, "body")) {
         json_t *x_body;
-        json_object_set_new(out, "content", iacp_content(v, t->map.action, &x_body));
+        json_object_set_new_nocheck(out, "content", iacp_content(v, t->map.action, &x_body));
         if (x_body)
-            json_object_set(out, "x-iacp-body", x_body);
+            json_object_set_nocheck(out, "x-iacp-body", x_body);
     } else if (!(is(key, "x-fipa-conversation_id") && json_is_string(v))) {
         set_prefixed(out, "x-iacp-", key, v);
     }
@@ -502,7 +510,8 @@ json_t *convert_iacp_to_fipa(struct converter *c, json_t *iacp, struct diag_sink
     if (t.answers_cancel)
         t.map.act = FIPA_INFORM;
     json_t *out = json_object();
-    json_object_set_new(out, "performative", json_string(fipa_act_name(t.map.act, SPELL_SNAKE)));
+    json_object_set_new_nocheck(out, "performative",
+                                valid_string(fipa_act_name(t.map.act, SPELL_SNAKE)));
     const char *key;
     json_t *v;
     json_object_foreach(iacp, key, v)
@@ -511,7 +520,7 @@ json_t *convert_iacp_to_fipa(struct converter *c, json_t *iacp, struct diag_sink
     }
     if (!body) {
         json_t *unused;
-        json_object_set_new(out, "content", iacp_content(NULL, t.map.action, &unused));
+        json_object_set_new_nocheck(out, "content", iacp_content(NULL, t.map.action, &unused));
     }
     /* The way back keeps a conversation_id that the stream would not find again (a capture cut
      * in the middle of a conversation) in x-fipa-conversation_id; it wins here. */
@@ -521,14 +530,14 @@ json_t *convert_iacp_to_fipa(struct converter *c, json_t *iacp, struct diag_sink
     if (!conversation)
         conversation = f.conversation;
     if (conversation)
-        json_object_set_new(out, "conversation_id", json_string(conversation));
+        json_object_set_new_nocheck(out, "conversation_id", valid_string(conversation));
     if (t.map.protocol)
-        json_object_set_new(out, "protocol", json_string(t.map.protocol));
+        json_object_set_new_nocheck(out, "protocol", valid_string(t.map.protocol));
     json_t *reply_by = kind == IACP_TASK_ASSIGN ? deadline_reply_by(c, body) : NULL;
     if (reply_by)
-        json_object_set_new(out, "reply_by", reply_by);
+        json_object_set_new_nocheck(out, "reply_by", reply_by);
     if (kind == IACP_TASK_RESULT && is_partial(body))
-        json_object_set_new(out, "x-acp-partial", json_true());
+        json_object_set_new_nocheck(out, "x-acp-partial", json_true());
     return out;
 }
 
@@ -574,7 +583,7 @@ static void keep_conversation(struct converter *c, json_t *fipa, json_t *out)
     const char *found = follow(c, &e).conversation;
     const char *conversation = json_member_string(fipa, "conversation_id");
     if (conversation && !(found && strcmp(conversation, found) == 0)) {
-        json_object_set_new(out, "x-fipa-conversation_id", json_string(conversation));
+        json_object_set_new_nocheck(out, "x-fipa-conversation_id", valid_string(conversation));
         if (e.id)
             correct_conversation(c, e.from, e.id, conversation);
     }
@@ -603,9 +612,10 @@ static void member_back_to_iacp(json_t *out, const json_t *fipa, const char *key
         is(key, "reply_by") || (is(key, "x-acp-partial") && partial_derived(fipa, v))) {
         return; /* derived from the IACP members */
     } else if (is(key, "reply_with") && json_is_string(v)) {
-        json_object_set(out, "id", v);
+        json_object_set_nocheck(out, "id", v);
     } else if ((is(key, "sender") || is(key, "receiver")) && lone_agent_name(v)) {
-        json_object_set_new(out, key[0] == 's' ? "from" : "to", json_string(lone_agent_name(v)));
+        json_object_set_new_nocheck(out, key[0] == 's' ? "from" : "to",
+                                    valid_string(lone_agent_name(v)));
     } else if (is(key, "in_reply_to") || is(key, "x-iacp-ref")) {
         json_t *ref = json_object_get(fipa, "x-iacp-ref");
         if (!ref && json_is_string(v))
@@ -613,22 +623,22 @@ static void member_back_to_iacp(json_t *out, const json_t *fipa, const char *key
         if (!ref && !json_is_null(v))
             set_prefixed(out, "x-fipa-", key, v);
         else if (ref && !done->ref)
-            json_object_set(out, "ref", ref);
+            json_object_set_nocheck(out, "ref", ref);
         done->ref = done->ref || ref;
     } else if (is(key, "timestamp") && (ts = timestamp_seconds(v))) {
-        json_object_set_new(out, "ts", ts);
+        json_object_set_new_nocheck(out, "ts", ts);
     } else if (is(key, "content") || is(key, "x-iacp-body")) {
         if (!done->body) {
             json_t *x_body = json_object_get(fipa, "x-iacp-body");
             json_t *body = x_body ? json_incref(x_body) : body_from_content(v, kind);
             if (body)
-                json_object_set_new(out, "body", body);
+                json_object_set_new_nocheck(out, "body", body);
         }
         done->body = true;
     } else if (is(key, "x-iacp-kind")) {
-        json_object_set(out, "kind", v);
+        json_object_set_nocheck(out, "kind", v);
     } else if (starts_with(key, "x-iacp-")) {
-        json_object_set(out, key + 7, v);
+        json_object_set_nocheck(out, key + 7, v);
     } else {
         set_prefixed(out, "x-fipa-", key, v);
     }
@@ -654,7 +664,7 @@ static void note_absent(json_t **absent, const char *member)
 {
     if (!*absent)
         *absent = json_array();
-    json_array_append_new(*absent, json_string(member));
+    json_array_append_new(*absent, valid_string(member));
 }
 
 /* The x-iacp-ts of a message without timestamp, written by fipa_from_fipa_kind for a ts that
@@ -710,9 +720,9 @@ static void map_sender(json_t *out, json_t *sender)
 {
     const char *from = fipa_agent_name(sender);
     if (from)
-        json_object_set_new(out, "from", json_string(from));
+        json_object_set_new_nocheck(out, "from", valid_string(from));
     if (!(json_is_string(sender) && from))
-        json_object_set(out, "x-fipa-sender", sender);
+        json_object_set_nocheck(out, "x-fipa-sender", sender);
 }
 
 static void map_receiver(json_t *out, json_t *receiver)
@@ -724,27 +734,27 @@ static void map_receiver(json_t *out, json_t *receiver)
     if (!to && json_is_array(receiver))
         to = fipa_agent_name(json_array_get(receiver, 0));
     if (to)
-        json_object_set_new(out, "to", json_string(to));
+        json_object_set_new_nocheck(out, "to", valid_string(to));
     if (!(json_is_string(single) && fipa_agent_name(single)))
-        json_object_set(out, "x-fipa-receiver", receiver);
+        json_object_set_nocheck(out, "x-fipa-receiver", receiver);
 }
 
 /* ts from timestamp; a timestamp that its ts would not write back the same rides along. */
 static void map_timestamp(struct to_iacp *t, json_t *out, json_t *timestamp)
 {
     if (json_is_null(timestamp)) {
-        json_object_set_new(out, "ts", json_integer((json_int_t)t->c->cfg.now));
-        json_object_set(out, "x-fipa-timestamp", timestamp);
+        json_object_set_new_nocheck(out, "ts", json_integer((json_int_t)t->c->cfg.now));
+        json_object_set_nocheck(out, "x-fipa-timestamp", timestamp);
         return;
     }
     json_t *ts = json_is_number(timestamp) ? json_incref(timestamp) : timestamp_seconds(timestamp);
     if (!ts)
         ts = json_integer((json_int_t)t->c->cfg.now);
-    json_object_set_new(out, "ts", ts);
+    json_object_set_new_nocheck(out, "ts", ts);
     long long seconds;
     json_t *back = unix_seconds(ts, &seconds) ? rfc3339(t->c, seconds) : NULL;
     if (!back || !json_equal(back, timestamp))
-        json_object_set(out, "x-fipa-timestamp", timestamp);
+        json_object_set_nocheck(out, "x-fipa-timestamp", timestamp);
     json_decref(back);
 }
 
@@ -754,22 +764,22 @@ static void map_reply_with(struct to_iacp *t, json_t *out, json_t *reply_with)
 {
     const char *from = fipa_agent_name(json_object_get(t->fipa, "sender"));
     if (json_is_string(reply_with) && !idgen_seen(t->c->ids, from, json_string_value(reply_with))) {
-        json_object_set(out, "id", reply_with);
+        json_object_set_nocheck(out, "id", reply_with);
         return;
     }
-    json_object_set_new(out, "id", json_string(idgen_fresh(t->c->ids, from, t->c->now)));
-    json_object_set(out, "x-fipa-reply_with", reply_with);
+    json_object_set_new_nocheck(out, "id", valid_string(idgen_fresh(t->c->ids, from, t->c->now)));
+    json_object_set_nocheck(out, "x-fipa-reply_with", reply_with);
 }
 
 static void map_content(struct to_iacp *t, json_t *out, json_t *content)
 {
     if (t->marked_body) {
         if (!json_is_object(content)) /* else {} stood for no body */
-            json_object_set(out, "body", content);
+            json_object_set_nocheck(out, "body", content);
     } else if (json_is_object(content)) {
-        json_object_set(out, "body", content);
+        json_object_set_nocheck(out, "body", content);
     } else {
-        json_object_set(out, "x-fipa-content", content);
+        json_object_set_nocheck(out, "x-fipa-content", content);
     }
 }
 
@@ -779,7 +789,7 @@ static void member_to_iacp(struct to_iacp *t, json_t *out, const char *key, json
     if (is(key, "performative")) {
         char kind[48];
         snprintf(kind, sizeof kind, "fipa.%s", fipa_act_name(t->act, SPELL_SNAKE));
-        json_object_set_new(out, "kind", json_string(kind));
+        json_object_set_new_nocheck(out, "kind", valid_string(kind));
     } else if (is(key, "reply_with")) {
         map_reply_with(t, out, v);
     } else if (is(key, "sender")) {
@@ -788,7 +798,7 @@ static void member_to_iacp(struct to_iacp *t, json_t *out, const char *key, json
         map_receiver(out, v);
     } else if (is(key, "in_reply_to") && (json_is_string(v) || json_is_null(v))) {
         if (json_is_string(v))
-            json_object_set(out, "ref", v);
+            json_object_set_nocheck(out, "ref", v);
     } else if (is(key, "timestamp")) {
         map_timestamp(t, out, v);
     } else if (is(key, "content")) {
@@ -796,9 +806,9 @@ static void member_to_iacp(struct to_iacp *t, json_t *out, const char *key, json
     } else if (is(key, "x-iacp-body") && t->marked_body) {
         return; /* said by the content's place */
     } else if (is(key, "x-iacp-ts") && ts_marker(t->fipa)) {
-        json_object_set(out, "ts", v);
+        json_object_set_nocheck(out, "ts", v);
     } else if (is_iacp_extra(key, v)) {
-        json_object_set(out, key + 7, v);
+        json_object_set_nocheck(out, key + 7, v);
     } else {
         set_prefixed(out, "x-fipa-", key, v);
     }
@@ -828,9 +838,9 @@ json_t *convert_fipa_to_iacp(struct converter *c, json_t *fipa, struct diag_sink
     /* v first, where IACP writers put it; x-iacp-v (not "1.1") then fills it in place. */
     json_t *version = json_object_get(fipa, "x-iacp-v");
     if (version && is_iacp_extra("x-iacp-v", version))
-        json_object_set(out, "v", version);
+        json_object_set_nocheck(out, "v", version);
     else
-        json_object_set_new(out, "v", json_string("1.1"));
+        json_object_set_new_nocheck(out, "v", valid_string("1.1"));
     const char *key;
     json_t *v;
     json_object_foreach(fipa, key, v)
@@ -840,18 +850,18 @@ json_t *convert_fipa_to_iacp(struct converter *c, json_t *fipa, struct diag_sink
     if (!json_object_get(fipa, "reply_with"))
         note_absent(&t.absent, "reply_with");
     if (!json_object_get(out, "ts")) {
-        json_object_set_new(out, "ts", json_integer((json_int_t)c->cfg.now));
+        json_object_set_new_nocheck(out, "ts", json_integer((json_int_t)c->cfg.now));
         note_absent(&t.absent, "timestamp");
     }
     if (!json_object_get(out, "id"))
-        json_object_set_new(
-            out, "id", json_string(idgen_fresh(c->ids, json_member_string(out, "from"), c->now)));
+        json_object_set_new_nocheck(
+            out, "id", valid_string(idgen_fresh(c->ids, json_member_string(out, "from"), c->now)));
     else
         idgen_note(c->ids, json_member_string(out, "from"), json_member_string(out, "id"), c->now);
     if (!json_object_get(fipa, "content"))
         note_absent(&t.absent, "content");
     if (t.absent)
-        json_object_set_new(out, "x-fipa-absent", t.absent);
+        json_object_set_new_nocheck(out, "x-fipa-absent", t.absent);
     return out;
 }
 
@@ -894,7 +904,7 @@ struct from_fipa_kind {
 static void first_of_two(json_t *out, const char *name, json_t *v, bool *done)
 {
     if (!*done && v)
-        json_object_set(out, name, v);
+        json_object_set_nocheck(out, name, v);
     *done = true;
 }
 
@@ -906,7 +916,7 @@ static void back_to_content(struct from_fipa_kind *b, json_t *out)
     first_of_two(out, "content", content ? content : body, &b->content);
     bool body_said = json_is_object(body) || content || (!body && listed(b->absent, "content"));
     if (!body_said && !json_object_get(out, "x-iacp-body"))
-        json_object_set_new(out, "x-iacp-body", body ? json_incref(body) : json_null());
+        json_object_set_new_nocheck(out, "x-iacp-body", body ? json_incref(body) : json_null());
 }
 
 static void back_to_timestamp(struct from_fipa_kind *b, json_t *out, const char *key, json_t *v)
@@ -916,11 +926,11 @@ static void back_to_timestamp(struct from_fipa_kind *b, json_t *out, const char 
     if (timestamp)
         first_of_two(out, "timestamp", timestamp, &b->timestamp);
     else if (!listed(b->absent, "timestamp") && unix_seconds(v, &t) && !b->timestamp) {
-        json_object_set_new(out, "timestamp", rfc3339(b->c, t));
+        json_object_set_new_nocheck(out, "timestamp", rfc3339(b->c, t));
         b->timestamp = true;
     }
     if (is(key, "ts") && !ts_mapped(b->iacp, v))
-        json_object_set(out, "x-iacp-ts", v);
+        json_object_set_nocheck(out, "x-iacp-ts", v);
 }
 
 static void member_back_to_fipa(struct from_fipa_kind *b, json_t *out, const char *key, json_t *v)
@@ -933,7 +943,7 @@ static void member_back_to_fipa(struct from_fipa_kind *b, json_t *out, const cha
         return;
     } else if (is(key, "v")) {
         if (!version || strcmp(version, "1.1") != 0)
-            json_object_set(out, "x-iacp-v", v);
+            json_object_set_nocheck(out, "x-iacp-v", v);
     } else if (is(key, "id") || is(key, "x-fipa-reply_with")) {
         json_t *reply_with = x_reply_with                      ? x_reply_with
                              : listed(b->absent, "reply_with") ? NULL
@@ -944,13 +954,13 @@ static void member_back_to_fipa(struct from_fipa_kind *b, json_t *out, const cha
     } else if (is(key, "to") || is(key, "x-fipa-receiver")) {
         first_of_two(out, "receiver", x_receiver ? x_receiver : v, &b->receiver);
     } else if (is(key, "ref")) {
-        json_object_set(out, "in_reply_to", v);
+        json_object_set_nocheck(out, "in_reply_to", v);
     } else if (is(key, "ts") || is(key, "x-fipa-timestamp")) {
         back_to_timestamp(b, out, key, v);
     } else if (is(key, "body") || is(key, "x-fipa-content")) {
         back_to_content(b, out);
     } else if (starts_with(key, "x-fipa-")) {
-        json_object_set(out, key + 7, v);
+        json_object_set_nocheck(out, key + 7, v);
     } else {
         set_prefixed(out, "x-iacp-", key, v);
     }
@@ -961,7 +971,7 @@ static json_t *fipa_from_fipa_kind(struct converter *c, json_t *iacp, enum fipa_
     struct from_fipa_kind b = {
         .c = c, .iacp = iacp, .absent = json_object_get(iacp, "x-fipa-absent")};
     json_t *out = json_object();
-    json_object_set_new(out, "performative", json_string(fipa_act_name(act, SPELL_SNAKE)));
+    json_object_set_new_nocheck(out, "performative", valid_string(fipa_act_name(act, SPELL_SNAKE)));
     const char *key;
     json_t *v;
     json_object_foreach(iacp, key, v)
@@ -969,14 +979,14 @@ static json_t *fipa_from_fipa_kind(struct converter *c, json_t *iacp, enum fipa_
         member_back_to_fipa(&b, out, key, v);
     }
     if (!b.content && !listed(b.absent, "content")) { /* no body: {} said so, and the marker */
-        json_object_set_new(out, "content", json_object());
-        json_object_set_new(out, "x-iacp-body", json_null());
+        json_object_set_new_nocheck(out, "content", json_object());
+        json_object_set_new_nocheck(out, "x-iacp-body", json_null());
     }
     /* Missing members that IACP requires come back missing (null) rather than made up. */
     if (!json_object_get(iacp, "ts"))
-        json_object_set_new(out, "x-iacp-ts", json_null());
+        json_object_set_new_nocheck(out, "x-iacp-ts", json_null());
     if (!json_object_get(iacp, "v"))
-        json_object_set_new(out, "x-iacp-v", json_null());
+        json_object_set_new_nocheck(out, "x-iacp-v", json_null());
     return out;
 }
 
@@ -986,7 +996,7 @@ bool convert_respell(json_t *fipa, enum fipa_spelling spelling)
     enum fipa_act act = performative ? fipa_act_parse(performative) : FIPA_ACT_INVALID;
     if (act == FIPA_ACT_INVALID)
         return false;
-    json_object_set_new(fipa, "performative", json_string(fipa_act_name(act, spelling)));
+    json_object_set_new_nocheck(fipa, "performative", valid_string(fipa_act_name(act, spelling)));
     return true;
 }
 

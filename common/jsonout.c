@@ -168,15 +168,18 @@ static void add_string(struct jsonout *w, const char *s, size_t len)
     sb_grow(sb, len + 2);
     sb->buf[sb->len++] = '"';
     unsigned plain = plain_classes(w->flags);
-    size_t i = 0;
-    while (i < len) {
-        size_t run = plain_run(p + i, len - i, plain);
-        sb_add(sb, p + i, run);
-        i += run;
-        if (i < len)
+    size_t i = plain_run(p, len, plain);
+    memcpy(sb->buf + sb->len, p, i); /* most strings: all of it, in the room grown above */
+    sb->len += i;
+    if (i < len) {
+        while (i < len) {
             i += add_special(w, p + i, len - i);
+            size_t run = plain_run(p + i, len - i, plain);
+            sb_add(sb, p + i, run);
+            i += run;
+        }
+        sb_grow(sb, 1); /* escapes took the room grown above */
     }
-    sb_grow(sb, 1);
     sb->buf[sb->len++] = '"';
     sb->buf[sb->len] = '\0';
 }
