@@ -148,13 +148,13 @@ static struct remembered *recall_or_add(struct converter *c, const struct strbuf
 static const char *qualified_id(struct strbuf *sb, const char *agent, const char *id)
 {
     sb_reset(sb);
-    for (const char *p = agent ? agent : ""; *p; p++) {
-        if (*p == '%')
-            sb_adds(sb, "%25");
-        else if (*p == '/')
-            sb_adds(sb, "%2F");
-        else
-            sb_addc(sb, *p);
+    for (const char *p = agent ? agent : "";;) {
+        size_t run = strcspn(p, "%/");
+        sb_add(sb, p, run);
+        p += run;
+        if (!*p)
+            break;
+        sb_adds(sb, *p++ == '%' ? "%25" : "%2F");
     }
     sb_addc(sb, '/');
     sb_adds(sb, id);

@@ -8,6 +8,21 @@
 
 #include "escape.h"
 
+/* sb_grow, without the call when there is room already: the writer asks for a few bytes at a
+ * time. */
+static inline void room(struct strbuf *sb, size_t extra)
+{
+    if (sb->cap - sb->len <= extra) /* sb_grow keeps len < cap once it allocated */
+        sb_grow(sb, extra);
+}
+
+/* One byte, where room was made for it. */
+static inline void put(struct strbuf *sb, char c)
+{
+    sb->buf[sb->len++] = c;
+    sb->buf[sb->len] = '\0';
+}
+
 void jsonout_init(struct jsonout *w, struct strbuf *sb, unsigned flags)
 {
     w->sb = sb;
@@ -23,21 +38,22 @@ static void separate(struct jsonout *w)
         return;
     char last = w->sb->buf[w->sb->len - 1];
     if (last != '{' && last != '[' && last != ':') {
-        sb_grow(w->sb, 1);
-        w->sb->buf[w->sb->len++] = ',';
-        w->sb->buf[w->sb->len] = '\0';
+        room(w->sb, 1);
+        put(w->sb, ',');
     }
 }
 
 void jsonout_begin_object(struct jsonout *w)
 {
     separate(w);
-    sb_addc(w->sb, '{');
+    room(w->sb, 1);
+    put(w->sb, '{');
 }
 
 void jsonout_end_object(struct jsonout *w)
 {
-    sb_addc(w->sb, '}');
+    room(w->sb, 1);
+    put(w->sb, '}');
 }
 
 void jsonout_begin_array(struct jsonout *w)
@@ -165,7 +181,7 @@ static void add_string(struct jsonout *w, const char *s, size_t len)
 {
     const unsigned char *p = (const unsigned char *)s;
     struct strbuf *sb = w->sb;
-    sb_grow(sb, len + 2);
+    room(sb, len + 2);
     sb->buf[sb->len++] = '"';
     unsigned plain = plain_classes(w->flags);
     size_t i = plain_run(p, len, plain);
@@ -178,7 +194,7 @@ static void add_string(struct jsonout *w, const char *s, size_t len)
             sb_add(sb, p + i, run);
             i += run;
         }
-        sb_grow(sb, 1); /* escapes took the room grown above */
+        room(sb, 1); /* escapes took the room made above */
     }
     sb->buf[sb->len++] = '"';
     sb->buf[sb->len] = '\0';
@@ -188,9 +204,8 @@ void jsonout_key(struct jsonout *w, const char *key)
 {
     separate(w);
     add_string(w, key, strlen(key));
-    sb_grow(w->sb, 1);
-    w->sb->buf[w->sb->len++] = ':';
-    w->sb->buf[w->sb->len] = '\0';
+    room(w->sb, 1);
+    put(w->sb, ':');
 }
 
 void jsonout_string(struct jsonout *w, const char *s, size_t len)
