@@ -285,11 +285,14 @@ static bool is(const char *key, const char *name)
 
 static void set_prefixed(json_t *obj, const char *prefix, const char *name, json_t *v)
 {
-    size_t n = strlen(prefix) + strlen(name) + 1;
-    char *key = xmalloc(n);
-    snprintf(key, n, "%s%s", prefix, name);
+    size_t prefix_len = strlen(prefix), name_len = strlen(name);
+    char small[64];
+    char *key = prefix_len + name_len < sizeof small ? small : xmalloc(prefix_len + name_len + 1);
+    memcpy(key, prefix, prefix_len);
+    memcpy(key + prefix_len, name, name_len + 1);
     json_object_set_nocheck(obj, key, v);
-    free(key);
+    if (key != small)
+        free(key);
 }
 
 /* Whole unix seconds that RFC 3339 can write, or false. */
@@ -553,9 +556,14 @@ static json_t *body_from_content(const json_t *content, const char *kind)
 {
     if (!content)
         return NULL;
-    json_t *body = json_deep_copy(content);
-    if (is_ctl_kind(kind) && json_is_object(body))
+    /* Shared where nothing changes it, as iacp_content shares the body; a ctl kind's loses the
+     * action, which only a copy of its top level needs. */
+    json_t *body = json_incref((json_t *)content);
+    if (is_ctl_kind(kind) && json_is_object(body)) {
+        json_decref(body);
+        body = json_copy((json_t *)content);
         json_object_del(body, "action");
+    }
     if (json_is_object(body) && json_object_size(body) == 0) {
         json_decref(body);
         return NULL;
@@ -787,8 +795,13 @@ static void map_content(struct to_iacp *t, json_t *out, json_t *content)
 static void member_to_iacp(struct to_iacp *t, json_t *out, const char *key, json_t *v)
 {
     if (is(key, "performative")) {
-        char kind[48];
-        snprintf(kind, sizeof kind, "fipa.%s", fipa_act_name(t->act, SPELL_SNAKE));
+        const char *act = fipa_act_name(t->act, SPELL_SNAKE);
+        char kind[48] = "fipa.";
+        size_t act_len = strlen(act);
+        if (act_len >= sizeof kind - 5) /* no act is that long */
+            act_len = sizeof kind - 6;
+        memcpy(kind + 5, act, act_len);
+        kind[5 + act_len] = '\0';
         json_object_set_new_nocheck(out, "kind", valid_string(kind));
     } else if (is(key, "reply_with")) {
         map_reply_with(t, out, v);

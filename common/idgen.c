@@ -1,7 +1,6 @@
 #include "idgen.h"
 
 #include <ctype.h>
-#include <inttypes.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -262,6 +261,21 @@ bool idgen_seen(struct idgen *g, const char *sender, const char *id)
     return u && !expired(g, u->seen);
 }
 
+/* v in lowercase hex, at least width digits (zero-padded): by hand, as vsnprintf would cost more
+ * than the rest of a fresh id. */
+static void add_hex(struct strbuf *out, uint64_t v, unsigned width)
+{
+    char digits[16], *end = digits + sizeof digits, *d = end;
+    do
+        *--d = "0123456789abcdef"[v & 15];
+    while ((v >>= 4) != 0);
+    for (; width > sizeof digits; width--) /* no form is wider than 16 digits */
+        sb_addc(out, '0');
+    while ((unsigned)(end - d) < width)
+        *--d = '0';
+    sb_add(out, d, (size_t)(end - d));
+}
+
 /* The n-th id of a sender's form: the permuted low bits as hex digits, then the round. The
  * forager's form keeps the sender's key as it is, so that its ids stay what they were before
  * there were other forms. */
@@ -274,9 +288,11 @@ static void format_id(struct strbuf *out, const struct sender *s, enum idgen_for
     uint64_t round = n >> bits;
     sb_reset(out);
     sb_adds(out, forms[form].prefix ? forms[form].prefix : prefix);
-    sb_addf(out, "%0*" PRIx64, (int)forms[form].digits, digits);
-    if (round)
-        sb_addf(out, "-%" PRIx64, round);
+    add_hex(out, digits, forms[form].digits);
+    if (round) {
+        sb_addc(out, '-');
+        add_hex(out, round, 1);
+    }
 }
 
 const char *idgen_fresh_form(struct idgen *g, const char *sender, enum idgen_form form,
