@@ -93,7 +93,7 @@ static json_t *as_fipa(struct convert_run *run, struct message *m, enum protocol
 {
     if (proto == PROTO_IACP)
         return convert_iacp_to_fipa(run->converter, m->root, sink, &m->at);
-    json_t *copy = json_deep_copy(m->root);
+    json_t *copy = json_copy(m->root); /* only the performative changes: its top level will do */
     const char *performative = json_member_string(copy, "performative");
     if (!convert_respell(copy, SPELL_SNAKE)) {
         diag_emit(sink, &m->at, SEV_ERROR, "convert-fipa",
