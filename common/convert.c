@@ -400,9 +400,11 @@ static struct kind_mapping map_kind(enum iacp_kind kind, const json_t *body)
 static const char *cancel_answered(enum iacp_kind kind, const json_t *body,
                                    const struct envelope *e, const struct followed *f)
 {
+    if (kind != IACP_TASK_RESULT)
+        return NULL;
     const char *status = json_member_string(body, "status");
-    if (kind != IACP_TASK_RESULT || is_partial(body) || !status ||
-        strcmp(status, "cancelled") != 0 || !f->answered || !f->answered->cancel || !e->from)
+    if (is_partial(body) || !status || strcmp(status, "cancelled") != 0 || !f->answered ||
+        !f->answered->cancel || !e->from)
         return NULL;
     const char *to = f->answered->cancel_to;
     return to && strcmp(to, e->from) == 0 ? f->answered->cancel : NULL;
@@ -500,14 +502,14 @@ json_t *convert_iacp_to_fipa(struct converter *c, json_t *iacp, struct diag_sink
     }
     double ts;
     bool timed = iacp_time(iacp, &ts);
-    read_clock(c, json_member_string(iacp, "from"), timed, ts);
+    struct envelope e = envelope_of(iacp, kind);
+    read_clock(c, e.from, timed, ts);
     if (kind == IACP_FIPA)
         return fipa_from_fipa_kind(c, iacp, fipa_act_parse(kind_name + 5));
     if (kind == IACP_DOTTED)
         diag_emit(sink, at, SEV_WARNING, "convert-kind-unknown",
                   "unknown kind '%s' written as inform (x-iacp-kind keeps it)", kind_name);
     json_t *body = json_object_get(iacp, "body");
-    struct envelope e = envelope_of(iacp, kind);
     struct followed f = follow(c, &e);
     struct to_fipa t = {c, map_kind(kind, body), cancel_answered(kind, body, &e, &f)};
     if (t.answers_cancel)
