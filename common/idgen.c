@@ -113,17 +113,22 @@ struct idgen *idgen_new(const struct idgen_config *cfg)
     return g;
 }
 
-static void free_node(struct hash_node *node)
+static void free_used(struct hash_node *node)
 {
-    free(node); /* first in both records */
+    free(HASH_ITEM(node, struct used_id, node));
+}
+
+static void free_sender(struct hash_node *node)
+{
+    free(HASH_ITEM(node, struct sender, node));
 }
 
 void idgen_free(struct idgen *g)
 {
     if (!g)
         return;
-    hashtab_free(&g->ids, free_node);
-    hashtab_free(&g->senders, free_node);
+    hashtab_free(&g->ids, free_used);
+    hashtab_free(&g->senders, free_sender);
     sb_free(&g->scratch);
     sb_free(&g->fresh);
     free(g);
