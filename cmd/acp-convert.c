@@ -93,7 +93,7 @@ static json_t *as_fipa(struct convert_run *run, struct message *m, enum protocol
 {
     if (proto == PROTO_IACP)
         return convert_iacp_to_fipa(run->converter, m->root, sink, &m->at);
-    json_t *copy = json_deep_copy(m->root);
+    json_t *copy = json_copy(m->root); /* only the performative changes: its top level will do */
     const char *performative = json_member_string(copy, "performative");
     if (!convert_respell(copy, SPELL_SNAKE)) {
         diag_emit(sink, &m->at, SEV_ERROR, "convert-fipa",
@@ -231,6 +231,16 @@ static bool check_output(struct convert_run *run, struct message *m, json_t *res
     return true;
 }
 
+/* Appends result as a line of JSON: its strings came through jansson (or the string form's
+ * parser), which validated their UTF-8, so the writer need not decode them again. */
+static void write_line(struct strbuf *out, const json_t *result)
+{
+    struct jsonout w;
+    jsonout_init(&w, out, JSONOUT_VALID);
+    jsonout_value(&w, result);
+    sb_addc(out, '\n');
+}
+
 /* Builds the output in run->out, so that nothing is written for a message that fails. */
 static bool convert_one(struct convert_run *run, struct message *m, enum protocol proto,
                         struct diag_sink *sink)
@@ -246,10 +256,11 @@ static bool convert_one(struct convert_run *run, struct message *m, enum protoco
              check_output(run, m, result, sink);
     } else {
         ok = check_output(run, m, result, sink);
-        if (ok && run->to == FORMAT_FIPA)
+        /* as_fipa spells snake_case already */
+        if (ok && run->to == FORMAT_FIPA && run->spelling != SPELL_SNAKE)
             convert_respell(result, run->spelling);
         if (ok)
-            jsonout_line(&run->out, result);
+            write_line(&run->out, result);
     }
     json_decref(result);
     return ok;

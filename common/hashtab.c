@@ -7,7 +7,7 @@
 
 enum { INITIAL_BUCKETS = 64 };
 
-static size_t hash_string(const char *s)
+size_t hashtab_hash(const char *s)
 {
     /* FNV-1a, as strmap: short keys, good spread, no setup. */
     size_t h = (size_t)14695981039346656037ULL;
@@ -26,12 +26,16 @@ static struct hash_node *first_from(const struct hashtab *t, struct hash_node *n
     return n;
 }
 
-struct hash_node *hashtab_find(const struct hashtab *t, const char *key)
+struct hash_node *hashtab_find_hashed(const struct hashtab *t, const char *key, size_t hash)
 {
     if (t->size == 0)
         return NULL;
-    size_t hash = hash_string(key);
     return first_from(t, t->buckets[hash & (t->nbuckets - 1)], key, hash);
+}
+
+struct hash_node *hashtab_find(const struct hashtab *t, const char *key)
+{
+    return t->size ? hashtab_find_hashed(t, key, hashtab_hash(key)) : NULL;
 }
 
 struct hash_node *hashtab_find_next(const struct hashtab *t, const struct hash_node *node)
@@ -56,9 +60,14 @@ static void resize(struct hashtab *t, size_t nbuckets)
 
 void hashtab_add(struct hashtab *t, struct hash_node *node)
 {
+    hashtab_add_hashed(t, node, hashtab_hash(t->key(node)));
+}
+
+void hashtab_add_hashed(struct hashtab *t, struct hash_node *node, size_t hash)
+{
     if (t->size >= t->nbuckets)
         resize(t, t->nbuckets ? 2 * t->nbuckets : INITIAL_BUCKETS);
-    node->hash = hash_string(t->key(node));
+    node->hash = hash;
     struct hash_node **bucket = &t->buckets[node->hash & (t->nbuckets - 1)];
     node->next = *bucket;
     *bucket = node;

@@ -28,11 +28,18 @@ static inline void *hash_record(const struct hash_node *node, size_t offset)
 /* The record that holds node, or NULL for a NULL node (node is evaluated once). */
 #define HASH_ITEM(node, type, member) ((type *)hash_record((node), offsetof(type, member)))
 
+/* The hash of a key: computed once, it serves a lookup and the insertion that may follow. */
+size_t hashtab_hash(const char *key);
+
 struct hash_node *hashtab_find(const struct hashtab *t, const char *key);
+/* The same, for a key whose hashtab_hash is hash. */
+struct hash_node *hashtab_find_hashed(const struct hashtab *t, const char *key, size_t hash);
 /* The next record after node with the same key, or NULL. */
 struct hash_node *hashtab_find_next(const struct hashtab *t, const struct hash_node *node);
 /* Adds a record; its key must not change while it is in the table. */
 void hashtab_add(struct hashtab *t, struct hash_node *node);
+/* The same, for a record whose key's hashtab_hash is hash. */
+void hashtab_add_hashed(struct hashtab *t, struct hash_node *node, size_t hash);
 void hashtab_remove(struct hashtab *t, struct hash_node *node);
 /* Frees the table; free_record (may be NULL) is called on the node of every record in it. */
 void hashtab_free(struct hashtab *t, void (*free_record)(struct hash_node *));

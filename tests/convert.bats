@@ -89,6 +89,12 @@ iacp_to_fipa() {
     assert_output --partial '"x-iacp-trace":{"span":7},"x-iacp-ts2":1'
 }
 
+@test "convert: strings come out as they went in: DEL and non-ASCII raw, controls escaped" {
+    # DEL before a plain character once made the writer escape that character (\u0062)
+    run -0 iacp_to_fipa hb $',"body":{"s":"a\x7fb\\u0001c \xc3\xa9\xf0\x9f\x98\x80 \\"q\\\\"}'
+    assert_output --partial $'"content":{"s":"a\x7fb\\u0001c \xc3\xa9\xf0\x9f\x98\x80 \\"q\\\\"}'
+}
+
 @test "convert: conversation_id is the sender and id that opened the conversation, along the ref chain" {
     local f
     f=$(lines_file \
@@ -129,6 +135,22 @@ iacp_to_fipa() {
     assert_output "queen/q-2"
     run -0 bash -c "acp-convert --to=fipa --idle-timeout=3 '$f' | jq -r .conversation_id | tail -1"
     assert_output "queen/q-2"
+}
+
+@test "convert: at --max-open, the least recently used conversation is forgotten first, and only it" {
+    local f
+    f=$(lines_file \
+        '{"v":"1.1","id":"q-1","from":"queen","to":"f","kind":"tool.query","ts":101}' \
+        '{"v":"1.1","id":"m-1","from":"f","to":"queen","kind":"tool.reply","ref":"q-1","ts":102}' \
+        '{"v":"1.1","id":"x-1","from":"queen","to":"g","kind":"hb","ts":103}' \
+        '{"v":"1.1","id":"x-2","from":"queen","to":"g","kind":"hb","ts":104}' \
+        '{"v":"1.1","id":"x-3","from":"queen","to":"g","kind":"hb","ts":105}' \
+        '{"v":"1.1","id":"q-2","from":"queen","to":"f","kind":"tool.query","ref":"m-1","ts":106}')
+    # five remembered, one too many: q-1 goes, m-1 (as old, but used after it) stays
+    run -0 bash -c "acp-convert --to=fipa --max-open=4 '$f' | jq -r .conversation_id | tail -1"
+    assert_output "queen/q-1"
+    run -0 bash -c "acp-convert --to=fipa --max-open=3 '$f' | jq -r .conversation_id | tail -1"
+    assert_output "f/m-1"
 }
 
 @test "convert: one far-future ts does not make acp-convert forget its conversations" {
@@ -550,6 +572,22 @@ round_trip() {
     for seed in 1 2 3; do
         "$GEN_MIXED" fipa 300 "$seed" >"$BATS_TEST_TMPDIR/in"
         round_trip "$BATS_TEST_TMPDIR/in" fipa-acl fipa
+    done
+}
+
+@test "property: what acp-convert writes is what a JSON serialiser writes of it, byte for byte" {
+    # The output is written directly (strings unescaped by nobody, numbers in their shortest
+    # form, members in order): jq -c . reads it and writes the same bytes back.
+    local seed dir
+    for seed in 1 2 3; do
+        for dir in "iacp fipa" "fipa iacp" "fipa fipa" "iacp iacp"; do
+            set -- $dir
+            "$GEN_MIXED" "$1" 300 "$seed" >"$BATS_TEST_TMPDIR/in"
+            acp-convert --seed=1 --now=1700000000 --to="$2" "$BATS_TEST_TMPDIR/in" >"$BATS_TEST_TMPDIR/out" 2>/dev/null || true
+            [ "$(wc -l <"$BATS_TEST_TMPDIR/out")" -gt 150 ]
+            jq -c . "$BATS_TEST_TMPDIR/out" >"$BATS_TEST_TMPDIR/again"
+            cmp "$BATS_TEST_TMPDIR/out" "$BATS_TEST_TMPDIR/again"
+        done
     done
 }
 

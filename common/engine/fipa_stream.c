@@ -18,9 +18,9 @@
 #include "convert.h"
 #include "findings.h"
 #include "fipa.h"
+#include "hashtab.h"
 #include "list.h"
 #include "streamclock.h"
-#include "strmap.h"
 #include "timeutil.h"
 #include "util.h"
 
@@ -457,8 +457,18 @@ struct conversation {
     double started, ended;  /* message times; NAN when unknown */
     double active;          /* stream time at its last message, for expiry; NAN when none */
     unsigned long last_seq; /* for expiry by count when there is no time */
-    char **aliases;         /* only for conversations keyed by the chain */
+    struct alias **aliases; /* only for conversations keyed by the chain */
     struct list_link link;  /* in the open list (by activity) or the tombstone list */
+    struct hash_node node;  /* in fipa_stream.conversations, while keyed */
+    bool keyed;             /* no later conversation took its key */
+};
+
+/* An agent and a reply_with value it chose (agent_key), naming a conversation of a chain. */
+struct alias {
+    struct hash_node node;       /* in fipa_stream.aliases, while keyed */
+    struct conversation *target; /* the conversation that holds it */
+    bool keyed;                  /* no later conversation took it */
+    char key[];
 };
 
 struct fipa_stream {
@@ -475,11 +485,13 @@ struct fipa_stream {
     struct strbuf name;         /* scratch space for an agent's name */
     const char **names;         /* scratch space for a summary's participants */
     size_t names_cap;
-    struct strmap *conversations; /* key -> conversation, open or finished */
-    struct strmap *aliases;       /* agent and reply_with -> conversation, for chains without an
-                                   * id: reply_with values are only unique per agent */
+    struct hashtab conversations; /* of struct conversation, open or finished, by key */
+    struct hashtab aliases;       /* of struct alias: agent and reply_with -> conversation, for
+                                   * chains without an id: reply_with values are only unique per
+                                   * agent */
     struct list open, tombstones; /* of struct conversation, the oldest first */
     struct strbuf key;            /* the key of the message being followed */
+    size_t key_hash;              /* its hashtab_hash (find_conversation) */
     size_t key_id_at;             /* where its id starts */
     struct strbuf alias;          /* scratch space for alias keys */
     unsigned long seq;            /* messages seen */
@@ -576,20 +588,29 @@ static void forget_replies(struct conversation *c)
     c->nreplies = c->replies_cap = 0;
 }
 
-static void drop_alias(struct fipa_stream *s, struct conversation *c, char *alias)
+static void drop_alias(struct fipa_stream *s, struct alias *a)
 {
-    if (strmap_get(s->aliases, alias) == c)
-        strmap_remove(s->aliases, alias);
-    free(alias);
+    if (a->keyed)
+        hashtab_remove(&s->aliases, &a->node);
+    free(a);
 }
 
+/* The conversation an alias names, or NULL. */
+static struct conversation *aliased(const struct fipa_stream *s, const char *alias)
+{
+    struct alias *a = HASH_ITEM(hashtab_find(&s->aliases, alias), struct alias, node);
+    return a ? a->target : NULL;
+}
+
+/* Names c by alias, which a later conversation takes over from an earlier one: one lookup, and
+ * the key hashed once. */
 static void add_alias(struct fipa_stream *s, struct conversation *c, const char *alias)
 {
     for (size_t i = 0; i < c->naliases; i++)
-        if (strcmp(c->aliases[i], alias) == 0)
+        if (strcmp(c->aliases[i]->key, alias) == 0)
             return;
     if (c->naliases == ALIAS_MAX) {
-        drop_alias(s, c, c->aliases[0]);
+        drop_alias(s, c->aliases[0]);
         memmove(c->aliases, c->aliases + 1, (ALIAS_MAX - 1) * sizeof *c->aliases);
         c->naliases--;
     }
@@ -597,8 +618,19 @@ static void add_alias(struct fipa_stream *s, struct conversation *c, const char 
         c->alias_cap = c->alias_cap ? c->alias_cap * 2 : 4;
         c->aliases = xrealloc(c->aliases, c->alias_cap * sizeof *c->aliases);
     }
-    c->aliases[c->naliases++] = xstrdup(alias);
-    strmap_put(s->aliases, alias, c);
+    size_t hash = hashtab_hash(alias), len = strlen(alias);
+    struct alias *before =
+        HASH_ITEM(hashtab_find_hashed(&s->aliases, alias, hash), struct alias, node);
+    if (before) {
+        hashtab_remove(&s->aliases, &before->node);
+        before->keyed = false;
+    }
+    struct alias *a = xmalloc(sizeof *a + len + 1);
+    a->target = c;
+    a->keyed = true;
+    memcpy(a->key, alias, len + 1);
+    hashtab_add_hashed(&s->aliases, &a->node, hash);
+    c->aliases[c->naliases++] = a;
 }
 
 static void story_free(struct story *t)
@@ -631,10 +663,10 @@ static void conversation_free(struct fipa_stream *s, struct conversation *c)
 {
     if (s->blame == c)
         s->blame = NULL;
-    if (strmap_get(s->conversations, c->key) == c)
-        strmap_remove(s->conversations, c->key);
+    if (c->keyed)
+        hashtab_remove(&s->conversations, &c->node);
     for (size_t i = 0; i < c->naliases; i++)
-        drop_alias(s, c, c->aliases[i]);
+        drop_alias(s, c->aliases[i]);
     free(c->aliases);
     free_parties(c);
     forget_replies(c);
@@ -654,11 +686,36 @@ static const char *conversation_id(const struct conversation *c)
  * unambiguous). */
 static const char *agent_key(struct strbuf *sb, const char *agent, const char *value)
 {
+    size_t agent_len = strlen(agent);
+    char digits[24], *end = digits + sizeof digits, *d = end;
+    *--d = ':';
+    do /* by hand: vsnprintf would cost more than the lookup */
+        *--d = (char)('0' + agent_len % 10);
+    while ((agent_len /= 10) != 0);
     sb_reset(sb);
-    sb_addf(sb, "%zu:", strlen(agent));
+    sb_add(sb, d, (size_t)(end - d));
     sb_adds(sb, agent);
     sb_adds(sb, value);
     return sb->buf;
+}
+
+static const char *conversation_key(const struct hash_node *node)
+{
+    return HASH_ITEM(node, struct conversation, node)->key;
+}
+
+static const char *alias_key(const struct hash_node *node)
+{
+    return HASH_ITEM(node, struct alias, node)->key;
+}
+
+/* The conversation keyed by s->key, which is hashed here for the conversation_alloc that may
+ * follow (every one follows a lookup of its key). */
+static struct conversation *find_conversation(struct fipa_stream *s)
+{
+    s->key_hash = hashtab_hash(s->key.buf);
+    return HASH_ITEM(hashtab_find_hashed(&s->conversations, s->key.buf, s->key_hash),
+                     struct conversation, node);
 }
 
 /* FNV-1a: a small digest for telling values apart where a rare collision only costs a
@@ -964,7 +1021,15 @@ static struct conversation *conversation_alloc(struct fipa_stream *s, const stru
         story_of(c, in->act, written_time(in));
     c->foreign = s->sharded && c->key[0] == 'r' &&
                  engine_shard_of(qualified(s, c->key), s->cfg->shards) != s->cfg->shard;
-    strmap_put(s->conversations, c->key, c);
+    /* A new run of a conversation takes its key over. */
+    struct conversation *before = HASH_ITEM(
+        hashtab_find_hashed(&s->conversations, c->key, s->key_hash), struct conversation, node);
+    if (before) {
+        hashtab_remove(&s->conversations, &before->node);
+        before->keyed = false;
+    }
+    hashtab_add_hashed(&s->conversations, &c->node, s->key_hash);
+    c->keyed = true;
     return c;
 }
 
@@ -1795,12 +1860,11 @@ static struct conversation *answered(struct fipa_stream *s, const struct incomin
     for (size_t i = 0; i < n; i++) {
         const char *name =
             fipa_agent_name(json_is_array(receiver) ? json_array_get(receiver, i) : receiver);
-        struct conversation *c =
-            name ? strmap_get(s->aliases, agent_key(&s->alias, name, in_reply_to)) : NULL;
+        struct conversation *c = name ? aliased(s, agent_key(&s->alias, name, in_reply_to)) : NULL;
         if (c)
             return c;
     }
-    return strmap_get(s->aliases, agent_key(&s->alias, in->sender, in_reply_to));
+    return aliased(s, agent_key(&s->alias, in->sender, in_reply_to));
 }
 
 /* Looks the conversation up by id, or by the chain of replies; *key gets the key a new
@@ -1815,7 +1879,7 @@ static struct conversation *lookup(struct fipa_stream *s, const struct incoming 
     if (id) {
         sb_addc(key, 'c');
         sb_adds(key, id);
-        return strmap_get(s->conversations, key->buf);
+        return find_conversation(s);
     }
     const char *in_reply_to = json_member_string(in->m->root, "in_reply_to");
     struct conversation *c = in_reply_to ? answered(s, in, in_reply_to) : NULL;
@@ -1827,7 +1891,7 @@ static struct conversation *lookup(struct fipa_stream *s, const struct incoming 
     sb_addc(key, 'r');
     sb_adds(key, agent_key(&s->alias, in->sender, reply_with));
     s->key_id_at = key->len - strlen(reply_with);
-    return strmap_get(s->conversations, key->buf);
+    return find_conversation(s);
 }
 
 /* Remembers a message's reply_with for the chain, under every agent a reply may go to: its
@@ -1973,7 +2037,7 @@ static const char *follow_unattributed(struct fipa_stream *s, const struct incom
         sb_reset(&s->key);
         sb_addc(&s->key, 'c');
         sb_adds(&s->key, id);
-        c = strmap_get(s->conversations, s->key.buf);
+        c = find_conversation(s);
     }
     bool named;
     if (c && !c->finished) {
@@ -2112,8 +2176,8 @@ struct fipa_stream *fipa_stream_new(const struct engine_config *cfg, conversatio
     s->probe.quiet = true;
     s->done = done;
     s->ctx = ctx;
-    s->conversations = strmap_new();
-    s->aliases = strmap_new();
+    s->conversations.key = conversation_key;
+    s->aliases.key = alias_key;
     s->clock = clock_book_quiet(cfg->clock_skew, cfg->max_open);
     s->now = s->wall = NAN;
     return s;
@@ -2270,8 +2334,8 @@ void fipa_stream_free(struct fipa_stream *s)
         list_remove(&s->tombstones, &c->link);
         conversation_free(s, c);
     }
-    strmap_free(s->conversations, NULL);
-    strmap_free(s->aliases, NULL);
+    hashtab_free(&s->conversations, NULL);
+    hashtab_free(&s->aliases, NULL);
     clock_book_free(s->clock);
     sb_free(&s->scratch);
     sb_free(&s->key);

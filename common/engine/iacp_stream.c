@@ -177,6 +177,7 @@ struct iacp_stream {
     unsigned long last_line;
     unsigned long fed;          /* messages followed */
     struct strbuf key;          /* scratch space for map keys */
+    size_t key_hash;            /* key's hashtab_hash, made with it */
     struct strbuf conversation; /* the conversation_id engine_feed returns */
     struct strbuf ended;        /* the id of a conversation that ended, in shard mode */
     struct strbuf number[2];    /* scratch space for durations in messages */
@@ -195,13 +196,27 @@ struct fields {
 
 /* ---- small helpers ---- */
 
+/* "<length of agent>:<agent><id>", hashed once for every table it is looked up in or added to. */
 static const char *make_key(struct iacp_stream *s, const char *agent, const char *id)
 {
+    size_t agent_len = strlen(agent);
+    char digits[24], *end = digits + sizeof digits, *d = end;
+    *--d = ':';
+    do /* by hand: vsnprintf would cost more than the lookups */
+        *--d = (char)('0' + agent_len % 10);
+    while ((agent_len /= 10) != 0);
     sb_reset(&s->key);
-    sb_addf(&s->key, "%zu:", strlen(agent));
+    sb_add(&s->key, d, (size_t)(end - d));
     sb_adds(&s->key, agent);
     sb_adds(&s->key, id);
+    s->key_hash = hashtab_hash(s->key.buf);
     return s->key.buf;
+}
+
+/* The hash of key: kept from make_key when key is the one it made last. */
+static size_t key_hash(const struct iacp_stream *s, const char *key)
+{
+    return key == s->key.buf ? s->key_hash : hashtab_hash(key);
 }
 
 /* The id inside a key made by make_key. */
@@ -291,12 +306,12 @@ static struct agent *find_agent(const struct iacp_stream *s, const char *name)
 
 static struct conv *find_open(const struct iacp_stream *s, const char *key)
 {
-    return HASH_ITEM(hashtab_find(&s->open, key), struct conv, node);
+    return HASH_ITEM(hashtab_find_hashed(&s->open, key, key_hash(s, key)), struct conv, node);
 }
 
 static struct sent *find_sent(const struct iacp_stream *s, const char *key)
 {
-    return HASH_ITEM(hashtab_find(&s->sent, key), struct sent, node);
+    return HASH_ITEM(hashtab_find_hashed(&s->sent, key, key_hash(s, key)), struct sent, node);
 }
 
 static bool status_ok(const json_t *body)
@@ -494,7 +509,7 @@ static struct sent *remember_id(struct iacp_stream *s, const char *key, const st
     *e = (struct sent){.heard = s->now, .file = m->at.file, .line = m->at.line, .kind = kind};
     memcpy(e->key, key, len + 1);
     list_append(&s->ids, &e->link);
-    hashtab_add(&s->sent, &e->node);
+    hashtab_add_hashed(&s->sent, &e->node, key_hash(s, key));
     return e;
 }
 
@@ -783,7 +798,7 @@ static struct conv *open_conv(struct iacp_stream *s, const struct message *m,
     c->active = s->now;
     c->deadline = NAN;
     list_append(&s->active, &c->active_link);
-    hashtab_add(&s->open, &c->node);
+    hashtab_add_hashed(&s->open, &c->node, key_hash(s, key));
     return c;
 }
 

@@ -8,6 +8,21 @@
 
 #include "escape.h"
 
+/* sb_grow, without the call when there is room already: the writer asks for a few bytes at a
+ * time. */
+static inline void room(struct strbuf *sb, size_t extra)
+{
+    if (sb->cap - sb->len <= extra) /* sb_grow keeps len < cap once it allocated */
+        sb_grow(sb, extra);
+}
+
+/* One byte, where room was made for it. */
+static inline void put(struct strbuf *sb, char c)
+{
+    sb->buf[sb->len++] = c;
+    sb->buf[sb->len] = '\0';
+}
+
 void jsonout_init(struct jsonout *w, struct strbuf *sb, unsigned flags)
 {
     w->sb = sb;
@@ -22,19 +37,23 @@ static void separate(struct jsonout *w)
     if (w->sb->len <= w->start)
         return;
     char last = w->sb->buf[w->sb->len - 1];
-    if (last != '{' && last != '[' && last != ':')
-        sb_addc(w->sb, ',');
+    if (last != '{' && last != '[' && last != ':') {
+        room(w->sb, 1);
+        put(w->sb, ',');
+    }
 }
 
 void jsonout_begin_object(struct jsonout *w)
 {
     separate(w);
-    sb_addc(w->sb, '{');
+    room(w->sb, 1);
+    put(w->sb, '{');
 }
 
 void jsonout_end_object(struct jsonout *w)
 {
-    sb_addc(w->sb, '}');
+    room(w->sb, 1);
+    put(w->sb, '}');
 }
 
 void jsonout_begin_array(struct jsonout *w)
@@ -94,57 +113,99 @@ static const char *short_escape(unsigned char c)
     }
 }
 
+/* What a byte is to the writer: printable ASCII but " and \\ (P), what always takes an escape
+ * (E), DEL (D), and a byte of a multi-byte UTF-8 sequence, or of no valid one (H). */
+enum byte_class { P, E, D, H };
+static const unsigned char byte_class[256] = {
+    E, E, E, E, E, E, E, E, E, E, E, E, E, E, E, E, E, E, E, E, E, E, E, E, E, E, E, E, E, E, E, E,
+    P, P, E, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P,
+    P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, E, P, P, P,
+    P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, D,
+    H, H, H, H, H, H, H, H, H, H, H, H, H, H, H, H, H, H, H, H, H, H, H, H, H, H, H, H, H, H, H, H,
+    H, H, H, H, H, H, H, H, H, H, H, H, H, H, H, H, H, H, H, H, H, H, H, H, H, H, H, H, H, H, H, H,
+    H, H, H, H, H, H, H, H, H, H, H, H, H, H, H, H, H, H, H, H, H, H, H, H, H, H, H, H, H, H, H, H,
+    H, H, H, H, H, H, H, H, H, H, H, H, H, H, H, H, H, H, H, H, H, H, H, H, H, H, H, H, H, H, H, H,
+};
+
+/* The classes of bytes that go out as they are under flags, as a bit mask. Known-valid UTF-8
+ * (JSONOUT_VALID, without ASCII or TERMINAL) needs no decoding: its sequences are copied whole. */
+static unsigned plain_classes(unsigned flags)
+{
+    unsigned mask = 1u << P;
+    if (!(flags & JSONOUT_TERMINAL))
+        mask |= 1u << D;
+    if ((flags & (JSONOUT_VALID | JSONOUT_ASCII | JSONOUT_TERMINAL)) == JSONOUT_VALID)
+        mask |= 1u << H;
+    return mask;
+}
+
+/* The length of the run at p that goes out as it is. */
+static size_t plain_run(const unsigned char *p, size_t len, unsigned plain)
+{
+    size_t i = 0;
+    while (i < len && (plain >> byte_class[p[i]]) & 1)
+        i++;
+    return i;
+}
+
+/* One character that does not go out as it is, at p; returns how many bytes it took. */
+static size_t add_special(struct jsonout *w, const unsigned char *p, size_t avail)
+{
+    struct strbuf *sb = w->sb;
+    unsigned char c = p[0];
+    if (c < 0x80) {
+        const char *esc = short_escape(c);
+        if (esc)
+            sb_adds(sb, esc);
+        else
+            add_u_escape(sb, c);
+        return 1;
+    }
+    size_t n = utf8_sequence_length(p, avail);
+    if (n == 0) {
+        if (w->flags & (JSONOUT_ASCII | JSONOUT_TERMINAL))
+            add_u_escape(sb, 0xfffd);
+        else
+            sb_adds(sb, "\xef\xbf\xbd");
+        return 1;
+    }
+    if ((w->flags & JSONOUT_ASCII) ||
+        ((w->flags & JSONOUT_TERMINAL) && utf8_acts_on_terminal(utf8_decode(p, n))))
+        add_code_point_escape(sb, utf8_decode(p, n));
+    else
+        sb_add(sb, p, n);
+    return n;
+}
+
 static void add_string(struct jsonout *w, const char *s, size_t len)
 {
     const unsigned char *p = (const unsigned char *)s;
     struct strbuf *sb = w->sb;
-    sb_grow(sb, len + 2);
-    sb_addc(sb, '"');
-    size_t i = 0;
-    while (i < len) {
-        size_t run = i;
-        while (run < len && p[run] >= 0x20 && p[run] < 0x7f && p[run] != '"' && p[run] != '\\')
-            run++;
-        while (run < len && p[run] == 0x7f && !(w->flags & JSONOUT_TERMINAL))
-            run++;
-        sb_add(sb, p + i, run - i);
-        i = run;
-        if (i == len)
-            break;
-        unsigned char c = p[i];
-        if (c < 0x80) {
-            const char *esc = short_escape(c);
-            if (esc)
-                sb_adds(sb, esc);
-            else
-                add_u_escape(sb, c);
-            i++;
-            continue;
+    room(sb, len + 2);
+    sb->buf[sb->len++] = '"';
+    unsigned plain = plain_classes(w->flags);
+    size_t i = plain_run(p, len, plain);
+    memcpy(sb->buf + sb->len, p, i); /* most strings: all of it, in the room grown above */
+    sb->len += i;
+    if (i < len) {
+        while (i < len) {
+            i += add_special(w, p + i, len - i);
+            size_t run = plain_run(p + i, len - i, plain);
+            sb_add(sb, p + i, run);
+            i += run;
         }
-        size_t n = utf8_sequence_length(p + i, len - i);
-        if (n == 0) {
-            if (w->flags & (JSONOUT_ASCII | JSONOUT_TERMINAL))
-                add_u_escape(sb, 0xfffd);
-            else
-                sb_adds(sb, "\xef\xbf\xbd");
-            i++;
-        } else if ((w->flags & JSONOUT_ASCII) || ((w->flags & JSONOUT_TERMINAL) &&
-                                                  utf8_acts_on_terminal(utf8_decode(p + i, n)))) {
-            add_code_point_escape(sb, utf8_decode(p + i, n));
-            i += n;
-        } else {
-            sb_add(sb, p + i, n);
-            i += n;
-        }
+        room(sb, 1); /* escapes took the room made above */
     }
-    sb_addc(sb, '"');
+    sb->buf[sb->len++] = '"';
+    sb->buf[sb->len] = '\0';
 }
 
 void jsonout_key(struct jsonout *w, const char *key)
 {
     separate(w);
     add_string(w, key, strlen(key));
-    sb_addc(w->sb, ':');
+    room(w->sb, 1);
+    put(w->sb, ':');
 }
 
 void jsonout_string(struct jsonout *w, const char *s, size_t len)
@@ -155,8 +216,16 @@ void jsonout_string(struct jsonout *w, const char *s, size_t len)
 
 void jsonout_integer(struct jsonout *w, json_int_t v)
 {
+    /* By hand: vsnprintf costs more than the rest of a member. */
+    char digits[24], *end = digits + sizeof digits, *d = end;
+    unsigned long long magnitude = v < 0 ? 0 - (unsigned long long)v : (unsigned long long)v;
+    do
+        *--d = (char)('0' + magnitude % 10);
+    while ((magnitude /= 10) != 0);
+    if (v < 0)
+        *--d = '-';
     separate(w);
-    sb_addf(w->sb, "%" JSON_INTEGER_FORMAT, v);
+    sb_add(w->sb, d, (size_t)(end - d));
 }
 
 /* The fewest significant digits (1 to 17) whose correctly rounded decimal reads back as v, in

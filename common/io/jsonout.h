@@ -23,6 +23,8 @@ enum {
     JSONOUT_ASCII = 1,    /* non-ASCII characters as \u escapes */
     JSONOUT_TERMINAL = 2, /* also DEL and what acts on a terminal (utf8_acts_on_terminal), and
                              invalid UTF-8 as an escaped U+FFFD: safe to show raw */
+    JSONOUT_VALID = 4,    /* the strings are known to be valid UTF-8 (jansson's always are):
+                             non-ASCII is copied without decoding it again */
 };
 
 struct jsonout {

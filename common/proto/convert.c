@@ -9,43 +9,54 @@
 #include "iacp.h"
 #include "idgen.h"
 #include "streamclock.h"
-#include "strmap.h"
+#include "hashtab.h"
+#include "list.h"
 #include "timeutil.h"
-
-/* How often (in messages) remembered conversations are checked for expiry. */
-enum { SWEEP_EVERY = 4096 };
 
 /* Unix seconds that RFC 3339 can write with four-digit years. */
 static const double LAST_WRITABLE_SECOND = 253402300799.0;
 
-/* A message remembered by its sender and id. */
+/* A message remembered by its sender and id: one allocation that holds its key. */
 struct remembered {
-    char *conversation; /* the conversation_id of its conversation */
-    char *cancel;       /* an assign: the id of the latest task.cancel sent for it, or NULL */
-    char *cancel_to;    /* and whom that cancel went to */
-    double seen;        /* message time it was last used; -INFINITY before any */
+    struct hash_node node;
+    struct list_link age; /* in converter.by_age */
+    char *conversation;   /* the conversation_id of its conversation */
+    char *cancel;         /* an assign: the id of the latest task.cancel sent for it, or NULL */
+    char *cancel_to;      /* and whom that cancel went to */
+    double seen;          /* message time it was last used; -INFINITY before any */
+    char key[];           /* sender "/" id (qualified_id) */
 };
 
 struct converter {
     struct convert_config cfg;
-    struct strmap *conversations; /* sender "/" id -> struct remembered */
-    struct idgen *ids;            /* the ids of the IACP written, and fresh ones */
-    unsigned long fed;
+    struct hashtab conversations; /* of struct remembered, by key */
+    /* The same, least recently used first: message time does not go back once two senders
+     * agreed on it (streamclock.h), so this is the order of seen, and expiry takes from the
+     * front. (A provisional time may go back: a lookup checks idleness itself.) */
+    struct list by_age;
+    struct idgen *ids; /* the ids of the IACP written, and fresh ones */
     /* Message time is the stream clock (streamclock.h), so that one far-future ts does not make
      * the converter forget every conversation, nor one sender's clock the others'. */
     struct clock_book *clock;
     double now; /* message time; NAN before any */
     struct strbuf key, answered_key;
+    /* The timestamp written last, and its second: a capture's messages come many to a second,
+     * so most are written from here without formatting them again. */
+    long long stamp_second;
+    json_t *stamp;
 };
 
-static void free_remembered(void *v)
+static const char *remembered_key(const struct hash_node *node)
 {
-    struct remembered *r = v;
-    if (r) {
-        free(r->conversation);
-        free(r->cancel);
-        free(r->cancel_to);
-    }
+    return HASH_ITEM(node, struct remembered, node)->key;
+}
+
+static void free_remembered(struct hash_node *node)
+{
+    struct remembered *r = HASH_ITEM(node, struct remembered, node);
+    free(r->conversation);
+    free(r->cancel);
+    free(r->cancel_to);
     free(r);
 }
 
@@ -53,7 +64,7 @@ struct converter *converter_new(const struct convert_config *cfg)
 {
     struct converter *c = xcalloc(1, sizeof *c);
     c->cfg = *cfg;
-    c->conversations = strmap_new();
+    c->conversations.key = remembered_key;
     struct idgen_config ids = {
         .seed = cfg->seed, .keep_for = cfg->idle_timeout, .max_ids = cfg->max_open};
     c->ids = idgen_new(&ids);
@@ -66,64 +77,69 @@ void converter_free(struct converter *c)
 {
     if (!c)
         return;
-    strmap_free(c->conversations, free_remembered);
+    hashtab_free(&c->conversations, free_remembered);
     idgen_free(c->ids);
     clock_book_free(c->clock);
     sb_free(&c->key);
     sb_free(&c->answered_key);
+    json_decref(c->stamp);
     free(c);
 }
 
 size_t converter_remembered(const struct converter *c)
 {
-    return strmap_size(c->conversations);
+    return c->conversations.size;
 }
 
 /* --- remembering conversations --- */
 
-struct expiry {
-    double before; /* forget what was last used before this time */
-};
-
-static bool expired(void *ctx, const char *key, void *value)
+static void forget_one(struct converter *c, struct remembered *r)
 {
-    (void)key;
-    const struct expiry *e = ctx;
-    struct remembered *r = value;
-    if (r->seen >= e->before)
-        return false;
-    free_remembered(r);
-    return true;
+    list_remove(&c->by_age, &r->age);
+    hashtab_remove(&c->conversations, &r->node);
+    free_remembered(&r->node);
 }
 
-static bool oldest_and_newest(void *ctx, const char *key, void *value)
-{
-    (void)key;
-    double *range = ctx;
-    const struct remembered *r = value;
-    range[0] = fmin(range[0], r->seen);
-    range[1] = fmax(range[1], r->seen);
-    return false;
-}
-
-/* Forgets idle conversations, then the older half of the rest until under the cap. */
+/* Forgets idle conversations, then the least recently used until at most max_open are left:
+ * a few from the front of by_age per message, never a pass over them all. */
 static void forget(struct converter *c)
 {
-    if (!isnan(c->now)) {
-        struct expiry e = {c->now - c->cfg.idle_timeout};
-        strmap_sweep(c->conversations, expired, &e);
-    }
-    while (strmap_size(c->conversations) > c->cfg.max_open) {
-        double range[2] = {INFINITY, -INFINITY};
-        strmap_sweep(c->conversations, oldest_and_newest, range);
-        double lo = range[0], hi = range[1];
-        struct expiry e = {lo + (hi - lo) / 2};
-        if (!isfinite(lo) || e.before <= lo)
-            e.before = hi;
-        if (lo == hi) /* all as old as each other: forget them all */
-            e.before = INFINITY;
-        strmap_sweep(c->conversations, expired, &e);
-    }
+    double idle_before = isnan(c->now) ? -INFINITY : c->now - c->cfg.idle_timeout;
+    struct remembered *oldest;
+    while ((oldest = LIST_ITEM(c->by_age.head, struct remembered, age)) &&
+           (oldest->seen < idle_before || c->conversations.size > c->cfg.max_open))
+        forget_one(c, oldest);
+}
+
+/* Marks r used at message time now. */
+static void touch(struct converter *c, struct remembered *r, double now)
+{
+    r->seen = now;
+    list_remove(&c->by_age, &r->age);
+    list_append(&c->by_age, &r->age);
+}
+
+/* The message remembered by key (in sb), or NULL. */
+static struct remembered *recall(const struct converter *c, const struct strbuf *key)
+{
+    return HASH_ITEM(hashtab_find(&c->conversations, key->buf), struct remembered, node);
+}
+
+/* The message remembered by key, remembered now if it was not (its fields all empty): one
+ * lookup, and the key hashed once. */
+static struct remembered *recall_or_add(struct converter *c, const struct strbuf *key, bool *added)
+{
+    size_t hash = hashtab_hash(key->buf);
+    struct hash_node *node = hashtab_find_hashed(&c->conversations, key->buf, hash);
+    *added = !node;
+    if (node)
+        return HASH_ITEM(node, struct remembered, node);
+    struct remembered *r = xcalloc(1, sizeof *r + key->len + 1);
+    memcpy(r->key, key->buf, key->len + 1);
+    r->seen = -INFINITY;
+    hashtab_add_hashed(&c->conversations, &r->node, hash);
+    list_append(&c->by_age, &r->age);
+    return r;
 }
 
 /* An agent's name and an id it chose, as a conversation_id: the name with % and / written %25
@@ -132,13 +148,13 @@ static void forget(struct converter *c)
 static const char *qualified_id(struct strbuf *sb, const char *agent, const char *id)
 {
     sb_reset(sb);
-    for (const char *p = agent ? agent : ""; *p; p++) {
-        if (*p == '%')
-            sb_adds(sb, "%25");
-        else if (*p == '/')
-            sb_adds(sb, "%2F");
-        else
-            sb_addc(sb, *p);
+    for (const char *p = agent ? agent : "";;) {
+        size_t run = strcspn(p, "%/");
+        sb_add(sb, p, run);
+        p += run;
+        if (!*p)
+            break;
+        sb_adds(sb, *p++ == '%' ? "%25" : "%2F");
     }
     sb_addc(sb, '/');
     sb_adds(sb, id);
@@ -197,17 +213,16 @@ struct followed {
 static struct followed follow(struct converter *c, const struct envelope *e)
 {
     struct followed f = {NULL, NULL};
-    if (++c->fed % SWEEP_EVERY == 0 || strmap_size(c->conversations) > c->cfg.max_open)
-        forget(c);
+    forget(c);
     double now = isnan(c->now) ? -INFINITY : c->now;
     if (e->ref) {
         const char *owner = e->kind == IACP_TASK_CANCEL ? e->from : e->to;
         qualified_id(&c->answered_key, owner, e->ref);
-        f.answered = strmap_get(c->conversations, c->answered_key.buf);
+        f.answered = recall(c, &c->answered_key);
         if (f.answered && f.answered->seen < now - c->cfg.idle_timeout)
-            f.answered = NULL; /* idle too long: forgotten, even if not swept yet */
+            f.answered = NULL; /* idle too long: forgotten, even if still behind a newer one */
         if (f.answered)
-            f.answered->seen = now;
+            touch(c, f.answered, now);
     }
     if (!e->id)
         return f;
@@ -215,18 +230,16 @@ static struct followed follow(struct converter *c, const struct envelope *e)
     char *conversation = xstrdup(f.answered ? f.answered->conversation
                                  : e->ref   ? c->answered_key.buf
                                             : own);
-    struct remembered *r = strmap_get(c->conversations, own);
-    if (!r) {
-        r = xcalloc(1, sizeof *r);
-        strmap_put(c->conversations, own, r);
-    } else if (r != f.answered) { /* an id used again: a new message */
+    bool added;
+    struct remembered *r = recall_or_add(c, &c->key, &added);
+    if (!added && r != f.answered) { /* an id used again: a new message */
         free(r->cancel);
         free(r->cancel_to);
         r->cancel = r->cancel_to = NULL;
     }
     free(r->conversation);
     r->conversation = conversation;
-    r->seen = now;
+    touch(c, r, now);
     if (e->kind == IACP_TASK_CANCEL && f.answered && f.answered != r) {
         free(f.answered->cancel);
         free(f.answered->cancel_to);
@@ -242,7 +255,8 @@ static struct followed follow(struct converter *c, const struct envelope *e)
 static void correct_conversation(struct converter *c, const char *sender, const char *id,
                                  const char *conversation)
 {
-    struct remembered *r = strmap_get(c->conversations, qualified_id(&c->key, sender, id));
+    qualified_id(&c->key, sender, id);
+    struct remembered *r = recall(c, &c->key);
     if (r && strcmp(r->conversation, conversation) != 0) {
         free(r->conversation);
         r->conversation = xstrdup(conversation);
@@ -250,6 +264,14 @@ static void correct_conversation(struct converter *c, const char *sender, const 
 }
 
 /* --- small JSON helpers --- */
+
+/* Every key and string this file gives jansson is valid UTF-8 already: a name of ours, or made
+ * of the input's, which jansson (or the string form's parser) validated. So the _nocheck
+ * calls: validating again cost more than setting the member. */
+static json_t *valid_string(const char *s)
+{
+    return s ? json_stringn_nocheck(s, strlen(s)) : NULL;
+}
 
 static bool starts_with(const char *s, const char *prefix)
 {
@@ -263,11 +285,14 @@ static bool is(const char *key, const char *name)
 
 static void set_prefixed(json_t *obj, const char *prefix, const char *name, json_t *v)
 {
-    size_t n = strlen(prefix) + strlen(name) + 1;
-    char *key = xmalloc(n);
-    snprintf(key, n, "%s%s", prefix, name);
-    json_object_set(obj, key, v);
-    free(key);
+    size_t prefix_len = strlen(prefix), name_len = strlen(name);
+    char small[64];
+    char *key = prefix_len + name_len < sizeof small ? small : xmalloc(prefix_len + name_len + 1);
+    memcpy(key, prefix, prefix_len);
+    memcpy(key + prefix_len, name, name_len + 1);
+    json_object_set_nocheck(obj, key, v);
+    if (key != small)
+        free(key);
 }
 
 /* Whole unix seconds that RFC 3339 can write, or false. */
@@ -282,11 +307,17 @@ static bool unix_seconds(const json_t *v, long long *out)
     return true;
 }
 
-static json_t *rfc3339(long long t)
+/* The RFC 3339 timestamp of unix second t (a new reference). */
+static json_t *rfc3339(struct converter *c, long long t)
 {
-    char buf[48];
-    time_format_rfc3339(t, buf, sizeof buf);
-    return json_string(buf);
+    if (!c->stamp || c->stamp_second != t) {
+        char buf[48];
+        time_format_rfc3339(t, buf, sizeof buf);
+        json_decref(c->stamp);
+        c->stamp = json_stringn_nocheck(buf, strlen(buf)); /* ASCII */
+        c->stamp_second = t;
+    }
+    return json_incref(c->stamp);
 }
 
 /* ts back from a timestamp that this converter wrote: an integer when it is whole. */
@@ -369,9 +400,11 @@ static struct kind_mapping map_kind(enum iacp_kind kind, const json_t *body)
 static const char *cancel_answered(enum iacp_kind kind, const json_t *body,
                                    const struct envelope *e, const struct followed *f)
 {
+    if (kind != IACP_TASK_RESULT)
+        return NULL;
     const char *status = json_member_string(body, "status");
-    if (kind != IACP_TASK_RESULT || is_partial(body) || !status ||
-        strcmp(status, "cancelled") != 0 || !f->answered || !f->answered->cancel || !e->from)
+    if (is_partial(body) || !status || strcmp(status, "cancelled") != 0 || !f->answered ||
+        !f->answered->cancel || !e->from)
         return NULL;
     const char *to = f->answered->cancel_to;
     return to && strcmp(to, e->from) == 0 ? f->answered->cancel : NULL;
@@ -404,24 +437,25 @@ static json_t *iacp_content(const json_t *body, const char *action, json_t **x_b
     return json_incref((json_t *)body); /* shared: nobody changes the content afterwards */
 }
 
-static json_t *deadline_reply_by(const json_t *body)
+static json_t *deadline_reply_by(struct converter *c, const json_t *body)
 {
     json_t *deadline = json_object_get(body, "deadline");
     long long t;
     double epoch;
     bool zone;
     if (unix_seconds(deadline, &t))
-        return rfc3339(t);
+        return rfc3339(c, t);
     const char *s = json_string_value(deadline);
     if (s && time_parse_rfc3339(s, &epoch, &zone) && zone)
-        return json_string(s);
+        return valid_string(s);
     return NULL;
 }
 
-static json_t *fipa_from_fipa_kind(json_t *iacp, enum fipa_act act);
+static json_t *fipa_from_fipa_kind(struct converter *c, json_t *iacp, enum fipa_act act);
 
 /* Everything about one IACP message that its FIPA members are made of. */
 struct to_fipa {
+    struct converter *c;
     struct kind_mapping map;
     const char *answers_cancel; /* in_reply_to instead of ref, or NULL */
 };
@@ -431,27 +465,27 @@ static void member_to_fipa(json_t *out, const char *key, json_t *v, const struct
 {
     long long seconds;
     if (is(key, "v")) {
-        json_object_set(out, "x-iacp-v", v);
+        json_object_set_nocheck(out, "x-iacp-v", v);
     } else if (is(key, "kind")) {
-        json_object_set(out, "x-iacp-kind", v);
+        json_object_set_nocheck(out, "x-iacp-kind", v);
     } else if (is(key, "id") && json_is_string(v)) {
-        json_object_set(out, "reply_with", v);
+        json_object_set_nocheck(out, "reply_with", v);
     } else if (is(key, "from") && json_is_string(v)) {
-        json_object_set(out, "sender", v);
+        json_object_set_nocheck(out, "sender", v);
     } else if (is(key, "to") && json_is_string(v)) {
-        json_object_set(out, "receiver", v);
+        json_object_set_nocheck(out, "receiver", v);
     } else if (is(key, "ref") && json_is_string(v) && t->answers_cancel) {
-        json_object_set_new(out, "in_reply_to", json_string(t->answers_cancel));
-        json_object_set(out, "x-iacp-ref", v);
+        json_object_set_new_nocheck(out, "in_reply_to", valid_string(t->answers_cancel));
+        json_object_set_nocheck(out, "x-iacp-ref", v);
     } else if (is(key, "ref") && json_is_string(v)) {
-        json_object_set(out, "in_reply_to", v);
+        json_object_set_nocheck(out, "in_reply_to", v);
     } else if (is(key, "ts") && unix_seconds(v, &seconds)) {
-        json_object_set_new(out, "timestamp", rfc3339(seconds));
+        json_object_set_new_nocheck(out, "timestamp", rfc3339(t->c, seconds));
     } else if (is(key, "body")) {
         json_t *x_body;
-        json_object_set_new(out, "content", iacp_content(v, t->map.action, &x_body));
+        json_object_set_new_nocheck(out, "content", iacp_content(v, t->map.action, &x_body));
         if (x_body)
-            json_object_set(out, "x-iacp-body", x_body);
+            json_object_set_nocheck(out, "x-iacp-body", x_body);
     } else if (!(is(key, "x-fipa-conversation_id") && json_is_string(v))) {
         set_prefixed(out, "x-iacp-", key, v);
     }
@@ -468,20 +502,21 @@ json_t *convert_iacp_to_fipa(struct converter *c, json_t *iacp, struct diag_sink
     }
     double ts;
     bool timed = iacp_time(iacp, &ts);
-    read_clock(c, json_member_string(iacp, "from"), timed, ts);
+    struct envelope e = envelope_of(iacp, kind);
+    read_clock(c, e.from, timed, ts);
     if (kind == IACP_FIPA)
-        return fipa_from_fipa_kind(iacp, fipa_act_parse(kind_name + 5));
+        return fipa_from_fipa_kind(c, iacp, fipa_act_parse(kind_name + 5));
     if (kind == IACP_DOTTED)
         diag_emit(sink, at, SEV_WARNING, "convert-kind-unknown",
                   "unknown kind '%s' written as inform (x-iacp-kind keeps it)", kind_name);
     json_t *body = json_object_get(iacp, "body");
-    struct envelope e = envelope_of(iacp, kind);
     struct followed f = follow(c, &e);
-    struct to_fipa t = {map_kind(kind, body), cancel_answered(kind, body, &e, &f)};
+    struct to_fipa t = {c, map_kind(kind, body), cancel_answered(kind, body, &e, &f)};
     if (t.answers_cancel)
         t.map.act = FIPA_INFORM;
     json_t *out = json_object();
-    json_object_set_new(out, "performative", json_string(fipa_act_name(t.map.act, SPELL_SNAKE)));
+    json_object_set_new_nocheck(out, "performative",
+                                valid_string(fipa_act_name(t.map.act, SPELL_SNAKE)));
     const char *key;
     json_t *v;
     json_object_foreach(iacp, key, v)
@@ -490,7 +525,7 @@ json_t *convert_iacp_to_fipa(struct converter *c, json_t *iacp, struct diag_sink
     }
     if (!body) {
         json_t *unused;
-        json_object_set_new(out, "content", iacp_content(NULL, t.map.action, &unused));
+        json_object_set_new_nocheck(out, "content", iacp_content(NULL, t.map.action, &unused));
     }
     /* The way back keeps a conversation_id that the stream would not find again (a capture cut
      * in the middle of a conversation) in x-fipa-conversation_id; it wins here. */
@@ -500,14 +535,14 @@ json_t *convert_iacp_to_fipa(struct converter *c, json_t *iacp, struct diag_sink
     if (!conversation)
         conversation = f.conversation;
     if (conversation)
-        json_object_set_new(out, "conversation_id", json_string(conversation));
+        json_object_set_new_nocheck(out, "conversation_id", valid_string(conversation));
     if (t.map.protocol)
-        json_object_set_new(out, "protocol", json_string(t.map.protocol));
-    json_t *reply_by = kind == IACP_TASK_ASSIGN ? deadline_reply_by(body) : NULL;
+        json_object_set_new_nocheck(out, "protocol", valid_string(t.map.protocol));
+    json_t *reply_by = kind == IACP_TASK_ASSIGN ? deadline_reply_by(c, body) : NULL;
     if (reply_by)
-        json_object_set_new(out, "reply_by", reply_by);
+        json_object_set_new_nocheck(out, "reply_by", reply_by);
     if (kind == IACP_TASK_RESULT && is_partial(body))
-        json_object_set_new(out, "x-acp-partial", json_true());
+        json_object_set_new_nocheck(out, "x-acp-partial", json_true());
     return out;
 }
 
@@ -523,9 +558,14 @@ static json_t *body_from_content(const json_t *content, const char *kind)
 {
     if (!content)
         return NULL;
-    json_t *body = json_deep_copy(content);
-    if (is_ctl_kind(kind) && json_is_object(body))
+    /* Shared where nothing changes it, as iacp_content shares the body; a ctl kind's loses the
+     * action, which only a copy of its top level needs. */
+    json_t *body = json_incref((json_t *)content);
+    if (is_ctl_kind(kind) && json_is_object(body)) {
+        json_decref(body);
+        body = json_copy((json_t *)content);
         json_object_del(body, "action");
+    }
     if (json_is_object(body) && json_object_size(body) == 0) {
         json_decref(body);
         return NULL;
@@ -553,7 +593,7 @@ static void keep_conversation(struct converter *c, json_t *fipa, json_t *out)
     const char *found = follow(c, &e).conversation;
     const char *conversation = json_member_string(fipa, "conversation_id");
     if (conversation && !(found && strcmp(conversation, found) == 0)) {
-        json_object_set_new(out, "x-fipa-conversation_id", json_string(conversation));
+        json_object_set_new_nocheck(out, "x-fipa-conversation_id", valid_string(conversation));
         if (e.id)
             correct_conversation(c, e.from, e.id, conversation);
     }
@@ -582,9 +622,10 @@ static void member_back_to_iacp(json_t *out, const json_t *fipa, const char *key
         is(key, "reply_by") || (is(key, "x-acp-partial") && partial_derived(fipa, v))) {
         return; /* derived from the IACP members */
     } else if (is(key, "reply_with") && json_is_string(v)) {
-        json_object_set(out, "id", v);
+        json_object_set_nocheck(out, "id", v);
     } else if ((is(key, "sender") || is(key, "receiver")) && lone_agent_name(v)) {
-        json_object_set_new(out, key[0] == 's' ? "from" : "to", json_string(lone_agent_name(v)));
+        json_object_set_new_nocheck(out, key[0] == 's' ? "from" : "to",
+                                    valid_string(lone_agent_name(v)));
     } else if (is(key, "in_reply_to") || is(key, "x-iacp-ref")) {
         json_t *ref = json_object_get(fipa, "x-iacp-ref");
         if (!ref && json_is_string(v))
@@ -592,22 +633,22 @@ static void member_back_to_iacp(json_t *out, const json_t *fipa, const char *key
         if (!ref && !json_is_null(v))
             set_prefixed(out, "x-fipa-", key, v);
         else if (ref && !done->ref)
-            json_object_set(out, "ref", ref);
+            json_object_set_nocheck(out, "ref", ref);
         done->ref = done->ref || ref;
     } else if (is(key, "timestamp") && (ts = timestamp_seconds(v))) {
-        json_object_set_new(out, "ts", ts);
+        json_object_set_new_nocheck(out, "ts", ts);
     } else if (is(key, "content") || is(key, "x-iacp-body")) {
         if (!done->body) {
             json_t *x_body = json_object_get(fipa, "x-iacp-body");
             json_t *body = x_body ? json_incref(x_body) : body_from_content(v, kind);
             if (body)
-                json_object_set_new(out, "body", body);
+                json_object_set_new_nocheck(out, "body", body);
         }
         done->body = true;
     } else if (is(key, "x-iacp-kind")) {
-        json_object_set(out, "kind", v);
+        json_object_set_nocheck(out, "kind", v);
     } else if (starts_with(key, "x-iacp-")) {
-        json_object_set(out, key + 7, v);
+        json_object_set_nocheck(out, key + 7, v);
     } else {
         set_prefixed(out, "x-fipa-", key, v);
     }
@@ -633,7 +674,7 @@ static void note_absent(json_t **absent, const char *member)
 {
     if (!*absent)
         *absent = json_array();
-    json_array_append_new(*absent, json_string(member));
+    json_array_append_new(*absent, valid_string(member));
 }
 
 /* The x-iacp-ts of a message without timestamp, written by fipa_from_fipa_kind for a ts that
@@ -689,9 +730,9 @@ static void map_sender(json_t *out, json_t *sender)
 {
     const char *from = fipa_agent_name(sender);
     if (from)
-        json_object_set_new(out, "from", json_string(from));
+        json_object_set_new_nocheck(out, "from", valid_string(from));
     if (!(json_is_string(sender) && from))
-        json_object_set(out, "x-fipa-sender", sender);
+        json_object_set_nocheck(out, "x-fipa-sender", sender);
 }
 
 static void map_receiver(json_t *out, json_t *receiver)
@@ -703,27 +744,27 @@ static void map_receiver(json_t *out, json_t *receiver)
     if (!to && json_is_array(receiver))
         to = fipa_agent_name(json_array_get(receiver, 0));
     if (to)
-        json_object_set_new(out, "to", json_string(to));
+        json_object_set_new_nocheck(out, "to", valid_string(to));
     if (!(json_is_string(single) && fipa_agent_name(single)))
-        json_object_set(out, "x-fipa-receiver", receiver);
+        json_object_set_nocheck(out, "x-fipa-receiver", receiver);
 }
 
 /* ts from timestamp; a timestamp that its ts would not write back the same rides along. */
 static void map_timestamp(struct to_iacp *t, json_t *out, json_t *timestamp)
 {
     if (json_is_null(timestamp)) {
-        json_object_set_new(out, "ts", json_integer((json_int_t)t->c->cfg.now));
-        json_object_set(out, "x-fipa-timestamp", timestamp);
+        json_object_set_new_nocheck(out, "ts", json_integer((json_int_t)t->c->cfg.now));
+        json_object_set_nocheck(out, "x-fipa-timestamp", timestamp);
         return;
     }
     json_t *ts = json_is_number(timestamp) ? json_incref(timestamp) : timestamp_seconds(timestamp);
     if (!ts)
         ts = json_integer((json_int_t)t->c->cfg.now);
-    json_object_set_new(out, "ts", ts);
+    json_object_set_new_nocheck(out, "ts", ts);
     long long seconds;
-    json_t *back = unix_seconds(ts, &seconds) ? rfc3339(seconds) : NULL;
+    json_t *back = unix_seconds(ts, &seconds) ? rfc3339(t->c, seconds) : NULL;
     if (!back || !json_equal(back, timestamp))
-        json_object_set(out, "x-fipa-timestamp", timestamp);
+        json_object_set_nocheck(out, "x-fipa-timestamp", timestamp);
     json_decref(back);
 }
 
@@ -733,22 +774,22 @@ static void map_reply_with(struct to_iacp *t, json_t *out, json_t *reply_with)
 {
     const char *from = fipa_agent_name(json_object_get(t->fipa, "sender"));
     if (json_is_string(reply_with) && !idgen_seen(t->c->ids, from, json_string_value(reply_with))) {
-        json_object_set(out, "id", reply_with);
+        json_object_set_nocheck(out, "id", reply_with);
         return;
     }
-    json_object_set_new(out, "id", json_string(idgen_fresh(t->c->ids, from, t->c->now)));
-    json_object_set(out, "x-fipa-reply_with", reply_with);
+    json_object_set_new_nocheck(out, "id", valid_string(idgen_fresh(t->c->ids, from, t->c->now)));
+    json_object_set_nocheck(out, "x-fipa-reply_with", reply_with);
 }
 
 static void map_content(struct to_iacp *t, json_t *out, json_t *content)
 {
     if (t->marked_body) {
         if (!json_is_object(content)) /* else {} stood for no body */
-            json_object_set(out, "body", content);
+            json_object_set_nocheck(out, "body", content);
     } else if (json_is_object(content)) {
-        json_object_set(out, "body", content);
+        json_object_set_nocheck(out, "body", content);
     } else {
-        json_object_set(out, "x-fipa-content", content);
+        json_object_set_nocheck(out, "x-fipa-content", content);
     }
 }
 
@@ -756,9 +797,14 @@ static void map_content(struct to_iacp *t, json_t *out, json_t *content)
 static void member_to_iacp(struct to_iacp *t, json_t *out, const char *key, json_t *v)
 {
     if (is(key, "performative")) {
-        char kind[48];
-        snprintf(kind, sizeof kind, "fipa.%s", fipa_act_name(t->act, SPELL_SNAKE));
-        json_object_set_new(out, "kind", json_string(kind));
+        const char *act = fipa_act_name(t->act, SPELL_SNAKE);
+        char kind[48] = "fipa.";
+        size_t act_len = strlen(act);
+        if (act_len >= sizeof kind - 5) /* no act is that long */
+            act_len = sizeof kind - 6;
+        memcpy(kind + 5, act, act_len);
+        kind[5 + act_len] = '\0';
+        json_object_set_new_nocheck(out, "kind", valid_string(kind));
     } else if (is(key, "reply_with")) {
         map_reply_with(t, out, v);
     } else if (is(key, "sender")) {
@@ -767,7 +813,7 @@ static void member_to_iacp(struct to_iacp *t, json_t *out, const char *key, json
         map_receiver(out, v);
     } else if (is(key, "in_reply_to") && (json_is_string(v) || json_is_null(v))) {
         if (json_is_string(v))
-            json_object_set(out, "ref", v);
+            json_object_set_nocheck(out, "ref", v);
     } else if (is(key, "timestamp")) {
         map_timestamp(t, out, v);
     } else if (is(key, "content")) {
@@ -775,9 +821,9 @@ static void member_to_iacp(struct to_iacp *t, json_t *out, const char *key, json
     } else if (is(key, "x-iacp-body") && t->marked_body) {
         return; /* said by the content's place */
     } else if (is(key, "x-iacp-ts") && ts_marker(t->fipa)) {
-        json_object_set(out, "ts", v);
+        json_object_set_nocheck(out, "ts", v);
     } else if (is_iacp_extra(key, v)) {
-        json_object_set(out, key + 7, v);
+        json_object_set_nocheck(out, key + 7, v);
     } else {
         set_prefixed(out, "x-fipa-", key, v);
     }
@@ -807,9 +853,9 @@ json_t *convert_fipa_to_iacp(struct converter *c, json_t *fipa, struct diag_sink
     /* v first, where IACP writers put it; x-iacp-v (not "1.1") then fills it in place. */
     json_t *version = json_object_get(fipa, "x-iacp-v");
     if (version && is_iacp_extra("x-iacp-v", version))
-        json_object_set(out, "v", version);
+        json_object_set_nocheck(out, "v", version);
     else
-        json_object_set_new(out, "v", json_string("1.1"));
+        json_object_set_new_nocheck(out, "v", valid_string("1.1"));
     const char *key;
     json_t *v;
     json_object_foreach(fipa, key, v)
@@ -819,18 +865,18 @@ json_t *convert_fipa_to_iacp(struct converter *c, json_t *fipa, struct diag_sink
     if (!json_object_get(fipa, "reply_with"))
         note_absent(&t.absent, "reply_with");
     if (!json_object_get(out, "ts")) {
-        json_object_set_new(out, "ts", json_integer((json_int_t)c->cfg.now));
+        json_object_set_new_nocheck(out, "ts", json_integer((json_int_t)c->cfg.now));
         note_absent(&t.absent, "timestamp");
     }
     if (!json_object_get(out, "id"))
-        json_object_set_new(
-            out, "id", json_string(idgen_fresh(c->ids, json_member_string(out, "from"), c->now)));
+        json_object_set_new_nocheck(
+            out, "id", valid_string(idgen_fresh(c->ids, json_member_string(out, "from"), c->now)));
     else
         idgen_note(c->ids, json_member_string(out, "from"), json_member_string(out, "id"), c->now);
     if (!json_object_get(fipa, "content"))
         note_absent(&t.absent, "content");
     if (t.absent)
-        json_object_set_new(out, "x-fipa-absent", t.absent);
+        json_object_set_new_nocheck(out, "x-fipa-absent", t.absent);
     return out;
 }
 
@@ -864,6 +910,7 @@ static bool ts_mapped(const json_t *iacp, const json_t *ts)
 /* One fipa.<act> IACP message on its way back to FIPA: the FIPA members that two IACP members
  * may stand for are written at the first of them. */
 struct from_fipa_kind {
+    struct converter *c;
     const json_t *iacp;
     const json_t *absent;
     bool reply_with, sender, receiver, timestamp, content;
@@ -872,7 +919,7 @@ struct from_fipa_kind {
 static void first_of_two(json_t *out, const char *name, json_t *v, bool *done)
 {
     if (!*done && v)
-        json_object_set(out, name, v);
+        json_object_set_nocheck(out, name, v);
     *done = true;
 }
 
@@ -884,7 +931,7 @@ static void back_to_content(struct from_fipa_kind *b, json_t *out)
     first_of_two(out, "content", content ? content : body, &b->content);
     bool body_said = json_is_object(body) || content || (!body && listed(b->absent, "content"));
     if (!body_said && !json_object_get(out, "x-iacp-body"))
-        json_object_set_new(out, "x-iacp-body", body ? json_incref(body) : json_null());
+        json_object_set_new_nocheck(out, "x-iacp-body", body ? json_incref(body) : json_null());
 }
 
 static void back_to_timestamp(struct from_fipa_kind *b, json_t *out, const char *key, json_t *v)
@@ -894,11 +941,11 @@ static void back_to_timestamp(struct from_fipa_kind *b, json_t *out, const char 
     if (timestamp)
         first_of_two(out, "timestamp", timestamp, &b->timestamp);
     else if (!listed(b->absent, "timestamp") && unix_seconds(v, &t) && !b->timestamp) {
-        json_object_set_new(out, "timestamp", rfc3339(t));
+        json_object_set_new_nocheck(out, "timestamp", rfc3339(b->c, t));
         b->timestamp = true;
     }
     if (is(key, "ts") && !ts_mapped(b->iacp, v))
-        json_object_set(out, "x-iacp-ts", v);
+        json_object_set_nocheck(out, "x-iacp-ts", v);
 }
 
 static void member_back_to_fipa(struct from_fipa_kind *b, json_t *out, const char *key, json_t *v)
@@ -911,7 +958,7 @@ static void member_back_to_fipa(struct from_fipa_kind *b, json_t *out, const cha
         return;
     } else if (is(key, "v")) {
         if (!version || strcmp(version, "1.1") != 0)
-            json_object_set(out, "x-iacp-v", v);
+            json_object_set_nocheck(out, "x-iacp-v", v);
     } else if (is(key, "id") || is(key, "x-fipa-reply_with")) {
         json_t *reply_with = x_reply_with                      ? x_reply_with
                              : listed(b->absent, "reply_with") ? NULL
@@ -922,23 +969,24 @@ static void member_back_to_fipa(struct from_fipa_kind *b, json_t *out, const cha
     } else if (is(key, "to") || is(key, "x-fipa-receiver")) {
         first_of_two(out, "receiver", x_receiver ? x_receiver : v, &b->receiver);
     } else if (is(key, "ref")) {
-        json_object_set(out, "in_reply_to", v);
+        json_object_set_nocheck(out, "in_reply_to", v);
     } else if (is(key, "ts") || is(key, "x-fipa-timestamp")) {
         back_to_timestamp(b, out, key, v);
     } else if (is(key, "body") || is(key, "x-fipa-content")) {
         back_to_content(b, out);
     } else if (starts_with(key, "x-fipa-")) {
-        json_object_set(out, key + 7, v);
+        json_object_set_nocheck(out, key + 7, v);
     } else {
         set_prefixed(out, "x-iacp-", key, v);
     }
 }
 
-static json_t *fipa_from_fipa_kind(json_t *iacp, enum fipa_act act)
+static json_t *fipa_from_fipa_kind(struct converter *c, json_t *iacp, enum fipa_act act)
 {
-    struct from_fipa_kind b = {.iacp = iacp, .absent = json_object_get(iacp, "x-fipa-absent")};
+    struct from_fipa_kind b = {
+        .c = c, .iacp = iacp, .absent = json_object_get(iacp, "x-fipa-absent")};
     json_t *out = json_object();
-    json_object_set_new(out, "performative", json_string(fipa_act_name(act, SPELL_SNAKE)));
+    json_object_set_new_nocheck(out, "performative", valid_string(fipa_act_name(act, SPELL_SNAKE)));
     const char *key;
     json_t *v;
     json_object_foreach(iacp, key, v)
@@ -946,14 +994,14 @@ static json_t *fipa_from_fipa_kind(json_t *iacp, enum fipa_act act)
         member_back_to_fipa(&b, out, key, v);
     }
     if (!b.content && !listed(b.absent, "content")) { /* no body: {} said so, and the marker */
-        json_object_set_new(out, "content", json_object());
-        json_object_set_new(out, "x-iacp-body", json_null());
+        json_object_set_new_nocheck(out, "content", json_object());
+        json_object_set_new_nocheck(out, "x-iacp-body", json_null());
     }
     /* Missing members that IACP requires come back missing (null) rather than made up. */
     if (!json_object_get(iacp, "ts"))
-        json_object_set_new(out, "x-iacp-ts", json_null());
+        json_object_set_new_nocheck(out, "x-iacp-ts", json_null());
     if (!json_object_get(iacp, "v"))
-        json_object_set_new(out, "x-iacp-v", json_null());
+        json_object_set_new_nocheck(out, "x-iacp-v", json_null());
     return out;
 }
 
@@ -963,7 +1011,7 @@ bool convert_respell(json_t *fipa, enum fipa_spelling spelling)
     enum fipa_act act = performative ? fipa_act_parse(performative) : FIPA_ACT_INVALID;
     if (act == FIPA_ACT_INVALID)
         return false;
-    json_object_set_new(fipa, "performative", json_string(fipa_act_name(act, spelling)));
+    json_object_set_new_nocheck(fipa, "performative", valid_string(fipa_act_name(act, spelling)));
     return true;
 }
 

@@ -1,7 +1,6 @@
 #include "idgen.h"
 
 #include <ctype.h>
-#include <inttypes.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -11,8 +10,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "hashtab.h"
 #include "list.h"
-#include "strmap.h"
 #include "util.h"
 
 /* Each form: its fixed prefix (NULL: the caller's), and the hex digits of its counter's width. */
@@ -27,25 +26,27 @@ static const struct {
 
 /* An id a sender used, in the map by sender and id and in the list by last use. */
 struct used_id {
-    char *key; /* the map's key, to remove it when forgotten */
+    struct hash_node node;
     struct sender *sender;
     double seen;
     struct list_link link;
+    char key[]; /* id_key */
 };
 
 struct sender {
-    char *name;                 /* the map's key */
+    struct hash_node node;
     uint64_t key;               /* of its permutations */
     uint64_t next[IDGEN_FORMS]; /* its counters */
     size_t ids;                 /* of its ids remembered */
     bool idle;                  /* in the idle list: it holds no id */
     struct list_link link;
+    char name[]; /* sender_key */
 };
 
 struct idgen {
     struct idgen_config cfg;
-    struct strmap *ids;     /* sender and id -> struct used_id */
-    struct strmap *senders; /* name -> struct sender */
+    struct hashtab ids;     /* of struct used_id, by id_key */
+    struct hashtab senders; /* of struct sender, by name */
     struct list by_use;     /* of struct used_id, the least recently used first */
     struct list idle;       /* senders that hold no id, the earliest to become idle first */
     double latest;          /* the latest time seen; -INFINITY before any */
@@ -90,38 +91,44 @@ static uint64_t permute(uint64_t key, uint64_t x, unsigned half)
     return (left << half) | right;
 }
 
+static const char *used_id_key(const struct hash_node *node)
+{
+    return HASH_ITEM(node, struct used_id, node)->key;
+}
+
+static const char *sender_name(const struct hash_node *node)
+{
+    return HASH_ITEM(node, struct sender, node)->name;
+}
+
 struct idgen *idgen_new(const struct idgen_config *cfg)
 {
     struct idgen *g = xcalloc(1, sizeof *g);
     g->cfg = *cfg;
     if (g->cfg.max_ids == 0)
         g->cfg.max_ids = 1;
-    g->ids = strmap_new();
-    g->senders = strmap_new();
+    g->ids.key = used_id_key;
+    g->senders.key = sender_name;
     g->latest = -INFINITY;
     return g;
 }
 
-static void free_used(void *v)
+static void free_used(struct hash_node *node)
 {
-    struct used_id *u = v;
-    free(u->key);
-    free(u);
+    free(HASH_ITEM(node, struct used_id, node));
 }
 
-static void free_sender(void *v)
+static void free_sender(struct hash_node *node)
 {
-    struct sender *s = v;
-    free(s->name);
-    free(s);
+    free(HASH_ITEM(node, struct sender, node));
 }
 
 void idgen_free(struct idgen *g)
 {
     if (!g)
         return;
-    strmap_free(g->ids, free_used);
-    strmap_free(g->senders, free_sender);
+    hashtab_free(&g->ids, free_used);
+    hashtab_free(&g->senders, free_sender);
     sb_free(&g->scratch);
     sb_free(&g->fresh);
     free(g);
@@ -129,22 +136,30 @@ void idgen_free(struct idgen *g)
 
 size_t idgen_remembered_ids(const struct idgen *g)
 {
-    return strmap_size(g->ids);
+    return g->ids.size;
 }
 
 size_t idgen_remembered_senders(const struct idgen *g)
 {
-    return strmap_size(g->senders);
+    return g->senders.size;
 }
 
 /* The map key of a sender's id; the length prefix keeps "ab"+"c" apart from "a"+"bc". */
 static const char *id_key(struct strbuf *sb, const char *sender, const char *id)
 {
     sb_reset(sb);
-    if (sender)
-        sb_addf(sb, "%zu:%s", strlen(sender), sender);
-    else
+    if (sender) {
+        size_t len = strlen(sender), n = len;
+        char digits[24], *end = digits + sizeof digits, *d = end;
+        *--d = ':';
+        do /* by hand: vsnprintf would cost more than the lookup */
+            *--d = (char)('0' + n % 10);
+        while ((n /= 10) != 0);
+        sb_add(sb, d, (size_t)(end - d));
+        sb_add(sb, sender, len);
+    } else {
         sb_adds(sb, "-:");
+    }
     sb_adds(sb, id);
     return sb->buf;
 }
@@ -157,19 +172,19 @@ static const char *sender_key(const char *sender)
 static void forget_id(struct idgen *g, struct used_id *u)
 {
     list_remove(&g->by_use, &u->link);
-    strmap_remove(g->ids, u->key);
+    hashtab_remove(&g->ids, &u->node);
     if (--u->sender->ids == 0) {
         list_append(&g->idle, &u->sender->link);
         u->sender->idle = true;
     }
-    free_used(u);
+    free(u);
 }
 
 static void forget_sender(struct idgen *g, struct sender *s)
 {
     list_remove(&g->idle, &s->link);
-    strmap_remove(g->senders, s->name);
-    free_sender(s);
+    hashtab_remove(&g->senders, &s->node);
+    free(s);
 }
 
 static bool expired(const struct idgen *g, double seen)
@@ -185,7 +200,7 @@ static void forget(struct idgen *g)
     while ((u = LIST_ITEM(g->by_use.head, struct used_id, link)) &&
            (g->by_use.size > g->cfg.max_ids || expired(g, u->seen)))
         forget_id(g, u);
-    while (strmap_size(g->senders) > g->cfg.max_ids && g->idle.head)
+    while (g->senders.size > g->cfg.max_ids && g->idle.head)
         forget_sender(g, LIST_ITEM(g->idle.head, struct sender, link));
 }
 
@@ -198,13 +213,16 @@ static void advance(struct idgen *g, double when)
 /* A sender, created when new; a new one holds no id but is in no list until it does. */
 static struct sender *sender_get(struct idgen *g, const char *name)
 {
-    struct sender *s = strmap_get(g->senders, sender_key(name));
+    const char *key = sender_key(name);
+    size_t hash = hashtab_hash(key);
+    struct sender *s = HASH_ITEM(hashtab_find_hashed(&g->senders, key, hash), struct sender, node);
     if (!s) {
-        s = xcalloc(1, sizeof *s);
-        s->name = xstrdup(sender_key(name));
+        size_t len = strlen(key);
+        s = xcalloc(1, sizeof *s + len + 1);
+        memcpy(s->name, key, len + 1);
         /* NULL and "" differ in their id keys but share a counter: no harm, both unnamed. */
         s->key = mix64(mix64((uint64_t)g->cfg.seed) ^ hash_name(s->name));
-        strmap_put(g->senders, s->name, s);
+        hashtab_add_hashed(&g->senders, &s->node, hash);
     }
     return s;
 }
@@ -222,16 +240,18 @@ bool idgen_note(struct idgen *g, const char *sender, const char *id, double when
     advance(g, when);
     double seen = isfinite(when) ? when : g->latest;
     const char *key = id_key(&g->scratch, sender, id);
-    struct used_id *u = strmap_get(g->ids, key);
+    size_t hash = hashtab_hash(key);
+    struct used_id *u = HASH_ITEM(hashtab_find_hashed(&g->ids, key, hash), struct used_id, node);
     bool again = u && !expired(g, u->seen);
     if (u) {
         list_remove(&g->by_use, &u->link);
     } else {
-        u = xcalloc(1, sizeof *u);
-        u->key = xstrdup(key);
+        size_t len = g->scratch.len;
+        u = xcalloc(1, sizeof *u + len + 1);
+        memcpy(u->key, key, len + 1);
         u->sender = sender_get(g, sender);
         sender_hold(g, u->sender);
-        strmap_put(g->ids, u->key, u);
+        hashtab_add_hashed(&g->ids, &u->node, hash);
     }
     u->seen = seen;
     list_append(&g->by_use, &u->link);
@@ -241,8 +261,24 @@ bool idgen_note(struct idgen *g, const char *sender, const char *id, double when
 
 bool idgen_seen(struct idgen *g, const char *sender, const char *id)
 {
-    const struct used_id *u = strmap_get(g->ids, id_key(&g->scratch, sender, id));
+    const struct used_id *u =
+        HASH_ITEM(hashtab_find(&g->ids, id_key(&g->scratch, sender, id)), struct used_id, node);
     return u && !expired(g, u->seen);
+}
+
+/* v in lowercase hex, at least width digits (zero-padded): by hand, as vsnprintf would cost more
+ * than the rest of a fresh id. */
+static void add_hex(struct strbuf *out, uint64_t v, unsigned width)
+{
+    char digits[16], *end = digits + sizeof digits, *d = end;
+    do
+        *--d = "0123456789abcdef"[v & 15];
+    while ((v >>= 4) != 0);
+    for (; width > sizeof digits; width--) /* no form is wider than 16 digits */
+        sb_addc(out, '0');
+    while ((unsigned)(end - d) < width)
+        *--d = '0';
+    sb_add(out, d, (size_t)(end - d));
 }
 
 /* The n-th id of a sender's form: the permuted low bits as hex digits, then the round. The
@@ -257,9 +293,11 @@ static void format_id(struct strbuf *out, const struct sender *s, enum idgen_for
     uint64_t round = n >> bits;
     sb_reset(out);
     sb_adds(out, forms[form].prefix ? forms[form].prefix : prefix);
-    sb_addf(out, "%0*" PRIx64, (int)forms[form].digits, digits);
-    if (round)
-        sb_addf(out, "-%" PRIx64, round);
+    add_hex(out, digits, forms[form].digits);
+    if (round) {
+        sb_addc(out, '-');
+        add_hex(out, round, 1);
+    }
 }
 
 const char *idgen_fresh_form(struct idgen *g, const char *sender, enum idgen_form form,
