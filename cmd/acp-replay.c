@@ -351,6 +351,7 @@ static void status_draw(struct replay *r, struct filter *f, double now)
         fprintf(stderr, ", %.1f ms behind schedule", r->behind * 1000);
     }
     fprintf(stderr, ", %.0f msg/s", s->rate);
+    (void)fflush(stderr); /* a line without its end: stderr is buffered */
     s->drawn = true;
 }
 

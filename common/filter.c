@@ -61,6 +61,7 @@ time_t filter_now(const struct filter *f)
 /* A reader that went away is no error: stop as a killed `cat` would, without a word. */
 static _Noreturn void die_quietly_on_broken_pipe(void)
 {
+    (void)fflush(stderr); /* the diagnostics so far, unless stderr went with it */
     signal(SIGPIPE, SIG_DFL);
     raise(SIGPIPE);
     _exit(EXIT_TROUBLE);
@@ -71,9 +72,12 @@ static _Noreturn void die_write_error(struct filter *f, const char *name, int er
     if (err == EPIPE)
         die_quietly_on_broken_pipe();
     /* SIGINT while a reader holds the pipe full: the user asked to stop, and what is left could
-     * only be flushed by waiting for that reader, so leave at once (no exit handlers flushing). */
-    if (err == EINTR && interrupted)
+     * only be flushed by waiting for that reader, so leave at once (no exit handlers flushing),
+     * with the diagnostics so far: a stderr stuck as well gives way to a second Ctrl-C. */
+    if (err == EINTR && interrupted) {
+        (void)fflush(stderr);
         _exit(EXIT_INTERRUPTED);
+    }
     f->sink.quiet = f->cfg->opts->quiet;
     struct diag_where at = {.file = name};
     diag_emit(&f->sink, &at, SEV_ERROR, "io-error", "write error: %s", strerror(err));
@@ -103,6 +107,7 @@ static void flush_stream(struct filter *f, FILE *stream, const char *name)
 static void flush_outputs(void *ctx)
 {
     struct filter *f = ctx;
+    diag_flush(&f->sink); /* first, as when stderr was unbuffered */
     flush_stream(f, f->out, f->out_name);
     flush_stream(f, f->rejects, f->cfg->opts->rejects);
 }
@@ -460,6 +465,9 @@ static int run(const struct filter_config *cfg, const struct filter_ops *ops, ch
     if (cfg->observer)
         diag_observe(&f.sink, cfg->observer);
     install_sigint();
+    /* A reader gone is met as EPIPE, so that the diagnostics buffered so far go out first. */
+    signal(SIGPIPE, SIG_IGN);
+    diag_buffer_stderr();
     char *dash[] = {"-"};
     if (nfiles == 0 && !one) {
         files = dash;
@@ -487,6 +495,7 @@ static int run(const struct filter_config *cfg, const struct filter_ops *ops, ch
         report_stop(&f);
     if (cfg->opts->stats && !cfg->opts->quiet)
         print_stats(&f);
+    diag_flush(&f.sink);
     close_stream(&f, f.rejects, cfg->opts->rejects);
     close_stream(&f, f.out, f.out_name);
     if (f.out != stdout)
