@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "escape.h"
+#include "progress.h"
 
 /* Set by the SIGINT handler; the only state a signal may touch. */
 static volatile sig_atomic_t interrupted;
@@ -40,6 +41,7 @@ struct filter {
     bool stop;                 /* stop reading: --max-errors reached, or the tool asked */
     bool limit_reached;        /* --max-errors reached */
     struct diag_where stop_at; /* the record that reached it */
+    struct progress progress;  /* the line on the terminal of a long run */
 };
 
 void filter_tool_init(const char *progname)
@@ -69,6 +71,7 @@ static _Noreturn void die_quietly_on_broken_pipe(void)
 
 static _Noreturn void die_write_error(struct filter *f, const char *name, int err)
 {
+    progress_end(&f->progress);
     if (err == EPIPE)
         die_quietly_on_broken_pipe();
     /* SIGINT while a reader holds the pipe full: the user asked to stop, and what is left could
@@ -110,6 +113,7 @@ static void flush_outputs(void *ctx)
     diag_flush(&f->sink); /* first, as when stderr was unbuffered */
     flush_stream(f, f->out, f->out_name);
     flush_stream(f, f->rejects, f->cfg->opts->rejects);
+    progress_check(&f->progress); /* the input is idle: a good time to read the clock */
 }
 
 void filter_flush(struct filter *f)
@@ -282,10 +286,13 @@ static void run_file(struct filter *f, const char *path)
         report_io_error(f, display, "cannot open", errno);
         return;
     }
+    progress_file(&f->progress, display);
     struct record rec;
     int got = 0;
     while (!interrupted && !f->stop && (got = reader_next(r, &rec)) > 0) {
         handle_record(f, &rec);
+        progress_record(&f->progress, rec.column_base + rec.raw_len + rec.had_newline,
+                        rec.kind == REC_LINE);
         if (f->cfg->opts->max_errors && f->sink.errors >= f->cfg->opts->max_errors) {
             f->stop = f->limit_reached = true;
             f->stop_at = (struct diag_where){.file = rec.file, .line = rec.end_line};
@@ -452,6 +459,24 @@ static void install_sigint(void)
     sigaction(SIGINT, &sa, NULL);
 }
 
+static void erase_progress(void *ctx)
+{
+    progress_erase(ctx);
+}
+
+/* The progress line of a long run over files (none over one record in memory), unless the tool
+ * draws none, --no-progress or -q turned it off, or no terminal could show it without getting
+ * in the way. */
+static void start_progress(struct filter *f, char **files, int nfiles)
+{
+    const struct common_opts *o = f->cfg->opts;
+    progress_init(&f->progress,
+                  nfiles > 0 && o->progress && !o->quiet && progress_wanted(f->out, files, nfiles),
+                  files, nfiles);
+    f->sink.before_write = erase_progress;
+    f->sink.before_write_ctx = &f->progress;
+}
+
 /* The run over the files, or over the one record given instead. */
 static int run(const struct filter_config *cfg, const struct filter_ops *ops, char **files,
                int nfiles, const struct record *one)
@@ -477,6 +502,7 @@ static int run(const struct filter_config *cfg, const struct filter_ops *ops, ch
         int i = 0;
         if (one && one->kind == REC_TOO_LONG)
             spill_to_rejects(&f, one->text, one->len); /* as the reader does with a long line */
+        start_progress(&f, files, nfiles);
         if (one)
             handle_record(&f, one);
         else
@@ -484,6 +510,7 @@ static int run(const struct filter_config *cfg, const struct filter_ops *ops, ch
                 for (i = 0; i < nfiles && !interrupted && !f.stop;)
                     run_file(&f, files[i++]);
             while (!interrupted && !f.stop && ops->next_pass && ops->next_pass(ops->ctx, &f));
+        progress_end(&f.progress);
         if (f.limit_reached)
             count_unread_files(&f, files + i, nfiles - i);
         if (!interrupted && !f.stop && ops->end_of_input)

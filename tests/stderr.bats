@@ -104,3 +104,160 @@ assert_consecutive_warnings() {
     # stdout's first 64 KiB went out whole, so their 65 lines had been read and reported.
     assert_consecutive_warnings "$BATS_TEST_TMPDIR/err" 65
 }
+
+# --- the progress line, on a terminal: a private tmux server runs each command on a pty ---
+
+GOOD='{"v":"1.1","id":"q-00a1","from":"queen","to":"forager-07","kind":"task.assign","ts":1312284100}'
+
+setup() {
+    PTY_RUNS=0
+    PTY=
+}
+
+teardown() {
+    [ -n "$PTY" ] && command -v tmux >/dev/null && tmux -S "$PTY" kill-server 2>/dev/null
+    PTY=
+}
+
+need_tmux() {
+    command -v tmux >/dev/null || skip "tmux is not installed (scripts/deps installs it)"
+}
+
+# Runs the shell command $1 on a 150-column pty, in the test's folder; "END" marks its end.
+# Each run has a tmux server of its own, so that one ending cannot take the next with it.
+pty_start() {
+    teardown
+    PTY="$BATS_TEST_TMPDIR/tmux-$((PTY_RUNS++))"
+    tmux -S "$PTY" new-session -d -x 150 -y 40 -c "$BATS_TEST_TMPDIR" \
+        "PATH='$PATH'; TERM=xterm; export TERM; $1; echo END; exec sleep 600"
+}
+
+screen() {
+    tmux -S "$PTY" capture-pane -p
+}
+
+# A progress line of the tool on screen: "TOOL: ... N messages, ... /s".
+has_progress() {
+    screen | grep -Eq '^acp-[a-z]+: .*[0-9]+ messages?, [0-9.]+ [KMG]?i?B/s'
+}
+
+wait_for_end() {
+    for _ in $(seq 200); do screen | grep -qx END && return 0; sleep 0.05; done
+    fail "the command did not end: $(screen)"
+}
+
+# Starts "$1 fifo" on the pty with the FIFO as input, and writes GOOD into it every 0.1 s (or
+# the lines of $2, one each time, then GOOD) until the progress line shows, or $3 tenths of a
+# second passed; each screen seen goes to the file screens. Leaves the FIFO open on fd $writer.
+slow_run() {
+    local command=$1 max=${3:-100} i
+    mkfifo "$BATS_TEST_TMPDIR/fifo"
+    pty_start "$command"
+    # Read-write, so that the open never waits for a reader that may not have come.
+    exec {writer}<>"$BATS_TEST_TMPDIR/fifo"
+    : >"$BATS_TEST_TMPDIR/screens"
+    for ((i = 0; i < max; i++)); do
+        printf '%s\n' "$GOOD" >&"$writer"
+        sleep 0.1
+        screen >>"$BATS_TEST_TMPDIR/screens"
+        has_progress && return 0
+    done
+    return 1
+}
+
+end_slow_run() {
+    exec {writer}>&-
+    wait_for_end
+}
+
+@test "progress: shows on a slow run, a diagnostic gets a clean line, erased at the end" {
+    need_tmux
+    slow_run "acp-validate --stateless fifo >/dev/null" || fail "no progress line after 10 s: $(screen)"
+    screen | grep -Eq '^acp-validate: fifo: [0-9.]+ [KMG]?i?B, [0-9]+ messages, ' ||
+        fail "not the progress line: $(screen)"
+    printf 'not json\n' >&"$writer"
+    for _ in $(seq 100); do screen | grep -q 'error: ' && break; sleep 0.05; done
+    # The diagnostic starts its own line: nothing of the progress line before it.
+    screen | grep -Eq '^acp-validate: fifo:[0-9]+:[0-9]+: error: .*\[bad-json\]$' ||
+        fail "the diagnostic is not on a clean line: $(screen)"
+    # ... and the progress line comes back under it.
+    for _ in $(seq 100); do
+        printf '%s\n' "$GOOD" >&"$writer"
+        sleep 0.1
+        screen | grep -A1 'error: ' | tail -1 | grep -q ' messages, ' && break
+    done
+    screen | grep -A1 'error: ' | tail -1 | grep -Eq '^acp-validate: fifo: .* messages, ' ||
+        fail "no progress line under the diagnostic: $(screen)"
+    end_slow_run
+    run screen
+    refute_output --partial ' messages, '
+    assert_output --regexp $'error: .*\\[bad-json\\]\nEND'
+}
+
+@test "progress: acp-convert and acp-trace show it too, and erase it at the end" {
+    need_tmux
+    for command in "acp-convert --to=fipa fifo >/dev/null" "acp-trace fifo >/dev/null"; do
+        rm -f "$BATS_TEST_TMPDIR/fifo"
+        slow_run "$command" || fail "$command: no progress line after 10 s: $(screen)"
+        screen | grep -Eq "^${command%% *}: fifo: [0-9.]+ [KMG]?i?B, [0-9]+ messages, " ||
+            fail "$command: not the progress line: $(screen)"
+        end_slow_run
+        run screen
+        refute_output --partial ' messages, '
+    done
+}
+
+@test "progress: a regular file's size gives the share done and the time left" {
+    need_tmux
+    command -v perl >/dev/null || skip "perl is not installed"
+    pad=$(printf '%0900d' 0)
+    for i in $(seq 2000); do
+        printf '{"v":"1.1","id":"q-%05d","from":"queen","to":"forager-07","kind":"task.assign","ts":1312284100,"body":{"pad":"%s"}}\n' "$i" "$pad"
+    done >"$BATS_TEST_TMPDIR/in.jsonl"
+    # A reader taking 64 KiB every 0.1 s makes the run last about 3 s.
+    pty_start "acp-validate --stateless in.jsonl | perl -e 'while (sysread(STDIN, \$b, 65536)) { select(undef, undef, undef, 0.1) }'"
+    for _ in $(seq 100); do has_progress && break; sleep 0.05; done
+    run screen
+    assert_output --regexp "^acp-validate: in\\.jsonl: [0-9.]+ [KM]iB of 1\\.[0-9] MiB \\([0-9]+%\\), [0-9]+ messages, [0-9.]+ [KMG]?i?B/s, [0-9]+ s left"
+    wait_for_end
+    run screen
+    refute_output --partial ' messages, '
+}
+
+# Runs "$1" on the slow FIFO for 2.5 s, well past the second after which progress shows.
+assert_no_progress() {
+    rm -f "$BATS_TEST_TMPDIR/fifo"
+    ! slow_run "$1" 25 || fail "$1: a progress line: $(screen)"
+    end_slow_run
+    ! grep -q ' messages, ' "$BATS_TEST_TMPDIR/screens" || fail "$1: a progress line was seen"
+}
+
+@test "progress: never when stderr is a file or a pipe, with --no-progress or -q, or when stdout is the same terminal" {
+    need_tmux
+    assert_no_progress "acp-validate --stateless fifo >/dev/null 2>err"
+    ! grep -q 'messages' "$BATS_TEST_TMPDIR/err" || fail "progress in the file: $(cat -A "$BATS_TEST_TMPDIR/err")"
+    assert_no_progress "acp-validate --stateless fifo 2>&1 >/dev/null | cat >err"
+    ! grep -q 'messages' "$BATS_TEST_TMPDIR/err" || fail "progress in the pipe: $(cat -A "$BATS_TEST_TMPDIR/err")"
+    assert_no_progress "acp-validate --stateless --no-progress fifo >/dev/null"
+    assert_no_progress "acp-trace --no-progress fifo >/dev/null"
+    assert_no_progress "acp-convert --to=fipa -q fifo"
+    # acp-trace writes at the end: nothing on stdout would draw over a progress line meanwhile.
+    assert_no_progress "acp-trace fifo"
+    screen | grep -q '^{"type":"conversation"' || fail "the output did not reach the terminal: $(screen)"
+}
+
+@test "progress: a file name is escaped on its way to the terminal" {
+    need_tmux
+    mkfifo "$BATS_TEST_TMPDIR/"$'a\e]0;owned\a\e[2Jb'
+    pty_start "acp-validate --stateless a*b >/dev/null"
+    exec {writer}<>"$BATS_TEST_TMPDIR/"$'a\e]0;owned\a\e[2Jb'
+    for _ in $(seq 100); do
+        printf '%s\n' "$GOOD" >&"$writer"
+        sleep 0.1
+        has_progress && break
+    done
+    run screen
+    assert_output --regexp '^acp-validate: a\\x1b\]0;owned\\x07\\x1b\[2Jb: [0-9.]+ [KMG]?i?B, [0-9]+ messages'
+    exec {writer}>&-
+    wait_for_end
+}
