@@ -11,13 +11,25 @@
 #include "escape.h"
 #include "progress.h"
 
-/* Set by the SIGINT handler; the only state a signal may touch. */
+/* The signal that asked the run to stop (SIGINT, SIGTERM, SIGHUP), set by its handler; the only
+ * state a signal may touch. */
 static volatile sig_atomic_t interrupted;
 
-static void on_sigint(int sig)
+static void on_stop_signal(int sig)
 {
-    (void)sig;
-    interrupted = 1;
+    interrupted = sig;
+}
+
+/* SIGTERM and SIGHUP stop a run as SIGINT does, so that nothing buffered is lost; then, once main
+ * has returned and exit() is under way, the process dies of the signal, as its sender expects. */
+static void die_of_stop_signal(void)
+{
+    int sig = interrupted;
+    if (sig == 0 || sig == SIGINT)
+        return;
+    (void)fflush(NULL);
+    signal(sig, SIG_DFL);
+    raise(sig);
 }
 
 enum { EXIT_OK = 0, EXIT_FINDINGS = 1, EXIT_TROUBLE = 2, EXIT_INTERRUPTED = 130 };
@@ -74,11 +86,16 @@ static _Noreturn void die_write_error(struct filter *f, const char *name, int er
     progress_end(&f->progress);
     if (err == EPIPE)
         die_quietly_on_broken_pipe();
-    /* SIGINT while a reader holds the pipe full: the user asked to stop, and what is left could
-     * only be flushed by waiting for that reader, so leave at once (no exit handlers flushing),
-     * with the diagnostics so far: a stderr stuck as well gives way to a second Ctrl-C. */
+    /* SIGINT (SIGTERM, SIGHUP) while a reader holds the pipe full: the user asked to stop, and
+     * what is left could only be flushed by waiting for that reader, so leave at once (no exit
+     * handlers flushing), with the diagnostics so far: a stderr stuck as well gives way to a
+     * second signal. SIGTERM and SIGHUP end as their sender expects. */
     if (err == EINTR && interrupted) {
         (void)fflush(stderr);
+        if (interrupted != SIGINT) {
+            signal(interrupted, SIG_DFL);
+            raise(interrupted);
+        }
         _exit(EXIT_INTERRUPTED);
     }
     f->sink.quiet = f->cfg->opts->quiet;
@@ -451,12 +468,19 @@ static void close_stream(struct filter *f, FILE *stream, const char *name)
 
 static void install_sigint(void)
 {
-    struct sigaction sa;
+    struct sigaction sa, was;
     memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_sigint;
+    sa.sa_handler = on_stop_signal;
     sigemptyset(&sa.sa_mask);
     sa.sa_flags = 0; /* no SA_RESTART: a blocked read must return so that we can stop */
     sigaction(SIGINT, &sa, NULL);
+    /* Left ignored where they are (nohup). */
+    int more[] = {SIGTERM, SIGHUP};
+    for (size_t i = 0; i < sizeof more / sizeof *more; i++)
+        if (sigaction(more[i], NULL, &was) == 0 && was.sa_handler != SIG_IGN)
+            sigaction(more[i], &sa, NULL);
+    if (atexit(die_of_stop_signal) != 0)
+        die_oom();
 }
 
 static void erase_progress(void *ctx)

@@ -55,7 +55,7 @@ assert_consecutive_warnings() {
     acp-validate --stateless "$BATS_TEST_TMPDIR/in" >"$BATS_TEST_TMPDIR/fifo" 2>"$BATS_TEST_TMPDIR/err" &
     pid=$!
     exec {reader}<"$BATS_TEST_TMPDIR/fifo"
-    # The pipe (64 KiB) and stdout's buffer fill with about 130 lines, then write(2) blocks:
+    # The pipe (64 KiB) and stdout's buffer fill with more than 64 lines, then write(2) blocks:
     # their diagnostics are produced but still in the buffer (far from full) of stderr.
     for _ in $(seq 50); do [[ $(cat /proc/$pid/wchan 2>/dev/null) == *pipe_write* ]] && break; sleep 0.1; done
     kill -INT "$pid"
@@ -65,7 +65,7 @@ assert_consecutive_warnings() {
     wait "$pid" || status=$?
     exec {reader}<&-
     assert_equal "$status" 130
-    assert_consecutive_warnings "$BATS_TEST_TMPDIR/err" 65
+    assert_consecutive_warnings "$BATS_TEST_TMPDIR/err" 64
 }
 
 @test "stderr: SIGINT while reading keeps every diagnostic, and the stats" {
@@ -86,6 +86,30 @@ assert_consecutive_warnings() {
         "acp-validate: 300 records: 300 valid, 0 rejected, 0 blank; 300 warnings, 0 errors"
 }
 
+@test "stderr: SIGINT, SIGTERM or SIGHUP in a busy run: every diagnostic and the stats, then the signal's status" {
+    awk 'BEGIN { for (i = 1; i <= 200000; i++)
+        printf "{\"v\":\"1.1\",\"id\":\"q-%06d\",\"from\":\"queen\",\"to\":\"forager-07\",\"kind\":\"task.assign\",\"ts\":1312284100.5}\n", i }' \
+        >"$BATS_TEST_TMPDIR/in"
+    for sig in INT:130 TERM:143 HUP:129; do
+        : >"$BATS_TEST_TMPDIR/err"
+        acp-validate --stateless --stats "$BATS_TEST_TMPDIR/in" >/dev/null 2>"$BATS_TEST_TMPDIR/err" &
+        pid=$!
+        # The first buffer of diagnostics went out: the run is busy with 199,000 lines to go.
+        for _ in $(seq 200); do [ -s "$BATS_TEST_TMPDIR/err" ] && break; sleep 0.01; done
+        kill -"${sig%:*}" "$pid"
+        status=0
+        wait "$pid" || status=$?
+        assert_equal "${sig%:*} $status" "${sig%:*} ${sig#*:}"
+        stats=$(tail -1 "$BATS_TEST_TMPDIR/err")
+        [[ $stats =~ ^acp-validate:\ ([0-9]+)\ records:.*\ ([0-9]+)\ warnings,\ 0\ errors$ ]] ||
+            fail "$sig: no stats at the end: $stats"
+        [ "${BASH_REMATCH[1]}" -lt 200000 ] || fail "$sig: the run was not cut short"
+        head -n -1 "$BATS_TEST_TMPDIR/err" >"$BATS_TEST_TMPDIR/warnings"
+        assert_consecutive_warnings "$BATS_TEST_TMPDIR/warnings" "${BASH_REMATCH[2]}"
+        assert_equal "$(wc -l <"$BATS_TEST_TMPDIR/warnings")" "${BASH_REMATCH[2]}"
+    done
+}
+
 @test "stderr: a write error shows the diagnostics before it, then the error" {
     [ -w /dev/full ] || skip "no /dev/full"
     for i in 1 2 3; do warn_line "$i"; done >"$BATS_TEST_TMPDIR/in"
@@ -101,8 +125,9 @@ assert_consecutive_warnings() {
     sh_run "acp-validate --stateless '$BATS_TEST_TMPDIR/in' 2>'$BATS_TEST_TMPDIR/err' | head -1 >/dev/null; echo \"\${PIPESTATUS[0]}\""
     # Killed by SIGPIPE, as before: 128 + 13.
     assert_output 141
-    # stdout's first 64 KiB went out whole, so their 65 lines had been read and reported.
-    assert_consecutive_warnings "$BATS_TEST_TMPDIR/err" 65
+    # stdout's first buffer (4 KiB at least) went out whole before head could go: its 4 lines
+    # had been read and reported, and their diagnostics were still buffered.
+    assert_consecutive_warnings "$BATS_TEST_TMPDIR/err" 4
 }
 
 # --- the progress line, on a terminal: a private tmux server runs each command on a pty ---
