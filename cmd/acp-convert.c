@@ -327,7 +327,7 @@ int main(int argc, char **argv)
         .summary = "Rewrite a stream of messages from one format into another: IACP 1.1 or\n"
                    "FIPA ACL as JSON Lines, or FIPA's string form (SC00070) as JADE writes it.",
         .options = convert_options,
-        .groups = GROUP_CHECKS | GROUP_CLOCK | GROUP_FIPA,
+        .groups = GROUP_CHECKS | GROUP_CLOCK | GROUP_FIPA | GROUP_PROGRESS,
         .help_tail = help_tail,
         .handle = handle_option,
         .ctx = &run,

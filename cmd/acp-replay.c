@@ -38,7 +38,6 @@ enum {
     OPT_COMPARE,
     OPT_IO_TIMEOUT,
     OPT_GRACE,
-    OPT_NO_PROGRESS,
 };
 
 static const struct opt replay_options[] = {
@@ -77,7 +76,6 @@ static const struct opt replay_options[] = {
      "longest wait to connect, or for the peer to read (default 10)"},
     {"grace", OPT_GRACE, required_argument, "SECONDS",
      "time the peer has to finish once its input ends (default 2)"},
-    {"no-progress", OPT_NO_PROGRESS, no_argument, NULL, "no live status line on the terminal"},
     {NULL, 0, 0, NULL, NULL},
 };
 
@@ -130,7 +128,6 @@ struct replay {
     char **compare;
     size_t ncompare;
     double io_timeout, grace;
-    bool no_progress;
 
     /* the run */
     const struct common_opts *opts;
@@ -263,9 +260,6 @@ static bool handle_option(void *ctx, int key, const char *arg)
                bad_value("io-timeout", "a number of seconds above 0");
     case OPT_GRACE:
         return parse_duration(arg, &r->grace) || bad_value("grace", "a number of seconds");
-    case OPT_NO_PROGRESS:
-        r->no_progress = true;
-        return true;
     default:
         return false;
     }
@@ -334,6 +328,7 @@ static void status_draw(struct replay *r, struct filter *f, double now)
         fprintf(stderr, ", %.1f ms behind schedule", r->behind * 1000);
     }
     fprintf(stderr, ", %.0f msg/s", s->rate);
+    (void)fflush(stderr); /* a line without its end: stderr is buffered */
     s->drawn = true;
 }
 
@@ -842,7 +837,7 @@ int main(int argc, char **argv)
         .summary = "Replay captured messages with their recorded timing, to stdout, a socket or a\n"
                    "command; or test a live agent against a recording (--as).",
         .options = replay_options,
-        .groups = GROUP_CHECKS | GROUP_CLOCK,
+        .groups = GROUP_CHECKS | GROUP_CLOCK | GROUP_PROGRESS,
         .help_tail = help_tail,
         .handle = handle_option,
         .ctx = &r,
@@ -861,8 +856,9 @@ int main(int argc, char **argv)
     r.sink.strict = opts.strict;
     r.sink.color = opts.diagnostics == DIAG_TEXT && options_want_color(&opts);
     const char *term = getenv("TERM");
-    r.status.on = !r.no_progress && !opts.quiet && isatty(STDERR_FILENO) &&
+    r.status.on = opts.progress && !opts.quiet && isatty(STDERR_FILENO) &&
                   !(term && strcmp(term, "dumb") == 0);
+    opts.progress = false; /* the status line is its progress: the filter draws none */
     r.status.shares_terminal =
         (!opts.output || strcmp(opts.output, "-") == 0) && isatty(STDOUT_FILENO);
     r.mono_base = clock_monotonic();

@@ -136,7 +136,7 @@ int main(int argc, char **argv)
                    "form)\nagainst its protocol; write the valid ones to stdout and report the "
                    "others on stderr.",
         .options = validate_options,
-        .groups = GROUP_CHECKS | GROUP_ENGINE | GROUP_LIVE | GROUP_FIPA,
+        .groups = GROUP_CHECKS | GROUP_ENGINE | GROUP_LIVE | GROUP_FIPA | GROUP_PROGRESS,
         .handle = handle_option,
         .ctx = &v,
     };

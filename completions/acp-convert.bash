@@ -18,6 +18,7 @@ _acp_convert_options='
 --diagnostics=      text json
 --color=            auto always never
 --stats
+--no-progress
 --max-line-bytes=
 --explain=          @code
 --help

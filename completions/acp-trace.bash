@@ -27,6 +27,7 @@ _acp_trace_options='
 --diagnostics=      text json
 --color=            auto always never
 --stats
+--no-progress
 --max-line-bytes=
 --explain=          @code
 --help

@@ -23,6 +23,7 @@ _acp_validate_options='
 --diagnostics=      text json
 --color=            auto always never
 --stats
+--no-progress
 --max-line-bytes=
 --explain=          @code
 --help

@@ -1,7 +1,10 @@
 #include "diag.h"
 
+#include <errno.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "escape.h"
 
@@ -12,6 +15,30 @@ void diag_sink_init(struct diag_sink *sink, FILE *stream)
 {
     memset(sink, 0, sizeof *sink);
     sink->stream = stream;
+}
+
+enum { STDERR_BUFFER = 64 * 1024 };
+
+void diag_buffer_stderr(void)
+{
+    /* Ours, not one stdio allocates: stdio may already hold its one-byte buffer for stderr.
+     * Static, as it must outlive main for the flush that exit() does. */
+    static char buffer[STDERR_BUFFER];
+    setvbuf(stderr, buffer, isatty(STDERR_FILENO) ? _IOLBF : _IOFBF, sizeof buffer);
+}
+
+/* What an unbuffered stderr whose reader went away would have met at its next diagnostic. */
+static _Noreturn void die_of_broken_pipe(void)
+{
+    signal(SIGPIPE, SIG_DFL);
+    raise(SIGPIPE);
+    _exit(2);
+}
+
+void diag_flush(struct diag_sink *sink)
+{
+    if (fflush(sink->stream) != 0 && errno == EPIPE)
+        die_of_broken_pipe();
 }
 
 void diag_sink_free(struct diag_sink *sink)
@@ -180,5 +207,8 @@ void diag_emit(struct diag_sink *sink, const struct diag_where *where, enum seve
         put_json(sink, where, error, code);
     else
         put_text(sink, where, error, code);
-    fwrite(sink->line.buf, 1, sink->line.len, sink->stream);
+    if (sink->before_write)
+        sink->before_write(sink->before_write_ctx);
+    if (fwrite(sink->line.buf, 1, sink->line.len, sink->stream) != sink->line.len && errno == EPIPE)
+        die_of_broken_pipe();
 }

@@ -48,9 +48,22 @@ struct diag_sink {
     struct strbuf line;              /* scratch space for one diagnostic */
     struct strbuf text;              /* scratch space for its message */
     struct diag_observer *observers; /* the latest first; NULL when none */
+    /* Called before a line is written to stream, so that what a terminal shows there (a
+     * progress line) can make way for it. May be NULL. */
+    void (*before_write)(void *ctx);
+    void *before_write_ctx;
 };
 
 void diag_sink_init(struct diag_sink *sink, FILE *stream);
+
+/* Buffers stderr, which C leaves unbuffered (one write(2) per diagnostic): fully, or line by line
+ * when it is a terminal, where a person reads as the lines come. Whoever buffers it flushes it
+ * before waiting for anything and before every exit: see diag_flush. Call before the first
+ * write to stderr of the run. */
+void diag_buffer_stderr(void);
+/* Writes out what the sink's stream holds. A reader of it that went away ends the process as
+ * SIGPIPE would have with an unbuffered stream. */
+void diag_flush(struct diag_sink *sink);
 void diag_sink_free(struct diag_sink *sink);
 
 /* Adds an observer, told of each finding before those added earlier. The caller keeps it alive

@@ -9,14 +9,27 @@
 #include <unistd.h>
 
 #include "escape.h"
+#include "progress.h"
 
-/* Set by the SIGINT handler; the only state a signal may touch. */
+/* The signal that asked the run to stop (SIGINT, SIGTERM, SIGHUP), set by its handler; the only
+ * state a signal may touch. */
 static volatile sig_atomic_t interrupted;
 
-static void on_sigint(int sig)
+static void on_stop_signal(int sig)
 {
-    (void)sig;
-    interrupted = 1;
+    interrupted = sig;
+}
+
+/* SIGTERM and SIGHUP stop a run as SIGINT does, so that nothing buffered is lost; then, once main
+ * has returned and exit() is under way, the process dies of the signal, as its sender expects. */
+static void die_of_stop_signal(void)
+{
+    int sig = interrupted;
+    if (sig == 0 || sig == SIGINT)
+        return;
+    (void)fflush(NULL);
+    signal(sig, SIG_DFL);
+    raise(sig);
 }
 
 enum { EXIT_OK = 0, EXIT_FINDINGS = 1, EXIT_TROUBLE = 2, EXIT_INTERRUPTED = 130 };
@@ -40,6 +53,7 @@ struct filter {
     bool stop;                 /* stop reading: --max-errors reached, or the tool asked */
     bool limit_reached;        /* --max-errors reached */
     struct diag_where stop_at; /* the record that reached it */
+    struct progress progress;  /* the line on the terminal of a long run */
 };
 
 void filter_tool_init(const char *progname)
@@ -61,6 +75,7 @@ time_t filter_now(const struct filter *f)
 /* A reader that went away is no error: stop as a killed `cat` would, without a word. */
 static _Noreturn void die_quietly_on_broken_pipe(void)
 {
+    (void)fflush(stderr); /* the diagnostics so far, unless stderr went with it */
     signal(SIGPIPE, SIG_DFL);
     raise(SIGPIPE);
     _exit(EXIT_TROUBLE);
@@ -68,12 +83,21 @@ static _Noreturn void die_quietly_on_broken_pipe(void)
 
 static _Noreturn void die_write_error(struct filter *f, const char *name, int err)
 {
+    progress_end(&f->progress);
     if (err == EPIPE)
         die_quietly_on_broken_pipe();
-    /* SIGINT while a reader holds the pipe full: the user asked to stop, and what is left could
-     * only be flushed by waiting for that reader, so leave at once (no exit handlers flushing). */
-    if (err == EINTR && interrupted)
+    /* SIGINT (SIGTERM, SIGHUP) while a reader holds the pipe full: the user asked to stop, and
+     * what is left could only be flushed by waiting for that reader, so leave at once (no exit
+     * handlers flushing), with the diagnostics so far: a stderr stuck as well gives way to a
+     * second signal. SIGTERM and SIGHUP end as their sender expects. */
+    if (err == EINTR && interrupted) {
+        (void)fflush(stderr);
+        if (interrupted != SIGINT) {
+            signal(interrupted, SIG_DFL);
+            raise(interrupted);
+        }
         _exit(EXIT_INTERRUPTED);
+    }
     f->sink.quiet = f->cfg->opts->quiet;
     struct diag_where at = {.file = name};
     diag_emit(&f->sink, &at, SEV_ERROR, "io-error", "write error: %s", strerror(err));
@@ -103,8 +127,10 @@ static void flush_stream(struct filter *f, FILE *stream, const char *name)
 static void flush_outputs(void *ctx)
 {
     struct filter *f = ctx;
+    diag_flush(&f->sink); /* first, as when stderr was unbuffered */
     flush_stream(f, f->out, f->out_name);
     flush_stream(f, f->rejects, f->cfg->opts->rejects);
+    progress_check(&f->progress); /* the input is idle: a good time to read the clock */
 }
 
 void filter_flush(struct filter *f)
@@ -277,10 +303,13 @@ static void run_file(struct filter *f, const char *path)
         report_io_error(f, display, "cannot open", errno);
         return;
     }
+    progress_file(&f->progress, display);
     struct record rec;
     int got = 0;
     while (!interrupted && !f->stop && (got = reader_next(r, &rec)) > 0) {
         handle_record(f, &rec);
+        progress_record(&f->progress, rec.column_base + rec.raw_len + rec.had_newline,
+                        rec.kind == REC_LINE);
         if (f->cfg->opts->max_errors && f->sink.errors >= f->cfg->opts->max_errors) {
             f->stop = f->limit_reached = true;
             f->stop_at = (struct diag_where){.file = rec.file, .line = rec.end_line};
@@ -439,12 +468,37 @@ static void close_stream(struct filter *f, FILE *stream, const char *name)
 
 static void install_sigint(void)
 {
-    struct sigaction sa;
+    struct sigaction sa, was;
     memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_sigint;
+    sa.sa_handler = on_stop_signal;
     sigemptyset(&sa.sa_mask);
     sa.sa_flags = 0; /* no SA_RESTART: a blocked read must return so that we can stop */
     sigaction(SIGINT, &sa, NULL);
+    /* Left ignored where they are (nohup). */
+    int more[] = {SIGTERM, SIGHUP};
+    for (size_t i = 0; i < sizeof more / sizeof *more; i++)
+        if (sigaction(more[i], NULL, &was) == 0 && was.sa_handler != SIG_IGN)
+            sigaction(more[i], &sa, NULL);
+    if (atexit(die_of_stop_signal) != 0)
+        die_oom();
+}
+
+static void erase_progress(void *ctx)
+{
+    progress_erase(ctx);
+}
+
+/* The progress line of a long run over files (none over one record in memory), unless the tool
+ * draws none, --no-progress or -q turned it off, or no terminal could show it without getting
+ * in the way. */
+static void start_progress(struct filter *f, char **files, int nfiles)
+{
+    const struct common_opts *o = f->cfg->opts;
+    progress_init(&f->progress,
+                  nfiles > 0 && o->progress && !o->quiet && progress_wanted(f->out, files, nfiles),
+                  files, nfiles);
+    f->sink.before_write = erase_progress;
+    f->sink.before_write_ctx = &f->progress;
 }
 
 /* The run over the files, or over the one record given instead. */
@@ -460,6 +514,9 @@ static int run(const struct filter_config *cfg, const struct filter_ops *ops, ch
     if (cfg->observer)
         diag_observe(&f.sink, cfg->observer);
     install_sigint();
+    /* A reader gone is met as EPIPE, so that the diagnostics buffered so far go out first. */
+    signal(SIGPIPE, SIG_IGN);
+    diag_buffer_stderr();
     char *dash[] = {"-"};
     if (nfiles == 0 && !one) {
         files = dash;
@@ -469,6 +526,7 @@ static int run(const struct filter_config *cfg, const struct filter_ops *ops, ch
         int i = 0;
         if (one && one->kind == REC_TOO_LONG)
             spill_to_rejects(&f, one->text, one->len); /* as the reader does with a long line */
+        start_progress(&f, files, nfiles);
         if (one)
             handle_record(&f, one);
         else
@@ -476,6 +534,7 @@ static int run(const struct filter_config *cfg, const struct filter_ops *ops, ch
                 for (i = 0; i < nfiles && !interrupted && !f.stop;)
                     run_file(&f, files[i++]);
             while (!interrupted && !f.stop && ops->next_pass && ops->next_pass(ops->ctx, &f));
+        progress_end(&f.progress);
         if (f.limit_reached)
             count_unread_files(&f, files + i, nfiles - i);
         if (!interrupted && !f.stop && ops->end_of_input)
@@ -487,6 +546,7 @@ static int run(const struct filter_config *cfg, const struct filter_ops *ops, ch
         report_stop(&f);
     if (cfg->opts->stats && !cfg->opts->quiet)
         print_stats(&f);
+    diag_flush(&f.sink);
     close_stream(&f, f.rejects, cfg->opts->rejects);
     close_stream(&f, f.out, f.out_name);
     if (f.out != stdout)

@@ -58,6 +58,12 @@ static const struct opt live_group[] = {
     {NULL, 0, 0, NULL, NULL},
 };
 
+static const struct opt progress_group[] = {
+    {"no-progress", OPT_NO_PROGRESS, no_argument, NULL,
+     "no progress line on the terminal during long runs"},
+    {NULL, 0, 0, NULL, NULL},
+};
+
 static const struct opt fipa_group[] = {
     {"fipa-profile", OPT_FIPA_PROFILE, required_argument, "PROFILE",
      "FIPA members required: 'caxton' (default) or 'standard' (SC00061)"},
@@ -91,6 +97,7 @@ static size_t collect(const struct tool_spec *spec, const struct opt **out, size
                                   (spec->groups & GROUP_LIVE) ? live_group : NULL,
                                   (spec->groups & GROUP_FIPA) ? fipa_group : NULL,
                                   (spec->groups & GROUP_CLOCK) ? clock_group : NULL,
+                                  (spec->groups & GROUP_PROGRESS) ? progress_group : NULL,
                                   every_tool};
     size_t n = 0;
     for (size_t t = 0; t < sizeof tables / sizeof *tables; t++)
@@ -247,6 +254,9 @@ static bool common_option(struct common_opts *o, int key, const char *arg)
     case 'q':
         o->quiet = true;
         return true;
+    case OPT_NO_PROGRESS:
+        o->progress = false;
+        return true;
     case OPT_STRICT:
         o->strict = true;
         return true;
@@ -375,6 +385,7 @@ int options_parse(const struct tool_spec *spec, struct common_opts *opts, int ar
     memset(opts, 0, sizeof *opts);
     opts->max_line_bytes = DEFAULT_MAX_LINE_BYTES;
     engine_config_defaults(&opts->engine);
+    opts->progress = (spec->groups & GROUP_PROGRESS) != 0;
     const struct opt *all[MAX_OPTIONS];
     size_t n = collect(spec, all, MAX_OPTIONS);
     struct option longs[MAX_OPTIONS + 1];

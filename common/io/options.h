@@ -31,6 +31,7 @@ enum {
     OPT_MAX_OPEN,
     OPT_FIPA_PROFILE,
     OPT_WALL_CLOCK,
+    OPT_NO_PROGRESS,
     OPT_HELP,
     OPT_VERSION,
     OPT_TOOL = 512,
@@ -51,6 +52,8 @@ enum {
     GROUP_ENGINE = 4, /* --queen, --slots, timeouts: tools that follow conversations */
     GROUP_FIPA = 8,   /* --fipa-profile: tools that check FIPA messages */
     GROUP_LIVE = 16,  /* --wall-clock: tools whose engine may watch a live stream */
+    /* --no-progress: tools that show the progress of a long run on a terminal */
+    GROUP_PROGRESS = 64,
 };
 
 enum color_when { COLOR_AUTO, COLOR_ALWAYS, COLOR_NEVER };
@@ -62,6 +65,7 @@ struct common_opts {
     enum color_when color;
     bool stats;
     bool quiet;
+    bool progress; /* the tool shows progress (GROUP_PROGRESS) and --no-progress was not given */
     bool strict;
     unsigned long max_errors; /* 0: no limit */
     size_t max_line_bytes;
