@@ -46,6 +46,7 @@ struct filter {
     const struct filter_ops *ops;
     struct diag_sink sink;
     FILE *out;
+    char *out_buffer; /* ours: given NULL, glibc ignores the size asked for */
     const char *out_name;
     FILE *rejects;
     struct stats stats;
@@ -386,7 +387,8 @@ static bool open_outputs(struct filter *f)
             return false;
         }
     }
-    setvbuf(f->out, NULL, _IOFBF, OUTPUT_BUFFER);
+    f->out_buffer = xmalloc(OUTPUT_BUFFER);
+    setvbuf(f->out, f->out_buffer, _IOFBF, OUTPUT_BUFFER);
     return true;
 }
 
@@ -551,6 +553,7 @@ static int run(const struct filter_config *cfg, const struct filter_ops *ops, ch
     close_stream(&f, f.out, f.out_name);
     if (f.out != stdout)
         close_stream(&f, stdout, "<stdout>");
+    free(f.out_buffer);
     int status = interrupted     ? EXIT_INTERRUPTED
                  : f.trouble     ? EXIT_TROUBLE
                  : f.sink.errors ? EXIT_FINDINGS
