@@ -81,10 +81,10 @@ static bool handle_option(void *ctx, int key, const char *arg)
     return false;
 }
 
-static json_t *parse_acl(void *ctx, struct filter *f, const struct record *rec)
+static json_t *parse_acl(void *ctx, const struct record *rec, struct diag_sink *sink, time_t now)
 {
     (void)ctx;
-    return acl_parse(rec, filter_sink(f), filter_now(f));
+    return acl_parse(rec, sink, now);
 }
 
 /* The message as FIPA JSON (a new reference), or NULL after an error was reported. */
@@ -316,7 +316,7 @@ int main(int argc, char **argv)
         .summary = "Rewrite a stream of messages from one format into another: IACP 1.1 or\n"
                    "FIPA ACL as JSON Lines, or FIPA's string form (SC00070) as JADE writes it.",
         .options = convert_options,
-        .groups = GROUP_CHECKS | GROUP_CLOCK | GROUP_FIPA,
+        .groups = GROUP_CHECKS | GROUP_CLOCK | GROUP_FIPA | GROUP_JOBS,
         .help_tail = help_tail,
         .handle = handle_option,
         .ctx = &run,

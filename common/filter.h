@@ -25,9 +25,16 @@ struct filter_ops {
     /* Called while the input is idle (see reader_hooks.idle): returns the seconds until it
      * wants to be called again, INFINITY for never until more input came. May be NULL. */
     double (*idle)(void *ctx, struct filter *f);
+    /* Optional: the part of the work on a message that needs nothing of the run's state (the
+     * per-message checks). Called for each message just before `message`, which finds what it
+     * returned in m->passed. With --jobs above 1 it runs in worker threads, on many messages at
+     * once and ahead of `message`, with a sink of its own whose findings are reported in order
+     * before `message` is called: it may read ctx, but changes nothing outside m. */
+    bool (*prepare)(void *ctx, struct message *m, struct diag_sink *sink);
     /* Parses a record of the FIPA string form into a FIPA JSON object; NULL after reporting why.
-     * Tools that do not read the string form leave it NULL. */
-    json_t *(*parse_acl)(void *ctx, struct filter *f, const struct record *rec);
+     * Tools that do not read the string form leave it NULL. With --jobs above 1 it runs in worker
+     * threads, as prepare does. */
+    json_t *(*parse_acl)(void *ctx, const struct record *rec, struct diag_sink *sink, time_t now);
     /* Called after the last file; true reads the files again (acp-replay --loop). May be NULL. */
     bool (*next_pass)(void *ctx, struct filter *f);
     void *ctx;

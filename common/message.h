@@ -17,6 +17,7 @@ struct message {
     enum protocol proto;
     const char *id;       /* IACP id or FIPA reply_with, when a string; owned by root */
     struct diag_where at; /* where diagnostics about this message point */
+    bool passed;          /* what filter_ops.prepare returned for it (filter.h) */
 };
 
 /* Parses a JSON record into an object. On failure reports the reason (bad-json, not-object,

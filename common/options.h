@@ -51,6 +51,7 @@ enum {
     GROUP_ENGINE = 4, /* --queen, --slots, timeouts: tools that follow conversations */
     GROUP_FIPA = 8,   /* --fipa-profile: tools that check FIPA messages */
     GROUP_LIVE = 16,  /* --wall-clock: tools whose engine may watch a live stream */
+    GROUP_JOBS = 32,  /* --jobs: tools whose per-message work may run on several cores */
 };
 
 enum color_when { COLOR_AUTO, COLOR_ALWAYS, COLOR_NEVER };
@@ -69,6 +70,7 @@ struct common_opts {
     time_t now; /* --now, else SOURCE_DATE_EPOCH, else the clock */
     bool seed_given;
     unsigned long seed;
+    unsigned long jobs; /* --jobs: worker threads; 1 (the default) for none, 0 for one per core */
     struct engine_config engine;
 };
 
