@@ -2,6 +2,9 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -225,7 +228,7 @@ static bool limit_reached(struct filter *f, const struct record *rec)
  * end of a file), every batch in flight is finished: the output is the same as with one thread,
  * and a live pipe gets each result at once. ---- */
 
-enum { BATCH_RECORDS = 256, BATCH_BYTES = 64 * 1024, IN_FLIGHT_BYTES = 2 * 1024 * 1024 };
+enum { BATCH_RECORDS = 128, BATCH_BYTES = 32 * 1024 };
 
 struct slot {
     struct record rec;
@@ -251,7 +254,8 @@ struct jobs {
     pthread_cond_t done;           /* a worker finished a batch */
     struct batch *oldest, *newest; /* in flight, in input order */
     struct batch *unclaimed;       /* the oldest batch in flight that no one works on yet */
-    size_t in_flight, in_flight_bytes, max_in_flight; /* garbage included */
+    size_t in_flight, max_in_flight; /* batches, garbage included */
+    size_t in_flight_bytes, max_in_flight_bytes;
     struct batch **garbage; /* per worker: batches finished with, whose messages it is to free */
     bool quit;
     struct batch *spare;   /* finished with, for reuse */
@@ -303,6 +307,12 @@ static void clean(struct jobs *j, struct batch *b)
         if (b->slots[i].m.root)
             message_clear(&b->slots[i].m);
     b->n = 0;
+#ifdef __GLIBC__
+    /* Each thread's malloc keeps what it freed for itself: after the trees of lines far longer
+     * than usual, give it back, or every thread would hold the most it ever parsed. */
+    if (b->bytes.len > 4 * BATCH_BYTES)
+        malloc_trim(0);
+#endif
     pthread_mutex_lock(&j->lock);
     j->in_flight--;
     j->in_flight_bytes -= b->bytes.len;
@@ -356,6 +366,9 @@ static void start_jobs(struct filter *f, size_t n)
     struct jobs *j = xcalloc(1, sizeof *j);
     j->f = f;
     j->max_in_flight = 2 * n + 2;
+    /* Room for them all at their usual size; lines as long as --max-line-bytes allows (whose
+     * trees may be many times their size) go fewer at a time. */
+    j->max_in_flight_bytes = 2 * j->max_in_flight * BATCH_BYTES;
     j->threads = xcalloc(n, sizeof *j->threads);
     j->garbage = xcalloc(n, sizeof *j->garbage);
     j->sinks = xcalloc(n + 1, sizeof *j->sinks);
@@ -495,7 +508,7 @@ static void make_room(struct filter *f, size_t bytes)
     struct jobs *j = f->jobs;
     pthread_mutex_lock(&j->lock);
     while (j->in_flight >= j->max_in_flight ||
-           (j->in_flight && j->in_flight_bytes + bytes > IN_FLIGHT_BYTES)) {
+           (j->in_flight && j->in_flight_bytes + bytes > j->max_in_flight_bytes)) {
         if (j->oldest) {
             pthread_mutex_unlock(&j->lock);
             finish_oldest(f);
