@@ -115,8 +115,7 @@ static bool check_alone(void *ctx, struct message *m, struct diag_sink *sink)
 static enum verdict check_in_stream(void *ctx, struct filter *f, struct message *m)
 {
     struct validate *v = ctx;
-    if (v->engine)
-        engine_check_passed(v->engine, m, m->passed, filter_sink(f));
+    engine_check_passed(v->engine, m, m->passed, filter_sink(f));
     return VERDICT_PASS;
 }
 
@@ -161,7 +160,7 @@ int main(int argc, char **argv)
         v.engine = engine_new(&opts.engine, NULL, NULL);
     const struct filter_config cfg = {.opts = &opts, .protocol = v.protocol, .mode = v.mode};
     const struct filter_ops ops = {.prepare = check_alone,
-                                   .message = check_in_stream,
+                                   .message = v.engine ? check_in_stream : NULL,
                                    .end_of_input = end_of_input,
                                    .parse_acl = parse_acl,
                                    .idle = opts.engine.wall_clock ? idle : NULL,

@@ -161,7 +161,7 @@ static json_t *parse_record(const struct filter *f, const struct record *rec,
 static void deliver(struct filter *f, struct message *m, unsigned long errors_before)
 {
     const struct record *rec = m->rec;
-    enum verdict v = f->ops->message(f->ops->ctx, f, m);
+    enum verdict v = f->ops->message ? f->ops->message(f->ops->ctx, f, m) : VERDICT_PASS;
     if (f->sink.errors > errors_before) {
         reject(f, rec);
         return;
@@ -233,7 +233,8 @@ enum { BATCH_RECORDS = 128, BATCH_BYTES = 32 * 1024 };
 struct slot {
     struct record rec;
     size_t text_at;      /* where rec's text is in the batch's bytes */
-    struct message m;    /* m.root NULL: no message (no line, or the parse failed) */
+    bool parsed;         /* a message, and not a line that failed to parse */
+    struct message m;    /* m.root NULL once freed, or when there is no message */
     struct diag_log log; /* what parsing and prepare found */
 };
 
@@ -250,13 +251,15 @@ struct batch {
 
 struct jobs {
     pthread_mutex_t lock;
-    pthread_cond_t queued;         /* a batch waits for a worker, or the workers are to quit */
-    pthread_cond_t done;           /* a worker finished a batch */
-    struct batch *oldest, *newest; /* in flight, in input order */
-    struct batch *unclaimed;       /* the oldest batch in flight that no one works on yet */
-    size_t in_flight, max_in_flight; /* batches, garbage included */
-    size_t in_flight_bytes, max_in_flight_bytes;
+    pthread_cond_t queued;           /* a batch waits for a worker, or the workers are to quit */
+    pthread_cond_t done;             /* a worker finished a batch */
+    struct batch *oldest, *newest;   /* in flight, in input order */
+    struct batch *unclaimed;         /* the oldest batch in flight that no one works on yet */
+    size_t in_flight, max_in_flight; /* batches given to the workers, not finished in order */
+    size_t held, held_bytes;         /* batches whose messages are not freed, and their bytes */
+    size_t max_held, max_held_bytes;
     struct batch **garbage; /* per worker: batches finished with, whose messages it is to free */
+    bool want_room;         /* the reader waits for garbage to be freed */
     bool quit;
     struct batch *spare;   /* finished with, for reuse */
     struct batch *filling; /* the batch the reader fills */
@@ -271,23 +274,42 @@ struct worker {
     size_t index;
 };
 
-static void work_on(const struct filter *f, struct batch *b, struct diag_sink *sink)
+static void free_message(struct slot *s)
 {
+    if (s->m.root)
+        message_clear(&s->m);
+}
+
+/* Parses and prepares the records of b. The messages of trash, a batch this thread parsed before,
+ * are freed one for each message parsed: what malloc gets back is what it hands out next, from
+ * its per-thread cache, as when one thread parses and frees each message in turn. */
+static void work_on(const struct filter *f, struct batch *b, struct diag_sink *sink,
+                    struct batch *trash)
+{
+    size_t freed = 0;
     for (size_t i = 0; i < b->n; i++) {
         struct slot *s = &b->slots[i];
         s->m.root = NULL;
+        s->parsed = false;
         diag_log_reset(&s->log);
         if (s->rec.kind != REC_LINE)
             continue;
+        if (trash && freed < trash->n)
+            free_message(&trash->slots[freed++]);
         sink->log = &s->log;
         json_t *root = parse_record(f, &s->rec, sink);
         if (!root)
             continue;
         message_init(&s->m, &s->rec, root, f->cfg->protocol);
+        s->parsed = true;
         if (f->ops->prepare)
             s->m.passed = f->ops->prepare(f->ops->ctx, &s->m, sink);
+        if (!f->ops->message) /* prepare did all there is to do with the message */
+            free_message(s);
     }
     sink->log = NULL;
+    while (trash && freed < trash->n)
+        free_message(&trash->slots[freed++]);
 }
 
 /* Takes the oldest batch no one works on; the lock is held. */
@@ -299,25 +321,30 @@ static struct batch *claim(struct jobs *j)
     return b;
 }
 
-/* Frees the messages of a batch and makes it spare; the lock is held, and released meanwhile. */
-static void clean(struct jobs *j, struct batch *b)
+/* A batch whose messages are freed becomes spare; the lock is held. */
+static void recycle(struct jobs *j, struct batch *b)
 {
-    pthread_mutex_unlock(&j->lock);
-    for (size_t i = 0; i < b->n; i++)
-        if (b->slots[i].m.root)
-            message_clear(&b->slots[i].m);
-    b->n = 0;
 #ifdef __GLIBC__
     /* Each thread's malloc keeps what it freed for itself: after the trees of lines far longer
      * than usual, give it back, or every thread would hold the most it ever parsed. */
     if (b->bytes.len > 4 * BATCH_BYTES)
         malloc_trim(0);
 #endif
-    pthread_mutex_lock(&j->lock);
-    j->in_flight--;
-    j->in_flight_bytes -= b->bytes.len;
+    b->n = 0;
+    j->held--;
+    j->held_bytes -= b->bytes.len;
     b->next = j->spare;
     j->spare = b;
+}
+
+/* Frees the messages of a batch and makes it spare; the lock is held, and released meanwhile. */
+static void clean(struct jobs *j, struct batch *b)
+{
+    pthread_mutex_unlock(&j->lock);
+    for (size_t i = 0; i < b->n; i++)
+        free_message(&b->slots[i]);
+    pthread_mutex_lock(&j->lock);
+    recycle(j, b);
 }
 
 static void *worker_main(void *arg)
@@ -327,23 +354,28 @@ static void *worker_main(void *arg)
     free(arg);
     pthread_mutex_lock(&j->lock);
     for (;;) {
-        while (!j->quit && !j->unclaimed && !j->garbage[me])
+        /* Garbage waits for the next batch, to be freed while it is parsed, unless the reader
+         * waits for room. */
+        while (!j->quit && !j->unclaimed && !(j->garbage[me] && j->want_room))
             pthread_cond_wait(&j->queued, &j->lock);
         if (j->quit)
             break;
-        if (j->garbage[me]) {
-            struct batch *b = j->garbage[me];
-            j->garbage[me] = b->next;
-            clean(j, b);
+        struct batch *trash = j->garbage[me];
+        if (trash)
+            j->garbage[me] = trash->next;
+        if (!j->unclaimed) {
+            clean(j, trash);
             pthread_cond_signal(&j->done); /* only the reader waits for it */
             continue;
         }
         struct batch *b = claim(j);
         b->worker = me;
         pthread_mutex_unlock(&j->lock);
-        work_on(j->f, b, &j->sinks[me]);
+        work_on(j->f, b, &j->sinks[me], trash);
         pthread_mutex_lock(&j->lock);
         b->state = BATCH_DONE;
+        if (trash)
+            recycle(j, trash);
         pthread_cond_signal(&j->done);
     }
     pthread_mutex_unlock(&j->lock);
@@ -368,9 +400,10 @@ static void start_jobs(struct filter *f, size_t n)
     j->max_in_flight = 2 * n + 2;
     /* Room for them all at their usual size; lines as long as --max-line-bytes allows (whose
      * trees may be many times their size) go fewer at a time. */
-    j->max_in_flight_bytes = 2 * j->max_in_flight * BATCH_BYTES;
+    j->max_held = 2 * j->max_in_flight; /* in flight, and as many waiting to be freed */
+    j->max_held_bytes = 2 * j->max_held * BATCH_BYTES;
     j->threads = xcalloc(n, sizeof *j->threads);
-    j->garbage = xcalloc(n, sizeof *j->garbage);
+    j->garbage = xcalloc(n + 1, sizeof *j->garbage); /* the last for this thread */
     j->sinks = xcalloc(n + 1, sizeof *j->sinks);
     for (size_t i = 0; i <= n; i++)
         diag_sink_init_log(&j->sinks[i], NULL, &f->sink);
@@ -396,8 +429,7 @@ static void start_jobs(struct filter *f, size_t n)
 static void free_batch(struct batch *b)
 {
     for (size_t i = 0; i < b->n; i++)
-        if (b->slots[i].m.root)
-            message_clear(&b->slots[i].m);
+        free_message(&b->slots[i]);
     for (size_t i = 0; i < b->cap; i++)
         diag_log_free(&b->slots[i].log);
     free(b->slots);
@@ -427,7 +459,7 @@ static void stop_jobs(struct filter *f)
     for (size_t i = 0; i < j->nthreads; i++)
         pthread_join(j->threads[i], NULL);
     free_batches(j->oldest);
-    for (size_t i = 0; i < j->nthreads; i++)
+    for (size_t i = 0; i <= j->nthreads; i++)
         free_batches(j->garbage[i]);
     free_batches(j->spare);
     if (j->filling)
@@ -455,7 +487,7 @@ static void finish_slot(struct filter *f, struct slot *s)
         f->stats.records++;
         unsigned long errors_before = f->sink.errors;
         diag_replay(&f->sink, &s->log);
-        if (s->m.root)
+        if (s->parsed)
             deliver(f, &s->m, errors_before);
         else
             reject(f, &s->rec);
@@ -475,12 +507,18 @@ static void finish_oldest(struct filter *f)
     struct batch *b = j->oldest;
     while (b->state != BATCH_DONE) {
         if (j->unclaimed == b) {
+            size_t me = j->nthreads;
             claim(j);
-            b->worker = j->nthreads;
+            b->worker = me;
+            struct batch *trash = j->garbage[me];
+            if (trash)
+                j->garbage[me] = trash->next;
             pthread_mutex_unlock(&j->lock);
-            work_on(f, b, &j->sinks[j->nthreads]);
+            work_on(f, b, &j->sinks[me], trash);
             pthread_mutex_lock(&j->lock);
             b->state = BATCH_DONE;
+            if (trash)
+                recycle(j, trash);
         } else {
             pthread_cond_wait(&j->done, &j->lock);
         }
@@ -488,17 +526,13 @@ static void finish_oldest(struct filter *f)
     j->oldest = b->next;
     if (!j->oldest)
         j->newest = NULL;
+    j->in_flight--;
     pthread_mutex_unlock(&j->lock);
     for (size_t i = 0; i < b->n; i++)
         finish_slot(f, &b->slots[i]);
     pthread_mutex_lock(&j->lock);
-    if (b->worker == j->nthreads) {
-        clean(j, b);
-    } else {
-        b->next = j->garbage[b->worker];
-        j->garbage[b->worker] = b;
-        pthread_cond_broadcast(&j->queued);
-    }
+    b->next = j->garbage[b->worker];
+    j->garbage[b->worker] = b;
     pthread_mutex_unlock(&j->lock);
 }
 
@@ -507,16 +541,23 @@ static void make_room(struct filter *f, size_t bytes)
 {
     struct jobs *j = f->jobs;
     pthread_mutex_lock(&j->lock);
-    while (j->in_flight >= j->max_in_flight ||
-           (j->in_flight && j->in_flight_bytes + bytes > j->max_in_flight_bytes)) {
+    while (j->in_flight >= j->max_in_flight || j->held >= j->max_held ||
+           (j->held && j->held_bytes + bytes > j->max_held_bytes)) {
         if (j->oldest) {
             pthread_mutex_unlock(&j->lock);
             finish_oldest(f);
             pthread_mutex_lock(&j->lock);
+        } else if (j->garbage[j->nthreads]) {
+            struct batch *trash = j->garbage[j->nthreads];
+            j->garbage[j->nthreads] = trash->next;
+            clean(j, trash);
         } else {
+            j->want_room = true;
+            pthread_cond_broadcast(&j->queued);
             pthread_cond_wait(&j->done, &j->lock);
         }
     }
+    j->want_room = false;
     pthread_mutex_unlock(&j->lock);
 }
 
@@ -556,7 +597,8 @@ static void submit(struct filter *f)
     if (!j->unclaimed)
         j->unclaimed = b;
     j->in_flight++;
-    j->in_flight_bytes += b->bytes.len;
+    j->held++;
+    j->held_bytes += b->bytes.len;
     pthread_cond_signal(&j->queued);
     pthread_mutex_unlock(&j->lock);
     finish_ready(f);
@@ -595,6 +637,7 @@ static void add_record(struct filter *f, const struct record *rec)
     struct slot *s = &b->slots[b->n++];
     s->rec = *rec;
     s->m.root = NULL;
+    s->parsed = false;
     if (rec->kind == REC_LINE) {
         s->text_at = b->bytes.len;
         sb_add(&b->bytes, rec->text, rec->raw_len);

@@ -16,7 +16,8 @@ enum verdict {
 
 struct filter_ops {
     /* Called for every message in order. A message for which an error was reported during the
-     * call is rejected whatever the verdict; the tool must not have written output for it. */
+     * call is rejected whatever the verdict; the tool must not have written output for it. May
+     * be NULL when prepare does all there is to do (the verdict is then VERDICT_PASS). */
     enum verdict (*message)(void *ctx, struct filter *f, struct message *m);
     /* Called once after the last record, unless the run was cut short. */
     void (*end_of_input)(void *ctx, struct filter *f);
