@@ -167,6 +167,8 @@ static void deliver(struct filter *f, struct message *m, unsigned long errors_be
         return;
     }
     f->stats.valid++;
+    if (m->output.len)
+        filter_write(f, m->output.buf, m->output.len);
     if (v == VERDICT_PASS && !(f->cfg->opts->quiet && f->out == stdout))
         write_record(f, f->out, f->out_name, rec);
 }
