@@ -14,9 +14,9 @@ PKG_CONFIG ?= pkg-config
 JANSSON_CFLAGS := $(shell $(PKG_CONFIG) --cflags jansson 2>/dev/null)
 JANSSON_LIBS   := $(shell $(PKG_CONFIG) --libs jansson 2>/dev/null)
 WARNINGS  = -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wformat=2 -Wvla
-ALL_CFLAGS = -std=c11 $(WARNINGS) $(CFLAGS)
+ALL_CFLAGS = -std=c11 -pthread $(WARNINGS) $(CFLAGS)
 ALL_CPPFLAGS = -D_DEFAULT_SOURCE -D_POSIX_C_SOURCE=200809L -Icommon $(LAYERS:%=-Icommon/%) $(JANSSON_CFLAGS) $(CPPFLAGS)
-LIBS = $(JANSSON_LIBS) -lm $(LDLIBS)
+LIBS = $(JANSSON_LIBS) -lm -lpthread $(LDLIBS)
 
 # Where objects and binaries go; `make check-asan` builds a second tree with sanitizers.
 BUILD ?= build

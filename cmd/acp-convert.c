@@ -34,7 +34,6 @@ struct convert_run {
     enum fipa_spelling spelling;
     struct converter *converter;
     struct strbuf out;
-    struct strbuf codes; /* of the errors found in an output */
     struct fipa_rules fipa;
 };
 
@@ -81,10 +80,10 @@ static bool handle_option(void *ctx, int key, const char *arg)
     return false;
 }
 
-static json_t *parse_acl(void *ctx, struct filter *f, const struct record *rec)
+static json_t *parse_acl(void *ctx, const struct record *rec, struct diag_sink *sink, time_t now)
 {
     (void)ctx;
-    return acl_parse(rec, filter_sink(f), filter_now(f));
+    return acl_parse(rec, sink, now);
 }
 
 /* The message as FIPA JSON (a new reference), or NULL after an error was reported. */
@@ -212,14 +211,18 @@ static bool check_output(struct convert_run *run, struct message *m, json_t *res
                           .proto = run->to == FORMAT_IACP ? PROTO_IACP : PROTO_FIPA,
                           .at = m->at};
     const char *name = out.proto == PROTO_IACP ? "IACP" : "FIPA";
-    if (output_errors(&out, &run->fipa, &run->codes) == 0)
-        return true;
-    if (!standard_allows(&out, &run->fipa)) {
+    struct strbuf codes = STRBUF_INIT;
+    bool clean = output_errors(&out, &run->fipa, &codes) == 0;
+    bool allowed = clean || standard_allows(&out, &run->fipa);
+    if (!allowed)
         diag_emit(sink, &m->at, SEV_ERROR, "convert-output-invalid",
                   "converted to %s, the message breaks its rules (%s); it is not written", name,
-                  run->codes.buf);
+                  codes.buf);
+    sb_free(&codes);
+    if (clean)
+        return true;
+    if (!allowed)
         return false;
-    }
     struct strbuf missing = STRBUF_INIT;
     for (size_t i = 0; i < sizeof caxton_members / sizeof *caxton_members; i++)
         if (lacks(result, caxton_members[i]))
@@ -241,9 +244,9 @@ static void write_line(struct strbuf *out, const json_t *result)
     sb_addc(out, '\n');
 }
 
-/* Builds the output in run->out, so that nothing is written for a message that fails. */
+/* Builds the output in out, so that nothing is written for a message that fails. */
 static bool convert_one(struct convert_run *run, struct message *m, enum protocol proto,
-                        struct diag_sink *sink)
+                        struct diag_sink *sink, struct strbuf *out)
 {
     json_t *result =
         run->to == FORMAT_IACP ? as_iacp(run, m, proto, sink) : as_fipa(run, m, proto, sink);
@@ -252,7 +255,7 @@ static bool convert_one(struct convert_run *run, struct message *m, enum protoco
     bool ok;
     if (run->to == FORMAT_FIPA_ACL) {
         /* What the string form cannot carry at all is the more telling report. */
-        ok = acl_write(&run->out, result, run->spelling == SPELL_UPPER, sink, &m->at) &&
+        ok = acl_write(out, result, run->spelling == SPELL_UPPER, sink, &m->at) &&
              check_output(run, m, result, sink);
     } else {
         ok = check_output(run, m, result, sink);
@@ -260,26 +263,54 @@ static bool convert_one(struct convert_run *run, struct message *m, enum protoco
         if (ok && run->to == FORMAT_FIPA && run->spelling != SPELL_SNAKE)
             convert_respell(result, run->spelling);
         if (ok)
-            write_line(&run->out, result);
+            write_line(out, result);
     }
     json_decref(result);
     return ok;
 }
 
+/* The string form is FIPA whatever members its user parameters happen to carry. */
+static enum protocol input_protocol(const struct message *m)
+{
+    return m->rec->syntax == SYNTAX_ACL ? PROTO_FIPA : m->proto;
+}
+
+/* Whether the message stays in its protocol (IACP to IACP; FIPA, in either syntax, to FIPA):
+ * then nothing of the stream matters, no fresh id nor conversation_id. */
+static bool keeps_protocol(const struct convert_run *run, enum protocol proto)
+{
+    return (proto == PROTO_IACP) == (run->to == FORMAT_IACP);
+}
+
+/* What needs nothing of the stream, which --jobs runs in worker threads: the whole conversion of
+ * a message that keeps its protocol, into m->output. */
+static bool convert_alone(void *ctx, struct message *m, struct diag_sink *sink)
+{
+    struct convert_run *run = ctx;
+    enum protocol proto = input_protocol(m);
+    if (proto == PROTO_NONE) {
+        diag_emit(sink, &m->at, SEV_ERROR, "no-protocol",
+                  "neither IACP (no 'kind' or 'v') nor FIPA (no 'performative')");
+        return false;
+    }
+    if (!keeps_protocol(run, proto))
+        return true;
+    unsigned long errors_before = sink->errors;
+    if (!convert_one(run, m, proto, sink, &m->output) || sink->errors != errors_before)
+        sb_reset(&m->output);
+    return false;
+}
+
+/* In order: the conversions that follow the stream. */
 static enum verdict convert_message(void *ctx, struct filter *f, struct message *m)
 {
     struct convert_run *run = ctx;
     struct diag_sink *sink = filter_sink(f);
-    /* The string form is FIPA whatever members its user parameters happen to carry. */
-    enum protocol proto = m->rec->syntax == SYNTAX_ACL ? PROTO_FIPA : m->proto;
-    if (proto == PROTO_NONE) {
-        diag_emit(sink, &m->at, SEV_ERROR, "no-protocol",
-                  "neither IACP (no 'kind' or 'v') nor FIPA (no 'performative')");
+    if (!m->passed) /* done by convert_alone */
         return VERDICT_WRITTEN;
-    }
     unsigned long errors_before = sink->errors;
     sb_reset(&run->out);
-    if (convert_one(run, m, proto, sink) && sink->errors == errors_before)
+    if (convert_one(run, m, input_protocol(m), sink, &run->out) && sink->errors == errors_before)
         filter_write(f, run->out.buf, run->out.len);
     return VERDICT_WRITTEN;
 }
@@ -327,7 +358,7 @@ int main(int argc, char **argv)
         .summary = "Rewrite a stream of messages from one format into another: IACP 1.1 or\n"
                    "FIPA ACL as JSON Lines, or FIPA's string form (SC00070) as JADE writes it.",
         .options = convert_options,
-        .groups = GROUP_CHECKS | GROUP_CLOCK | GROUP_FIPA | GROUP_PROGRESS,
+        .groups = GROUP_CHECKS | GROUP_CLOCK | GROUP_FIPA | GROUP_PROGRESS | GROUP_JOBS,
         .help_tail = help_tail,
         .handle = handle_option,
         .ctx = &run,
@@ -352,11 +383,11 @@ int main(int argc, char **argv)
     run.converter = converter_new(&cc);
     const struct filter_config cfg = {
         .opts = &opts, .protocol = protocol_choice(run.from), .mode = reader_mode(run.from)};
-    const struct filter_ops ops = {.message = convert_message, .parse_acl = parse_acl, .ctx = &run};
+    const struct filter_ops ops = {
+        .prepare = convert_alone, .message = convert_message, .parse_acl = parse_acl, .ctx = &run};
     int status = filter_run(&cfg, &ops, argv + first, argc - first);
     converter_free(run.converter);
     sb_free(&run.out);
-    sb_free(&run.codes);
     options_free(&opts);
     return status;
 }

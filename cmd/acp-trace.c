@@ -74,6 +74,7 @@ struct trace {
     unsigned long max_arrows;
 
     struct engine *engine;
+    const struct engine_config *engine_config;
     struct trace_stats *stats;
     struct filter *filter; /* the run, for the engine's callback to write to */
     struct strbuf out;
@@ -259,7 +260,10 @@ static enum verdict trace_message(void *ctx, struct filter *f, struct message *m
     t->inside = true;
     if (t->diagram)
         trace_diagram_begin(t->diagram, m);
-    const char *conversation = engine_check(t->engine, m, filter_sink(f));
+    /* A diagram places each finding at its message: the checks run here, inside it. */
+    const char *conversation = t->diagram
+                                   ? engine_check(t->engine, m, filter_sink(f))
+                                   : engine_check_passed(t->engine, m, m->passed, filter_sink(f));
     if (conversation != ENGINE_ELSEWHERE && followed(t, conversation)) {
         const char *kind = kind_of(m), *sender = sender_of(m);
         trace_stats_message(t->stats, kind, sender);
@@ -274,10 +278,17 @@ static enum verdict trace_message(void *ctx, struct filter *f, struct message *m
     return VERDICT_WRITTEN;
 }
 
-static json_t *parse_acl(void *ctx, struct filter *f, const struct record *rec)
+/* Without a diagram, the per-message checks, which --jobs runs in worker threads. */
+static bool check_alone(void *ctx, struct message *m, struct diag_sink *sink)
+{
+    struct trace *t = ctx;
+    return engine_check_message(t->engine_config, m, sink);
+}
+
+static json_t *parse_acl(void *ctx, const struct record *rec, struct diag_sink *sink, time_t now)
 {
     (void)ctx;
-    return acl_parse(rec, filter_sink(f), filter_now(f));
+    return acl_parse(rec, sink, now);
 }
 
 /* ---- the end ---- */
@@ -384,7 +395,7 @@ int main(int argc, char **argv)
                    "messages: a summary of each as it ends, statistics of latency and anomalies,\n"
                    "or a sequence diagram.",
         .options = trace_options,
-        .groups = GROUP_CHECKS | GROUP_ENGINE | GROUP_LIVE | GROUP_FIPA | GROUP_PROGRESS,
+        .groups = GROUP_CHECKS | GROUP_ENGINE | GROUP_LIVE | GROUP_FIPA | GROUP_PROGRESS | GROUP_JOBS,
         .help_tail = help_tail,
         .handle = handle_option,
         .ctx = &t,
@@ -414,6 +425,7 @@ int main(int argc, char **argv)
         status = filter_run(&cfg, &ops, argv + first, argc - first);
     } else {
         t.engine = engine_new(&opts.engine, summary_done, &t);
+        t.engine_config = &opts.engine;
         if (is_diagram(t.format))
             t.diagram =
                 trace_diagram_new(diagram_format(t.format), t.follow ? t.follow : "acp-trace",
@@ -421,6 +433,7 @@ int main(int argc, char **argv)
         const struct filter_config cfg = {
             .opts = &opts, .protocol = CHOOSE_AUTO, .mode = READ_AUTO, .observer = &t.observer};
         const struct filter_ops ops = {
+            .prepare = t.diagram ? NULL : check_alone,
             .message = trace_message,
             .end_of_input = end_of_input,
             .cut_short = cut_short,

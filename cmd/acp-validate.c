@@ -31,6 +31,7 @@ struct validate {
     struct iacp_rules iacp;
     struct fipa_rules fipa;
     struct engine *engine; /* NULL with --stateless */
+    const struct engine_config *engine_config;
 };
 
 static bool handle_option(void *ctx, int key, const char *arg)
@@ -83,20 +84,18 @@ static bool settle_mode(struct validate *v)
     return true;
 }
 
-static json_t *parse_acl(void *ctx, struct filter *f, const struct record *rec)
+static json_t *parse_acl(void *ctx, const struct record *rec, struct diag_sink *sink, time_t now)
 {
     (void)ctx;
-    return acl_parse(rec, filter_sink(f), filter_now(f));
+    return acl_parse(rec, sink, now);
 }
 
-static enum verdict check_message(void *ctx, struct filter *f, struct message *m)
+/* The per-message checks: in worker threads with --jobs. */
+static bool check_alone(void *ctx, struct message *m, struct diag_sink *sink)
 {
     struct validate *v = ctx;
-    struct diag_sink *sink = filter_sink(f);
-    if (v->engine) {
-        engine_check(v->engine, m, sink);
-        return VERDICT_PASS;
-    }
+    if (!v->stateless)
+        return engine_check_message(v->engine_config, m, sink);
     switch (m->proto) {
     case PROTO_IACP:
         iacp_check(m, &v->iacp, sink);
@@ -109,6 +108,14 @@ static enum verdict check_message(void *ctx, struct filter *f, struct message *m
                   "neither IACP (no 'kind' or 'v') nor FIPA (no 'performative')");
         break;
     }
+    return true;
+}
+
+/* The stream checks, in order. */
+static enum verdict check_in_stream(void *ctx, struct filter *f, struct message *m)
+{
+    struct validate *v = ctx;
+    engine_check_passed(v->engine, m, m->passed, filter_sink(f));
     return VERDICT_PASS;
 }
 
@@ -136,7 +143,7 @@ int main(int argc, char **argv)
                    "form)\nagainst its protocol; write the valid ones to stdout and report the "
                    "others on stderr.",
         .options = validate_options,
-        .groups = GROUP_CHECKS | GROUP_ENGINE | GROUP_LIVE | GROUP_FIPA | GROUP_PROGRESS,
+        .groups = GROUP_CHECKS | GROUP_ENGINE | GROUP_LIVE | GROUP_FIPA | GROUP_PROGRESS | GROUP_JOBS,
         .handle = handle_option,
         .ctx = &v,
     };
@@ -148,10 +155,12 @@ int main(int argc, char **argv)
     }
     v.iacp.queen = opts.engine.queen;
     v.fipa.profile = opts.engine.fipa_profile;
+    v.engine_config = &opts.engine;
     if (!v.stateless)
         v.engine = engine_new(&opts.engine, NULL, NULL);
     const struct filter_config cfg = {.opts = &opts, .protocol = v.protocol, .mode = v.mode};
-    const struct filter_ops ops = {.message = check_message,
+    const struct filter_ops ops = {.prepare = check_alone,
+                                   .message = v.engine ? check_in_stream : NULL,
                                    .end_of_input = end_of_input,
                                    .parse_acl = parse_acl,
                                    .idle = opts.engine.wall_clock ? idle : NULL,

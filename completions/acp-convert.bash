@@ -13,6 +13,7 @@ _acp_convert_options='
 --fipa-profile=     caxton standard
 --now=
 --seed=
+-j --jobs=
 -o --output=        @file
 --rejects=          @file
 --diagnostics=      text json

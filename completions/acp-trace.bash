@@ -22,6 +22,7 @@ _acp_trace_options='
 --max-open=
 --wall-clock
 --fipa-profile=     caxton standard
+-j --jobs=
 -o --output=        @file
 --rejects=          @file
 --diagnostics=      text json

@@ -19,6 +19,7 @@ complete -c acp-trace -l idle-timeout -x -d 'Seconds after which idle state is f
 complete -c acp-trace -l max-open -x -d 'Most open conversations kept'
 complete -c acp-trace -l wall-clock -d 'Message time also passes while the input is idle'
 complete -c acp-trace -l fipa-profile -x -a 'caxton standard' -d 'FIPA members required'
+complete -c acp-trace -s j -l jobs -x -d 'Work on N threads (0: one per core)'
 complete -c acp-trace -s o -l output -r -F -d 'Write the output to FILE'
 complete -c acp-trace -l rejects -r -F -d 'Write rejected lines to FILE'
 complete -c acp-trace -l diagnostics -x -a 'text json' -d 'Diagnostics format'

@@ -18,6 +18,7 @@ _acp_validate_options='
 --max-open=
 --wall-clock
 --fipa-profile=     caxton standard
+-j --jobs=
 -o --output=        @file
 --rejects=          @file
 --diagnostics=      text json

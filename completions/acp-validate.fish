@@ -15,6 +15,7 @@ complete -c acp-validate -l idle-timeout -x -d 'Seconds after which idle state i
 complete -c acp-validate -l max-open -x -d 'Most open conversations kept'
 complete -c acp-validate -l wall-clock -d 'Message time also passes while the input is idle'
 complete -c acp-validate -l fipa-profile -x -a 'caxton standard' -d 'FIPA members required'
+complete -c acp-validate -s j -l jobs -x -d 'Work on N threads (0: one per core)'
 complete -c acp-validate -s o -l output -r -F -d 'Write the output to FILE'
 complete -c acp-validate -l rejects -r -F -d 'Write rejected lines to FILE'
 complete -c acp-validate -l diagnostics -x -a 'text json' -d 'Diagnostics format'

@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -168,21 +169,10 @@ static void put_json(struct diag_sink *sink, const struct diag_where *w, bool er
     sb_adds(l, "}\n");
 }
 
-void diag_emit(struct diag_sink *sink, const struct diag_where *where, enum severity severity,
-               const char *code, const char *fmt, ...)
+/* Reports the finding whose message (without "(see line N)") is in sink->text. */
+static void publish(struct diag_sink *sink, const struct diag_where *where, bool error,
+                    const char *code)
 {
-    bool error = severity == SEV_ERROR || sink->strict;
-    if (error)
-        sink->errors++;
-    else
-        sink->warnings++;
-    if (sink->quiet && !sink->observers)
-        return;
-    sb_reset(&sink->text);
-    va_list ap;
-    va_start(ap, fmt);
-    format_message(&sink->text, fmt, ap);
-    va_end(ap);
     const struct diag_finding finding = {
         .where = where,
         .severity = error ? SEV_ERROR : SEV_WARNING,
@@ -211,4 +201,129 @@ void diag_emit(struct diag_sink *sink, const struct diag_where *where, enum seve
         sink->before_write(sink->before_write_ctx);
     if (fwrite(sink->line.buf, 1, sink->line.len, sink->stream) != sink->line.len && errno == EPIPE)
         die_of_broken_pipe();
+}
+
+/* One finding of a log: its strings are offsets into the log's strings, NO_STRING for none. */
+struct diag_logged {
+    size_t file, id, related_file, text, text_len;
+    unsigned long line, column, related_line;
+    const char *code;
+    bool error;
+    bool formatted; /* text holds the message */
+};
+
+#define NO_STRING ((size_t)-1)
+
+static size_t log_string(struct diag_log *log, const char *s, size_t len)
+{
+    if (!s)
+        return NO_STRING;
+    size_t at = log->strings.len;
+    sb_add(&log->strings, s, len);
+    sb_addc(&log->strings, '\0');
+    return at;
+}
+
+static size_t log_name(struct diag_log *log, const char *s)
+{
+    return log_string(log, s, s ? strlen(s) : 0);
+}
+
+static void log_finding(struct diag_sink *sink, const struct diag_where *w, bool error,
+                        const char *code, bool formatted)
+{
+    struct diag_log *log = sink->log;
+    if (log->n == log->cap) {
+        log->cap = log->cap ? 2 * log->cap : 4;
+        log->v = xrealloc(log->v, log->cap * sizeof *log->v);
+    }
+    log->v[log->n++] = (struct diag_logged){
+        .file = log_name(log, w->file),
+        .id = log_name(log, w->id),
+        .related_file = log_name(log, w->related_file),
+        .text = formatted ? log_string(log, sink->text.buf ? sink->text.buf : "", sink->text.len)
+                          : NO_STRING,
+        .text_len = formatted ? sink->text.len : 0,
+        .line = w->line,
+        .column = w->column,
+        .related_line = w->related_line,
+        .code = code,
+        .error = error,
+        .formatted = formatted,
+    };
+}
+
+void diag_sink_init_log(struct diag_sink *sink, struct diag_log *log, const struct diag_sink *real)
+{
+    diag_sink_init(sink, NULL);
+    sink->log = log;
+    sink->strict = real->strict;
+    sink->quiet = real->quiet && !real->observers; /* no one would read the message */
+}
+
+void diag_log_reset(struct diag_log *log)
+{
+    log->n = 0;
+    sb_reset(&log->strings);
+}
+
+void diag_log_free(struct diag_log *log)
+{
+    free(log->v);
+    sb_free(&log->strings);
+    memset(log, 0, sizeof *log);
+}
+
+static const char *logged_string(const struct diag_log *log, size_t at)
+{
+    return at == NO_STRING ? NULL : log->strings.buf + at;
+}
+
+void diag_replay(struct diag_sink *sink, const struct diag_log *log)
+{
+    for (size_t i = 0; i < log->n; i++) {
+        const struct diag_logged *e = &log->v[i];
+        if (e->error)
+            sink->errors++;
+        else
+            sink->warnings++;
+        if (sink->quiet && !sink->observers)
+            continue;
+        const struct diag_where where = {
+            .file = logged_string(log, e->file),
+            .line = e->line,
+            .column = e->column,
+            .id = logged_string(log, e->id),
+            .related_file = logged_string(log, e->related_file),
+            .related_line = e->related_line,
+        };
+        sb_reset(&sink->text);
+        if (e->formatted)
+            sb_add(&sink->text, logged_string(log, e->text), e->text_len);
+        publish(sink, &where, e->error, e->code);
+    }
+}
+
+void diag_emit(struct diag_sink *sink, const struct diag_where *where, enum severity severity,
+               const char *code, const char *fmt, ...)
+{
+    bool error = severity == SEV_ERROR || sink->strict;
+    if (error)
+        sink->errors++;
+    else
+        sink->warnings++;
+    if (sink->quiet && !sink->observers) {
+        if (sink->log)
+            log_finding(sink, where, error, code, false);
+        return;
+    }
+    sb_reset(&sink->text);
+    va_list ap;
+    va_start(ap, fmt);
+    format_message(&sink->text, fmt, ap);
+    va_end(ap);
+    if (sink->log)
+        log_finding(sink, where, error, code, true);
+    else
+        publish(sink, where, error, code);
 }

@@ -37,6 +37,8 @@ struct diag_observer {
     struct diag_observer *next; /* the one observed before it; set by diag_observe */
 };
 
+struct diag_log;
+
 struct diag_sink {
     FILE *stream;
     enum diag_format format;
@@ -52,6 +54,7 @@ struct diag_sink {
      * progress line) can make way for it. May be NULL. */
     void (*before_write)(void *ctx);
     void *before_write_ctx;
+    struct diag_log *log;            /* when set, findings are counted and kept here, not written */
 };
 
 void diag_sink_init(struct diag_sink *sink, FILE *stream);
@@ -75,6 +78,26 @@ void diag_unobserve(struct diag_sink *sink, struct diag_observer *observer);
  * text and escaped. Supported conversions: %s %c %d %u %ld %lu %lld %llu %zu %%. */
 void diag_emit(struct diag_sink *sink, const struct diag_where *where, enum severity severity,
                const char *code, const char *fmt, ...) ACP_PRINTF(5, 6);
+
+/* Findings kept to be reported later: work done away from the sink (a worker thread of --jobs)
+ * gets a sink of its own whose log keeps each finding as diag_emit formatted it, and the one
+ * thread that owns the real sink reports them, in input order, with diag_replay. */
+struct diag_logged;
+
+struct diag_log {
+    struct diag_logged *v;
+    size_t n, cap;
+    struct strbuf strings; /* the entries' texts and names, each NUL-terminated */
+};
+
+/* Makes sink a sink that keeps what it is told in log, formatting it only when real, the sink it
+ * is replayed into, would show it to someone (printed, or observed). */
+void diag_sink_init_log(struct diag_sink *sink, struct diag_log *log, const struct diag_sink *real);
+void diag_log_reset(struct diag_log *log);
+void diag_log_free(struct diag_log *log);
+/* Reports what log keeps through sink, in order, counted, printed and observed as if each finding
+ * had been emitted there. */
+void diag_replay(struct diag_sink *sink, const struct diag_log *log);
 
 /* The table of diagnostic codes: short stable tokens with a one-line summary and an explanation,
  * the source of --explain and of the list in acp(7). */

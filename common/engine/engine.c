@@ -95,28 +95,60 @@ const char *engine_feed(struct engine *e, const struct message *m, struct diag_s
     return key;
 }
 
-const char *engine_check(struct engine *e, const struct message *m, struct diag_sink *sink)
+/* The per-message checks of engine_check; true when the message passed them. Reads nothing but
+ * the configuration. */
+static bool check_message(const struct engine_config *cfg, const struct message *m,
+                          struct diag_sink *checks)
 {
-    bool reported = e->cfg->shards == 0 || e->cfg->shard == 1;
-    struct diag_sink *checks = reported ? sink : &e->probe;
-    e->probe.strict = sink->strict;
     unsigned long errors_before = checks->errors;
     switch (m->proto) {
     case PROTO_IACP:
-        iacp_check(m, &(struct iacp_rules){.queen = e->cfg->queen}, checks);
+        iacp_check(m, &(struct iacp_rules){.queen = cfg->queen}, checks);
         break;
     case PROTO_FIPA:
-        fipa_check_in_stream(m, &(struct fipa_rules){.profile = e->cfg->fipa_profile}, checks);
+        fipa_check_in_stream(m, &(struct fipa_rules){.profile = cfg->fipa_profile}, checks);
         break;
     case PROTO_NONE:
         diag_emit(checks, &m->at, SEV_ERROR, "no-protocol",
                   "neither IACP (no 'kind' or 'v') nor FIPA (no 'performative')");
         break;
     }
+    return checks->errors == errors_before;
+}
+
+static bool reports_checks(const struct engine_config *cfg)
+{
+    return cfg->shards == 0 || cfg->shard == 1;
+}
+
+const char *engine_check(struct engine *e, const struct message *m, struct diag_sink *sink)
+{
+    struct diag_sink *checks = reports_checks(e->cfg) ? sink : &e->probe;
+    e->probe.strict = sink->strict;
+    return engine_check_passed(e, m, check_message(e->cfg, m, checks), sink);
+}
+
+bool engine_check_message(const struct engine_config *cfg, const struct message *m,
+                          struct diag_sink *sink)
+{
+    if (reports_checks(cfg))
+        return check_message(cfg, m, sink);
+    struct diag_sink probe;
+    diag_sink_init(&probe, NULL);
+    probe.quiet = true;
+    probe.strict = sink->strict;
+    bool passed = check_message(cfg, m, &probe);
+    diag_sink_free(&probe);
+    return passed;
+}
+
+const char *engine_check_passed(struct engine *e, const struct message *m, bool passed,
+                                struct diag_sink *sink)
+{
     /* A message that fails its own checks says nothing reliable about its conversation. */
-    if (checks->errors == errors_before)
+    if (passed)
         return engine_feed(e, m, sink);
-    return reported ? NULL : ENGINE_ELSEWHERE;
+    return reports_checks(e->cfg) ? NULL : ENGINE_ELSEWHERE;
 }
 
 void engine_finish(struct engine *e, struct diag_sink *sink)

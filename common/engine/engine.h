@@ -106,6 +106,12 @@ const char *engine_feed(struct engine *e, const struct message *m, struct diag_s
  * engine_feed returned, or, for a message that failed them (which belongs to no conversation),
  * NULL or ENGINE_ELSEWHERE. In shards other than 1 the per-message checks report nothing. */
 const char *engine_check(struct engine *e, const struct message *m, struct diag_sink *sink);
+/* engine_check in its two halves, for --jobs: the per-message checks, which read nothing but the
+ * configuration (so any thread may run them), and, in order, what follows them. */
+bool engine_check_message(const struct engine_config *cfg, const struct message *m,
+                          struct diag_sink *sink);
+const char *engine_check_passed(struct engine *e, const struct message *m, bool passed,
+                                struct diag_sink *sink);
 /* End of input: reports what is still open or overdue and hands over every conversation. */
 void engine_finish(struct engine *e, struct diag_sink *sink);
 /* A run cut short (SIGINT): hands over every open conversation as "open", reporting nothing. */

@@ -2,6 +2,10 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
+#include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,6 +45,8 @@ struct stats {
     bool unread_unknown;  /* and more that could not be counted (a pipe) */
 };
 
+struct jobs;
+
 struct filter {
     const struct filter_config *cfg;
     const struct filter_ops *ops;
@@ -55,6 +61,10 @@ struct filter {
     bool limit_reached;        /* --max-errors reached */
     struct diag_where stop_at; /* the record that reached it */
     struct progress progress;  /* the line on the terminal of a long run */
+    struct jobs *jobs;         /* --jobs above 1: the worker threads; NULL otherwise */
+    struct record last_read;   /* with jobs: the last record read from this file (no text) */
+    bool stop_mid_line;        /* with jobs: the record that reached --max-errors ended mid-line */
+    bool count_pending;        /* with jobs: --max-errors stopped the run, unread not counted */
 };
 
 void filter_tool_init(const char *progname)
@@ -149,13 +159,6 @@ bool filter_interrupted(void)
     return interrupted != 0;
 }
 
-static void spill_to_rejects(void *ctx, const char *data, size_t len)
-{
-    struct filter *f = ctx;
-    if (f->rejects)
-        checked_write(f, f->rejects, f->cfg->opts->rejects, data, len);
-}
-
 static void write_record(struct filter *f, FILE *stream, const char *name, const struct record *rec)
 {
     checked_write(f, stream, name, rec->text, rec->raw_len);
@@ -171,32 +174,46 @@ static void reject(struct filter *f, const struct record *rec)
         checked_write(f, f->rejects, f->cfg->opts->rejects, "\n", 1);
 }
 
-static json_t *parse_record(struct filter *f, const struct record *rec)
+/* Reads nothing of the run's state but the configuration: worker threads call it too. */
+static json_t *parse_record(const struct filter *f, const struct record *rec,
+                            struct diag_sink *sink)
 {
     if (rec->syntax == SYNTAX_ACL && f->ops->parse_acl)
-        return f->ops->parse_acl(f->ops->ctx, f, rec);
-    return message_parse_json(rec, &f->sink);
+        return f->ops->parse_acl(f->ops->ctx, rec, sink, f->cfg->opts->now);
+    return message_parse_json(rec, sink);
+}
+
+/* What follows the parse and the tool's prepare step, in input order: the tool's own work, and
+ * where the record goes. */
+static void deliver(struct filter *f, struct message *m, unsigned long errors_before)
+{
+    const struct record *rec = m->rec;
+    enum verdict v = f->ops->message ? f->ops->message(f->ops->ctx, f, m) : VERDICT_PASS;
+    if (f->sink.errors > errors_before) {
+        reject(f, rec);
+        return;
+    }
+    f->stats.valid++;
+    if (m->output.len)
+        filter_write(f, m->output.buf, m->output.len);
+    if (v == VERDICT_PASS && !(f->cfg->opts->quiet && f->out == stdout))
+        write_record(f, f->out, f->out_name, rec);
 }
 
 static void handle_message(struct filter *f, const struct record *rec)
 {
     unsigned long errors_before = f->sink.errors;
-    json_t *root = parse_record(f, rec);
+    json_t *root = parse_record(f, rec, &f->sink);
     if (!root) {
         reject(f, rec);
         return;
     }
     struct message m;
     message_init(&m, rec, root, f->cfg->protocol);
-    enum verdict v = f->ops->message(f->ops->ctx, f, &m);
+    if (f->ops->prepare)
+        m.passed = f->ops->prepare(f->ops->ctx, &m, &f->sink);
+    deliver(f, &m, errors_before);
     message_clear(&m);
-    if (f->sink.errors > errors_before) {
-        reject(f, rec);
-        return;
-    }
-    f->stats.valid++;
-    if (v == VERDICT_PASS && !(f->cfg->opts->quiet && f->out == stdout))
-        write_record(f, f->out, f->out_name, rec);
 }
 
 static void handle_record(struct filter *f, const struct record *rec)
@@ -219,6 +236,461 @@ static void handle_record(struct filter *f, const struct record *rec)
         handle_message(f, rec);
         return;
     }
+}
+
+/* After each record: whether --max-errors is reached now, and so the run stops there. */
+static bool limit_reached(struct filter *f, const struct record *rec)
+{
+    if (!f->cfg->opts->max_errors || f->sink.errors < f->cfg->opts->max_errors)
+        return false;
+    f->stop = f->limit_reached = true;
+    f->stop_at = (struct diag_where){.file = rec->file, .line = rec->end_line};
+    return true;
+}
+
+/* ---- --jobs: the reader (this thread) cuts the input into batches of records; worker threads
+ * parse them and run the tool's prepare step, each message's findings kept in a log; this thread
+ * then takes the batches back in input order and does the rest (the findings reported through
+ * the real sink, the tool's `message`, the output) exactly as without workers. Batches in flight
+ * are bounded in number and in bytes, so memory does not grow with the input. Before the reader
+ * would block, and before anything else happens in order (a spilled long line, an idle call, the
+ * end of a file), every batch in flight is finished: the output is the same as with one thread,
+ * and a live pipe gets each result at once. ---- */
+
+enum { BATCH_RECORDS = 128, BATCH_BYTES = 32 * 1024 };
+
+struct slot {
+    struct record rec;
+    size_t text_at;      /* where rec's text is in the batch's bytes */
+    bool parsed;         /* a message, and not a line that failed to parse */
+    struct message m;    /* m.root NULL once freed, or when there is no message */
+    struct diag_log log; /* what parsing and prepare found */
+};
+
+enum batch_state { BATCH_QUEUED, BATCH_CLAIMED, BATCH_DONE };
+
+struct batch {
+    struct slot *slots;
+    size_t n, cap;
+    struct strbuf bytes; /* the records' texts */
+    enum batch_state state;
+    size_t worker; /* who parsed it, and so frees its messages (malloc is fastest so) */
+    struct batch *next;
+};
+
+struct jobs {
+    pthread_mutex_t lock;
+    pthread_cond_t queued;           /* a batch waits for a worker, or the workers are to quit */
+    pthread_cond_t done;             /* a worker finished a batch */
+    struct batch *oldest, *newest;   /* in flight, in input order */
+    struct batch *unclaimed;         /* the oldest batch in flight that no one works on yet */
+    size_t in_flight, max_in_flight; /* batches given to the workers, not finished in order */
+    size_t held, held_bytes;         /* batches whose messages are not freed, and their bytes */
+    size_t max_held, max_held_bytes;
+    struct batch **garbage; /* per worker: batches finished with, whose messages it is to free */
+    bool want_room;         /* the reader waits for garbage to be freed */
+    bool quit;
+    struct batch *spare;   /* finished with, for reuse */
+    struct batch *filling; /* the batch the reader fills */
+    const struct filter *f;
+    pthread_t *threads;
+    size_t nthreads;
+    struct diag_sink *sinks; /* one per worker, and the last for this thread */
+};
+
+struct worker {
+    struct jobs *jobs;
+    size_t index;
+};
+
+static void free_message(struct slot *s)
+{
+    if (s->m.root)
+        message_clear(&s->m);
+}
+
+/* Parses and prepares the records of b. The messages of trash, a batch this thread parsed before,
+ * are freed one for each message parsed: what malloc gets back is what it hands out next, from
+ * its per-thread cache, as when one thread parses and frees each message in turn. */
+static void work_on(const struct filter *f, struct batch *b, struct diag_sink *sink,
+                    struct batch *trash)
+{
+    size_t freed = 0;
+    for (size_t i = 0; i < b->n; i++) {
+        struct slot *s = &b->slots[i];
+        s->m.root = NULL;
+        s->parsed = false;
+        diag_log_reset(&s->log);
+        if (s->rec.kind != REC_LINE)
+            continue;
+        if (trash && freed < trash->n)
+            free_message(&trash->slots[freed++]);
+        sink->log = &s->log;
+        json_t *root = parse_record(f, &s->rec, sink);
+        if (!root)
+            continue;
+        message_init(&s->m, &s->rec, root, f->cfg->protocol);
+        s->parsed = true;
+        if (f->ops->prepare)
+            s->m.passed = f->ops->prepare(f->ops->ctx, &s->m, sink);
+        if (!f->ops->message) /* prepare did all there is to do with the message */
+            free_message(s);
+    }
+    sink->log = NULL;
+    while (trash && freed < trash->n)
+        free_message(&trash->slots[freed++]);
+}
+
+/* Takes the oldest batch no one works on; the lock is held. */
+static struct batch *claim(struct jobs *j)
+{
+    struct batch *b = j->unclaimed;
+    j->unclaimed = b->next;
+    b->state = BATCH_CLAIMED;
+    return b;
+}
+
+/* A batch whose messages are freed becomes spare; the lock is held. */
+static void recycle(struct jobs *j, struct batch *b)
+{
+#ifdef __GLIBC__
+    /* Each thread's malloc keeps what it freed for itself: after the trees of lines far longer
+     * than usual, give it back, or every thread would hold the most it ever parsed. */
+    if (b->bytes.len > 4 * BATCH_BYTES)
+        malloc_trim(0);
+#endif
+    b->n = 0;
+    j->held--;
+    j->held_bytes -= b->bytes.len;
+    b->next = j->spare;
+    j->spare = b;
+}
+
+/* Frees the messages of a batch and makes it spare; the lock is held, and released meanwhile. */
+static void clean(struct jobs *j, struct batch *b)
+{
+    pthread_mutex_unlock(&j->lock);
+    for (size_t i = 0; i < b->n; i++)
+        free_message(&b->slots[i]);
+    pthread_mutex_lock(&j->lock);
+    recycle(j, b);
+}
+
+static void *worker_main(void *arg)
+{
+    struct jobs *j = ((struct worker *)arg)->jobs;
+    size_t me = ((struct worker *)arg)->index;
+    free(arg);
+    pthread_mutex_lock(&j->lock);
+    for (;;) {
+        /* Garbage waits for the next batch, to be freed while it is parsed, unless the reader
+         * waits for room. */
+        while (!j->quit && !j->unclaimed && !(j->garbage[me] && j->want_room))
+            pthread_cond_wait(&j->queued, &j->lock);
+        if (j->quit)
+            break;
+        struct batch *trash = j->garbage[me];
+        if (trash)
+            j->garbage[me] = trash->next;
+        if (!j->unclaimed) {
+            clean(j, trash);
+            pthread_cond_signal(&j->done); /* only the reader waits for it */
+            continue;
+        }
+        struct batch *b = claim(j);
+        b->worker = me;
+        pthread_mutex_unlock(&j->lock);
+        work_on(j->f, b, &j->sinks[me], trash);
+        pthread_mutex_lock(&j->lock);
+        b->state = BATCH_DONE;
+        if (trash)
+            recycle(j, trash);
+        pthread_cond_signal(&j->done);
+    }
+    pthread_mutex_unlock(&j->lock);
+    return NULL;
+}
+
+/* The number of workers --jobs asks for: 0 is one per online core. */
+static size_t jobs_wanted(const struct common_opts *o)
+{
+    if (o->jobs != 0)
+        return o->jobs;
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    return cores > 1 ? (size_t)cores : 1;
+}
+
+static void start_jobs(struct filter *f, size_t n)
+{
+    /* jansson seeds its hash function on first use; seeded now, no two threads race to. */
+    json_object_seed(0);
+    struct jobs *j = xcalloc(1, sizeof *j);
+    j->f = f;
+    j->max_in_flight = 2 * n + 2;
+    /* Room for them all at their usual size; lines as long as --max-line-bytes allows (whose
+     * trees may be many times their size) go fewer at a time. */
+    j->max_held = 2 * j->max_in_flight; /* in flight, and as many waiting to be freed */
+    j->max_held_bytes = 2 * j->max_held * BATCH_BYTES;
+    j->threads = xcalloc(n, sizeof *j->threads);
+    j->garbage = xcalloc(n + 1, sizeof *j->garbage); /* the last for this thread */
+    j->sinks = xcalloc(n + 1, sizeof *j->sinks);
+    for (size_t i = 0; i <= n; i++)
+        diag_sink_init_log(&j->sinks[i], NULL, &f->sink);
+    if (pthread_mutex_init(&j->lock, NULL) || pthread_cond_init(&j->queued, NULL) ||
+        pthread_cond_init(&j->done, NULL))
+        die_oom();
+    /* Signals are this thread's to take: SIGINT must interrupt its reads, SIGPIPE its writes. */
+    sigset_t all, old;
+    sigfillset(&all);
+    pthread_sigmask(SIG_SETMASK, &all, &old);
+    for (; j->nthreads < n; j->nthreads++) {
+        struct worker *w = xmalloc(sizeof *w);
+        *w = (struct worker){j, j->nthreads};
+        if (pthread_create(&j->threads[j->nthreads], NULL, worker_main, w) != 0) {
+            free(w);
+            break; /* fewer workers; this thread does the work the others do not take */
+        }
+    }
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    f->jobs = j;
+}
+
+static void free_batch(struct batch *b)
+{
+    for (size_t i = 0; i < b->n; i++)
+        free_message(&b->slots[i]);
+    for (size_t i = 0; i < b->cap; i++)
+        diag_log_free(&b->slots[i].log);
+    free(b->slots);
+    sb_free(&b->bytes);
+    free(b);
+}
+
+static void free_batches(struct batch *b)
+{
+    while (b) {
+        struct batch *next = b->next;
+        free_batch(b);
+        b = next;
+    }
+}
+
+/* Called with nothing in flight (drain_jobs). */
+static void stop_jobs(struct filter *f)
+{
+    struct jobs *j = f->jobs;
+    if (!j)
+        return;
+    pthread_mutex_lock(&j->lock);
+    j->quit = true;
+    pthread_cond_broadcast(&j->queued);
+    pthread_mutex_unlock(&j->lock);
+    for (size_t i = 0; i < j->nthreads; i++)
+        pthread_join(j->threads[i], NULL);
+    free_batches(j->oldest);
+    for (size_t i = 0; i <= j->nthreads; i++)
+        free_batches(j->garbage[i]);
+    free_batches(j->spare);
+    if (j->filling)
+        free_batch(j->filling);
+    for (size_t i = 0; i <= j->nthreads; i++)
+        diag_sink_free(&j->sinks[i]);
+    pthread_mutex_destroy(&j->lock);
+    pthread_cond_destroy(&j->queued);
+    pthread_cond_destroy(&j->done);
+    free(j->threads);
+    free(j->garbage);
+    free(j->sinks);
+    free(j);
+    f->jobs = NULL;
+}
+
+/* The rest of one record's handling, in order, after a worker parsed and prepared it. */
+static void finish_slot(struct filter *f, struct slot *s)
+{
+    if (f->stop) /* --max-errors: what was read ahead is left unread */
+        return;
+    if (s->rec.kind != REC_LINE) {
+        handle_record(f, &s->rec);
+    } else {
+        f->stats.records++;
+        unsigned long errors_before = f->sink.errors;
+        diag_replay(&f->sink, &s->log);
+        if (s->parsed)
+            deliver(f, &s->m, errors_before);
+        else
+            reject(f, &s->rec);
+    }
+    if (limit_reached(f, &s->rec)) {
+        f->count_pending = true;
+        f->stop_mid_line = s->rec.ends_mid_line;
+    }
+}
+
+/* Waits for the oldest batch in flight (doing it here when no worker took it yet) and finishes
+ * its records in order; then hands it to the thread that parsed it to free its messages. */
+static void finish_oldest(struct filter *f)
+{
+    struct jobs *j = f->jobs;
+    pthread_mutex_lock(&j->lock);
+    struct batch *b = j->oldest;
+    while (b->state != BATCH_DONE) {
+        if (j->unclaimed == b) {
+            size_t me = j->nthreads;
+            claim(j);
+            b->worker = me;
+            struct batch *trash = j->garbage[me];
+            if (trash)
+                j->garbage[me] = trash->next;
+            pthread_mutex_unlock(&j->lock);
+            work_on(f, b, &j->sinks[me], trash);
+            pthread_mutex_lock(&j->lock);
+            b->state = BATCH_DONE;
+            if (trash)
+                recycle(j, trash);
+        } else {
+            pthread_cond_wait(&j->done, &j->lock);
+        }
+    }
+    j->oldest = b->next;
+    if (!j->oldest)
+        j->newest = NULL;
+    j->in_flight--;
+    pthread_mutex_unlock(&j->lock);
+    for (size_t i = 0; i < b->n; i++)
+        finish_slot(f, &b->slots[i]);
+    pthread_mutex_lock(&j->lock);
+    b->next = j->garbage[b->worker];
+    j->garbage[b->worker] = b;
+    pthread_mutex_unlock(&j->lock);
+}
+
+/* Waits until fewer batches are in flight (counting those not freed yet). */
+static void make_room(struct filter *f, size_t bytes)
+{
+    struct jobs *j = f->jobs;
+    pthread_mutex_lock(&j->lock);
+    while (j->in_flight >= j->max_in_flight || j->held >= j->max_held ||
+           (j->held && j->held_bytes + bytes > j->max_held_bytes)) {
+        if (j->oldest) {
+            pthread_mutex_unlock(&j->lock);
+            finish_oldest(f);
+            pthread_mutex_lock(&j->lock);
+        } else if (j->garbage[j->nthreads]) {
+            struct batch *trash = j->garbage[j->nthreads];
+            j->garbage[j->nthreads] = trash->next;
+            clean(j, trash);
+        } else {
+            j->want_room = true;
+            pthread_cond_broadcast(&j->queued);
+            pthread_cond_wait(&j->done, &j->lock);
+        }
+    }
+    j->want_room = false;
+    pthread_mutex_unlock(&j->lock);
+}
+
+/* Finishes the batches at the front that are done, without waiting. */
+static void finish_ready(struct filter *f)
+{
+    struct jobs *j = f->jobs;
+    for (;;) {
+        pthread_mutex_lock(&j->lock);
+        bool ready = j->oldest && j->oldest->state == BATCH_DONE;
+        pthread_mutex_unlock(&j->lock);
+        if (!ready)
+            return;
+        finish_oldest(f);
+    }
+}
+
+static void submit(struct filter *f)
+{
+    struct jobs *j = f->jobs;
+    struct batch *b = j->filling;
+    if (!b)
+        return;
+    j->filling = NULL;
+    for (size_t i = 0; i < b->n; i++)
+        if (b->slots[i].rec.kind == REC_LINE)
+            b->slots[i].rec.text = b->bytes.buf + b->slots[i].text_at;
+    make_room(f, b->bytes.len);
+    b->state = BATCH_QUEUED;
+    b->next = NULL;
+    pthread_mutex_lock(&j->lock);
+    if (j->newest)
+        j->newest->next = b;
+    else
+        j->oldest = b;
+    j->newest = b;
+    if (!j->unclaimed)
+        j->unclaimed = b;
+    j->in_flight++;
+    j->held++;
+    j->held_bytes += b->bytes.len;
+    pthread_cond_signal(&j->queued);
+    pthread_mutex_unlock(&j->lock);
+    finish_ready(f);
+}
+
+/* Everything read is handled, in order, before the function returns. */
+static void drain_jobs(struct filter *f)
+{
+    if (!f->jobs)
+        return;
+    submit(f);
+    while (f->jobs->oldest)
+        finish_oldest(f);
+}
+
+static void add_record(struct filter *f, const struct record *rec)
+{
+    struct jobs *j = f->jobs;
+    if (!j->filling) {
+        pthread_mutex_lock(&j->lock);
+        j->filling = j->spare;
+        if (j->spare)
+            j->spare = j->spare->next;
+        pthread_mutex_unlock(&j->lock);
+        if (!j->filling)
+            j->filling = xcalloc(1, sizeof *j->filling);
+        sb_reset(&j->filling->bytes);
+    }
+    struct batch *b = j->filling;
+    if (b->n == b->cap) {
+        size_t cap = b->cap ? 2 * b->cap : 16;
+        b->slots = xrealloc(b->slots, cap * sizeof *b->slots);
+        memset(b->slots + b->cap, 0, (cap - b->cap) * sizeof *b->slots);
+        b->cap = cap;
+    }
+    struct slot *s = &b->slots[b->n++];
+    s->rec = *rec;
+    s->m.root = NULL;
+    s->parsed = false;
+    if (rec->kind == REC_LINE) {
+        s->text_at = b->bytes.len;
+        sb_add(&b->bytes, rec->text, rec->raw_len);
+        sb_addc(&b->bytes, '\0'); /* so that an empty text still points into the buffer */
+    }
+    if (b->n >= BATCH_RECORDS || b->bytes.len >= BATCH_BYTES)
+        submit(f);
+}
+
+/* ---- the reader's hooks ---- */
+
+static void before_block(void *ctx)
+{
+    struct filter *f = ctx;
+    drain_jobs(f);
+    flush_outputs(f);
+}
+
+static void spill_to_rejects(void *ctx, const char *data, size_t len)
+{
+    struct filter *f = ctx;
+    drain_jobs(f);
+    if (f->rejects && !f->stop)
+        checked_write(f, f->rejects, f->cfg->opts->rejects, data, len);
 }
 
 static void report_io_error(struct filter *f, const char *display, const char *what, int err)
@@ -285,14 +757,26 @@ static void report_stop(struct filter *f)
 static double idle_input(void *ctx)
 {
     struct filter *f = ctx;
+    drain_jobs(f);
     return f->ops->idle(f->ops->ctx, f);
+}
+
+/* With jobs, the reader is ahead of the record that reached --max-errors: the lines it read
+ * past that record are unread too. A line a record ended in the middle of counts as unread (as
+ * reader_count_unread_lines counts it) after that record, and not after the last one read. */
+static void count_unread_ahead(struct filter *f, struct reader *r)
+{
+    f->count_pending = false;
+    f->stats.unread +=
+        f->last_read.end_line - f->stop_at.line + f->stop_mid_line - f->last_read.ends_mid_line;
+    count_unread(f, r);
 }
 
 static void run_file(struct filter *f, const char *path)
 {
     const char *display = strcmp(path, "-") == 0 ? "<stdin>" : path;
     struct reader_hooks hooks = {
-        .before_block = flush_outputs,
+        .before_block = f->jobs ? before_block : flush_outputs,
         .idle = f->ops->idle ? idle_input : NULL,
         .spill = spill_to_rejects,
         .ctx = f,
@@ -308,17 +792,24 @@ static void run_file(struct filter *f, const char *path)
     struct record rec;
     int got = 0;
     while (!interrupted && !f->stop && (got = reader_next(r, &rec)) > 0) {
-        handle_record(f, &rec);
         progress_record(&f->progress, rec.column_base + rec.raw_len + rec.had_newline,
                         rec.kind == REC_LINE);
-        if (f->cfg->opts->max_errors && f->sink.errors >= f->cfg->opts->max_errors) {
-            f->stop = f->limit_reached = true;
-            f->stop_at = (struct diag_where){.file = rec.file, .line = rec.end_line};
-            count_unread(f, r);
+        if (f->jobs) {
+            f->last_read = rec;
+            if (!f->stop) /* a hook may have finished the batches in flight, and so the run */
+                add_record(f, &rec);
+            continue;
         }
+        handle_record(f, &rec);
+        if (limit_reached(f, &rec))
+            count_unread(f, r);
     }
+    int err = errno;
+    drain_jobs(f);
+    if (f->count_pending)
+        count_unread_ahead(f, r);
     if (got < 0 && !interrupted)
-        report_io_error(f, display, "cannot read", errno);
+        report_io_error(f, display, "cannot read", err);
     reader_close(r);
 }
 
@@ -529,6 +1020,9 @@ static int run(const struct filter_config *cfg, const struct filter_ops *ops, ch
         if (one && one->kind == REC_TOO_LONG)
             spill_to_rejects(&f, one->text, one->len); /* as the reader does with a long line */
         start_progress(&f, files, nfiles);
+        size_t jobs = jobs_wanted(cfg->opts);
+        if (!one && jobs > 1)
+            start_jobs(&f, jobs);
         if (one)
             handle_record(&f, one);
         else
@@ -537,6 +1031,7 @@ static int run(const struct filter_config *cfg, const struct filter_ops *ops, ch
                     run_file(&f, files[i++]);
             while (!interrupted && !f.stop && ops->next_pass && ops->next_pass(ops->ctx, &f));
         progress_end(&f.progress);
+        stop_jobs(&f);
         if (f.limit_reached)
             count_unread_files(&f, files + i, nfiles - i);
         if (!interrupted && !f.stop && ops->end_of_input)

@@ -16,7 +16,8 @@ enum verdict {
 
 struct filter_ops {
     /* Called for every message in order. A message for which an error was reported during the
-     * call is rejected whatever the verdict; the tool must not have written output for it. */
+     * call is rejected whatever the verdict; the tool must not have written output for it. May
+     * be NULL when prepare does all there is to do (the verdict is then VERDICT_PASS). */
     enum verdict (*message)(void *ctx, struct filter *f, struct message *m);
     /* Called once after the last record, unless the run was cut short. */
     void (*end_of_input)(void *ctx, struct filter *f);
@@ -25,9 +26,17 @@ struct filter_ops {
     /* Called while the input is idle (see reader_hooks.idle): returns the seconds until it
      * wants to be called again, INFINITY for never until more input came. May be NULL. */
     double (*idle)(void *ctx, struct filter *f);
+    /* Optional: the part of the work on a message that needs nothing of the run's state (the
+     * per-message checks). Called for each message just before `message`, which finds what it
+     * returned in m->passed. With --jobs above 1 it runs in worker threads, on many messages at
+     * once and ahead of `message`, with a sink of its own whose findings are reported in order
+     * before `message` is called: it may read ctx, but changes nothing outside m. What it
+     * writes to m->output is written after `message`, unless an error was reported. */
+    bool (*prepare)(void *ctx, struct message *m, struct diag_sink *sink);
     /* Parses a record of the FIPA string form into a FIPA JSON object; NULL after reporting why.
-     * Tools that do not read the string form leave it NULL. */
-    json_t *(*parse_acl)(void *ctx, struct filter *f, const struct record *rec);
+     * Tools that do not read the string form leave it NULL. With --jobs above 1 it runs in worker
+     * threads, as prepare does. */
+    json_t *(*parse_acl)(void *ctx, const struct record *rec, struct diag_sink *sink, time_t now);
     /* Called after the last file; true reads the files again (acp-replay --loop). May be NULL. */
     bool (*next_pass)(void *ctx, struct filter *f);
     void *ctx;

@@ -10,6 +10,8 @@
 #include "timeutil.h"
 
 enum { DEFAULT_MAX_LINE_BYTES = 1024 * 1024 };
+/* More threads than this would only cost memory: no machine we run on has that many cores. */
+enum { MAX_JOBS = 256 };
 
 static const struct opt every_tool[] = {
     {"output", 'o', required_argument, "FILE", "write the output to FILE instead of stdout"},
@@ -70,6 +72,12 @@ static const struct opt fipa_group[] = {
     {NULL, 0, 0, NULL, NULL},
 };
 
+static const struct opt jobs_group[] = {
+    {"jobs", 'j', required_argument, "N",
+     "work on N threads (0: one per core; default 1); the output stays the same"},
+    {NULL, 0, 0, NULL, NULL},
+};
+
 static const struct opt clock_group[] = {
     {"now", OPT_NOW, required_argument, "TIME",
      "the current time, as unix seconds or RFC 3339 (default: SOURCE_DATE_EPOCH, else the "
@@ -98,6 +106,7 @@ static size_t collect(const struct tool_spec *spec, const struct opt **out, size
                                   (spec->groups & GROUP_FIPA) ? fipa_group : NULL,
                                   (spec->groups & GROUP_CLOCK) ? clock_group : NULL,
                                   (spec->groups & GROUP_PROGRESS) ? progress_group : NULL,
+                                  (spec->groups & GROUP_JOBS) ? jobs_group : NULL,
                                   every_tool};
     size_t n = 0;
     for (size_t t = 0; t < sizeof tables / sizeof *tables; t++)
@@ -293,6 +302,10 @@ static bool common_option(struct common_opts *o, int key, const char *arg)
             break;
         o->now_given = true;
         return true;
+    case 'j':
+        if (!parse_ulong(arg, &o->jobs) || o->jobs > MAX_JOBS)
+            break;
+        return true;
     case OPT_SEED:
         if (!parse_ulong(arg, &o->seed))
             break;
@@ -318,7 +331,7 @@ static void report_bad_argument(const struct opt *const *all, size_t n, int key,
 
 static bool is_common_key(int key)
 {
-    return key == 'o' || key == 'q' || (key >= OPT_REJECTS && key < OPT_TOOL);
+    return key == 'o' || key == 'q' || key == 'j' || (key >= OPT_REJECTS && key < OPT_TOOL);
 }
 
 static void set_clock_defaults(struct common_opts *o)
@@ -384,6 +397,7 @@ int options_parse(const struct tool_spec *spec, struct common_opts *opts, int ar
 {
     memset(opts, 0, sizeof *opts);
     opts->max_line_bytes = DEFAULT_MAX_LINE_BYTES;
+    opts->jobs = 1;
     engine_config_defaults(&opts->engine);
     opts->progress = (spec->groups & GROUP_PROGRESS) != 0;
     const struct opt *all[MAX_OPTIONS];

@@ -54,6 +54,7 @@ enum {
     GROUP_LIVE = 16,  /* --wall-clock: tools whose engine may watch a live stream */
     /* --no-progress: tools that show the progress of a long run on a terminal */
     GROUP_PROGRESS = 64,
+    GROUP_JOBS = 32,  /* --jobs: tools whose per-message work may run on several cores */
 };
 
 enum color_when { COLOR_AUTO, COLOR_ALWAYS, COLOR_NEVER };
@@ -74,6 +75,7 @@ struct common_opts {
     time_t now; /* --now, else SOURCE_DATE_EPOCH, else the clock */
     bool seed_given;
     unsigned long seed;
+    unsigned long jobs; /* --jobs: worker threads; 1 (the default) for none, 0 for one per core */
     struct engine_config engine;
 };
 

@@ -392,6 +392,7 @@ static void make_acl_record(struct reader *r, struct record *rec, const struct a
     r->start += e->take;
     r->scanned = 0;
     r->mid_line = closed;
+    rec->ends_mid_line = closed;
 }
 
 /* Passes on, and forgets, the first n bytes held of an over-long record. */
@@ -453,7 +454,8 @@ static int next_acl(struct reader *r, struct record *rec)
                                    .len = spilled + e.raw_len,
                                    .raw_len = spilled + e.raw_len,
                                    .column_base = column,
-                                   .had_newline = e.newline || closed};
+                                   .had_newline = e.newline || closed,
+                                   .ends_mid_line = closed};
             return 1;
         }
         if (spilling) {

@@ -37,6 +37,7 @@ struct record {
     size_t column_base;     /* bytes before text on its first line (a dropped BOM) */
     bool had_newline;       /* false for a last line without a line end */
     bool message;           /* a string-form record that starts with "(": a message, not a line */
+    bool ends_mid_line;     /* a string-form message whose line goes on after it */
 };
 
 enum reader_mode {

@@ -120,10 +120,13 @@ void message_init(struct message *m, const struct record *rec, json_t *root,
     m->proto = rec->syntax == SYNTAX_ACL ? PROTO_FIPA : message_protocol(root, choice);
     m->id = json_member_string(root, m->proto == PROTO_FIPA ? "reply_with" : "id");
     m->at = (struct diag_where){.file = rec->file, .line = rec->line, .id = m->id};
+    m->passed = true;
+    m->output = (struct strbuf)STRBUF_INIT;
 }
 
 void message_clear(struct message *m)
 {
     json_decref(m->root);
     m->root = NULL;
+    sb_free(&m->output);
 }

@@ -17,6 +17,8 @@ struct message {
     enum protocol proto;
     const char *id;       /* IACP id or FIPA reply_with, when a string; owned by root */
     struct diag_where at; /* where diagnostics about this message point */
+    bool passed;          /* what filter_ops.prepare returned for it (filter.h) */
+    struct strbuf output; /* what prepare wrote for it: the filter writes it after `message` */
 };
 
 /* Parses a JSON record into an object. On failure reports the reason (bad-json, not-object,

@@ -1,0 +1,266 @@
+load test_helper
+
+# -j/--jobs: worker threads parse and check, one thread keeps the order. The property: with any
+# number of jobs, stdout, stderr, the --rejects file, the --stats line and the exit status are byte
+# for byte those of -j 1, on every input; and a live pipe still gets each result at once.
+
+setup_file() {
+    local root=$TESTS_DIR/..
+    ${CC:-cc} -std=c11 -O2 -o "$BATS_FILE_TMPDIR/gen-colony" "$root/bench/gen-colony.c"
+    ${CC:-cc} -std=c11 -D_DEFAULT_SOURCE -O2 -o "$BATS_FILE_TMPDIR/gen-fipa" "$root/bench/gen-fipa.c"
+    ${CC:-cc} -std=c11 -D_DEFAULT_SOURCE -O2 -o "$BATS_FILE_TMPDIR/gen-mixed" "$root/bench/gen-mixed.c"
+    ${CC:-cc} -std=c11 -D_DEFAULT_SOURCE -O2 -o "$BATS_FILE_TMPDIR/peak-rss" "$root/bench/peak-rss.c"
+}
+
+GOOD='{"v":"1.1","id":"m-000001","from":"forager-1","to":"queen","kind":"hb","ts":1700000000,"body":{"slots":1}}'
+
+# Runs TOOL ARGS... in DIR with standard input from IN, with -j 1 and then with each of JOBS
+# (default "2"), and fails unless everything it produced is the same. "@REJECTS" in ARGS stands
+# for a --rejects file, compared too.
+same_as_one_job() {
+    local in=$1 dir=$2 tool=$3 t=$BATS_TEST_TMPDIR j f status
+    shift 3
+    local args=("${@//@REJECTS/$t/rejects}")
+    for j in 1 ${JOBS:-2}; do
+        rm -f "$t/rejects"
+        status=0
+        (cd "$dir" && "$tool" -j "$j" "${args[@]}" <"$in" >"$t/out.$j" 2>"$t/err.$j") || status=$?
+        echo "$status" >"$t/status.$j"
+        if [ -f "$t/rejects" ]; then mv "$t/rejects" "$t/rejects.$j"; else : >"$t/rejects.$j"; fi
+    done
+    ! grep -q "Try '.* --help'" "$t/err.1" || fail "$tool $*: $(cat "$t/err.1")"
+    for j in ${JOBS:-2}; do
+        for f in out err status rejects; do
+            cmp -s "$t/$f.1" "$t/$f.$j" ||
+                fail "$tool -j $j $*: $f differs from -j 1: $(diff "$t/$f.1" "$t/$f.$j" | head -6)"
+        done
+    done
+}
+
+# Every way to run the three tools over one input, each with and without --stats and --rejects.
+every_tool() {
+    local in=$1 dir=${2:-.}
+    shift 2 || true
+    local extra
+    for extra in "" "--stats @REJECTS"; do
+        # shellcheck disable=SC2086
+        {
+            same_as_one_job "$in" "$dir" acp-validate "$@" $extra
+            same_as_one_job "$in" "$dir" acp-validate --stateless "$@" $extra
+            same_as_one_job "$in" "$dir" acp-trace "$@" $extra
+            same_as_one_job "$in" "$dir" acp-trace --format=report --by-agent "$@" $extra
+            same_as_one_job "$in" "$dir" acp-convert --to=fipa --seed=7 --now=1700000000 "$@" $extra
+            same_as_one_job "$in" "$dir" acp-convert --to=iacp --seed=7 --now=1700000000 "$@" $extra
+        }
+    done
+}
+
+@test "every golden case gives with -j 2 what it gives with -j 1, with its args and with --stats and --rejects" {
+    local dir tool args input
+    for dir in "$TESTS_DIR"/golden/*/*/; do
+        dir=${dir%/}
+        tool=acp-$(basename "$(dirname "$dir")")
+        args=()
+        [ -f "$dir/args" ] && mapfile -t args <"$dir/args"
+        input=/dev/null
+        [ -f "$dir/input" ] && input=$dir/input
+        same_as_one_job "$input" "$dir" "$tool" "${args[@]}"
+        same_as_one_job "$input" "$dir" "$tool" "${args[@]}" --stats @REJECTS
+    done
+}
+
+@test "every golden input gives the same through all three tools with -j 1, 2 and 0" {
+    local dir
+    for dir in "$TESTS_DIR"/golden/*/*/; do
+        [ -f "$dir/input" ] || continue
+        JOBS="2 0" every_tool "$dir/input" "$dir"
+    done
+}
+
+# Input of every bad kind, many times over, so that it spans many batches: invalid JSON, NUL bytes,
+# bad UTF-8, duplicate keys, lines growing past --max-line-bytes, blank lines, CRLF, string-form
+# JADE messages (two on one line, one cut short), and good messages between them.
+bad_input() {
+    local i
+    for i in $(seq 1 "${1:-300}"); do
+        cat "$FIXTURES/acl/jade-request.acl"
+        printf '(inform :sender x :content "%d" junk\n' "$i"
+        printf '{"v":"1.1","id":"m-%d","from":"forager-1","to":"queen","kind":"hb","ts":1700000000,"body":{"slots":1}}\r\n' "$i"
+        printf '\n   \n{"a":1,"a":2}\n{"x":"\0"}\n"\xff\xfe"\n{"v":"1.1",\n[1,2]\n'
+        printf '%s\n' "$GOOD"
+        head -c $((i * 7)) /dev/zero | tr '\0' 'x'
+        echo
+        printf '(request :sender (agent-identifier :name a) :receiver (set (agent-identifier :name b)) :content "c") (inform :content x)\n'
+        cat "$FIXTURES/acl/jade-subscription.acl"
+        printf '{"v":"1.1","id":"q-%d","from":"queen","to":"forager-2","kind":"task.assign","ts":1700000001,"body":{"node":"n-%d"}}\n' "$i" "$i"
+    done
+}
+
+@test "bad input of every kind gives the same with -j 2, 3 and 0, also with --max-line-bytes and --from" {
+    bad_input >"$BATS_TEST_TMPDIR/bad"
+    local in=$BATS_TEST_TMPDIR/bad
+    JOBS="2 3 0" every_tool "$in" .
+    JOBS="2 3" every_tool "$in" . --max-line-bytes=600
+    JOBS="2 3" same_as_one_job "$in" . acp-validate --from=fipa-acl --max-line-bytes=300 --stats @REJECTS
+    JOBS="2 3" same_as_one_job "$in" . acp-validate --from=json --stats @REJECTS
+    JOBS="2 3 0" same_as_one_job "$in" . acp-validate --from=auto --stats @REJECTS
+    JOBS="2 3" same_as_one_job "$in" . acp-convert --to=fipa --from=auto --seed=1 --now=1 --stats @REJECTS
+    JOBS="2 3" same_as_one_job "$in" . acp-convert --to=iacp --from=fipa-acl --seed=1 --now=1 --stats @REJECTS
+    JOBS="2" same_as_one_job "$in" . acp-validate --protocol=iacp --stats @REJECTS
+    JOBS="2" same_as_one_job "$in" . acp-validate --diagnostics=json --strict --stats @REJECTS
+    JOBS="2" same_as_one_job "$in" . acp-validate --color=always --stats
+    JOBS="2" same_as_one_job "$in" . acp-convert --to=fipa-acl --seed=1 --now=1700000000 --stats @REJECTS
+    JOBS="2" same_as_one_job "$in" . acp-trace --format=stats --stats
+    JOBS="2" same_as_one_job "$in" . acp-trace --format=text --stats
+    JOBS="2" same_as_one_job "$in" . acp-trace --shard=2/3 --stats
+}
+
+@test "--max-errors stops where -j 1 stops, says the same of what it left unread, on files and pipes" {
+    bad_input 200 >"$BATS_TEST_TMPDIR/bad"
+    local in=$BATS_TEST_TMPDIR/bad n
+    for n in 1 2 7 50 133 500 733 1001 2999; do
+        JOBS="2 3" same_as_one_job "$in" . acp-validate --max-errors=$n --stats @REJECTS "$in" "$in"
+        JOBS="2" same_as_one_job "$in" . acp-validate --max-errors=$n --stats @REJECTS
+        JOBS="2" same_as_one_job "$in" . acp-validate --from=fipa-acl --max-errors=$n --stats "$in"
+        JOBS="2" same_as_one_job "$in" . acp-validate --max-line-bytes=400 --max-errors=$n --stats "$in"
+        JOBS="2" same_as_one_job "$in" . acp-trace --max-errors=$n --diagnostics=json --stats "$in"
+        JOBS="2" same_as_one_job "$in" . acp-convert --to=fipa --seed=1 --now=1 --max-errors=$n --stats "$in"
+    done
+}
+
+@test "a generated capture of 60,000 messages gives the same with -j 2, 3 and 0" {
+    local t=$BATS_TEST_TMPDIR
+    "$BATS_FILE_TMPDIR/gen-colony" --faults="$t/faults" 40000 16 3 >"$t/colony"
+    "$BATS_FILE_TMPDIR/gen-fipa" 20000 200 5 >"$t/fipa"
+    cat "$t/colony" "$t/fipa" >"$t/capture"
+    [ "$(wc -l <"$t/capture")" -ge 60000 ]
+    JOBS="2 3 0" every_tool "$t/capture" .
+    # Several files, a bad one between them, and --max-errors on the way.
+    bad_input 50 >"$t/bad"
+    JOBS="2 3" same_as_one_job /dev/null . acp-validate --stats @REJECTS "$t/colony" "$t/bad" - "$t/fipa"
+    JOBS="2" same_as_one_job "$t/capture" . acp-validate --stats @REJECTS "$t/colony" - "$t/bad"
+    JOBS="2" same_as_one_job /dev/null . acp-validate --max-errors=150 --stats "$t/colony" "$t/bad" "$t/fipa"
+    JOBS="2" same_as_one_job /dev/null . acp-trace --format=stats "$t/fipa" "$t/colony"
+    JOBS="2" same_as_one_job "$t/capture" . acp-validate --stateless -q --stats
+}
+
+@test "the awkward messages of the round-trip tests convert the same with -j 2" {
+    local t=$BATS_TEST_TMPDIR kind to
+    for kind in iacp fipa; do
+        "$BATS_FILE_TMPDIR/gen-mixed" "$kind" 3000 11 >"$t/$kind"
+        for to in iacp fipa fipa-acl; do
+            JOBS="2 3" same_as_one_job "$t/$kind" . acp-convert --to=$to --seed=3 --now=1700000000 --stats @REJECTS
+        done
+    done
+}
+
+@test "-j 0 is one job per core; a bad count is a usage error" {
+    f=$(lines_file "$GOOD")
+    run -0 --separate-stderr acp-validate -j 0 "$f"
+    assert_output "$GOOD"
+    assert_equal "$stderr" ''
+    run -0 --separate-stderr acp-validate --jobs=4 "$f"
+    assert_output "$GOOD"
+    for bad in -1 x 1.5 '' 100000; do
+        run -2 --separate-stderr acp-validate --jobs="$bad" "$f"
+        [[ $stderr == *"invalid argument '$bad' for '--jobs'"* ]] || fail "--jobs=$bad: $stderr"
+    done
+}
+
+@test "a live pipe written slowly gets each result at once with -j 2" {
+    local t=$BATS_TEST_TMPDIR i
+    mkfifo "$t/fifo"
+    acp-validate -j 2 <"$t/fifo" >"$t/out" 2>"$t/err" 3>&- &
+    pid=$!
+    exec {writer}>"$t/fifo"
+    # The reading thread and two workers.
+    for _ in $(seq 50); do [ "$(ls /proc/$pid/task | wc -l)" -eq 3 ] && break; sleep 0.1; done
+    assert_equal "$(ls /proc/$pid/task | wc -l)" 3
+    for i in 1 2 3; do
+        printf '{"v":"1.1","id":"m-00000%d","from":"forager-1","to":"queen","kind":"hb","ts":1700000000,"body":{"slots":1}}\n{bad %d\n' "$i" "$i" >&"$writer"
+        for _ in $(seq 50); do [ "$(wc -l <"$t/out")" -ge "$i" ] && [ "$(wc -l <"$t/err")" -ge "$i" ] && break; sleep 0.1; done
+        assert_equal "$(wc -l <"$t/out")" "$i"
+        assert_equal "$(wc -l <"$t/err")" "$i"
+    done
+    exec {writer}>&-
+    status=0
+    wait "$pid" || status=$?
+    assert_equal "$status" 1
+}
+
+@test "-j 1 starts no thread" {
+    local t=$BATS_TEST_TMPDIR
+    mkfifo "$t/fifo"
+    acp-validate -j 1 <"$t/fifo" >/dev/null 3>&- &
+    pid=$!
+    exec {writer}>"$t/fifo"
+    printf '%s\n' "$GOOD" >&"$writer"
+    sleep 0.2
+    assert_equal "$(ls /proc/$pid/task | wc -l)" 1
+    exec {writer}>&-
+    wait "$pid"
+}
+
+@test "SIGINT mid-run with -j 2 exits 130 and loses nothing that was written" {
+    local t=$BATS_TEST_TMPDIR i
+    mkfifo "$t/fifo"
+    acp-validate -j 2 --stats <"$t/fifo" >"$t/out" 2>"$t/err2" 3>&- &
+    pid=$!
+    exec {writer}>"$t/fifo"
+    for i in 1 2 3; do
+        printf '{"v":"1.1","id":"m-00000%d","from":"forager-1","to":"queen","kind":"hb","ts":1700000000,"body":{"slots":1}}\n' "$i" >&"$writer"
+        sleep 0.2
+    done
+    for _ in $(seq 50); do [ "$(wc -l <"$t/out")" -ge 3 ] && break; sleep 0.1; done
+    kill -INT "$pid"
+    status=0
+    wait "$pid" || status=$?
+    exec {writer}>&-
+    assert_equal "$status" 130
+    assert_equal "$(wc -l <"$t/out")" 3
+    assert_equal "$(cat "$t/err2")" "acp-validate: 3 records: 3 valid, 0 rejected, 0 blank; 0 warnings, 0 errors"
+}
+
+@test "SIGINT with -j 2 while stdout is blocked on a full pipe exits 130 without a word" {
+    local t=$BATS_TEST_TMPDIR
+    for i in $(seq 30000); do echo "$GOOD"; done >"$t/big"
+    mkfifo "$t/fifo"
+    acp-validate -j 2 --stateless "$t/big" >"$t/fifo" 2>"$t/err" &
+    pid=$!
+    exec {reader}<"$t/fifo"
+    for _ in $(seq 50); do [[ $(cat /proc/$pid/wchan 2>/dev/null) == *pipe_write* ]] && break; sleep 0.1; done
+    kill -INT "$pid"
+    sleep 1
+    kill -0 "$pid" 2>/dev/null && cat <&"$reader" >/dev/null &
+    status=0
+    wait "$pid" || status=$?
+    exec {reader}<&-
+    assert_equal "$status" 130
+    assert_equal "$(cat "$t/err")" ''
+}
+
+@test "-j 2 stops quietly when the reader of stdout goes away, and reports a failed write" {
+    local t=$BATS_TEST_TMPDIR
+    "$BATS_FILE_TMPDIR/gen-colony" 100000 8 >"$t/big"
+    sh_run "acp-validate -j 2 --stateless '$t/big' 2>'$t/err' | head -1; echo \"\${PIPESTATUS[0]}\" >'$t/status'"
+    assert_equal "${#lines[@]}" 1
+    assert_equal "$(cat "$t/err")" ''
+    assert_equal "$(cat "$t/status")" 141
+    [ -w /dev/full ] || skip "no /dev/full"
+    run -2 --separate-stderr acp-validate -j 2 "$t/big" --output=/dev/full
+    [[ $stderr == *"write error: No space left on device [io-error]" ]] || fail "got: $stderr"
+}
+
+@test "-j 2 keeps memory bounded: a big capture, and lines as long as --max-line-bytes allows" {
+    local t=$BATS_TEST_TMPDIR rss
+    "$BATS_FILE_TMPDIR/gen-colony" 200000 8 >"$t/big"
+    "$BATS_FILE_TMPDIR/peak-rss" acp-validate -j 2 --stateless "$t/big" >/dev/null 2>"$t/err"
+    rss=$(sed -n 's/^peak-rss-kib //p' "$t/err")
+    [ "$rss" -lt $((16 * 1024)) ] || fail "peak RSS $rss KiB with --stateless -j 2"
+    # Lines of 1 MiB less a little, each an object of many small members: trees many times
+    # their size, of which only a few may be held at once.
+    awk 'BEGIN { for (l = 0; l < 40; l++) { printf "{"; for (i = 0; i < 87000; i++) printf "%s\"k%d\":1", i ? "," : "", i; print "}" } }' >"$t/wide"
+    "$BATS_FILE_TMPDIR/peak-rss" acp-validate -j 2 --stateless "$t/wide" >/dev/null 2>"$t/err" || true
+    rss=$(sed -n 's/^peak-rss-kib //p' "$t/err")
+    [ "$rss" -lt $((64 * 1024)) ] || fail "peak RSS $rss KiB with -j 2 on wide lines"
+}
