@@ -28,7 +28,8 @@ COMMON_OBJ = $(COMMON_SRC:%.c=$(BUILD)/%.o)
 LIB = $(BUILD)/libacp.a
 PROGS = $(TOOLS:%=$(BIN)/%)
 
-.PHONY: all check check-asan demo deps install uninstall bench clean format format-check lint
+.PHONY: all check check-asan check-valgrind fuzz fuzz-build demo deps install uninstall bench clean \
+	format format-check lint
 
 # Keep objects between builds: make would otherwise delete the cmd/ ones as intermediates.
 .SECONDARY:
@@ -68,6 +69,32 @@ check-asan: deps
 	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
 	  tests/run build-asan/bin
 
+# libFuzzer targets (tests/fuzz/NAME.c, one per file; tests/fuzz/README.md): clang with ASan and
+# UBSan, the library built again with coverage and a tiny read chunk. `make fuzz` runs each for
+# FUZZ_SECONDS (or all of them within FUZZ_BUDGET seconds), keeping what they find.
+FUZZ_SECONDS ?= 60
+FUZZ_SRC = $(filter-out tests/fuzz/fuzz.c,$(sort $(wildcard tests/fuzz/*.c)))
+FUZZ_BINS = $(FUZZ_SRC:tests/fuzz/%.c=$(BUILD)/fuzz/%)
+FUZZ_CFLAGS = -O1 -g $(SANITIZE) -fsanitize=fuzzer-no-link -DACP_READER_CHUNK=7
+
+fuzz-build: deps
+	@$(MAKE) -s --no-print-directory CC=clang BUILD=build-fuzz BIN=build-fuzz/bin \
+	  CFLAGS="$(FUZZ_CFLAGS)" fuzz-targets
+
+.PHONY: fuzz-targets
+fuzz-targets: $(FUZZ_BINS)
+
+$(BUILD)/fuzz/%: $(BUILD)/tests/fuzz/%.o $(BUILD)/tests/fuzz/fuzz.o $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -fsanitize=fuzzer -o $@ $^ $(LIBS)
+
+$(BUILD)/tests/fuzz/%.o: tests/fuzz/%.c tests/fuzz/fuzz.h common/*.h | have-jansson
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -c -o $@ $<
+
+fuzz: fuzz-build
+	@FUZZ_SECONDS=$(FUZZ_SECONDS) tests/fuzz/run build-fuzz
+
 demo: deps
 	@$(MAKE) -s --no-print-directory all
 	@scripts/demo $(BIN)
@@ -97,17 +124,17 @@ uninstall:
 	rm -f $(DESTDIR)$(MANDIR)/man7/acp.7
 
 format:
-	clang-format -i common/*.[ch] cmd/*.c bench/*.c
+	clang-format -i common/*.[ch] cmd/*.c bench/*.c tests/fuzz/*.[ch]
 
 format-check:
-	clang-format --dry-run --Werror common/*.[ch] cmd/*.c bench/*.c
+	clang-format --dry-run --Werror common/*.[ch] cmd/*.c bench/*.c tests/fuzz/*.[ch]
 
 lint:
 	cppcheck --quiet --error-exitcode=1 --enable=warning,portability --std=c11 \
 	  -Icommon --suppress=missingIncludeSystem common cmd
 
 clean:
-	rm -rf build build-asan bin bench/out
+	rm -rf build build-asan build-fuzz build-valgrind bin bench/out
 
 # Tools for tests and benchmarks, not installed.
 $(BUILD)/gen-colony: bench/gen-colony.c
