@@ -318,32 +318,41 @@ static void set_value(struct acl_parser *p, struct object_reading *r, json_t *ob
     set_member(p, obj, name, v, key);
 }
 
-/* A user parameter (":X-...") or unknown parameter into its member, by the rules in acl.h. */
+static bool has_own_parameter(const char *member, bool agent);
+
+/* A user parameter (":X-...") or unknown parameter into its member, by the rules in acl.h. agent:
+ * it is a slot of an agent-identifier. */
 static void set_user_parameter(struct acl_parser *p, struct object_reading *r, json_t *obj,
-                               const struct sexp *key, const struct sexp *value)
+                               const struct sexp *key, const struct sexp *value, bool agent)
 {
     const char *name = key->text + 1;
     json_t *v = expression_json(p, value);
     if (!v)
         return;
-    if (strncasecmp(name, "x-acp-json-", 11) == 0 && name[11]) {
+    bool json = strncasecmp(name, "x-acp-json-", 11) == 0 && name[11];
+    const char *member = json                                             ? name + 11
+                         : strncasecmp(name, "x-acp-", 6) == 0 && name[6] ? name + 6
+                                                                          : name;
+    /* The writer never writes a member that has a parameter of its own this way: such a name
+     * (:X-acp-sender) is kept whole, so that it cannot pose as that parameter. */
+    if (member != name && has_own_parameter(member, agent)) {
+        set_value(p, r, obj, name, v, key, value);
+        return;
+    }
+    if (json) {
         json_error_t err;
         const char *text = json_string_value(v);
         json_t *parsed = json_loads(text, JSON_DECODE_ANY | JSON_REJECT_DUPLICATES, &err);
         if (parsed) {
-            set_member(p, obj, name + 11, parsed, key);
+            set_member(p, obj, member, parsed, key);
             json_decref(v);
             return;
         }
         struct diag_where at = where_at(p, value->start);
         diag_emit(p->sink, &at, SEV_WARNING, "acl-json", "':%s' is not JSON (%s); kept as text",
                   name, err.text);
-        set_value(p, r, obj, name + 11, v, key, value);
-        return;
     }
-    if (strncasecmp(name, "x-acp-", 6) == 0 && name[6])
-        name += 6;
-    set_value(p, r, obj, name, v, key, value);
+    set_value(p, r, obj, member, v, key, value);
 }
 
 static json_t *read_agent(struct acl_parser *p, const struct sexp *x);
@@ -388,7 +397,7 @@ static void read_agent_slot(struct acl_parser *p, struct object_reading *r, json
     } else if (strcasecmp(slot, "x-acp-object") == 0) {
         *object = true; /* an object although it holds only the name */
     } else {
-        set_user_parameter(p, r, slots, key, value);
+        set_user_parameter(p, r, slots, key, value, true);
     }
 }
 
@@ -632,6 +641,14 @@ static const struct parameter *find_parameter_by_member(const char *member)
     return NULL;
 }
 
+static bool has_own_parameter(const char *member, bool agent)
+{
+    if (agent)
+        return strcmp(member, "name") == 0 || strcmp(member, "addresses") == 0 ||
+               strcmp(member, "resolvers") == 0;
+    return find_parameter_by_member(member) != NULL;
+}
+
 /* What one message has read so far, besides its members. */
 struct message_reading {
     struct object_reading object;
@@ -676,7 +693,7 @@ static void read_parameter(struct acl_parser *p, json_t *msg, const struct sexp 
             diag_emit(p->sink, &at, SEV_WARNING, "acl-parameter",
                       "unknown parameter ':%s' kept as a member", name);
         }
-        set_user_parameter(p, &mr->object, msg, key, value);
+        set_user_parameter(p, &mr->object, msg, key, value, false);
         return;
     }
     json_t *v = NULL;
@@ -1116,8 +1133,10 @@ static void write_date_time(struct acl_writer *w, const json_t *msg, const json_
      * as written, so that it comes back. */
     format_rfc3339_millis(millis, buf, sizeof buf);
     bool relative = spelling && parse_date_time(spelling, strlen(spelling), &dt) && dt.relative;
-    if (relative || strcmp(buf, s) != 0)
-        write_user_parameter(w, "reply_by", v);
+    if (relative || strcmp(buf, s) != 0) {
+        sb_adds(w->out, " :X-acp-reply_by ");
+        write_text(w, s, strlen(s), true);
+    }
 }
 
 /* Content as JADE carries it: a string. JSON content is written as JSON text, and the
@@ -1193,6 +1212,11 @@ bool acl_write(struct strbuf *out, const json_t *msg, bool upper, struct diag_si
     /* JADE knows no counter-propose: a propose carries it, with a marker that brings it back. */
     enum fipa_act written = act == FIPA_COUNTER_PROPOSE ? FIPA_PROPOSE : act;
     w.names = json_object();
+    /* The names of the writer's markers are its own: a member whose user parameter would take
+     * one (reply_By, Language) goes the long way. */
+    static const char *const markers[] = {"reply_by", "language", "performative", "json-content"};
+    for (size_t i = 0; i < sizeof markers / sizeof *markers; i++)
+        claim_name(&w, "x-acp-", markers[i]);
     w.expressions = checked_expressions(&w, msg);
     size_t mark = out->len;
     sb_addc(out, '(');

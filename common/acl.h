@@ -27,7 +27,9 @@
  * writer, the message had no language). A reply_by that :reply-by (UTC, milliseconds) would not
  * give back as spelled also travels as ":X-acp-reply_by", which the reader takes last. A member
  * whose name starts with x-acp- or json- takes the :X-acp-json- form whatever its value, so that
- * no name is mistaken for a prefix; so does one whose name would equal another's but for case.
+ * no name is mistaken for a prefix; so does one whose name would equal another's, or a marker's
+ * (reply_By), but for case. A user parameter that would name a member with a parameter of its
+ * own (:X-acp-sender; :X-acp-name in an agent-identifier) keeps its whole name.
  * counter_propose, which JADE cannot read, is written (propose ... :X-acp-performative
  * counter_propose) and read back. A parameter whose value is a list (:encoding (a b)) is read as
  * the list's text, and the member x-acp-expressions (of the message, or of an agent) names it,

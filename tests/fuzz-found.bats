@@ -20,3 +20,21 @@ there_and_back() {
     run -1 --separate-stderr acp-validate --from=fipa-acl --max-line-bytes=30 --max-errors=1 "$BATS_TEST_TMPDIR/in.acl"
     [[ $stderr == *"in.acl:3: note: stopped after 1 error"* ]] || fail "$stderr"
 }
+
+@test "acl: a user parameter named like a parameter (:X-acp-sender) keeps its whole name" {
+    f=$(lines_file '(inform :sender (agent-identifier :name a) :receiver (set (agent-identifier :name b))' \
+        ' :content "c" :X-acp-sender (agent-identifier :name x :addresses (sequence y)))')
+    run -0 --separate-stderr acp-convert --from=fipa-acl --to=fipa "$f"
+    assert_output '{"performative":"inform","sender":"a","receiver":"b","content":"c","X-acp-sender":"(agent-identifier :name x :addresses (sequence y))","x-acp-expressions":["X-acp-sender"]}'
+    # what it reads, it writes back as it came
+    acp-convert --from=fipa-acl --to=fipa-acl "$f" >"$BATS_TEST_TMPDIR/again"
+    run -0 --separate-stderr acp-convert --from=fipa-acl --to=fipa "$BATS_TEST_TMPDIR/again"
+    assert_output '{"performative":"inform","sender":"a","receiver":"b","content":"c","X-acp-sender":"(agent-identifier :name x :addresses (sequence y))","x-acp-expressions":["X-acp-sender"]}'
+}
+
+@test "acl: a member named like a marker of the writer but for case comes back (reply_By, Language)" {
+    there_and_back fipa-acl \
+        '{"performative":"subscribe","sender":"a","receiver":"b","content":{},"reply_By":"2024-01-15T10:35:02Z"}' \
+        '{"performative":"inform","sender":"a","receiver":"b","content":"x","language":"sl","Language":"en","Performative":"p"}' \
+        '{"performative":"inform","sender":"a","receiver":"b","content":"x","reply_by":"2024-01-15T10:35:02+01:00","REPLY_BY":"y"}'
+}
