@@ -1,0 +1,398 @@
+# The bad-input matrix: every tool that reads a stream, on every kind of bad input and every
+# failing input or output. For each: the documented exit status, one clear line on stderr for
+# each thing that is wrong, no crash, no hang (every run under a timeout), every good line still
+# processed; and nothing lost: records in = records out + rejected + unread, which --stats
+# confirms, wherever the outputs are writable.
+load test_helper
+
+# The tools that read a stream, each as it is run on one: a tool joins the matrix with one line.
+# acp-convert's output is converted; the others write each record as it came.
+TOOLS=(
+    "acp-validate"
+    "acp-convert --to=fipa"
+    "acp-replay --topspeed"
+)
+
+# Longest a run may take before it counts as a hang.
+LIMIT=60
+
+# A good message, number N: valid, clean in every tool, no warning.
+good() {
+    printf '{"v":"1.1","id":"m-%06x","from":"forager-%02d","to":"queen","kind":"hb","ts":%d}' \
+        "$1" "$1" $((1312284100 + $1))
+}
+
+setup() {
+    IN=$BATS_TEST_TMPDIR/in
+    GOODS=$BATS_TEST_TMPDIR/goods # the good records of IN, as a tool that passes them writes them
+    OUT=$BATS_TEST_TMPDIR/out
+    REJ=$BATS_TEST_TMPDIR/rej
+    ERR=$BATS_TEST_TMPDIR/err
+    : >"$IN"
+    : >"$GOODS"
+}
+
+# Appends good message N to the input, with a line end (default \n).
+add_good() {
+    local end=${2-$'\n'}
+    printf '%s%s' "$(good "$1")" "$end" >>"$IN"
+    printf '%s%s\n' "$(good "$1")" "${end%$'\n'}" >>"$GOODS"
+}
+
+# Appends raw bytes (printf format and arguments) to the input.
+add_raw() {
+    # shellcheck disable=SC2059
+    printf "$@" >>"$IN"
+}
+
+name_of() { printf '%s' "${1%% *}"; }
+
+# The ids of the messages a tool wrote (acp-convert writes them as reply_with).
+ids_of() {
+    case $1 in
+    acp-convert*) jq -r .reply_with "$2" ;;
+    *) jq -r .id "$2" ;;
+    esac
+}
+
+# Non-blank lines of a file: the records of a JSON Lines input.
+records_in() {
+    LC_ALL=C grep -a -c -v $'^[ \t\r]*$' "$1" || true
+}
+
+# Runs a tool line on the input files (default: IN), with --rejects and --stats, under the
+# timeout: run_tool TOOL [FILE...]; sets status.
+run_tool() {
+    local tool=$1
+    shift
+    [ $# -gt 0 ] || set -- "$IN"
+    rm -f "$OUT" "$REJ" "$ERR"
+    status=0
+    # shellcheck disable=SC2086
+    timeout "$LIMIT" $tool --rejects="$REJ" --stats "$@" >"$OUT" 2>"$ERR" || status=$?
+}
+
+# What the tool says on stderr: each line is an error naming a code, or the statistics. Checks
+# that there are exactly BAD errors: assert_errors TOOL BAD
+assert_errors() {
+    local name errors other
+    name=$(name_of "$1")
+    errors=$(grep -c -E "^$name: .*:[0-9]+(:[0-9]+)?: error: .+ \\[[a-z0-9-]+\\]\$" "$ERR" || true)
+    other=$(grep -v -E "^$name: .*:[0-9]+(:[0-9]+)?: error: .+ \\[[a-z0-9-]+\\]\$" "$ERR" |
+        grep -v -E "^$name: [0-9]+ records: |^$name: [0-9]+ sent in " || true)
+    [ -z "$other" ] || fail "$1: unexpected on stderr: $other"
+    [ "$errors" -eq "$2" ] || fail "$1: $errors error lines, expected $2: $(cat "$ERR")"
+}
+
+# Every good record was processed: written as it came, or converted, in order.
+assert_goods_processed() {
+    case $1 in
+    acp-convert*)
+        diff -u <(jq -r .id "$GOODS") <(ids_of "$1" "$OUT") || fail "$1: good messages lost" ;;
+    *)
+        cmp "$GOODS" "$OUT" || fail "$1: the good records are not written as they came" ;;
+    esac
+}
+
+# records in = records out + rejected (+ unread, none here), and --stats says the same.
+assert_nothing_lost() {
+    local name in out rejected line records valid rej blank
+    name=$(name_of "$1")
+    in=$(records_in "$IN")
+    out=$(wc -l <"$OUT")
+    rejected=$(wc -l <"$REJ")
+    [ "$in" -eq $((out + rejected)) ] || fail "$1: $in records in, $out out + $rejected rejected"
+    line=$(grep -E "^$name: [0-9]+ records: " "$ERR") || fail "$1: no statistics"
+    read -r records valid rej blank < <(sed -E 's/^[^:]+: ([0-9]+) records: ([0-9]+) valid, ([0-9]+) rejected, ([0-9]+) blank.*/\1 \2 \3 \4/' <<<"$line")
+    [ "$valid" -eq "$out" ] && [ "$rej" -eq "$rejected" ] && [ $((records - blank)) -eq "$in" ] ||
+        fail "$1: --stats says '$line'; $in records in, $out out, $rejected rejected"
+}
+
+# The whole check of one case, for every tool: matrix STATUS BAD
+matrix() {
+    local tool
+    for tool in "${TOOLS[@]}"; do
+        run_tool "$tool"
+        [ "$status" -eq "$1" ] || fail "$tool: status $status, expected $1: $(cat "$ERR")"
+        assert_errors "$tool" "$2"
+        assert_goods_processed "$tool"
+        assert_nothing_lost "$tool"
+    done
+}
+
+@test "invalid JSON: each bad line is one error, the others go on" {
+    add_good 1
+    add_raw '{"v":"1.1","id":\n'
+    add_good 2
+    add_raw 'not json\n{"v":"1.1",}\n'
+    add_good 3
+    matrix 1 3
+}
+
+@test "a truncated last line is one error; the lines before it are processed" {
+    add_good 1
+    add_good 2
+    add_raw '{"v":"1.1","id":"m-0000'
+    matrix 1 1
+}
+
+@test "NUL bytes, raw or escaped" {
+    add_good 1
+    add_raw '{"v":"1.1",\0"id":"m-000009"}\n'
+    add_raw '%s\n' '{"v":"1.1","id":"a\u0000b","from":"a","to":"b","kind":"hb","ts":1}'
+    add_raw '\0\0\0\n'
+    add_good 2
+    matrix 1 3
+}
+
+@test "invalid UTF-8: stray bytes, overlong forms, surrogates, beyond U+10FFFF" {
+    add_good 1
+    local bad
+    for bad in '\xff' '\xc0\xaf' '\xe0\x80\xaf' '\xed\xa0\x80' '\xf4\x90\x80\x80' '\xf8\x88\x80\x80\x80' '\xc3'; do
+        add_raw '{"v":"1.1","id":"x%s","from":"a","to":"b","kind":"hb","ts":1}\n' "$bad"
+    done
+    add_good 2
+    matrix 1 7
+}
+
+@test "a 100 MB line is one error, copied whole to --rejects, never held" {
+    skip_under_valgrind "100 MB"
+    add_good 1
+    { printf '{"pad":"'; head -c 100000000 /dev/zero | tr '\0' x; printf '"}\n'; } >>"$IN"
+    add_good 2
+    matrix 1 1
+    # the last run's rejects hold the line whole
+    [ "$(wc -c <"$REJ")" -eq 100000011 ] || fail "rejects hold $(wc -c <"$REJ") bytes"
+}
+
+@test "100,000 nested brackets, braces and parentheses" {
+    add_good 1
+    { head -c 100000 /dev/zero | tr '\0' '['; head -c 100000 /dev/zero | tr '\0' ']'; echo; } >>"$IN"
+    { for _ in $(seq 10000); do printf '{"a":{"a":{"a":{"a":{"a":{"a":{"a":{"a":{"a":{"a":'; done
+        head -c 100000 /dev/zero | tr '\0' '}'; echo; } >>"$IN"
+    add_good 2
+    { printf '(inform :content '; head -c 100000 /dev/zero | tr '\0' '(';
+        head -c 100000 /dev/zero | tr '\0' ')'; echo ')'; } >>"$IN"
+    add_good 3
+    matrix 1 3
+}
+
+@test "duplicate keys, at the top and nested" {
+    add_good 1
+    add_raw '%s\n' '{"v":"1.1","v":"1.1","id":"m-000009","from":"a","to":"b","kind":"hb","ts":1}'
+    add_raw '%s\n' '{"v":"1.1","id":"m-000009","from":"a","to":"b","kind":"hb","ts":1,"body":{"a":1,"a":2}}'
+    add_good 2
+    matrix 1 2
+}
+
+@test "numbers too large for any integer type, or a double" {
+    add_good 1
+    add_raw '%s\n' '{"v":"1.1","id":"m-000009","from":"a","to":"b","kind":"hb","ts":99999999999999999999999}'
+    add_raw '%s\n' '{"v":"1.1","id":"m-000009","from":"a","to":"b","kind":"hb","ts":9223372036854775808}'
+    add_raw '%s\n' '{"v":"1.1","id":"m-000009","from":"a","to":"b","kind":"hb","ts":1,"body":{"n":-9223372036854775809}}'
+    add_raw '%s\n' '{"v":"1.1","id":"m-000009","from":"a","to":"b","kind":"hb","ts":1e400}'
+    add_good 2
+    matrix 1 4
+}
+
+@test "a byte-order mark in the middle of a stream is one error; one at the start is dropped" {
+    add_raw '\xef\xbb\xbf'
+    add_good 1
+    add_raw '\xef\xbb\xbf%s\n' "$(good 9)"
+    add_good 2
+    matrix 1 1
+}
+
+@test "CRLF line ends, and a last line without one" {
+    add_good 1 $'\r\n'
+    add_good 2 $'\r\n'
+    add_good 3 ''
+    matrix 0 0
+}
+
+@test "an empty file" {
+    matrix 0 0
+    [ ! -s "$OUT" ] && [ ! -s "$REJ" ]
+}
+
+@test "a file of blank lines" {
+    add_raw '\n  \n\t\n\r\n \t \r\n\n'
+    matrix 0 0
+    grep -q ': 6 records: 0 valid, 0 rejected, 6 blank;' "$ERR" || fail "$(cat "$ERR")"
+}
+
+@test "binary garbage between good lines" {
+    add_good 1
+    # Deterministic noise without "(" (which would start string-form records, whose extent the
+    # count of lines cannot tell), in lines of up to 300 bytes.
+    LC_ALL=C awk 'BEGIN { srand(7); for (i = 0; i < 300; i++) { n = int(rand() * 300);
+            for (j = 0; j < n; j++) printf "%c", int(rand() * 256); printf "\n" } }' |
+        LC_ALL=C tr -d '(' >>"$IN"
+    add_good 2
+    matrix 1 $(($(records_in "$IN") - 2))
+}
+
+@test "a directory among the inputs is one error; the other files are read" {
+    add_good 1
+    add_good 2
+    mkdir "$BATS_TEST_TMPDIR/dir"
+    local tool
+    for tool in "${TOOLS[@]}"; do
+        run_tool "$tool" "$BATS_TEST_TMPDIR/dir" "$IN"
+        [ "$status" -eq 2 ] || fail "$tool: status $status"
+        assert_errors "$tool" 1
+        grep -q "dir:0: error: cannot read: Is a directory \[io-error\]" "$ERR" || fail "$(cat "$ERR")"
+        assert_goods_processed "$tool"
+        assert_nothing_lost "$tool"
+    done
+}
+
+@test "a file that cannot be read is one error; the other files are read" {
+    add_good 1
+    add_good 2
+    local tool
+    for tool in "${TOOLS[@]}"; do
+        # /proc/self/mem opens, then every read at its start fails (EIO), even for root.
+        run_tool "$tool" /proc/self/mem "$IN"
+        [ "$status" -eq 2 ] || fail "$tool: status $status"
+        assert_errors "$tool" 1
+        grep -q "/proc/self/mem:0: error: cannot read: Input/output error \[io-error\]" "$ERR" ||
+            fail "$(cat "$ERR")"
+        assert_goods_processed "$tool"
+        assert_nothing_lost "$tool"
+    done
+}
+
+@test "a file without read permission is one error; the other files are read" {
+    add_good 1
+    add_good 2
+    local locked=$BATS_TEST_TMPDIR/locked as=()
+    good 9 >"$locked"
+    chmod 000 "$locked"
+    if [ "$(id -u)" -eq 0 ]; then
+        # Root reads any file: the tools run as nobody instead, who may not.
+        command -v setpriv >/dev/null || skip "root reads every file, and setpriv(1) is missing"
+        as=(setpriv --reuid=nobody --regid=nogroup --clear-groups)
+        "${as[@]}" test -x "$ACP_BIN/acp-validate" ||
+            skip "root reads every file, and nobody cannot run the tools in $ACP_BIN"
+    fi
+    local tool
+    for tool in "${TOOLS[@]}"; do
+        rm -f "$OUT" "$ERR"
+        status=0
+        # shellcheck disable=SC2086
+        timeout "$LIMIT" "${as[@]}" "$ACP_BIN/"$tool "$locked" - <"$IN" >"$OUT" 2>"$ERR" || status=$?
+        [ "$status" -eq 2 ] || fail "$tool: status $status"
+        grep -q "locked:0: error: cannot open: Permission denied \[io-error\]" "$ERR" || fail "$(cat "$ERR")"
+        [ "$(wc -l <"$ERR")" -eq 1 ] || fail "$(cat "$ERR")"
+        assert_goods_processed "$tool"
+    done
+}
+
+@test "standard input closed: one error, status 2; with files named, no matter" {
+    add_good 1
+    local tool
+    for tool in "${TOOLS[@]}"; do
+        status=0
+        # shellcheck disable=SC2086
+        timeout "$LIMIT" $tool >"$OUT" 2>"$ERR" <&- || status=$?
+        [ "$status" -eq 2 ] || fail "$tool: status $status"
+        assert_equal "$(cat "$ERR")" "$(name_of "$tool"): <stdin>:0: error: cannot read: Bad file descriptor [io-error]"
+        status=0
+        # shellcheck disable=SC2086
+        timeout "$LIMIT" $tool "$IN" >"$OUT" 2>"$ERR" <&- || status=$?
+        [ "$status" -eq 0 ] || fail "$tool: status $status: $(cat "$ERR")"
+        assert_goods_processed "$tool"
+    done
+}
+
+@test "standard output closed: one error, status 2, and the rejects stay the rejects" {
+    add_good 1
+    add_raw 'bad\n'
+    local tool
+    for tool in "${TOOLS[@]}"; do
+        rm -f "$REJ"
+        status=0
+        # shellcheck disable=SC2086
+        timeout "$LIMIT" $tool --rejects="$REJ" "$IN" 2>"$ERR" >&- || status=$?
+        [ "$status" -eq 2 ] || fail "$tool: status $status"
+        assert_errors "$tool" 2
+        grep -q "<stdout>:0: error: write error: Bad file descriptor \[io-error\]" "$ERR" || fail "$(cat "$ERR")"
+        assert_equal "$(cat "$REJ")" bad
+    done
+}
+
+@test "standard error closed: the diagnostics go nowhere, not into the output" {
+    add_good 1
+    add_raw 'bad\n'
+    local tool
+    for tool in "${TOOLS[@]}"; do
+        rm -f "$OUT"
+        status=0
+        # shellcheck disable=SC2086
+        timeout "$LIMIT" $tool -o "$OUT" "$IN" 2>&- || status=$?
+        [ "$status" -eq 1 ] || fail "$tool: status $status"
+        assert_goods_processed "$tool"
+    done
+}
+
+@test "a full disk (/dev/full): one error, status 2" {
+    [ -w /dev/full ] || skip "no /dev/full"
+    add_good 1
+    add_good 2
+    echo bad >"$BATS_TEST_TMPDIR/bad"
+    local tool
+    for tool in "${TOOLS[@]}"; do
+        status=0
+        # shellcheck disable=SC2086
+        timeout "$LIMIT" $tool "$IN" >/dev/full 2>"$ERR" || status=$?
+        [ "$status" -eq 2 ] || fail "$tool: status $status"
+        assert_equal "$(cat "$ERR")" "$(name_of "$tool"): <stdout>:0: error: write error: No space left on device [io-error]"
+        status=0
+        # shellcheck disable=SC2086
+        timeout "$LIMIT" $tool --rejects=/dev/full "$IN" "$BATS_TEST_TMPDIR/bad" >"$OUT" 2>"$ERR" || status=$?
+        [ "$status" -eq 2 ] || fail "$tool: status $status"
+        grep -q "/dev/full:0: error: write error: No space left on device \[io-error\]" "$ERR" ||
+            fail "$(cat "$ERR")"
+    done
+}
+
+@test "SIGINT in the middle of a run: status 130, what was read is written, nothing else said" {
+    skip_under_valgrind "the signal must come while the tool waits"
+    local tool pid writer n
+    for tool in "${TOOLS[@]}"; do
+        rm -f "$BATS_TEST_TMPDIR/fifo" "$OUT" "$REJ" "$ERR"
+        mkfifo "$BATS_TEST_TMPDIR/fifo"
+        # shellcheck disable=SC2086
+        $tool --rejects="$REJ" --stats <"$BATS_TEST_TMPDIR/fifo" >"$OUT" 2>"$ERR" 3>&- &
+        pid=$!
+        exec {writer}>"$BATS_TEST_TMPDIR/fifo"
+        : >"$IN"
+        : >"$GOODS"
+        add_good 1
+        add_raw 'bad\n'
+        add_good 2
+        cat "$IN" >&"$writer"
+        for _ in $(seq 100); do [ "$(wc -l <"$OUT")" -eq 2 ] && break; sleep 0.05; done
+        kill -INT "$pid"
+        status=0
+        timeout "$LIMIT" tail --pid="$pid" -f /dev/null || fail "$tool: still running after SIGINT"
+        wait "$pid" || status=$?
+        exec {writer}>&-
+        [ "$status" -eq 130 ] || fail "$tool: status $status"
+        assert_errors "$tool" 1
+        assert_goods_processed "$tool"
+        assert_nothing_lost "$tool"
+    done
+}
+
+@test "a reader that goes away (SIGPIPE): the tool stops at once, quietly" {
+    for i in $(seq 20000); do good "$i"; echo; done >"$IN"
+    local tool
+    for tool in "${TOOLS[@]}"; do
+        # shellcheck disable=SC2016
+        run -0 --separate-stderr timeout "$LIMIT" bash -c '$1 "$2" | head -1 >/dev/null; echo "${PIPESTATUS[0]}"' _ "$tool" "$IN"
+        assert_output 141
+        assert_equal "$stderr" ""
+    done
+}
