@@ -309,16 +309,31 @@ static void object_reading_finish(struct acl_parser *p, struct object_reading *r
     json_decref(r->expressions);
 }
 
-/* A list value read as its text is marked, so that the writer writes it as a list again. */
-static void set_value(struct acl_parser *p, struct object_reading *r, json_t *obj, const char *name,
-                      json_t *v, const struct sexp *key, const struct sexp *value)
+/* Whether the writer writes the member in a form of its own (an agent, a set of agents, a
+ * date-time, a sequence), never as text. agent: a slot of an agent-identifier. */
+static bool written_in_own_form(const char *member, bool agent)
 {
-    if (value->type == SX_LIST && json_is_string(v))
+    static const char *const message_members[] = {"sender", "receiver", "reply_to", "reply_by"};
+    static const char *const agent_members[] = {"name", "addresses", "resolvers"};
+    const char *const *list = agent ? agent_members : message_members;
+    size_t n = agent ? sizeof agent_members / sizeof *agent_members
+                     : sizeof message_members / sizeof *message_members;
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(member, list[i]) == 0)
+            return true;
+    return false;
+}
+
+/* A list value read as its text is marked, so that the writer writes it as a list again; for a
+ * member written in a form of its own (:X-acp-sender (...)) it is just text, as the writer
+ * would not write it back as that list. */
+static void set_value(struct acl_parser *p, struct object_reading *r, json_t *obj, const char *name,
+                      json_t *v, const struct sexp *key, const struct sexp *value, bool agent)
+{
+    if (value->type == SX_LIST && json_is_string(v) && !written_in_own_form(name, agent))
         json_array_append_new(r->expressions, json_string(name));
     set_member(p, obj, name, v, key);
 }
-
-static bool has_own_parameter(const char *member, bool agent);
 
 /* A user parameter (":X-...") or unknown parameter into its member, by the rules in acl.h. agent:
  * it is a slot of an agent-identifier. */
@@ -329,30 +344,24 @@ static void set_user_parameter(struct acl_parser *p, struct object_reading *r, j
     json_t *v = expression_json(p, value);
     if (!v)
         return;
-    bool json = strncasecmp(name, "x-acp-json-", 11) == 0 && name[11];
-    const char *member = json                                             ? name + 11
-                         : strncasecmp(name, "x-acp-", 6) == 0 && name[6] ? name + 6
-                                                                          : name;
-    /* The writer never writes a member that has a parameter of its own this way: such a name
-     * (:X-acp-sender) is kept whole, so that it cannot pose as that parameter. */
-    if (member != name && has_own_parameter(member, agent)) {
-        set_value(p, r, obj, name, v, key, value);
-        return;
-    }
-    if (json) {
+    if (strncasecmp(name, "x-acp-json-", 11) == 0 && name[11]) {
         json_error_t err;
         const char *text = json_string_value(v);
         json_t *parsed = json_loads(text, JSON_DECODE_ANY | JSON_REJECT_DUPLICATES, &err);
         if (parsed) {
-            set_member(p, obj, member, parsed, key);
+            set_member(p, obj, name + 11, parsed, key);
             json_decref(v);
             return;
         }
         struct diag_where at = where_at(p, value->start);
         diag_emit(p->sink, &at, SEV_WARNING, "acl-json", "':%s' is not JSON (%s); kept as text",
                   name, err.text);
+        set_value(p, r, obj, name + 11, v, key, value, agent);
+        return;
     }
-    set_value(p, r, obj, member, v, key, value);
+    if (strncasecmp(name, "x-acp-", 6) == 0 && name[6])
+        name += 6;
+    set_value(p, r, obj, name, v, key, value, agent);
 }
 
 static json_t *read_agent(struct acl_parser *p, const struct sexp *x);
@@ -399,6 +408,9 @@ static void read_agent_slot(struct acl_parser *p, struct object_reading *r, json
     } else {
         set_user_parameter(p, r, slots, key, value, true);
     }
+    /* :X-acp-name gives the name a second value, as a second :name would. */
+    if (*name && json_object_get(slots, "name") && !p->failed)
+        fail_at(p, key, "duplicate-key", "'%s' gives member 'name' a second value", key->text);
 }
 
 /* (agent-identifier :name N [:addresses (sequence ...)] [:resolvers (sequence ...)] ...) */
@@ -641,14 +653,6 @@ static const struct parameter *find_parameter_by_member(const char *member)
     return NULL;
 }
 
-static bool has_own_parameter(const char *member, bool agent)
-{
-    if (agent)
-        return strcmp(member, "name") == 0 || strcmp(member, "addresses") == 0 ||
-               strcmp(member, "resolvers") == 0;
-    return find_parameter_by_member(member) != NULL;
-}
-
 /* What one message has read so far, besides its members. */
 struct message_reading {
     struct object_reading object;
@@ -708,7 +712,7 @@ static void read_parameter(struct acl_parser *p, json_t *msg, const struct sexp 
             mr->content_at = value->start;
         v = expression_json(p, value);
         if (v)
-            set_value(p, &mr->object, msg, param->member, v, key, value);
+            set_value(p, &mr->object, msg, param->member, v, key, value, false);
         return;
     }
     if (v)

@@ -21,15 +21,23 @@ there_and_back() {
     [[ $stderr == *"in.acl:3: note: stopped after 1 error"* ]] || fail "$stderr"
 }
 
-@test "acl: a user parameter named like a parameter (:X-acp-sender) keeps its whole name" {
-    f=$(lines_file '(inform :sender (agent-identifier :name a) :receiver (set (agent-identifier :name b))' \
-        ' :content "c" :X-acp-sender (agent-identifier :name x :addresses (sequence y)))')
+@test "acl: a list given to a member written as an agent (:X-acp-sender) is its text, both ways" {
+    f=$(lines_file '(inform :receiver (set (agent-identifier :name b)) :content "c"' \
+        ' :X-acp-sender (agent-identifier :name x :addresses (sequence y)))')
     run -0 --separate-stderr acp-convert --from=fipa-acl --to=fipa "$f"
-    assert_output '{"performative":"inform","sender":"a","receiver":"b","content":"c","X-acp-sender":"(agent-identifier :name x :addresses (sequence y))","x-acp-expressions":["X-acp-sender"]}'
-    # what it reads, it writes back as it came
+    assert_output '{"performative":"inform","receiver":"b","content":"c","sender":"(agent-identifier :name x :addresses (sequence y))"}'
+    # what it reads, it writes back so that it reads the same
     acp-convert --from=fipa-acl --to=fipa-acl "$f" >"$BATS_TEST_TMPDIR/again"
     run -0 --separate-stderr acp-convert --from=fipa-acl --to=fipa "$BATS_TEST_TMPDIR/again"
-    assert_output '{"performative":"inform","sender":"a","receiver":"b","content":"c","X-acp-sender":"(agent-identifier :name x :addresses (sequence y))","x-acp-expressions":["X-acp-sender"]}'
+    assert_output '{"performative":"inform","receiver":"b","content":"c","sender":"(agent-identifier :name x :addresses (sequence y))"}'
+}
+
+@test "acl: :X-acp-name in an agent-identifier gives its name a second value" {
+    f=$(lines_file '(inform :sender (agent-identifier :name a :X-acp-name b) :receiver (set (agent-identifier :name b)) :content "c")' \
+        '(inform :sender (agent-identifier :X-acp-name b :name a) :receiver (set (agent-identifier :name b)) :content "c")')
+    run -1 --separate-stderr acp-convert --from=fipa-acl --to=fipa "$f"
+    assert_output ''
+    assert_equal "$(grep -c "gives member 'name' a second value \[duplicate-key\]" <<<"$stderr")" 2
 }
 
 @test "acl: a member named like a marker of the writer but for case comes back (reply_By, Language)" {
