@@ -69,6 +69,14 @@ check-asan: deps
 	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
 	  tests/run build-asan/bin
 
+# The suites of the tools that read a stream without a peer, under valgrind: no leak, no invalid
+# access (tests/valgrind). Tests that time things or feed 100 MB skip themselves there.
+VALGRIND_SUITES = golden contract badinput hostile fuzz-found acl stream-iacp stream-fipa \
+	convert convert-mapping
+check-valgrind: deps
+	@$(MAKE) -s --no-print-directory all
+	@tests/valgrind $(BIN) $(VALGRIND_SUITES)
+
 # libFuzzer targets (tests/fuzz/NAME.c, one per file; tests/fuzz/README.md): clang with ASan and
 # UBSan, the library built again with coverage and a tiny read chunk. `make fuzz` runs each for
 # FUZZ_SECONDS (or all of them within FUZZ_BUDGET seconds), keeping what they find.
