@@ -101,7 +101,7 @@ $(BUILD)/tests/fuzz/%.o: tests/fuzz/%.c tests/fuzz/fuzz.h common/*.h | have-jans
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -c -o $@ $<
 
 fuzz: fuzz-build
-	@FUZZ_SECONDS=$(FUZZ_SECONDS) tests/fuzz/run build-fuzz
+	@FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_BUDGET=$(FUZZ_BUDGET) tests/fuzz/run build-fuzz
 
 demo: deps
 	@$(MAKE) -s --no-print-directory all
