@@ -22,7 +22,7 @@ LIBS = $(JANSSON_LIBS) -lm $(LDLIBS)
 BUILD ?= build
 BIN   ?= bin
 
-TOOLS = acp-validate acp-convert acp-replay
+TOOLS = acp-validate acp-convert acp-trace acp-replay acp-send
 COMMON_SRC = $(sort $(wildcard common/*.c))
 COMMON_OBJ = $(COMMON_SRC:%.c=$(BUILD)/%.o)
 LIB = $(BUILD)/libacp.a
@@ -108,7 +108,7 @@ demo: deps
 	@scripts/demo $(BIN)
 
 bench: all $(BUILD)/gen-colony $(BUILD)/gen-fipa $(BUILD)/gen-adversarial $(BUILD)/parse-floor \
-	$(BUILD)/peak-rss $(BUILD)/replay-lateness
+	$(BUILD)/peak-rss $(BUILD)/replay-lateness $(BUILD)/forager
 	@bench/run $(BIN) $(BUILD)
 
 install: all
@@ -168,6 +168,10 @@ $(BUILD)/peak-rss: bench/peak-rss.c
 $(BUILD)/replay-lateness: bench/replay-lateness.c
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -o $@ $<
+
+$(BUILD)/forager: examples/forager.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -o $@ $< $(LIBS)
 
 $(BUILD)/gen-mixed: bench/gen-mixed.c
 	@mkdir -p $(dir $@)

@@ -1,13 +1,16 @@
-/* gen-adversarial: writes an IACP 1.1 capture built to make the stream checks hold as much state
- * as they can, for `make bench` to measure their peak memory.
- * Usage: gen-adversarial frozen|agents|open|queries [MESSAGES]
+/* gen-adversarial: writes a capture built to make the stream checks hold as much state as they
+ * can, for `make bench` to measure their peak memory: IACP 1.1, or FIPA for fipa-open.
+ * Usage: gen-adversarial frozen|agents|open|queries|fipa-open [MESSAGES]
  *   frozen   a busy colony (assign, accept, result, heartbeats) whose ts never moves: nothing
  *            expires by time, so ids and tombstones are bounded by count only;
  *   agents   every message is the first heartbeat of a new agent, 1000 a second of message time;
  *   open     task.assign messages that nobody answers, 1000 a second, each of a new node to a new
  *            forager: every conversation stays open, holding its forager, until --max-open
  *            evicts it;
- *   queries  the same with tool.query messages, each from a new agent to a new one.
+ *   queries  the same with tool.query messages, each from a new agent to a new one;
+ *   fipa-open  FIPA requests that nobody answers, 1000 a second, each opening a conversation
+ *            of its own between two new agents: every conversation stays open until --max-open
+ *            evicts it, and every sender is new to the stream clock.
  * Every message is valid on its own (MESSAGES defaults to a million). */
 #include <stdio.h>
 #include <stdlib.h>
@@ -82,9 +85,20 @@ static void open_queries(unsigned long messages)
     }
 }
 
+static void fipa_open(unsigned long messages)
+{
+    for (unsigned long n = 0; n < messages; n++)
+        printf("{\"performative\":\"request\",\"sender\":\"agent-%07lu\",\"receiver\":"
+               "\"server-%07lu\",\"content\":{\"n\":%lu},\"protocol\":\"fipa-request\","
+               "\"conversation_id\":\"conv-%07lu\",\"reply_with\":\"r-%07lu\","
+               "\"timestamp\":%lld}\n",
+               n, n, n, n, n, START + (long long)(n / PER_SECOND));
+}
+
 int main(int argc, char **argv)
 {
-    static const char usage[] = "usage: gen-adversarial frozen|agents|open|queries [MESSAGES]\n";
+    static const char usage[] =
+        "usage: gen-adversarial frozen|agents|open|queries|fipa-open [MESSAGES]\n";
     if (argc < 2 || argc > 3) {
         fputs(usage, stderr);
         return 2;
@@ -98,6 +112,8 @@ int main(int argc, char **argv)
         open_assigns(messages);
     else if (strcmp(argv[1], "queries") == 0)
         open_queries(messages);
+    else if (strcmp(argv[1], "fipa-open") == 0)
+        fipa_open(messages);
     else {
         fputs(usage, stderr);
         return 2;

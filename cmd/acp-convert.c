@@ -144,59 +144,40 @@ static bool listed(const struct strbuf *codes, const char *code)
     return false;
 }
 
-/* A stream into memory; it can fail only for want of memory. */
-static FILE *memory_stream(char **text, size_t *len)
+/* Collects the codes of the errors a check finds, each once and comma-separated. */
+struct error_codes {
+    struct strbuf *codes;
+    unsigned long errors;
+};
+
+static void collect_error(void *ctx, const struct diag_finding *finding)
 {
-    FILE *f = open_memstream(text, len);
-    if (!f)
-        die_oom();
-    return f;
+    struct error_codes *c = ctx;
+    if (finding->severity != SEV_ERROR || ignored(finding->code))
+        return;
+    c->errors++;
+    if (!listed(c->codes, finding->code)) {
+        if (c->codes->len)
+            sb_adds(c->codes, ", ");
+        sb_adds(c->codes, finding->code);
+    }
 }
 
-/* The per-message errors the output protocol's rules find in out: their codes, each once and
- * comma-separated, in codes; returns how many. Run quietly first: only an output with an error
- * pays for naming them (the check again, its diagnostics as JSON in memory). */
+/* The per-message errors the output protocol's rules find in out: their codes in codes; returns
+ * how many. */
 static unsigned long output_errors(const struct message *out, const struct fipa_rules *fipa,
                                    struct strbuf *codes)
 {
+    sb_reset(codes);
+    struct error_codes collected = {codes, 0};
+    struct diag_observer observer = {.notify = collect_error, .ctx = &collected};
     struct diag_sink probe;
     diag_sink_init(&probe, NULL);
     probe.quiet = true;
+    diag_observe(&probe, &observer);
     run_check(out, fipa, &probe);
     diag_sink_free(&probe);
-    sb_reset(codes);
-    if (probe.errors == 0)
-        return 0;
-    char *text = NULL;
-    size_t len = 0;
-    FILE *memory = memory_stream(&text, &len);
-    diag_sink_init(&probe, memory);
-    probe.format = DIAG_JSON;
-    run_check(out, fipa, &probe);
-    diag_sink_free(&probe);
-    if (fclose(memory) != 0)
-        die_oom();
-    unsigned long errors = 0;
-    for (char *line = text, *end; line < text + len; line = end + 1) {
-        end = strchr(line, '\n');
-        if (!end)
-            end = text + len;
-        *end = '\0';
-        json_t *finding = json_loads(line, 0, NULL);
-        const char *code = json_member_string(finding, "code");
-        const char *severity = json_member_string(finding, "severity");
-        if (code && severity && strcmp(severity, "error") == 0 && !ignored(code)) {
-            errors++;
-            if (!listed(codes, code)) {
-                if (codes->len)
-                    sb_adds(codes, ", ");
-                sb_adds(codes, code);
-            }
-        }
-        json_decref(finding);
-    }
-    free(text);
-    return errors;
+    return collected.errors;
 }
 
 /* The members the Caxton guide requires and the standard (SC00061) does not. */
@@ -352,6 +333,7 @@ int main(int argc, char **argv)
     struct convert_config cc = {
         .idle_timeout = opts.engine.idle_timeout,
         .max_open = opts.engine.max_open,
+        .clock_skew = opts.engine.clock_skew,
         .seed = opts.seed_given ? opts.seed : (unsigned long)opts.now ^ (unsigned long)getpid(),
         .now = opts.now,
     };

@@ -12,6 +12,7 @@
 #include "escape.h"
 #include "filter.h"
 #include "idrewrite.h"
+#include "jsonout.h"
 #include "schedule.h"
 #include "timeutil.h"
 #include "transport.h"
@@ -553,15 +554,11 @@ static void prepare(struct replay *r, const struct held *m, double now, json_t *
         changed = true;
     }
     if (changed) {
-        char *text = json_dumps(copy, JSON_COMPACT | JSON_REAL_PRECISION(17));
-        if (!text)
-            die_oom();
-        sb_adds(&r->out, text);
-        free(text);
+        jsonout_line(&r->out, copy); /* numbers keep their text, members their order */
     } else {
         sb_add(&r->out, m->raw, m->len);
+        sb_addc(&r->out, '\n');
     }
-    sb_addc(&r->out, '\n');
     *sent = copy;
 }
 

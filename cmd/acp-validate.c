@@ -1,4 +1,5 @@
 /* acp-validate: checks every message of a stream against IACP 1.1 or FIPA ACL. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -92,25 +93,22 @@ static enum verdict check_message(void *ctx, struct filter *f, struct message *m
 {
     struct validate *v = ctx;
     struct diag_sink *sink = filter_sink(f);
-    unsigned long errors_before = sink->errors;
+    if (v->engine) {
+        engine_check(v->engine, m, sink);
+        return VERDICT_PASS;
+    }
     switch (m->proto) {
     case PROTO_IACP:
         iacp_check(m, &v->iacp, sink);
         break;
     case PROTO_FIPA:
-        if (v->engine)
-            fipa_check_in_stream(m, &v->fipa, sink);
-        else
-            fipa_check(m, &v->fipa, sink);
+        fipa_check(m, &v->fipa, sink);
         break;
     case PROTO_NONE:
         diag_emit(sink, &m->at, SEV_ERROR, "no-protocol",
                   "neither IACP (no 'kind' or 'v') nor FIPA (no 'performative')");
         break;
     }
-    /* A message that fails its own checks says nothing reliable about its conversation. */
-    if (v->engine && sink->errors == errors_before)
-        engine_feed(v->engine, m, sink);
     return VERDICT_PASS;
 }
 
@@ -119,6 +117,12 @@ static void end_of_input(void *ctx, struct filter *f)
     struct validate *v = ctx;
     if (v->engine)
         engine_finish(v->engine, filter_sink(f));
+}
+
+static double idle(void *ctx, struct filter *f)
+{
+    struct validate *v = ctx;
+    return v->engine ? engine_idle(v->engine, filter_sink(f)) : INFINITY;
 }
 
 int main(int argc, char **argv)
@@ -132,7 +136,7 @@ int main(int argc, char **argv)
                    "form)\nagainst its protocol; write the valid ones to stdout and report the "
                    "others on stderr.",
         .options = validate_options,
-        .groups = GROUP_CHECKS | GROUP_ENGINE | GROUP_FIPA,
+        .groups = GROUP_CHECKS | GROUP_ENGINE | GROUP_LIVE | GROUP_FIPA,
         .handle = handle_option,
         .ctx = &v,
     };
@@ -147,8 +151,11 @@ int main(int argc, char **argv)
     if (!v.stateless)
         v.engine = engine_new(&opts.engine, NULL, NULL);
     const struct filter_config cfg = {.opts = &opts, .protocol = v.protocol, .mode = v.mode};
-    const struct filter_ops ops = {
-        .message = check_message, .end_of_input = end_of_input, .parse_acl = parse_acl, .ctx = &v};
+    const struct filter_ops ops = {.message = check_message,
+                                   .end_of_input = end_of_input,
+                                   .parse_acl = parse_acl,
+                                   .idle = opts.engine.wall_clock ? idle : NULL,
+                                   .ctx = &v};
     int status = filter_run(&cfg, &ops, argv + first, argc - first);
     engine_free(v.engine);
     options_free(&opts);

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "fipa.h"
+#include "jsonout.h"
 #include "list.h"
 #include "schedule.h"
 #include "strmap.h"
@@ -346,11 +347,10 @@ static void add_value(struct strbuf *out, const json_t *v)
         sb_adds(out, "(absent)");
         return;
     }
-    char *text = json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY);
-    if (!text)
-        die_oom();
-    sb_adds(out, text); /* diag_emit escapes it */
-    free(text);
+    /* As the recording writes it: 0.1, not 0.10000000000000001. diag_emit escapes it. */
+    struct jsonout w;
+    jsonout_init(&w, out, 0);
+    jsonout_value(&w, v);
 }
 
 static void report_difference(struct agentcheck *ac, const struct expectation *e,

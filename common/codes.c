@@ -340,6 +340,13 @@ static const struct diag_code codes[] = {
      "3600 s) is forgotten while a participant still owed an answer. Without any message time, "
      "a conversation expires after ten times --max-open messages pass without touching it. "
      "related_line names its last message."},
+    {"fipa-clock-skew", "warning", "a sender's clock runs ahead of or behind the others'",
+     "Message time, which --idle-timeout counts, is the stream clock: it moves as the agents "
+     "agree, never by one sender's clock alone (see STREAM CHECKS in acp(7)). A sender whose "
+     "timestamps are off it by more than --clock-skew (default 30 s), steadily (three in a row, "
+     "in the same direction, within --clock-skew of each other, while the others go on near "
+     "the clock), is reported once with its offset; from then on its timestamp (and any "
+     "reply_by it sets) less that offset is its messages' time, for reply_by and --max-skew."},
     /* Conversion (acp-convert) and the FIPA string form (SC00070). */
     {"acl-syntax", "error", "the FIPA string form could not be parsed",
      "A message of the string form is one parenthesised expression: (performative :parameter "
@@ -399,20 +406,43 @@ static const struct diag_code codes[] = {
      "a subscription's cancel) is written, with this warning: acp-validate with the default "
      "profile would reject it."},
 
-    /* Transport: the peer a tool sends to (acp-replay --connect / --exec). */
+    /* Transport: the peer a tool sends to (acp-replay and acp-send --connect / --exec). */
     {"peer-connect", "error", "the peer cannot be reached, or the command cannot be started",
      "--connect could not open the connection within --io-timeout (refused, no such socket, no "
      "such host, timed out), or the --exec command could not be run (not found, not "
      "executable). Nothing was read or sent, and the exit status is 2."},
     {"peer-closed", "error", "the peer closed the connection, or the child exited, before the end",
      "Writing to the peer failed because it went away: it closed the connection, reset it, or "
-     "(with --exec) the command exited or closed its input. The diagnostic says how the "
+     "(with --exec) the command exited or closed its input; or, with acp-send --wait, it went "
+     "away while a conversation was awaited (the diagnostic is then at the message sent, and "
+     "says what was awaited). The diagnostic says how the "
      "command ended (its exit status or the signal that killed it) and how many messages were "
      "sent. The run stops, and the exit status is 2."},
     {"peer-timeout", "error", "the peer stopped reading",
      "A write to the peer made no progress for --io-timeout (default 10 s): the peer does not "
      "read what it is sent. Waiting longer could wait for ever, so the run stops, and the exit "
      "status is 2."},
+    {"peer-garbage", "warning", "the peer wrote a line that is not a message",
+     "acp-send reads what the peer writes as JSON Lines of IACP or FIPA messages. A line that "
+     "is not one (not JSON, not an object, neither protocol, longer than --max-line-bytes, or "
+     "cut short by the peer closing) is quoted in the diagnostic, located at the peer and the "
+     "number of its line, and ignored: the conversation goes on."},
+
+    /* Sending (acp-send): the reply it composes, and the conversations it follows (--wait). */
+    {"send-answer", "error", "the reply to the message of --answer cannot be built",
+     "With --answer the message is the reply to another one, so its protocol is that one's: a "
+     "FIPA message is answered with a performative, an IACP one with a kind. A FIPA message "
+     "that went to several receivers does not say which of them answers: give sender=NAME. The "
+     "message is not sent."},
+    {"send-failed", "error", "the conversation ended in a refusal, a rejection or a failure",
+     "With --wait, the peer's final answer said no: refuse, failure, not_understood or "
+     "reject_proposal (FIPA), task.reject or a task.result whose body.status is not \"ok\" "
+     "(IACP), or every participant of a cfp refused. The diagnostic is at the message sent and "
+     "quotes the answer; the exit status is 1."},
+    {"send-timeout", "error", "no final answer came before the timeout",
+     "With --wait, the conversation had not ended when --timeout ran out (by default the "
+     "deadline the message states, its reply_by or body.deadline, when that is still to come, "
+     "else 30 s). The diagnostic says what was still awaited; the exit status is 3."},
 
     /* Replay (acp-replay), and its live-agent mode (--as). */
     {"replay-no-time", "error", "a message has no time to schedule it by",
@@ -449,6 +479,14 @@ static const struct diag_code codes[] = {
      "Every line the agent writes must be a JSON object of IACP or FIPA ACL. A line that is "
      "not (not JSON, not an object, neither protocol, or longer than --max-line-bytes) breaks "
      "the protocol: it is quoted in the diagnostic and the replay ends."},
+
+    /* Trace (acp-trace). */
+    {"trace-stats-invalid", "error", "a line given to --merge-stats is no trace-stats object",
+     "acp-trace --merge-stats merges the objects acp-trace --format=stats writes. The line is "
+     "not one (another object, or a member missing or of the wrong type), or it was written "
+     "with another version of the statistics or of the histogram scheme, whose buckets cannot "
+     "be added to these; with --by-agent, it must have been written with --by-agent too. It is "
+     "left out of the merge."},
 
     {NULL, NULL, NULL, NULL},
 };

@@ -8,6 +8,7 @@
 
 #include "iacp.h"
 #include "idgen.h"
+#include "streamclock.h"
 #include "strmap.h"
 #include "timeutil.h"
 
@@ -22,7 +23,7 @@ struct remembered {
     char *conversation; /* the conversation_id of its conversation */
     char *cancel;       /* an assign: the id of the latest task.cancel sent for it, or NULL */
     char *cancel_to;    /* and whom that cancel went to */
-    double seen;        /* message time it was last used */
+    double seen;        /* message time it was last used; -INFINITY before any */
 };
 
 struct converter {
@@ -30,7 +31,10 @@ struct converter {
     struct strmap *conversations; /* sender "/" id -> struct remembered */
     struct idgen *ids;            /* the ids of the IACP written, and fresh ones */
     unsigned long fed;
-    double latest; /* the latest message time seen */
+    /* Message time is the stream clock (streamclock.h), so that one far-future ts does not make
+     * the converter forget every conversation, nor one sender's clock the others'. */
+    struct clock_book *clock;
+    double now; /* message time; NAN before any */
     struct strbuf key, answered_key;
 };
 
@@ -53,7 +57,8 @@ struct converter *converter_new(const struct convert_config *cfg)
     struct idgen_config ids = {
         .seed = cfg->seed, .keep_for = cfg->idle_timeout, .max_ids = cfg->max_open};
     c->ids = idgen_new(&ids);
-    c->latest = -INFINITY;
+    c->clock = clock_book_quiet(cfg->clock_skew, cfg->max_open);
+    c->now = NAN;
     return c;
 }
 
@@ -63,6 +68,7 @@ void converter_free(struct converter *c)
         return;
     strmap_free(c->conversations, free_remembered);
     idgen_free(c->ids);
+    clock_book_free(c->clock);
     sb_free(&c->key);
     sb_free(&c->answered_key);
     free(c);
@@ -103,8 +109,8 @@ static bool oldest_and_newest(void *ctx, const char *key, void *value)
 /* Forgets idle conversations, then the older half of the rest until under the cap. */
 static void forget(struct converter *c)
 {
-    if (isfinite(c->latest)) {
-        struct expiry e = {c->latest - c->cfg.idle_timeout};
+    if (!isnan(c->now)) {
+        struct expiry e = {c->now - c->cfg.idle_timeout};
         strmap_sweep(c->conversations, expired, &e);
     }
     while (strmap_size(c->conversations) > c->cfg.max_open) {
@@ -139,23 +145,43 @@ static const char *qualified_id(struct strbuf *sb, const char *agent, const char
     return sb->buf;
 }
 
+/* Reads a message's time, by its sender's clock, on the stream clock: every message converted
+ * passes here once, before anything is remembered of it. A message without sender or time moves
+ * nothing. */
+static void read_clock(struct converter *c, const char *sender, bool timed, double ts)
+{
+    if (!sender || !timed)
+        return;
+    clock_book_observe(c->clock, sender, ts);
+    c->now = clock_book_now(c->clock);
+}
+
+/* An IACP ts as message time: seconds, milliseconds above 10^11, none above 10^14 (iacp.h). */
+static bool iacp_time(const json_t *iacp, double *ts)
+{
+    const json_t *v = json_object_get(iacp, "ts");
+    if (!json_is_number(v) || !(json_number_value(v) >= 0 && json_number_value(v) <= IACP_TS_MAX))
+        return false;
+    *ts = json_number_value(v);
+    if (*ts > IACP_TS_MILLIS)
+        *ts /= 1000;
+    return true;
+}
+
 /* What the converter needs of an IACP message to follow it. */
 struct envelope {
     enum iacp_kind kind;
     const char *id, *from, *to, *ref;
-    double when; /* NAN when unknown */
 };
 
 static struct envelope envelope_of(const json_t *iacp, enum iacp_kind kind)
 {
-    json_t *ts = json_object_get(iacp, "ts");
     return (struct envelope){
         .kind = kind,
         .id = json_member_string(iacp, "id"),
         .from = json_member_string(iacp, "from"),
         .to = json_member_string(iacp, "to"),
         .ref = json_member_string(iacp, "ref"),
-        .when = json_is_number(ts) ? json_number_value(ts) : NAN,
     };
 }
 
@@ -171,16 +197,14 @@ struct followed {
 static struct followed follow(struct converter *c, const struct envelope *e)
 {
     struct followed f = {NULL, NULL};
-    if (isfinite(e->when) && e->when > c->latest)
-        c->latest = e->when;
     if (++c->fed % SWEEP_EVERY == 0 || strmap_size(c->conversations) > c->cfg.max_open)
         forget(c);
-    double now = isfinite(e->when) ? e->when : c->latest;
+    double now = isnan(c->now) ? -INFINITY : c->now;
     if (e->ref) {
         const char *owner = e->kind == IACP_TASK_CANCEL ? e->from : e->to;
         qualified_id(&c->answered_key, owner, e->ref);
         f.answered = strmap_get(c->conversations, c->answered_key.buf);
-        if (f.answered && f.answered->seen < c->latest - c->cfg.idle_timeout)
+        if (f.answered && f.answered->seen < now - c->cfg.idle_timeout)
             f.answered = NULL; /* idle too long: forgotten, even if not swept yet */
         if (f.answered)
             f.answered->seen = now;
@@ -442,6 +466,9 @@ json_t *convert_iacp_to_fipa(struct converter *c, json_t *iacp, struct diag_sink
         report_unconvertible(sink, at, "convert-iacp", "kind", kind_name, "an IACP kind");
         return NULL;
     }
+    double ts;
+    bool timed = iacp_time(iacp, &ts);
+    read_clock(c, json_member_string(iacp, "from"), timed, ts);
     if (kind == IACP_FIPA)
         return fipa_from_fipa_kind(iacp, fipa_act_parse(kind_name + 5));
     if (kind == IACP_DOTTED)
@@ -709,7 +736,7 @@ static void map_reply_with(struct to_iacp *t, json_t *out, json_t *reply_with)
         json_object_set(out, "id", reply_with);
         return;
     }
-    json_object_set_new(out, "id", json_string(idgen_fresh(t->c->ids, from, NAN)));
+    json_object_set_new(out, "id", json_string(idgen_fresh(t->c->ids, from, t->c->now)));
     json_object_set(out, "x-fipa-reply_with", reply_with);
 }
 
@@ -756,21 +783,17 @@ static void member_to_iacp(struct to_iacp *t, json_t *out, const char *key, json
     }
 }
 
-/* The time a FIPA message's IACP form was stamped with, for the memory of ids. */
-static double stamped(const json_t *out)
-{
-    json_t *ts = json_object_get(out, "ts");
-    return json_is_number(ts) ? json_number_value(ts) : NAN;
-}
-
 json_t *convert_fipa_to_iacp(struct converter *c, json_t *fipa, struct diag_sink *sink,
                              const struct diag_where *at)
 {
+    double ts;
+    bool timed = fipa_message_time(fipa, &ts);
+    read_clock(c, fipa_agent_name(json_object_get(fipa, "sender")), timed, ts);
     if (json_object_get(fipa, "x-iacp-kind")) {
         json_t *out = iacp_from_iacp_origin(c, fipa);
         const char *id = json_member_string(out, "id");
         if (id)
-            idgen_note(c->ids, json_member_string(out, "from"), id, stamped(out));
+            idgen_note(c->ids, json_member_string(out, "from"), id, c->now);
         return out;
     }
     const char *performative = json_member_string(fipa, "performative");
@@ -799,13 +822,11 @@ json_t *convert_fipa_to_iacp(struct converter *c, json_t *fipa, struct diag_sink
         json_object_set_new(out, "ts", json_integer((json_int_t)c->cfg.now));
         note_absent(&t.absent, "timestamp");
     }
-    if (!json_object_get(out, "id")) /* after ts: the fresh id is noted at its time */
+    if (!json_object_get(out, "id"))
         json_object_set_new(
-            out, "id",
-            json_string(idgen_fresh(c->ids, json_member_string(out, "from"), stamped(out))));
+            out, "id", json_string(idgen_fresh(c->ids, json_member_string(out, "from"), c->now)));
     else
-        idgen_note(c->ids, json_member_string(out, "from"), json_member_string(out, "id"),
-                   stamped(out));
+        idgen_note(c->ids, json_member_string(out, "from"), json_member_string(out, "id"), c->now);
     if (!json_object_get(fipa, "content"))
         note_absent(&t.absent, "content");
     if (t.absent)
@@ -944,4 +965,9 @@ bool convert_respell(json_t *fipa, enum fipa_spelling spelling)
         return false;
     json_object_set_new(fipa, "performative", json_string(fipa_act_name(act, spelling)));
     return true;
+}
+
+const char *convert_conversation_id(struct strbuf *sb, const char *agent, const char *id)
+{
+    return qualified_id(sb, agent, id);
 }

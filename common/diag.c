@@ -20,6 +20,19 @@ void diag_sink_free(struct diag_sink *sink)
     sb_free(&sink->text);
 }
 
+void diag_observe(struct diag_sink *sink, struct diag_observer *observer)
+{
+    observer->next = sink->observers;
+    sink->observers = observer;
+}
+
+void diag_unobserve(struct diag_sink *sink, struct diag_observer *observer)
+{
+    if (sink->observers == observer)
+        sink->observers = observer->next;
+    observer->next = NULL;
+}
+
 /* Our own small printf, so that every string argument is escaped on its way out. */
 static void format_message(struct strbuf *out, const char *fmt, va_list ap)
 {
@@ -136,13 +149,24 @@ void diag_emit(struct diag_sink *sink, const struct diag_where *where, enum seve
         sink->errors++;
     else
         sink->warnings++;
-    if (sink->quiet)
+    if (sink->quiet && !sink->observers)
         return;
     sb_reset(&sink->text);
     va_list ap;
     va_start(ap, fmt);
     format_message(&sink->text, fmt, ap);
     va_end(ap);
+    const struct diag_finding finding = {
+        .where = where,
+        .severity = error ? SEV_ERROR : SEV_WARNING,
+        .code = code,
+        .message = sink->text.buf ? sink->text.buf : "",
+        .message_len = sink->text.len,
+    };
+    for (struct diag_observer *o = sink->observers; o; o = o->next)
+        o->notify(o->ctx, &finding);
+    if (sink->quiet)
+        return;
     if (where->related_line && sink->format == DIAG_TEXT) {
         sb_adds(&sink->text, " (see line ");
         if (where->related_file && strcmp(where->related_file, where->file) != 0) {

@@ -1,14 +1,27 @@
 #include "engine.h"
 
+#include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 
+#include "clock.h"
 #include "fipa_stream.h"
+#include "iacp.h"
 #include "iacp_stream.h"
 #include "util.h"
 
+const char ENGINE_ELSEWHERE[] = "(another shard)";
+
 struct engine {
+    const struct engine_config *cfg;
+    bool summaries; /* made with a callback: findings are routed to conversations */
     struct iacp_stream *iacp;
     struct fipa_stream *fipa;
+    struct diag_sink probe; /* the per-message checks of shards other than 1 */
+    /* --wall-clock: where the latest message was, and when it came (monotonic clock) with the
+     * message time of each half then. */
+    struct diag_where latest;
+    double came, iacp_then, fipa_then;
 };
 
 void engine_config_defaults(struct engine_config *cfg)
@@ -27,28 +40,123 @@ void engine_config_defaults(struct engine_config *cfg)
 struct engine *engine_new(const struct engine_config *cfg, conversation_done_fn done, void *ctx)
 {
     struct engine *e = xcalloc(1, sizeof *e);
+    e->cfg = cfg;
+    e->summaries = done != NULL;
     e->iacp = iacp_stream_new(cfg, done, ctx);
     e->fipa = fipa_stream_new(cfg, done, ctx);
+    diag_sink_init(&e->probe, NULL);
+    e->probe.quiet = true;
+    e->came = NAN;
     return e;
+}
+
+/* The engine observes the sink while a half works, so that the half can keep each finding for
+ * the conversation it blames. */
+static void route_iacp(void *ctx, const struct diag_finding *finding)
+{
+    iacp_stream_note(ctx, finding);
+}
+
+static void route_fipa(void *ctx, const struct diag_finding *finding)
+{
+    fipa_stream_note(ctx, finding);
+}
+
+static void observe(struct engine *e, struct diag_sink *sink, struct diag_observer *o,
+                    enum protocol proto)
+{
+    *o = proto == PROTO_IACP ? (struct diag_observer){.notify = route_iacp, .ctx = e->iacp}
+                             : (struct diag_observer){.notify = route_fipa, .ctx = e->fipa};
+    if (e->summaries)
+        diag_observe(sink, o);
+}
+
+static void unobserve(struct engine *e, struct diag_sink *sink, struct diag_observer *o)
+{
+    if (e->summaries)
+        diag_unobserve(sink, o);
 }
 
 const char *engine_feed(struct engine *e, const struct message *m, struct diag_sink *sink)
 {
+    if (m->proto == PROTO_NONE)
+        return NULL;
+    struct diag_observer o;
+    observe(e, sink, &o, m->proto);
+    const char *key = m->proto == PROTO_IACP ? iacp_stream_feed(e->iacp, m, sink)
+                                             : fipa_stream_feed(e->fipa, m, sink);
+    unobserve(e, sink, &o);
+    if (e->cfg->wall_clock) {
+        e->latest = (struct diag_where){.file = m->at.file, .line = m->at.line};
+        e->came = clock_monotonic();
+        e->iacp_then = iacp_stream_now(e->iacp);
+        e->fipa_then = fipa_stream_now(e->fipa);
+    }
+    return key;
+}
+
+const char *engine_check(struct engine *e, const struct message *m, struct diag_sink *sink)
+{
+    bool reported = e->cfg->shards == 0 || e->cfg->shard == 1;
+    struct diag_sink *checks = reported ? sink : &e->probe;
+    e->probe.strict = sink->strict;
+    unsigned long errors_before = checks->errors;
     switch (m->proto) {
     case PROTO_IACP:
-        return iacp_stream_feed(e->iacp, m, sink);
+        iacp_check(m, &(struct iacp_rules){.queen = e->cfg->queen}, checks);
+        break;
     case PROTO_FIPA:
-        return fipa_stream_feed(e->fipa, m, sink);
+        fipa_check_in_stream(m, &(struct fipa_rules){.profile = e->cfg->fipa_profile}, checks);
+        break;
     case PROTO_NONE:
+        diag_emit(checks, &m->at, SEV_ERROR, "no-protocol",
+                  "neither IACP (no 'kind' or 'v') nor FIPA (no 'performative')");
         break;
     }
-    return NULL;
+    /* A message that fails its own checks says nothing reliable about its conversation. */
+    if (checks->errors == errors_before)
+        return engine_feed(e, m, sink);
+    return reported ? NULL : ENGINE_ELSEWHERE;
 }
 
 void engine_finish(struct engine *e, struct diag_sink *sink)
 {
+    struct diag_observer o;
+    observe(e, sink, &o, PROTO_IACP);
     iacp_stream_finish(e->iacp, sink);
+    unobserve(e, sink, &o);
+    observe(e, sink, &o, PROTO_FIPA);
     fipa_stream_finish(e->fipa, sink);
+    unobserve(e, sink, &o);
+}
+
+void engine_hand_over(struct engine *e)
+{
+    iacp_stream_hand_over(e->iacp);
+    fipa_stream_hand_over(e->fipa);
+}
+
+/* How often idle input is looked at: often enough for --idle-timeout, never busily. */
+static double idle_step(const struct engine_config *cfg)
+{
+    return fmin(1.0, fmax(0.05, cfg->idle_timeout / 8));
+}
+
+double engine_idle(struct engine *e, struct diag_sink *sink)
+{
+    if (!e->cfg->wall_clock)
+        return INFINITY;
+    if (isnan(e->came))
+        return idle_step(e->cfg);
+    double idle = clock_monotonic() - e->came;
+    struct diag_observer o;
+    observe(e, sink, &o, PROTO_IACP);
+    iacp_stream_advance(e->iacp, e->iacp_then + idle, &e->latest, sink);
+    unobserve(e, sink, &o);
+    observe(e, sink, &o, PROTO_FIPA);
+    fipa_stream_advance(e->fipa, e->fipa_then + idle, &e->latest, sink);
+    unobserve(e, sink, &o);
+    return idle_step(e->cfg);
 }
 
 void engine_free(struct engine *e)
@@ -57,5 +165,14 @@ void engine_free(struct engine *e)
         return;
     iacp_stream_free(e->iacp);
     fipa_stream_free(e->fipa);
+    diag_sink_free(&e->probe);
     free(e);
+}
+
+unsigned long engine_shard_of(const char *key, unsigned long shards)
+{
+    uint64_t h = UINT64_C(14695981039346656037);
+    for (const unsigned char *p = (const unsigned char *)key; *p; p++)
+        h = (h ^ *p) * UINT64_C(1099511628211);
+    return (unsigned long)(h % shards) + 1;
 }

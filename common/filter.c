@@ -274,11 +274,18 @@ static void report_stop(struct filter *f)
     sb_free(&l);
 }
 
+static double idle_input(void *ctx)
+{
+    struct filter *f = ctx;
+    return f->ops->idle(f->ops->ctx, f);
+}
+
 static void run_file(struct filter *f, const char *path)
 {
     const char *display = strcmp(path, "-") == 0 ? "<stdin>" : path;
     struct reader_hooks hooks = {
         .before_block = flush_outputs,
+        .idle = f->ops->idle ? idle_input : NULL,
         .spill = spill_to_rejects,
         .ctx = f,
         .interrupted = &interrupted,
@@ -460,8 +467,9 @@ static void install_sigint(void)
     sigaction(SIGINT, &sa, NULL);
 }
 
-int filter_run(const struct filter_config *cfg, const struct filter_ops *ops, char **files,
-               int nfiles)
+/* The run over the files, or over the one record given instead. */
+static int run(const struct filter_config *cfg, const struct filter_ops *ops, char **files,
+               int nfiles, const struct record *one)
 {
     struct filter f = {.cfg = cfg, .ops = ops};
     diag_sink_init(&f.sink, stderr);
@@ -469,22 +477,31 @@ int filter_run(const struct filter_config *cfg, const struct filter_ops *ops, ch
     f.sink.quiet = cfg->opts->quiet;
     f.sink.strict = cfg->opts->strict;
     f.sink.color = cfg->opts->diagnostics == DIAG_TEXT && options_want_color(cfg->opts);
+    if (cfg->observer)
+        diag_observe(&f.sink, cfg->observer);
     install_sigint();
     char *dash[] = {"-"};
-    if (nfiles == 0) {
+    if (nfiles == 0 && !one) {
         files = dash;
         nfiles = 1;
     }
     if (open_outputs(&f) && !outputs_clash(&f, files, nfiles) && truncate_outputs(&f)) {
-        int i;
-        do
-            for (i = 0; i < nfiles && !interrupted && !f.stop;)
-                run_file(&f, files[i++]);
-        while (!interrupted && !f.stop && ops->next_pass && ops->next_pass(ops->ctx, &f));
+        int i = 0;
+        if (one && one->kind == REC_TOO_LONG)
+            spill_to_rejects(&f, one->text, one->len); /* as the reader does with a long line */
+        if (one)
+            handle_record(&f, one);
+        else
+            do
+                for (i = 0; i < nfiles && !interrupted && !f.stop;)
+                    run_file(&f, files[i++]);
+            while (!interrupted && !f.stop && ops->next_pass && ops->next_pass(ops->ctx, &f));
         if (f.limit_reached)
             count_unread_files(&f, files + i, nfiles - i);
         if (!interrupted && !f.stop && ops->end_of_input)
             ops->end_of_input(ops->ctx, &f);
+        else if ((interrupted || f.limit_reached) && ops->cut_short)
+            ops->cut_short(ops->ctx, &f);
     }
     if (f.limit_reached && !cfg->opts->quiet)
         report_stop(&f);
@@ -500,4 +517,26 @@ int filter_run(const struct filter_config *cfg, const struct filter_ops *ops, ch
                                  : EXIT_OK;
     diag_sink_free(&f.sink);
     return status;
+}
+
+int filter_run(const struct filter_config *cfg, const struct filter_ops *ops, char **files,
+               int nfiles)
+{
+    return run(cfg, ops, files, nfiles, NULL);
+}
+
+int filter_run_text(const struct filter_config *cfg, const struct filter_ops *ops,
+                    const char *display, const char *text, size_t len)
+{
+    struct record rec = {.kind = REC_LINE,
+                         .file = display,
+                         .line = 1,
+                         .end_line = 1,
+                         .text = text,
+                         .len = len,
+                         .raw_len = len,
+                         .had_newline = true};
+    if (len > cfg->opts->max_line_bytes)
+        rec.kind = REC_TOO_LONG;
+    return run(cfg, ops, NULL, 0, &rec);
 }

@@ -20,6 +20,11 @@ struct filter_ops {
     enum verdict (*message)(void *ctx, struct filter *f, struct message *m);
     /* Called once after the last record, unless the run was cut short. */
     void (*end_of_input)(void *ctx, struct filter *f);
+    /* Called once instead, when SIGINT or --max-errors cut the run short. May be NULL. */
+    void (*cut_short)(void *ctx, struct filter *f);
+    /* Called while the input is idle (see reader_hooks.idle): returns the seconds until it
+     * wants to be called again, INFINITY for never until more input came. May be NULL. */
+    double (*idle)(void *ctx, struct filter *f);
     /* Parses a record of the FIPA string form into a FIPA JSON object; NULL after reporting why.
      * Tools that do not read the string form leave it NULL. */
     json_t *(*parse_acl)(void *ctx, struct filter *f, const struct record *rec);
@@ -32,6 +37,7 @@ struct filter_config {
     const struct common_opts *opts;
     enum protocol_choice protocol;
     enum reader_mode mode;
+    struct diag_observer *observer; /* told of every finding of the run; may be NULL */
 };
 
 /* The first call of every tool's main: names the program in messages, and makes jansson's
@@ -41,6 +47,11 @@ void filter_tool_init(const char *progname);
 /* Runs the whole filter over the operands (none: stdin) and returns the exit status. */
 int filter_run(const struct filter_config *cfg, const struct filter_ops *ops, char **files,
                int nfiles);
+
+/* The same over one record held in memory instead of files (acp-send's message composed from its
+ * arguments), named display in diagnostics. */
+int filter_run_text(const struct filter_config *cfg, const struct filter_ops *ops,
+                    const char *display, const char *text, size_t len);
 
 /* For tools writing their own output: appends bytes to the output stream. */
 void filter_write(struct filter *f, const char *data, size_t len);

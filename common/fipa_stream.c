@@ -3,17 +3,23 @@
  * own. Conversations are keyed by conversation_id, or by the reply_with / in_reply_to chain when
  * there is none. A finished conversation shrinks to a tombstone (key, initiator, protocol, last
  * line) so that late messages and reused ids are recognised; tombstones and idle conversations
- * expire by message time, oldest first, a few per message. */
+ * expire by message time, oldest first, a few per message. Message time is the stream clock
+ * (streamclock.h), so that no single sender's clock, and no single timestamp, moves it for the
+ * others. */
 #include "fipa_stream.h"
 
 #include <math.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
+#include "convert.h"
+#include "findings.h"
 #include "fipa.h"
 #include "list.h"
+#include "streamclock.h"
 #include "strmap.h"
 #include "timeutil.h"
 #include "util.h"
@@ -401,6 +407,18 @@ struct rare {
     struct relay relay;
 };
 
+/* What only a conversation's summary needs: kept apart, so that the stream checks alone do not
+ * pay for it in every conversation and tombstone. For its latencies: the act that opened it, the
+ * first and the latest act from a participant (FIPA_ACT_INVALID before any), who sent them (1 +
+ * the party's index; 0 for none), and their times as written (NAN when unknown). */
+struct story {
+    struct findings *findings; /* blamed on it; NULL when none */
+    double opened_at, first_reply_at, latest_reply_at;
+    uint16_t first_replier, latest_replier;
+    int8_t opening_act, first_act, latest_act;
+    bool replied_again; /* a participant sent more than one message */
+};
+
 struct conversation {
     char *key;    /* 'c' + conversation_id, or 'r' + the opener's name and reply_with */
     size_t id_at; /* where the id shown to people starts in key */
@@ -413,6 +431,8 @@ struct conversation {
     bool decided;           /* the initiator accepted or rejected a proposal */
     bool forwarded;         /* brokering, recruiting: the request reached targets */
     bool replies_forgotten; /* more reply_with values than REPLIES_MAX */
+    bool cancelled;         /* the initiator cancelled */
+    bool foreign;           /* --shard: another shard reports it (a chain all shards follow) */
     uint8_t outcome;
     uint8_t broadcast_state; /* what a broadcast put every listener in; PS_NONE if none */
     uint8_t nreplies, replies_cap;
@@ -422,7 +442,8 @@ struct conversation {
     uint16_t leader; /* auctions: 1 + the index of the party whose bid was accepted (English: the
                       * leading bid; Dutch: this round's winner); 0 if none */
     uint16_t cancel_answers_open; /* a tombstone: answers to crossed cancels that may still come */
-    uint32_t call; /* contract net: digest of the opening cfp's content and reply_by */
+    uint32_t call;       /* contract net: digest of the opening cfp's content and reply_by */
+    struct story *story; /* for its summary; NULL without a callback, or once it ended */
     struct party *parties;
     /* Digests of the reply_with values of its messages: the first two in place. */
     union {
@@ -434,6 +455,7 @@ struct conversation {
     const char *first_file, *last_file;
     unsigned long first_line, last_line;
     double started, ended;  /* message times; NAN when unknown */
+    double active;          /* stream time at its last message, for expiry; NAN when none */
     unsigned long last_seq; /* for expiry by count when there is no time */
     char **aliases;         /* only for conversations keyed by the chain */
     struct list_link link;  /* in the open list (by activity) or the tombstone list */
@@ -443,6 +465,16 @@ struct fipa_stream {
     const struct engine_config *cfg;
     conversation_done_fn done;
     void *ctx;
+    struct conversation *blame; /* the conversation findings are kept for, or NULL */
+    struct findings *pending;   /* found for the message before its conversation opened */
+    bool sharded;               /* --shard */
+    bool accounted;             /* this shard accounts for the message being followed */
+    bool dispatching;           /* a message is being followed: pending findings are kept */
+    struct diag_sink probe;     /* for findings another shard reports */
+    struct strbuf qualified;    /* a conversation id as acp-convert writes it */
+    struct strbuf name;         /* scratch space for an agent's name */
+    const char **names;         /* scratch space for a summary's participants */
+    size_t names_cap;
     struct strmap *conversations; /* key -> conversation, open or finished */
     struct strmap *aliases;       /* agent and reply_with -> conversation, for chains without an
                                    * id: reply_with values are only unique per agent */
@@ -451,7 +483,9 @@ struct fipa_stream {
     size_t key_id_at;             /* where its id starts */
     struct strbuf alias;          /* scratch space for alias keys */
     unsigned long seq;            /* messages seen */
-    double now;                   /* the latest message time seen; NAN before any */
+    struct clock_book *clock;     /* the stream clock, with what it knows of each sender */
+    double now;                   /* stream time (the clock's); NAN before any */
+    bool clock_agreed;            /* two messages agreed on a time (clock_agreed) */
     struct strbuf scratch;
 };
 
@@ -462,9 +496,16 @@ struct incoming {
     bool partial; /* an inform marked x-acp-partial */
     const char *sender;
     const json_t *receiver;
-    double time;     /* NAN when the message has none */
-    double reply_by; /* NAN when it has none */
+    double time;     /* by the stream clock (its sender's learned offset taken off); NAN if none */
+    double reply_by; /* likewise; NAN when it has none */
 };
+
+/* A message's time as written (not as the stream clock reads it), NAN when it has none. */
+static double written_time(const struct incoming *in)
+{
+    double t;
+    return fipa_message_time(in->m->root, &t) ? t : NAN;
+}
 
 static struct conversation *oldest(const struct list *l)
 {
@@ -559,9 +600,36 @@ static void add_alias(struct fipa_stream *s, struct conversation *c, const char 
     strmap_put(s->aliases, alias, c);
 }
 
+static void story_free(struct story *t)
+{
+    if (t)
+        findings_free(t->findings);
+    free(t);
+}
+
+/* The story of a conversation, begun with its opening act (or, for one revived after it ended,
+ * with none known). */
+static struct story *story_of(struct conversation *c, int act, double opened_at)
+{
+    if (!c->story) {
+        c->story = xmalloc(sizeof *c->story);
+        *c->story = (struct story){
+            .opened_at = opened_at,
+            .first_reply_at = NAN,
+            .latest_reply_at = NAN,
+            .opening_act = (int8_t)act,
+            .first_act = FIPA_ACT_INVALID,
+            .latest_act = FIPA_ACT_INVALID,
+        };
+    }
+    return c->story;
+}
+
 /* Forgets a conversation entirely (it must already be out of its list). */
 static void conversation_free(struct fipa_stream *s, struct conversation *c)
 {
+    if (s->blame == c)
+        s->blame = NULL;
     if (strmap_get(s->conversations, c->key) == c)
         strmap_remove(s->conversations, c->key);
     for (size_t i = 0; i < c->naliases; i++)
@@ -570,6 +638,7 @@ static void conversation_free(struct fipa_stream *s, struct conversation *c)
     free_parties(c);
     forget_replies(c);
     rare_free(c->rare);
+    story_free(c->story);
     free(c->key);
     free(c->initiator);
     free(c);
@@ -635,22 +704,109 @@ static void remember_reply(struct conversation *c, const char *reply_with)
     reply_digests(c)[c->nreplies++] = digest(reply_with, DIGEST_SEED);
 }
 
+/* A key of a reply chain ('r', then an agent_key) as acp-convert writes the conversation_id:
+ * the agent's name qualifies the reply_with. */
+static const char *qualified(struct fipa_stream *s, const char *key)
+{
+    char *colon;
+    size_t len = strtoul(key + 1, &colon, 10);
+    sb_reset(&s->name);
+    sb_add(&s->name, colon + 1, len);
+    return convert_conversation_id(&s->qualified, s->name.buf, colon + 1 + len);
+}
+
+/* What engine_feed says of a message of conversation c. */
+static const char *belongs_to(struct fipa_stream *s, const struct conversation *c)
+{
+    if (c->foreign)
+        return ENGINE_ELSEWHERE;
+    return c->key[0] == 'r' ? qualified(s, c->key) : conversation_id(c);
+}
+
+static void add_name(struct fipa_stream *s, size_t *n, const char *name)
+{
+    for (size_t i = 0; i < *n; i++)
+        if (strcmp(s->names[i], name) == 0)
+            return;
+    if (*n == s->names_cap) {
+        s->names_cap = s->names_cap ? 2 * s->names_cap : 8;
+        s->names = xrealloc(s->names, s->names_cap * sizeof *s->names);
+    }
+    s->names[(*n)++] = name;
+}
+
+/* The initiator, the agents it addressed, and those a broker forwarded to. */
+static size_t participants(struct fipa_stream *s, const struct conversation *c)
+{
+    size_t n = 0;
+    add_name(s, &n, c->initiator);
+    for (size_t i = 0; i < c->nparties; i++)
+        add_name(s, &n, c->parties[i].name);
+    const struct relay *r = c->rare ? &c->rare->relay : NULL;
+    for (size_t i = 0; r && i < r->ntargets; i++)
+        add_name(s, &n, r->targets[i]);
+    return n;
+}
+
+static const char *replier(const struct conversation *c, uint16_t index)
+{
+    return index && index <= c->nparties ? c->parties[index - 1].name : NULL;
+}
+
+static struct latency reply_latency(const struct conversation *c, const char *name, int act,
+                                    uint16_t index, double at)
+{
+    bool came = act != FIPA_ACT_INVALID;
+    return (struct latency){
+        .name = name,
+        .request = fipa_act_name((enum fipa_act)c->story->opening_act, SPELL_KEBAB),
+        .reply = came ? fipa_act_name((enum fipa_act)act, SPELL_KEBAB) : NULL,
+        .agent = came ? replier(c, index) : NULL,
+        .seconds = came ? at - c->story->opened_at : NAN,
+    };
+}
+
+static bool is_ending(const char *outcome)
+{
+    static const char *const open[] = {"open", "expired", "evicted", "reused"};
+    for (size_t i = 0; i < sizeof open / sizeof *open; i++)
+        if (strcmp(outcome, open[i]) == 0)
+            return false;
+    return true;
+}
+
 static void report(struct fipa_stream *s, const struct conversation *c, const char *outcome)
 {
-    if (!s->done)
+    if (!s->done || c->foreign || !c->story)
         return;
+    const struct story *t = c->story;
+    bool ended = is_ending(outcome);
+    struct latency final = reply_latency(c, "final_reply", ended ? t->latest_act : FIPA_ACT_INVALID,
+                                         t->latest_replier, t->latest_reply_at);
+    final.repeats = ended && !t->replied_again;
+    size_t nparticipants = participants(s, c);
     const struct conversation_summary summary = {
         .proto = PROTO_FIPA,
         .id = conversation_id(c),
+        .conversation = belongs_to(s, c),
         .protocol = protocols[c->protocol].name,
         .initiator = c->initiator,
+        .participants = s->names,
+        .nparticipants = nparticipants,
         .outcome = outcome,
+        .cancelled = c->cancelled,
         .messages = c->messages,
         .first_file = c->first_file,
         .first_line = c->first_line,
+        .last_file = c->last_file,
         .last_line = c->last_line,
         .started = c->started,
         .ended = c->ended,
+        .latency = {reply_latency(c, "first_reply", t->first_act, t->first_replier,
+                                  t->first_reply_at),
+                    final},
+        .nlatency = 2,
+        .findings = t->findings,
     };
     s->done(s->ctx, &summary);
 }
@@ -694,10 +850,20 @@ static void abandon(struct fipa_stream *s, struct conversation *c, const char *o
     conversation_free(s, c);
 }
 
+/* Where the findings about a conversation go: in shard mode, those of another shard's to nobody. */
+static struct diag_sink *sink_for(struct fipa_stream *s, const struct conversation *c,
+                                  struct diag_sink *sink)
+{
+    return c->foreign ? &s->probe : sink;
+}
+
 static void warn_abandoned(struct fipa_stream *s, struct conversation *c, const struct message *m,
                            struct diag_sink *sink, const char *code, const char *why,
                            const char *outcome)
 {
+    struct conversation *blamed = s->blame;
+    s->blame = c;
+    sink = sink_for(s, c, sink);
     const struct party *waiting = first_open_party(c);
     if (waiting) {
         struct diag_where at = related_to(m, c->last_file, c->last_line);
@@ -706,12 +872,23 @@ static void warn_abandoned(struct fipa_stream *s, struct conversation *c, const 
                   state_names[waiting->state]);
     }
     abandon(s, c, outcome);
+    s->blame = blamed != c ? blamed : NULL;
 }
 
-static bool idle(const struct fipa_stream *s, const struct conversation *c, double last_time)
+/* When a conversation was last active: the time of its last message once the stream clock has
+ * reached it (a jump the message showed was confirmed by others), else the stream time when it
+ * came, so that a timestamp the clock did not believe neither keeps it nor ages it. */
+static double last_active(const struct fipa_stream *s, const struct conversation *c)
 {
-    if (!isnan(last_time))
-        return !isnan(s->now) && s->now - last_time > s->cfg->idle_timeout;
+    if (!isnan(c->ended) && c->ended <= s->now)
+        return fmax(c->active, c->ended);
+    return c->active;
+}
+
+static bool idle(const struct fipa_stream *s, const struct conversation *c)
+{
+    if (!isnan(c->active))
+        return !isnan(s->now) && s->now - last_active(s, c) > s->cfg->idle_timeout;
     /* Without time, age is counted in messages: ten per conversation that may be open. */
     unsigned long limit = s->cfg->max_open ? s->cfg->max_open * 10 : 1000000;
     return s->seq - c->last_seq > limit;
@@ -720,11 +897,11 @@ static bool idle(const struct fipa_stream *s, const struct conversation *c, doub
 /* Expires from the oldest end only, so each message costs little however much state there is. */
 static void expire(struct fipa_stream *s, const struct message *m, struct diag_sink *sink)
 {
-    for (struct conversation *c; (c = oldest(&s->tombstones)) && idle(s, c, c->ended);) {
+    for (struct conversation *c; (c = oldest(&s->tombstones)) && idle(s, c);) {
         list_remove(&s->tombstones, &c->link);
         conversation_free(s, c);
     }
-    for (struct conversation *c; (c = oldest(&s->open)) && idle(s, c, c->ended);)
+    for (struct conversation *c; (c = oldest(&s->open)) && idle(s, c);)
         warn_abandoned(s, c, m, sink, "fipa-idle", "expired after being idle", "expired");
 }
 
@@ -772,9 +949,13 @@ static struct conversation *conversation_alloc(struct fipa_stream *s, const stru
     c->key = xstrdup(s->key.buf);
     c->id_at = s->key_id_at;
     c->initiator = xstrdup(in->sender);
-    c->started = c->ended = NAN;
+    c->started = c->ended = c->active = NAN;
     c->first_file = in->m->at.file;
     c->first_line = in->m->at.line;
+    if (s->done)
+        story_of(c, in->act, written_time(in));
+    c->foreign = s->sharded && c->key[0] == 'r' &&
+                 engine_shard_of(qualified(s, c->key), s->cfg->shards) != s->cfg->shard;
     strmap_put(s->conversations, c->key, c);
     return c;
 }
@@ -809,6 +990,10 @@ static void finish(struct fipa_stream *s, struct conversation *c)
     c->outcome = overall_outcome(c);
     list_remove(&s->open, &c->link);
     report(s, c, outcome_names[c->outcome]);
+    if (s->blame == c)
+        s->blame = NULL;
+    story_free(c->story);
+    c->story = NULL;
     for (size_t i = 0; i < c->nparties; i++)
         if (c->parties[i].cancel_answer_open)
             c->cancel_answers_open++;
@@ -1153,6 +1338,7 @@ static void from_initiator(struct fipa_stream *s, struct conversation *c, const 
         return;
     }
     if (in->act == FIPA_CANCEL) {
+        c->cancelled = true;
         const char *reply_with = json_member_string(in->m->root, "reply_with");
         struct rare *r = rare(c);
         free(r->cancel_ref);
@@ -1468,6 +1654,7 @@ static void touch(struct fipa_stream *s, struct conversation *c, const struct in
     c->last_file = in->m->at.file;
     c->last_line = in->m->at.line;
     c->last_seq = s->seq;
+    c->active = s->now;
     if (!isnan(in->time)) {
         if (isnan(c->started))
             c->started = in->time;
@@ -1488,6 +1675,28 @@ static void check_in_reply_to(struct conversation *c, const struct incoming *in,
               conversation_id(c));
 }
 
+/* A participant's message, for the latencies of the summary. */
+static void note_reply(const struct fipa_stream *s, struct conversation *c,
+                       const struct incoming *in)
+{
+    if (!s->done)
+        return;
+    const struct party *p = party_find(c, in->sender);
+    uint16_t index = p ? (uint16_t)(p - c->parties + 1) : 0;
+    double at = written_time(in);
+    struct story *t = story_of(c, FIPA_ACT_INVALID, NAN);
+    if (t->first_act == FIPA_ACT_INVALID) {
+        t->first_act = (int8_t)in->act;
+        t->first_replier = index;
+        t->first_reply_at = at;
+    } else {
+        t->replied_again = true;
+    }
+    t->latest_act = (int8_t)in->act;
+    t->latest_replier = index;
+    t->latest_reply_at = at;
+}
+
 static void follow(struct fipa_stream *s, struct conversation *c, const struct incoming *in,
                    struct diag_sink *sink)
 {
@@ -1495,10 +1704,12 @@ static void follow(struct fipa_stream *s, struct conversation *c, const struct i
     const char *reply_with = json_member_string(in->m->root, "reply_with");
     if (reply_with)
         remember_reply(c, reply_with);
-    if (strcmp(in->sender, c->initiator) == 0)
+    if (strcmp(in->sender, c->initiator) == 0) {
         from_initiator(s, c, in, sink);
-    else
+    } else {
         from_participant(s, c, in, sink);
+        note_reply(s, c, in);
+    }
     touch(s, c, in);
     list_remove(&s->open, &c->link);
     list_append(&s->open, &c->link);
@@ -1694,7 +1905,7 @@ static const char *remember_unfollowed(struct fipa_stream *s, const struct incom
     list_append(&s->tombstones, &c->link);
     if (c->key[0] == 'r')
         add_aliases(s, c, in);
-    return conversation_id(c);
+    return belongs_to(s, c);
 }
 
 static const char *in_unfollowed(struct fipa_stream *s, struct conversation *c,
@@ -1709,7 +1920,7 @@ static const char *in_unfollowed(struct fipa_stream *s, struct conversation *c,
     list_append(&s->tombstones, &c->link);
     if (c->key[0] == 'r')
         add_aliases(s, c, in);
-    return conversation_id(c);
+    return belongs_to(s, c);
 }
 
 static const char *unknown_protocol(struct fipa_stream *s, const struct incoming *in,
@@ -1745,8 +1956,8 @@ static const char *wrong_opening(struct fipa_stream *s, const struct incoming *i
 
 /* The standard profile lets a message come without sender: in a conversation this tool
  * follows, or as the opening of one, that is reported, since nobody can tell who acts. */
-static const char *unattributed(struct fipa_stream *s, const struct incoming *in,
-                                struct diag_sink *sink)
+static const char *follow_unattributed(struct fipa_stream *s, const struct incoming *in,
+                                       struct diag_sink *sink)
 {
     const char *id = json_member_string(in->m->root, "conversation_id");
     struct conversation *c = NULL;
@@ -1758,25 +1969,46 @@ static const char *unattributed(struct fipa_stream *s, const struct incoming *in
     }
     bool named;
     if (c && !c->finished) {
+        s->blame = c;
         cannot_follow(c, in, "sender", sink);
-        return conversation_id(c);
+        return belongs_to(s, c);
     }
     enum fipa_protocol p = would_open(in, &named);
     if (!c && p != FP_NONE)
         diag_emit(sink, &in->m->at, SEV_WARNING, "fipa-cannot-follow",
                   "%s has no sender: the %s conversation it opens cannot be followed",
                   fipa_act_name(in->act, SPELL_KEBAB), protocols[p].name);
-    return c ? conversation_id(c) : NULL;
+    return c ? belongs_to(s, c) : NULL;
 }
 
-static const char *dispatch(struct fipa_stream *s, const struct incoming *in,
-                            struct diag_sink *sink)
+/* --shard: whether this shard accounts for a message of conversation c, or (c NULL) for one
+ * that would have the key in s->key (none: a message of no conversation). */
+static bool accounts_for(struct fipa_stream *s, const struct conversation *c)
+{
+    if (!s->sharded)
+        return true;
+    if (c)
+        return !c->foreign;
+    if (s->key.len == 0)
+        return s->cfg->shard == 1;
+    const char *key = s->key.buf[0] == 'r' ? qualified(s, s->key.buf) : s->key.buf + 1;
+    return engine_shard_of(key, s->cfg->shards) == s->cfg->shard;
+}
+
+static const char *follow_message(struct fipa_stream *s, const struct incoming *in,
+                                  struct diag_sink *sink)
 {
     const char *name = json_member_string(in->m->root, "protocol");
     enum fipa_protocol declared = name ? protocol_lookup(name) : FP_NONE;
     struct conversation *c = lookup(s, in, &s->key);
+    struct diag_sink *all = sink; /* for what is found about other conversations */
+    s->accounted = accounts_for(s, c);
+    if (!s->accounted)
+        sink = &s->probe;
     if (c && c->unfollowed)
         return in_unfollowed(s, c, in, name, sink);
+    if (c && !c->finished)
+        s->blame = c;
     bool named;
     enum fipa_protocol p = would_open(in, &named);
     if (c && continues_call(c, in))
@@ -1787,8 +2019,10 @@ static const char *dispatch(struct fipa_stream *s, const struct incoming *in,
     }
     if (c && c->finished) {
         after_end(c, in, sink);
-        return conversation_id(c);
+        return belongs_to(s, c);
     }
+    if (c)
+        s->blame = c;
     if (!c) {
         /* Only unknown protocols and wrong openings are remembered unfollowed: other messages
          * that open nothing belong to conversations met midway, or to none. */
@@ -1804,15 +2038,60 @@ static const char *dispatch(struct fipa_stream *s, const struct incoming *in,
                       fipa_act_name(in->act, SPELL_KEBAB), protocols[p].name);
             return NULL;
         }
-        make_room(s, in->m, sink);
+        make_room(s, in->m, all);
         c = conversation_new(s, in, p, named);
+        s->blame = c;
+        if (s->pending) /* found before it opened: a reused conversation_id */
+            findings_move(&story_of(c, in->act, NAN)->findings, &s->pending);
     } else if (name && !same_protocol(c->protocol, protocols[c->protocol].name, name)) {
         protocol_changed(c, in, name, protocols[c->protocol].name, sink);
     }
     follow(s, c, in, sink);
     if (c->key[0] == 'r')
         add_aliases(s, c, in);
-    return conversation_id(c);
+    return belongs_to(s, c);
+}
+
+/* --shard: a message with a conversation_id goes to the shard its id hashes to. */
+static bool elsewhere(const struct fipa_stream *s, const struct incoming *in)
+{
+    const char *id = json_member_string(in->m->root, "conversation_id");
+    return s->sharded && id && engine_shard_of(id, s->cfg->shards) != s->cfg->shard;
+}
+
+/* What engine_feed answers for a message that was followed: a message with a conversation_id
+ * belongs to that conversation, followed or not. */
+static const char *accounted(struct fipa_stream *s, const struct incoming *in, const char *key)
+{
+    findings_free(s->pending);
+    s->pending = NULL;
+    s->blame = NULL;
+    s->dispatching = false;
+    if (key)
+        return key;
+    if (!s->accounted)
+        return ENGINE_ELSEWHERE;
+    return json_member_string(in->m->root, "conversation_id");
+}
+
+static const char *unattributed(struct fipa_stream *s, const struct incoming *in,
+                                struct diag_sink *sink)
+{
+    if (elsewhere(s, in))
+        return ENGINE_ELSEWHERE;
+    s->accounted =
+        !s->sharded || s->cfg->shard == 1 || json_member_string(in->m->root, "conversation_id");
+    s->dispatching = true;
+    return accounted(s, in, follow_unattributed(s, in, s->accounted ? sink : &s->probe));
+}
+
+static const char *dispatch(struct fipa_stream *s, const struct incoming *in,
+                            struct diag_sink *sink)
+{
+    if (elsewhere(s, in))
+        return ENGINE_ELSEWHERE;
+    s->dispatching = true;
+    return accounted(s, in, follow_message(s, in, sink));
 }
 
 struct fipa_stream *fipa_stream_new(const struct engine_config *cfg, conversation_done_fn done,
@@ -1820,10 +2099,14 @@ struct fipa_stream *fipa_stream_new(const struct engine_config *cfg, conversatio
 {
     struct fipa_stream *s = xcalloc(1, sizeof *s);
     s->cfg = cfg;
+    s->sharded = cfg->shards > 0;
+    diag_sink_init(&s->probe, NULL);
+    s->probe.quiet = true;
     s->done = done;
     s->ctx = ctx;
     s->conversations = strmap_new();
     s->aliases = strmap_new();
+    s->clock = clock_book_quiet(cfg->clock_skew, cfg->max_open);
     s->now = NAN;
     return s;
 }
@@ -1843,6 +2126,53 @@ static double reply_by_of(const json_t *root)
     return text && time_parse_rfc3339(text, &at, &zone) ? at : NAN;
 }
 
+/* The clock agreed on a time for the first time. Until then stream time was provisional (the
+ * first timestamp is dropped when nothing confirms it), and so was the time the conversations
+ * seen so far were last active: they count from the time agreed. They are few, since the clock
+ * agrees within a few messages of any stream that has time. */
+static void clock_agreed(struct fipa_stream *s)
+{
+    s->clock_agreed = true;
+    struct list *lists[] = {&s->open, &s->tombstones};
+    for (size_t i = 0; i < 2; i++)
+        for (struct conversation *c = oldest(lists[i]); c;
+             c = LIST_ITEM(c->link.next, struct conversation, link))
+            if (!isnan(c->active))
+                c->active = s->now;
+}
+
+/* Reads the message's time on the stream clock, and reports a sender whose clock was found to be
+ * off the others' by more than --clock-skew. A message without sender moves nothing: nobody's
+ * clock can be told from it. */
+static void read_clock(struct fipa_stream *s, struct incoming *in, struct diag_sink *sink)
+{
+    double stamped;
+    bool timed = fipa_message_time(in->m->root, &stamped);
+    in->time = timed ? stamped : NAN;
+    if (!in->sender)
+        return;
+    struct clock_reading r = {.at = in->time};
+    if (timed) {
+        r = clock_book_observe(s->clock, in->sender, stamped);
+        s->now = clock_book_now(s->clock);
+        if (!s->clock_agreed && clock_book_agreed(s->clock))
+            clock_agreed(s);
+    }
+    /* Its time, and any reply_by it sets, by its own clock: both less its offset. */
+    double offset = timed ? stamped - r.at : clock_book_offset(s->clock, in->sender);
+    in->time = r.at;
+    in->reply_by -= offset;
+    if (!r.report)
+        return;
+    char off[32], skew[32];
+    snprintf(off, sizeof off, "%.0f", fabs(offset));
+    snprintf(skew, sizeof skew, "%g", s->cfg->clock_skew);
+    diag_emit(sink, &in->m->at, SEV_WARNING, "fipa-clock-skew",
+              "the clock of '%s' runs %s s %s the others' (--clock-skew is %s s); its messages "
+              "are read with that offset from here on",
+              in->sender, off, offset > 0 ? "ahead of" : "behind", skew);
+}
+
 const char *fipa_stream_feed(struct fipa_stream *s, const struct message *m, struct diag_sink *sink)
 {
     const char *performative = json_member_string(m->root, "performative");
@@ -1859,8 +2189,7 @@ const char *fipa_stream_feed(struct fipa_stream *s, const struct message *m, str
     if (in.act == FIPA_ACT_INVALID || (!standard && (!in.sender || !in.receiver)))
         return NULL;
     s->seq++;
-    if (fipa_message_time(m->root, &in.time) && (isnan(s->now) || in.time > s->now))
-        s->now = in.time;
+    read_clock(s, &in, sink);
     expire(s, m, sink);
     if (!in.sender)
         return unattributed(s, &in, sink);
@@ -1871,6 +2200,7 @@ void fipa_stream_finish(struct fipa_stream *s, struct diag_sink *sink)
 {
     while (s->open.head) {
         struct conversation *c = oldest(&s->open);
+        s->blame = c;
         const struct party *waiting = first_open_party(c);
         if (waiting) {
             struct diag_where at = {.file = c->first_file, .line = c->first_line};
@@ -1879,13 +2209,43 @@ void fipa_stream_finish(struct fipa_stream *s, struct diag_sink *sink)
                 if (c->last_file && strcmp(c->last_file, c->first_file) != 0)
                     at.related_file = c->last_file;
             }
-            diag_emit(sink, &at, SEV_WARNING, "fipa-open-at-end",
+            diag_emit(sink_for(s, c, sink), &at, SEV_WARNING, "fipa-open-at-end",
                       "%s conversation '%s' is still open at end of input: %s is %s",
                       protocols[c->protocol].name, conversation_id(c), waiting->name,
                       state_names[waiting->state]);
         }
         abandon(s, c, "open");
     }
+    s->blame = NULL;
+}
+
+void fipa_stream_note(struct fipa_stream *s, const struct diag_finding *finding)
+{
+    if (s->blame)
+        findings_add(&story_of(s->blame, FIPA_ACT_INVALID, NAN)->findings, finding);
+    else if (s->dispatching)
+        findings_add(&s->pending, finding);
+}
+
+void fipa_stream_hand_over(struct fipa_stream *s)
+{
+    while (s->open.head)
+        abandon(s, oldest(&s->open), "open");
+}
+
+double fipa_stream_now(const struct fipa_stream *s)
+{
+    return s->now;
+}
+
+void fipa_stream_advance(struct fipa_stream *s, double now, const struct diag_where *where,
+                         struct diag_sink *sink)
+{
+    if (isnan(s->now) || !(now > s->now))
+        return;
+    s->now = now;
+    const struct message latest = {.at = *where};
+    expire(s, &latest, sink);
 }
 
 void fipa_stream_free(struct fipa_stream *s)
@@ -1904,8 +2264,14 @@ void fipa_stream_free(struct fipa_stream *s)
     }
     strmap_free(s->conversations, NULL);
     strmap_free(s->aliases, NULL);
+    clock_book_free(s->clock);
     sb_free(&s->scratch);
     sb_free(&s->key);
     sb_free(&s->alias);
+    sb_free(&s->qualified);
+    sb_free(&s->name);
+    free(s->names);
+    findings_free(s->pending);
+    diag_sink_free(&s->probe);
     free(s);
 }

@@ -12,6 +12,17 @@ struct fipa_stream *fipa_stream_new(const struct engine_config *cfg, conversatio
 const char *fipa_stream_feed(struct fipa_stream *s, const struct message *m,
                              struct diag_sink *sink);
 void fipa_stream_finish(struct fipa_stream *s, struct diag_sink *sink);
+/* A finding the sink reported while the stream was being fed or finished: kept for the
+ * conversation the stream blames it on, if any (the engine observes the sink for it). */
+void fipa_stream_note(struct fipa_stream *s, const struct diag_finding *finding);
+/* Hands over every open conversation as "open", reporting nothing. */
+void fipa_stream_hand_over(struct fipa_stream *s);
+/* Message time: NAN before the first message. */
+double fipa_stream_now(const struct fipa_stream *s);
+/* Moves message time forward to at least now (--wall-clock), and expires what is due; where
+ * locates the findings (the latest message). */
+void fipa_stream_advance(struct fipa_stream *s, double now, const struct diag_where *where,
+                         struct diag_sink *sink);
 void fipa_stream_free(struct fipa_stream *s);
 
 #endif

@@ -14,6 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "convert.h"
+#include "findings.h"
 #include "streamclock.h"
 #include "hashtab.h"
 #include "iacp.h"
@@ -64,14 +66,23 @@ struct agent {
 
 enum conv_kind { CONV_TASK, CONV_TOOL };
 /* How the conversation that a remembered id opened ended. */
-enum ending { END_NONE, END_RESULT, END_REJECT, END_EVICTED };
+enum ending { END_NONE, END_RESULT, END_REJECT, END_EVICTED, END_FOREIGN };
 
 /* An assign of the same node that already had its final result: when this one gets its own,
  * the node ran twice. */
 struct done_by {
     char *id;
+    char *forager; /* the agent it went to */
     const char *file;
     unsigned long line;
+};
+
+/* What only a conversation's summary needs: kept apart, so that the stream checks alone do not
+ * pay for it with every open conversation. */
+struct story {
+    struct findings *findings; /* blamed on it; NULL when none */
+    const char *last_file;     /* its latest message's */
+    double accept_ts;          /* its task.accept's ts as written; NAN when none */
 };
 
 /* An open conversation. Its key is the opener's name with its length, then the id, so that two
@@ -87,6 +98,7 @@ struct conv {
     struct agent *initiator;      /* the agent that opened it */
     struct agent *forager;        /* a task's assignee; NULL for a tool query */
     struct done_by *done;         /* another run of its node finished; NULL when none */
+    struct story *story;          /* for its summary; NULL without a callback */
     const char *file;             /* the opening message */
     unsigned long line;
     unsigned long last_line;
@@ -102,9 +114,10 @@ struct conv {
     double deadline; /* body.deadline, by the queen's clock; NAN when none */
     enum conv_kind kind;
     bool cancelled;
-    bool has_node; /* an assign with a body.node */
-    bool chained;  /* in the nodes map */
-    char key[];    /* then the name of the agent it went to, then its node */
+    bool has_node;  /* an assign with a body.node */
+    bool chained;   /* in the nodes map */
+    bool ran_twice; /* its final result made iacp-duplicate-execution, with done */
+    char key[];     /* then the name of the agent it went to, then its node */
 };
 
 /* A message id seen from one sender, kept to catch reuse and to name what a ref points at; once
@@ -133,6 +146,7 @@ struct held_skew {
     bool initiator_off;
     struct diag_where at; /* the reply, and its cause as related line */
     char *id;             /* the reply's id, which at.id points at */
+    char *conversation;   /* the key of the conversation it is blamed on */
     double reply_ts;      /* by the replier's clock */
     double cause_ts;      /* by the initiator's clock */
     enum conv_kind kind;
@@ -153,12 +167,19 @@ struct iacp_stream {
     struct list held;      /* of struct held_skew */
     struct agent **heap;   /* agents holding tasks, the longest silent first */
     size_t heap_len, heap_cap;
-    double now;            /* stream time (the clock's); NAN before the first message */
-    const char *last_file; /* the latest message */
+    double now;             /* stream time (the clock's); NAN before the first message */
+    double wall;            /* --wall-clock: how far idle input moved it; NAN when not */
+    double reply_ts;        /* the ts of the reply being applied, as written */
+    struct conv *blame;     /* the conversation findings are kept for, or NULL */
+    bool sharded;           /* --shard */
+    struct diag_sink probe; /* for findings another shard reports */
+    const char *last_file;  /* the latest message */
     unsigned long last_line;
-    unsigned long fed;       /* messages followed */
-    struct strbuf key;       /* scratch space for map keys */
-    struct strbuf number[2]; /* scratch space for durations in messages */
+    unsigned long fed;          /* messages followed */
+    struct strbuf key;          /* scratch space for map keys */
+    struct strbuf conversation; /* the conversation_id engine_feed returns */
+    struct strbuf ended;        /* the id of a conversation that ended, in shard mode */
+    struct strbuf number[2];    /* scratch space for durations in messages */
 };
 
 /* The fields every rule needs, read once. */
@@ -216,6 +237,12 @@ static struct diag_where related_to(const struct diag_where *at, const char *fil
     if (file && at->file && strcmp(file, at->file) != 0)
         w.related_file = file;
     return w;
+}
+
+/* Where findings about no conversation go: in shard mode, shard 1 reports them. */
+static struct diag_sink *outside(struct iacp_stream *s, struct diag_sink *sink)
+{
+    return s->sharded && s->cfg->shard != 1 ? &s->probe : sink;
 }
 
 static const char *conv_id(const struct conv *c)
@@ -493,22 +520,64 @@ static struct conv *latest_run(const struct iacp_stream *s, const char *node)
     return latest;
 }
 
+/* The id of the conversation an agent opened with id, as acp-convert writes it. */
+static const char *conversation_of(struct iacp_stream *s, const char *agent, const char *id)
+{
+    return convert_conversation_id(&s->conversation, agent, id);
+}
+
+/* A latency from the opening message's ts to a reply's, as written; NAN for none. */
+static struct latency latency_to(const struct conv *c, const char *name, const char *reply,
+                                 double ts)
+{
+    bool came = !isnan(ts);
+    return (struct latency){
+        .name = name,
+        .request = c->kind == CONV_TASK ? "task.assign" : "tool.query",
+        .reply = came ? reply : NULL,
+        .agent = came ? conv_to(c) : NULL,
+        .seconds = came ? ts - c->sent_ts : NAN,
+    };
+}
+
 static void report_done(struct iacp_stream *s, const struct conv *c, const char *outcome)
 {
     if (!s->done)
         return;
+    /* A final task.result (or tool.reply) ended it. */
+    bool result = strcmp(outcome, "done") == 0 || strcmp(outcome, "failed") == 0 ||
+                  strcmp(outcome, "cancelled") == 0;
+    const char *participants[] = {c->initiator->name, conv_to(c)};
+    struct duplicate_execution twice = {0};
+    if (c->ran_twice)
+        twice = (struct duplicate_execution){
+            .node = conv_node(c),
+            .assigns = {c->done->id, conv_id(c)},
+            .foragers = {c->done->forager, conv_to(c)},
+        };
     const struct conversation_summary summary = {
         .proto = PROTO_IACP,
         .id = conv_id(c),
+        .conversation = conversation_of(s, c->initiator->name, conv_id(c)),
         .protocol = c->kind == CONV_TASK ? "iacp-task" : "iacp-tool",
         .initiator = c->initiator->name,
+        .participants = participants,
+        .nparticipants = strcmp(participants[0], participants[1]) == 0 ? 1 : 2,
         .outcome = outcome,
+        .cancelled = c->cancelled,
         .messages = c->messages,
         .first_file = c->file,
         .first_line = c->line,
+        .last_file = c->story->last_file,
         .last_line = c->last_line,
         .started = c->sent_ts - c->initiator->clock.offset,
         .ended = c->last_at,
+        .latency = {latency_to(c, "accept", "task.accept", c->story->accept_ts),
+                    latency_to(c, "result", c->kind == CONV_TASK ? "task.result" : "tool.reply",
+                               result ? s->reply_ts : NAN)},
+        .nlatency = 2,
+        .duplicate = c->ran_twice ? &twice : NULL,
+        .findings = c->story->findings,
     };
     s->done(s->ctx, &summary);
 }
@@ -524,9 +593,14 @@ static void leave_chain(struct iacp_stream *s, struct conv *c)
 
 static void free_conv(struct conv *c)
 {
-    if (c->done)
+    if (c->done) {
         free(c->done->id);
+        free(c->done->forager);
+    }
     free(c->done);
+    if (c->story)
+        findings_free(c->story->findings);
+    free(c->story);
     free(c);
 }
 
@@ -549,8 +623,23 @@ static const char *finish_conv(struct iacp_stream *s, struct conv *c, enum endin
                                const char *outcome, const struct diag_where *by)
 {
     report_done(s, c, outcome);
+    if (s->blame == c)
+        s->blame = NULL;
     drop_open(s, c);
     struct sent *e = find_sent(s, c->key);
+    if (s->sharded) {
+        /* Every shard keeps the ids as they came, so that all of them know the same ids for as
+         * long: how a conversation ended is for its own shard only. */
+        if (e) {
+            e->ending = (unsigned char)ending;
+            e->end_file = by->file;
+            e->end_line = by->line;
+        }
+        sb_reset(&s->ended);
+        sb_adds(&s->ended, conv_id(c));
+        free_conv(c);
+        return s->ended.buf;
+    }
     if (e) {
         list_remove(&s->ids, &e->link);
         list_append(&s->ids, &e->link);
@@ -571,6 +660,8 @@ static const char *finish_conv(struct iacp_stream *s, struct conv *c, enum endin
 static void evict(struct iacp_stream *s, struct conv *c, const struct diag_where *at,
                   struct diag_sink *sink, bool idle)
 {
+    struct conv *blamed = s->blame;
+    s->blame = c;
     struct diag_where w = related_to(at, c->file, c->line);
     if (idle)
         diag_emit(sink, &w, SEV_WARNING, "iacp-evicted",
@@ -583,6 +674,7 @@ static void evict(struct iacp_stream *s, struct conv *c, const struct diag_where
                   s->cfg->max_open, conv_id(c));
     struct diag_where here = {.file = at->file, .line = at->line};
     finish_conv(s, c, END_EVICTED, "evicted", &here);
+    s->blame = blamed != c ? blamed : NULL;
 }
 
 /* ---- expiry: everything idle for --idle-timeout of message time, and counts ---- */
@@ -651,8 +743,9 @@ static bool note_id(struct iacp_stream *s, const struct message *m, const struct
     if (prev || c) {
         struct diag_where w = prev ? related_to(&m->at, prev->file, prev->line)
                                    : related_to(&m->at, c->file, c->line);
-        diag_emit(sink, &w, SEV_ERROR, "iacp-duplicate-id",
-                  "'%s' already sent a message with id '%s'", f->from, m->id);
+        if (!s->sharded) /* a per-agent check */
+            diag_emit(sink, &w, SEV_ERROR, "iacp-duplicate-id",
+                      "'%s' already sent a message with id '%s'", f->from, m->id);
         return false;
     }
     remember_id(s, key, m, f->kind);
@@ -683,6 +776,10 @@ static struct conv *open_conv(struct iacp_stream *s, const struct message *m,
     c->fed = s->fed;
     c->last_at = f->at;
     c->sent_ts = f->ts;
+    if (s->done) {
+        c->story = xmalloc(sizeof *c->story);
+        *c->story = (struct story){.last_file = c->file, .accept_ts = NAN};
+    }
     c->active = s->now;
     c->deadline = NAN;
     list_append(&s->active, &c->active_link);
@@ -732,10 +829,12 @@ static void report_reissue(struct iacp_stream *s, const struct message *m, const
     prev->reissue_line = m->at.line;
 }
 
-static struct done_by *new_done(const char *id, const char *file, unsigned long line)
+static struct done_by *new_done(const char *id, const char *forager, const char *file,
+                                unsigned long line)
 {
     struct done_by *d = xmalloc(sizeof *d);
-    *d = (struct done_by){.id = xstrdup(id), .file = file, .line = line};
+    *d = (struct done_by){
+        .id = xstrdup(id), .forager = xstrdup(forager), .file = file, .line = line};
     return d;
 }
 
@@ -747,7 +846,8 @@ static void join_chain(struct iacp_stream *s, const struct message *m, struct co
     if (prev) {
         report_reissue(s, m, c, prev, conv_node(c), sink);
         if (prev->done)
-            c->done = new_done(prev->done->id, prev->done->file, prev->done->line);
+            c->done =
+                new_done(prev->done->id, prev->done->forager, prev->done->file, prev->done->line);
     }
     hashtab_add(&s->nodes, &c->by_node);
     c->chained = true;
@@ -769,9 +869,11 @@ static const char *open_task(struct iacp_stream *s, const struct message *m, con
                              struct diag_sink *sink)
 {
     struct agent *forager = agent_get(s, f->to);
-    check_slots(s, m, forager, sink);
-    check_drained(m, forager, sink);
+    if (!s->sharded)
+        check_slots(s, m, forager, sink);
     struct conv *c = open_conv(s, m, f, forager, json_member_string(f->body, "node"));
+    s->blame = c;
+    check_drained(m, forager, sink);
     forager->outstanding++;
     forager->assign_file = m->at.file;
     forager->assign_line = m->at.line;
@@ -919,15 +1021,24 @@ static double earlier_by(const struct agent *replier, double reply_ts,
     return (cause_ts - initiator->clock.offset) - (reply_ts - replier->clock.offset);
 }
 
+static void free_held(struct held_skew *h)
+{
+    free(h->id);
+    free(h->conversation);
+    free(h);
+}
+
 static void settle_skew(struct iacp_stream *s, struct held_skew *h, struct diag_sink *sink)
 {
+    struct conv *blamed = s->blame;
+    s->blame = find_open(s, h->conversation); /* unless it ended meanwhile */
     report_skew(s, &h->at, earlier_by(h->replier, h->reply_ts, h->initiator, h->cause_ts), h->kind,
                 sink);
+    s->blame = blamed;
     list_remove(&s->held, &h->link);
     release_agent(s, h->replier);
     release_agent(s, h->initiator);
-    free(h->id);
-    free(h);
+    free_held(h);
 }
 
 /* Judges the skews held back for an agent whose clock looked off (all of them for NULL), with
@@ -965,6 +1076,7 @@ static void check_skew(struct iacp_stream *s, const struct message *m, const str
     if (w.id)
         h->id = xstrdup(w.id);
     h->at.id = h->id;
+    h->conversation = xstrdup(c->key);
     hold_agent(s, h->replier);
     hold_agent(s, h->initiator);
     list_append(&s->held, &h->link);
@@ -985,12 +1097,13 @@ static void check_twice_done(struct iacp_stream *s, const struct message *m, str
                   "node '%s' ran twice: assign '%s' (line %lu) to '%s' and assign '%s' (line %lu) "
                   "both have a final task.result",
                   conv_node(c), conv_id(c), c->line, conv_to(c), c->done->id, c->done->line);
+        c->ran_twice = true;
         return;
     }
     struct conv *other = HASH_ITEM(hashtab_find(&s->nodes, conv_node(c)), struct conv, by_node);
     for (; other; other = next_run(s, other))
         if (other != c && !other->done)
-            other->done = new_done(conv_id(c), c->file, c->line);
+            other->done = new_done(conv_id(c), conv_to(c), c->file, c->line);
 }
 
 static const char *final_outcome(const struct conv *c, const struct fields *f)
@@ -1011,6 +1124,8 @@ static void apply_accept(const struct message *m, const struct fields *f, struct
     }
     c->accept_file = m->at.file;
     c->accept_line = m->at.line;
+    if (c->story)
+        c->story->accept_ts = f->ts;
     if (c->reissue_line) {
         struct diag_where w = related_to(&m->at, c->reissue_file, c->reissue_line);
         diag_emit(sink, &w, SEV_WARNING, "iacp-late-accept",
@@ -1031,8 +1146,11 @@ static const char *apply_reply(struct iacp_stream *s, const struct message *m,
                                const struct fields *f, struct conv *c, struct diag_sink *sink)
 {
     c->messages++;
+    if (c->story)
+        c->story->last_file = m->at.file;
     c->last_line = m->at.line;
     c->last_at = f->at;
+    s->reply_ts = f->ts;
     c->active = s->now;
     list_remove(&s->active, &c->active_link);
     list_append(&s->active, &c->active_link);
@@ -1052,7 +1170,7 @@ static const char *apply_reply(struct iacp_stream *s, const struct message *m,
             diag_emit(sink, &w, SEV_ERROR, "iacp-reject-after-accept",
                       "task.reject for '%s', which '%s' had accepted", conv_id(c), f->from);
         }
-        return finish_conv(s, c, END_REJECT, "rejected", &m->at);
+        return finish_conv(s, c, END_REJECT, "refused", &m->at);
     case IACP_TASK_RESULT:
         if (json_is_true(json_object_get(f->body, "partial")))
             return conv_id(c);
@@ -1080,6 +1198,7 @@ static const char *follow_reply(struct iacp_stream *s, const struct message *m,
         unknown_ref(m, f, owner, named, sink);
         return NULL;
     }
+    s->blame = c;
     if (c->kind != kind_answered(f->kind)) {
         report_ref_kind(m, f, c->file, c->line, opener_name(c->kind), sink);
         return NULL;
@@ -1110,7 +1229,7 @@ static const char *follow(struct iacp_stream *s, const struct message *m, const 
     case IACP_TASK_ASSIGN:
         return open_task(s, m, f, sink);
     case IACP_TOOL_QUERY:
-        return conv_id(open_conv(s, m, f, NULL, NULL));
+        return conv_id(s->blame = open_conv(s, m, f, NULL, NULL));
     case IACP_TASK_ACCEPT:
     case IACP_TASK_REJECT:
     case IACP_TASK_RESULT:
@@ -1140,7 +1259,7 @@ static void read_clock(struct iacp_stream *s, const struct message *m, struct fi
     struct agent *sender = f->sender;
     unsigned streak = sender->clock.streak;
     struct clock_reading r = clock_observe(&s->clock, &sender->clock, f->ts);
-    s->now = clock_now(&s->clock);
+    s->now = fmax(clock_now(&s->clock), s->wall); /* --wall-clock may have moved it on */
     f->at = r.at;
     sender->active = s->now;
     /* Its streak of messages off the clock ended, one way or the other. */
@@ -1149,7 +1268,7 @@ static void read_clock(struct iacp_stream *s, const struct message *m, struct fi
     if (!r.report)
         return;
     double offset = sender->clock.offset;
-    diag_emit(sink, &m->at, SEV_WARNING, "iacp-clock-skew",
+    diag_emit(outside(s, sink), &m->at, SEV_WARNING, "iacp-clock-skew",
               "the clock of '%s' runs %s s %s the others' (--clock-skew is %s s); its messages "
               "are read with that offset from here on",
               sender->name, seconds(&s->number[0], fabs(offset)),
@@ -1174,8 +1293,81 @@ struct iacp_stream *iacp_stream_new(const struct engine_config *cfg, conversatio
     s->open = (struct hashtab){.key = conv_key};
     s->sent = (struct hashtab){.key = sent_key};
     s->nodes = (struct hashtab){.key = node_key};
-    s->now = NAN;
+    s->now = s->wall = NAN;
+    s->sharded = cfg->shards > 0;
+    diag_sink_init(&s->probe, NULL);
+    s->probe.quiet = true;
     return s;
+}
+
+/* ---- shards ---- */
+
+/* Which shard accounts for a message: this one (a conversation it follows), another one, or none
+ * (a message of no conversation, which shard 1 accounts for). */
+enum place { PLACE_HERE, PLACE_ELSEWHERE, PLACE_OUTSIDE };
+
+static bool is_reply(enum iacp_kind k)
+{
+    return k == IACP_TASK_ACCEPT || k == IACP_TASK_REJECT || k == IACP_TASK_RESULT ||
+           k == IACP_TASK_CANCEL || k == IACP_TOOL_REPLY;
+}
+
+/* The agent that sent the message a reply's ref names: a task.cancel names its sender's own
+ * assign, any other reply a message of the agent it goes to. */
+static const char *ref_owner(const struct fields *f)
+{
+    return f->kind == IACP_TASK_CANCEL ? f->from : f->to;
+}
+
+/* Decided the same way in every shard: each one remembers every id, and the conversations of
+ * other shards as such. A task goes by its assign's body.node, so that a reissue stays in the
+ * shard of the task it reissues, anything else by its conversation_id. */
+static enum place place_of(struct iacp_stream *s, const struct message *m, const struct fields *f)
+{
+    const char *key = make_key(s, f->from, m->id);
+    if (f->legacy || find_sent(s, key) || find_open(s, key))
+        return PLACE_OUTSIDE; /* IACP 1.0, or an id used again: followed nowhere */
+    if (f->kind == IACP_TASK_ASSIGN || f->kind == IACP_TOOL_QUERY) {
+        const char *node = f->kind == IACP_TASK_ASSIGN ? json_member_string(f->body, "node") : NULL;
+        const char *shard_key = node ? node : conversation_of(s, f->from, m->id);
+        return engine_shard_of(shard_key, s->cfg->shards) == s->cfg->shard ? PLACE_HERE
+                                                                           : PLACE_ELSEWHERE;
+    }
+    if (!is_reply(f->kind) || !f->ref)
+        return PLACE_OUTSIDE;
+    key = make_key(s, ref_owner(f), f->ref);
+    if (find_open(s, key))
+        return PLACE_HERE;
+    const struct sent *e = find_sent(s, key);
+    if (!e || e->ending == END_NONE)
+        return PLACE_OUTSIDE;
+    return e->ending == END_FOREIGN ? PLACE_ELSEWHERE : PLACE_HERE;
+}
+
+/* A message another shard accounts for: only its id is remembered, and an opener's as one of
+ * another shard's conversations. */
+static void pass_over(struct iacp_stream *s, const struct message *m, const struct fields *f)
+{
+    if (!note_id(s, m, f, &s->probe))
+        return;
+    if (f->kind == IACP_TASK_ASSIGN || f->kind == IACP_TOOL_QUERY)
+        find_sent(s, make_key(s, f->from, m->id))->ending = END_FOREIGN;
+}
+
+/* ---- the interface ---- */
+
+void iacp_stream_note(struct iacp_stream *s, const struct diag_finding *finding)
+{
+    if (s->blame)
+        findings_add(&s->blame->story->findings, finding);
+}
+
+/* The open conversation a reply answers, for blaming what is found before it is followed. */
+static struct conv *replied(struct iacp_stream *s, const struct fields *f)
+{
+    if (!s->done || !is_reply(f->kind) || !f->ref)
+        return NULL;
+    return find_open(s, make_key(s, ref_owner(f), f->ref));
 }
 
 const char *iacp_stream_feed(struct iacp_stream *s, const struct message *m, struct diag_sink *sink)
@@ -1185,17 +1377,32 @@ const char *iacp_stream_feed(struct iacp_stream *s, const struct message *m, str
         return NULL;
     struct agent *sender = f.sender = agent_get(s, f.from);
     read_clock(s, m, &f, sink);
-    check_silence(s, &m->at, sink);
+    if (!s->sharded)
+        check_silence(s, &m->at, sink);
     expire(s, &m->at, sink);
     s->last_file = m->at.file;
     s->last_line = m->at.line;
     if (f.kind == IACP_HB)
         end_controls(s, sender);
-    check_halted(s, m, &f, sender, sink);
+    enum place place = s->sharded ? place_of(s, m, &f) : PLACE_HERE;
     const char *key = NULL;
-    if (note_id(s, m, &f, sink)) {
-        key = follow(s, m, &f, sender, sink);
-        cap_open(s, m, sink);
+    if (place == PLACE_ELSEWHERE) {
+        pass_over(s, m, &f);
+        key = ENGINE_ELSEWHERE;
+    } else {
+        struct diag_sink *here = place == PLACE_OUTSIDE ? outside(s, sink) : sink;
+        s->blame = replied(s, &f);
+        check_halted(s, m, &f, sender, here);
+        s->blame = NULL;
+        if (note_id(s, m, &f, here)) {
+            key = follow(s, m, &f, sender, here);
+            cap_open(s, m, sink);
+        }
+        s->blame = NULL;
+        if (key)
+            key = conversation_of(s, is_reply(f.kind) ? ref_owner(&f) : f.from, key);
+        else if (here != sink)
+            key = ENGINE_ELSEWHERE;
     }
     agent_heard(s, sender, m);
     s->fed++;
@@ -1212,6 +1419,7 @@ static int by_opening(const void *a, const void *b)
 
 static void report_open(struct iacp_stream *s, struct conv *c, struct diag_sink *sink)
 {
+    s->blame = c;
     const struct diag_where at = {.file = c->file, .line = c->line, .id = conv_id(c)};
     diag_emit(sink, &at, SEV_WARNING, "iacp-open-at-end",
               "%s to '%s' is still open at the end of the input (%lu message(s), the last at "
@@ -1224,15 +1432,13 @@ static void report_open(struct iacp_stream *s, struct conv *c, struct diag_sink 
                   "final task.result",
                   conv_id(c), seconds(&s->number[0], s->now - deadline));
     report_done(s, c, "open");
+    s->blame = NULL;
 }
 
-void iacp_stream_finish(struct iacp_stream *s, struct diag_sink *sink)
+/* Hands over every open conversation, in the order they opened; with a sink, after reporting
+ * them open at the end. */
+static void close_open(struct iacp_stream *s, struct diag_sink *sink)
 {
-    settle_skews(s, NULL, sink);
-    if (s->last_line) {
-        const struct diag_where last = {.file = s->last_file, .line = s->last_line};
-        check_silence(s, &last, sink);
-    }
     if (s->active.size == 0)
         return;
     struct conv **open = xmalloc(s->active.size * sizeof *open);
@@ -1241,11 +1447,46 @@ void iacp_stream_finish(struct iacp_stream *s, struct diag_sink *sink)
         open[n++] = LIST_ITEM(l, struct conv, active_link);
     qsort(open, n, sizeof *open, by_opening);
     for (size_t i = 0; i < n; i++) {
-        report_open(s, open[i], sink);
+        if (sink)
+            report_open(s, open[i], sink);
+        else
+            report_done(s, open[i], "open");
         drop_open(s, open[i]);
         free_conv(open[i]);
     }
     free(open);
+}
+
+void iacp_stream_finish(struct iacp_stream *s, struct diag_sink *sink)
+{
+    settle_skews(s, NULL, sink);
+    if (s->last_line && !s->sharded) {
+        const struct diag_where last = {.file = s->last_file, .line = s->last_line};
+        check_silence(s, &last, sink);
+    }
+    close_open(s, sink);
+}
+
+void iacp_stream_hand_over(struct iacp_stream *s)
+{
+    s->blame = NULL;
+    close_open(s, NULL);
+}
+
+double iacp_stream_now(const struct iacp_stream *s)
+{
+    return s->now;
+}
+
+void iacp_stream_advance(struct iacp_stream *s, double now, const struct diag_where *where,
+                         struct diag_sink *sink)
+{
+    if (isnan(s->now) || !(now > s->now))
+        return;
+    s->now = s->wall = now;
+    if (!s->sharded)
+        check_silence(s, where, sink);
+    expire(s, where, sink);
 }
 
 static void free_agent(struct hash_node *node)
@@ -1270,8 +1511,7 @@ void iacp_stream_free(struct iacp_stream *s)
     }
     for (struct held_skew *h; (h = LIST_ITEM(s->held.head, struct held_skew, link));) {
         list_remove(&s->held, &h->link);
-        free(h->id);
-        free(h);
+        free_held(h);
     }
     hashtab_free(&s->open, NULL);
     hashtab_free(&s->nodes, NULL);
@@ -1279,7 +1519,10 @@ void iacp_stream_free(struct iacp_stream *s)
     hashtab_free(&s->agents, free_agent);
     free(s->heap);
     sb_free(&s->key);
+    sb_free(&s->conversation);
+    sb_free(&s->ended);
     sb_free(&s->number[0]);
     sb_free(&s->number[1]);
+    diag_sink_free(&s->probe);
     free(s);
 }

@@ -11,6 +11,17 @@ struct iacp_stream *iacp_stream_new(const struct engine_config *cfg, conversatio
 const char *iacp_stream_feed(struct iacp_stream *s, const struct message *m,
                              struct diag_sink *sink);
 void iacp_stream_finish(struct iacp_stream *s, struct diag_sink *sink);
+/* A finding the sink reported while the stream was being fed or finished: kept for the
+ * conversation the stream blames it on, if any (the engine observes the sink for it). */
+void iacp_stream_note(struct iacp_stream *s, const struct diag_finding *finding);
+/* Hands over every open conversation as "open", reporting nothing. */
+void iacp_stream_hand_over(struct iacp_stream *s);
+/* Message time: NAN before the first message. */
+double iacp_stream_now(const struct iacp_stream *s);
+/* Moves message time forward to at least now (--wall-clock), and expires what is due; where
+ * locates the findings (the latest message). */
+void iacp_stream_advance(struct iacp_stream *s, double now, const struct diag_where *where,
+                         struct diag_sink *sink);
 void iacp_stream_free(struct iacp_stream *s);
 
 #endif

@@ -1,18 +1,29 @@
 #include "idgen.h"
 
+#include <ctype.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "list.h"
 #include "strmap.h"
 #include "util.h"
 
-enum { ID_BITS = 24 };
-static const uint32_t ID_MASK = (1u << ID_BITS) - 1;
+/* Each form: its fixed prefix (NULL: the caller's), and the hex digits of its counter's width. */
+static const struct {
+    const char *prefix;
+    unsigned digits;
+} forms[IDGEN_FORMS] = {
+    [IDGEN_FORAGER] = {"m-", 6},
+    [IDGEN_QUEEN] = {"q-", 8},
+    [IDGEN_PREFIXED] = {NULL, 12},
+};
 
 /* An id a sender used, in the map by sender and id and in the list by last use. */
 struct used_id {
@@ -23,11 +34,11 @@ struct used_id {
 };
 
 struct sender {
-    char *name;    /* the map's key */
-    uint64_t key;  /* of its permutation */
-    uint64_t next; /* its counter */
-    size_t ids;    /* of its ids remembered */
-    bool idle;     /* in the idle list: it holds no id */
+    char *name;                 /* the map's key */
+    uint64_t key;               /* of its permutations */
+    uint64_t next[IDGEN_FORMS]; /* its counters */
+    size_t ids;                 /* of its ids remembered */
+    bool idle;                  /* in the idle list: it holds no id */
     struct list_link link;
 };
 
@@ -39,7 +50,7 @@ struct idgen {
     struct list idle;       /* senders that hold no id, the earliest to become idle first */
     double latest;          /* the latest time seen; -INFINITY before any */
     struct strbuf scratch;
-    char fresh[40];
+    struct strbuf fresh;
 };
 
 static uint64_t mix64(uint64_t x)
@@ -63,18 +74,20 @@ static uint64_t hash_name(const char *s)
     return h;
 }
 
-/* A bijection of the 24-bit values chosen by key: four Feistel rounds on 12-bit halves. Any
- * round function gives a bijection; a keyed hash makes the order look random. */
-static uint32_t permute(uint64_t key, uint32_t x)
+/* A bijection of the values of 2 * half bits chosen by key: four Feistel rounds on halves of
+ * half bits (at most 24). Any round function gives a bijection; a keyed hash makes the order
+ * look random. */
+static uint64_t permute(uint64_t key, uint64_t x, unsigned half)
 {
-    uint32_t left = x >> 12, right = x & 0xfff;
+    uint64_t mask = (1ULL << half) - 1;
+    uint64_t left = x >> half, right = x & mask;
     for (uint64_t round = 0; round < 4; round++) {
-        uint32_t f = (uint32_t)(mix64(key ^ (round << 32) ^ right) & 0xfff);
-        uint32_t t = left ^ f;
+        uint64_t f = mix64(key ^ (round << 32) ^ right) & mask;
+        uint64_t t = left ^ f;
         left = right;
         right = t;
     }
-    return (left << 12) | right;
+    return (left << half) | right;
 }
 
 struct idgen *idgen_new(const struct idgen_config *cfg)
@@ -110,6 +123,7 @@ void idgen_free(struct idgen *g)
     strmap_free(g->ids, free_used);
     strmap_free(g->senders, free_sender);
     sb_free(&g->scratch);
+    sb_free(&g->fresh);
     free(g);
 }
 
@@ -231,23 +245,74 @@ bool idgen_seen(struct idgen *g, const char *sender, const char *id)
     return u && !expired(g, u->seen);
 }
 
-static void format_id(char *buf, size_t size, const struct sender *s, uint64_t n)
+/* The n-th id of a sender's form: the permuted low bits as hex digits, then the round. The
+ * forager's form keeps the sender's key as it is, so that its ids stay what they were before
+ * there were other forms. */
+static void format_id(struct strbuf *out, const struct sender *s, enum idgen_form form,
+                      const char *prefix, uint64_t n)
 {
-    uint32_t digits = permute(s->key, (uint32_t)(n & ID_MASK));
-    uint64_t round = n >> ID_BITS;
-    if (round == 0)
-        snprintf(buf, size, "m-%06" PRIx32, digits);
-    else
-        snprintf(buf, size, "m-%06" PRIx32 "-%" PRIx64, digits, round);
+    unsigned bits = 4 * forms[form].digits;
+    uint64_t key = form == IDGEN_FORAGER ? s->key : mix64(s->key + (uint64_t)form);
+    uint64_t digits = permute(key, n & ((1ULL << bits) - 1), bits / 2);
+    uint64_t round = n >> bits;
+    sb_reset(out);
+    sb_adds(out, forms[form].prefix ? forms[form].prefix : prefix);
+    sb_addf(out, "%0*" PRIx64, (int)forms[form].digits, digits);
+    if (round)
+        sb_addf(out, "-%" PRIx64, round);
 }
 
-const char *idgen_fresh(struct idgen *g, const char *sender, double when)
+const char *idgen_fresh_form(struct idgen *g, const char *sender, enum idgen_form form,
+                             const char *prefix, double when)
 {
     advance(g, when);
     struct sender *s = sender_get(g, sender);
     do
-        format_id(g->fresh, sizeof g->fresh, s, s->next++);
-    while (idgen_seen(g, sender, g->fresh));
-    idgen_note(g, sender, g->fresh, when);
-    return g->fresh;
+        format_id(&g->fresh, s, form, prefix ? prefix : "", s->next[form]++);
+    while (idgen_seen(g, sender, g->fresh.buf));
+    idgen_note(g, sender, g->fresh.buf, when);
+    return g->fresh.buf;
+}
+
+const char *idgen_fresh(struct idgen *g, const char *sender, double when)
+{
+    return idgen_fresh_form(g, sender, IDGEN_FORAGER, NULL, when);
+}
+
+static bool hex_digits(const char *s, size_t min, size_t max)
+{
+    size_t n = 0;
+    for (; s[n]; n++)
+        if (!isxdigit((unsigned char)s[n]))
+            return false;
+    return n >= min && n <= max;
+}
+
+const char *idgen_fresh_like(struct idgen *g, const char *sender, const char *model, double when)
+{
+    if (strncmp(model, "q-", 2) == 0 && hex_digits(model + 2, 1, SIZE_MAX))
+        return idgen_fresh_form(g, sender, IDGEN_QUEEN, NULL, when);
+    if (strncmp(model, "m-", 2) == 0 && hex_digits(model + 2, 6, 6))
+        return idgen_fresh_form(g, sender, IDGEN_FORAGER, NULL, when);
+    const char *dash = strrchr(model, '-'), *under = strrchr(model, '_');
+    const char *cut = dash > under ? dash : under;
+    struct strbuf prefix = STRBUF_INIT;
+    if (cut)
+        sb_add(&prefix, model, (size_t)(cut - model) + 1);
+    else
+        sb_addf(&prefix, "%s-", model);
+    idgen_fresh_form(g, sender, IDGEN_PREFIXED, prefix.buf, when);
+    sb_free(&prefix);
+    return g->fresh.buf;
+}
+
+unsigned long idgen_random_seed(void)
+{
+    unsigned long seed;
+    if (getrandom(&seed, sizeof seed, GRND_NONBLOCK) == (ssize_t)sizeof seed)
+        return seed;
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (unsigned long)mix64((uint64_t)ts.tv_sec * 1000000007ULL ^ (uint64_t)ts.tv_nsec ^
+                                ((uint64_t)getpid() << 32));
 }

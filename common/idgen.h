@@ -1,11 +1,15 @@
 /* Fresh message ids for tools that must make some up: acp-convert for FIPA messages without a
- * reply_with, acp-replay and acp-send for the messages they compose.
+ * reply_with, acp-replay for the ids it rewrites, acp-send for the messages it composes. The one
+ * generator of the toolkit.
  *
- * A fresh id looks like a forager's: "m-" and six hex digits. Each sender has its own counter,
- * and the id is a permutation of the 2^24 six-digit values, keyed by the seed and the sender,
- * applied to that counter: so one sender's fresh ids never repeat within a run (after 2^24 of
- * them a "-" and the round number are added, "m-3fa2c1-1", still unique), and the same seed
- * gives the same ids in the same order.
+ * A fresh id takes one of three forms: a forager's, "m-" and 6 hex digits (the default); the
+ * queen's, "q-" and 8 hex digits; or a prefix the caller gives and 12 hex digits. Each sender
+ * has a counter per form, and the id is a permutation of the values of its width (2^24, 2^32,
+ * 2^48), keyed by the seed, the sender and the form, applied to that counter: so one sender's
+ * fresh ids of one form never repeat within a run (once a width is used up, a "-" and the round
+ * number are added, "m-3fa2c1-1", still unique), and the same seed gives the same ids in the
+ * same order. Ids of different prefixes share the counter of the prefixed form, so they differ
+ * in their digits too.
  *
  * The generator also remembers the ids each sender was seen to use (idgen_note) and never hands
  * one of those to the same sender. What it remembers is bounded: an id is forgotten keep_for
@@ -39,9 +43,29 @@ bool idgen_note(struct idgen *g, const char *sender, const char *id, double when
 /* Whether sender used id and it is still remembered. */
 bool idgen_seen(struct idgen *g, const char *sender, const char *id);
 
-/* A fresh id for sender, which is noted as used at when. The text is valid until the next call
- * on g. */
+enum idgen_form {
+    IDGEN_FORAGER,  /* "m-" and 6 hex digits */
+    IDGEN_QUEEN,    /* "q-" and 8 hex digits */
+    IDGEN_PREFIXED, /* the caller's prefix and 12 hex digits */
+    IDGEN_FORMS,
+};
+
+/* A fresh id for sender in the forager's form, which is noted as used at when. The text is valid
+ * until the next call on g. */
 const char *idgen_fresh(struct idgen *g, const char *sender, double when);
+
+/* The same in the form given; prefix is used by IDGEN_PREFIXED only. */
+const char *idgen_fresh_form(struct idgen *g, const char *sender, enum idgen_form form,
+                             const char *prefix, double when);
+
+/* A fresh id in the style of model: the queen's form for "q-" and hex digits, the forager's for
+ * "m-" and 6 hex digits, else model's text up to its last "-" or "_" (all of it and a "-" when
+ * it has neither) and 12 hex digits. */
+const char *idgen_fresh_like(struct idgen *g, const char *sender, const char *model, double when);
+
+/* A seed that differs from run to run (the system's random bytes, else the clocks and the pid),
+ * for tools whose ids must be random per run unless --seed is given. */
+unsigned long idgen_random_seed(void);
 
 /* How many ids and senders it remembers now (for tests of the bound). */
 size_t idgen_remembered_ids(const struct idgen *g);

@@ -1,16 +1,16 @@
 #include "idrewrite.h"
 
-#include <inttypes.h>
-#include <stdio.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "idgen.h"
 #include "list.h"
 #include "strmap.h"
 
-enum { MAX_REMEMBERED = 100000 };
-
-enum style { STYLE_QUEEN, STYLE_FORAGER, STYLE_OTHER, STYLE_COUNT };
+/* The mapping's bound; and how many fresh ids the generator remembers, which it needs only to
+ * skip the ones noted as used, and replays note none. */
+enum { MAX_REMEMBERED = 100000, GENERATOR_MEMORY = 1024 };
 
 struct mapping {
     struct list_link age; /* in order of last use */
@@ -22,15 +22,15 @@ struct mapping {
 struct idrewrite {
     struct strmap *map; /* recorded id -> struct mapping */
     struct list ages;
-    uint64_t key;
-    uint64_t counter[STYLE_COUNT];
+    struct idgen *ids;
 };
 
 struct idrewrite *idrewrite_new(unsigned long seed)
 {
     struct idrewrite *r = xcalloc(1, sizeof *r);
     r->map = strmap_new();
-    r->key = (uint64_t)seed * 0x9E3779B97F4A7C15ULL + 0x632BE59BD9B4E019ULL;
+    struct idgen_config ids = {.seed = seed, .keep_for = INFINITY, .max_ids = GENERATOR_MEMORY};
+    r->ids = idgen_new(&ids);
     return r;
 }
 
@@ -47,6 +47,7 @@ void idrewrite_free(struct idrewrite *r)
     if (!r)
         return;
     strmap_free(r->map, mapping_free);
+    idgen_free(r->ids);
     free(r);
 }
 
@@ -57,68 +58,14 @@ void idrewrite_forget(struct idrewrite *r)
     r->ages = (struct list){NULL, NULL, 0};
 }
 
-/* A bijection of the numbers below 2^bits, keyed: counting through it never repeats a value
- * within 2^bits steps, and looks random. Each step (adding, multiplying by an odd number, a right
- * xorshift) is invertible modulo 2^bits. */
-static uint64_t permute(uint64_t x, unsigned bits, uint64_t key)
-{
-    uint64_t mask = (1ULL << bits) - 1;
-    x = (x + key) & mask;
-    for (int round = 0; round < 3; round++) {
-        x = (x * 0xD6E8FEB86659FD93ULL) & mask;
-        x ^= x >> (bits / 2);
-        x = (x + (key >> (8 * round + 5))) & mask;
-    }
-    return x;
-}
-
-static bool all_hex(const char *s)
-{
-    if (!*s)
-        return false;
-    for (; *s; s++)
-        if (!strchr("0123456789abcdefABCDEF", *s))
-            return false;
-    return true;
-}
-
-static enum style style_of(const char *id)
-{
-    if (strncmp(id, "q-", 2) == 0 && all_hex(id + 2))
-        return STYLE_QUEEN;
-    if (strncmp(id, "m-", 2) == 0 && strlen(id) == 8 && all_hex(id + 2))
-        return STYLE_FORAGER;
-    return STYLE_OTHER;
-}
-
-/* The one place fresh ids are made (see idrewrite.h). owner is the agent whose id it is, when
- * known (the sender of the message, or the receiver of a reply for the id it answers): what a
- * per-sender generator such as idgen_fresh() needs. */
+/* The one place fresh ids are made: the toolkit's generator, in the style of the id replaced.
+ * owner is the agent whose id it is, when known (the sender of the message, or the receiver of a
+ * reply for the id it answers). The ids are made as the unnamed sender's, so that they are
+ * unique across senders too, as they were when replays had a generator of their own. */
 static char *fresh_id(struct idrewrite *r, const char *recorded, const char *owner)
 {
-    (void)owner; /* one counter per style for now, so ids are unique across senders too */
-    enum style style = style_of(recorded);
-    uint64_t n = r->counter[style]++;
-    struct strbuf id = STRBUF_INIT;
-    switch (style) {
-    case STYLE_QUEEN:
-        sb_addf(&id, "q-%08" PRIx64, permute(n, 32, r->key));
-        break;
-    case STYLE_FORAGER:
-        sb_addf(&id, "m-%06" PRIx64, permute(n, 24, r->key));
-        break;
-    default: {
-        const char *dash = strrchr(recorded, '-'), *under = strrchr(recorded, '_');
-        const char *cut = dash > under ? dash : under;
-        if (cut)
-            sb_add(&id, recorded, (size_t)(cut - recorded) + 1);
-        else
-            sb_addf(&id, "%s-", recorded);
-        sb_addf(&id, "%012" PRIx64, permute(n, 48, r->key));
-        break;
-    }
-    }
-    return sb_detach(&id);
+    (void)owner;
+    return xstrdup(idgen_fresh_like(r->ids, NULL, recorded, NAN));
 }
 
 static void touch(struct idrewrite *r, struct mapping *m)

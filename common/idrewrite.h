@@ -5,12 +5,10 @@
  *
  * Fresh ids keep the style of the id they replace: q- and 8 hex digits for the queen's q- ids,
  * m- and 6 hex digits for the foragers' m- ids, and any other id keeps its text up to its last
- * - or _ followed by 12 hex digits. Each style counts through a seeded permutation, so ids are
- * unique within a run (for 16,777,216 m- ids) and a seed reproduces them.
- *
- * The fresh-id generator is one function, fresh_id() in idrewrite.c, which is given the agent
- * that owns the id: the seam for the toolkit's shared generator (idgen), once it makes every
- * style. The mapping is bounded: it keeps the 100,000 ids used last. */
+ * - or _ followed by 12 hex digits. They come from the toolkit's generator (idgen.h,
+ * idgen_fresh_like), one counter per style for the whole run, so ids are unique within a run
+ * (for 16,777,216 m- ids) and a seed reproduces them. The mapping is bounded: it keeps the
+ * 100,000 ids used last. */
 #ifndef ACP_IDREWRITE_H
 #define ACP_IDREWRITE_H
 

@@ -52,6 +52,12 @@ static const struct opt engine_group[] = {
     {NULL, 0, 0, NULL, NULL},
 };
 
+static const struct opt live_group[] = {
+    {"wall-clock", OPT_WALL_CLOCK, no_argument, NULL,
+     "message time also passes while the input is idle (a live stream)"},
+    {NULL, 0, 0, NULL, NULL},
+};
+
 static const struct opt fipa_group[] = {
     {"fipa-profile", OPT_FIPA_PROFILE, required_argument, "PROFILE",
      "FIPA members required: 'caxton' (default) or 'standard' (SC00061)"},
@@ -82,6 +88,7 @@ static size_t collect(const struct tool_spec *spec, const struct opt **out, size
     const struct opt *tables[] = {spec->options,
                                   (spec->groups & GROUP_CHECKS) ? checks_group : NULL,
                                   (spec->groups & GROUP_ENGINE) ? engine_group : NULL,
+                                  (spec->groups & GROUP_LIVE) ? live_group : NULL,
                                   (spec->groups & GROUP_FIPA) ? fipa_group : NULL,
                                   (spec->groups & GROUP_CLOCK) ? clock_group : NULL,
                                   every_tool};
@@ -113,13 +120,15 @@ static void print_help(const struct tool_spec *spec)
         else
             printf("  %s\n  %-26s %s\n", left, "", o->help);
     }
-    (void)fputs("\nWith no FILE, or when FILE is -, read standard input.\n", stdout);
+    if (strstr(spec->usage, "FILE"))
+        (void)fputs("\nWith no FILE, or when FILE is -, read standard input.\n", stdout);
     if (spec->help_tail)
         printf("\n%s", spec->help_tail);
-    printf("\nExit status: 0 if all is well (warnings allowed), 1 if an error was found,\n"
-           "2 on a usage or I/O error, 130 when interrupted.\n"
-           "Full documentation: man %s\n",
-           spec->name);
+    printf("\n%s", spec->exit_status ? spec->exit_status
+                                     : "Exit status: 0 if all is well (warnings allowed), 1 if an "
+                                       "error was found,\n2 on a usage or I/O error, 130 when "
+                                       "interrupted.\n");
+    printf("Full documentation: man %s\n", spec->name);
 }
 
 static void print_version(const struct tool_spec *spec)
@@ -200,6 +209,9 @@ static bool engine_option(struct engine_config *e, int key, const char *arg)
             return false;
         e->max_open = n;
         return true;
+    case OPT_WALL_CLOCK:
+        e->wall_clock = true;
+        return true;
     }
     return false;
 }
@@ -215,6 +227,7 @@ static bool common_option(struct common_opts *o, int key, const char *arg)
     case OPT_CLOCK_SKEW:
     case OPT_IDLE_TIMEOUT:
     case OPT_MAX_OPEN:
+    case OPT_WALL_CLOCK:
         if (engine_option(&o->engine, key, arg))
             return true;
         break;

@@ -30,6 +30,7 @@ enum {
     OPT_IDLE_TIMEOUT,
     OPT_MAX_OPEN,
     OPT_FIPA_PROFILE,
+    OPT_WALL_CLOCK,
     OPT_HELP,
     OPT_VERSION,
     OPT_TOOL = 512,
@@ -49,6 +50,7 @@ enum {
     GROUP_CLOCK = 2,  /* --now, --seed: tools that write times or fresh ids */
     GROUP_ENGINE = 4, /* --queen, --slots, timeouts: tools that follow conversations */
     GROUP_FIPA = 8,   /* --fipa-profile: tools that check FIPA messages */
+    GROUP_LIVE = 16,  /* --wall-clock: tools whose engine may watch a live stream */
 };
 
 enum color_when { COLOR_AUTO, COLOR_ALWAYS, COLOR_NEVER };
@@ -79,7 +81,8 @@ struct tool_spec {
     const char *summary; /* one sentence */
     const struct opt *options;
     unsigned groups;
-    const char *help_tail; /* more text after the option list, or NULL */
+    const char *help_tail;   /* more text after the option list, or NULL */
+    const char *exit_status; /* the paragraph on exit statuses, or NULL for the usual one */
     /* Takes one of the tool's own options; returns false (after saying why) on a bad value. */
     bool (*handle)(void *ctx, int key, const char *arg);
     void *ctx;

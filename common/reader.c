@@ -2,6 +2,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <poll.h>
 #include <stdlib.h>
 #include <string.h>
@@ -80,6 +81,27 @@ static bool input_would_block(int fd)
     return poll(&pfd, 1, 0) == 0;
 }
 
+static bool stop_requested(const struct reader *r);
+
+/* While input is idle, calls the idle hook whenever the wait it asked for passed. Returns false
+ * when SIGINT asked to stop (errno EINTR). */
+static bool wait_while_idle(struct reader *r)
+{
+    for (;;) {
+        double wait = r->hooks.idle(r->hooks.ctx);
+        if (r->hooks.before_block)
+            r->hooks.before_block(r->hooks.ctx);
+        if (!(wait < INFINITY))
+            return true;
+        struct pollfd pfd = {.fd = r->fd, .events = POLLIN};
+        int n = poll(&pfd, 1, (int)fmin(ceil(fmax(wait, 0) * 1000), 60 * 60 * 1000));
+        if (stop_requested(r))
+            return false;
+        if (n > 0 || (n < 0 && errno != EINTR)) /* input, or an error that read will report */
+            return true;
+    }
+}
+
 /* Reads more bytes after end, making room first. 1: got bytes; 0: end of file; -1: error. */
 static int fill(struct reader *r)
 {
@@ -94,8 +116,12 @@ static int fill(struct reader *r)
         r->buf = xrealloc(r->buf, want);
         r->cap = want;
     }
-    if (r->hooks.before_block && input_would_block(r->fd))
-        r->hooks.before_block(r->hooks.ctx);
+    if ((r->hooks.before_block || r->hooks.idle) && input_would_block(r->fd)) {
+        if (r->hooks.before_block && !r->hooks.idle)
+            r->hooks.before_block(r->hooks.ctx);
+        if (r->hooks.idle && !wait_while_idle(r))
+            return -1;
+    }
     for (;;) {
         ssize_t n = read(r->fd, r->buf + r->end, r->cap - r->end);
         if (n > 0) {

@@ -49,6 +49,10 @@ struct reader_hooks {
     /* Called when the next read would block, so that output written so far reaches a live
      * pipeline at once (and not once per line in a batch run). */
     void (*before_block)(void *ctx);
+    /* Called when the next read would block (after before_block), and again each time the wait
+     * it returns (in seconds) passes without input; INFINITY waits for input without it. So a
+     * tool can act while input is idle (the stream checks' --wall-clock). May be NULL. */
+    double (*idle)(void *ctx);
     /* Receives, in pieces, the bytes of a record longer than max_line. */
     void (*spill)(void *ctx, const char *data, size_t len);
     void *ctx;

@@ -1,12 +1,12 @@
-/* The stream clock; clock.h says what it promises and why. */
+/* The stream clock; streamclock.h says what it promises and why. */
 #include "streamclock.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "hashtab.h"
 #include "list.h"
-#include "strmap.h"
 #include "util.h"
 
 void clock_init(struct stream_clock *c, const struct clock_config *cfg)
@@ -165,7 +165,9 @@ struct clock_reading clock_observe(struct stream_clock *c, struct clock_sender *
 
 /* ---- senders kept by name ---- */
 
+/* One allocation per sender, its name stored once (the table is intrusive). */
 struct book_entry {
+    struct hash_node node; /* in the book's table, by name */
     struct list_link link; /* in the book's list, least recently heard first */
     struct clock_sender sender;
     char name[];
@@ -173,23 +175,41 @@ struct book_entry {
 
 struct clock_book {
     struct stream_clock clock;
-    struct strmap *senders; /* name -> struct book_entry */
+    struct hashtab senders; /* of struct book_entry */
     struct list heard;
     size_t max;
 };
+
+static const char *entry_name(const struct hash_node *n)
+{
+    return HASH_ITEM(n, struct book_entry, node)->name;
+}
 
 struct clock_book *clock_book_new(const struct clock_config *cfg, size_t max_senders)
 {
     struct clock_book *b = xcalloc(1, sizeof *b);
     clock_init(&b->clock, cfg);
-    b->senders = strmap_new();
+    b->senders = (struct hashtab){.key = entry_name};
     b->max = max_senders > 0 ? max_senders : 1;
     return b;
 }
 
+struct clock_book *clock_book_quiet(double skew, unsigned long max_open)
+{
+    const struct clock_config cfg = {
+        .step = CLOCK_QUIET_STEP, .skew = skew, .alone_after = 3 * CLOCK_QUIET_STEP};
+    return clock_book_new(&cfg, max_open && max_open < CLOCK_BOOK_SENDERS ? max_open
+                                                                          : CLOCK_BOOK_SENDERS);
+}
+
+static struct book_entry *book_find(const struct clock_book *b, const char *name)
+{
+    return HASH_ITEM(hashtab_find(&b->senders, name), struct book_entry, node);
+}
+
 static struct book_entry *book_entry(struct clock_book *b, const char *name)
 {
-    struct book_entry *e = strmap_get(b->senders, name);
+    struct book_entry *e = book_find(b, name);
     if (e) {
         list_remove(&b->heard, &e->link);
         list_append(&b->heard, &e->link);
@@ -198,7 +218,7 @@ static struct book_entry *book_entry(struct clock_book *b, const char *name)
     if (b->heard.size >= b->max) {
         struct book_entry *old = LIST_ITEM(b->heard.head, struct book_entry, link);
         list_remove(&b->heard, &old->link);
-        strmap_remove(b->senders, old->name);
+        hashtab_remove(&b->senders, &old->node);
         free(old);
     }
     size_t len = strlen(name);
@@ -206,7 +226,7 @@ static struct book_entry *book_entry(struct clock_book *b, const char *name)
     memcpy(e->name, name, len + 1);
     clock_sender_init(&b->clock, &e->sender);
     list_append(&b->heard, &e->link);
-    strmap_put(b->senders, e->name, e);
+    hashtab_add(&b->senders, &e->node);
     return e;
 }
 
@@ -217,7 +237,7 @@ struct clock_reading clock_book_observe(struct clock_book *b, const char *sender
 
 double clock_book_offset(const struct clock_book *b, const char *sender)
 {
-    const struct book_entry *e = strmap_get(b->senders, sender);
+    const struct book_entry *e = book_find(b, sender);
     return e ? e->sender.offset : 0;
 }
 
@@ -226,10 +246,20 @@ double clock_book_now(const struct clock_book *b)
     return clock_now(&b->clock);
 }
 
+bool clock_book_agreed(const struct clock_book *b)
+{
+    return b->clock.agreed;
+}
+
 void clock_book_free(struct clock_book *b)
 {
     if (!b)
         return;
-    strmap_free(b->senders, free);
+    while (b->heard.head) {
+        struct book_entry *e = LIST_ITEM(b->heard.head, struct book_entry, link);
+        list_remove(&b->heard, &e->link);
+        free(e);
+    }
+    hashtab_free(&b->senders, NULL);
     free(b);
 }

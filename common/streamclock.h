@@ -127,10 +127,20 @@ static inline double clock_now(const struct stream_clock *c)
 struct clock_book;
 
 struct clock_book *clock_book_new(const struct clock_config *cfg, size_t max_senders);
+/* The clock of traffic without heartbeats (FIPA, acp-convert's input), where a quiet minute is
+ * ordinary: its step is a minute (less when skew is), a sender going on alone is followed after
+ * three, and it keeps at most CLOCK_BOOK_SENDERS senders (max_open when fewer, and not 0): a
+ * conversation needs no sender's clock, so a million conversations of a million senders keep
+ * no million clocks. */
+enum { CLOCK_QUIET_STEP = 60, CLOCK_BOOK_SENDERS = 10000 };
+struct clock_book *clock_book_quiet(double skew, unsigned long max_open);
 struct clock_reading clock_book_observe(struct clock_book *b, const char *sender, double ts);
 /* The learned offset of a sender (0 when none or not known), for reporting it. */
 double clock_book_offset(const struct clock_book *b, const char *sender);
 double clock_book_now(const struct clock_book *b);
+/* Whether two messages agreed on a time yet. Before that, message time is provisional: the first
+ * ts is dropped when nothing confirms it. */
+bool clock_book_agreed(const struct clock_book *b);
 void clock_book_free(struct clock_book *b);
 
 #endif

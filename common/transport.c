@@ -20,7 +20,11 @@
 
 #include "clock.h"
 
-enum { READ_CHUNK = 64 * 1024, REAP_POLL_MS = 10 };
+enum { READ_CHUNK = 64 * 1024 };
+
+/* While a child is awaited, how often it is looked for: soon at first (a child that was told to
+ * end is usually gone within a millisecond), then less often. */
+static const double REAP_FIRST_POLL = 0.0002, REAP_LAST_POLL = 0.01;
 
 struct transport {
     char *name;
@@ -585,11 +589,13 @@ bool transport_child_exited(struct transport *t, double deadline, int *wstatus)
         *wstatus = 0;
         return true;
     }
+    double poll = REAP_FIRST_POLL;
     while (!reap(t, false)) {
         if (clock_monotonic() >= deadline)
             return false;
         struct pollfd p = {.fd = t->eof ? -1 : t->rfd, .events = POLLIN};
-        double step = clock_monotonic() + REAP_POLL_MS / 1000.0;
+        double step = clock_monotonic() + poll;
+        poll = poll * 2 < REAP_LAST_POLL ? poll * 2 : REAP_LAST_POLL;
         struct timespec ts;
         ppoll(&p, 1, clock_timeout_until(step < deadline ? step : deadline, &ts), NULL);
         if (p.revents)

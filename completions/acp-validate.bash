@@ -16,6 +16,7 @@ _acp_validate_options='
 --clock-skew=
 --idle-timeout=
 --max-open=
+--wall-clock
 --fipa-profile=     caxton standard
 -o --output=        @file
 --rejects=          @file

@@ -1,13 +1,18 @@
-/* forager: a small example agent, to try acp-replay's live-agent mode on (and what its tests run).
+/* forager: a small example agent, to try acp-replay's live-agent mode and acp-send --wait on (and
+ * what their tests run).
  * It speaks JSON Lines on stdin and stdout, one message per line, and answers as the seed
  * exchanges of IACP 1.1 and of the Caxton FIPA guide were recorded:
  *
  *   IACP task.assign to it   -> task.accept, then task.result {"status":"ok",
- *                               "artifacts":["cm://<node after tg:crawl->"]}, both ref the assign
+ *                               "artifacts":["cm://<node after tg:crawl->"]}, both ref the assign;
+ *                               a node "tg:reject-..." gets task.reject {"reason":"busy"}, a node
+ *                               "tg:fail-..." task.accept, then task.result {"status":"failed"}
  *   IACP task.cancel to it   -> task.result {"status":"cancelled"} ref the cancelled assign
  *   IACP ctl.halt to it      -> it exits
- *   FIPA request to it       -> agree, then inform {"status":"processed"}
- *   FIPA query_ref to it     -> inform {"status":"processed"}
+ *   FIPA request to it       -> agree, then inform {"status":"processed"}; with content.action
+ *                               "refuse", refuse {"reason":"busy"}
+ *   FIPA query_ref, query_if -> inform {"status":"processed"}
+ *   FIPA subscribe to it     -> agree, then two informs {"status":"processed"}
  *   FIPA cfp to it           -> propose {"price":10} with a reply_with of its own; an
  *                               accept_proposal of that proposal -> inform {"status":"done"},
  *                               of any other -> not_understood
@@ -76,10 +81,18 @@ static void on_iacp(struct forager *f, json_t *in)
     if (!kind || !from || !to || strcmp(to, f->name) != 0)
         return;
     if (strcmp(kind, "task.assign") == 0 && id) {
+        const char *node = json_string_value(json_object_get(json_object_get(in, "body"), "node"));
+        if (node && strncmp(node, "tg:reject-", 10) == 0) {
+            json_t *reject = iacp(f, from, "task.reject", id);
+            json_object_set_new(reject, "body", json_pack("{s:s}", "reason", "busy"));
+            say(reject);
+            return;
+        }
+        bool fail = node && strncmp(node, "tg:fail-", 8) == 0;
         say(iacp(f, from, "task.accept", id));
         json_t *result = iacp(f, from, "task.result", id);
         json_object_set_new(result, "body",
-                            json_pack("{s:s, s:o}", "status", "ok", "artifacts",
+                            json_pack("{s:s, s:o}", "status", fail ? "failed" : "ok", "artifacts",
                                       artifact_of(json_object_get(in, "body"))));
         say(result);
     } else if (strcmp(kind, "task.cancel") == 0) {
@@ -127,10 +140,18 @@ static void on_fipa(struct forager *f, json_t *in)
     const char *act = json_string_value(json_object_get(in, "performative"));
     if (!act || !addressed(json_object_get(in, "receiver"), f->name))
         return;
-    if (strcmp(act, "request") == 0) {
+    const char *action =
+        json_string_value(json_object_get(json_object_get(in, "content"), "action"));
+    if (strcmp(act, "request") == 0 && action && strcmp(action, "refuse") == 0) {
+        say(fipa(f, in, "refuse", json_pack("{s:s}", "reason", "busy")));
+    } else if (strcmp(act, "request") == 0) {
         say(fipa(f, in, "agree", json_object()));
         say(fipa(f, in, "inform", json_pack("{s:s}", "status", "processed")));
-    } else if (strcmp(act, "query_ref") == 0) {
+    } else if (strcmp(act, "query_ref") == 0 || strcmp(act, "query_if") == 0) {
+        say(fipa(f, in, "inform", json_pack("{s:s}", "status", "processed")));
+    } else if (strcmp(act, "subscribe") == 0) {
+        say(fipa(f, in, "agree", json_object()));
+        say(fipa(f, in, "inform", json_pack("{s:s}", "status", "processed")));
         say(fipa(f, in, "inform", json_pack("{s:s}", "status", "processed")));
     } else if (strcmp(act, "cfp") == 0) {
         json_t *propose = fipa(f, in, "propose", json_pack("{s:i}", "price", 10));

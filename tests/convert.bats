@@ -131,6 +131,39 @@ iacp_to_fipa() {
     assert_output "queen/q-2"
 }
 
+@test "convert: one far-future ts does not make acp-convert forget its conversations" {
+    local f far
+    for far in 4102444800 99999999999999; do
+        f=$(lines_file \
+            '{"v":"1.1","id":"q-1","from":"queen","to":"f","kind":"tool.query","ts":100}' \
+            '{"v":"1.1","id":"m-1","from":"f","to":"queen","kind":"tool.reply","ref":"q-1","ts":101}' \
+            '{"v":"1.1","id":"q-2","from":"queen","to":"f","kind":"tool.query","ref":"m-1","ts":102}' \
+            '{"v":"1.1","id":"x-1","from":"g","to":"queen","kind":"hb","ts":'"$far"'}' \
+            '{"v":"1.1","id":"m-2","from":"f","to":"queen","kind":"tool.reply","ref":"q-2","ts":103}')
+        run -0 bash -c "acp-convert --to=fipa '$f' | jq -r .conversation_id | tail -1"
+        assert_output "queen/q-1"
+        # and the way back still finds it (no x-fipa-conversation_id): the round trip is exact
+        run -0 bash -c "acp-convert --to=fipa '$f' | acp-convert --to=iacp | jq -S -c ."
+        assert_output "$(jq -S -c . "$f")"
+    done
+    # the cancel of an assign is remembered too: the cancelled result answers it
+    f=$(lines_file \
+        '{"v":"1.1","id":"q-1","from":"queen","to":"f","kind":"task.assign","ts":100,"body":{"node":"n"}}' \
+        '{"v":"1.1","id":"m-1","from":"f","to":"queen","kind":"task.accept","ref":"q-1","ts":101}' \
+        '{"v":"1.1","id":"x-1","from":"g","to":"queen","kind":"hb","ts":4102444800}' \
+        '{"v":"1.1","id":"q-2","from":"queen","to":"f","kind":"task.cancel","ref":"q-1","ts":102}' \
+        '{"v":"1.1","id":"m-2","from":"f","to":"queen","kind":"task.result","ref":"q-1","ts":103,"body":{"status":"cancelled"}}')
+    run -0 bash -c "acp-convert --to=fipa '$f' | jq -r '[.performative, .in_reply_to, .conversation_id] | join(\" \")' | tail -1"
+    assert_output "inform q-2 queen/q-1"
+    # and so are the ids a sender used: a reply_with used again gets a fresh IACP id
+    f=$(lines_file \
+        '{"performative":"inform","sender":"alice","receiver":"bob","content":{},"reply_with":"m-0000a1","timestamp":"2024-01-15T10:00:00Z"}' \
+        '{"performative":"inform","sender":"carol","receiver":"bob","content":{},"reply_with":"m-0000c1","timestamp":"2100-01-15T10:00:00Z"}' \
+        '{"performative":"inform","sender":"alice","receiver":"bob","content":{},"reply_with":"m-0000a1","timestamp":"2024-01-15T10:00:01Z"}')
+    run -0 --separate-stderr bash -c "acp-convert --to=iacp '$f' | acp-validate >/dev/null"
+    assert_equal "$stderr" ""
+}
+
 @test "convert: an assign's deadline stays in the content and is also reply_by" {
     run -0 iacp_to_fipa task.assign ',"body":{"deadline":1312284400}'
     assert_output --partial '"content":{"deadline":1312284400}'

@@ -402,6 +402,23 @@ seed_exchange() {
     assert_equal "$(jq -c .ts <<<"${lines[1]}")" 1700000001
 }
 
+@test "rewritten messages keep the text of their numbers and the order of their members" {
+    local f
+    f=$({
+        printf '%s\n' '{"v":"1.1","id":"m-000001","from":"a","to":"b","kind":"hb","ts":100,"body":{"load":0.1,"price":19.99,"n":2.0,"big":1e300,"tiny":5e-324,"k":7}}'
+        printf '%s\n' '{"performative":"inform","sender":"a","receiver":"b","reply_with":"r-1","content":{"price":19.99,"x":[0.1,0.3]},"timestamp":"2024-01-15T10:00:00Z"}'
+    } | capture)
+    run -0 acp-replay --topspeed --rewrite-ts --now=1700000000 "$f"
+    assert_equal "${lines[0]}" '{"v":"1.1","id":"m-000001","from":"a","to":"b","kind":"hb","ts":1700000000,"body":{"load":0.1,"price":19.99,"n":2.0,"big":1e300,"tiny":5e-324,"k":7}}'
+    [[ ${lines[1]} =~ ^\{\"performative\":\"inform\",\"sender\":\"a\",\"receiver\":\"b\",\"reply_with\":\"r-1\",\"content\":\{\"price\":19.99,\"x\":\[0.1,0.3\]\},\"timestamp\":\"2023-11-14T22:13:20\.[0-9]{3}Z\"\}$ ]] ||
+        fail "${lines[1]}"
+    run -0 acp-replay --topspeed --rewrite-ids --seed=1 "$f"
+    [[ ${lines[0]} == *'"ts":100,"body":{"load":0.1,"price":19.99,"n":2.0,"big":1e300,"tiny":5e-324,"k":7}}' ]] ||
+        fail "${lines[0]}"
+    [[ ${lines[1]} == *'"content":{"price":19.99,"x":[0.1,0.3]},"timestamp":"2024-01-15T10:00:00Z"}' ]] ||
+        fail "${lines[1]}"
+}
+
 # --- the status line and --stats ---
 
 @test "on a terminal a live status line shows what was sent, unless -q or --no-progress" {
@@ -698,6 +715,14 @@ complete_line() {
     f=$(sed '3s/"to":"queen"/"to":"queen-2"/' "$(seed_exchange)" | capture)
     run -1 --separate-stderr acp-replay --as=forager-07 --exec="$FORAGER" "$f"
     [[ $stderr == *":3: error: the agent's task.result differs in its receiver: recorded \"queen-2\", live \"queen\""* ]] || fail "$stderr"
+}
+
+@test "a different number is shown as the recording writes it" {
+    local f
+    f=$(sed '3s/"status":"ok"/"status":"ok","score":0.1,"weights":[19.99,2.0]/' "$(seed_exchange)" | capture)
+    run -1 --separate-stderr acp-replay --as=forager-07 --exec="$FORAGER" --compare=body.score,body.weights "$f"
+    assert_equal "$stderr" "acp-replay: $f:3: error: the agent's task.result differs in 'body.score': recorded 0.1, live (absent) (see line 1) [agent-differs]
+acp-replay: $f:3: error: the agent's task.result differs in 'body.weights': recorded [19.99,2.0], live (absent) (see line 1) [agent-differs]"
 }
 
 @test "a reply of another kind, a missing reply and an extra reply are each reported" {

@@ -389,7 +389,8 @@ assert_clean() {
 @test "fipa-idle: an open conversation expires after --idle-timeout of message time" {
     validate_json "$F/idle.jsonl"
     assert_success
-    assert_finding fipa-idle 2 1
+    # The gap is followed at its second sender's message: one alone could be a bad clock.
+    assert_finding fipa-idle 4 1
     assert_line --partial "conversation 'c1' expired after being idle while bob was asked"
     [ "${#lines[@]}" -eq 1 ]
 }
@@ -406,7 +407,7 @@ assert_clean() {
     assert_output ''
     validate_json --idle-timeout=2h "$F/tombstone-expiry.jsonl"
     assert_failure 1
-    assert_finding fipa-after-end 3 2
+    assert_finding fipa-after-end 4 2
 }
 
 @test "fipa-idle: without message time, conversations expire by count (ten times --max-open)" {
@@ -435,6 +436,221 @@ assert_clean() {
     assert_finding fipa-unexpected-act 4 1
     [ "${#lines[@]}" -eq 2 ]
     assert_line --index 1 --partial 'fipa-open-at-end'
+}
+
+# ---- the stream clock ----
+
+# A FIPA message: fm SENDER RECEIVER ACT CONVERSATION TIME [REPLY_WITH [IN_REPLY_TO [REPLY_BY]]]
+# (an empty REPLY_WITH or IN_REPLY_TO is left out; TIME is unix seconds, or RFC 3339).
+fm() {
+    local time=$5 extra=""
+    [[ $time =~ ^[0-9]+$ ]] || time="\"$time\""
+    [ -n "${6:-}" ] && extra+=",\"reply_with\":\"$6\""
+    [ -n "${7:-}" ] && extra+=",\"in_reply_to\":\"$7\""
+    [ -n "${8:-}" ] && extra+=",\"reply_by\":\"$8\""
+    printf '{"performative":"%s","sender":"%s","receiver":"%s","content":{},"conversation_id":"%s"%s,"timestamp":%s}\n' \
+        "$3" "$1" "$2" "$4" "$extra" "$time"
+}
+
+# Writes standard input to a fresh file and prints its path.
+capture() {
+    local f
+    f=$(mktemp "$BATS_TEST_TMPDIR/cap.XXXXXX")
+    cat >"$f"
+    printf '%s' "$f"
+}
+
+# The benchmark's generator of interleaved, correct FIPA conversations.
+gen_fipa() {
+    if [ ! -x "$BATS_FILE_TMPDIR/gen-fipa" ]; then
+        ${CC:-cc} -std=c11 -D_DEFAULT_SOURCE -O2 -o "$BATS_FILE_TMPDIR/gen-fipa" \
+            "$TESTS_DIR/../bench/gen-fipa.c" || fail "cannot build gen-fipa"
+    fi
+    "$BATS_FILE_TMPDIR/gen-fipa" "$@"
+}
+
+# honest_fipa SEED [OFFSET]: request, agree, inform exchanges among ten agents, five at a time,
+# a message every second or so, 3000 of them and every exchange complete at the end; with
+# OFFSET, the agent "skewed", whose clock is that far off, takes part in about one in five.
+honest_fipa() {
+    awk -v seed="$1" -v offset="${2:-}" 'BEGIN {
+        srand(seed); t = 1700000000; n = 0; busy = 0
+        split("request agree inform", acts, " ")
+        while (n < 3000 || busy > 0) {
+            k = int(rand() * 5)
+            if (!(k in step)) {
+                if (n >= 3000) continue
+                step[k] = 1; conv[k] = "c" n; busy++
+                i = "a" int(rand() * 10); do r = "a" int(rand() * 10); while (r == i)
+                if (offset != "" && rand() < 0.2) { if (rand() < 0.5) i = "skewed"; else r = "skewed" }
+                from[k] = i; to[k] = r
+            }
+            s = step[k]; who = s == 1 ? from[k] : to[k]; whom = s == 1 ? to[k] : from[k]
+            t += rand() * 2
+            printf "{\"performative\":\"%s\",\"sender\":\"%s\",\"receiver\":\"%s\",\"content\":{},\"conversation_id\":\"%s\",\"%s\":\"r\",\"timestamp\":%d}\n",
+                acts[s], who, whom, conv[k], s == 1 ? "reply_with" : "in_reply_to",
+                int(t) + (who == "skewed" ? offset : 0)
+            n++
+            if (++step[k] > 3) { delete step[k]; busy-- }
+        }
+    }'
+}
+
+@test "fipa clock: one message with an absurd timestamp moves nothing, wherever it comes" {
+    local absurd at
+    local -a msgs
+    for absurd in 2100-01-01T00:00:00Z 4102444800 1970-01-02T00:00:00Z; do
+        mapfile -t msgs < <(
+            fm alice bob request c1 1700000000 r1
+            fm carol dave request c2 1700000010 r2
+            fm dave carol agree c2 1700000020 "" r2
+            fm frank erin agree c3 1700000030 "" r3
+            fm dave carol inform c2 1700000040 "" r2
+            fm frank erin inform c3 1700000050 "" r3
+            fm bob alice inform c1 1700000060 "" r1
+        )
+        for at in 0 1 3 7; do
+            printf '%s\n' "${msgs[@]:0:at}" >"$BATS_TEST_TMPDIR/in.jsonl"
+            fm erin frank request c3 "$absurd" r3 >>"$BATS_TEST_TMPDIR/in.jsonl"
+            printf '%s\n' "${msgs[@]:at}" >>"$BATS_TEST_TMPDIR/in.jsonl"
+            sed -i '/^$/d' "$BATS_TEST_TMPDIR/in.jsonl"
+            run -0 findings "$BATS_TEST_TMPDIR/in.jsonl"
+            # (after the answers, the request is left open: that is all)
+            if [ "$at" -le 3 ]; then
+                assert_output ""
+            else
+                assert_output "8 warning fipa-open-at-end -"
+            fi
+        done
+    done
+}
+
+@test "fipa clock property: one absurd timestamp anywhere in a generated capture changes no finding" {
+    local at absurd
+    gen_fipa 3000 50 7 >"$BATS_TEST_TMPDIR/plain.jsonl"
+    # findings without their lines, which the inserted message shifts
+    acp-validate --diagnostics=json "$BATS_TEST_TMPDIR/plain.jsonl" 2>&1 >/dev/null |
+        jq -r '"\(.code) \(.message)"' | sort >"$BATS_TEST_TMPDIR/want"
+    [ -s "$BATS_TEST_TMPDIR/want" ] || fail "the capture should end with open conversations"
+    for absurd in '"2100-01-01T00:00:00Z"' 4102444800 '"1970-01-02T00:00:00Z"'; do
+        for at in 1 2 1500 3000; do
+            awk -v at="$at" -v t="$absurd" 'NR == at {
+                printf "{\"performative\":\"inform\",\"sender\":\"agent-7\",\"receiver\":\"agent-8\",\"content\":{},\"timestamp\":%s}\n", t
+            } { print }' "$BATS_TEST_TMPDIR/plain.jsonl" >"$BATS_TEST_TMPDIR/absurd.jsonl"
+            acp-validate --diagnostics=json "$BATS_TEST_TMPDIR/absurd.jsonl" 2>&1 >/dev/null |
+                jq -r '"\(.code) \(.message)"' | sort >"$BATS_TEST_TMPDIR/got"
+            diff -u "$BATS_TEST_TMPDIR/want" "$BATS_TEST_TMPDIR/got" >&2 || fail "$absurd at line $at"
+        done
+    done
+}
+
+@test "fipa clock: a sender steadily off by more than --clock-skew gets one warning and ages no one" {
+    local off got
+    honest_fipa 1 >"$BATS_TEST_TMPDIR/plain.jsonl"
+    run -0 --separate-stderr acp-validate "$BATS_TEST_TMPDIR/plain.jsonl"
+    assert_equal "$stderr" ""
+    for off in 7200 -7200 100 -100; do
+        honest_fipa 1 "$off" >"$BATS_TEST_TMPDIR/skewed.jsonl"
+        run -0 --separate-stderr acp-validate "$BATS_TEST_TMPDIR/skewed.jsonl"
+        assert_equal "${#lines[@]}" "$(wc -l <"$BATS_TEST_TMPDIR/skewed.jsonl")"
+        assert_equal "$(grep -c . <<<"$stderr")" 1
+        [[ $stderr =~ :\ warning:\ the\ clock\ of\ \'skewed\'\ runs\ ([0-9]+)\ s\ (ahead\ of|behind)\ the\ others\'\ \(--clock-skew\ is\ 30\ s\)\;\ its\ messages\ are\ read\ with\ that\ offset\ from\ here\ on\ \[fipa-clock-skew\]$ ]] ||
+            fail "$off: $stderr"
+        got=${BASH_REMATCH[1]}
+        [ "${BASH_REMATCH[2]}" = "$( ((off > 0)) && echo 'ahead of' || echo behind)" ] || fail "$off: $stderr"
+        ((got >= ${off#-} - 2 && got <= ${off#-} + 2)) || fail "$off: offset $got"
+    done
+    # within --clock-skew, nothing to say
+    honest_fipa 1 100 >"$BATS_TEST_TMPDIR/skewed.jsonl"
+    run -0 --separate-stderr acp-validate --clock-skew=200 "$BATS_TEST_TMPDIR/skewed.jsonl"
+    assert_equal "$stderr" ""
+}
+
+@test "fipa clock: once a sender's offset is known, its replies and reply_by are read with it" {
+    f=$({
+        fm a b request c1 1700000000 r1
+        fm slow c request c2 1700000601 r2
+        fm b a agree c1 1700000002 "" r1
+        fm c slow agree c2 1700000003 "" r2
+        fm slow c request c3 1700000603 r3
+        fm b a inform c1 1700000005 "" r1
+        fm c slow inform c2 1700000006 "" r2
+        fm slow c request c4 1700000606 r4
+        fm c slow inform c3 1700000008 "" r3
+        fm c slow inform c4 1700000009 "" r4
+        # on time, by the clock of slow less its 600 s, learned from this message, the third
+        # that others' messages near the present showed to be 600 s ahead
+        fm a slow request c5 1700000010 r5 "" 2023-11-14T22:13:40Z
+        fm slow a inform c5 1700000615 "" r5
+        # 30 s late
+        fm a slow request c6 1700000016 r6 "" 2023-11-14T22:13:40Z
+        fm slow a inform c6 1700000650 "" r6
+        # the reply_by of slow is by its clock too: 10 s late
+        fm slow c request c7 1700000651 r7 "" 2023-11-14T22:24:20Z
+        fm c slow inform c7 1700000070 "" r7
+    } | capture)
+    run -0 findings "$f"
+    assert_output - <<'OUT'
+12 warning fipa-clock-skew -
+14 warning fipa-late-reply 13
+16 warning fipa-late-reply 15
+OUT
+    validate "$f"
+    assert_line --index 0 --partial ":12: warning: the clock of 'slow' runs 600 s ahead of the others' (--clock-skew is 30 s)"
+    assert_line --index 1 --partial ":14: warning: inform from slow arrived 30 s after the reply_by"
+    assert_line --index 2 --partial ":16: warning: inform from c arrived 10 s after the reply_by"
+    # with a --clock-skew that tolerates it, its timestamps are read as they are
+    run -0 findings --clock-skew=1000 "$f"
+    assert_output - <<'OUT'
+12 warning fipa-late-reply 11
+14 warning fipa-late-reply 13
+OUT
+}
+
+@test "fipa clock: a real gap, which every sender shows, is followed at its second sender" {
+    local seed
+    for seed in 1 2 3; do
+        honest_fipa "$seed" | awk 'NR > 1500 { sub(/"timestamp":[0-9]+/, "\"timestamp\":" substr($0, match($0, /"timestamp":[0-9]+/) + 12, RLENGTH - 12) + 7200) } { print }' \
+            >"$BATS_TEST_TMPDIR/gap.jsonl"
+        run -0 findings "$BATS_TEST_TMPDIR/gap.jsonl"
+        [ -n "$output" ] || fail "seed $seed: nothing was open at the gap"
+        # every finding is one conversation open at the gap, expired once a second sender
+        # showed the gap (never at the gap's first message alone)
+        run awk '$3 != "fipa-idle" || $1 < 1502 || $1 > 1520 { print; bad = 1 } END { exit bad }' <<<"$output"
+        assert_success
+    done
+}
+
+@test "fipa clock: a stream of one sender is followed, but not to a single absurd timestamp" {
+    f=$({
+        fm alice bob request c1 1700000000 r1
+        fm alice bob request c2 1700000010 r2
+        fm alice bob request c3 1700005000 r3
+        fm alice bob request c4 1700005010 r4
+    } | capture)
+    run -0 findings "$f"
+    assert_output - <<'OUT'
+4 warning fipa-idle 1
+4 warning fipa-idle 2
+3 warning fipa-open-at-end -
+4 warning fipa-open-at-end -
+OUT
+    f=$({
+        fm alice bob request c1 1700000000 r1
+        fm alice bob request c2 1700000010 r2
+        fm alice bob request c3 2100-01-01T00:00:00Z r3
+        fm alice bob request c4 1700000020 r4
+    } | capture)
+    run -0 findings "$f"
+    assert_output - <<'OUT'
+1 warning fipa-open-at-end -
+2 warning fipa-open-at-end -
+3 warning fipa-open-at-end -
+4 warning fipa-open-at-end -
+OUT
+    run -0 acp-validate --explain=fipa-clock-skew
+    assert_line --index 0 "fipa-clock-skew (warning): a sender's clock runs ahead of or behind the others'"
+    grep -qxF '.B fipa\-clock\-skew' "$TESTS_DIR/../man/acp.7" || fail "fipa-clock-skew is not in acp(7)"
 }
 
 @test "every FIPA stream code has an explanation and is listed in acp(7)" {
@@ -756,4 +972,17 @@ OUT
         assert_line --index 0 --partial "$code ("
         grep -qF ".B ${code//-/\\-}" "$TESTS_DIR/../man/acp.7" || fail "$code not in acp.7"
     done
+}
+
+@test "--wall-clock: on a quiet live pipe, an idle conversation expires without another message" {
+    local request='{"performative":"request","sender":"a","receiver":"b","content":{},"conversation_id":"c1","reply_with":"r1","timestamp":"2024-01-15T10:00:00Z"}'
+    run -0 bash -c '
+        start=$(date +%s.%N)
+        { printf "%s\n" "$1"; sleep 4; } | acp-validate --wall-clock --idle-timeout=1 2>&1 >/dev/null |
+            while IFS= read -r line; do
+                awk -v s="$start" -v n="$(date +%s.%N)" -v l="$line" "BEGIN { printf \"%.1f %s\n\", n - s, l }"
+            done' _ "$request"
+    assert_line --index 0 --partial "conversation 'c1' expired after being idle while b was asked (see line 1) [fipa-idle]"
+    local at=${lines[0]%% *}
+    awk -v t="$at" 'BEGIN { exit !(t >= 0.9 && t < 3.5) }' || fail "the warning came after $at s"
 }

@@ -981,23 +981,23 @@ engine_summaries() {
     assert_output - <<'OUT'
 line 1: -
 line 2: -
-line 3: q-00a1
-line 4: q-00a2
-line 5: q-00a1
-done q-00a2 iacp-task from queen: rejected, 2 message(s), lines 4-6 of <stdin>, time 1312284101-1312284101
-line 6: q-00a2
-line 7: q-00a3
-line 8: q-00a3
-line 9: m-000003
-done m-000003 iacp-tool from forager-02: done, 2 message(s), lines 9-10 of <stdin>, time 1312284104-1312284104
-line 10: m-000003
-line 11: q-00a1
-line 12: q-00a3
-done q-00a3 iacp-task from queen: cancelled, 4 message(s), lines 7-13 of <stdin>, time 1312284102-1312284107
-line 13: q-00a3
+line 3: queen/q-00a1
+line 4: queen/q-00a2
+line 5: queen/q-00a1
+done queen/q-00a2 iacp-task from queen: refused, 2 message(s), lines 4-6 of <stdin>, time 1312284101-1312284101
+line 6: queen/q-00a2
+line 7: queen/q-00a3
+line 8: queen/q-00a3
+line 9: forager-02/m-000003
+done forager-02/m-000003 iacp-tool from forager-02: done, 2 message(s), lines 9-10 of <stdin>, time 1312284104-1312284104
+line 10: forager-02/m-000003
+line 11: queen/q-00a1
+line 12: queen/q-00a3
+done queen/q-00a3 iacp-task from queen: cancelled, 4 message(s), lines 7-13 of <stdin>, time 1312284102-1312284107
+line 13: queen/q-00a3
 line 14: -
-done q-00a1 iacp-task from queen: done, 4 message(s), lines 3-15 of <stdin>, time 1312284100-1312284109
-line 15: q-00a1
+done queen/q-00a1 iacp-task from queen: done, 4 message(s), lines 3-15 of <stdin>, time 1312284100-1312284109
+line 15: queen/q-00a1
 line 16: -
 OUT
     assert_equal "$stderr" ""
@@ -1013,14 +1013,40 @@ OUT
     } | capture)
     run -0 --separate-stderr engine_summaries 2 <"$f"
     assert_output - <<'OUT'
-line 1: q-0001
-line 2: q-0002
-done q-0002 iacp-task from queen: failed, 2 message(s), lines 2-3 of <stdin>, time 101-102
-line 3: q-0002
-line 4: q-0003
-done q-0001 iacp-task from queen: evicted, 1 message(s), lines 1-1 of <stdin>, time 100-100
-line 5: q-0004
-done q-0003 iacp-task from queen: open, 1 message(s), lines 4-4 of <stdin>, time 103-103
-done q-0004 iacp-task from queen: open, 1 message(s), lines 5-5 of <stdin>, time 104-104
+line 1: queen/q-0001
+line 2: queen/q-0002
+done queen/q-0002 iacp-task from queen: failed, 2 message(s), lines 2-3 of <stdin>, time 101-102
+line 3: queen/q-0002
+line 4: queen/q-0003
+done queen/q-0001 iacp-task from queen: evicted, 1 message(s), lines 1-1 of <stdin>, time 100-100
+line 5: queen/q-0004
+done queen/q-0003 iacp-task from queen: open, 1 message(s), lines 4-4 of <stdin>, time 103-103
+done queen/q-0004 iacp-task from queen: open, 1 message(s), lines 5-5 of <stdin>, time 104-104
 OUT
+}
+
+# timed_stderr SECONDS ARGS...: runs acp-validate ARGS on a live pipe that writes one assign and
+# then stays quiet for SECONDS; prints each diagnostic with the seconds it came after the start.
+timed_stderr() {
+    local quiet=$1
+    shift
+    local start
+    start=$(date +%s.%N)
+    { m q-0001 queen forager-01 task.assign 1700000000 "" "$NODE"; sleep "$quiet"; } |
+        acp-validate "$@" 2>&1 >/dev/null |
+        while IFS= read -r line; do
+            printf '%s %s\n' "$(awk -v s="$start" -v n="$(date +%s.%N)" 'BEGIN { printf "%.1f", n - s }')" "$line"
+        done
+}
+
+@test "--wall-clock: on a quiet live pipe, an idle conversation expires without another message" {
+    run -0 timed_stderr 4 --wall-clock --idle-timeout=1
+    assert_line --partial "conversation 'q-0001' had no message for"
+    local at=${lines[0]%% *}
+    # it came about a second after the assign, not when the input ended
+    awk -v t="$at" 'BEGIN { exit !(t >= 0.9 && t < 3.5) }' || fail "the warning came after $at s"
+    # without it, message time stands still while nothing comes
+    run -0 timed_stderr 2 --idle-timeout=1
+    refute_output --partial "had no message for"
+    assert_output --partial "still open at the end of the input"
 }

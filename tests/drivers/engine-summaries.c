@@ -10,9 +10,9 @@
 static void print_summary(void *ctx, const struct conversation_summary *s)
 {
     (void)ctx;
-    printf("done %s %s from %s: %s, %lu message(s), lines %lu-%lu of %s, time %.0f-%.0f\n", s->id,
-           s->protocol, s->initiator, s->outcome, s->messages, s->first_line, s->last_line,
-           s->first_file, s->started, s->ended);
+    printf("done %s %s from %s: %s, %lu message(s), lines %lu-%lu of %s, time %.0f-%.0f\n",
+           s->conversation, s->protocol, s->initiator, s->outcome, s->messages, s->first_line,
+           s->last_line, s->first_file, s->started, s->ended);
 }
 
 int main(int argc, char **argv)

@@ -2,6 +2,8 @@
  * from standard input and prints what each returns:
  *   fresh SENDER TIME       a fresh id for SENDER
  *   many SENDER N           N fresh ids for SENDER, one a line, all at time 0
+ *   queen SENDER N          N fresh ids in the queen's form
+ *   like SENDER MODEL N     N fresh ids in the style of MODEL (a prefix, or an id)
  *   note SENDER ID TIME     "again" or "new"
  *   seen SENDER ID          "yes" or "no"
  *   count                   "ids N senders N": what it remembers
@@ -45,6 +47,14 @@ int main(int argc, char **argv)
             unsigned long n = strtoul(b, NULL, 10);
             for (unsigned long i = 0; i < n; i++)
                 puts(idgen_fresh(g, sender_arg(a), 0));
+        } else if (sscanf(line, "queen %1023s %1023s", a, b) == 2) {
+            unsigned long n = strtoul(b, NULL, 10);
+            for (unsigned long i = 0; i < n; i++)
+                puts(idgen_fresh_form(g, sender_arg(a), IDGEN_QUEEN, NULL, 0));
+        } else if (sscanf(line, "like %1023s %1023s %1023s", a, b, c) == 3) {
+            unsigned long n = strtoul(c, NULL, 10);
+            for (unsigned long i = 0; i < n; i++)
+                puts(idgen_fresh_like(g, sender_arg(a), b, 0));
         } else if (sscanf(line, "note %1023s %1023s %1023s", a, b, c) == 3) {
             puts(idgen_note(g, sender_arg(a), b, time_arg(c)) ? "again" : "new");
         } else if (sscanf(line, "seen %1023s %1023s", a, b) == 2) {

@@ -1,0 +1,748 @@
+/* acp-send: composes a message from MEMBER=VALUE arguments (or completes each line of standard
+ * input), checks it with acp-validate's rules, and sends it to stdout, a socket or a command;
+ * with --wait, follows its conversation to the end and prints the replies as they come. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "answers.h"
+#include "clock.h"
+#include "command.h"
+#include "compose.h"
+#include "engine.h"
+#include "escape.h"
+#include "filter.h"
+#include "fipa.h"
+#include "iacp.h"
+#include "idgen.h"
+#include "jsonout.h"
+#include "outgoing.h"
+#include "transport.h"
+
+enum {
+    OPT_STDIN = OPT_TOOL,
+    OPT_ANSWER,
+    OPT_CONNECT,
+    OPT_EXEC,
+    OPT_WAIT,
+    OPT_ALL,
+    OPT_TIMEOUT,
+    OPT_IO_TIMEOUT,
+    OPT_GRACE,
+};
+
+static const struct opt send_options[] = {
+    {"stdin", OPT_STDIN, no_argument, NULL,
+     "complete, check and send each line of stdin (a JSON object)"},
+    {"answer", OPT_ANSWER, required_argument, "FILE",
+     "compose the reply to the message in FILE (-: standard input)"},
+    {"connect", OPT_CONNECT, required_argument, "ADDRESS",
+     "send to tcp:HOST:PORT, tcp:[IPv6]:PORT or unix:PATH instead of stdout"},
+    {"exec", OPT_EXEC, required_argument, "COMMAND",
+     "start COMMAND (words split, no shell) and send to its stdin"},
+    {"wait", OPT_WAIT, no_argument, NULL,
+     "follow each conversation to its end; the replies go to stdout"},
+    {"all", OPT_ALL, no_argument, NULL, "also write the peer's other messages, and our echo"},
+    {"timeout", OPT_TIMEOUT, required_argument, "SECONDS",
+     "longest --wait (default: the message's deadline, else 30)"},
+    {"io-timeout", OPT_IO_TIMEOUT, required_argument, "SECONDS",
+     "longest wait to connect, or for the peer to read (default 10)"},
+    {"grace", OPT_GRACE, required_argument, "SECONDS",
+     "time the peer has to finish once its input ends (default 2)"},
+    {NULL, 0, 0, NULL, NULL},
+};
+
+/* When the message states no deadline in the future, --wait waits this long. */
+static const double DEFAULT_TIMEOUT = 30;
+
+enum { EXIT_TIMEOUT = 3 };
+
+struct send {
+    /* options */
+    bool from_stdin;
+    const char *answer_path;
+    const char *connect;
+    char **exec;
+    bool wait, all;
+    bool timeout_given;
+    double timeout, io_timeout, grace;
+    char **members;
+    int nmembers;
+
+    /* what every message starts from */
+    const struct common_opts *opts;
+    struct compose_reader reader;
+    json_t *base;               /* the arguments' members over the reply --answer builds */
+    enum protocol answer_proto; /* PROTO_NONE without --answer */
+    bool answer_has_conversation;
+    bool answer_several_receivers;
+
+    /* the run */
+    struct diag_sink sink;  /* findings about the peer and the conversations */
+    struct diag_sink quiet; /* the stream rules' findings on the replies: not ours to report */
+    struct idgen *ids;
+    struct iacp_rules iacp;
+    struct fipa_rules fipa;
+    struct engine *engine; /* --stdin: the script passes the stream rules too */
+    struct transport *peer;
+    char *peer_name;
+    unsigned long peer_lines;
+    bool ended, trouble;
+    unsigned long sent, succeeded, failed, timed_out;
+    struct strbuf out;
+};
+
+/* --- options --- */
+
+static bool bad_value(const char *option, const char *what)
+{
+    options_usage_error("--%s takes %s", option, what);
+    return false;
+}
+
+static bool positive_duration(const char *arg, double *out)
+{
+    double v;
+    if (!parse_duration(arg, &v) || !(v > 0) || !isfinite(v))
+        return false;
+    *out = v;
+    return true;
+}
+
+static bool handle_option(void *ctx, int key, const char *arg)
+{
+    struct send *s = ctx;
+    struct strbuf err = STRBUF_INIT;
+    bool ok = true;
+    switch (key) {
+    case OPT_STDIN:
+        s->from_stdin = true;
+        return true;
+    case OPT_ANSWER:
+        s->answer_path = arg;
+        return *arg || bad_value("answer", "a file name, or - for standard input");
+    case OPT_CONNECT:
+        s->connect = arg;
+        if (!transport_address_valid(arg, &err)) {
+            struct strbuf shown = STRBUF_INIT;
+            escape_text(&shown, arg, strlen(arg), 80);
+            options_usage_error("--connect=%s: %s", shown.buf ? shown.buf : "", err.buf);
+            sb_free(&shown);
+            ok = false;
+        }
+        break;
+    case OPT_EXEC:
+        command_free(s->exec);
+        s->exec = command_split(arg, &err);
+        if (!s->exec) {
+            options_usage_error("--exec: %s", err.buf);
+            ok = false;
+        }
+        break;
+    case OPT_WAIT:
+        s->wait = true;
+        return true;
+    case OPT_ALL:
+        s->all = true;
+        return true;
+    case OPT_TIMEOUT:
+        s->timeout_given = true;
+        return positive_duration(arg, &s->timeout) ||
+               bad_value("timeout", "a number of seconds above 0");
+    case OPT_IO_TIMEOUT:
+        return positive_duration(arg, &s->io_timeout) ||
+               bad_value("io-timeout", "a number of seconds above 0");
+    case OPT_GRACE:
+        return parse_duration(arg, &s->grace) || bad_value("grace", "a number of seconds");
+    default:
+        return false;
+    }
+    sb_free(&err);
+    return ok;
+}
+
+static bool usage_ok(const struct send *s)
+{
+    bool peer = s->connect || s->exec;
+    const char *problem = NULL;
+    if (s->connect && s->exec)
+        problem = "--connect and --exec exclude each other";
+    else if (s->wait && !peer)
+        problem = "--wait follows the conversation with a peer: it needs --connect or --exec";
+    else if (s->all && !peer)
+        problem = "--all shows what a peer sends back: it needs --connect or --exec";
+    else if (s->timeout_given && !s->wait)
+        problem = "--timeout is how long --wait waits: it goes with --wait";
+    else if (s->from_stdin && s->answer_path && strcmp(s->answer_path, "-") == 0)
+        problem = "--answer=- and --stdin would both read standard input";
+    else if (!s->from_stdin && !s->answer_path && s->nmembers == 0)
+        problem = "nothing to send: give MEMBER=VALUE arguments, --answer or --stdin";
+    if (problem)
+        options_usage_error("%s", problem);
+    return !problem;
+}
+
+/* --- what every message starts from --- */
+
+static bool read_answered(struct send *s, json_t **original)
+{
+    struct strbuf text = STRBUF_INIT, err = STRBUF_INIT;
+    struct strbuf shown = STRBUF_INIT;
+    escape_text(&shown, s->answer_path, strlen(s->answer_path), 80);
+    bool ok = compose_read_file(&s->reader, s->answer_path, &text, &err);
+    if (!ok) {
+        options_usage_error("--answer=%s: %s", shown.buf, err.buf);
+    } else {
+        json_error_t jerr;
+        *original = json_loadb(text.buf ? text.buf : "", text.len,
+                               JSON_REJECT_DUPLICATES | JSON_DECODE_ANY, &jerr);
+        if (!*original) {
+            struct strbuf why = STRBUF_INIT;
+            escape_text(&why, jerr.text, strlen(jerr.text), 0);
+            options_usage_error("--answer=%s: not JSON: %s", shown.buf, why.buf);
+            sb_free(&why);
+            ok = false;
+        } else if (!json_is_object(*original)) {
+            options_usage_error("--answer=%s: not a JSON object", shown.buf);
+            json_decref(*original);
+            *original = NULL;
+            ok = false;
+        }
+    }
+    sb_free(&text);
+    sb_free(&err);
+    sb_free(&shown);
+    return ok;
+}
+
+/* The reply --answer asks for, as the members under the arguments'. */
+static bool start_answer(struct send *s)
+{
+    json_t *original = NULL;
+    if (!read_answered(s, &original))
+        return false;
+    json_t *reply = outgoing_reply_to(original, &s->answer_proto, &s->answer_several_receivers);
+    s->answer_has_conversation = json_member_string(original, "conversation_id") != NULL;
+    json_decref(original);
+    if (!reply) {
+        struct strbuf shown = STRBUF_INIT;
+        escape_text(&shown, s->answer_path, strlen(s->answer_path), 80);
+        options_usage_error("--answer=%s: neither an IACP message (no 'kind' or 'v') nor a FIPA "
+                            "one (no 'performative')",
+                            shown.buf);
+        sb_free(&shown);
+        return false;
+    }
+    outgoing_merge(s->base, reply);
+    json_decref(reply);
+    return true;
+}
+
+static bool compose_base(struct send *s)
+{
+    struct compose_files files = {.read = compose_read_file, .ctx = &s->reader};
+    struct strbuf err = STRBUF_INIT;
+    s->base = json_object();
+    for (int i = 0; i < s->nmembers; i++) {
+        if (!compose_member(s->base, s->members[i], &files, &err)) {
+            options_usage_error("%s", err.buf);
+            sb_free(&err);
+            return false;
+        }
+    }
+    sb_free(&err);
+    return !s->answer_path || start_answer(s);
+}
+
+/* --- the peer --- */
+
+static void peer_where(const struct send *s, struct diag_where *at, unsigned long line)
+{
+    *at = (struct diag_where){.file = s->peer_name, .line = line};
+}
+
+static bool open_peer(struct send *s)
+{
+    struct transport_config tc = {.io_timeout = s->io_timeout, .max_line = s->opts->max_line_bytes};
+    struct strbuf err = STRBUF_INIT;
+    s->peer =
+        s->connect ? transport_connect(s->connect, &tc, &err) : transport_exec(s->exec, &tc, &err);
+    if (!s->peer) {
+        struct diag_where at;
+        peer_where(s, &at, 0);
+        diag_emit(&s->sink, &at, SEV_ERROR, "peer-connect",
+                  s->connect ? "cannot connect: %s" : "cannot run the command: %s", err.buf);
+        s->trouble = true;
+    }
+    sb_free(&err);
+    return s->peer != NULL;
+}
+
+/* How the peer went away: "exited with status 3", "closed the connection". */
+static void describe_peer_end(struct send *s, struct strbuf *how)
+{
+    int wstatus;
+    if (!transport_is_child(s->peer))
+        sb_adds(how, "closed the connection");
+    else if (transport_child_exited(s->peer, clock_monotonic() + 1, &wstatus))
+        transport_describe_exit(how, wstatus);
+    else
+        sb_adds(how, "closed its standard output");
+}
+
+static void end_run(struct send *s, struct filter *f);
+
+/* The transport failed: say why, where (at the message whose conversation was awaited, else at
+ * the peer) and end the run. */
+static void peer_failed(struct send *s, struct filter *f, enum transport_status st,
+                        const struct diag_where *waiting, const struct answers *a)
+{
+    struct strbuf how = STRBUF_INIT;
+    struct diag_where at;
+    if (waiting)
+        at = *waiting;
+    else
+        peer_where(s, &at, 0);
+    if (st == TRANSPORT_STALLED) {
+        char secs[32];
+        snprintf(secs, sizeof secs, "%g", s->io_timeout);
+        diag_emit(&s->sink, &at, SEV_ERROR, "peer-timeout",
+                  "the peer has not read for %s s; %lu messages were sent", secs, s->sent);
+    } else {
+        if (st == TRANSPORT_CLOSED)
+            describe_peer_end(s, &how);
+        else
+            sb_addf(&how, "failed: %s", strerror(transport_error(s->peer)));
+        if (a)
+            diag_emit(&s->sink, &at, SEV_ERROR, "peer-closed",
+                      "the peer %s before the conversation ended (%s)", how.buf, answers_state(a));
+        else
+            diag_emit(&s->sink, &at, SEV_ERROR, "peer-closed", "the peer %s after %lu messages",
+                      how.buf, s->sent);
+    }
+    s->trouble = true;
+    sb_free(&how);
+    end_run(s, f);
+}
+
+/* A line from the peer as a message; NULL with the reason when it is none. */
+static const char *peer_message(const struct transport_line *line, json_t **msg,
+                                enum protocol *proto)
+{
+    *msg = NULL;
+    if (line->too_long)
+        return "longer than --max-line-bytes";
+    json_error_t err;
+    json_t *v = json_loadb(line->text, line->len, JSON_REJECT_DUPLICATES | JSON_DECODE_ANY, &err);
+    if (!v)
+        return line->unterminated ? "cut short: the peer closed in the middle of it" : "not JSON";
+    if (!json_is_object(v)) {
+        json_decref(v);
+        return "not a JSON object";
+    }
+    *proto = message_protocol(v, CHOOSE_AUTO);
+    if (*proto == PROTO_NONE) {
+        json_decref(v);
+        return "neither IACP nor FIPA";
+    }
+    *msg = v;
+    return NULL;
+}
+
+static void write_line(struct filter *f, const struct transport_line *line)
+{
+    filter_write(f, line->text, line->len);
+    filter_write(f, "\n", 1);
+}
+
+/* The stream rules follow the replies too, so that later lines of the script are checked against
+ * what the peer said; what they find in a reply is the peer's business, not reported. */
+static void follow_reply(struct send *s, json_t *msg, enum protocol proto)
+{
+    if (!s->engine)
+        return;
+    struct message m = {.root = msg, .proto = proto};
+    m.id = json_member_string(msg, proto == PROTO_FIPA ? "reply_with" : "id");
+    m.at = (struct diag_where){.file = s->peer_name, .line = s->peer_lines, .id = m.id};
+    unsigned long before = s->quiet.errors;
+    if (proto == PROTO_IACP)
+        iacp_check(&m, &s->iacp, &s->quiet);
+    else
+        fipa_check_in_stream(&m, &s->fipa, &s->quiet);
+    if (s->quiet.errors == before)
+        engine_feed(s->engine, &m, &s->quiet);
+}
+
+/* One line from the peer: a reply to the conversation a follows (printed and taken), the echo of
+ * ours or an unrelated message (printed with --all), or garbage (reported). */
+static void handle_line(struct send *s, struct filter *f, struct answers *a,
+                        const struct transport_line *line)
+{
+    s->peer_lines++;
+    if (line->len == 0 || (line->len == 1 && line->text[0] == '\r'))
+        return;
+    json_t *msg;
+    enum protocol proto;
+    const char *why = peer_message(line, &msg, &proto);
+    if (why) {
+        struct diag_where at;
+        peer_where(s, &at, s->peer_lines);
+        struct strbuf shown = STRBUF_INIT;
+        sb_add(&shown, line->text, line->len);
+        diag_emit(&s->sink, &at, SEV_WARNING, "peer-garbage",
+                  "the peer wrote a line that is not a message (%s): '%s'; ignored", why,
+                  shown.buf ? shown.buf : "");
+        sb_free(&shown);
+        return;
+    }
+    enum answer_role role = a ? answers_classify(a, msg, proto) : ANSWER_UNRELATED;
+    if (role == ANSWER_REPLY || s->all)
+        write_line(f, line);
+    if (role == ANSWER_REPLY) {
+        follow_reply(s, msg, proto);
+        answers_take(a, msg, proto);
+    }
+    json_decref(msg);
+}
+
+/* Takes the lines the peer has sent so far, none of them awaited. */
+static void take_lines(struct send *s, struct filter *f)
+{
+    struct transport_line line;
+    while (s->peer && transport_line(s->peer, &line))
+        handle_line(s, f, NULL, &line);
+    filter_flush(f);
+}
+
+/* Closes the peer's input and reads what it still says, until it closes or the grace period
+ * ends; then the connection ends (a command still running is killed, and always reaped). */
+static void close_peer(struct send *s, struct filter *f)
+{
+    if (!s->peer)
+        return;
+    bool interrupted = filter_interrupted();
+    double deadline = clock_monotonic() + (interrupted ? 0 : s->grace);
+    if (!interrupted) {
+        transport_close_write(s->peer);
+        enum transport_status st = TRANSPORT_OK;
+        while (st != TRANSPORT_CLOSED && st != TRANSPORT_TIMEOUT && st != TRANSPORT_ERROR &&
+               !filter_interrupted()) {
+            st = transport_wait(s->peer, deadline);
+            take_lines(s, f);
+        }
+    }
+    transport_end(s->peer, filter_interrupted() ? clock_monotonic() : deadline, NULL);
+    s->peer = NULL;
+}
+
+static void end_run(struct send *s, struct filter *f)
+{
+    if (s->ended)
+        return;
+    s->ended = true;
+    filter_stop(f);
+    filter_flush(f);
+    close_peer(s, f);
+}
+
+/* --- sending --- */
+
+/* Writes the message to stdout or to the peer (connected at the first message); false when it
+ * could not go (the run has ended). */
+static bool deliver(struct send *s, struct filter *f, const json_t *msg)
+{
+    sb_reset(&s->out);
+    jsonout_line(&s->out, msg);
+    if (!s->connect && !s->exec) {
+        filter_write(f, s->out.buf, s->out.len); /* flushed before the next read would block */
+        return true;
+    }
+    if (!s->peer && !open_peer(s)) {
+        end_run(s, f);
+        return false;
+    }
+    enum transport_status st = transport_write(s->peer, s->out.buf, s->out.len);
+    while (st == TRANSPORT_INTERRUPTED && !filter_interrupted())
+        st = transport_flush(s->peer);
+    if (st == TRANSPORT_INTERRUPTED)
+        end_run(s, f);
+    else if (st != TRANSPORT_OK)
+        peer_failed(s, f, st, NULL, NULL);
+    return st == TRANSPORT_OK;
+}
+
+/* How long --wait waits: --timeout, else until the deadline the message states when that is
+ * still to come, else 30 s. */
+static double wait_for(const struct send *s, const json_t *msg, enum protocol proto, double now)
+{
+    double deadline;
+    if (s->timeout_given)
+        return s->timeout;
+    if (answers_deadline(msg, proto, &deadline) && deadline > now)
+        return deadline - now;
+    return DEFAULT_TIMEOUT;
+}
+
+static void settle(struct send *s, const struct answers *a, const struct diag_where *at,
+                   double seconds)
+{
+    char secs[32];
+    switch (answers_outcome(a)) {
+    case ANSWER_SUCCEEDED:
+        s->succeeded++;
+        break;
+    case ANSWER_FAILED:
+        s->failed++;
+        diag_emit(&s->sink, at, SEV_ERROR, "send-failed", "the conversation failed: %s",
+                  answers_state(a));
+        break;
+    case ANSWER_TIMEOUT:
+        s->timed_out++;
+        snprintf(secs, sizeof secs, "%.15g", round(seconds * 1000) / 1000);
+        diag_emit(&s->sink, at, SEV_ERROR, "send-timeout", "no final answer within %s s (%s)", secs,
+                  answers_state(a));
+        break;
+    case ANSWER_OPEN:
+        break; /* the run ended while it was awaited */
+    }
+}
+
+/* Reads the peer until the conversation msg opened is over, or the time is up. */
+static void await_end(struct send *s, struct filter *f, const json_t *msg, enum protocol proto,
+                      const struct diag_where *at, double now)
+{
+    struct answers *a = answers_new(msg, proto);
+    if (!a) {
+        s->succeeded++; /* it expects no answer: done once sent */
+        return;
+    }
+    double seconds = wait_for(s, msg, proto, now);
+    double deadline = clock_monotonic() + seconds;
+    while (!s->ended && answers_outcome(a) == ANSWER_OPEN) {
+        struct transport_line line;
+        while (answers_outcome(a) == ANSWER_OPEN && transport_line(s->peer, &line))
+            handle_line(s, f, a, &line);
+        filter_flush(f);
+        if (answers_outcome(a) != ANSWER_OPEN)
+            break;
+        enum transport_status st = transport_wait(s->peer, deadline);
+        if (st == TRANSPORT_TIMEOUT)
+            answers_expire(a);
+        else if (st == TRANSPORT_INTERRUPTED && filter_interrupted())
+            end_run(s, f);
+        else if (st != TRANSPORT_OK && st != TRANSPORT_INTERRUPTED)
+            peer_failed(s, f, st, at, a);
+    }
+    settle(s, a, at, seconds);
+    answers_free(a);
+}
+
+static void check(struct send *s, const struct message *m, struct diag_sink *sink)
+{
+    unsigned long before = sink->errors;
+    if (m->proto == PROTO_IACP)
+        iacp_check(m, &s->iacp, sink);
+    else if (s->engine)
+        fipa_check_in_stream(m, &s->fipa, sink);
+    else
+        fipa_check(m, &s->fipa, sink);
+    if (s->engine && sink->errors == before)
+        engine_feed(s->engine, m, sink);
+}
+
+/* The protocol of what is to be sent, or PROTO_NONE after saying why there is none. */
+static enum protocol settle_protocol(struct send *s, const struct message *m,
+                                     struct diag_sink *sink)
+{
+    enum protocol proto = message_protocol(m->root, CHOOSE_AUTO);
+    if (s->answer_proto != PROTO_NONE) {
+        if (proto != PROTO_NONE && proto != s->answer_proto) {
+            diag_emit(sink, &m->at, SEV_ERROR, "send-answer",
+                      s->answer_proto == PROTO_FIPA
+                          ? "the message answered is FIPA: its reply has a 'performative', not "
+                            "an IACP 'kind' or 'v'"
+                          : "the message answered is IACP: its reply has a 'kind', not a FIPA "
+                            "'performative'");
+            return PROTO_NONE;
+        }
+        proto = s->answer_proto;
+        if (proto == PROTO_FIPA && s->answer_several_receivers &&
+            !json_object_get(m->root, "sender")) {
+            diag_emit(sink, &m->at, SEV_ERROR, "send-answer",
+                      "the message answered went to several receivers: say which one answers "
+                      "with sender=NAME");
+            return PROTO_NONE;
+        }
+    }
+    if (proto == PROTO_NONE)
+        diag_emit(sink, &m->at, SEV_ERROR, "no-protocol",
+                  "neither IACP (no 'kind' or 'v') nor FIPA (no 'performative')");
+    return proto;
+}
+
+static enum verdict send_message(void *ctx, struct filter *f, struct message *m)
+{
+    struct send *s = ctx;
+    if (s->ended) {
+        filter_stop(f);
+        return VERDICT_WRITTEN;
+    }
+    struct diag_sink *sink = filter_sink(f);
+    if (s->from_stdin)
+        outgoing_merge(m->root, s->base);
+    enum protocol proto = settle_protocol(s, m, sink);
+    if (proto == PROTO_NONE)
+        return VERDICT_WRITTEN;
+    double now = s->opts->now_given ? (double)s->opts->now : clock_wall();
+    struct outgoing_config oc = {.queen = s->opts->engine.queen, .ids = s->ids, .now = now};
+    bool answering = s->answer_proto != PROTO_NONE;
+    outgoing_complete(m->root, proto, answering && !s->answer_has_conversation, &oc);
+    json_t *msg = outgoing_ordered(m->root, proto);
+    struct message out = {.rec = m->rec, .root = msg, .proto = proto, .at = m->at};
+    out.id = json_member_string(msg, proto == PROTO_FIPA ? "reply_with" : "id");
+    out.at.id = out.id;
+    unsigned long errors_before = sink->errors;
+    check(s, &out, sink);
+    if (sink->errors == errors_before && deliver(s, f, msg)) {
+        s->sent++;
+        if (s->wait)
+            await_end(s, f, msg, proto, &out.at, now);
+        else if (s->peer)
+            take_lines(s, f);
+    }
+    json_decref(msg);
+    if (s->ended)
+        filter_stop(f);
+    return VERDICT_WRITTEN;
+}
+
+static void end_of_input(void *ctx, struct filter *f)
+{
+    end_run(ctx, f);
+}
+
+/* --- main --- */
+
+static const char help_tail[] =
+    "Each MEMBER=VALUE sets a member: KEY=TEXT a string, KEY:=JSON any JSON value,\n"
+    "KEY=@FILE a file's text (one final newline dropped), KEY:=@FILE a JSON file\n"
+    "(- is standard input), KEY[]=... appends to an array; KEY may be a dotted path\n"
+    "(body.node). kind= makes an IACP message, performative= a FIPA one; v, from,\n"
+    "id and ts, or reply_with, conversation_id and timestamp are filled in, and\n"
+    "reply_by=+30s counts from now. The message is checked before it leaves.\n";
+
+static const char exit_status[] =
+    "Exit status: 0 if the message went (with --wait: the conversation succeeded),\n"
+    "1 if it was invalid, or refused, rejected or failed, 2 on a usage error or when\n"
+    "the peer cannot be reached or goes away, 3 when no final answer came in time,\n"
+    "130 when interrupted.\n";
+
+static void print_stats(const struct send *s)
+{
+    if (s->opts->diagnostics == DIAG_JSON)
+        fprintf(stderr,
+                "{\"type\":\"send\",\"sent\":%lu,\"succeeded\":%lu,\"failed\":%lu,"
+                "\"timed_out\":%lu}\n",
+                s->sent, s->succeeded, s->failed, s->timed_out);
+    else if (s->wait)
+        fprintf(stderr, "%s: %lu sent; %lu succeeded, %lu failed, %lu timed out\n", util_progname(),
+                s->sent, s->succeeded, s->failed, s->timed_out);
+    else
+        fprintf(stderr, "%s: %lu sent\n", util_progname(), s->sent);
+}
+
+static void send_free(struct send *s)
+{
+    command_free(s->exec);
+    json_decref(s->base);
+    idgen_free(s->ids);
+    engine_free(s->engine);
+    free(s->peer_name);
+    sb_free(&s->out);
+    diag_sink_free(&s->sink);
+    diag_sink_free(&s->quiet);
+}
+
+static void init_sinks(struct send *s, const struct common_opts *opts)
+{
+    diag_sink_init(&s->sink, stderr);
+    s->sink.format = opts->diagnostics;
+    s->sink.quiet = opts->quiet;
+    s->sink.color = opts->diagnostics == DIAG_TEXT && options_want_color(opts);
+    diag_sink_init(&s->quiet, stderr);
+    s->quiet.quiet = true;
+}
+
+/* The composed arguments as the one record the filter reads. */
+static int run_arguments(struct send *s, const struct filter_config *cfg,
+                         const struct filter_ops *ops)
+{
+    struct strbuf text = STRBUF_INIT;
+    jsonout_line(&text, s->base);
+    text.buf[--text.len] = '\0';
+    int status = filter_run_text(cfg, ops, "<arguments>", text.buf, text.len);
+    sb_free(&text);
+    return status;
+}
+
+int main(int argc, char **argv)
+{
+    filter_tool_init("acp-send");
+    struct send s = {.timeout = DEFAULT_TIMEOUT, .io_timeout = 10, .grace = 2};
+    const struct tool_spec spec = {
+        .name = "acp-send",
+        .usage = "[OPTION]... MEMBER=VALUE...",
+        .summary =
+            "Compose an IACP or FIPA message from its members, check it, and send it to stdout,\n"
+            "a socket or a command; with --wait, follow its conversation to the end.",
+        .options = send_options,
+        .groups = GROUP_CHECKS | GROUP_ENGINE | GROUP_FIPA | GROUP_CLOCK,
+        .help_tail = help_tail,
+        .exit_status = exit_status,
+        .handle = handle_option,
+        .ctx = &s,
+    };
+    struct common_opts opts;
+    int first = options_parse(&spec, &opts, argc, argv);
+    s.members = argv + (first > 0 ? first : argc);
+    s.nmembers = first > 0 ? argc - first : 0;
+    s.opts = &opts;
+    s.reader = (struct compose_reader){.max_bytes = opts.max_line_bytes,
+                                       .stdin_taken = s.from_stdin ? "--stdin" : NULL};
+    if (first < 0 || !usage_ok(&s) || !compose_base(&s)) {
+        send_free(&s);
+        options_free(&opts);
+        return 2;
+    }
+    init_sinks(&s, &opts);
+    s.peer_name = xstrdup(s.connect ? s.connect : s.exec ? s.exec[0] : "<stdout>");
+    struct idgen_config ic = {.seed = opts.seed_given ? opts.seed : idgen_random_seed(),
+                              .keep_for = opts.engine.idle_timeout,
+                              .max_ids = opts.engine.max_open};
+    s.ids = idgen_new(&ic);
+    s.iacp.queen = opts.engine.queen;
+    s.fipa.profile = opts.engine.fipa_profile;
+    if (s.from_stdin)
+        s.engine = engine_new(&opts.engine, NULL, NULL);
+    const struct filter_config cfg = {.opts = &opts, .protocol = CHOOSE_AUTO, .mode = READ_JSON};
+    const struct filter_ops ops = {
+        .message = send_message, .end_of_input = end_of_input, .ctx = &s};
+    int status = s.from_stdin ? filter_run(&cfg, &ops, NULL, 0) : run_arguments(&s, &cfg, &ops);
+    /* The run stopped while reading (Ctrl-C, --max-errors): the peer is ended all the same. */
+    if (s.peer)
+        transport_end(s.peer, clock_monotonic() + (filter_interrupted() ? 0 : s.grace), NULL);
+    if (opts.stats && !opts.quiet)
+        print_stats(&s);
+    if (status != 130) {
+        if (status == 2 || s.trouble)
+            status = 2;
+        else if (s.timed_out)
+            status = EXIT_TIMEOUT;
+        else if (status == 1 || s.failed)
+            status = 1;
+    }
+    send_free(&s);
+    options_free(&opts);
+    return status;
+}

@@ -1,0 +1,429 @@
+/* acp-trace: tells the story of each conversation of a stream of IACP and FIPA messages: a summary
+ * of each as it ends, the statistics of the whole stream, or a sequence diagram. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "acl.h"
+#include "engine.h"
+#include "filter.h"
+#include "findings.h"
+#include "fipa.h"
+#include "tracediagram.h"
+#include "tracestats.h"
+#include "tracesummary.h"
+
+enum {
+    OPT_FORMAT = OPT_TOOL,
+    OPT_FOLLOW,
+    OPT_BY_AGENT,
+    OPT_SHARD,
+    OPT_MERGE_STATS,
+    OPT_HIDE,
+    OPT_MAX_ARROWS,
+};
+
+static const struct opt trace_options[] = {
+    {"format", OPT_FORMAT, required_argument, "FORMAT",
+     "summary (default), stats, report, mermaid, plantuml, svg or text"},
+    {"follow", OPT_FOLLOW, required_argument, "ID",
+     "only conversation ID; without --format, its messages verbatim"},
+    {"by-agent", OPT_BY_AGENT, no_argument, NULL, "stats and report: latencies per agent too"},
+    {"shard", OPT_SHARD, required_argument, "K/N", "follow only the conversations of shard K of N"},
+    {"merge-stats", OPT_MERGE_STATS, no_argument, NULL,
+     "merge the --format=stats objects in the FILEs"},
+    {"hide", OPT_HIDE, required_argument, "KIND,...",
+     "diagrams leave out these kinds or performatives"},
+    {"max-arrows", OPT_MAX_ARROWS, required_argument, "N",
+     "diagrams stop after N arrows (default 10000)"},
+    {"now", OPT_NOW, required_argument, "TIME",
+     "relative date-times count from TIME (default: SOURCE_DATE_EPOCH, else the clock)"},
+    {NULL, 0, 0, NULL, NULL},
+};
+
+enum format {
+    FORMAT_SUMMARY,
+    FORMAT_STATS,
+    FORMAT_REPORT,
+    FORMAT_MESSAGES, /* --follow without --format */
+    FORMAT_MERMAID,
+    FORMAT_PLANTUML,
+    FORMAT_SVG,
+    FORMAT_TEXT,
+};
+
+static const char *const format_names[] = {
+    [FORMAT_SUMMARY] = "summary", [FORMAT_STATS] = "stats",       [FORMAT_REPORT] = "report",
+    [FORMAT_MERMAID] = "mermaid", [FORMAT_PLANTUML] = "plantuml", [FORMAT_SVG] = "svg",
+    [FORMAT_TEXT] = "text",
+};
+
+enum { DEFAULT_MAX_ARROWS = 10000 };
+
+struct trace {
+    enum format format;
+    bool format_given;
+    const char *follow;
+    bool by_agent;
+    bool merge;
+    unsigned long shard, shards;
+    char **hidden; /* kinds and acts (kebab) that diagrams leave out */
+    size_t nhidden;
+    unsigned long max_arrows;
+
+    struct engine *engine;
+    struct trace_stats *stats;
+    struct filter *filter; /* the run, for the engine's callback to write to */
+    struct strbuf out;
+    struct diag_observer observer;
+    bool inside; /* in a message, or at the end: what is found is counted */
+
+    struct trace_diagram *diagram; /* NULL unless a diagram is drawn */
+};
+
+/* ---- options ---- */
+
+static bool parse_shard(struct trace *t, const char *arg)
+{
+    const char *slash = strchr(arg, '/');
+    char *k = slash ? xstrndup(arg, (size_t)(slash - arg)) : NULL;
+    bool ok = k && parse_ulong(k, &t->shard) && parse_ulong(slash + 1, &t->shards) &&
+              t->shard >= 1 && t->shard <= t->shards;
+    free(k);
+    if (!ok)
+        options_usage_error("--shard must be K/N with 1 <= K <= N, as in --shard=2/4");
+    return ok;
+}
+
+static bool parse_hide(struct trace *t, const char *arg)
+{
+    const char *p = arg;
+    do {
+        size_t len = strcspn(p, ",");
+        char *word = xstrndup(p, len);
+        if (!*word) {
+            free(word);
+            options_usage_error("--hide takes kinds or performatives separated by commas");
+            return false;
+        }
+        enum fipa_act act = fipa_act_parse(word);
+        if (act != FIPA_ACT_INVALID) {
+            free(word);
+            word = xstrdup(fipa_act_name(act, SPELL_KEBAB));
+        }
+        t->hidden = xrealloc(t->hidden, (t->nhidden + 1) * sizeof *t->hidden);
+        t->hidden[t->nhidden++] = word;
+        p += len;
+    } while (*p++ == ',');
+    return true;
+}
+
+static bool handle_option(void *ctx, int key, const char *arg)
+{
+    struct trace *t = ctx;
+    switch (key) {
+    case OPT_FORMAT:
+        for (size_t i = 0; i < sizeof format_names / sizeof *format_names; i++)
+            if (format_names[i] && strcmp(arg, format_names[i]) == 0) {
+                t->format = (enum format)i;
+                t->format_given = true;
+                return true;
+            }
+        options_usage_error("--format must be summary, stats, report, mermaid, plantuml, svg or "
+                            "text");
+        return false;
+    case OPT_FOLLOW:
+        t->follow = arg;
+        if (!*arg)
+            options_usage_error("--follow needs a conversation id");
+        return *arg != '\0';
+    case OPT_BY_AGENT:
+        t->by_agent = true;
+        return true;
+    case OPT_SHARD:
+        return parse_shard(t, arg);
+    case OPT_MERGE_STATS:
+        t->merge = true;
+        return true;
+    case OPT_HIDE:
+        return parse_hide(t, arg);
+    case OPT_MAX_ARROWS:
+        if (parse_ulong(arg, &t->max_arrows) && t->max_arrows > 0)
+            return true;
+        options_usage_error("--max-arrows must be a whole number above 0");
+        return false;
+    }
+    return false;
+}
+
+static bool is_diagram(enum format f)
+{
+    return f >= FORMAT_MERMAID;
+}
+
+/* Options that make no sense together are refused before anything is read. */
+static bool settle_options(struct trace *t)
+{
+    if (t->follow && !t->format_given)
+        t->format = FORMAT_MESSAGES;
+    if (t->merge) {
+        if (t->format_given && t->format != FORMAT_STATS && t->format != FORMAT_REPORT) {
+            options_usage_error("--merge-stats writes --format=stats or report");
+            return false;
+        }
+        if (!t->format_given)
+            t->format = FORMAT_STATS;
+        if (t->follow || t->shards) {
+            options_usage_error(
+                "--merge-stats reads statistics: --follow and --shard do not apply");
+            return false;
+        }
+    }
+    return true;
+}
+
+/* ---- what is found ---- */
+
+static void observe_finding(void *ctx, const struct diag_finding *f)
+{
+    struct trace *t = ctx;
+    /* In shards other than 1, what the filter reports of records that are no messages is
+     * reported by every shard, and counted by shard 1. */
+    if (!t->inside && t->shard > 1)
+        return;
+    if (!t->follow)
+        trace_stats_finding(t->stats, f->code);
+    if (t->diagram)
+        trace_diagram_finding(t->diagram, f);
+}
+
+/* ---- conversations ---- */
+
+static bool followed(const struct trace *t, const char *conversation)
+{
+    return !t->follow || (conversation && strcmp(conversation, t->follow) == 0);
+}
+
+static void summary_done(void *ctx, const struct conversation_summary *s)
+{
+    struct trace *t = ctx;
+    if (!followed(t, s->conversation))
+        return;
+    const char *outcome = trace_outcome(s);
+    trace_stats_conversation(t->stats, s, outcome);
+    /* With --follow, the findings counted are the conversation's own. */
+    for (size_t i = 0; t->follow && s->findings && i < s->findings->n; i++)
+        trace_stats_finding(t->stats, s->findings->v[i].code);
+    if (t->format != FORMAT_SUMMARY)
+        return;
+    sb_reset(&t->out);
+    trace_summary_write(s, outcome, &t->out);
+    filter_write(t->filter, t->out.buf, t->out.len);
+}
+
+/* ---- messages ---- */
+
+/* The kind of an IACP message, or the act of a FIPA one (kebab-case, as FIPA spells it). */
+static const char *kind_of(const struct message *m)
+{
+    if (m->proto == PROTO_IACP) {
+        const char *kind = json_member_string(m->root, "kind");
+        return kind ? kind : "(no kind)";
+    }
+    const char *performative = json_member_string(m->root, "performative");
+    enum fipa_act act = performative ? fipa_act_parse(performative) : FIPA_ACT_INVALID;
+    if (act != FIPA_ACT_INVALID)
+        return fipa_act_name(act, SPELL_KEBAB);
+    return performative ? performative : "(no performative)";
+}
+
+static const char *sender_of(const struct message *m)
+{
+    if (m->proto == PROTO_IACP)
+        return json_member_string(m->root, "from");
+    return fipa_agent_name(json_object_get(m->root, "sender"));
+}
+
+static void write_record(struct filter *f, const struct record *rec)
+{
+    filter_write(f, rec->text, rec->raw_len);
+    filter_write(f, "\n", 1);
+}
+
+static enum verdict trace_message(void *ctx, struct filter *f, struct message *m)
+{
+    struct trace *t = ctx;
+    t->filter = f;
+    t->inside = true;
+    if (t->diagram)
+        trace_diagram_begin(t->diagram, m);
+    const char *conversation = engine_check(t->engine, m, filter_sink(f));
+    if (conversation != ENGINE_ELSEWHERE && followed(t, conversation)) {
+        const char *kind = kind_of(m), *sender = sender_of(m);
+        trace_stats_message(t->stats, kind, sender);
+        if (t->format == FORMAT_MESSAGES)
+            write_record(f, m->rec);
+        if (t->diagram)
+            trace_diagram_message(t->diagram, m, kind, sender);
+    }
+    if (t->diagram)
+        trace_diagram_end(t->diagram);
+    t->inside = false;
+    return VERDICT_WRITTEN;
+}
+
+static json_t *parse_acl(void *ctx, struct filter *f, const struct record *rec)
+{
+    (void)ctx;
+    return acl_parse(rec, filter_sink(f), filter_now(f));
+}
+
+/* ---- the end ---- */
+
+static void write_views(struct trace *t, struct filter *f)
+{
+    sb_reset(&t->out);
+    if (t->format == FORMAT_STATS)
+        trace_stats_write(t->stats, &t->out);
+    else if (t->format == FORMAT_REPORT)
+        trace_stats_report(t->stats, &t->out);
+    else if (t->diagram)
+        trace_diagram_write(t->diagram, &t->out);
+    filter_write(f, t->out.buf, t->out.len);
+}
+
+static void end_of_input(void *ctx, struct filter *f)
+{
+    struct trace *t = ctx;
+    t->filter = f;
+    t->inside = true;
+    engine_finish(t->engine, filter_sink(f));
+    t->inside = false;
+    write_views(t, f);
+}
+
+/* SIGINT or --max-errors: what is open is handed over as open, and the views are written. */
+static void cut_short(void *ctx, struct filter *f)
+{
+    struct trace *t = ctx;
+    t->filter = f;
+    engine_hand_over(t->engine);
+    write_views(t, f);
+}
+
+static double idle(void *ctx, struct filter *f)
+{
+    struct trace *t = ctx;
+    t->filter = f;
+    t->inside = true;
+    double wait = engine_idle(t->engine, filter_sink(f));
+    t->inside = false;
+    return wait;
+}
+
+/* ---- --merge-stats ---- */
+
+static enum verdict merge_message(void *ctx, struct filter *f, struct message *m)
+{
+    struct trace *t = ctx;
+    const char *why;
+    if (!trace_stats_merge(t->stats, m->root, &why))
+        diag_emit(filter_sink(f), &m->at, SEV_ERROR, "trace-stats-invalid",
+                  "%s: it cannot be merged", why);
+    return VERDICT_WRITTEN;
+}
+
+static void merge_end(void *ctx, struct filter *f)
+{
+    write_views(ctx, f);
+}
+
+/* ---- main ---- */
+
+static const char help_tail[] =
+    "A conversation's summary is written as soon as it ends (or times out), one JSON\n"
+    "object a line; its outcome is done, failed, refused, rejected, not-understood,\n"
+    "cancelled, timeout, violated or open. --format=stats writes one object for the\n"
+    "whole stream, which --merge-stats merges with others (e.g. the shards of a run).\n";
+
+static void trace_free(struct trace *t)
+{
+    engine_free(t->engine);
+    trace_stats_free(t->stats);
+    trace_diagram_free(t->diagram);
+    for (size_t i = 0; i < t->nhidden; i++)
+        free(t->hidden[i]);
+    free(t->hidden);
+    sb_free(&t->out);
+}
+
+static enum diagram_format diagram_format(enum format f)
+{
+    switch (f) {
+    case FORMAT_MERMAID:
+        return DIAGRAM_MERMAID;
+    case FORMAT_PLANTUML:
+        return DIAGRAM_PLANTUML;
+    case FORMAT_SVG:
+        return DIAGRAM_SVG;
+    default:
+        return DIAGRAM_TEXT;
+    }
+}
+
+int main(int argc, char **argv)
+{
+    filter_tool_init("acp-trace");
+    struct trace t = {.format = FORMAT_SUMMARY, .max_arrows = DEFAULT_MAX_ARROWS};
+    const struct tool_spec spec = {
+        .name = "acp-trace",
+        .usage = "[OPTION]... [FILE]...",
+        .summary = "Tell the story of each conversation in a stream of IACP 1.1 and FIPA ACL\n"
+                   "messages: a summary of each as it ends, statistics of latency and anomalies,\n"
+                   "or a sequence diagram.",
+        .options = trace_options,
+        .groups = GROUP_CHECKS | GROUP_ENGINE | GROUP_LIVE | GROUP_FIPA,
+        .help_tail = help_tail,
+        .handle = handle_option,
+        .ctx = &t,
+    };
+    struct common_opts opts;
+    int first = options_parse(&spec, &opts, argc, argv);
+    if (first < 0 || !settle_options(&t)) {
+        options_free(&opts);
+        trace_free(&t);
+        return 2;
+    }
+    opts.engine.shard = t.shard;
+    opts.engine.shards = t.shards;
+    t.stats = trace_stats_new(t.by_agent, opts.engine.max_open);
+    t.observer = (struct diag_observer){.notify = observe_finding, .ctx = &t};
+    int status;
+    if (t.merge) {
+        const struct filter_config cfg = {
+            .opts = &opts, .protocol = CHOOSE_AUTO, .mode = READ_JSON, .observer = &t.observer};
+        const struct filter_ops ops = {
+            .message = merge_message, .end_of_input = merge_end, .ctx = &t};
+        status = filter_run(&cfg, &ops, argv + first, argc - first);
+    } else {
+        t.engine = engine_new(&opts.engine, summary_done, &t);
+        if (is_diagram(t.format))
+            t.diagram =
+                trace_diagram_new(diagram_format(t.format), t.follow ? t.follow : "acp-trace",
+                                  t.max_arrows, t.hidden, t.nhidden);
+        const struct filter_config cfg = {
+            .opts = &opts, .protocol = CHOOSE_AUTO, .mode = READ_AUTO, .observer = &t.observer};
+        const struct filter_ops ops = {
+            .message = trace_message,
+            .end_of_input = end_of_input,
+            .cut_short = cut_short,
+            .idle = opts.engine.wall_clock ? idle : NULL,
+            .parse_acl = parse_acl,
+            .ctx = &t,
+        };
+        status = filter_run(&cfg, &ops, argv + first, argc - first);
+    }
+    trace_free(&t);
+    options_free(&opts);
+    return status;
+}

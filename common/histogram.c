@@ -1,0 +1,240 @@
+#include "histogram.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+/* Indices beyond these hold nothing a latency can be: B^5000 is about 10^43. */
+enum { INDEX_MAX = 5000 };
+
+void histogram_init(struct histogram *h)
+{
+    *h = (struct histogram){.min = NAN, .max = NAN};
+}
+
+void histogram_free(struct histogram *h)
+{
+    free(h->positive.counts);
+    free(h->negative.counts);
+    histogram_init(h);
+}
+
+static long bucket_of(double magnitude)
+{
+    double i = ceil(log(magnitude) / log(HISTOGRAM_BASE));
+    return (long)fmax(-INDEX_MAX, fmin(INDEX_MAX, i));
+}
+
+/* Makes room for index i in the store. */
+static unsigned long long *slot(struct histogram_store *s, long i)
+{
+    if (s->n == 0) {
+        s->counts = xcalloc(1, sizeof *s->counts);
+        s->lo = i;
+        s->n = 1;
+    } else if (i < s->lo) {
+        size_t extra = (size_t)(s->lo - i);
+        unsigned long long *counts = xcalloc(s->n + extra, sizeof *counts);
+        memcpy(counts + extra, s->counts, s->n * sizeof *counts);
+        free(s->counts);
+        s->counts = counts;
+        s->n += extra;
+        s->lo = i;
+    } else if (i >= s->lo + (long)s->n) {
+        size_t n = (size_t)(i - s->lo) + 1;
+        s->counts = xrealloc(s->counts, n * sizeof *s->counts);
+        memset(s->counts + s->n, 0, (n - s->n) * sizeof *s->counts);
+        s->n = n;
+    }
+    return &s->counts[i - s->lo];
+}
+
+static void note_extremes(struct histogram *h, double min, double max)
+{
+    if (isnan(h->min) || min < h->min)
+        h->min = min;
+    if (isnan(h->max) || max > h->max)
+        h->max = max;
+}
+
+void histogram_add(struct histogram *h, double value)
+{
+    if (!isfinite(value))
+        return;
+    h->count++;
+    h->sum += value;
+    note_extremes(h, value, value);
+    double magnitude = fabs(value);
+    if (magnitude < HISTOGRAM_ZERO)
+        h->zero++;
+    else
+        (*slot(value > 0 ? &h->positive : &h->negative, bucket_of(magnitude)))++;
+}
+
+static void merge_store(struct histogram_store *into, const struct histogram_store *from)
+{
+    for (size_t k = 0; k < from->n; k++)
+        if (from->counts[k])
+            *slot(into, from->lo + (long)k) += from->counts[k];
+}
+
+void histogram_merge(struct histogram *into, const struct histogram *from)
+{
+    if (from->count == 0)
+        return;
+    into->count += from->count;
+    into->zero += from->zero;
+    into->sum += from->sum;
+    note_extremes(into, from->min, from->max);
+    merge_store(&into->positive, &from->positive);
+    merge_store(&into->negative, &from->negative);
+}
+
+struct rank_walk {
+    unsigned long long rank, seen;
+    double found;
+    bool done;
+};
+
+static void find_rank(void *ctx, double low, double high, unsigned long long count)
+{
+    struct rank_walk *w = ctx;
+    if (w->done)
+        return;
+    w->seen += count;
+    if (w->seen < w->rank)
+        return;
+    w->done = true;
+    /* 2 B^i / (B + 1), from the bucket's bound of largest magnitude B^i */
+    w->found = 2 * (high > 0 ? high : low) / (HISTOGRAM_BASE + 1);
+}
+
+double histogram_quantile(const struct histogram *h, double q)
+{
+    if (h->count == 0)
+        return NAN;
+    double wanted = ceil(q * (double)h->count);
+    struct rank_walk w = {.rank = wanted < 1 ? 1 : (unsigned long long)wanted};
+    if (w.rank > h->count)
+        w.rank = h->count;
+    histogram_each(h, find_rank, &w);
+    return fmin(h->max, fmax(h->min, w.found));
+}
+
+void histogram_each(const struct histogram *h,
+                    void (*fn)(void *ctx, double low, double high, unsigned long long count),
+                    void *ctx)
+{
+    const struct histogram_store *n = &h->negative, *p = &h->positive;
+    for (size_t k = n->n; k-- > 0;)
+        if (n->counts[k]) {
+            long i = n->lo + (long)k;
+            fn(ctx, -pow(HISTOGRAM_BASE, (double)i), -pow(HISTOGRAM_BASE, (double)(i - 1)),
+               n->counts[k]);
+        }
+    if (h->zero)
+        fn(ctx, 0, 0, h->zero);
+    for (size_t k = 0; k < p->n; k++)
+        if (p->counts[k]) {
+            long i = p->lo + (long)k;
+            fn(ctx, pow(HISTOGRAM_BASE, (double)(i - 1)), pow(HISTOGRAM_BASE, (double)i),
+               p->counts[k]);
+        }
+}
+
+static void write_number(struct jsonout *w, double v)
+{
+    if (isfinite(v))
+        jsonout_real(w, v);
+    else
+        jsonout_null(w);
+}
+
+static void write_store(struct jsonout *w, const struct histogram_store *s)
+{
+    jsonout_begin_array(w);
+    for (size_t k = 0; k < s->n; k++)
+        if (s->counts[k]) {
+            jsonout_begin_array(w);
+            jsonout_integer(w, s->lo + (long)k);
+            jsonout_integer(w, (json_int_t)s->counts[k]);
+            jsonout_end_array(w);
+        }
+    jsonout_end_array(w);
+}
+
+void histogram_write(const struct histogram *h, struct jsonout *w)
+{
+    jsonout_begin_object(w);
+    jsonout_key(w, "count");
+    jsonout_integer(w, (json_int_t)h->count);
+    jsonout_key(w, "sum");
+    jsonout_real(w, h->sum);
+    jsonout_key(w, "min");
+    write_number(w, h->min);
+    jsonout_key(w, "max");
+    write_number(w, h->max);
+    jsonout_key(w, "zero");
+    jsonout_integer(w, (json_int_t)h->zero);
+    jsonout_key(w, "positive");
+    write_store(w, &h->positive);
+    jsonout_key(w, "negative");
+    write_store(w, &h->negative);
+    jsonout_end_object(w);
+}
+
+static bool read_count(const json_t *v, unsigned long long *out)
+{
+    if (!json_is_integer(v) || json_integer_value(v) < 0)
+        return false;
+    *out = (unsigned long long)json_integer_value(v);
+    return true;
+}
+
+/* Reads [[index, count], ...] into s, adding up the counts in *total. */
+static bool read_store(struct histogram_store *s, const json_t *v, unsigned long long *total)
+{
+    if (!json_is_array(v))
+        return false;
+    size_t k;
+    const json_t *pair;
+    json_array_foreach(v, k, pair)
+    {
+        unsigned long long count;
+        const json_t *index = json_array_get(pair, 0);
+        if (!json_is_array(pair) || json_array_size(pair) != 2 || !json_is_integer(index) ||
+            json_integer_value(index) < -INDEX_MAX || json_integer_value(index) > INDEX_MAX ||
+            !read_count(json_array_get(pair, 1), &count))
+            return false;
+        *slot(s, (long)json_integer_value(index)) += count;
+        *total += count;
+    }
+    return true;
+}
+
+bool histogram_read(struct histogram *h, const json_t *v)
+{
+    struct histogram part;
+    histogram_init(&part);
+    const json_t *sum = json_object_get(v, "sum"), *min = json_object_get(v, "min"),
+                 *max = json_object_get(v, "max");
+    unsigned long long total = 0;
+    bool ok = json_is_object(v) && read_count(json_object_get(v, "count"), &part.count) &&
+              read_count(json_object_get(v, "zero"), &part.zero) && json_is_number(sum) &&
+              read_store(&part.positive, json_object_get(v, "positive"), &total) &&
+              read_store(&part.negative, json_object_get(v, "negative"), &total) &&
+              total + part.zero == part.count;
+    if (ok && part.count) {
+        ok = json_is_number(min) && json_is_number(max) &&
+             json_number_value(min) <= json_number_value(max);
+        part.sum = json_number_value(sum);
+        part.min = json_number_value(min);
+        part.max = json_number_value(max);
+    }
+    if (ok)
+        histogram_merge(h, &part);
+    histogram_free(&part);
+    return ok;
+}

@@ -1,0 +1,267 @@
+#include "tracediagram.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "fipa.h"
+
+/* A message drawn: where it was, its arrows, and its sender's column. */
+struct drawn {
+    unsigned long file; /* the how-manieth file, from 1 */
+    unsigned long line;
+    size_t first, arrows, column;
+};
+
+/* A finding at the message being traced, for its arrows. */
+struct pending {
+    enum diagram_mark mark;
+    char *diagnostic;
+};
+
+struct trace_diagram {
+    struct diagram *d;
+    unsigned long max_arrows;
+    char *const *hidden;
+    size_t nhidden;
+    bool stopped;        /* max_arrows reached */
+    struct drawn *drawn; /* in input order */
+    size_t ndrawn, drawn_cap;
+    const char **files; /* the files read, in order, to number them */
+    size_t nfiles;
+    const struct message *now; /* the message being traced, or NULL */
+    struct pending *pending;
+    size_t npending, pending_cap;
+    struct strbuf text;
+};
+
+struct trace_diagram *trace_diagram_new(enum diagram_format format, const char *title,
+                                        unsigned long max_arrows, char *const *hidden,
+                                        size_t nhidden)
+{
+    struct trace_diagram *t = xcalloc(1, sizeof *t);
+    t->d = diagram_new(format, title);
+    t->max_arrows = max_arrows;
+    t->hidden = hidden;
+    t->nhidden = nhidden;
+    return t;
+}
+
+static void clear_pending(struct trace_diagram *t)
+{
+    for (size_t i = 0; i < t->npending; i++)
+        free(t->pending[i].diagnostic);
+    t->npending = 0;
+}
+
+void trace_diagram_free(struct trace_diagram *t)
+{
+    if (!t)
+        return;
+    diagram_free(t->d);
+    clear_pending(t);
+    free(t->pending);
+    free(t->drawn);
+    free(t->files);
+    sb_free(&t->text);
+    free(t);
+}
+
+static bool hidden(const struct trace_diagram *t, const char *kind)
+{
+    for (size_t i = 0; i < t->nhidden; i++)
+        if (strcmp(t->hidden[i], kind) == 0)
+            return true;
+    return false;
+}
+
+/* Findings that tell of time passing: about a conversation or an agent that went quiet, not about
+ * the message that showed it. */
+static bool about_quiet(const char *code)
+{
+    return strcmp(code, "iacp-evicted") == 0 || strcmp(code, "iacp-silent") == 0 ||
+           strcmp(code, "fipa-evicted") == 0 || strcmp(code, "fipa-idle") == 0;
+}
+
+/* Files are numbered from 1 as they come (0: not read yet). */
+static unsigned long file_number(const struct trace_diagram *t, const char *file)
+{
+    for (size_t i = t->nfiles; file && i-- > 0;)
+        if (t->files[i] == file || strcmp(t->files[i], file) == 0)
+            return i + 1;
+    return 0;
+}
+
+/* The message drawn from line of file, by a binary search: they are in input order. */
+static const struct drawn *drawn_at(const struct trace_diagram *t, const char *file,
+                                    unsigned long line)
+{
+    unsigned long number = file_number(t, file);
+    if (!number || !line)
+        return NULL;
+    for (size_t lo = 0, hi = t->ndrawn; lo < hi;) {
+        size_t mid = lo + (hi - lo) / 2;
+        const struct drawn *d = &t->drawn[mid];
+        if (d->file == number && d->line == line)
+            return d;
+        if (d->file < number || (d->file == number && d->line < line))
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return NULL;
+}
+
+static void keep_pending(struct trace_diagram *t, enum diagram_mark mark, const char *diagnostic)
+{
+    if (t->npending == t->pending_cap) {
+        t->pending_cap = t->pending_cap ? 2 * t->pending_cap : 4;
+        t->pending = xrealloc(t->pending, t->pending_cap * sizeof *t->pending);
+    }
+    t->pending[t->npending++] = (struct pending){mark, xstrdup(diagnostic)};
+}
+
+void trace_diagram_finding(struct trace_diagram *t, const struct diag_finding *f)
+{
+    const struct diag_where *w = f->where;
+    enum diagram_mark mark = f->severity == SEV_ERROR ? MARK_ERROR : MARK_WARNING;
+    bool quiet = about_quiet(f->code);
+    /* A finding about time passing names the quiet one in its related line. */
+    const char *file =
+        quiet && w->related_line ? (w->related_file ? w->related_file : w->file) : w->file;
+    unsigned long line = quiet && w->related_line ? w->related_line : w->line;
+    sb_reset(&t->text);
+    sb_addf(&t->text, "%s: ", f->code);
+    sb_add(&t->text, f->message, f->message_len);
+    if (t->now && !quiet && t->now->at.line == line && t->now->at.file == file) {
+        keep_pending(t, mark, t->text.buf);
+        return;
+    }
+    const struct drawn *d = drawn_at(t, file, line);
+    if (!d)
+        return;
+    if (t->now && !quiet) {
+        for (size_t i = 0; i < d->arrows; i++)
+            diagram_mark(t->d, d->first + i, mark, t->text.buf);
+    } else if (!t->stopped) {
+        diagram_note(t->d, d->column, mark, t->text.buf);
+    }
+}
+
+void trace_diagram_begin(struct trace_diagram *t, const struct message *m)
+{
+    t->now = m;
+}
+
+void trace_diagram_end(struct trace_diagram *t)
+{
+    clear_pending(t);
+    t->now = NULL;
+}
+
+/* A label's short id: what ties the message to its conversation. */
+static const char *short_id(const struct message *m)
+{
+    static const char *const iacp[] = {"ref", "id"};
+    static const char *const fipa[] = {"conversation_id", "in_reply_to", "reply_with"};
+    const char *const *keys = m->proto == PROTO_IACP ? iacp : fipa;
+    size_t n = m->proto == PROTO_IACP ? 2 : 3;
+    for (size_t i = 0; i < n; i++) {
+        const char *id = json_member_string(m->root, keys[i]);
+        if (id)
+            return id;
+    }
+    return NULL;
+}
+
+enum { SHORT_ID_MAX = 24 };
+
+static const char *label_of(struct trace_diagram *t, const struct message *m, const char *kind)
+{
+    sb_reset(&t->text);
+    sb_adds(&t->text, kind);
+    const char *id = short_id(m);
+    if (!id)
+        return t->text.buf;
+    sb_addc(&t->text, ' ');
+    size_t len = strlen(id);
+    if (len <= SHORT_ID_MAX) {
+        sb_add(&t->text, id, len);
+        return t->text.buf;
+    }
+    /* Cut on a character boundary. */
+    size_t cut = SHORT_ID_MAX;
+    while (cut > 0 && ((unsigned char)id[cut] & 0xC0) == 0x80)
+        cut--;
+    sb_add(&t->text, id, cut);
+    sb_adds(&t->text, "...");
+    return t->text.buf;
+}
+
+static void stop_drawing(struct trace_diagram *t)
+{
+    sb_reset(&t->text);
+    sb_addf(&t->text,
+            "stopped after %lu arrows (--max-arrows): draw less with --follow=ID or --hide=KIND",
+            t->max_arrows);
+    diagram_note(t->d, 0, MARK_WARNING, t->text.buf);
+    t->stopped = true;
+}
+
+static void remember_drawn(struct trace_diagram *t, const struct message *m, size_t first,
+                           size_t arrows, size_t column)
+{
+    if (!t->nfiles || t->files[t->nfiles - 1] != m->at.file) {
+        t->files = xrealloc(t->files, (t->nfiles + 1) * sizeof *t->files);
+        t->files[t->nfiles++] = m->at.file;
+    }
+    if (t->ndrawn == t->drawn_cap) {
+        t->drawn_cap = t->drawn_cap ? 2 * t->drawn_cap : 64;
+        t->drawn = xrealloc(t->drawn, t->drawn_cap * sizeof *t->drawn);
+    }
+    t->drawn[t->ndrawn++] = (struct drawn){t->nfiles, m->at.line, first, arrows, column};
+}
+
+/* The receivers of a message: IACP's to, FIPA's receiver (one, or a set). */
+static const json_t *receivers(const struct message *m, size_t *n)
+{
+    const json_t *to = json_object_get(m->root, m->proto == PROTO_IACP ? "to" : "receiver");
+    *n = json_is_array(to) ? json_array_size(to) : to ? 1 : 0;
+    return to;
+}
+
+void trace_diagram_message(struct trace_diagram *t, const struct message *m, const char *kind,
+                           const char *sender)
+{
+    size_t n;
+    const json_t *to = receivers(m, &n);
+    if (!sender || n == 0 || hidden(t, kind) || t->stopped)
+        return;
+    if (diagram_arrows(t->d) + n > t->max_arrows) {
+        stop_drawing(t);
+        return;
+    }
+    size_t from = diagram_participant(t->d, sender), first = 0, arrows = 0;
+    char *label = xstrdup(label_of(t, m, kind));
+    for (size_t i = 0; i < n; i++) {
+        const json_t *r = json_is_array(to) ? json_array_get(to, i) : to;
+        const char *name = m->proto == PROTO_IACP ? json_string_value(r) : fipa_agent_name(r);
+        if (!name)
+            continue;
+        size_t number = diagram_arrow(t->d, from, diagram_participant(t->d, name), label);
+        if (!first)
+            first = number;
+        arrows++;
+    }
+    free(label);
+    if (!arrows)
+        return;
+    remember_drawn(t, m, first, arrows, from);
+    for (size_t i = 0; i < t->npending; i++)
+        for (size_t a = 0; a < arrows; a++)
+            diagram_mark(t->d, first + a, t->pending[i].mark, t->pending[i].diagnostic);
+}
+
+void trace_diagram_write(const struct trace_diagram *t, struct strbuf *out)
+{
+    diagram_write(t->d, out);
+}

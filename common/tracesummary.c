@@ -1,0 +1,159 @@
+#include "tracesummary.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "findings.h"
+#include "jsonout.h"
+#include "timeutil.h"
+
+void trace_format_time(double t, char *buf, size_t size)
+{
+    long long ms = llround(t * 1000);
+    long long seconds = ms / 1000, fraction = ms % 1000;
+    if (fraction < 0) {
+        fraction += 1000;
+        seconds--;
+    }
+    time_format_rfc3339(seconds, buf, size);
+    size_t len = strlen(buf);
+    if (fraction && len > 0 && len + 4 < size)
+        snprintf(buf + len - 1, size - len + 1, ".%03lldZ", fraction);
+}
+
+static void put_string(struct jsonout *w, const char *s)
+{
+    if (s)
+        jsonout_string(w, s, strlen(s));
+    else
+        jsonout_null(w);
+}
+
+static void put_number(struct jsonout *w, double v)
+{
+    if (isfinite(v))
+        jsonout_real(w, v);
+    else
+        jsonout_null(w);
+}
+
+static void put_time(struct jsonout *w, double t)
+{
+    char buf[64];
+    if (!isfinite(t)) {
+        jsonout_null(w);
+        return;
+    }
+    trace_format_time(t, buf, sizeof buf);
+    jsonout_string(w, buf, strlen(buf));
+}
+
+static void put_line(struct jsonout *w, unsigned long line)
+{
+    if (line)
+        jsonout_integer(w, (json_int_t)line);
+    else
+        jsonout_null(w);
+}
+
+static void put_issues(struct jsonout *w, const struct findings *f)
+{
+    jsonout_begin_array(w);
+    for (size_t i = 0; f && i < f->n; i++) {
+        const struct finding *x = &f->v[i];
+        jsonout_begin_object(w);
+        jsonout_key(w, "code");
+        put_string(w, x->code);
+        jsonout_key(w, "severity");
+        put_string(w, x->severity == SEV_ERROR ? "error" : "warning");
+        jsonout_key(w, "file");
+        put_string(w, x->file);
+        jsonout_key(w, "line");
+        put_line(w, x->line);
+        jsonout_key(w, "related_file");
+        put_string(w, x->related_file);
+        jsonout_key(w, "related_line");
+        put_line(w, x->related_line);
+        jsonout_key(w, "message");
+        put_string(w, x->message);
+        jsonout_end_object(w);
+    }
+    jsonout_end_array(w);
+}
+
+static void put_duplicate(struct jsonout *w, const struct duplicate_execution *d)
+{
+    if (!d) {
+        jsonout_null(w);
+        return;
+    }
+    jsonout_begin_object(w);
+    jsonout_key(w, "node");
+    put_string(w, d->node);
+    jsonout_key(w, "assigns");
+    jsonout_begin_array(w);
+    put_string(w, d->assigns[0]);
+    put_string(w, d->assigns[1]);
+    jsonout_end_array(w);
+    jsonout_key(w, "foragers");
+    jsonout_begin_array(w);
+    put_string(w, d->foragers[0]);
+    put_string(w, d->foragers[1]);
+    jsonout_end_array(w);
+    jsonout_end_object(w);
+}
+
+void trace_summary_write(const struct conversation_summary *s, const char *outcome,
+                         struct strbuf *out)
+{
+    struct jsonout w;
+    jsonout_init(&w, out, 0);
+    jsonout_begin_object(&w);
+    jsonout_key(&w, "type");
+    put_string(&w, "conversation");
+    jsonout_key(&w, "conversation");
+    put_string(&w, s->conversation);
+    jsonout_key(&w, "protocol");
+    put_string(&w, s->protocol);
+    jsonout_key(&w, "initiator");
+    put_string(&w, s->initiator);
+    jsonout_key(&w, "participants");
+    jsonout_begin_array(&w);
+    for (size_t i = 0; i < s->nparticipants; i++)
+        put_string(&w, s->participants[i]);
+    jsonout_end_array(&w);
+    jsonout_key(&w, "messages");
+    jsonout_integer(&w, (json_int_t)s->messages);
+    jsonout_key(&w, "file");
+    put_string(&w, s->first_file);
+    jsonout_key(&w, "first_line");
+    put_line(&w, s->first_line);
+    jsonout_key(&w, "last_file");
+    put_string(&w, s->last_file);
+    jsonout_key(&w, "last_line");
+    put_line(&w, s->last_line);
+    jsonout_key(&w, "start");
+    put_time(&w, s->started);
+    jsonout_key(&w, "end");
+    put_time(&w, s->ended);
+    jsonout_key(&w, "duration");
+    put_number(&w, s->ended - s->started);
+    jsonout_key(&w, "latency");
+    jsonout_begin_object(&w);
+    for (size_t i = 0; i < s->nlatency; i++) {
+        jsonout_key(&w, s->latency[i].name);
+        put_number(&w, s->latency[i].seconds);
+    }
+    jsonout_end_object(&w);
+    jsonout_key(&w, "outcome");
+    put_string(&w, outcome);
+    jsonout_key(&w, "duplicate");
+    put_duplicate(&w, s->duplicate);
+    jsonout_key(&w, "issues");
+    put_issues(&w, s->findings);
+    jsonout_key(&w, "issues_omitted");
+    jsonout_integer(&w, s->findings ? (json_int_t)s->findings->omitted : 0);
+    jsonout_end_object(&w);
+    sb_addc(out, '\n');
+}

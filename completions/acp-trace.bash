@@ -1,0 +1,36 @@
+# bash completion for acp-trace(1)                                     -*- shell-script -*-
+# One line per option, in the order of --help; the format is explained in acp-tools.bash.
+[[ $(type -t _acp_complete) == function ]] || . "$(dirname "${BASH_SOURCE[0]}")/acp-tools.bash"
+_acp_trace_options='
+--format=           summary stats report mermaid plantuml svg text
+--follow=
+--by-agent
+--shard=
+--merge-stats
+--hide=
+--max-arrows=
+--now=
+-q --quiet
+--strict
+--max-errors=
+--queen=
+--slots=
+--assign-timeout=
+--max-skew=
+--clock-skew=
+--idle-timeout=
+--max-open=
+--wall-clock
+--fipa-profile=     caxton standard
+-o --output=        @file
+--rejects=          @file
+--diagnostics=      text json
+--color=            auto always never
+--stats
+--max-line-bytes=
+--explain=          @code
+--help
+--version
+'
+_acp_trace() { _acp_complete acp-trace "$_acp_trace_options"; }
+complete -F _acp_trace acp-trace

@@ -1,0 +1,503 @@
+# The sequence-diagram writer (common/diagram.h) that acp-trace --format=mermaid|plantuml|svg|text
+# uses, through a small driver (tests/drivers/diagram.c) that reads a script of participants,
+# arrows, marks and notes. Golden diagrams of a small exchange; hostile names and labels in every
+# format (generated, checked against each format's grammar and counted); and the real renderers:
+# PlantUML, Mermaid's mmdc, rsvg-convert and headless Chromium, each skipping where it is absent
+# (scripts/deps installs them all).
+load test_helper
+
+D=$FIXTURES/diagram
+
+setup_file() {
+    local root=$TESTS_DIR/.. flags="-std=c11 -D_DEFAULT_SOURCE -D_POSIX_C_SOURCE=200809L -g"
+    # Under make check-asan the driver gets the sanitizers too.
+    case $ACP_BIN in
+    */build-asan/bin) flags+=" -O1 -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" ;;
+    esac
+    # shellcheck disable=SC2086
+    # shellcheck disable=SC2046
+    ${CC:-cc} $flags -I"$root/common" -o "$BATS_FILE_TMPDIR/diagram" \
+        "$root/tests/drivers/diagram.c" "$root"/common/*.c $(pkg-config --cflags --libs jansson) -lm || return 1
+}
+
+setup() {
+    DIAGRAM=$BATS_FILE_TMPDIR/diagram
+    MMDC=$TESTS_DIR/node_modules/.bin/mmdc
+}
+
+# diagram FORMAT [TITLE] <SCRIPT
+diagram() {
+    "$DIAGRAM" "$@"
+}
+
+SEEDS=(1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20)
+RENDER_SEEDS=(1 2 3 4)
+
+# make_hostile FORMAT EXT SEED...: for every seed, a hostile script of 15 names and 60 arrows
+# (tests/drivers/hostile-script), drawn in FORMAT to h.SEED.EXT with its hostile title.
+make_hostile() {
+    local format=$1 ext=$2 seed prefix want
+    shift 2
+    for seed in "$@"; do
+        prefix=$BATS_TEST_TMPDIR/h.$seed
+        "$TESTS_DIR/drivers/hostile-script" "$seed" 15 60 "$prefix" || fail "no script for seed $seed"
+        diagram "$format" "$(cat "$prefix.title")" <"$prefix.script" >"$prefix.$ext" \
+            2>"$prefix.counts" || fail "the driver failed on seed $seed"
+        want="arrows 60 participants $(participants_of "$seed")"
+        [ "$(cat "$prefix.counts")" = "$want" ] ||
+            fail "seed $seed: driver says $(cat "$prefix.counts"), expected $want"
+    done
+}
+
+participants_of() {
+    cat "$BATS_TEST_TMPDIR/h.$1.participants"
+}
+
+# count PATTERN FILE: how many times an extended regular expression matches in FILE.
+count() {
+    LC_ALL=C grep -oE -- "$1" "$2" | wc -l
+}
+
+# The width and height of a PNG, from its header: "W H".
+png_size() {
+    od -An -tu1 -j16 -N8 "$1" | awk '{ print $1 * 16777216 + $2 * 65536 + $3 * 256 + $4,
+                                               $5 * 16777216 + $6 * 65536 + $7 * 256 + $8 }'
+}
+
+# The width and height an SVG declares: "W H".
+svg_size() {
+    sed -n 's/^<svg [^>]* width="\([0-9]*\)" height="\([0-9]*\)".*/\1 \2/p' "$1"
+}
+
+# xpath FILE EXPR: the value of an XPath expression over an SVG (names without namespace).
+xpath() {
+    xmllint --xpath "$2" "$1"
+}
+
+need_xmllint() {
+    command -v xmllint >/dev/null || skip "xmllint is not installed (scripts/deps installs libxml2-utils)"
+}
+
+# ---- Golden diagrams of a small exchange ----
+
+golden() {
+    local format=$1 ext=$2
+    diagram "$format" "Colony capture" <"$D/exchange.script" >"$BATS_TEST_TMPDIR/out" \
+        2>"$BATS_TEST_TMPDIR/err" || fail "the driver failed"
+    diff -u "$D/exchange.$ext" "$BATS_TEST_TMPDIR/out" || fail "$format differs from the golden diagram"
+    assert_equal "$(cat "$BATS_TEST_TMPDIR/err")" "arrows 7 participants 3"
+}
+
+@test "diagram: golden Mermaid of a small exchange" {
+    golden mermaid mmd
+}
+
+@test "diagram: golden PlantUML of a small exchange" {
+    golden plantuml puml
+}
+
+@test "diagram: golden SVG of a small exchange" {
+    golden svg svg
+}
+
+@test "diagram: golden text flow of a small exchange" {
+    golden text txt
+}
+
+@test "diagram: participants in order of first appearance, one column per name" {
+    run -0 --separate-stderr diagram mermaid <<'EOF'
+a	b	a	one
+a	a	c	two
+p	b
+a	c	b	three
+p	d
+EOF
+    assert_output "sequenceDiagram
+    participant p1 as b
+    participant p2 as a
+    participant p3 as c
+    participant p4 as d
+    p1->>p2: one
+    p2->>p3: two
+    p3->>p1: three"
+}
+
+@test "diagram: names that differ only in invisible characters stay apart, and look apart" {
+    run -0 --separate-stderr diagram text <<'EOF'
+a	alice	alice\xe2\x80\x8b	x
+a	alice\xe2\x80\x8b	alice\xef\xbb\xbf	y
+EOF
+    assert_line --index 0 --regexp ' alice +alice\\u200b +alice\\ufeff$'
+}
+
+@test "diagram: a mark on an arrow that does not exist, or a note on no column, is ignored" {
+    run -0 --separate-stderr diagram plantuml <<'EOF'
+a	a	b	x
+m	0	error	zero
+m	2	error	two
+m	1	warning	one
+EOF
+    assert_equal "$stderr" "arrows 1 participants 2"
+    assert_output "@startuml
+participant \"a\" as p1
+participant \"b\" as p2
+p1 -[#B26A00]> p2 : x
+note over p1, p2 #FFE0B2 : warning: one
+@enduml"
+}
+
+@test "diagram: empty names, labels and notes show as \"\"" {
+    run -0 --separate-stderr diagram mermaid <<'EOF'
+a		b	
+n		none	
+EOF
+    assert_output 'sequenceDiagram
+    participant p1 as #34;#34;
+    participant p2 as b
+    p1->>p2: #34;#34;
+    Note over p1: #34;#34;'
+}
+
+# ---- Text: printable ASCII only, columns aligned ----
+
+@test "diagram: text escapes every byte that is not printable ASCII, visibly" {
+    run -0 --separate-stderr diagram text 't\x1b]0;x\x07' <<'EOF'
+a	caf\xc3\xa9	\xff\xfe	\x1b[2J\r\n\t
+a	\xe2\x80\xaeevil	\xf0\x9f\x98\x80	\xc2\x85\xef\xbf\xbe\x7f
+EOF
+    assert_line --index 0 't\x1b]0;x\x07'
+    assert_output --partial 'caf\u00e9'
+    assert_output --partial '\xff\xfe'
+    assert_output --partial '\x1b[2J\r\n\t'
+    assert_output --partial '\u202eevil'
+    assert_output --partial '\U0001f600'
+    assert_output --partial '\u0085\ufffe\x7f'
+}
+
+@test "diagram: text is printable ASCII only, whatever the input (property)" {
+    make_hostile text txt "${SEEDS[@]}"
+    local seed
+    for seed in "${SEEDS[@]}"; do
+        [ "$(LC_ALL=C grep -c '[^ -~]' "$BATS_TEST_TMPDIR/h.$seed.txt")" -eq 0 ] ||
+            fail "seed $seed: a byte that is not printable ASCII"
+    done
+}
+
+# check_text_flow FLOW ARROWS PARTICIPANTS: the lifelines of the second line are the columns
+# (one per participant); every arrow row, numbered in order, has its arrow between its two
+# columns ('>' or '<' at the head, "--+" and "<-+" for oneself) and every lifeline outside the
+# arrow intact; every other row has every lifeline, up to a note's flag.
+check_text_flow() {
+    LC_ALL=C awk -v participants="$3" -v arrows_file="$2" '
+        function fail(msg) { print "line " NR ": " msg ": " $0; bad = 1; exit 1 }
+        BEGIN { while ((getline l < arrows_file) > 0) { n++; split(l, f, " "); from[n] = f[1]; to[n] = f[2] } }
+        NR == 2 {
+            for (i = 1; i <= length($0); i++) if (substr($0, i, 1) == "|") x[cols++] = i
+            if (cols != participants) fail(cols " columns, expected " participants)
+            next
+        }
+        NR < 2 { next }
+        self_back { if (substr($0, self_back + 1, 3) != "<-+") fail("no way back to oneself"); self_back = 0; next }
+        substr($0, 1, 8) ~ /^ *[0-9]+[ !X] $/ {
+            k++
+            if (substr($0, 1, 8) + 0 != k) fail("arrow " k " numbered " substr($0, 1, 8) + 0)
+            a = x[from[k]]; b = x[to[k]]
+            lo = a < b ? a : b; hi = a < b ? b : a
+            for (c = 0; c < cols; c++)
+                if ((x[c] < lo || x[c] > hi) && substr($0, x[c], 1) != "|") fail("lifeline " c " broken")
+            if (substr($0, a, 1) != "|" || substr($0, b, 1) != "|") fail("arrow " k " off its columns")
+            if (a == b) { if (substr($0, a + 1, 3) != "--+") fail("arrow " k " to oneself"); self_back = a }
+            else if (a < b && (substr($0, b - 1, 1) != ">" || substr($0, a + 1, 1) != "-")) fail("arrow " k " head")
+            else if (a > b && (substr($0, b + 1, 1) != "<" || substr($0, a - 1, 1) != "-")) fail("arrow " k " head")
+            next
+        }
+        {
+            if (substr($0, 1, 8) !~ /^ *$/) fail("a row with something in the gutter")
+            for (c = 0; c < cols; c++) {
+                ch = substr($0, x[c], 1)
+                if (ch ~ /[!X*]/ && substr($0, x[c] + 1, 1) == " ") break
+                if (ch != "|") fail("lifeline " c " broken")
+            }
+        }
+        END { if (!bad && k != n) { print k " arrows drawn, expected " n; exit 1 } }
+    ' "$1"
+}
+
+@test "diagram: text columns stay aligned whatever the names and labels (property)" {
+    make_hostile text txt "${SEEDS[@]}"
+    local seed
+    for seed in "${SEEDS[@]}"; do
+        # Without a title, so that the names are the first line.
+        diagram text <"$BATS_TEST_TMPDIR/h.$seed.script" >"$BATS_TEST_TMPDIR/flow" 2>/dev/null
+        run check_text_flow "$BATS_TEST_TMPDIR/flow" "$BATS_TEST_TMPDIR/h.$seed.arrows" "$(participants_of "$seed")"
+        [ "$status" -eq 0 ] || fail "seed $seed: $output"
+    done
+}
+
+@test "diagram: text cuts long names and labels with ..., and the check above sees a broken flow" {
+    local long
+    long=$(printf 'n%.0s' {1..60})
+    run -0 --separate-stderr diagram text <<EOF
+a	$long-a	b	$(printf 'l%.0s' {1..80})
+a	b	$long-c	x
+EOF
+    assert_line --index 0 --regexp '^ +nnnnnnnnnnnnnnnnn\.\.\. +b +nnnnnnnnnnnnnnnnn\.\.\.$'
+    assert_line --index 2 --regexp '^     1  +\|-+l{37}\.\.\.-+>\|'
+    # The checker is not vacuous: shift one lifeline and it fails.
+    printf '%s\n' "$output" | sed '4s/|/ |/' >"$BATS_TEST_TMPDIR/broken"
+    printf '0 1\n1 2\n' >"$BATS_TEST_TMPDIR/arrows"
+    run ! check_text_flow "$BATS_TEST_TMPDIR/broken" "$BATS_TEST_TMPDIR/arrows" 3
+}
+
+@test "diagram: an arrow to oneself in the last column keeps its label in view" {
+    local long
+    long=$(printf 'L%.0s' {1..60})
+    run -0 --separate-stderr diagram text <<EOF
+a	a	b	x
+a	b	b	$long
+EOF
+    assert_line --index 3 --regexp '\|--\+ L+\.\.\.$'
+    local short wide
+    short=$(printf 'a\ta\tb\tx\na\tb\tb\ty\n' | diagram svg 2>/dev/null | svg_size /dev/stdin)
+    wide=$(printf 'a\ta\tb\tx\na\tb\tb\t%s\n' "$long" | diagram svg 2>/dev/null | svg_size /dev/stdin)
+    [ "${wide% *}" -gt "${short% *}" ] || fail "a long label to oneself did not widen the picture: $short, $wide"
+}
+
+# ---- Mermaid ----
+
+# Every line of a Mermaid document is one of the lines the writer writes, with its texts made of
+# plain characters, #NN; references and UTF-8 beyond ASCII only.
+MERMAID_TEXT='([A-Za-z0-9 ./_-]|#[0-9]+;|[^[:print:][:cntrl:]])*'
+MERMAID_LINE="^(sequenceDiagram|    title $MERMAID_TEXT|    participant p[0-9]+ as $MERMAID_TEXT|    p[0-9]+->>p[0-9]+: $MERMAID_TEXT|    Note over p[0-9]+(,p[0-9]+)?: $MERMAID_TEXT|    rect rgb\\([0-9]+, [0-9]+, [0-9]+\\)|    end)\$"
+
+@test "diagram: hostile Mermaid keeps to its grammar, exact counts (property)" {
+    make_hostile mermaid mmd "${SEEDS[@]}"
+    local seed f
+    for seed in "${SEEDS[@]}"; do
+        f=$BATS_TEST_TMPDIR/h.$seed.mmd
+        run -1 env LC_ALL=C grep -vE "$MERMAID_LINE" "$f"
+        [ -z "$output" ] || fail "seed $seed: unexpected lines: $output"
+        iconv -f UTF-8 -t UTF-8 "$f" >/dev/null || fail "seed $seed: not UTF-8"
+        [ "$(count '^    p[0-9]+->>' "$f")" -eq 60 ] || fail "seed $seed: arrows"
+        [ "$(count '^    participant ' "$f")" -eq "$(participants_of "$seed")" ] || fail "seed $seed: participants"
+        [ "$(count '^    rect ' "$f")" -eq "$(count '^    end$' "$f")" ] || fail "seed $seed: rect without end"
+        # No bidi control or line separator reaches the source.
+        [ "$(count $'\xe2\x80[\xa8-\xae]' "$f")" -eq 0 ] || fail "seed $seed: bidi or separator"
+    done
+}
+
+# The Mermaid renderer, with Debian's chromium as its browser.
+need_mmdc() {
+    [ -x "$MMDC" ] || skip "mmdc is not installed (scripts/deps installs @mermaid-js/mermaid-cli into tests/node_modules)"
+    [ -x /usr/bin/chromium ] || skip "chromium is not installed (scripts/deps installs it)"
+    printf '%s' '{"executablePath":"/usr/bin/chromium","args":["--no-sandbox","--headless","--disable-gpu","--disable-background-networking","--disable-component-update","--disable-sync","--no-first-run"]}' \
+        >"$BATS_TEST_TMPDIR/puppeteer.json"
+}
+
+# mmdc_render IN OUT: renders with mmdc; fails with its message on a parse error.
+mmdc_render() {
+    run "$MMDC" -q -p "$BATS_TEST_TMPDIR/puppeteer.json" -i "$1" -o "$2"
+    [ "$status" -eq 0 ] && [ -s "$2" ] || fail "mmdc could not render $1: $output"
+}
+
+@test "mmdc renders the golden Mermaid: every arrow, one column per agent" {
+    need_mmdc
+    mmdc_render "$D/exchange.mmd" "$BATS_TEST_TMPDIR/exchange.svg"
+    [ "$(count 'class="messageLine[01]"' "$BATS_TEST_TMPDIR/exchange.svg")" -eq 7 ]
+    [ "$(count 'class="actor actor-top"' "$BATS_TEST_TMPDIR/exchange.svg")" -eq 3 ]
+    [ "$(count 'class="note"' "$BATS_TEST_TMPDIR/exchange.svg")" -eq 5 ]
+    # And a line it cannot parse is an error, so the test can tell a broken diagram.
+    printf 'sequenceDiagram\n    participant p1 as a;b\n    p1->>p1: end\n' >"$BATS_TEST_TMPDIR/broken.mmd"
+    run "$MMDC" -q -p "$BATS_TEST_TMPDIR/puppeteer.json" -i "$BATS_TEST_TMPDIR/broken.mmd" \
+        -o "$BATS_TEST_TMPDIR/broken.svg"
+    [ "$status" -ne 0 ] || fail "mmdc took a broken diagram"
+}
+
+@test "mmdc renders hostile Mermaid with exactly its arrows and participants (property)" {
+    need_mmdc
+    make_hostile mermaid mmd "${RENDER_SEEDS[@]}"
+    local seed md=$BATS_TEST_TMPDIR/all.md
+    # One browser for all of them: a Markdown file with one diagram per seed.
+    for seed in "${RENDER_SEEDS[@]}"; do
+        printf '```mermaid\n%s```\n\n' "$(cat "$BATS_TEST_TMPDIR/h.$seed.mmd")
+" >>"$md"
+    done
+    mmdc_render "$md" "$BATS_TEST_TMPDIR/out.md"
+    local i=0
+    for seed in "${RENDER_SEEDS[@]}"; do
+        i=$((i + 1))
+        local svg=$BATS_TEST_TMPDIR/out-$i.svg
+        [ -s "$svg" ] || fail "seed $seed: no picture"
+        [ "$(count 'class="messageLine[01]"' "$svg")" -eq 60 ] || fail "seed $seed: arrows"
+        [ "$(count 'class="actor actor-top"' "$svg")" -eq "$(participants_of "$seed")" ] ||
+            fail "seed $seed: participants"
+    done
+}
+
+# ---- PlantUML ----
+
+PLANTUML_TEXT='([A-Za-z0-9 .,:_/-]|<U\+[0-9A-F]{4,6}>)*'
+PLANTUML_LINE="^(@startuml|title $PLANTUML_TEXT|participant \"$PLANTUML_TEXT\" as p[0-9]+|p[0-9]+ -(\\[#[0-9A-F]{6}\\])?> p[0-9]+ : $PLANTUML_TEXT|note over p[0-9]+(, p[0-9]+)?( #[0-9A-F]{6})? : $PLANTUML_TEXT|@enduml)\$"
+
+@test "diagram: hostile PlantUML keeps to its grammar, in ASCII, exact counts (property)" {
+    make_hostile plantuml puml "${SEEDS[@]}"
+    local seed f
+    for seed in "${SEEDS[@]}"; do
+        f=$BATS_TEST_TMPDIR/h.$seed.puml
+        run -1 env LC_ALL=C grep -vE "$PLANTUML_LINE" "$f"
+        [ -z "$output" ] || fail "seed $seed: unexpected lines: $output"
+        [ "$(LC_ALL=C grep -c '[^ -~]' "$f")" -eq 0 ] || fail "seed $seed: not ASCII"
+        # Creole markup is two of a kind: none of it is left as it is.
+        run -1 grep -E -- '--|__|//' "$f"
+        [ "$(count '^@enduml$' "$f")" -eq 1 ] || fail "seed $seed: @enduml"
+        [ "$(tail -1 "$f")" = "@enduml" ] || fail "seed $seed: does not end with @enduml"
+        [ "$(count '^p[0-9]+ -' "$f")" -eq 60 ] || fail "seed $seed: arrows"
+        [ "$(count '^participant ' "$f")" -eq "$(participants_of "$seed")" ] || fail "seed $seed: participants"
+    done
+}
+
+need_plantuml() {
+    command -v plantuml >/dev/null || skip "plantuml is not installed (scripts/deps installs it)"
+}
+
+# plantuml_render FILE...: renders each FILE.puml to FILE.svg; fails on a syntax error, and on the
+# error picture PlantUML draws (with status 0) when it breaks down.
+plantuml_render() {
+    run plantuml -tsvg -failfast2 "$@"
+    [ "$status" -eq 0 ] || fail "plantuml: status $status: $output"
+    local f
+    for f in "$@"; do
+        [ -s "${f%.puml}.svg" ] || fail "plantuml drew nothing for $f"
+        ! grep -q 'error has occured\|Syntax Error' "${f%.puml}.svg" || fail "plantuml drew an error for $f"
+    done
+}
+
+@test "plantuml renders the golden PlantUML: every arrow, one column per agent" {
+    need_plantuml
+    cp "$D/exchange.puml" "$BATS_TEST_TMPDIR/"
+    plantuml_render "$BATS_TEST_TMPDIR/exchange.puml"
+    # One arrowhead (polygon) per arrow; a box at the top and at the foot of each column.
+    [ "$(count '<polygon' "$BATS_TEST_TMPDIR/exchange.svg")" -eq 7 ]
+    [ "$(count '<rect' "$BATS_TEST_TMPDIR/exchange.svg")" -eq 6 ]
+    # And the check tells a broken diagram.
+    printf '@startuml\nparticipant "a"b" as p1\n@enduml\n' >"$BATS_TEST_TMPDIR/broken.puml"
+    run plantuml -tsvg -failfast2 "$BATS_TEST_TMPDIR/broken.puml"
+    [ "$status" -ne 0 ] || fail "plantuml took a broken diagram"
+}
+
+@test "plantuml renders hostile PlantUML with exactly its arrows and participants (property)" {
+    need_plantuml
+    make_hostile plantuml puml "${RENDER_SEEDS[@]}"
+    local seed files=()
+    for seed in "${RENDER_SEEDS[@]}"; do
+        files+=("$BATS_TEST_TMPDIR/h.$seed.puml")
+    done
+    plantuml_render "${files[@]}"
+    for seed in "${RENDER_SEEDS[@]}"; do
+        local svg=$BATS_TEST_TMPDIR/h.$seed.svg
+        [ "$(count '<polygon' "$svg")" -eq 60 ] || fail "seed $seed: arrows"
+        [ "$(count '<rect' "$svg")" -eq $((2 * $(participants_of "$seed"))) ] || fail "seed $seed: participants"
+    done
+}
+
+# ---- SVG, drawn by the module ----
+
+# check_svg FILE ARROWS PARTICIPANTS: well-formed XML 1.0 in UTF-8; exactly its arrows and
+# participants; one lifeline per column, apart; every arrow starts and ends on a lifeline.
+check_svg() {
+    local f=$1
+    xmllint --noout "$f" || fail "not well-formed XML"
+    iconv -f UTF-8 -t UTF-8 "$f" >/dev/null || fail "not UTF-8"
+    [ "$(xpath "$f" 'count(//*[local-name()="g"][@class="arrow"])')" -eq "$2" ] || fail "arrows"
+    [ "$(xpath "$f" 'count(//*[local-name()="g"][@class="participant"])')" -eq "$3" ] || fail "participants"
+    local lifelines starts tips
+    lifelines=$(xpath "$f" '//*[@class="lifeline"]/@x1' | grep -o '"[0-9]*"' | tr -d '"' | sort -n)
+    [ "$(printf '%s\n' "$lifelines" | grep -c .)" -eq "$3" ] || fail "lifelines"
+    [ "$(printf '%s\n' "$lifelines" | sort -u | grep -c .)" -eq "$3" ] || fail "two lifelines on one column"
+    # The start of each arrow's path and the tip of its head are lifelines.
+    starts=$(xpath "$f" '//*[@class="arrow"]/*[local-name()="path"]/@d' | sed -n 's/.*d="M\([0-9]*\) .*/\1/p')
+    tips=$(xpath "$f" '//*[@class="arrow"]/*[local-name()="polygon"]/@points' | sed -n 's/.*points="\([0-9]*\),.*/\1/p')
+    [ "$(printf '%s\n' "$starts" | grep -c .)" -eq "$2" ] || fail "arrow paths"
+    [ "$(printf '%s\n' "$tips" | grep -c .)" -eq "$2" ] || fail "arrow heads"
+    run comm -23 <(printf '%s\n%s\n' "$starts" "$tips" | sort -u) <(printf '%s\n' "$lifelines" | sort -u)
+    [ -z "$output" ] || fail "an arrow off the columns: $output"
+}
+
+@test "diagram: the golden SVG holds its arrows, columns, marks and tooltips" {
+    need_xmllint
+    check_svg "$D/exchange.svg" 7 3
+    # Marked arrows in colour, every finding in the arrow's tooltip.
+    [ "$(xpath "$D/exchange.svg" 'count(//*[@id="arrow-5"]/*[local-name()="path"][@stroke="#c62828"])')" -eq 1 ]
+    [ "$(xpath "$D/exchange.svg" 'count(//*[@id="arrow-2"]/*[local-name()="path"][@stroke="#b26a00"])')" -eq 1 ]
+    run -0 xpath "$D/exchange.svg" 'string(//*[@id="arrow-5"]/*[local-name()="title"])'
+    assert_output "inform r1
+error: fipa-reply: inform answers no open request
+warning: fipa-late: inform 40 s after the request"
+}
+
+@test "diagram: hostile SVG is well-formed XML with exactly its arrows and columns (property)" {
+    need_xmllint
+    make_hostile svg svg "${SEEDS[@]}"
+    local seed
+    for seed in "${SEEDS[@]}"; do
+        echo "seed $seed"
+        check_svg "$BATS_TEST_TMPDIR/h.$seed.svg" 60 "$(participants_of "$seed")"
+    done
+}
+
+@test "diagram: the SVG is self-contained: no script, style sheet, font, link or image" {
+    make_hostile svg svg 1 2 3
+    local f
+    for f in "$D/exchange.svg" "$BATS_TEST_TMPDIR"/h.*.svg; do
+        run -1 grep -iE '<(script|style|image|foreignObject|a|use|link)[ >]|href|@import|url\(|@font-face' "$f"
+    done
+}
+
+@test "diagram: the SVG's size follows its columns and arrows" {
+    local base wider taller
+    base=$(printf 'a\ta\tb\tx\n' | diagram svg | svg_size /dev/stdin)
+    wider=$(printf 'a\ta\tb\tx\np\tc\n' | diagram svg | svg_size /dev/stdin)
+    taller=$(printf 'a\ta\tb\tx\na\tb\ta\ty\n' | diagram svg | svg_size /dev/stdin)
+    # A column is 110 px at least; an arrow a row of 30 px.
+    [ "${wider% *}" -eq $((${base% *} + 110)) ] || fail "base $base, one more column $wider"
+    [ "${wider#* }" -eq "${base#* }" ] || fail "a column changed the height"
+    [ "${taller#* }" -eq $((${base#* } + 30)) ] || fail "base $base, one more arrow $taller"
+    # Long names widen the columns, and are cut at 24 characters with the whole name in a tooltip.
+    local long
+    long=$(printf 'N%.0s' {1..80})
+    printf 'a\t%s\tb\tx\n' "$long" | diagram svg >"$BATS_TEST_TMPDIR/long.svg"
+    need_xmllint
+    run -0 xpath "$BATS_TEST_TMPDIR/long.svg" 'string(//*[@id="participant-1"]/*[local-name()="text"])'
+    assert_output "NNNNNNNNNNNNNNNNNNNNN..."
+    run -0 xpath "$BATS_TEST_TMPDIR/long.svg" 'string(//*[@id="participant-1"]/*[local-name()="title"])'
+    assert_output "$long"
+}
+
+need_rsvg() {
+    command -v rsvg-convert >/dev/null || skip "rsvg-convert is not installed (scripts/deps installs librsvg2-bin)"
+}
+
+@test "rsvg-convert renders the golden and hostile SVG at their own size" {
+    need_rsvg
+    make_hostile svg svg "${RENDER_SEEDS[@]}"
+    local f
+    for f in "$D/exchange.svg" "$BATS_TEST_TMPDIR"/h.*.svg; do
+        run rsvg-convert -o "$BATS_TEST_TMPDIR/out.png" "$f"
+        [ "$status" -eq 0 ] || fail "rsvg-convert failed on $f: $output"
+        [ "$(png_size "$BATS_TEST_TMPDIR/out.png")" = "$(svg_size "$f")" ] ||
+            fail "$f: picture $(png_size "$BATS_TEST_TMPDIR/out.png"), declared $(svg_size "$f")"
+    done
+}
+
+@test "headless chromium opens the SVG with nothing else and takes its screenshot" {
+    [ -x /usr/bin/chromium ] || skip "chromium is not installed (scripts/deps installs it)"
+    local size w h
+    size=$(svg_size "$D/exchange.svg")
+    w=${size% *} h=${size#* }
+    run timeout 60 /usr/bin/chromium --headless --no-sandbox --disable-gpu --no-first-run \
+        --disable-background-networking --disable-component-update --disable-sync \
+        --user-data-dir="$BATS_TEST_TMPDIR/profile" --hide-scrollbars \
+        --window-size="$w,$h" --screenshot="$BATS_TEST_TMPDIR/shot.png" "file://$D/exchange.svg"
+    [ -s "$BATS_TEST_TMPDIR/shot.png" ] || fail "no screenshot: $output"
+    [ "$(png_size "$BATS_TEST_TMPDIR/shot.png")" = "$w $h" ]
+}

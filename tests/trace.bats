@@ -1,0 +1,619 @@
+load test_helper
+
+# acp-trace: the summaries, the statistics and their merge, the views, and how it behaves on a
+# live pipe. The golden cases (tests/golden/trace) pin the outputs of small captures.
+
+setup_file() {
+    local root=$TESTS_DIR/..
+    ${CC:-cc} -std=c11 -O2 -o "$BATS_FILE_TMPDIR/gen-colony" "$root/bench/gen-colony.c" ||
+        return 1
+    ${CC:-cc} -std=c11 -D_DEFAULT_SOURCE -O2 -o "$BATS_FILE_TMPDIR/gen-fipa" "$root/bench/gen-fipa.c" ||
+        return 1
+    ${CC:-cc} -std=c11 -D_DEFAULT_SOURCE -O2 -o "$BATS_FILE_TMPDIR/gen-clean" "$root/bench/gen-clean.c" ||
+        return 1
+    "$BATS_FILE_TMPDIR/gen-colony" --faults="$BATS_FILE_TMPDIR/faults" 20000 16 7 \
+        >"$BATS_FILE_TMPDIR/colony.jsonl"
+    "$BATS_FILE_TMPDIR/gen-fipa" 12000 200 3 >"$BATS_FILE_TMPDIR/fipa.jsonl"
+}
+
+C=$BATS_FILE_TMPDIR
+SEED_IACP=$EXAMPLES/iacp-exchange.jsonl
+FIPA_FIXTURES=$FIXTURES/stream-fipa
+
+# m ID FROM TO KIND TS [REF] [BODY]: one IACP 1.1 message.
+m() {
+    local s
+    s=$(printf '{"v":"1.1","id":"%s","from":"%s","to":"%s","kind":"%s","ts":%s' \
+        "$1" "$2" "$3" "$4" "$5")
+    [ -n "${6:-}" ] && s+=$(printf ',"ref":"%s"' "$6")
+    [ -n "${7:-}" ] && s+=",\"body\":$7"
+    printf '%s}\n' "$s"
+}
+
+# Prints the seconds since $1 (date +%s.%N), to a tenth.
+since() {
+    awk -v s="$1" -v n="$(date +%s.%N)" 'BEGIN { printf "%.1f", n - s }'
+}
+
+# Reads lines and prints each after the seconds since $1 it came at.
+stamp() {
+    local start=$1 line
+    while IFS= read -r line; do
+        printf '%s %s\n' "$(since "$start")" "$line"
+    done
+}
+
+export -f since stamp
+
+# trace_jq FILTER ARGS...: acp-trace's summaries of ARGS, through jq -rc FILTER.
+trace_jq() {
+    local filter=$1
+    shift
+    acp-trace "$@" 2>/dev/null | jq -rc "$filter"
+}
+
+# --- summaries ---
+
+@test "the seed's exchange: one summary, done, with its participants, times and latencies" {
+    run -0 --separate-stderr acp-trace "$SEED_IACP"
+    assert_equal "$stderr" ""
+    assert_equal "${#lines[@]}" 1
+    run jq -c '[.type, .conversation, .protocol, .initiator, .participants, .messages,
+                .first_line, .last_line, .start, .end, .duration, .latency, .outcome]' <<<"$output"
+    assert_output '["conversation","queen/q-00a1","iacp-task","queen",["queen","forager-07"],3,1,3,"2011-08-02T11:21:40Z","2011-08-02T11:23:00Z",80,{"accept":1,"result":80},"done"]'
+}
+
+@test "every member of a summary is there, in the documented order, even when null" {
+    run -0 acp-trace "$FIPA_FIXTURES/ok-chain.jsonl"
+    local line
+    for line in "${lines[@]}"; do
+        run jq -c 'keys_unsorted' <<<"$line"
+        assert_output '["type","conversation","protocol","initiator","participants","messages","file","first_line","last_file","last_line","start","end","duration","latency","outcome","duplicate","issues","issues_omitted"]'
+    done
+    # without time the times are null
+    run -0 bash -c 'acp-trace "$1" | jq -c "[.start, .end, .duration, .latency]" | sort -u' _ \
+        "$FIPA_FIXTURES/ok-chain.jsonl"
+    assert_output '[null,null,null,{"first_reply":null,"final_reply":null}]'
+}
+
+@test "FIPA conversation ids: conversation_id, else sender/reply_with of the first message, as acp-convert writes them" {
+    run -0 bash -c 'acp-trace "$1" | jq -r .conversation' _ "$FIPA_FIXTURES/ok-chain.jsonl"
+    assert_output $'alice/r1\nmgr/c1'
+    # the agent's name is percent-encoded the way acp-convert does it
+    f=$(lines_file \
+        '{"performative":"request","sender":"a/b%c","receiver":"bob","content":{},"reply_with":"r/1"}' \
+        '{"performative":"inform","sender":"bob","receiver":"a/b%c","content":{},"in_reply_to":"r/1"}')
+    run -0 bash -c 'acp-trace "$1" | jq -r .conversation' _ "$f"
+    assert_output 'a%2Fb%25c/r/1'
+    # and IACP's too, as acp-convert's conversation_id
+    run -0 bash -c 'acp-convert --to=fipa "$1" | jq -r .conversation_id | sort -u' _ "$SEED_IACP"
+    local converted=$output
+    run -0 bash -c 'acp-trace "$1" | jq -r .conversation' _ "$SEED_IACP"
+    assert_output "$converted"
+}
+
+@test "outcomes: done, failed, refused, cancelled, timeout, open and violated for IACP" {
+    run -0 trace_jq '"\(.conversation) \(.outcome)"' --idle-timeout=60 --assign-timeout=20 \
+        "$TESTS_DIR/golden/trace/iacp-outcomes/input"
+    assert_output - <<'OUT'
+queen/q-0002 failed
+queen/q-0003 refused
+queen/q-0004 cancelled
+queen/q-0001 done
+queen/q-0006 violated
+forager-01/m-000005 done
+queen/q-000b done
+queen/q-0009 done
+queen/q-0008 violated
+queen/q-0007 timeout
+queen/q-000a open
+OUT
+}
+
+@test "outcomes: not-understood, cancelled, done and rejected for FIPA; a reused conversation_id is violated" {
+    run -0 trace_jq '"\(.conversation) \(.outcome)"' "$FIPA_FIXTURES/ok-not-understood.jsonl" \
+        "$FIPA_FIXTURES/ok-cancel.jsonl" "$FIPA_FIXTURES/ok-propose.jsonl"
+    assert_output $'n1 not-understood\nn2 not-understood\nx1 cancelled\nx2 cancelled\np1 done\np2 done\np3 rejected'
+    # reused while open: the run cut short is violated; reused after the end: the new run is
+    run -0 trace_jq '"\(.conversation) \(.outcome) \([.issues[].code])"' "$FIPA_FIXTURES/reused-open.jsonl"
+    assert_line --index 0 'c1 violated ["fipa-conversation-reused"]'
+    run -0 trace_jq '"\(.conversation) \(.outcome) \([.issues[].code])"' "$FIPA_FIXTURES/reused.jsonl"
+    assert_output $'c1 done []\nc1 violated ["fipa-conversation-reused"]'
+}
+
+@test "outcome precedence: violated before cancelled before how the protocol ended" {
+    f=$({
+        m q-0001 queen forager-01 task.assign 100 "" '{"node":"a"}'
+        m q-0002 queen forager-01 task.cancel 101 q-0001
+        m m-000001 forager-01 queen task.result 102 q-0001 '{"status":"ok"}'
+        m q-0003 queen forager-02 task.assign 103 "" '{"node":"b"}'
+        m q-0004 queen forager-02 task.cancel 104 q-0003
+        m m-000001 forager-03 queen task.accept 105 q-0003
+        m m-000001 forager-02 queen task.result 106 q-0003 '{"status":"cancelled"}'
+    } | tee "$BATS_TEST_TMPDIR/in.jsonl")
+    run -0 trace_jq '"\(.conversation) \(.outcome)"' "$BATS_TEST_TMPDIR/in.jsonl"
+    assert_output $'queen/q-0001 cancelled\nqueen/q-0003 violated'
+}
+
+@test "duplicate execution names both assigns and both foragers" {
+    run -0 bash -c 'acp-trace --idle-timeout=60 --assign-timeout=20 <"$1" 2>/dev/null | jq -c "select(.duplicate) | .duplicate"' \
+        _ "$TESTS_DIR/golden/trace/iacp-outcomes/input"
+    assert_output '{"node":"tg:b/1","assigns":["q-0009","q-0008"],"foragers":["forager-09","forager-08"]}'
+    # on a colony with faults: every duplicate execution the faults list has
+    local want
+    want=$(grep -c ' iacp-duplicate-execution$' "$C/faults")
+    [ "$want" -gt 0 ]
+    run -0 bash -c 'acp-trace "$1" 2>/dev/null | jq -c "select(.duplicate) | .duplicate"' _ "$C/colony.jsonl"
+    assert_equal "${#lines[@]}" "$want"
+    local line
+    for line in "${lines[@]}"; do
+        jq -e '.assigns[0] != .assigns[1] and .foragers[0] != .foragers[1]' <<<"$line" >/dev/null ||
+            fail "not two runs: $line"
+    done
+}
+
+@test "issues: a conversation's own findings; agent-level ones stay on stderr" {
+    run -0 bash -c 'acp-trace --idle-timeout=60 --assign-timeout=20 --diagnostics=json <"$1" 2>"$2" | jq -c "[.conversation, [.issues[].code]]"' \
+        _ "$TESTS_DIR/golden/trace/iacp-outcomes/input" "$BATS_TEST_TMPDIR/err"
+    assert_line '["queen/q-0006",["iacp-wrong-replier"]]'
+    assert_line '["queen/q-000b",[]]'
+    run grep -c '"code":"iacp-slots"' "$BATS_TEST_TMPDIR/err"
+    assert_output 1
+    refute_output --partial 'iacp-slots'
+}
+
+# The findings (code, line, message) of each summary's issues, and of acp-validate's diagnostics.
+issue_keys() {
+    jq -r '.issues[] | "\(.line) \(.code) \(.message)"' "$1" | sort
+}
+diagnostic_keys() {
+    jq -r '"\(.line) \(.code) \(.message)"' "$1" | sort
+}
+
+# Checks, for capture $1 (and acp-trace options after it), that acp-trace writes acp-validate's
+# diagnostics, rejects and status; that every issue of a summary is one of them, none twice; that
+# no agent-level finding is an issue; and that a conversation is violated when, and (IACP) only
+# when, it has an error issue.
+check_same_findings() {
+    local cap=$1 v t
+    shift
+    v=$BATS_TEST_TMPDIR/validate t=$BATS_TEST_TMPDIR/trace
+    local vs=0 ts=0
+    acp-validate --diagnostics=json --rejects="$v.rej" "$@" "$cap" >/dev/null 2>"$v.err" || vs=$?
+    acp-trace --diagnostics=json --rejects="$t.rej" "$@" "$cap" >"$t.out" 2>"$t.err" || ts=$?
+    [ "$vs" -eq "$ts" ] || fail "$cap: status $ts, acp-validate's $vs"
+    cmp "$v.err" "$t.err" || fail "$cap: the diagnostics differ"
+    cmp "$v.rej" "$t.rej" || fail "$cap: the rejects differ"
+    issue_keys "$t.out" >"$t.issues"
+    diagnostic_keys "$t.err" >"$t.diagnostics"
+    [ -z "$(uniq -d "$t.issues")" ] || fail "$cap: an issue in two summaries"
+    [ -z "$(comm -23 "$t.issues" "$t.diagnostics")" ] || fail "$cap: issues that are no diagnostic"
+    ! grep -E ' (iacp-slots|iacp-silent|iacp-duplicate-id|iacp-clock-skew) ' "$t.issues" ||
+        fail "$cap: an agent-level finding among the issues"
+    [ "$(jq -c 'select((.outcome == "violated") != (.issues | map(.severity == "error") | any))' "$t.out")" = "" ] ||
+        fail "$cap: violated without an error issue, or the other way round"
+}
+
+@test "property: acp-trace finds exactly what acp-validate finds, on colonies with faults" {
+    local seed
+    for seed in 1 2 3; do
+        "$C/gen-colony" --faults="$BATS_TEST_TMPDIR/faults" 6000 12 "$seed" >"$BATS_TEST_TMPDIR/cap"
+        check_same_findings "$BATS_TEST_TMPDIR/cap"
+        # every conversation-level fault is among the issues
+        grep -qE ' iacp-(wrong-replier|duplicate-execution|late-accept|reissue)$' "$BATS_TEST_TMPDIR/faults" ||
+            continue
+        local code line
+        while read -r line code; do
+            case $code in
+            iacp-wrong-replier | iacp-duplicate-execution | iacp-late-accept | iacp-reissue)
+                jq -s --argjson l "$line" --arg c "$code" \
+                    '[.[].issues[] | select(.line == $l and .code == $c)] | length' \
+                    "$BATS_TEST_TMPDIR/trace.out" | grep -qx 1 || fail "seed $seed: $code at line $line is in no summary"
+                ;;
+            esac
+        done <"$BATS_TEST_TMPDIR/faults"
+    done
+}
+
+@test "property: acp-trace finds exactly what acp-validate finds, on FIPA and clean captures" {
+    check_same_findings "$C/fipa.jsonl"
+    local seed kind
+    for seed in 1 2; do
+        for kind in iacp fipa; do
+            "$C/gen-clean" "$kind" 1500 "$seed" >"$BATS_TEST_TMPDIR/cap"
+            check_same_findings "$BATS_TEST_TMPDIR/cap"
+        done
+    done
+    check_same_findings "$FIXTURES/stream-iacp/correct.jsonl" --strict
+    check_same_findings "$FIXTURES/acl/jade-subscription.acl" --fipa-profile=standard
+}
+
+@test "a JADE log traces as it is, mixed with JSON Lines" {
+    run -0 bash -c 'cat "$1" "$2" | acp-trace --fipa-profile=standard' _ \
+        "$FIPA_FIXTURES/jade-subscribe-cancel.acl" "$SEED_IACP"
+    run jq -r '"\(.conversation) \(.protocol) \(.outcome)"' <<<"$output"
+    assert_output $'C1467_1700000000000 fipa-subscribe cancelled\nqueen/q-00a1 iacp-task done'
+}
+
+@test "latencies: IACP accept and result, FIPA first and final reply, by the times as written" {
+    run -0 bash -c 'acp-trace "$1" 2>/dev/null | jq -c "[.conversation, .latency]"' _ "$FIPA_FIXTURES/late-reply.jsonl"
+    assert_line '["r1",{"first_reply":120,"final_reply":540}]'
+    assert_line '["r2",{"first_reply":300,"final_reply":300}]'
+    # a clock behind its cause gives a negative latency, as written
+    f=$({
+        m q-0001 queen forager-01 task.assign 100.5 "" '{"node":"a"}'
+        m m-000001 forager-01 queen task.accept 100.25 q-0001
+        m m-000002 forager-01 queen task.result 103.75 q-0001 '{"status":"ok"}'
+    } | tee "$BATS_TEST_TMPDIR/in")
+    run -0 bash -c 'acp-trace "$1" 2>/dev/null | jq -c "[.start, .end, .latency]"' _ "$BATS_TEST_TMPDIR/in"
+    assert_output '["1970-01-01T00:01:40.500Z","1970-01-01T00:01:43.750Z",{"accept":-0.25,"result":3.25}]'
+}
+
+# --- streaming, signals, the wall clock ---
+
+@test "streaming: on a live pipe written slowly, a summary comes out as soon as its conversation ends" {
+    run -0 bash -c '
+        start=$(date +%s.%N)
+        { cat "$1"; sleep 3; printf "%s\n" "$2"; } | acp-trace 2>/dev/null | stamp "$start"' _ "$SEED_IACP" \
+        "$(m q-00a2 queen forager-07 task.assign 1312284200 "" '{"node":"x"}')"
+    assert_equal "${#lines[@]}" 2
+    assert_line --index 0 --partial '"conversation":"queen/q-00a1"'
+    local first=${lines[0]%% *} second=${lines[1]%% *}
+    awk -v t="$first" 'BEGIN { exit !(t < 2) }' || fail "the first summary came after $first s"
+    awk -v t="$second" 'BEGIN { exit !(t >= 3) }' || fail "the second came after $second s"
+}
+
+@test "SIGINT: the open conversations come out as open, and the statistics, then status 130" {
+    local fifo=$BATS_TEST_TMPDIR/in out=$BATS_TEST_TMPDIR/out
+    mkfifo "$fifo"
+    acp-trace <"$fifo" >"$out" 2>"$BATS_TEST_TMPDIR/err" 3>&- &
+    local pid=$!
+    exec 4>"$fifo"
+    head -2 "$SEED_IACP" >&4
+    m q-00b1 queen forager-08 task.assign 1312284102 "" '{"node":"y"}' >&4
+    sleep 1
+    kill -INT "$pid"
+    local status=0
+    wait "$pid" || status=$?
+    exec 4>&-
+    assert_equal "$status" 130
+    run jq -r '"\(.conversation) \(.outcome) \(.messages)"' "$out"
+    assert_output $'queen/q-00a1 open 2\nqueen/q-00b1 open 1'
+    # the statistics too
+    acp-trace --format=stats <"$fifo" >"$out" 3>&- &
+    pid=$!
+    exec 4>"$fifo"
+    cat "$SEED_IACP" >&4
+    sleep 1
+    kill -INT "$pid"
+    status=0
+    wait "$pid" || status=$?
+    exec 4>&-
+    assert_equal "$status" 130
+    run jq -c '[.type, .messages, .conversations]' "$out"
+    assert_output '["trace-stats",3,{"iacp-task":{"done":1}}]'
+}
+
+@test "--wall-clock: on a quiet live pipe, a conversation times out and its summary comes out" {
+    run -0 bash -c '
+        start=$(date +%s.%N)
+        { printf "%s\n" "$1"; sleep 4; } | acp-trace --wall-clock --idle-timeout=1 2>/dev/null | stamp "$start"' _ \
+        "$(m q-0001 queen forager-01 task.assign 1700000000 "" '{"node":"n"}')"
+    assert_equal "${#lines[@]}" 1
+    assert_line --partial '"outcome":"timeout"'
+    local at=${lines[0]%% *}
+    awk -v t="$at" 'BEGIN { exit !(t >= 0.9 && t < 3.5) }' || fail "it came after $at s"
+    # without it, only the end of the input ends it
+    run -0 bash -c '{ printf "%s\n" "$1"; sleep 2; } | acp-trace --idle-timeout=1 2>/dev/null' _ \
+        "$(m q-0001 queen forager-01 task.assign 1700000000 "" '{"node":"n"}')"
+    assert_output --partial '"outcome":"open"'
+}
+
+@test "--max-errors: what is open is written as open when the run stops" {
+    f=$({
+        m q-0001 queen forager-01 task.assign 100 "" '{"node":"a"}'
+        echo 'not json'
+        m q-0002 queen forager-02 task.assign 101 "" '{"node":"b"}'
+    } | tee "$BATS_TEST_TMPDIR/in")
+    run -1 --separate-stderr acp-trace --max-errors=1 "$BATS_TEST_TMPDIR/in"
+    run jq -r '"\(.conversation) \(.outcome)"' <<<"$output"
+    assert_output 'queen/q-0001 open'
+}
+
+# --- --follow ---
+
+@test "--follow: the messages of one conversation, verbatim, in order" {
+    run -0 acp-trace --follow=queen/q-00a1 "$SEED_IACP"
+    assert_output "$(cat "$SEED_IACP")"
+    # every run with that id
+    run -1 --separate-stderr acp-trace --follow=c1 "$FIPA_FIXTURES/reused.jsonl"
+    assert_output "$(cat "$FIPA_FIXTURES/reused.jsonl")"
+    # with a format, that view of it alone
+    run -0 --separate-stderr bash -c 'acp-trace --follow=c1 --format=summary "$1" | jq -r .outcome' _ \
+        "$FIPA_FIXTURES/reused.jsonl"
+    assert_output $'done\nviolated'
+    run -0 bash -c 'acp-trace --follow=alice/r1 "$1" | jq -r .performative' _ "$FIPA_FIXTURES/ok-chain.jsonl"
+    assert_output $'request\nagree\ninform'
+    run -0 acp-trace --follow=nobody/none "$SEED_IACP"
+    assert_output ''
+}
+
+@test "--follow: on the colony capture, exactly the messages of that task" {
+    run -1 --separate-stderr acp-trace --follow=queen/q-0010 "$C/colony.jsonl"
+    local ours
+    ours=$(jq -c 'select((.id == "q-0010" and .from == "queen") or (.ref == "q-0010" and .to == "queen"))' "$C/colony.jsonl")
+    [ -n "$ours" ]
+    assert_output "$ours"
+}
+
+# --- statistics ---
+
+@test "--format=stats: messages by kind and agent as jq counts them; conversations as the summaries say" {
+    run -1 --separate-stderr acp-trace --format=stats "$C/colony.jsonl"
+    echo "$output" >"$BATS_TEST_TMPDIR/stats"
+    assert_equal "${#lines[@]}" 1
+    run jq -c '.kinds' "$BATS_TEST_TMPDIR/stats"
+    assert_output "$(jq -sc 'group_by(.kind) | map({(.[0].kind): length}) | add' "$C/colony.jsonl")"
+    run jq -c '.agents' "$BATS_TEST_TMPDIR/stats"
+    assert_output "$(jq -sc 'group_by(.from) | map({(.[0].from): length}) | add' "$C/colony.jsonl")"
+    run jq -c '.messages' "$BATS_TEST_TMPDIR/stats"
+    assert_output "$(wc -l <"$C/colony.jsonl")"
+    acp-trace "$C/colony.jsonl" 2>/dev/null >"$BATS_TEST_TMPDIR/summaries" || true
+    run jq -c '.conversations' "$BATS_TEST_TMPDIR/stats"
+    assert_output "$(jq -sc 'group_by(.protocol) | map({(.[0].protocol): (group_by(.outcome) | map({(.[0].outcome): length}) | add)}) | add' "$BATS_TEST_TMPDIR/summaries")"
+    # anomalies: the diagnostics by code
+    acp-trace --diagnostics=json "$C/colony.jsonl" 2>"$BATS_TEST_TMPDIR/err" >/dev/null || true
+    run jq -c '.anomalies' "$BATS_TEST_TMPDIR/stats"
+    assert_output "$(jq -sc 'group_by(.code) | map({(.[0].code): length}) | add' "$BATS_TEST_TMPDIR/err")"
+}
+
+# Checks that the percentiles of stats $1 are within 1% of the exact values of the latencies in
+# summaries $2 (nearest rank), and that count, min and max are exact.
+check_percentiles() {
+    jq -n --slurpfile s "$1" --slurpfile c "$2" -r '
+        def pair($l): if $l == "accept" then "task.assign->task.accept"
+                      elif .protocol == "iacp-tool" then "tool.query->tool.reply"
+                      else "task.assign->task.result" end;
+        [$c[] | select(.protocol | startswith("iacp")) | . as $x | .latency | to_entries[]
+         | select(.value != null) | .key as $k | {pair: ($x | pair($k)), v: .value}]
+        | group_by(.pair)[] | (.[0].pair) as $p | (map(.v) | sort) as $v | ($v | length) as $n
+        | $s[0].latency[$p] as $got
+        | (if $got.count != $n then "\($p): count \($got.count), not \($n)" else empty end),
+          (if $got.min != $v[0] or $got.max != $v[-1] then "\($p): min or max" else empty end),
+          ([["p50", 0.5], ["p90", 0.9], ["p99", 0.99]][] | . as [$k, $q]
+           | ((($q * $n) | ceil) - 1) as $i | $v[$i] as $exact
+           | if (($got[$k] - $exact) | fabs) > 0.01 * ($exact | fabs) + 1e-6
+             then "\($p) \($k): \($got[$k]), exact \($exact)" else empty end)'
+}
+
+@test "--format=stats: percentiles within 1% of the exact ones, count, min and max exact" {
+    acp-trace --format=stats "$C/colony.jsonl" >"$BATS_TEST_TMPDIR/stats" 2>/dev/null || true
+    acp-trace "$C/colony.jsonl" >"$BATS_TEST_TMPDIR/summaries" 2>/dev/null || true
+    run check_percentiles "$BATS_TEST_TMPDIR/stats" "$BATS_TEST_TMPDIR/summaries"
+    assert_output ''
+    run jq -r '.histograms | "\(.scheme) \(.base) \(.version)"' "$BATS_TEST_TMPDIR/stats"
+    assert_output 'log 1.02 1'
+}
+
+@test "the histograms keep their promise on random samples (tests/drivers/histogram.c)" {
+    local root=$TESTS_DIR/..
+    # shellcheck disable=SC2046
+    ${CC:-cc} -std=c11 -D_DEFAULT_SOURCE -D_POSIX_C_SOURCE=200809L -I"$root/common" -O2 \
+        -o "$BATS_TEST_TMPDIR/histogram" "$root/tests/drivers/histogram.c" "$root/common/histogram.c" \
+        "$root/common/jsonout.c" "$root/common/util.c" "$root/common/escape.c" $(pkg-config --cflags --libs jansson) -lm ||
+        fail "cannot build the driver"
+    run -0 "$BATS_TEST_TMPDIR/histogram" 300
+    assert_output ok
+}
+
+@test "--by-agent: the latencies of each replying agent add up to the whole" {
+    acp-trace --format=stats --by-agent "$C/colony.jsonl" >"$BATS_TEST_TMPDIR/stats" 2>/dev/null || true
+    run jq -c '[.by_agent[].latency | to_entries[]] | group_by(.key) | map({(.[0].key): (map(.value.count) | add)}) | add' \
+        "$BATS_TEST_TMPDIR/stats"
+    assert_output "$(jq -c '.latency | map_values(.count)' "$BATS_TEST_TMPDIR/stats")"
+    run jq -r '.by_agent | keys[]' "$BATS_TEST_TMPDIR/stats"
+    assert_line forager-00
+    refute_line queen
+}
+
+@test "--format=report: the same figures as a table, with a text histogram of each latency" {
+    run -1 --separate-stderr acp-trace --format=report "$TESTS_DIR/golden/trace/iacp-outcomes/input" \
+        --idle-timeout=60 --assign-timeout=20
+    assert_line --index 0 '29 messages, 11 conversations'
+    assert_line --regexp '^  iacp-task violated +2$'
+    assert_line --regexp '^  task\.assign->task\.result +7 +2\.020 +24\.000 +24\.000 +24\.000$'
+    assert_line --regexp '^    <= +24\.000 s  #+ +1$'
+}
+
+# --- shards and merging ---
+
+# shard_property CAPTURE: 4 shards merged give what one run with --shard=1/1 gives: the same
+# counts, the same histograms, the same summaries and findings, and percentiles within 1% of
+# the exact ones.
+shard_property() {
+    local cap=$1 d=$BATS_TEST_TMPDIR k
+    acp-trace --format=stats --by-agent --shard=1/1 "$cap" >"$d/whole.json" 2>"$d/whole.err" || true
+    acp-trace --shard=1/1 "$cap" 2>/dev/null | sort >"$d/whole.sum" || true
+    : >"$d/shards.sum"
+    : >"$d/shards.err"
+    for k in 1 2 3 4; do
+        acp-trace --format=stats --by-agent --shard="$k/4" "$cap" >"$d/shard$k.json" 2>>"$d/shards.err" || true
+        acp-trace --shard="$k/4" "$cap" 2>/dev/null >>"$d/shards.sum" || true
+        [ "$(jq .messages "$d/shard$k.json")" -gt 0 ] || fail "shard $k has nothing"
+    done
+    run -0 acp-trace --merge-stats --by-agent "$d/shard1.json" "$d/shard2.json" "$d/shard3.json" "$d/shard4.json"
+    echo "$output" >"$d/merged.json"
+    diff <(jq -S 'del(.latency, .by_agent[]?.latency)' "$d/whole.json") \
+        <(jq -S 'del(.latency, .by_agent[]?.latency)' "$d/merged.json") || fail "$cap: the merge differs"
+    [ "$(jq .messages "$d/merged.json")" -eq "$(grep -c . "$cap")" ] || fail "$cap: messages lost"
+    diff "$d/whole.sum" <(sort "$d/shards.sum") || fail "$cap: the summaries differ"
+    diff <(sort "$d/whole.err") <(sort "$d/shards.err") || fail "$cap: the findings differ"
+    run check_percentiles "$d/merged.json" "$d/whole.sum"
+    assert_output ''
+}
+
+@test "property: 4 shards merged are one run with --shard=1/1 (IACP colony with faults)" {
+    shard_property "$C/colony.jsonl"
+}
+
+@test "property: 4 shards merged are one run with --shard=1/1 (FIPA conversations and reply chains)" {
+    shard_property "$C/fipa.jsonl"
+    # reply chains without conversation_id, and IACP, mixed
+    "$C/gen-clean" fipa 1500 5 | jq -c 'del(.conversation_id)' >"$BATS_TEST_TMPDIR/chains"
+    head -3000 "$C/colony.jsonl" >>"$BATS_TEST_TMPDIR/chains"
+    shard_property "$BATS_TEST_TMPDIR/chains"
+}
+
+@test "--shard: per-agent checks are off, and what belongs to no conversation is shard 1's" {
+    f=$({
+        m q-0001 queen forager-01 task.assign 100 "" '{"node":"a"}'
+        m q-0002 queen forager-01 task.assign 101 "" '{"node":"b"}'
+        m m-000001 forager-09 queen task.accept 102 q-7777
+    } | tee "$BATS_TEST_TMPDIR/in")
+    run -1 --separate-stderr acp-trace "$BATS_TEST_TMPDIR/in"
+    assert_equal "$stderr" "$(printf '%s\n' \
+        "acp-trace: $BATS_TEST_TMPDIR/in:2: error: 'forager-01' already holds 1 outstanding task.assign and has 1 slot(s) (see line 1) [iacp-slots]" \
+        "acp-trace: $BATS_TEST_TMPDIR/in:3: warning: task.accept with ref 'q-7777': no message with that id from 'queen' was seen [iacp-orphan]" \
+        "acp-trace: $BATS_TEST_TMPDIR/in:1: warning: task.assign to 'forager-01' is still open at the end of the input (1 message(s), the last at line 1) [iacp-open-at-end]" \
+        "acp-trace: $BATS_TEST_TMPDIR/in:2: warning: task.assign to 'forager-01' is still open at the end of the input (1 message(s), the last at line 2) [iacp-open-at-end]")"
+    local all='' k
+    for k in 1 2 3; do
+        run -0 --separate-stderr acp-trace --shard="$k/3" "$BATS_TEST_TMPDIR/in"
+        refute_output --partial 'iacp-slots'
+        if [ "$k" -eq 1 ]; then
+            assert_equal "$(grep -c iacp-orphan <<<"$stderr")" 1
+        else
+            [[ $stderr != *iacp-orphan* ]] || fail "shard $k reports the orphan"
+        fi
+        all+=$output$'\n'
+    done
+    assert_equal "$(grep -c '"type":"conversation"' <<<"$all")" 2
+}
+
+@test "--merge-stats: what is no trace-stats object is an error and is left out" {
+    acp-trace --format=stats "$SEED_IACP" >"$BATS_TEST_TMPDIR/a.json"
+    printf '%s\n' '{"type":"stats","records":1}' 'not json' >"$BATS_TEST_TMPDIR/bad"
+    jq -c '.histograms.version = 2' "$BATS_TEST_TMPDIR/a.json" >>"$BATS_TEST_TMPDIR/bad"
+    jq -c '.kinds["task.assign"] = -1' "$BATS_TEST_TMPDIR/a.json" >>"$BATS_TEST_TMPDIR/bad"
+    run -1 --separate-stderr acp-trace --merge-stats "$BATS_TEST_TMPDIR/a.json" "$BATS_TEST_TMPDIR/bad" "$BATS_TEST_TMPDIR/a.json"
+    run jq -c '[.messages, .conversations]' <<<"$output"
+    assert_output '[6,{"iacp-task":{"done":2}}]'
+    assert_equal "$(grep -c 'trace-stats-invalid' <<<"$stderr")" 3
+    assert_equal "$(grep -c 'bad-json' <<<"$stderr")" 1
+    # statistics by agent merge only with statistics by agent
+    run -1 --separate-stderr acp-trace --merge-stats --by-agent "$BATS_TEST_TMPDIR/a.json"
+    assert_equal "$stderr" "acp-trace: $BATS_TEST_TMPDIR/a.json:1: error: no statistics by agent (written without --by-agent): it cannot be merged [trace-stats-invalid]"
+    # and merged, as a report
+    run -0 acp-trace --merge-stats --format=report "$BATS_TEST_TMPDIR/a.json" "$BATS_TEST_TMPDIR/a.json"
+    assert_line --index 0 '6 messages, 2 conversations'
+}
+
+@test "usage errors: shards, formats and what --merge-stats takes" {
+    local bad
+    for bad in --shard=0/2 --shard=3/2 --shard=2 --shard=a/b --format=json --max-arrows=0 --hide=hb,,x; do
+        run -2 acp-trace "$bad" "$SEED_IACP"
+        assert_line --index 1 "Try 'acp-trace --help' for more information."
+    done
+    run -2 acp-trace --merge-stats --follow=x
+    run -2 acp-trace --merge-stats --format=svg
+}
+
+# --- diagrams ---
+
+@test "diagrams: one arrow per message and receiver, one column per agent (SVG's own elements)" {
+    run -1 --separate-stderr acp-trace --format=svg --max-arrows=100000 "$C/colony.jsonl"
+    echo "$output" >"$BATS_TEST_TMPDIR/all.svg"
+    local arrows agents
+    arrows=$(jq -s '[.[] | select(.kind and .to)] | length' "$C/colony.jsonl")
+    agents=$(jq -rs '[.[] | .from, .to] | unique | length' "$C/colony.jsonl")
+    assert_equal "$(grep -c '<g class="arrow"' "$BATS_TEST_TMPDIR/all.svg")" "$arrows"
+    assert_equal "$(grep -c '<g class="participant"' "$BATS_TEST_TMPDIR/all.svg")" "$agents"
+    # FIPA: one arrow per receiver; anomalies marked
+    run -0 --separate-stderr acp-trace --format=svg "$FIPA_FIXTURES/ok-contract-net.jsonl"
+    assert_equal "$(grep -c '<g class="arrow"' <<<"$output")" \
+        "$(jq -s '[.[] | .receiver | if type == "array" then length else 1 end] | add' "$FIPA_FIXTURES/ok-contract-net.jsonl")"
+    run -1 --separate-stderr acp-trace --format=svg --idle-timeout=60 --assign-timeout=20 \
+        "$TESTS_DIR/golden/trace/iacp-outcomes/input"
+    assert_output --partial 'error: iacp-wrong-replier'
+}
+
+@test "diagrams: --follow draws one conversation, --hide leaves kinds out, --max-arrows stops with a note" {
+    run -1 --separate-stderr acp-trace --format=text --follow=queen/q-00a1 "$EXAMPLES/colony-capture.jsonl"
+    assert_equal "$(grep -cE -- '->\||\|<-' <<<"$output")" 3
+    run -1 --separate-stderr acp-trace --format=text --hide=hb,task.accept "$C/colony.jsonl"
+    refute_output --partial '--hb '
+    refute_output --partial 'task.accept'
+    run -1 --separate-stderr acp-trace --format=svg --max-arrows=50 "$C/colony.jsonl"
+    assert_equal "$(grep -c '<g class="arrow"' <<<"$output")" 50
+    assert_output --partial 'stopped after 50 arrows (--max-arrows): draw less with --follow=ID or --hide=KIND'
+    # FIPA acts in any spelling
+    run -0 acp-trace --format=text --hide=ACCEPT_PROPOSAL,RejectProposal "$FIPA_FIXTURES/ok-contract-net.jsonl"
+    refute_output --partial 'accept-proposal'
+    refute_output --partial 'reject-proposal'
+    assert_output --partial 'cfp'
+}
+
+@test "the SVG renders with rsvg-convert at its own size" {
+    command -v rsvg-convert >/dev/null || skip "rsvg-convert is not installed (scripts/deps installs librsvg2-bin)"
+    acp-trace --format=svg "$EXAMPLES/colony-capture.jsonl" >"$BATS_TEST_TMPDIR/d.svg" 2>/dev/null || true
+    run -0 rsvg-convert -o "$BATS_TEST_TMPDIR/d.png" "$BATS_TEST_TMPDIR/d.svg"
+    local w h
+    w=$(sed -n 's/^<svg .* width="\([0-9]*\)".*/\1/p' "$BATS_TEST_TMPDIR/d.svg")
+    h=$(sed -n 's/^<svg .* height="\([0-9]*\)".*/\1/p' "$BATS_TEST_TMPDIR/d.svg")
+    # the PNG header: width and height, big-endian, at bytes 16 and 20
+    run bash -c 'od -An -tu1 -j16 -N8 "$1" | awk "{ print \$1*16777216+\$2*65536+\$3*256+\$4, \$5*16777216+\$6*65536+\$7*256+\$8 }"' _ "$BATS_TEST_TMPDIR/d.png"
+    assert_output "$w $h"
+}
+
+@test "the PlantUML and Mermaid diagrams render (where the renderers are installed)" {
+    acp-trace --format=plantuml "$EXAMPLES/colony-capture.jsonl" >"$BATS_TEST_TMPDIR/d.puml" 2>/dev/null || true
+    acp-trace --format=mermaid "$EXAMPLES/colony-capture.jsonl" >"$BATS_TEST_TMPDIR/d.mmd" 2>/dev/null || true
+    local rendered=0
+    if command -v plantuml >/dev/null; then
+        run -0 plantuml -tpng -failfast2 "$BATS_TEST_TMPDIR/d.puml"
+        [ -s "$BATS_TEST_TMPDIR/d.png" ] || fail "plantuml wrote no picture"
+        rendered=$((rendered + 1))
+    fi
+    local mmdc
+    mmdc=$(command -v mmdc || echo "$TESTS_DIR/node_modules/.bin/mmdc")
+    if [ -x "$mmdc" ] && command -v chromium >/dev/null; then
+        printf '%s' '{"executablePath":"/usr/bin/chromium","args":["--no-sandbox","--headless","--disable-gpu"]}' \
+            >"$BATS_TEST_TMPDIR/p.json"
+        run -0 "$mmdc" -p "$BATS_TEST_TMPDIR/p.json" -i "$BATS_TEST_TMPDIR/d.mmd" -o "$BATS_TEST_TMPDIR/m.svg"
+        [ -s "$BATS_TEST_TMPDIR/m.svg" ] || fail "mmdc wrote no picture"
+        rendered=$((rendered + 1))
+    fi
+    [ "$rendered" -gt 0 ] || skip "neither plantuml nor mmdc is installed (scripts/deps installs them)"
+}
+
+# --- hostile text ---
+
+@test "hostile names: the report and the text diagram carry no control character; the JSON keeps the name" {
+    local evil=$'fo\e[31mrager\u202e\n\x07-7'
+    f=$(lines_file \
+        "$(jq -cn --arg e "$evil" '{v:"1.1",id:"q-0001",from:"queen",to:$e,kind:"task.assign",ts:100,body:{node:"n"}}')" \
+        "$(jq -cn --arg e "$evil" '{v:"1.1",id:"m-000001",from:$e,to:"queen",kind:"task.accept",ref:"q-0001",ts:101}')" \
+        "$(jq -cn --arg e "$evil" '{v:"1.1",id:"m-000002",from:$e,to:"queen",kind:"task.result",ref:"q-0001",ts:102,body:{status:"ok"}}')")
+    run -0 bash -c 'acp-trace "$1" | jq -r ".participants[1]"' _ "$f"
+    assert_output "$evil"
+    local view
+    for view in report text; do
+        acp-trace --format="$view" --by-agent "$f" >"$BATS_TEST_TMPDIR/out" 2>&1 || fail "$view failed"
+        ! LC_ALL=C grep -qP '[\x00-\x08\x0b-\x1f\x7f]|\xe2\x80\xae' "$BATS_TEST_TMPDIR/out" ||
+            fail "$view: a control character got through"
+        grep -qF 'fo\e[31mrager' "$BATS_TEST_TMPDIR/out" || grep -qF 'fo\x1b[31mrager' "$BATS_TEST_TMPDIR/out" ||
+            fail "$view: the name is not shown escaped"
+    done
+}
+
+@test "exit status: 0 for a clean capture, 1 for errors, warnings only with --strict" {
+    run -0 --separate-stderr acp-trace "$SEED_IACP"
+    run -0 --separate-stderr acp-trace "$EXAMPLES/fipa-message.jsonl"
+    assert_output --partial '"outcome":"open"'
+    [ -n "$stderr" ]
+    run -1 --separate-stderr acp-trace --strict "$EXAMPLES/fipa-message.jsonl"
+    assert_output --partial '"outcome":"violated"'
+    run -1 --separate-stderr acp-trace "$EXAMPLES/colony-capture.jsonl"
+    run -0 acp-trace -q "$EXAMPLES/fipa-message.jsonl"
+    assert_output ''
+}
