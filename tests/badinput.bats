@@ -6,14 +6,36 @@
 load test_helper
 
 # The tools that read a stream, each as it is run on one, after the kind of its output: records
-# (each good record as it came), converted (one line per message, its id in reply_with) or other
-# (acp-trace's summaries: only the status and the diagnostics are checked here, and nothing-lost
-# is for the first two kinds). A tool joins the matrix with one line.
+# (each good record as it came), converted (one line per message, its id in reply_with), composed
+# (each good message as acp-send sends it: the same JSON value) or counted (acp-trace's
+# statistics: one object whose "messages" counts the messages read). A tool joins the matrix with
+# one line. acp-send reads its standard input only (--stdin): it gets the input there.
 TOOLS=(
     "records acp-validate"
     "converted acp-convert --to=fipa"
     "records acp-replay --topspeed"
+    "counted acp-trace --format=stats"
+    "composed acp-send --stdin --now=1312284100 --seed=1"
 )
+
+# Whether a tool line takes its input as FILE arguments (acp-send takes standard input only).
+takes_files() {
+    [[ $1 != acp-send* ]]
+}
+
+# Runs a tool line with OPTIONs on FILE, given as the tool takes its input, under the timeout:
+# with_input TOOL FILE [OPTION...]
+with_input() {
+    local tool=$1 file=$2
+    shift 2
+    if takes_files "$tool"; then
+        # shellcheck disable=SC2086
+        timeout "$LIMIT" $tool "$@" "$file"
+    else
+        # shellcheck disable=SC2086
+        timeout "$LIMIT" $tool "$@" <"$file"
+    fi
+}
 
 # Longest a run may take before it counts as a hang.
 LIMIT=60
@@ -56,15 +78,21 @@ records_in() {
 }
 
 # Runs a tool line on the input files (default: IN), with --rejects and --stats, under the
-# timeout: run_tool TOOL [FILE...]; sets status.
+# timeout: run_tool TOOL [FILE...]; sets status. A tool that reads standard input only gets the
+# first FILE there.
 run_tool() {
     local tool=$1
     shift
     [ $# -gt 0 ] || set -- "$IN"
     rm -f "$OUT" "$REJ" "$ERR"
     status=0
-    # shellcheck disable=SC2086
-    timeout "$LIMIT" $tool --rejects="$REJ" --stats "$@" >"$OUT" 2>"$ERR" || status=$?
+    if takes_files "$tool"; then
+        # shellcheck disable=SC2086
+        timeout "$LIMIT" $tool --rejects="$REJ" --stats "$@" >"$OUT" 2>"$ERR" || status=$?
+    else
+        # shellcheck disable=SC2086
+        timeout "$LIMIT" $tool --rejects="$REJ" --stats <"$1" >"$OUT" 2>"$ERR" || status=$?
+    fi
 }
 
 # What the tool says on stderr: each line is an error naming a code, or the statistics. Checks
@@ -74,7 +102,7 @@ assert_errors() {
     name=$(name_of "$1")
     errors=$(grep -c -E "^$name: .*:[0-9]+(:[0-9]+)?: error: .+ \\[[a-z0-9-]+\\]\$" "$ERR" || true)
     other=$(grep -v -E "^$name: .*:[0-9]+(:[0-9]+)?: error: .+ \\[[a-z0-9-]+\\]\$" "$ERR" |
-        grep -v -E "^$name: [0-9]+ records: |^$name: [0-9]+ sent in " || true)
+        grep -v -E "^$name: [0-9]+ records: |^$name: [0-9]+ sent( in |\$)" || true)
     [ -z "$other" ] || fail "$1: unexpected on stderr: $other"
     [ "$errors" -eq "$2" ] || fail "$1: $errors error lines, expected $2: $(cat "$ERR")"
 }
@@ -86,16 +114,29 @@ assert_goods_processed() {
     records) cmp "$GOODS" "$OUT" || fail "$1: the good records are not written as they came" ;;
     converted)
         diff -u <(jq -r .id "$GOODS") <(jq -r .reply_with "$OUT") || fail "$1: good messages lost" ;;
+    composed)
+        diff -u <(jq -c . "$GOODS") <(jq -c . "$OUT") || fail "$1: good messages lost or changed" ;;
+    counted)
+        [ "$(records_out)" -eq "$(records_in "$GOODS")" ] ||
+            fail "$1: $(records_out) messages counted, $(records_in "$GOODS") good ones" ;;
     esac
+}
+
+# The records the tool wrote (or, counted, the messages its statistics count).
+records_out() {
+    if [ "$kind" = counted ]; then
+        jq -e .messages "$OUT" || fail "no statistics on stdout: $(cat "$OUT")"
+    else
+        wc -l <"$OUT"
+    fi
 }
 
 # records in = records out + rejected (+ unread, none here), and --stats says the same.
 assert_nothing_lost() {
     local name in out rejected line records valid rej blank
-    [ "$kind" != other ] || return 0
     name=$(name_of "$1")
     in=$(records_in "$IN")
-    out=$(wc -l <"$OUT")
+    out=$(records_out)
     rejected=$(wc -l <"$REJ")
     [ "$in" -eq $((out + rejected)) ] || fail "$1: $in records in, $out out + $rejected rejected"
     line=$(grep -E "^$name: [0-9]+ records: " "$ERR") || fail "$1: no statistics"
@@ -104,7 +145,39 @@ assert_nothing_lost() {
         fail "$1: --stats says '$line'; $in records in, $out out, $rejected rejected"
 }
 
-# The whole check of one case, for every tool: matrix STATUS BAD
+# Lines of a file, a last one without a line end included.
+lines_in() {
+    local n
+    n=$(wc -l <"$1")
+    [ ! -s "$1" ] || [ "$(tail -c 1 "$1" | od -An -tx1 | tr -d ' ')" = 0a ] || n=$((n + 1))
+    echo "$n"
+}
+
+# When --max-errors=1 stops the run at the first error: one error, the note that says so, and
+# nothing lost: lines in = records read + lines unread (--stats), and the records read are
+# written, rejected or blank.
+assert_nothing_lost_when_stopped() {
+    local name line records valid rej blank unread out rejected
+    [ "$status" -eq 1 ] || fail "$1: status $status: $(cat "$ERR")"
+    name=$(name_of "$1")
+    grep -q -E "^$name: .*: note: stopped after 1 error \(--max-errors=1\); [0-9]+ lines? not read\$" "$ERR" ||
+        fail "$1: no note of the stop: $(cat "$ERR")"
+    grep -v -E "^$name: .*: note: stopped after " "$ERR" >"$ERR.rest"
+    mv "$ERR.rest" "$ERR"
+    assert_errors "$1" 1
+    line=$(grep -E "^$name: [0-9]+ records: " "$ERR") || fail "$1: no statistics"
+    read -r records valid rej blank unread < <(sed -E 's/^[^:]+: ([0-9]+) records: ([0-9]+) valid, ([0-9]+) rejected, ([0-9]+) blank, ([0-9]+) lines? unread;.*/\1 \2 \3 \4 \5/' <<<"$line")
+    [[ $unread =~ ^[0-9]+$ ]] || fail "$1: no count of the lines unread: '$line'"
+    out=$(records_out)
+    rejected=$(wc -l <"$REJ")
+    [ $((records + unread)) -eq "$(lines_in "$IN")" ] ||
+        fail "$1: '$line', but the input has $(lines_in "$IN") lines"
+    [ "$valid" -eq "$out" ] && [ "$rej" -eq "$rejected" ] && [ $((records - blank)) -eq $((out + rejected)) ] ||
+        fail "$1: --stats says '$line'; $out out, $rejected rejected"
+}
+
+# The whole check of one case, for every tool: matrix STATUS BAD. Where something is bad, again
+# with --max-errors=1.
 matrix() {
     local entry kind tool
     for entry in "${TOOLS[@]}"; do
@@ -114,6 +187,10 @@ matrix() {
         assert_errors "$tool" "$2"
         assert_goods_processed "$tool"
         assert_nothing_lost "$tool"
+        if [ "$2" -gt 0 ]; then
+            run_tool "$tool --max-errors=1"
+            assert_nothing_lost_when_stopped "$tool"
+        fi
     done
 }
 
@@ -236,6 +313,15 @@ matrix() {
     local entry kind tool
     for entry in "${TOOLS[@]}"; do
         kind=${entry%% *} tool=${entry#* }
+        if ! takes_files "$tool"; then
+            # standard input is the directory
+            run_tool "$tool" "$BATS_TEST_TMPDIR/dir"
+            [ "$status" -eq 2 ] || fail "$tool: status $status"
+            assert_errors "$tool" 1
+            grep -q "<stdin>:0: error: cannot read: Is a directory \[io-error\]" "$ERR" || fail "$(cat "$ERR")"
+            [ ! -s "$OUT" ] && [ ! -s "$REJ" ] || fail "$tool: wrote something"
+            continue
+        fi
         run_tool "$tool" "$BATS_TEST_TMPDIR/dir" "$IN"
         [ "$status" -eq 2 ] || fail "$tool: status $status"
         assert_errors "$tool" 1
@@ -252,6 +338,21 @@ matrix() {
     for entry in "${TOOLS[@]}"; do
         kind=${entry%% *} tool=${entry#* }
         # /proc/self/mem opens, then every read at its start fails (EIO), even for root.
+        # Standard input cannot be that (the shell's process opened it, and is gone): it is a file
+        # open for writing only.
+        if ! takes_files "$tool"; then
+            rm -f "$OUT" "$REJ" "$ERR"
+            status=0
+            # shellcheck disable=SC2086
+            timeout "$LIMIT" $tool --rejects="$REJ" --stats 0>"$BATS_TEST_TMPDIR/write-only" \
+                >"$OUT" 2>"$ERR" || status=$?
+            [ "$status" -eq 2 ] || fail "$tool: status $status"
+            assert_errors "$tool" 1
+            grep -q "<stdin>:0: error: cannot read: Bad file descriptor \[io-error\]" "$ERR" ||
+                fail "$(cat "$ERR")"
+            [ ! -s "$OUT" ] && [ ! -s "$REJ" ] || fail "$tool: wrote something"
+            continue
+        fi
         run_tool "$tool" /proc/self/mem "$IN"
         [ "$status" -eq 2 ] || fail "$tool: status $status"
         assert_errors "$tool" 1
@@ -278,6 +379,8 @@ matrix() {
     local entry kind tool
     for entry in "${TOOLS[@]}"; do
         kind=${entry%% *} tool=${entry#* }
+        # A tool that reads standard input only never sees the file: the shell cannot open it.
+        takes_files "$tool" || continue
         rm -f "$OUT" "$ERR"
         status=0
         # shellcheck disable=SC2086
@@ -299,6 +402,7 @@ matrix() {
         timeout "$LIMIT" $tool >"$OUT" 2>"$ERR" <&- || status=$?
         [ "$status" -eq 2 ] || fail "$tool: status $status"
         assert_equal "$(cat "$ERR")" "$(name_of "$tool"): <stdin>:0: error: cannot read: Bad file descriptor [io-error]"
+        takes_files "$tool" || continue
         status=0
         # shellcheck disable=SC2086
         timeout "$LIMIT" $tool "$IN" >"$OUT" 2>"$ERR" <&- || status=$?
@@ -316,7 +420,7 @@ matrix() {
         rm -f "$REJ"
         status=0
         # shellcheck disable=SC2086
-        timeout "$LIMIT" $tool --rejects="$REJ" "$IN" 2>"$ERR" >&- || status=$?
+        with_input "$tool" "$IN" --rejects="$REJ" 2>"$ERR" >&- || status=$?
         [ "$status" -eq 2 ] || fail "$tool: status $status"
         assert_errors "$tool" 2
         grep -q "<stdout>:0: error: write error: Bad file descriptor \[io-error\]" "$ERR" || fail "$(cat "$ERR")"
@@ -333,7 +437,7 @@ matrix() {
         rm -f "$OUT"
         status=0
         # shellcheck disable=SC2086
-        timeout "$LIMIT" $tool -o "$OUT" "$IN" 2>&- || status=$?
+        with_input "$tool" "$IN" -o "$OUT" 2>&- || status=$?
         [ "$status" -eq 1 ] || fail "$tool: status $status"
         assert_goods_processed "$tool"
     done
@@ -343,18 +447,19 @@ matrix() {
     [ -w /dev/full ] || skip "no /dev/full"
     add_good 1
     add_good 2
-    echo bad >"$BATS_TEST_TMPDIR/bad"
+    local with_bad=$BATS_TEST_TMPDIR/with-bad
+    { cat "$IN"; echo bad; } >"$with_bad"
     local entry kind tool
     for entry in "${TOOLS[@]}"; do
         kind=${entry%% *} tool=${entry#* }
         status=0
         # shellcheck disable=SC2086
-        timeout "$LIMIT" $tool "$IN" >/dev/full 2>"$ERR" || status=$?
+        with_input "$tool" "$IN" >/dev/full 2>"$ERR" || status=$?
         [ "$status" -eq 2 ] || fail "$tool: status $status"
         assert_equal "$(cat "$ERR")" "$(name_of "$tool"): <stdout>:0: error: write error: No space left on device [io-error]"
         status=0
         # shellcheck disable=SC2086
-        timeout "$LIMIT" $tool --rejects=/dev/full "$IN" "$BATS_TEST_TMPDIR/bad" >"$OUT" 2>"$ERR" || status=$?
+        with_input "$tool" "$with_bad" --rejects=/dev/full >"$OUT" 2>"$ERR" || status=$?
         [ "$status" -eq 2 ] || fail "$tool: status $status"
         grep -q "/dev/full:0: error: write error: No space left on device \[io-error\]" "$ERR" ||
             fail "$(cat "$ERR")"
@@ -378,7 +483,16 @@ matrix() {
         add_raw 'bad\n'
         add_good 2
         cat "$IN" >&"$writer"
-        for _ in $(seq 100); do [ "$(wc -l <"$OUT")" -eq 2 ] && break; sleep 0.05; done
+        # Wait until the input is read: the output is there (the statistics only come at the end:
+        # the diagnostic of the bad line, then a moment for the line read with it).
+        for _ in $(seq 100); do
+            if [ "$kind" = counted ]; then
+                grep -q error "$ERR" && sleep 0.3 && break
+            else
+                [ "$(wc -l <"$OUT")" -eq 2 ] && break
+            fi
+            sleep 0.05
+        done
         kill -INT "$pid"
         status=0
         timeout "$LIMIT" tail --pid="$pid" -f /dev/null || fail "$tool: still running after SIGINT"
@@ -396,8 +510,10 @@ matrix() {
     local entry kind tool
     for entry in "${TOOLS[@]}"; do
         kind=${entry%% *} tool=${entry#* }
+        # statistics are one line: a diagram is long
+        [ "$kind" != counted ] || tool=${tool/--format=stats/--format=text}
         # shellcheck disable=SC2016
-        run -0 --separate-stderr timeout "$LIMIT" bash -c '$1 "$2" | head -1 >/dev/null; echo "${PIPESTATUS[0]}"' _ "$tool" "$IN"
+        run -0 --separate-stderr timeout "$LIMIT" bash -c '$1 <"$2" | head -1 >/dev/null; echo "${PIPESTATUS[0]}"' _ "$tool" "$IN"
         assert_output 141
         assert_equal "$stderr" ""
     done
