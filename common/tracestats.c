@@ -304,7 +304,7 @@ static void write_by_agent(struct jsonout *w, const struct trace_stats *t)
 void trace_stats_write(const struct trace_stats *t, struct strbuf *out)
 {
     struct jsonout w;
-    jsonout_init(&w, out, 0);
+    jsonout_init(&w, out, JSONOUT_TERMINAL);
     jsonout_begin_object(&w);
     write_key(&w, "type");
     jsonout_string(&w, "trace-stats", 11);

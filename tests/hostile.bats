@@ -53,7 +53,8 @@ assert_terminal_safe() {
     if LC_ALL=C.UTF-8 grep -naxv '.*' <<<"$text" >"$BATS_TEST_TMPDIR/bad"; then
         fail "invalid UTF-8 reached the terminal: $(head -3 "$BATS_TEST_TMPDIR/bad" | od -c | head -20)"
     fi
-    [[ $text == *'\x1b[2J'* || $text == *'\u001b[2J'* ]] || fail "the hostile text was not shown escaped: $text"
+    [[ $text == *'\x1b[2J'* || $text == *'\u001b[2J'* || $text == *'\u001B[2J'* ]] ||
+        fail "the hostile text was not shown escaped: $text"
 }
 
 @test "acp-validate: diagnostics in text and JSON, colour, --stats and --max-errors escape it all" {
@@ -135,4 +136,79 @@ assert_terminal_safe() {
 OUT
     run ls
     [[ $output != *pwned* ]] || fail "a shell ran: $output"
+}
+
+# Runs a command line on a pseudo-terminal, standard output and error both: sets output.
+on_terminal_all() {
+    run bash -c 'TERM=xterm script -qec "$1" /dev/null' _ "$1"
+}
+
+@test "acp-trace: summaries, statistics, report, text diagram and diagnostics escape it on a terminal" {
+    local q format
+    q=$(printf '%q' "$CAP")
+    for format in summary stats report text; do
+        on_terminal_all "acp-trace --format=$format --by-agent --stats $q"
+        assert_terminal_safe
+    done
+    on_terminal_all "acp-trace --diagnostics=json $q"
+    assert_terminal_safe
+    on_terminal_all "acp-trace --format=text --follow=q-2 $q"
+    assert_terminal_safe
+    # a conversation of hostile agents: its summary, report and diagram
+    local h name=$'\e[2J\e]0;pwned\a\xc2\x9b2J\u202e'
+    h=$BATS_TEST_TMPDIR/task.jsonl
+    jq -cn --arg h "$name" '
+        {v: "1.1", id: "q-0001", from: "queen", to: $h, kind: "task.assign", ts: 100, body: {node: $h}},
+        {v: "1.1", id: "m-000001", from: $h, to: "queen", kind: "task.accept", ref: "q-0001", ts: 101},
+        {v: "1.1", id: "m-000002", from: $h, to: "queen", kind: "task.result", ref: "q-0001", ts: 102, body: {status: $h}}' >"$h"
+    for format in summary report text; do
+        on_terminal_all "acp-trace --format=$format --by-agent $h"
+        assert_terminal_safe
+    done
+}
+
+@test "acp-send: what it sends, its diagnostics and what a peer says escape it on a terminal" {
+    local q
+    q=$(printf '%q' "$CAP")
+    on_terminal_all "acp-send --stdin --stats --now=0 --seed=1 <$q"
+    assert_terminal_safe
+    on_terminal_all "acp-send --stdin --diagnostics=json --now=0 --seed=1 <$q"
+    assert_terminal_safe
+    # a valid message from an agent by that name goes out escaped; an invalid kind is reported
+    on_terminal_all "acp-send --now=0 --seed=1 kind=hb to=queen $(printf '%q' $'from=\e[2J\e]0;pwned\a\xc2\x9b\u202e')"
+    [[ $output == *'"from":"\u001'[bB]'[2J'* ]] || fail "not sent: $output"
+    assert_terminal_safe
+    on_terminal_all "acp-send --now=0 --seed=1 $(printf '%q' $'kind=\e[2J') from=a"
+    [[ $output == *'[iacp-kind]'* ]] || fail "not reported: $output"
+    assert_terminal_safe
+    # a peer that answers with hostile garbage, then a hostile reply
+    local agent=$BATS_TEST_TMPDIR/agent
+    {
+        echo '#!/bin/bash'
+        echo 'IFS= read -r line'
+        echo 'id=$(sed -E '\''s/.*"reply_with":"([^"]*)".*/\1/'\'' <<<"$line")'
+        printf "printf '%%s\\\\n' %q\n" $'\e[2J\e]0;pwned\a\xc2\x9b garbage'
+        printf 'printf '\''{"performative":"inform","sender":"\\u001b[2J","receiver":"a","content":"\\u001b[2J","in_reply_to":"%%s"}\\n'\'' "$id"\n'
+        echo 'cat >/dev/null'
+    } >"$agent"
+    chmod +x "$agent"
+    on_terminal_all "acp-send --now=0 --seed=1 --all --wait --timeout=5 --exec=$agent performative=query_ref sender=a receiver=b content=x"
+    [[ $output == *"garbage"* ]] || fail "the garbage was not reported: $output"
+    assert_terminal_safe
+}
+
+@test "acp-convert: the JSON it writes escapes it on a terminal, the value unchanged" {
+    local q to
+    q=$(printf '%q' "$CAP")
+    for to in iacp fipa; do
+        on_terminal_all "acp-convert --to=$to $q"
+        assert_terminal_safe
+    done
+    # the same values: C1, DEL and bidi controls as \u escapes
+    run -0 bash -c 'jq -cn "{v:\"1.1\",id:\"m-000001\",from:\"\u009b2J\u202e\u007f\",to:\"queen\",kind:\"hb\",ts:1}" |
+        acp-convert --to=fipa'
+    [[ $output == *'"sender":"\u009B2J\u202E\u007F"'* ]] || fail "$output"
+    run -0 bash -c 'jq -cn "{v:\"1.1\",id:\"m-000001\",from:\"\u009b2J\u202e\u007f\",to:\"queen\",kind:\"hb\",ts:1}" |
+        acp-convert --to=fipa | acp-convert --to=iacp | jq -r .from | od -An -c'
+    assert_output "$(printf '\u009b2J\u202e\x7f\n' | od -An -c)"
 }
