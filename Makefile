@@ -72,7 +72,7 @@ check-asan: deps
 # The suites of the tools that read a stream without a peer, under valgrind: no leak, no invalid
 # access (tests/valgrind). Tests that time things or feed 100 MB skip themselves there.
 VALGRIND_SUITES = golden contract badinput hostile fuzz-found acl stream-iacp stream-fipa \
-	convert convert-mapping
+	convert convert-mapping trace
 check-valgrind: deps
 	@$(MAKE) -s --no-print-directory all
 	@tests/valgrind $(BIN) $(VALGRIND_SUITES)

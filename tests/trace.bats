@@ -252,6 +252,7 @@ check_same_findings() {
 # --- streaming, signals, the wall clock ---
 
 @test "streaming: on a live pipe written slowly, a summary comes out as soon as its conversation ends" {
+    skip_under_valgrind "a timing test"
     run -0 bash -c '
         start=$(date +%s.%N)
         { cat "$1"; sleep 3; printf "%s\n" "$2"; } | acp-trace 2>/dev/null | stamp "$start"' _ "$SEED_IACP" \
@@ -264,6 +265,7 @@ check_same_findings() {
 }
 
 @test "SIGINT: the open conversations come out as open, and the statistics, then status 130" {
+    skip_under_valgrind "the signal must come while the tool waits"
     local fifo=$BATS_TEST_TMPDIR/in out=$BATS_TEST_TMPDIR/out
     mkfifo "$fifo"
     acp-trace <"$fifo" >"$out" 2>"$BATS_TEST_TMPDIR/err" 3>&- &
@@ -295,6 +297,7 @@ check_same_findings() {
 }
 
 @test "--wall-clock: on a quiet live pipe, a conversation times out and its summary comes out" {
+    skip_under_valgrind "a timing test"
     run -0 bash -c '
         start=$(date +%s.%N)
         { printf "%s\n" "$1"; sleep 4; } | acp-trace --wall-clock --idle-timeout=1 2>/dev/null | stamp "$start"' _ \
