@@ -212,3 +212,34 @@ on_terminal_all() {
         acp-convert --to=fipa | acp-convert --to=iacp | jq -r .from | od -An -c'
     assert_output "$(printf '\u009b2J\u202e\x7f\n' | od -An -c)"
 }
+
+@test "acp-send --exec runs COMMAND with execvp: shell metacharacters are passed as they are written" {
+    cd "$BATS_TEST_TMPDIR"
+    run -0 --separate-stderr acp-send --now=0 --seed=1 \
+        --exec="sh -c 'cat >/dev/null; printf \"[%s]\\n\" \"\$@\" >args' sh ; touch pwned1 && touch pwned2 || touch pwned3 \$(touch pwned4) \`touch pwned5\` >pwned6 <x 2>&1 & ~ \$PATH" \
+        kind=hb from=a to=queen
+    run -0 cat args
+    assert_output - <<'OUT'
+[;]
+[touch]
+[pwned1]
+[&&]
+[touch]
+[pwned2]
+[||]
+[touch]
+[pwned3]
+[$(touch]
+[pwned4)]
+[`touch]
+[pwned5`]
+[>pwned6]
+[<x]
+[2>&1]
+[&]
+[~]
+[$PATH]
+OUT
+    run ls
+    [[ $output != *pwned* ]] || fail "a shell ran: $output"
+}
