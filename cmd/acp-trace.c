@@ -223,27 +223,6 @@ static void summary_done(void *ctx, const struct conversation_summary *s)
 
 /* ---- messages ---- */
 
-/* The kind of an IACP message, or the act of a FIPA one (kebab-case, as FIPA spells it). */
-static const char *kind_of(const struct message *m)
-{
-    if (m->proto == PROTO_IACP) {
-        const char *kind = json_member_string(m->root, "kind");
-        return kind ? kind : "(no kind)";
-    }
-    const char *performative = json_member_string(m->root, "performative");
-    enum fipa_act act = performative ? fipa_act_parse(performative) : FIPA_ACT_INVALID;
-    if (act != FIPA_ACT_INVALID)
-        return fipa_act_name(act, SPELL_KEBAB);
-    return performative ? performative : "(no performative)";
-}
-
-static const char *sender_of(const struct message *m)
-{
-    if (m->proto == PROTO_IACP)
-        return json_member_string(m->root, "from");
-    return fipa_agent_name(json_object_get(m->root, "sender"));
-}
-
 static void write_record(struct filter *f, const struct record *rec)
 {
     filter_write(f, rec->text, rec->raw_len);
@@ -259,7 +238,7 @@ static enum verdict trace_message(void *ctx, struct filter *f, struct message *m
         trace_diagram_begin(t->diagram, m);
     const char *conversation = engine_check(t->engine, m, filter_sink(f));
     if (conversation != ENGINE_ELSEWHERE && followed(t, conversation)) {
-        const char *kind = kind_of(m), *sender = sender_of(m);
+        const char *kind = trace_kind_of(m), *sender = trace_sender_of(m);
         trace_stats_message(t->stats, kind, sender);
         if (t->format == FORMAT_MESSAGES)
             write_record(f, m->rec);

@@ -11,13 +11,11 @@
 #include <string.h>
 
 #include "engine.h"
+#include "escape.h"
 #include "fuzz.h"
 #include "tracediagram.h"
 #include "tracestats.h"
 #include "tracesummary.h"
-
-#include "escape.h"
-#include "fipa.h"
 
 enum { FORMATS = 4 };
 
@@ -72,33 +70,13 @@ static void observe(void *ctx, const struct diag_finding *f)
         trace_diagram_finding(t->diagram[i], f);
 }
 
-static const char *kind_of(const struct message *m)
-{
-    if (m->proto == PROTO_IACP) {
-        const char *kind = json_member_string(m->root, "kind");
-        return kind ? kind : "(no kind)";
-    }
-    const char *performative = json_member_string(m->root, "performative");
-    enum fipa_act act = performative ? fipa_act_parse(performative) : FIPA_ACT_INVALID;
-    if (act != FIPA_ACT_INVALID)
-        return fipa_act_name(act, SPELL_KEBAB);
-    return performative ? performative : "(no performative)";
-}
-
-static const char *sender_of(const struct message *m)
-{
-    if (m->proto == PROTO_IACP)
-        return json_member_string(m->root, "from");
-    return fipa_agent_name(json_object_get(m->root, "sender"));
-}
-
 static void trace_message(struct trace *t, const struct message *m, struct diag_sink *sink)
 {
     for (int i = 0; i < FORMATS; i++)
         trace_diagram_begin(t->diagram[i], m);
     const char *conversation = engine_check(t->engine, m, sink);
     if (conversation != ENGINE_ELSEWHERE) {
-        const char *kind = kind_of(m), *sender = sender_of(m);
+        const char *kind = trace_kind_of(m), *sender = trace_sender_of(m);
         trace_stats_message(t->stats, kind, sender);
         for (int i = 0; i < FORMATS; i++)
             trace_diagram_message(t->diagram[i], m, kind, sender);
