@@ -456,10 +456,12 @@ shard_property() {
 }
 
 @test "property: 4 shards merged are one run with --shard=1/1 (IACP colony with faults)" {
+    skip_under_valgrind "nine runs over 20,000 messages (minutes there); the --shard tests below run under it"
     shard_property "$C/colony.jsonl"
 }
 
 @test "property: 4 shards merged are one run with --shard=1/1 (FIPA conversations and reply chains)" {
+    skip_under_valgrind "nine runs over 20,000 messages (minutes there); the --shard tests below run under it"
     shard_property "$C/fipa.jsonl"
     # reply chains without conversation_id, and IACP, mixed
     "$C/gen-clean" fipa 1500 5 | jq -c 'del(.conversation_id)' >"$BATS_TEST_TMPDIR/chains"
