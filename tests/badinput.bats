@@ -2,7 +2,8 @@
 # failing input or output. For each: the documented exit status, one clear line on stderr for
 # each thing that is wrong, no crash, no hang (every run under a timeout), every good line still
 # processed; and nothing lost: records in = records out + rejected + unread, which --stats
-# confirms, wherever the outputs are writable.
+# confirms, wherever the outputs are writable (each case with something bad runs twice: to the
+# end, and stopped by --max-errors=1, which leaves the rest unread).
 load test_helper
 
 # The tools that read a stream, each as it is run on one, after the kind of its output: records
