@@ -259,15 +259,24 @@ static json_t *parse_acl(void *ctx, struct filter *f, const struct record *rec)
 
 /* ---- the end ---- */
 
+static void flush_view(void *ctx, struct strbuf *out)
+{
+    struct trace *t = ctx;
+    filter_write(t->filter, out->buf, out->len);
+    sb_reset(out);
+}
+
 static void write_views(struct trace *t, struct filter *f)
 {
+    t->filter = f;
     sb_reset(&t->out);
     if (t->format == FORMAT_STATS)
         trace_stats_write(t->stats, &t->out);
     else if (t->format == FORMAT_REPORT)
         trace_stats_report(t->stats, &t->out);
     else if (t->diagram)
-        trace_diagram_write(t->diagram, &t->out);
+        trace_diagram_write(t->diagram, &t->out,
+                            &(struct diagram_flush){.flush = flush_view, .ctx = t});
     filter_write(f, t->out.buf, t->out.len);
 }
 

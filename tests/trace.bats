@@ -558,6 +558,22 @@ shard_property() {
     assert_output --partial 'cfp'
 }
 
+@test "a text diagram of 5,000 agents (200 MB: arrows times columns) is written as it grows, never held" {
+    skip_under_valgrind "200 MB"
+    local i limit=()
+    for ((i = 1; i <= 5000; i++)); do
+        printf '{"v":"1.1","id":"m-%06x","from":"forager-%d","to":"queen","kind":"hb","ts":%d}\n' "$i" "$i" $((1312284100 + i))
+    done >"$BATS_TEST_TMPDIR/many"
+    # 100 MB of address space more than the tool needs, but not the diagram on top
+    [[ $ACP_BIN == *asan* ]] || limit=(ulimit -v 100000 ';')
+    run -0 --separate-stderr bash -c "${limit[*]} acp-trace --format=text '$BATS_TEST_TMPDIR/many' | tee >(tail -1 >'$BATS_TEST_TMPDIR/last') | wc -lc"
+    assert_equal "$stderr" ""
+    read -r lines bytes <<<"$output"
+    [ "$lines" -eq 5005 ] && [ "$bytes" -gt 200000000 ] || fail "$lines lines, $bytes bytes"
+    # the last row: every lifeline
+    [ "$(tr -cd '|' <"$BATS_TEST_TMPDIR/last")" = "$(printf '|%.0s' $(seq 5001))" ] || fail "the last row is cut"
+}
+
 @test "the SVG renders with rsvg-convert at its own size" {
     command -v rsvg-convert >/dev/null || skip "rsvg-convert is not installed (scripts/deps installs librsvg2-bin)"
     acp-trace --format=svg "$EXAMPLES/colony-capture.jsonl" >"$BATS_TEST_TMPDIR/d.svg" 2>/dev/null || true

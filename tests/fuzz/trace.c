@@ -115,7 +115,7 @@ static void check_diagrams(struct trace *t)
     static const char *const names[FORMATS] = {"Mermaid", "PlantUML", "SVG", "the text diagram"};
     for (int i = 0; i < FORMATS; i++) {
         sb_reset(&t->out);
-        trace_diagram_write(t->diagram[i], &t->out);
+        trace_diagram_write(t->diagram[i], &t->out, NULL);
         check_text(names[i], t->out.buf, t->out.len, i == DIAGRAM_TEXT || i == DIAGRAM_PLANTUML);
         if (i == DIAGRAM_SVG)
             FUZZ_ASSERT(!memmem(t->out.buf, t->out.len, "<script", 7) &&
