@@ -33,8 +33,8 @@ COMMON_OBJ = $(COMMON_SRC:%.c=$(BUILD)/%.o)
 LIB = $(BUILD)/libacp.a
 PROGS = $(TOOLS:%=$(BIN)/%)
 
-.PHONY: all check check-asan demo deps install uninstall bench clean format format-check lint \
-	test-programs
+.PHONY: all check check-asan check-valgrind fuzz fuzz-build demo deps install uninstall bench clean \
+	format format-check lint test-programs
 
 # Keep objects between builds: make would otherwise delete the cmd/ ones as intermediates.
 .SECONDARY:
@@ -67,7 +67,7 @@ deps:
 # the capture generators of bench/ and the example agent, built with the tools' flags.
 DRIVERS = $(patsubst tests/drivers/%.c,$(BUILD)/tests/%,$(wildcard tests/drivers/*.c))
 TEST_PROGS = $(DRIVERS) $(BUILD)/gen-colony $(BUILD)/gen-fipa $(BUILD)/gen-clean \
-	$(BUILD)/gen-mixed $(BUILD)/gen-adversarial $(BUILD)/forager
+	$(BUILD)/gen-mixed $(BUILD)/gen-adversarial $(BUILD)/forager $(BUILD)/peak-rss
 test-programs: $(TEST_PROGS)
 
 $(BUILD)/tests/%: tests/drivers/%.c $(LIB) $(COMMON_HDR) | have-jansson
@@ -84,6 +84,40 @@ check-asan: deps
 	  CFLAGS="-O1 -g $(SANITIZE)" LDFLAGS="$(SANITIZE)" all test-programs
 	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
 	  ACP_BUILD=build-asan tests/run build-asan/bin
+
+# The suites of the tools that read a stream without a peer, under valgrind: no leak, no invalid
+# access (tests/valgrind). Tests that time things or feed 100 MB skip themselves there.
+VALGRIND_SUITES = golden contract badinput hostile fuzz-found acl stream-iacp stream-fipa \
+	convert convert-mapping trace
+check-valgrind: deps
+	@$(MAKE) -s --no-print-directory all
+	@tests/valgrind $(BIN) $(VALGRIND_SUITES)
+
+# libFuzzer targets (tests/fuzz/NAME.c, one per file; tests/fuzz/README.md): clang with ASan and
+# UBSan, the library built again with coverage and a tiny read chunk. `make fuzz` runs each for
+# FUZZ_SECONDS (or all of them within FUZZ_BUDGET seconds), keeping what they find.
+FUZZ_SECONDS ?= 60
+FUZZ_SRC = $(filter-out tests/fuzz/fuzz.c,$(sort $(wildcard tests/fuzz/*.c)))
+FUZZ_BINS = $(FUZZ_SRC:tests/fuzz/%.c=$(BUILD)/fuzz/%)
+FUZZ_CFLAGS = -O1 -g $(SANITIZE) -fsanitize=fuzzer-no-link -DACP_READER_CHUNK=7
+
+fuzz-build: deps
+	@$(MAKE) -s --no-print-directory CC=clang BUILD=build-fuzz BIN=build-fuzz/bin \
+	  CFLAGS="$(FUZZ_CFLAGS)" fuzz-targets
+
+.PHONY: fuzz-targets
+fuzz-targets: $(FUZZ_BINS)
+
+$(BUILD)/fuzz/%: $(BUILD)/tests/fuzz/%.o $(BUILD)/tests/fuzz/fuzz.o $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -fsanitize=fuzzer -o $@ $^ $(LIBS)
+
+$(BUILD)/tests/fuzz/%.o: tests/fuzz/%.c tests/fuzz/fuzz.h $(COMMON_HDR) | have-jansson
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -c -o $@ $<
+
+fuzz: fuzz-build
+	@FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_BUDGET=$(FUZZ_BUDGET) tests/fuzz/run build-fuzz
 
 demo: deps
 	@$(MAKE) -s --no-print-directory all
@@ -114,17 +148,17 @@ uninstall:
 	rm -f $(DESTDIR)$(MANDIR)/man7/acp.7
 
 format:
-	clang-format -i $(COMMON_SRC) $(COMMON_HDR) cmd/*.c bench/*.c
+	clang-format -i $(COMMON_SRC) $(COMMON_HDR) cmd/*.c bench/*.c tests/fuzz/*.[ch]
 
 format-check:
-	clang-format --dry-run --Werror $(COMMON_SRC) $(COMMON_HDR) cmd/*.c bench/*.c
+	clang-format --dry-run --Werror $(COMMON_SRC) $(COMMON_HDR) cmd/*.c bench/*.c tests/fuzz/*.[ch]
 
 lint:
 	cppcheck --quiet --error-exitcode=1 --enable=warning,portability --std=c11 \
 	  -Icommon $(LAYERS:%=-Icommon/%) --suppress=missingIncludeSystem common cmd
 
 clean:
-	rm -rf build build-asan bin bench/out
+	rm -rf build build-asan build-fuzz build-valgrind bin bench/out
 
 # Tools for tests and benchmarks, not installed.
 $(BUILD)/gen-colony: bench/gen-colony.c

@@ -226,27 +226,6 @@ static void summary_done(void *ctx, const struct conversation_summary *s)
 
 /* ---- messages ---- */
 
-/* The kind of an IACP message, or the act of a FIPA one (kebab-case, as FIPA spells it). */
-static const char *kind_of(const struct message *m)
-{
-    if (m->proto == PROTO_IACP) {
-        const char *kind = json_member_string(m->root, "kind");
-        return kind ? kind : "(no kind)";
-    }
-    const char *performative = json_member_string(m->root, "performative");
-    enum fipa_act act = performative ? fipa_act_parse(performative) : FIPA_ACT_INVALID;
-    if (act != FIPA_ACT_INVALID)
-        return fipa_act_name(act, SPELL_KEBAB);
-    return performative ? performative : "(no performative)";
-}
-
-static const char *sender_of(const struct message *m)
-{
-    if (m->proto == PROTO_IACP)
-        return json_member_string(m->root, "from");
-    return fipa_agent_name(json_object_get(m->root, "sender"));
-}
-
 static void write_record(struct filter *f, const struct record *rec)
 {
     filter_write(f, rec->text, rec->raw_len);
@@ -265,7 +244,7 @@ static enum verdict trace_message(void *ctx, struct filter *f, struct message *m
                                    ? engine_check(t->engine, m, filter_sink(f))
                                    : engine_check_passed(t->engine, m, m->passed, filter_sink(f));
     if (conversation != ENGINE_ELSEWHERE && followed(t, conversation)) {
-        const char *kind = kind_of(m), *sender = sender_of(m);
+        const char *kind = trace_kind_of(m), *sender = trace_sender_of(m);
         trace_stats_message(t->stats, kind, sender);
         if (t->format == FORMAT_MESSAGES)
             write_record(f, m->rec);
@@ -293,15 +272,24 @@ static json_t *parse_acl(void *ctx, const struct record *rec, struct diag_sink *
 
 /* ---- the end ---- */
 
+static void flush_view(void *ctx, struct strbuf *out)
+{
+    struct trace *t = ctx;
+    filter_write(t->filter, out->buf, out->len);
+    sb_reset(out);
+}
+
 static void write_views(struct trace *t, struct filter *f)
 {
+    t->filter = f;
     sb_reset(&t->out);
     if (t->format == FORMAT_STATS)
         trace_stats_write(t->stats, &t->out);
     else if (t->format == FORMAT_REPORT)
         trace_stats_report(t->stats, &t->out);
     else if (t->diagram)
-        trace_diagram_write(t->diagram, &t->out);
+        trace_diagram_write(t->diagram, &t->out,
+                            &(struct diagram_flush){.flush = flush_view, .ctx = t});
     filter_write(f, t->out.buf, t->out.len);
 }
 

@@ -493,3 +493,57 @@ need_rsvg() {
     [ -s "$BATS_TEST_TMPDIR/shot.png" ] || fail "no screenshot: $output"
     [ "$(png_size "$BATS_TEST_TMPDIR/shot.png")" = "$w $h" ]
 }
+
+# ---- acp-trace's diagrams of a hostile capture ----
+
+# Names that act on a terminal or speak each format's syntax: Mermaid's arrows and entities,
+# PlantUML's end, quotes and Creole, SVG's markup and CDATA end, bidi controls, line ends.
+HOSTILE_NAMES=($'\e[2J\e]0;pwned\a' $'a\nb\r@enduml' 'x->>y: z; #35; participant q' \
+    '</text><script>alert(1)</script>&amp;]]>' $'\u202eevil\u2028line\xc2\x9b' '"q" as p1 -- __u__ //i//')
+
+# A capture where every name is an agent, a node, a content and a conversation id: per name an
+# IACP task (assign, accept, result) and a FIPA request left open (a note at the end).
+hostile_capture() {
+    local i=0 h
+    for h in "${HOSTILE_NAMES[@]}"; do
+        i=$((i + 1))
+        jq -cn --arg h "$h" --arg i "$i" '
+            {v: "1.1", id: "q-000\($i)", from: "queen", to: $h, kind: "task.assign", ts: 100, body: {node: $h}},
+            {v: "1.1", id: "m-00000\($i)", from: $h, to: "queen", kind: "task.accept", ref: "q-000\($i)", ts: 101},
+            {v: "1.1", id: "m-00001\($i)", from: $h, to: "queen", kind: "task.result", ref: "q-000\($i)", ts: 102, body: {status: $h}},
+            {performative: "request", sender: $h, receiver: "queen", content: $h, protocol: "fipa-request",
+             conversation_id: $h, reply_with: $h, timestamp: "2011-08-02T11:21:40Z"}'
+    done
+}
+
+@test "acp-trace: hostile names, ids and titles keep every diagram to its grammar" {
+    need_xmllint
+    local f=$BATS_TEST_TMPDIR/hostile.jsonl d=$BATS_TEST_TMPDIR/d arrows participants follow
+    hostile_capture >"$f"
+    arrows=$(acp-trace --format=stats "$f" 2>/dev/null | jq .messages)
+    participants=$((${#HOSTILE_NAMES[@]} + 1))
+    [ "$arrows" -eq $((4 * ${#HOSTILE_NAMES[@]})) ] || fail "$arrows messages traced"
+    for follow in "" "${HOSTILE_NAMES[@]}"; do
+        local opts=()
+        [ -z "$follow" ] || { opts=(--follow="$follow"); arrows=1 participants=2; }
+        acp-trace "${opts[@]}" --format=mermaid "$f" >"$d.mmd" 2>/dev/null
+        run -1 env LC_ALL=C grep -vE "$MERMAID_LINE" "$d.mmd"
+        [ -z "$output" ] || fail "${follow@Q}: Mermaid lines off its grammar: $output"
+        [ "$(count '^    p[0-9]+->>' "$d.mmd")" -eq "$arrows" ] || fail "${follow@Q}: Mermaid arrows"
+        [ "$(count '^    participant ' "$d.mmd")" -eq "$participants" ] || fail "${follow@Q}: Mermaid participants"
+        [ "$(count $'\xe2\x80[\xa8-\xae]' "$d.mmd")" -eq 0 ] || fail "${follow@Q}: bidi or separator in Mermaid"
+        acp-trace "${opts[@]}" --format=plantuml "$f" >"$d.puml" 2>/dev/null
+        run -1 env LC_ALL=C grep -vE "$PLANTUML_LINE" "$d.puml"
+        [ -z "$output" ] || fail "${follow@Q}: PlantUML lines off its grammar: $output"
+        run -1 grep -E -- '--|__|//' "$d.puml"
+        [ "$(LC_ALL=C grep -c '[^ -~]' "$d.puml")" -eq 0 ] || fail "${follow@Q}: PlantUML not ASCII"
+        [ "$(count '^@enduml$' "$d.puml")" -eq 1 ] && [ "$(tail -1 "$d.puml")" = "@enduml" ] ||
+            fail "${follow@Q}: @enduml"
+        [ "$(count '^p[0-9]+ -' "$d.puml")" -eq "$arrows" ] || fail "${follow@Q}: PlantUML arrows"
+        acp-trace "${opts[@]}" --format=svg "$f" >"$d.svg" 2>/dev/null
+        check_svg "$d.svg" "$arrows" "$participants"
+        [ "$(xpath "$d.svg" 'count(//*[local-name()="script"])')" -eq 0 ] || fail "${follow@Q}: a script in the SVG"
+        acp-trace "${opts[@]}" --format=text "$f" >"$d.txt" 2>/dev/null
+        [ "$(LC_ALL=C grep -c '[^ -~]' "$d.txt")" -eq 0 ] || fail "${follow@Q}: the text diagram is not printable ASCII"
+    done
+}

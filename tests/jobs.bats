@@ -5,11 +5,7 @@ load test_helper
 # for byte those of -j 1, on every input; and a live pipe still gets each result at once.
 
 setup_file() {
-    local root=$TESTS_DIR/..
-    ${CC:-cc} -std=c11 -O2 -o "$BATS_FILE_TMPDIR/gen-colony" "$root/bench/gen-colony.c"
-    ${CC:-cc} -std=c11 -D_DEFAULT_SOURCE -O2 -o "$BATS_FILE_TMPDIR/gen-fipa" "$root/bench/gen-fipa.c"
-    ${CC:-cc} -std=c11 -D_DEFAULT_SOURCE -O2 -o "$BATS_FILE_TMPDIR/gen-mixed" "$root/bench/gen-mixed.c"
-    ${CC:-cc} -std=c11 -D_DEFAULT_SOURCE -O2 -o "$BATS_FILE_TMPDIR/peak-rss" "$root/bench/peak-rss.c"
+    build_test_programs
 }
 
 GOOD='{"v":"1.1","id":"m-000001","from":"forager-1","to":"queen","kind":"hb","ts":1700000000,"body":{"slots":1}}'
@@ -130,8 +126,8 @@ bad_input() {
 
 @test "a generated capture of 60,000 messages gives the same with -j 2, 3 and 0" {
     local t=$BATS_TEST_TMPDIR
-    "$BATS_FILE_TMPDIR/gen-colony" --faults="$t/faults" 40000 16 3 >"$t/colony"
-    "$BATS_FILE_TMPDIR/gen-fipa" 20000 200 5 >"$t/fipa"
+    "$ACP_BUILD/gen-colony" --faults="$t/faults" 40000 16 3 >"$t/colony"
+    "$ACP_BUILD/gen-fipa" 20000 200 5 >"$t/fipa"
     cat "$t/colony" "$t/fipa" >"$t/capture"
     [ "$(wc -l <"$t/capture")" -ge 60000 ]
     JOBS="2 3 0" every_tool "$t/capture" .
@@ -147,7 +143,7 @@ bad_input() {
 @test "the awkward messages of the round-trip tests convert the same with -j 2" {
     local t=$BATS_TEST_TMPDIR kind to
     for kind in iacp fipa; do
-        "$BATS_FILE_TMPDIR/gen-mixed" "$kind" 3000 11 >"$t/$kind"
+        "$ACP_BUILD/gen-mixed" "$kind" 3000 11 >"$t/$kind"
         for to in iacp fipa fipa-acl; do
             JOBS="2 3" same_as_one_job "$t/$kind" . acp-convert --to=$to --seed=3 --now=1700000000 --stats @REJECTS
         done
@@ -241,7 +237,7 @@ bad_input() {
 
 @test "-j 2 stops quietly when the reader of stdout goes away, and reports a failed write" {
     local t=$BATS_TEST_TMPDIR
-    "$BATS_FILE_TMPDIR/gen-colony" 100000 8 >"$t/big"
+    "$ACP_BUILD/gen-colony" 100000 8 >"$t/big"
     sh_run "acp-validate -j 2 --stateless '$t/big' 2>'$t/err' | head -1; echo \"\${PIPESTATUS[0]}\" >'$t/status'"
     assert_equal "${#lines[@]}" 1
     assert_equal "$(cat "$t/err")" ''
@@ -253,14 +249,14 @@ bad_input() {
 
 @test "-j 2 keeps memory bounded: a big capture, and lines as long as --max-line-bytes allows" {
     local t=$BATS_TEST_TMPDIR rss
-    "$BATS_FILE_TMPDIR/gen-colony" 200000 8 >"$t/big"
-    "$BATS_FILE_TMPDIR/peak-rss" acp-validate -j 2 --stateless "$t/big" >/dev/null 2>"$t/err"
+    "$ACP_BUILD/gen-colony" 200000 8 >"$t/big"
+    "$ACP_BUILD/peak-rss" acp-validate -j 2 --stateless "$t/big" >/dev/null 2>"$t/err"
     rss=$(sed -n 's/^peak-rss-kib //p' "$t/err")
     [ "$rss" -lt $((16 * 1024)) ] || fail "peak RSS $rss KiB with --stateless -j 2"
     # Lines of 1 MiB less a little, each an object of many small members: trees many times
     # their size, of which only a few may be held at once.
     awk 'BEGIN { for (l = 0; l < 40; l++) { printf "{"; for (i = 0; i < 87000; i++) printf "%s\"k%d\":1", i ? "," : "", i; print "}" } }' >"$t/wide"
-    "$BATS_FILE_TMPDIR/peak-rss" acp-validate -j 2 --stateless "$t/wide" >/dev/null 2>"$t/err" || true
+    "$ACP_BUILD/peak-rss" acp-validate -j 2 --stateless "$t/wide" >/dev/null 2>"$t/err" || true
     rss=$(sed -n 's/^peak-rss-kib //p' "$t/err")
     [ "$rss" -lt $((64 * 1024)) ] || fail "peak RSS $rss KiB with -j 2 on wide lines"
 }

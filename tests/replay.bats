@@ -861,3 +861,57 @@ AGENT
     run -2 acp-replay --exec=cat --connect=unix:/x "$(seed_exchange)"
     run -2 acp-replay --all "$(seed_exchange)"
 }
+
+# --- network faults: what tests above leave (refused, closed between messages, not reading) ---
+
+# N hb messages, each padded with BYTES bytes (many's awk cannot pad beyond a few kB): padded N BYTES
+padded() {
+    local pad i
+    pad=$(head -c "$2" /dev/zero | tr '\0' x)
+    for ((i = 1; i <= $1; i++)); do
+        printf '{"v":"1.1","id":"m-%06x","from":"a","to":"b","kind":"hb","ts":100,"body":{"pad":"%s"}}\n' "$i" "$pad"
+    done | capture
+}
+
+@test "a peer that closes in the middle of a message is reported, exit status 2, no hang" {
+    start_peer "unix:$BATS_TEST_TMPDIR/s" --close-after-bytes=150000
+    local big
+    big=$(padded 20 100000)
+    timed_run -2 --separate-stderr acp-replay --topspeed --io-timeout=5 --connect="$PEER_ADDRESS" "$big"
+    [[ $stderr == *"the peer closed the connection after "*" messages [peer-closed]"* ]] || fail "$stderr"
+    assert_equal "$(grep -c . <<<"$stderr")" 1
+    assert_elapsed 0 4
+}
+
+@test "a peer that sends a 100 MB line: it is cut at --max-line-bytes and never held whole" {
+    skip_under_valgrind "100 MB"
+    start_peer "unix:$BATS_TEST_TMPDIR/s" --send-line=100000000 --record="$BATS_TEST_TMPDIR/got"
+    local f=$BATS_TEST_TMPDIR/cap limit=()
+    for i in 1 2 3; do iacp "m-00000$i" a b hb 100; done >"$f"
+    # 100 MB of address space more than the tool needs, but not 100 MB of line on top
+    [[ $ACP_BIN == *asan* ]] || limit=(ulimit -v 150000 ';')
+    timed_run -0 --separate-stderr bash -c "${limit[*]} exec acp-replay --topspeed --all --connect='$PEER_ADDRESS' '$f' | wc -c"
+    assert_output "$((1024 * 1024 + 1))"
+    wait "$PEER_PID"
+    cmp "$BATS_TEST_TMPDIR/got" "$f"
+    assert_elapsed 0 30
+    # a live agent that answers with one is writing garbage
+    run -1 --separate-stderr timeout 60 acp-replay --as=forager-07 \
+        --exec="sh -c 'read -r l; head -c 100000000 /dev/zero | tr \"\\0\" x; echo; cat >/dev/null'" "$(seed_exchange)"
+    [[ $stderr == *"the agent wrote a line that is not a message (longer than --max-line-bytes): 'xxx"*"[agent-garbage]" ]] ||
+        fail "$stderr"
+}
+
+@test "a slow peer gets every message, as long as it reads within --io-timeout" {
+    skip_under_valgrind "a timing test"
+    # 330 kB at 200 kB/s, beyond what the socket holds: the writes wait for the peer again and
+    # again (the kernel wakes a writer once half the buffer is free, ~0.5 s here)
+    start_peer "unix:$BATS_TEST_TMPDIR/s" --slow=5 --record="$BATS_TEST_TMPDIR/got"
+    local big
+    big=$(padded 300 1000)
+    timed_run -0 --separate-stderr acp-replay --topspeed --io-timeout=2 --connect="$PEER_ADDRESS" "$big"
+    assert_equal "$stderr" ""
+    wait "$PEER_PID"
+    cmp "$BATS_TEST_TMPDIR/got" "$big"
+    assert_elapsed 0.5 15
+}

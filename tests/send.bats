@@ -571,6 +571,56 @@ EOF
     [[ $stderr == *"error: the peer has not read for 0.5 s; 0 messages were sent [peer-timeout]"* ]] || fail "$stderr"
 }
 
+# N messages with a pad of SIZE bytes each, one a line, in a file whose path is printed.
+padded() {
+    local pad i f=$BATS_TEST_TMPDIR/padded.$1.$2
+    pad=$(head -c "$2" /dev/zero | tr '\0' x)
+    for ((i = 1; i <= $1; i++)); do
+        printf '{"v":"1.1","id":"m-%06x","from":"a","to":"b","kind":"hb","ts":100,"body":{"pad":"%s"}}\n' "$i" "$pad"
+    done >"$f"
+    echo "$f"
+}
+
+@test "exit 2: a peer that closes while a message is being written to it, no hang" {
+    start_peer "unix:$BATS_TEST_TMPDIR/s" --close-after-bytes=150000
+    local big
+    big=$(padded 20 100000)
+    timed_run -2 --separate-stderr acp-send --stdin --io-timeout=5 --connect="$PEER_ADDRESS" <"$big"
+    assert_elapsed 0 4
+    [[ $stderr == *"error: the peer closed the connection"*"[peer-closed]"* ]] || fail "$stderr"
+    assert_equal "$(grep -c 'error:' <<<"$stderr")" 1
+}
+
+@test "a peer that sends a 100 MB line: it is cut at --max-line-bytes, never held whole, and the wait goes on" {
+    skip_under_valgrind "100 MB"
+    local limit=() agent=$BATS_TEST_TMPDIR/agent
+    local reply='{"v":"1.1","id":"m-000001","from":"f","to":"queen","kind":"tool.reply","ts":1,"ref":"q-00000001"}'
+    printf '#!/bin/sh\nread -r l\nhead -c 100000000 /dev/zero | tr "\\0" x\necho\necho %s\ncat >/dev/null\n' "'$reply'" >"$agent"
+    chmod +x "$agent"
+    # 100 MB of address space more than the tool needs, but not 100 MB of line on top
+    [[ $ACP_BIN == *asan* ]] || limit=(ulimit -v 150000 ';')
+    timed_run -0 --separate-stderr bash -c "${limit[*]} exec acp-send --wait --timeout=60 --exec=$agent \
+        kind=tool.query from=queen to=f id=q-00000001 ts:=1"
+    assert_elapsed 0 40
+    assert_output "$reply"
+    [[ $stderr == *":1: warning: the peer wrote a line that is not a message (longer than --max-line-bytes): 'xxx"*"[peer-garbage]" ]] ||
+        fail "$stderr"
+    assert_equal "$(grep -c . <<<"$stderr")" 1
+}
+
+@test "a slow peer gets every message, as long as it reads within --io-timeout" {
+    skip_under_valgrind "a timing test"
+    # 330 kB at 200 kB/s, beyond what the socket holds: the writes wait for the peer again and
+    # again
+    start_peer "unix:$BATS_TEST_TMPDIR/s" --slow=5 --record="$BATS_TEST_TMPDIR/got"
+    local big
+    big=$(padded 300 1000)
+    timed_run -0 --separate-stderr acp-send --stdin --io-timeout=2 --connect="$PEER_ADDRESS" <"$big"
+    wait "$PEER_PID"
+    cmp "$BATS_TEST_TMPDIR/got" "$big"
+    assert_elapsed 0.5 15
+}
+
 @test "--stdin --wait awaits each conversation before reading the next line" {
     local reply='say {"v":"1.1","id":"m-000001","from":"f","to":"queen","kind":"tool.reply","ts":1,"ref":"@id@"}'
     run -0 --separate-stderr acp-send --stdin --wait --exec="$AGENT read sleep 0.5 quiet '$reply' read sleep 0.5 quiet '$reply'" \

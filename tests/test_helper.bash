@@ -58,3 +58,9 @@ check_golden() {
     done
     [ "$status" -eq "$want_status" ] || fail "status $status, expected $want_status"
 }
+
+# Leaves out a test that measures time, needs a tool to keep pace, or feeds it 100 MB, when the
+# tools run under valgrind (tests/valgrind), where it would test valgrind: skip_under_valgrind WHY
+skip_under_valgrind() {
+    [ -z "${ACP_UNDER_VALGRIND-}" ] || skip "under valgrind: $1"
+}

@@ -546,6 +546,7 @@ enum { TEXT_GUTTER = 8, TEXT_NAME_MAX = 20, TEXT_LABEL_MAX = 40, TEXT_MIN_GAP = 
 struct text_ctx {
     const struct diagram *d;
     struct strbuf *out;
+    const struct diagram_flush *flush; /* NULL: out holds it all */
     struct strbuf tmp;
     char *row;
     size_t gap, width;
@@ -580,6 +581,8 @@ static void text_emit(struct text_ctx *t)
         len--;
     sb_add(t->out, t->row, len);
     sb_addc(t->out, '\n');
+    if (t->flush && t->out->len >= DIAGRAM_FLUSH_BYTES)
+        t->flush->flush(t->flush->ctx, t->out);
 }
 
 static void text_put(struct text_ctx *t, size_t at, const char *s)
@@ -646,9 +649,10 @@ static void text_standalone_note(void *ctx, const struct note *n)
     text_note(t, n->column, n->mark, n->text);
 }
 
-static void write_text(const struct diagram *d, struct strbuf *out)
+static void write_text(const struct diagram *d, struct strbuf *out,
+                       const struct diagram_flush *flush)
 {
-    struct text_ctx t = {.d = d, .out = out, .tmp = STRBUF_INIT};
+    struct text_ctx t = {.d = d, .out = out, .flush = flush, .tmp = STRBUF_INIT};
     size_t name_w = 0, label_w = 0;
     for (size_t i = 0; i < d->nnames; i++)
         name_w = max_size(name_w, shown_width(d->names[i], TEXT_NAME_MAX, true));
@@ -856,6 +860,12 @@ static void write_svg(const struct diagram *d, struct strbuf *out)
 
 void diagram_write(const struct diagram *d, struct strbuf *out)
 {
+    diagram_write_flushing(d, out, NULL);
+}
+
+void diagram_write_flushing(const struct diagram *d, struct strbuf *out,
+                            const struct diagram_flush *flush)
+{
     struct writer w = {out, d->format, 0};
     switch (d->format) {
     case DIAGRAM_MERMAID:
@@ -868,7 +878,7 @@ void diagram_write(const struct diagram *d, struct strbuf *out)
         write_svg(d, out);
         break;
     case DIAGRAM_TEXT:
-        write_text(d, out);
+        write_text(d, out, flush);
         break;
     }
 }

@@ -54,4 +54,17 @@ size_t diagram_arrows(const struct diagram *d);
 /* The whole document, appended to out. */
 void diagram_write(const struct diagram *d, struct strbuf *out);
 
+/* Takes what a document being written has so far, and empties out: a text diagram is as long as
+ * its arrows times its columns (a gigabyte for ten thousand agents), so it is given away as it
+ * grows rather than held whole. */
+struct diagram_flush {
+    void (*flush)(void *ctx, struct strbuf *out);
+    void *ctx;
+};
+enum { DIAGRAM_FLUSH_BYTES = 1 << 16 };
+
+/* diagram_write, calling flush (when not NULL) whenever out holds DIAGRAM_FLUSH_BYTES or more. */
+void diagram_write_flushing(const struct diagram *d, struct strbuf *out,
+                            const struct diagram_flush *flush);
+
 #endif

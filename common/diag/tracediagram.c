@@ -261,7 +261,8 @@ void trace_diagram_message(struct trace_diagram *t, const struct message *m, con
             diagram_mark(t->d, first + a, t->pending[i].mark, t->pending[i].diagnostic);
 }
 
-void trace_diagram_write(const struct trace_diagram *t, struct strbuf *out)
+void trace_diagram_write(const struct trace_diagram *t, struct strbuf *out,
+                         const struct diagram_flush *flush)
 {
-    diagram_write(t->d, out);
+    diagram_write_flushing(t->d, out, flush);
 }

@@ -26,6 +26,9 @@ void trace_diagram_end(struct trace_diagram *t);
 /* A finding of the run. */
 void trace_diagram_finding(struct trace_diagram *t, const struct diag_finding *f);
 
-void trace_diagram_write(const struct trace_diagram *t, struct strbuf *out);
+/* The diagram, appended to out; given away as it grows through flush, when not NULL
+ * (diagram_write_flushing). */
+void trace_diagram_write(const struct trace_diagram *t, struct strbuf *out,
+                         const struct diagram_flush *flush);
 
 #endif

@@ -7,6 +7,7 @@
 
 #include "escape.h"
 #include "findings.h"
+#include "fipa.h"
 #include "histogram.h"
 #include "jsonout.h"
 #include "strmap.h"
@@ -304,7 +305,7 @@ static void write_by_agent(struct jsonout *w, const struct trace_stats *t)
 void trace_stats_write(const struct trace_stats *t, struct strbuf *out)
 {
     struct jsonout w;
-    jsonout_init(&w, out, 0);
+    jsonout_init(&w, out, JSONOUT_TERMINAL);
     jsonout_begin_object(&w);
     write_key(&w, "type");
     jsonout_string(&w, "trace-stats", 11);
@@ -727,4 +728,24 @@ const char *trace_outcome(const struct conversation_summary *s)
     if (strcmp(o, "evicted") == 0 || strcmp(o, "expired") == 0)
         return "timeout";
     return s->cancelled ? "cancelled" : o;
+}
+
+const char *trace_kind_of(const struct message *m)
+{
+    if (m->proto == PROTO_IACP) {
+        const char *kind = json_member_string(m->root, "kind");
+        return kind ? kind : "(no kind)";
+    }
+    const char *performative = json_member_string(m->root, "performative");
+    enum fipa_act act = performative ? fipa_act_parse(performative) : FIPA_ACT_INVALID;
+    if (act != FIPA_ACT_INVALID)
+        return fipa_act_name(act, SPELL_KEBAB);
+    return performative ? performative : "(no performative)";
+}
+
+const char *trace_sender_of(const struct message *m)
+{
+    if (m->proto == PROTO_IACP)
+        return json_member_string(m->root, "from");
+    return fipa_agent_name(json_object_get(m->root, "sender"));
 }

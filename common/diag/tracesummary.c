@@ -108,7 +108,7 @@ void trace_summary_write(const struct conversation_summary *s, const char *outco
                          struct strbuf *out)
 {
     struct jsonout w;
-    jsonout_init(&w, out, 0);
+    jsonout_init(&w, out, JSONOUT_TERMINAL);
     jsonout_begin_object(&w);
     jsonout_key(&w, "type");
     put_string(&w, "conversation");

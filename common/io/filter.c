@@ -56,6 +56,8 @@ struct filter {
     const char *out_name;
     FILE *rejects;
     struct stats stats;
+    struct reader *in; /* the file being read, if any: a write error exits from deep inside a
+                          read, and what it holds is still the run's */
     bool trouble;              /* an I/O problem: exit 2 */
     bool stop;                 /* stop reading: --max-errors reached, or the tool asked */
     bool limit_reached;        /* --max-errors reached */
@@ -67,8 +69,25 @@ struct filter {
     bool count_pending;        /* with jobs: --max-errors stopped the run, unread not counted */
 };
 
+/* A standard descriptor that was closed (`tool <&-`, `>&-`, `2>&-`) would be the next file we
+ * open: the rejects file would receive the output, the output file the diagnostics. Each closed
+ * one is held by /dev/null opened the wrong way round, so that using it still fails (EBADF) as
+ * using the closed descriptor would, and says so. */
+static void hold_closed_std_fds(void)
+{
+    static const int flags[] = {O_WRONLY, O_RDONLY, O_RDONLY};
+    for (int fd = 0; fd < 3; fd++) {
+        if (fcntl(fd, F_GETFD) != -1 || errno != EBADF)
+            continue;
+        int held = open("/dev/null", flags[fd]);
+        if (held >= 0 && held != fd)
+            close(held); /* cannot be: open takes the lowest free descriptor */
+    }
+}
+
 void filter_tool_init(const char *progname)
 {
+    hold_closed_std_fds();
     util_set_progname(progname);
     json_set_alloc_funcs(xmalloc, free);
 }
@@ -782,7 +801,7 @@ static void run_file(struct filter *f, const char *path)
         .ctx = f,
         .interrupted = &interrupted,
     };
-    struct reader *r =
+    struct reader *r = f->in =
         reader_open(path, display, f->cfg->opts->max_line_bytes, f->cfg->mode, &hooks);
     if (!r) {
         report_io_error(f, display, "cannot open", errno);
@@ -811,6 +830,7 @@ static void run_file(struct filter *f, const char *path)
     if (got < 0 && !interrupted)
         report_io_error(f, display, "cannot read", err);
     reader_close(r);
+    f->in = NULL;
 }
 
 /* "lines" repeats "records" for the readers of 0.1's stats; it goes at 1.0 (acp(7)). */

@@ -360,7 +360,7 @@ void jsonout_value(struct jsonout *w, const json_t *v)
 void jsonout_line(struct strbuf *sb, const json_t *v)
 {
     struct jsonout w;
-    jsonout_init(&w, sb, 0);
+    jsonout_init(&w, sb, JSONOUT_TERMINAL);
     jsonout_value(&w, v);
     sb_addc(sb, '\n');
 }

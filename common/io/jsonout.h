@@ -52,7 +52,8 @@ void jsonout_null(struct jsonout *w);
 /* Any jansson value, objects in their (insertion) order. */
 void jsonout_value(struct jsonout *w, const json_t *v);
 
-/* Appends v and a newline to sb: one line of JSON Lines. */
+/* Appends v and a newline to sb: one line of JSON Lines, safe on a terminal (JSONOUT_TERMINAL),
+ * since the tools write their JSON with it. */
 void jsonout_line(struct strbuf *sb, const json_t *v);
 
 /* The shortest text of the double v (finite) that reads back as v, written into buf (at least

@@ -12,8 +12,12 @@
 #include "acl_lex.h"
 #include "util.h"
 
-/* Bytes asked of each read(2): large enough that a batch run makes few system calls. */
-enum { CHUNK = 64 * 1024 };
+/* Bytes asked of each read(2): large enough that a batch run makes few system calls. The fuzz
+ * build makes it tiny, so that records cross reads everywhere. */
+#ifndef ACP_READER_CHUNK
+#define ACP_READER_CHUNK (64 * 1024)
+#endif
+enum { CHUNK = ACP_READER_CHUNK };
 
 static const char utf8_bom[3] = {'\xef', '\xbb', '\xbf'};
 
@@ -434,14 +438,16 @@ static int next_acl(struct reader *r, struct record *rec)
             }
         }
         if (known) {
-            bool closed = end == sc.closed && !split;
+            bool closed = sc.closed && end == sc.closed && !split; /* 0: not closed */
             struct acl_extent e = acl_extent(p, end, closed);
             if (!spilling && e.raw_len <= r->max_line) {
                 make_acl_record(r, rec, &e, closed);
                 return 1;
             }
             spill(r, p, e.raw_len);
-            count_lines(r, p, e.take);
+            count_lines(r, p, e.raw_len);
+            unsigned long end_line = r->line + 1;
+            count_lines(r, p + e.raw_len, e.take - e.raw_len);
             r->start += e.take;
             r->scanned = 0;
             r->mid_line = closed;
@@ -450,7 +456,7 @@ static int next_acl(struct reader *r, struct record *rec)
                                    .message = true,
                                    .file = r->display,
                                    .line = first_line,
-                                   .end_line = r->line + (closed ? 1 : 0),
+                                   .end_line = end_line,
                                    .len = spilled + e.raw_len,
                                    .raw_len = spilled + e.raw_len,
                                    .column_base = column,

@@ -309,18 +309,36 @@ static void object_reading_finish(struct acl_parser *p, struct object_reading *r
     json_decref(r->expressions);
 }
 
-/* A list value read as its text is marked, so that the writer writes it as a list again. */
-static void set_value(struct acl_parser *p, struct object_reading *r, json_t *obj, const char *name,
-                      json_t *v, const struct sexp *key, const struct sexp *value)
+/* Whether the writer writes the member in a form of its own (an agent, a set of agents, a
+ * date-time, a sequence), never as text. agent: a slot of an agent-identifier. */
+static bool written_in_own_form(const char *member, bool agent)
 {
-    if (value->type == SX_LIST && json_is_string(v))
+    static const char *const message_members[] = {"sender", "receiver", "reply_to", "reply_by"};
+    static const char *const agent_members[] = {"name", "addresses", "resolvers"};
+    const char *const *list = agent ? agent_members : message_members;
+    size_t n = agent ? sizeof agent_members / sizeof *agent_members
+                     : sizeof message_members / sizeof *message_members;
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(member, list[i]) == 0)
+            return true;
+    return false;
+}
+
+/* A list value read as its text is marked, so that the writer writes it as a list again; for a
+ * member written in a form of its own (:X-acp-sender (...)) it is just text, as the writer
+ * would not write it back as that list. */
+static void set_value(struct acl_parser *p, struct object_reading *r, json_t *obj, const char *name,
+                      json_t *v, const struct sexp *key, const struct sexp *value, bool agent)
+{
+    if (value->type == SX_LIST && json_is_string(v) && !written_in_own_form(name, agent))
         json_array_append_new(r->expressions, json_string(name));
     set_member(p, obj, name, v, key);
 }
 
-/* A user parameter (":X-...") or unknown parameter into its member, by the rules in acl.h. */
+/* A user parameter (":X-...") or unknown parameter into its member, by the rules in acl.h. agent:
+ * it is a slot of an agent-identifier. */
 static void set_user_parameter(struct acl_parser *p, struct object_reading *r, json_t *obj,
-                               const struct sexp *key, const struct sexp *value)
+                               const struct sexp *key, const struct sexp *value, bool agent)
 {
     const char *name = key->text + 1;
     json_t *v = expression_json(p, value);
@@ -338,12 +356,12 @@ static void set_user_parameter(struct acl_parser *p, struct object_reading *r, j
         struct diag_where at = where_at(p, value->start);
         diag_emit(p->sink, &at, SEV_WARNING, "acl-json", "':%s' is not JSON (%s); kept as text",
                   name, err.text);
-        set_value(p, r, obj, name + 11, v, key, value);
+        set_value(p, r, obj, name + 11, v, key, value, agent);
         return;
     }
     if (strncasecmp(name, "x-acp-", 6) == 0 && name[6])
         name += 6;
-    set_value(p, r, obj, name, v, key, value);
+    set_value(p, r, obj, name, v, key, value, agent);
 }
 
 static json_t *read_agent(struct acl_parser *p, const struct sexp *x);
@@ -388,8 +406,11 @@ static void read_agent_slot(struct acl_parser *p, struct object_reading *r, json
     } else if (strcasecmp(slot, "x-acp-object") == 0) {
         *object = true; /* an object although it holds only the name */
     } else {
-        set_user_parameter(p, r, slots, key, value);
+        set_user_parameter(p, r, slots, key, value, true);
     }
+    /* :X-acp-name gives the name a second value, as a second :name would. */
+    if (*name && json_object_get(slots, "name") && !p->failed)
+        fail_at(p, key, "duplicate-key", "'%s' gives member 'name' a second value", key->text);
 }
 
 /* (agent-identifier :name N [:addresses (sequence ...)] [:resolvers (sequence ...)] ...) */
@@ -676,7 +697,7 @@ static void read_parameter(struct acl_parser *p, json_t *msg, const struct sexp 
             diag_emit(p->sink, &at, SEV_WARNING, "acl-parameter",
                       "unknown parameter ':%s' kept as a member", name);
         }
-        set_user_parameter(p, &mr->object, msg, key, value);
+        set_user_parameter(p, &mr->object, msg, key, value, false);
         return;
     }
     json_t *v = NULL;
@@ -691,7 +712,7 @@ static void read_parameter(struct acl_parser *p, json_t *msg, const struct sexp 
             mr->content_at = value->start;
         v = expression_json(p, value);
         if (v)
-            set_value(p, &mr->object, msg, param->member, v, key, value);
+            set_value(p, &mr->object, msg, param->member, v, key, value, false);
         return;
     }
     if (v)
@@ -1116,8 +1137,10 @@ static void write_date_time(struct acl_writer *w, const json_t *msg, const json_
      * as written, so that it comes back. */
     format_rfc3339_millis(millis, buf, sizeof buf);
     bool relative = spelling && parse_date_time(spelling, strlen(spelling), &dt) && dt.relative;
-    if (relative || strcmp(buf, s) != 0)
-        write_user_parameter(w, "reply_by", v);
+    if (relative || strcmp(buf, s) != 0) {
+        sb_adds(w->out, " :X-acp-reply_by ");
+        write_text(w, s, strlen(s), true);
+    }
 }
 
 /* Content as JADE carries it: a string. JSON content is written as JSON text, and the
@@ -1193,6 +1216,11 @@ bool acl_write(struct strbuf *out, const json_t *msg, bool upper, struct diag_si
     /* JADE knows no counter-propose: a propose carries it, with a marker that brings it back. */
     enum fipa_act written = act == FIPA_COUNTER_PROPOSE ? FIPA_PROPOSE : act;
     w.names = json_object();
+    /* The names of the writer's markers are its own: a member whose user parameter would take
+     * one (reply_By, Language) goes the long way. */
+    static const char *const markers[] = {"reply_by", "language", "performative", "json-content"};
+    for (size_t i = 0; i < sizeof markers / sizeof *markers; i++)
+        claim_name(&w, "x-acp-", markers[i]);
     w.expressions = checked_expressions(&w, msg);
     size_t mark = out->len;
     sb_addc(out, '(');

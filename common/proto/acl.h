@@ -27,11 +27,14 @@
  * writer, the message had no language). A reply_by that :reply-by (UTC, milliseconds) would not
  * give back as spelled also travels as ":X-acp-reply_by", which the reader takes last. A member
  * whose name starts with x-acp- or json- takes the :X-acp-json- form whatever its value, so that
- * no name is mistaken for a prefix; so does one whose name would equal another's but for case.
+ * no name is mistaken for a prefix; so does one whose name would equal another's, or a marker's
+ * (reply_By), but for case.
  * counter_propose, which JADE cannot read, is written (propose ... :X-acp-performative
  * counter_propose) and read back. A parameter whose value is a list (:encoding (a b)) is read as
  * the list's text, and the member x-acp-expressions (of the message, or of an agent) names it,
- * so that it is written back as a list.
+ * so that it is written back as a list; not when the member is one written in a form of its own
+ * (a list given to :X-acp-sender is the sender's name). :X-acp-name in an agent-identifier gives
+ * its name a second value, a duplicate-key error.
  *
  * Writing rule for a text value: a bare word when it is printable ASCII that JADE reads as a word
  * (not for :content, which is always quoted as JADE does); otherwise a "..." literal with every

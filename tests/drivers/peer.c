@@ -8,6 +8,9 @@
  *   --echo          send every line received back, prefixed with "echo "
  *   --close-after=N close the connection after N lines
  *   --no-read       accept, then read nothing for 30 s (the sender's writes must time out)
+ *   --close-after-bytes=N  close the connection once N bytes came (in the middle of a message)
+ *   --send-line=N   first send a line of N bytes (and its newline), then read as usual
+ *   --slow=MS       read at most 1024 bytes every MS milliseconds
  *   -- COMMAND...   run COMMAND with the connection as its stdin and stdout (as inetd does)
  * Exit status: 0 once the connection ended, 2 on a usage or system error. */
 #include <arpa/inet.h>
@@ -90,7 +93,7 @@ int main(int argc, char **argv)
     }
     const char *record = NULL;
     bool echo = false, no_read = false;
-    long close_after = -1;
+    long close_after = -1, close_after_bytes = -1, send_line = -1, slow = 0;
     char **command = NULL;
     for (int i = 3; i < argc; i++) {
         if (strncmp(argv[i], "--record=", 9) == 0)
@@ -101,6 +104,12 @@ int main(int argc, char **argv)
             close_after = atol(argv[i] + 14);
         else if (strcmp(argv[i], "--no-read") == 0)
             no_read = true;
+        else if (strncmp(argv[i], "--close-after-bytes=", 20) == 0)
+            close_after_bytes = atol(argv[i] + 20);
+        else if (strncmp(argv[i], "--send-line=", 12) == 0)
+            send_line = atol(argv[i] + 12);
+        else if (strncmp(argv[i], "--slow=", 7) == 0)
+            slow = atol(argv[i] + 7);
         else if (strcmp(argv[i], "--") == 0 && i + 1 < argc) {
             command = argv + i + 1;
             break;
@@ -127,15 +136,29 @@ int main(int argc, char **argv)
         sleep(30);
         return 0;
     }
+    if (send_line >= 0) {
+        char chunk[65536];
+        memset(chunk, 'x', sizeof chunk);
+        for (long left = send_line; left > 0; left -= (long)sizeof chunk)
+            send_all(fd, chunk, left < (long)sizeof chunk ? (size_t)left : sizeof chunk);
+        send_all(fd, "\n", 1);
+    }
     FILE *out = record ? fopen(record, "w") : NULL;
     if (record && !out)
         fail(record);
     char buf[65536];
     char line[65536];
     size_t line_len = 0;
-    long lines = 0;
+    long lines = 0, bytes = 0;
     ssize_t n;
-    while ((n = recv(fd, buf, sizeof buf, 0)) > 0) {
+    while ((n = recv(fd, buf, slow ? 1024 : sizeof buf, 0)) > 0) {
+        if (slow)
+            usleep((useconds_t)slow * 1000);
+        bytes += n;
+        if (close_after_bytes >= 0 && bytes >= close_after_bytes) {
+            close(fd); /* with bytes unread: the sender sees the connection reset */
+            return 0;
+        }
         if (out) {
             fwrite(buf, 1, (size_t)n, out);
             fflush(out);

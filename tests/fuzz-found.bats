@@ -1,0 +1,48 @@
+# What the fuzz targets (tests/fuzz/) found, each reproduced through the tools. The inputs that
+# broke a target also stay in tests/fuzz/regress/TARGET/, which `make fuzz` runs first.
+load test_helper
+
+# FIPA JSON through another format and back; the result must equal the input under
+# acp-convert(1)'s normalisation: there_and_back FORMAT JSON-LINE...
+there_and_back() {
+    local via=$1 in=$BATS_TEST_TMPDIR/in
+    shift
+    printf '%s\n' "$@" >"$in"
+    acp-convert --to="$via" "$in" >"$BATS_TEST_TMPDIR/mid" || fail "--to=$via failed"
+    acp-convert --to=fipa --from=auto "$BATS_TEST_TMPDIR/mid" >"$BATS_TEST_TMPDIR/back" ||
+        fail "back from $via failed"
+    diff -u <(jq -S -c -f "$TESTS_DIR/normalise.jq" "$in") \
+        <(jq -S -c -f "$TESTS_DIR/normalise.jq" "$BATS_TEST_TMPDIR/back")
+}
+
+@test "reader: an over-long string-form message running to the end is stopped at its last line" {
+    printf '(inform :sender x :content "%s\nbbbb\n(SUBol' "$(printf 'a%.0s' $(seq 40))" >"$BATS_TEST_TMPDIR/in.acl"
+    run -1 --separate-stderr acp-validate --from=fipa-acl --max-line-bytes=30 --max-errors=1 "$BATS_TEST_TMPDIR/in.acl"
+    [[ $stderr == *"in.acl:3: note: stopped after 1 error"* ]] || fail "$stderr"
+}
+
+@test "acl: a list given to a member written as an agent (:X-acp-sender) is its text, both ways" {
+    f=$(lines_file '(inform :receiver (set (agent-identifier :name b)) :content "c"' \
+        ' :X-acp-sender (agent-identifier :name x :addresses (sequence y)))')
+    run -0 --separate-stderr acp-convert --from=fipa-acl --to=fipa "$f"
+    assert_output '{"performative":"inform","receiver":"b","content":"c","sender":"(agent-identifier :name x :addresses (sequence y))"}'
+    # what it reads, it writes back so that it reads the same
+    acp-convert --from=fipa-acl --to=fipa-acl "$f" >"$BATS_TEST_TMPDIR/again"
+    run -0 --separate-stderr acp-convert --from=fipa-acl --to=fipa "$BATS_TEST_TMPDIR/again"
+    assert_output '{"performative":"inform","receiver":"b","content":"c","sender":"(agent-identifier :name x :addresses (sequence y))"}'
+}
+
+@test "acl: :X-acp-name in an agent-identifier gives its name a second value" {
+    f=$(lines_file '(inform :sender (agent-identifier :name a :X-acp-name b) :receiver (set (agent-identifier :name b)) :content "c")' \
+        '(inform :sender (agent-identifier :X-acp-name b :name a) :receiver (set (agent-identifier :name b)) :content "c")')
+    run -1 --separate-stderr acp-convert --from=fipa-acl --to=fipa "$f"
+    assert_output ''
+    assert_equal "$(grep -c "gives member 'name' a second value \[duplicate-key\]" <<<"$stderr")" 2
+}
+
+@test "acl: a member named like a marker of the writer but for case comes back (reply_By, Language)" {
+    there_and_back fipa-acl \
+        '{"performative":"subscribe","sender":"a","receiver":"b","content":{},"reply_By":"2024-01-15T10:35:02Z"}' \
+        '{"performative":"inform","sender":"a","receiver":"b","content":"x","language":"sl","Language":"en","Performative":"p"}' \
+        '{"performative":"inform","sender":"a","receiver":"b","content":"x","reply_by":"2024-01-15T10:35:02+01:00","REPLY_BY":"y"}'
+}

@@ -1,0 +1,10 @@
+/* FIPA -> IACP -> FIPA, fed as sequences (the conversion follows conversations): every valid
+ * FIPA message comes back equal (fuzz.h, fuzz_round_trip). */
+#include "fuzz.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    fuzz_setup();
+    fuzz_round_trip(data, size, PROTO_FIPA, FUZZ_IACP, FUZZ_FIPA);
+    return 0;
+}
