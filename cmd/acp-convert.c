@@ -234,12 +234,13 @@ static bool check_output(struct convert_run *run, struct message *m, json_t *res
     return true;
 }
 
-/* Appends result as a line of JSON: its strings came through jansson (or the string form's
- * parser), which validated their UTF-8, so the writer need not decode them again. */
+/* Appends result as a line of JSON, safe on a terminal (acp(7)): its strings came through
+ * jansson (or the string form's parser), which validated their UTF-8, so only what may act on a
+ * terminal needs decoding. */
 static void write_line(struct strbuf *out, const json_t *result)
 {
     struct jsonout w;
-    jsonout_init(&w, out, JSONOUT_VALID);
+    jsonout_init(&w, out, JSONOUT_VALID | JSONOUT_TERMINAL);
     jsonout_value(&w, result);
     sb_addc(out, '\n');
 }
