@@ -1,0 +1,125 @@
+/* jscan: the strict JSON scanner of the hot path. It accepts exactly the texts jansson's
+ * json_loadb accepts with JSON_REJECT_DUPLICATES | JSON_DECODE_ANY (syntax, UTF-8 without
+ * overlong forms or surrogates, no \u0000, no lone surrogate escape, no duplicate key at any
+ * level, jansson's depth limit, integers within json_int_t and reals within double), and records
+ * the value in one pass into a flat array of nodes held by a reusable context: no allocation per
+ * value, and the context's memory is reused from one text to the next. A context holds no global
+ * state: one per thread.
+ *
+ * It says only whether a text is valid; jansson, parsing a rejected text again, says why.
+ *
+ * The view: a value is a const struct jv *, valid until the context scans again or is freed.
+ * The accessors mirror jansson's and, as jansson's, take NULL for "no value". Strings are
+ * unescaped and NUL-terminated (jansson rejects \u0000, so a string holds no NUL). */
+#ifndef ACP_JSCAN_H
+#define ACP_JSCAN_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+enum jv_type { JV_OBJECT, JV_ARRAY, JV_STRING, JV_INTEGER, JV_REAL, JV_TRUE, JV_FALSE, JV_NULL };
+
+/* One value. An object is followed by its members, each a string node (the key) then the
+ * value's nodes; an array by its elements' nodes. */
+struct jv {
+    uint32_t type;
+    uint32_t len;  /* string: its bytes; object: its members; array: its elements */
+    uint32_t size; /* nodes this value takes, itself included */
+    union {
+        const char *s;
+        json_int_t i;
+        double d;
+    } u;
+};
+
+struct jscan;
+
+struct jscan *jscan_new(void);
+void jscan_free(struct jscan *js);
+
+/* Scans text as one JSON value; returns its view, or NULL when jansson would reject the text. */
+const struct jv *jscan_scan(struct jscan *js, const char *text, size_t len);
+
+/* The view of a jansson value (strings and keys point into the tree, which must outlive it). */
+const struct jv *jscan_of_tree(struct jscan *js, const json_t *tree);
+
+/* A new jansson value equal to v, members in order. */
+json_t *jscan_to_tree(const struct jv *v);
+
+static inline bool jv_is_object(const struct jv *v)
+{
+    return v && v->type == JV_OBJECT;
+}
+static inline bool jv_is_array(const struct jv *v)
+{
+    return v && v->type == JV_ARRAY;
+}
+static inline bool jv_is_string(const struct jv *v)
+{
+    return v && v->type == JV_STRING;
+}
+static inline bool jv_is_integer(const struct jv *v)
+{
+    return v && v->type == JV_INTEGER;
+}
+static inline bool jv_is_real(const struct jv *v)
+{
+    return v && v->type == JV_REAL;
+}
+static inline bool jv_is_number(const struct jv *v)
+{
+    return v && (v->type == JV_INTEGER || v->type == JV_REAL);
+}
+static inline bool jv_is_boolean(const struct jv *v)
+{
+    return v && (v->type == JV_TRUE || v->type == JV_FALSE);
+}
+static inline bool jv_is_null(const struct jv *v)
+{
+    return v && v->type == JV_NULL;
+}
+
+/* As json_string_value: NULL unless v is a string. */
+static inline const char *jv_string_value(const struct jv *v)
+{
+    return jv_is_string(v) ? v->u.s : NULL;
+}
+static inline size_t jv_string_length(const struct jv *v)
+{
+    return jv_is_string(v) ? v->len : 0;
+}
+/* As json_number_value: 0 unless v is a number. */
+static inline double jv_number_value(const struct jv *v)
+{
+    if (jv_is_integer(v))
+        return (double)v->u.i;
+    return jv_is_real(v) ? v->u.d : 0;
+}
+
+/* The member key of obj, or NULL (also when obj is no object). */
+const struct jv *jv_object_get(const struct jv *obj, const char *key);
+/* A string member, or NULL when absent or not a string. */
+const char *jv_member_string(const struct jv *obj, const char *key);
+
+/* Iteration over an object's members in input order: for (k = jv_object_first(o); k;
+ * k = jv_object_next(o, k)) with the key jv_string_value(k) and the value jv_object_value(k). */
+const struct jv *jv_object_first(const struct jv *obj);
+const struct jv *jv_object_next(const struct jv *obj, const struct jv *key);
+static inline const struct jv *jv_object_value(const struct jv *key)
+{
+    return key + 1;
+}
+
+static inline size_t jv_array_size(const struct jv *v)
+{
+    return jv_is_array(v) ? v->len : 0;
+}
+/* Elements in order: for (e = jv_array_first(a); e; e = jv_array_next(a, e)). */
+const struct jv *jv_array_first(const struct jv *arr);
+const struct jv *jv_array_next(const struct jv *arr, const struct jv *elem);
+/* The element at index, or NULL; walks the array (use the iteration for every element). */
+const struct jv *jv_array_get(const struct jv *arr, size_t index);
+
+#endif
