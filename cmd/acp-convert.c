@@ -36,6 +36,7 @@ struct convert_run {
     struct strbuf out;
     struct strbuf codes; /* of the errors found in an output */
     struct fipa_rules fipa;
+    struct jscan *scan; /* the outputs' views: the input's stays in the filter's */
 };
 
 static enum format parse_format(const char *s, bool auto_allowed)
@@ -92,8 +93,8 @@ static json_t *as_fipa(struct convert_run *run, struct message *m, enum protocol
                        struct diag_sink *sink)
 {
     if (proto == PROTO_IACP)
-        return convert_iacp_to_fipa(run->converter, m->root, sink, &m->at);
-    json_t *copy = json_deep_copy(m->root);
+        return convert_iacp_to_fipa(run->converter, message_tree(m), sink, &m->at);
+    json_t *copy = json_deep_copy(message_tree(m));
     const char *performative = json_member_string(copy, "performative");
     if (!convert_respell(copy, SPELL_SNAKE)) {
         diag_emit(sink, &m->at, SEV_ERROR, "convert-fipa",
@@ -110,8 +111,8 @@ static json_t *as_iacp(struct convert_run *run, struct message *m, enum protocol
                        struct diag_sink *sink)
 {
     if (proto == PROTO_IACP)
-        return json_incref(m->root);
-    return convert_fipa_to_iacp(run->converter, m->root, sink, &m->at);
+        return json_incref(message_tree(m));
+    return convert_fipa_to_iacp(run->converter, message_tree(m), sink, &m->at);
 }
 
 /* --- the check of the output: what acp-validate --stateless would say of it --- */
@@ -207,14 +208,19 @@ static bool standard_allows(const struct message *out, const struct fipa_rules *
 static bool check_output(struct convert_run *run, struct message *m, json_t *result,
                          struct diag_sink *sink)
 {
-    struct message out = {.rec = m->rec,
-                          .root = result,
-                          .proto = run->to == FORMAT_IACP ? PROTO_IACP : PROTO_FIPA,
-                          .at = m->at};
+    struct message out;
+    message_init_in(&out, NULL, json_incref(result),
+                    run->to == FORMAT_IACP ? CHOOSE_IACP : CHOOSE_FIPA, run->scan);
+    out.rec = m->rec;
+    out.id = NULL;
+    out.at = m->at;
     const char *name = out.proto == PROTO_IACP ? "IACP" : "FIPA";
-    if (output_errors(&out, &run->fipa, &run->codes) == 0)
+    unsigned long errors = output_errors(&out, &run->fipa, &run->codes);
+    bool allowed = errors == 0 || standard_allows(&out, &run->fipa);
+    message_clear(&out);
+    if (errors == 0)
         return true;
-    if (!standard_allows(&out, &run->fipa)) {
+    if (!allowed) {
         diag_emit(sink, &m->at, SEV_ERROR, "convert-output-invalid",
                   "converted to %s, the message breaks its rules (%s); it is not written", name,
                   run->codes.buf);
@@ -339,11 +345,13 @@ int main(int argc, char **argv)
     };
     run.fipa.profile = opts.engine.fipa_profile;
     run.converter = converter_new(&cc);
+    run.scan = jscan_new();
     const struct filter_config cfg = {
         .opts = &opts, .protocol = protocol_choice(run.from), .mode = reader_mode(run.from)};
     const struct filter_ops ops = {.message = convert_message, .parse_acl = parse_acl, .ctx = &run};
     int status = filter_run(&cfg, &ops, argv + first, argc - first);
     converter_free(run.converter);
+    jscan_free(run.scan);
     sb_free(&run.out);
     sb_free(&run.codes);
     options_free(&opts);

@@ -227,10 +227,10 @@ static void summary_done(void *ctx, const struct conversation_summary *s)
 static const char *kind_of(const struct message *m)
 {
     if (m->proto == PROTO_IACP) {
-        const char *kind = json_member_string(m->root, "kind");
+        const char *kind = jv_member_string(m->view, "kind");
         return kind ? kind : "(no kind)";
     }
-    const char *performative = json_member_string(m->root, "performative");
+    const char *performative = jv_member_string(m->view, "performative");
     enum fipa_act act = performative ? fipa_act_parse(performative) : FIPA_ACT_INVALID;
     if (act != FIPA_ACT_INVALID)
         return fipa_act_name(act, SPELL_KEBAB);
@@ -240,8 +240,8 @@ static const char *kind_of(const struct message *m)
 static const char *sender_of(const struct message *m)
 {
     if (m->proto == PROTO_IACP)
-        return json_member_string(m->root, "from");
-    return fipa_agent_name(json_object_get(m->root, "sender"));
+        return jv_member_string(m->view, "from");
+    return fipa_agent_name_jv(jv_object_get(m->view, "sender"));
 }
 
 static void write_record(struct filter *f, const struct record *rec)
@@ -327,7 +327,7 @@ static enum verdict merge_message(void *ctx, struct filter *f, struct message *m
 {
     struct trace *t = ctx;
     const char *why;
-    if (!trace_stats_merge(t->stats, m->root, &why))
+    if (!trace_stats_merge(t->stats, message_tree(m), &why))
         diag_emit(filter_sink(f), &m->at, SEV_ERROR, "trace-stats-invalid",
                   "%s: it cannot be merged", why);
     return VERDICT_WRITTEN;

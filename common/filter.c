@@ -40,6 +40,7 @@ struct filter {
     bool stop;                 /* stop reading: --max-errors reached, or the tool asked */
     bool limit_reached;        /* --max-errors reached */
     struct diag_where stop_at; /* the record that reached it */
+    struct jscan *scan;        /* reads every JSON record; holds the message's view */
 };
 
 void filter_tool_init(const char *progname)
@@ -144,23 +145,26 @@ static void reject(struct filter *f, const struct record *rec)
         checked_write(f, f->rejects, f->cfg->opts->rejects, "\n", 1);
 }
 
-static json_t *parse_record(struct filter *f, const struct record *rec)
+static bool read_message(struct filter *f, const struct record *rec, struct message *m)
 {
-    if (rec->syntax == SYNTAX_ACL && f->ops->parse_acl)
-        return f->ops->parse_acl(f->ops->ctx, f, rec);
-    return message_parse_json(rec, &f->sink);
+    if (rec->syntax == SYNTAX_ACL && f->ops->parse_acl) {
+        json_t *root = f->ops->parse_acl(f->ops->ctx, f, rec);
+        if (!root)
+            return false;
+        message_init_in(m, rec, root, f->cfg->protocol, f->scan);
+        return true;
+    }
+    return message_read(m, rec, f->scan, f->cfg->protocol, &f->sink);
 }
 
 static void handle_message(struct filter *f, const struct record *rec)
 {
     unsigned long errors_before = f->sink.errors;
-    json_t *root = parse_record(f, rec);
-    if (!root) {
+    struct message m;
+    if (!read_message(f, rec, &m)) {
         reject(f, rec);
         return;
     }
-    struct message m;
-    message_init(&m, rec, root, f->cfg->protocol);
     enum verdict v = f->ops->message(f->ops->ctx, f, &m);
     message_clear(&m);
     if (f->sink.errors > errors_before) {
@@ -451,7 +455,7 @@ static void install_sigint(void)
 static int run(const struct filter_config *cfg, const struct filter_ops *ops, char **files,
                int nfiles, const struct record *one)
 {
-    struct filter f = {.cfg = cfg, .ops = ops};
+    struct filter f = {.cfg = cfg, .ops = ops, .scan = jscan_new()};
     diag_sink_init(&f.sink, stderr);
     f.sink.format = cfg->opts->diagnostics;
     f.sink.quiet = cfg->opts->quiet;
@@ -496,6 +500,7 @@ static int run(const struct filter_config *cfg, const struct filter_ops *ops, ch
                  : f.sink.errors ? EXIT_FINDINGS
                                  : EXIT_OK;
     diag_sink_free(&f.sink);
+    jscan_free(f.scan);
     return status;
 }
 

@@ -504,7 +504,7 @@ struct incoming {
 static double written_time(const struct incoming *in)
 {
     double t;
-    return fipa_message_time(in->m->root, &t) ? t : NAN;
+    return fipa_message_time(message_tree(in->m), &t) ? t : NAN;
 }
 
 static struct conversation *oldest(const struct list *l)
@@ -930,9 +930,9 @@ static void make_room(struct fipa_stream *s, const struct message *m, struct dia
  * copy of the same message with its own receiver and reply_with. */
 static uint32_t call_digest(const struct incoming *in)
 {
-    const char *reply_by = json_member_string(in->m->root, "reply_by");
+    const char *reply_by = json_member_string(message_tree(in->m), "reply_by");
     uint32_t h = digest(reply_by ? reply_by : "", DIGEST_SEED);
-    json_t *content = json_object_get(in->m->root, "content");
+    json_t *content = json_object_get(message_tree(in->m), "content");
     char *text =
         content ? json_dumps(content, JSON_COMPACT | JSON_SORT_KEYS | JSON_ENCODE_ANY) : NULL;
     h = digest("\x01", h);
@@ -965,7 +965,7 @@ static struct conversation *conversation_new(struct fipa_stream *s, const struct
 {
     struct conversation *c = conversation_alloc(s, in);
     if (p == FP_BROKERING || p == FP_RECRUITING) {
-        const json_t *reply_to = json_object_get(in->m->root, "reply_to");
+        const json_t *reply_to = json_object_get(message_tree(in->m), "reply_to");
         const char *name =
             fipa_agent_name(json_is_array(reply_to) ? json_array_get(reply_to, 0) : reply_to);
         if (name)
@@ -1339,7 +1339,7 @@ static void from_initiator(struct fipa_stream *s, struct conversation *c, const 
     }
     if (in->act == FIPA_CANCEL) {
         c->cancelled = true;
-        const char *reply_with = json_member_string(in->m->root, "reply_with");
+        const char *reply_with = json_member_string(message_tree(in->m), "reply_with");
         struct rare *r = rare(c);
         free(r->cancel_ref);
         r->cancel_ref = reply_with ? xstrdup(reply_with) : NULL;
@@ -1536,7 +1536,7 @@ static const struct transition *crossing(const struct conversation *c, const str
     *ambiguous = false;
     if (p->state != PS_CANCELLING)
         return NULL;
-    const char *in_reply_to = json_member_string(in->m->root, "in_reply_to");
+    const char *in_reply_to = json_member_string(message_tree(in->m), "in_reply_to");
     const char *cancel = cancel_ref(c);
     bool earlier = in_reply_to && !(cancel && strcmp(in_reply_to, cancel) == 0);
     if (!earlier && !in->partial)
@@ -1576,7 +1576,7 @@ static bool answers_crossed_cancel(const char *cancel_ref, const struct incoming
 {
     if (in->act != FIPA_INFORM && in->act != FIPA_FAILURE && in->act != FIPA_NOT_UNDERSTOOD)
         return false;
-    const char *in_reply_to = json_member_string(in->m->root, "in_reply_to");
+    const char *in_reply_to = json_member_string(message_tree(in->m), "in_reply_to");
     return cancel_ref ? in_reply_to && strcmp(in_reply_to, cancel_ref) == 0 : !in_reply_to;
 }
 
@@ -1666,7 +1666,7 @@ static void touch(struct fipa_stream *s, struct conversation *c, const struct in
 static void check_in_reply_to(struct conversation *c, const struct incoming *in,
                               struct diag_sink *sink)
 {
-    const char *in_reply_to = json_member_string(in->m->root, "in_reply_to");
+    const char *in_reply_to = json_member_string(message_tree(in->m), "in_reply_to");
     if (!in_reply_to || c->messages == 0 || c->replies_forgotten || reply_seen(c, in_reply_to))
         return;
     struct diag_where at = related_to(in->m, c->first_file, c->first_line);
@@ -1701,7 +1701,7 @@ static void follow(struct fipa_stream *s, struct conversation *c, const struct i
                    struct diag_sink *sink)
 {
     check_in_reply_to(c, in, sink);
-    const char *reply_with = json_member_string(in->m->root, "reply_with");
+    const char *reply_with = json_member_string(message_tree(in->m), "reply_with");
     if (reply_with)
         remember_reply(c, reply_with);
     if (strcmp(in->sender, c->initiator) == 0) {
@@ -1763,13 +1763,13 @@ static void reused(struct fipa_stream *s, struct conversation *c, const struct i
 /* The protocol the message would open, from its protocol member or its act; FP_NONE if none. */
 static enum fipa_protocol would_open(const struct incoming *in, bool *named)
 {
-    const char *name = json_member_string(in->m->root, "protocol");
+    const char *name = json_member_string(message_tree(in->m), "protocol");
     *named = name != NULL;
     /* Guessed from the act, only a message that answers nothing opens: a propose answering a
      * cfp nobody saw is contract net met midway, not a new fipa-propose. */
     if (!name)
-        return json_member_string(in->m->root, "in_reply_to") ? FP_NONE
-                                                              : protocol_inferred(in->act);
+        return json_member_string(message_tree(in->m), "in_reply_to") ? FP_NONE
+                                                                      : protocol_inferred(in->act);
     enum fipa_protocol p = protocol_lookup(name);
     return p != FP_NONE && opens(p, in->act) ? p : FP_NONE;
 }
@@ -1800,7 +1800,7 @@ static struct conversation *answered(struct fipa_stream *s, const struct incomin
 static struct conversation *lookup(struct fipa_stream *s, const struct incoming *in,
                                    struct strbuf *key)
 {
-    const char *id = json_member_string(in->m->root, "conversation_id");
+    const char *id = json_member_string(message_tree(in->m), "conversation_id");
     sb_reset(key);
     sb_adds(key, "");
     s->key_id_at = 1;
@@ -1809,11 +1809,11 @@ static struct conversation *lookup(struct fipa_stream *s, const struct incoming 
         sb_adds(key, id);
         return strmap_get(s->conversations, key->buf);
     }
-    const char *in_reply_to = json_member_string(in->m->root, "in_reply_to");
+    const char *in_reply_to = json_member_string(message_tree(in->m), "in_reply_to");
     struct conversation *c = in_reply_to ? answered(s, in, in_reply_to) : NULL;
     if (c)
         return c;
-    const char *reply_with = json_member_string(in->m->root, "reply_with");
+    const char *reply_with = json_member_string(message_tree(in->m), "reply_with");
     if (!reply_with)
         return NULL;
     sb_addc(key, 'r');
@@ -1826,11 +1826,11 @@ static struct conversation *lookup(struct fipa_stream *s, const struct incoming 
  * sender, and those its reply_to names. */
 static void add_aliases(struct fipa_stream *s, struct conversation *c, const struct incoming *in)
 {
-    const char *reply_with = json_member_string(in->m->root, "reply_with");
+    const char *reply_with = json_member_string(message_tree(in->m), "reply_with");
     if (!reply_with)
         return;
     add_alias(s, c, agent_key(&s->alias, in->sender, reply_with));
-    const json_t *reply_to = json_object_get(in->m->root, "reply_to");
+    const json_t *reply_to = json_object_get(message_tree(in->m), "reply_to");
     size_t n = json_is_array(reply_to) ? json_array_size(reply_to) : reply_to ? 1 : 0;
     for (size_t i = 0; i < n; i++) {
         const char *name =
@@ -1848,7 +1848,7 @@ static bool reuses(const struct conversation *c, const struct incoming *in, enum
     if (p == FP_NONE)
         return false;
     if (c->finished)
-        return !json_member_string(in->m->root, "in_reply_to");
+        return !json_member_string(message_tree(in->m), "in_reply_to");
     return named && !same_family(p, c->protocol);
 }
 
@@ -1858,7 +1858,7 @@ static bool continues_call(const struct conversation *c, const struct incoming *
 {
     return c->finished && is_contract_net(c->protocol) && !c->decided && in->act == FIPA_CFP &&
            strcmp(in->sender, c->initiator) == 0 &&
-           !json_member_string(in->m->root, "in_reply_to") && call_digest(in) == c->call;
+           !json_member_string(message_tree(in->m), "in_reply_to") && call_digest(in) == c->call;
 }
 
 /* Opens a tombstone again. Its summary was handed over when it ended; it is handed over again
@@ -1934,13 +1934,14 @@ static const char *unknown_protocol(struct fipa_stream *s, const struct incoming
 /* Acts that start an interaction: sent without in_reply_to, one of them opens a conversation. */
 static bool opens_some_protocol(const struct incoming *in)
 {
-    return protocol_inferred(in->act) != FP_NONE && !json_member_string(in->m->root, "in_reply_to");
+    return protocol_inferred(in->act) != FP_NONE &&
+           !json_member_string(message_tree(in->m), "in_reply_to");
 }
 
 static const char *wrong_opening(struct fipa_stream *s, const struct incoming *in,
                                  enum fipa_protocol p, const char *name, struct diag_sink *sink)
 {
-    const char *id = json_member_string(in->m->root, "conversation_id");
+    const char *id = json_member_string(message_tree(in->m), "conversation_id");
     const char *act = fipa_act_name(in->act, SPELL_KEBAB);
     const char *expected = opening_acts(s, p);
     if (id)
@@ -1959,7 +1960,7 @@ static const char *wrong_opening(struct fipa_stream *s, const struct incoming *i
 static const char *follow_unattributed(struct fipa_stream *s, const struct incoming *in,
                                        struct diag_sink *sink)
 {
-    const char *id = json_member_string(in->m->root, "conversation_id");
+    const char *id = json_member_string(message_tree(in->m), "conversation_id");
     struct conversation *c = NULL;
     if (id) {
         sb_reset(&s->key);
@@ -1998,7 +1999,7 @@ static bool accounts_for(struct fipa_stream *s, const struct conversation *c)
 static const char *follow_message(struct fipa_stream *s, const struct incoming *in,
                                   struct diag_sink *sink)
 {
-    const char *name = json_member_string(in->m->root, "protocol");
+    const char *name = json_member_string(message_tree(in->m), "protocol");
     enum fipa_protocol declared = name ? protocol_lookup(name) : FP_NONE;
     struct conversation *c = lookup(s, in, &s->key);
     struct diag_sink *all = sink; /* for what is found about other conversations */
@@ -2055,7 +2056,7 @@ static const char *follow_message(struct fipa_stream *s, const struct incoming *
 /* --shard: a message with a conversation_id goes to the shard its id hashes to. */
 static bool elsewhere(const struct fipa_stream *s, const struct incoming *in)
 {
-    const char *id = json_member_string(in->m->root, "conversation_id");
+    const char *id = json_member_string(message_tree(in->m), "conversation_id");
     return s->sharded && id && engine_shard_of(id, s->cfg->shards) != s->cfg->shard;
 }
 
@@ -2071,7 +2072,7 @@ static const char *accounted(struct fipa_stream *s, const struct incoming *in, c
         return key;
     if (!s->accounted)
         return ENGINE_ELSEWHERE;
-    return json_member_string(in->m->root, "conversation_id");
+    return json_member_string(message_tree(in->m), "conversation_id");
 }
 
 static const char *unattributed(struct fipa_stream *s, const struct incoming *in,
@@ -2079,8 +2080,8 @@ static const char *unattributed(struct fipa_stream *s, const struct incoming *in
 {
     if (elsewhere(s, in))
         return ENGINE_ELSEWHERE;
-    s->accounted =
-        !s->sharded || s->cfg->shard == 1 || json_member_string(in->m->root, "conversation_id");
+    s->accounted = !s->sharded || s->cfg->shard == 1 ||
+                   json_member_string(message_tree(in->m), "conversation_id");
     s->dispatching = true;
     return accounted(s, in, follow_unattributed(s, in, s->accounted ? sink : &s->probe));
 }
@@ -2147,7 +2148,7 @@ static void clock_agreed(struct fipa_stream *s)
 static void read_clock(struct fipa_stream *s, struct incoming *in, struct diag_sink *sink)
 {
     double stamped;
-    bool timed = fipa_message_time(in->m->root, &stamped);
+    bool timed = fipa_message_time(message_tree(in->m), &stamped);
     in->time = timed ? stamped : NAN;
     if (!in->sender)
         return;
@@ -2175,16 +2176,16 @@ static void read_clock(struct fipa_stream *s, struct incoming *in, struct diag_s
 
 const char *fipa_stream_feed(struct fipa_stream *s, const struct message *m, struct diag_sink *sink)
 {
-    const char *performative = json_member_string(m->root, "performative");
+    const char *performative = json_member_string(message_tree(m), "performative");
     struct incoming in = {
         .m = m,
         .act = performative ? fipa_act_parse(performative) : FIPA_ACT_INVALID,
-        .sender = fipa_agent_name(json_object_get(m->root, "sender")),
-        .receiver = json_object_get(m->root, "receiver"),
+        .sender = fipa_agent_name(json_object_get(message_tree(m), "sender")),
+        .receiver = json_object_get(message_tree(m), "receiver"),
         .time = NAN,
-        .reply_by = reply_by_of(m->root),
+        .reply_by = reply_by_of(message_tree(m)),
     };
-    in.partial = in.act == FIPA_INFORM && is_partial(m->root);
+    in.partial = in.act == FIPA_INFORM && is_partial(message_tree(m));
     bool standard = s->cfg->fipa_profile == FIPA_PROFILE_STANDARD;
     if (in.act == FIPA_ACT_INVALID || (!standard && (!in.sender || !in.receiver)))
         return NULL;

@@ -708,13 +708,13 @@ static void cap_agents(struct iacp_stream *s)
 
 static bool read_fields(const struct message *m, struct fields *f)
 {
-    const char *kind = json_member_string(m->root, "kind");
-    const char *v = json_member_string(m->root, "v");
-    const json_t *ts = json_object_get(m->root, "ts");
-    f->from = json_member_string(m->root, "from");
-    f->to = json_member_string(m->root, "to");
-    f->ref = json_member_string(m->root, "ref");
-    f->body = json_object_get(m->root, "body");
+    const char *kind = json_member_string(message_tree(m), "kind");
+    const char *v = json_member_string(message_tree(m), "v");
+    const json_t *ts = json_object_get(message_tree(m), "ts");
+    f->from = json_member_string(message_tree(m), "from");
+    f->to = json_member_string(message_tree(m), "to");
+    f->ref = json_member_string(message_tree(m), "ref");
+    f->body = json_object_get(message_tree(m), "body");
     if (!json_is_object(f->body))
         f->body = NULL;
     if (!kind || !f->from || !f->to || !m->id || !json_is_number(ts))

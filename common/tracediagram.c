@@ -166,7 +166,7 @@ static const char *short_id(const struct message *m)
     const char *const *keys = m->proto == PROTO_IACP ? iacp : fipa;
     size_t n = m->proto == PROTO_IACP ? 2 : 3;
     for (size_t i = 0; i < n; i++) {
-        const char *id = json_member_string(m->root, keys[i]);
+        const char *id = json_member_string(message_tree(m), keys[i]);
         if (id)
             return id;
     }
@@ -224,7 +224,7 @@ static void remember_drawn(struct trace_diagram *t, const struct message *m, siz
 /* The receivers of a message: IACP's to, FIPA's receiver (one, or a set). */
 static const json_t *receivers(const struct message *m, size_t *n)
 {
-    const json_t *to = json_object_get(m->root, m->proto == PROTO_IACP ? "to" : "receiver");
+    const json_t *to = json_object_get(message_tree(m), m->proto == PROTO_IACP ? "to" : "receiver");
     *n = json_is_array(to) ? json_array_size(to) : to ? 1 : 0;
     return to;
 }
