@@ -76,6 +76,10 @@ static inline bool jv_is_boolean(const struct jv *v)
 {
     return v && (v->type == JV_TRUE || v->type == JV_FALSE);
 }
+static inline bool jv_is_true(const struct jv *v)
+{
+    return v && v->type == JV_TRUE;
+}
 static inline bool jv_is_null(const struct jv *v)
 {
     return v && v->type == JV_NULL;
@@ -89,6 +93,11 @@ static inline const char *jv_string_value(const struct jv *v)
 static inline size_t jv_string_length(const struct jv *v)
 {
     return jv_is_string(v) ? v->len : 0;
+}
+/* As json_integer_value: 0 unless v is an integer. */
+static inline json_int_t jv_integer_value(const struct jv *v)
+{
+    return jv_is_integer(v) ? v->u.i : 0;
 }
 /* As json_number_value: 0 unless v is a number. */
 static inline double jv_number_value(const struct jv *v)
