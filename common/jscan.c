@@ -51,7 +51,7 @@ void jscan_free(struct jscan *js)
     free(js);
 }
 
-static uint32_t push(struct jscan *js, uint32_t type)
+static inline uint32_t push(struct jscan *js, uint32_t type)
 {
     if (js->nnodes == js->cap) {
         js->cap = js->cap ? js->cap * 2 : 256;
@@ -73,6 +73,40 @@ static void skip_space(struct scanner *sc)
 static inline bool plain(unsigned char c)
 {
     return c >= 0x20 && c < 0x80 && c != '"' && c != '\\';
+}
+
+/* Copies the plain bytes from p on; returns the first other byte, or end. Eight bytes at a time
+ * where it can: a word holds none but plain bytes when no byte is a quote or a backslash, below
+ * 0x20 or above 0x7f (the lowest flagged byte of the test is exact, which is all it needs). */
+static const unsigned char *copy_plain(const unsigned char *p, const unsigned char *end, char **out)
+{
+    char *o = *out;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    const uint64_t ones = UINT64_C(0x0101010101010101), highs = UINT64_C(0x8080808080808080);
+    while (end - p >= 8) {
+        uint64_t w;
+        memcpy(&w, p, 8);
+        uint64_t quote = w ^ (ones * '"'), backslash = w ^ (ones * '\\');
+        uint64_t flagged = ((quote - ones) & ~quote) | ((backslash - ones) & ~backslash) |
+                           ((w - ones * 0x20) & ~w) | w;
+        flagged &= highs;
+        /* Always 8 bytes: the output runs behind the input, so there is room, and what follows
+         * the plain ones is written over. */
+        memcpy(o, p, 8);
+        if (flagged) {
+            size_t n = (size_t)__builtin_ctzll(flagged) / 8;
+            o += n;
+            p += n;
+            break;
+        }
+        o += 8;
+        p += 8;
+    }
+#endif
+    while (p < end && plain(*p))
+        *o++ = (char)*p++;
+    *out = o;
+    return p;
 }
 
 /* The length of the UTF-8 sequence at p as jansson accepts it (no overlong form, no surrogate,
@@ -186,8 +220,7 @@ static bool scan_string(struct scanner *sc, uint32_t at)
     const unsigned char *p = sc->p + 1, *end = sc->end;
     char *out = sc->out, *start = out;
     for (;;) {
-        while (p < end && plain(*p))
-            *out++ = (char)*p++;
+        p = copy_plain(p, end, &out);
         if (p == end)
             return false;
         if (*p == '"')
@@ -617,21 +650,15 @@ const struct jv *jv_object_next(const struct jv *obj, const struct jv *key)
     return next < obj + obj->size ? next : NULL;
 }
 
-const struct jv *jv_object_get(const struct jv *obj, const char *key)
+const struct jv *jv_object_getn(const struct jv *obj, const char *key, size_t len)
 {
     if (!jv_is_object(obj))
         return NULL;
-    size_t len = strlen(key);
     const struct jv *end = obj + obj->size;
     for (const struct jv *k = obj + 1; k < end; k += 1 + k[1].size)
-        if (k->len == len && memcmp(k->u.s, key, len) == 0)
+        if (k->len == len && (len == 0 || (k->u.s[0] == key[0] && memcmp(k->u.s, key, len) == 0)))
             return k + 1;
     return NULL;
-}
-
-const char *jv_member_string(const struct jv *obj, const char *key)
-{
-    return jv_string_value(jv_object_get(obj, key));
 }
 
 const struct jv *jv_array_first(const struct jv *arr)

@@ -4,7 +4,8 @@
  * level, jansson's depth limit, integers within json_int_t and reals within double), and records
  * the value in one pass into a flat array of nodes held by a reusable context: no allocation per
  * value, and the context's memory is reused from one text to the next. A context holds no global
- * state: one per thread.
+ * state: one per thread. A text holding a NUL byte is rejected (jansson, which loses a NUL that
+ * follows a number, never sees one: message.c rejects it first).
  *
  * It says only whether a text is valid; jansson, parsing a rejected text again, says why.
  *
@@ -18,6 +19,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 enum jv_type { JV_OBJECT, JV_ARRAY, JV_STRING, JV_INTEGER, JV_REAL, JV_TRUE, JV_FALSE, JV_NULL };
 
@@ -107,10 +109,18 @@ static inline double jv_number_value(const struct jv *v)
     return jv_is_real(v) ? v->u.d : 0;
 }
 
-/* The member key of obj, or NULL (also when obj is no object). */
-const struct jv *jv_object_get(const struct jv *obj, const char *key);
+/* The member key of obj, or NULL (also when obj is no object). Inline, so that the length of a
+ * literal key is known where it is written. */
+const struct jv *jv_object_getn(const struct jv *obj, const char *key, size_t len);
+static inline const struct jv *jv_object_get(const struct jv *obj, const char *key)
+{
+    return jv_object_getn(obj, key, strlen(key));
+}
 /* A string member, or NULL when absent or not a string. */
-const char *jv_member_string(const struct jv *obj, const char *key);
+static inline const char *jv_member_string(const struct jv *obj, const char *key)
+{
+    return jv_string_value(jv_object_get(obj, key));
+}
 
 /* Iteration over an object's members in input order: for (k = jv_object_first(o); k;
  * k = jv_object_next(o, k)) with the key jv_string_value(k) and the value jv_object_value(k). */

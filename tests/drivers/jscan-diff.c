@@ -6,8 +6,10 @@
  * digits); the view made from jansson's tree gives the same tree back.
  * With -m N SEED, each line is also mutated N times (bytes flipped, dropped, doubled, and
  * tokens, escapes and UTF-8 forms spliced in) and each mutation held to the same agreement.
- * Prints "N texts, N accepted, N rejected" and exits 1 at the first disagreement, showing the
- * text. Usage: jscan-diff [-w] [-m N SEED] FILE... */
+ * A text holding a NUL byte must be rejected by the scanner, whatever jansson says (message.c
+ * rejects it first). With -v, says "accept" or "reject" for each original text (not for the
+ * mutations). Prints "N texts, N accepted, N rejected" and exits 1 at the first disagreement,
+ * showing the text. Usage: jscan-diff [-v] [-w] [-m N SEED] FILE... */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +19,7 @@
 #include "util.h"
 
 static unsigned long texts, accepted, rejected;
+static bool verbose; /* -v: a line "accept" or "reject" for each text of the input */
 
 static void show(const char *what, const char *text, size_t len)
 {
@@ -51,6 +54,17 @@ static bool same_tree(const json_t *a, const json_t *b)
 
 static void compare(struct jscan *js, const char *text, size_t len)
 {
+    /* The tools reject a NUL byte before any parser sees it (message.c). jansson itself loses a
+     * NUL that follows a number ("[1\0]" passes): a quirk the scanner does not copy. */
+    if (memchr(text, '\0', len)) {
+        texts++;
+        rejected++;
+        if (verbose)
+            puts("reject");
+        if (jscan_scan(js, text, len))
+            show("the scanner accepts a NUL byte", text, len);
+        return;
+    }
     json_error_t err;
     json_t *want = json_loadb(text, len, JSON_REJECT_DUPLICATES | JSON_DECODE_ANY, &err);
     const struct jv *view = jscan_scan(js, text, len);
@@ -58,6 +72,8 @@ static void compare(struct jscan *js, const char *text, size_t len)
     if (!want != !view)
         show(want ? "jansson accepts, the scanner rejects" : "the scanner accepts, jansson rejects",
              text, len);
+    if (verbose)
+        puts(want ? "accept" : "reject");
     if (!want) {
         rejected++;
         return;
@@ -189,12 +205,15 @@ static size_t mutate(const char *text, size_t len, char *out)
 static void compare_mutations(struct jscan *js, const char *text, size_t len, unsigned long count)
 {
     char *out = xmalloc(2 * len + 64), *again = xmalloc(4 * len + 192);
+    bool said = verbose;
+    verbose = false;
     for (unsigned long i = 0; i < count; i++) {
         size_t n = mutate(text, len, out);
         compare(js, out, n);
         /* A second mutation on top of the first reaches further. */
         compare(js, again, mutate(out, n, again));
     }
+    verbose = said;
     free(out);
     free(again);
 }
@@ -233,14 +252,16 @@ int main(int argc, char **argv)
     bool whole = false;
     unsigned long mutations = 0;
     int opt;
-    while ((opt = getopt(argc, argv, "wm:")) != -1) {
-        if (opt == 'w') {
+    while ((opt = getopt(argc, argv, "vwm:")) != -1) {
+        if (opt == 'v') {
+            verbose = true;
+        } else if (opt == 'w') {
             whole = true;
         } else if (opt == 'm' && optind < argc) {
             mutations = strtoul(optarg, NULL, 10);
             state = strtoull(argv[optind++], NULL, 10);
         } else {
-            fprintf(stderr, "usage: jscan-diff [-w] [-m N SEED] FILE...\n");
+            fprintf(stderr, "usage: jscan-diff [-v] [-w] [-m N SEED] FILE...\n");
             return 2;
         }
     }
