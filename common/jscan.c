@@ -242,6 +242,15 @@ static bool scan_string(struct scanner *sc, uint32_t at)
     struct jv *node = &sc->js->nodes[at];
     node->u.s = start;
     node->len = (uint32_t)(out - start - 1);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    /* The buffer has room for 4 bytes at any string's start (jscan_scan). */
+    static const uint32_t masks[4] = {0, 0xff, 0xffff, 0xffffff};
+    uint32_t head;
+    memcpy(&head, start, 4);
+    node->head = node->len < 4 ? head & masks[node->len] : head;
+#else
+    node->head = jv_head(start, node->len);
+#endif
     sc->out = out;
     sc->p = p + 1;
     return true;
@@ -251,7 +260,8 @@ static bool scan_string(struct scanner *sc, uint32_t at)
 
 static bool same_key(const struct jv *a, const struct jv *b)
 {
-    return a->len == b->len && memcmp(a->u.s, b->u.s, a->len) == 0;
+    return a->head == b->head && a->len == b->len &&
+           (a->len <= 4 || memcmp(a->u.s + 4, b->u.s + 4, a->len - 4) == 0);
 }
 
 static size_t key_hash(const struct jv *key, uint32_t object)
@@ -408,8 +418,14 @@ static bool scan_object(struct scanner *sc)
             if (sc->p == sc->end || *sc->p != '"')
                 return false;
             uint32_t key = push(js, JV_STRING);
-            if (!scan_string(sc, key) || !unique_key(js, at, key, count))
+            if (!scan_string(sc, key))
                 return false;
+            /* A key whose bit no earlier key set is new, as long as the search is linear. */
+            uint64_t bit = jv_key_bit(js->nodes[key].head, js->nodes[key].len);
+            if (((js->nodes[at].u.keys & bit) || count >= LINEAR_KEYS) &&
+                !unique_key(js, at, key, count))
+                return false;
+            js->nodes[at].u.keys |= bit;
             skip_space(sc);
             if (sc->p == sc->end || *sc->p != ':')
                 return false;
@@ -514,8 +530,9 @@ const struct jv *jscan_scan(struct jscan *js, const char *text, size_t len)
 {
     if (len >= UINT32_MAX / 2)
         return NULL;
-    if (len + 1 > js->chars_cap) {
-        js->chars_cap = len + 1 < 4096 ? 4096 : len + 1;
+    /* Room for every string and its NUL, and for reading 4 bytes at the last one's start. */
+    if (len + 4 > js->chars_cap) {
+        js->chars_cap = len + 4 < 4096 ? 4096 : len + 4;
         free(js->chars);
         js->chars = xmalloc(js->chars_cap);
     }
@@ -551,6 +568,8 @@ static void of_tree(struct jscan *js, const json_t *v)
             uint32_t k = push(js, JV_STRING);
             js->nodes[k].u.s = key;
             js->nodes[k].len = (uint32_t)key_len;
+            js->nodes[k].head = jv_head(key, key_len);
+            js->nodes[at].u.keys |= jv_key_bit(js->nodes[k].head, key_len);
             of_tree(js, value);
         }
         js->nodes[at].len = (uint32_t)json_object_size(v);
@@ -568,6 +587,7 @@ static void of_tree(struct jscan *js, const json_t *v)
         at = push(js, JV_STRING);
         js->nodes[at].u.s = json_string_value(v);
         js->nodes[at].len = (uint32_t)json_string_length(v);
+        js->nodes[at].head = jv_head(js->nodes[at].u.s, js->nodes[at].len);
         break;
     case JSON_INTEGER:
         at = push(js, JV_INTEGER);
@@ -650,13 +670,14 @@ const struct jv *jv_object_next(const struct jv *obj, const struct jv *key)
     return next < obj + obj->size ? next : NULL;
 }
 
-const struct jv *jv_object_getn(const struct jv *obj, const char *key, size_t len)
+const struct jv *jv_object_find(const struct jv *obj, const char *key, size_t len, uint32_t head)
 {
-    if (!jv_is_object(obj))
+    if (!jv_is_object(obj) || !(obj->u.keys & jv_key_bit(head, len)))
         return NULL;
     const struct jv *end = obj + obj->size;
     for (const struct jv *k = obj + 1; k < end; k += 1 + k[1].size)
-        if (k->len == len && (len == 0 || (k->u.s[0] == key[0] && memcmp(k->u.s, key, len) == 0)))
+        if (k->head == head && k->len == len &&
+            (len <= 4 || memcmp(k->u.s + 4, key + 4, len - 4) == 0))
             return k + 1;
     return NULL;
 }

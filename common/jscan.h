@@ -29,10 +29,12 @@ struct jv {
     uint32_t type;
     uint32_t len;  /* string: its bytes; object: its members; array: its elements */
     uint32_t size; /* nodes this value takes, itself included */
+    uint32_t head; /* string: its first 4 bytes, zero-padded, which tell most keys apart */
     union {
         const char *s;
         json_int_t i;
         double d;
+        uint64_t keys; /* object: a bit per key (jv_key_bit), so that most misses cost nothing */
     } u;
 };
 
@@ -109,12 +111,30 @@ static inline double jv_number_value(const struct jv *v)
     return jv_is_real(v) ? v->u.d : 0;
 }
 
+/* The head of a string (struct jv), as the scanner stores it: for a literal key, a constant. */
+static inline uint32_t jv_head(const char *s, size_t len)
+{
+    uint32_t head = 0;
+    for (size_t i = 0; i < len && i < 4; i++)
+        head |= (uint32_t)(unsigned char)s[i] << 8 * i;
+    return head;
+}
+
+static inline uint64_t jv_key_bit(uint32_t head, size_t len)
+{
+    return UINT64_C(1) << ((head * UINT32_C(0x9e3779b1) + (uint32_t)len) >> 26);
+}
+
 /* The member key of obj, or NULL (also when obj is no object). Inline, so that the length of a
  * literal key is known where it is written. */
-const struct jv *jv_object_getn(const struct jv *obj, const char *key, size_t len);
+const struct jv *jv_object_find(const struct jv *obj, const char *key, size_t len, uint32_t head);
 static inline const struct jv *jv_object_get(const struct jv *obj, const char *key)
 {
-    return jv_object_getn(obj, key, strlen(key));
+    size_t len = strlen(key);
+    uint32_t head = jv_head(key, len);
+    if (!jv_is_object(obj) || !(obj->u.keys & jv_key_bit(head, len)))
+        return NULL;
+    return jv_object_find(obj, key, len, head);
 }
 /* A string member, or NULL when absent or not a string. */
 static inline const char *jv_member_string(const struct jv *obj, const char *key)
