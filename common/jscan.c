@@ -577,9 +577,8 @@ static void of_tree(struct jscan *js, const json_t *v)
     }
     case JSON_ARRAY: {
         at = push(js, JV_ARRAY);
-        size_t i;
-        json_t *item;
-        json_array_foreach(v, i, item) of_tree(js, item);
+        for (size_t i = 0; i < json_array_size(v); i++)
+            of_tree(js, json_array_get(v, i));
         js->nodes[at].len = (uint32_t)json_array_size(v);
         break;
     }

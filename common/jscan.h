@@ -115,7 +115,8 @@ static inline double jv_number_value(const struct jv *v)
 static inline uint32_t jv_head(const char *s, size_t len)
 {
     uint32_t head = 0;
-    for (size_t i = 0; i < len && i < 4; i++)
+    size_t n = len < 4 ? len : 4;
+    for (size_t i = 0; i < n; i++)
         head |= (uint32_t)(unsigned char)s[i] << 8 * i;
     return head;
 }
