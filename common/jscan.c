@@ -526,10 +526,36 @@ static bool scan_value(struct scanner *sc)
     return ok;
 }
 
+/* What a context keeps between texts: more than this, grown for one huge text, goes back when
+ * an ordinary one comes, so that memory follows the input rather than its worst line. */
+enum { KEEP_BYTES = 1 << 20 };
+
+static void shrink(struct jscan *js, size_t len)
+{
+    if (len >= KEEP_BYTES / 8)
+        return;
+    if (js->cap * sizeof *js->nodes > KEEP_BYTES) {
+        free(js->nodes);
+        js->nodes = NULL;
+        js->cap = 0;
+    }
+    if (js->chars_cap > KEEP_BYTES) {
+        free(js->chars);
+        js->chars = NULL;
+        js->chars_cap = 0;
+    }
+    if (js->keys_cap * sizeof *js->keys > KEEP_BYTES) {
+        free(js->keys);
+        js->keys = NULL;
+        js->keys_cap = js->keys_used = 0;
+    }
+}
+
 const struct jv *jscan_scan(struct jscan *js, const char *text, size_t len)
 {
     if (len >= UINT32_MAX / 2)
         return NULL;
+    shrink(js, len);
     /* Room for every string and its NUL, and for reading 4 bytes at the last one's start. */
     if (len + 4 > js->chars_cap) {
         js->chars_cap = len + 4 < 4096 ? 4096 : len + 4;

@@ -103,3 +103,16 @@ fixtures() {
     assert_equal "$(grep -c . <<<"$output")" 7
     assert_equal "$(grep -c -E '\[(bad-json|bad-utf8|nul-byte|duplicate-key|number-range|trailing-data|too-deep|not-object|bom-mid-stream)\]$' <<<"$stderr")" 53
 }
+
+@test "a context grown for a huge text gives the memory back and reads the next texts right" {
+    local in=$BATS_TEST_TMPDIR/huge
+    {
+        awk 'BEGIN { printf "{\"a\":["; for (i = 0; i < 200000; i++) printf "%s{\"k\":\"v%d\"}", i ? "," : "", i; print "]}" }'
+        printf '%s\n' '{"b":1}' '{"b":1,"b":2}' '["x",{"y":[1,2,{"z":"\u00e9"}]}]'
+        awk 'BEGIN { printf "{"; for (i = 0; i < 70000; i++) printf "%s\"k%d\":%d", i ? "," : "", i, i; print ",\"k69999\":0}" }'
+        printf '%s\n' '{"k1":1,"k1":1}' '{"k1":1,"k2":1}'
+    } >"$in"
+    run -0 "$DIFF" -v "$in"
+    assert_output "$(printf '%s\n' accept accept reject accept reject reject accept \
+        '7 texts, 4 accepted, 3 rejected')"
+}
