@@ -115,6 +115,12 @@ static inline double jv_number_value(const struct jv *v)
 static inline uint32_t jv_head(const char *s, size_t len)
 {
     uint32_t head = 0;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    if (len >= 4) {
+        memcpy(&head, s, 4);
+        return head;
+    }
+#endif
     size_t n = len < 4 ? len : 4;
     for (size_t i = 0; i < n; i++)
         head |= (uint32_t)(unsigned char)s[i] << 8 * i;
