@@ -35,6 +35,7 @@ struct convert_run {
     struct converter *converter;
     struct strbuf out;
     struct fipa_rules fipa;
+    struct jscan *scan; /* the outputs' views: the input's stays in the filter's */
 };
 
 static enum format parse_format(const char *s, bool auto_allowed)
@@ -91,8 +92,8 @@ static json_t *as_fipa(struct convert_run *run, struct message *m, enum protocol
                        struct diag_sink *sink)
 {
     if (proto == PROTO_IACP)
-        return convert_iacp_to_fipa(run->converter, m->root, sink, &m->at);
-    json_t *copy = json_copy(m->root); /* only the performative changes: its top level will do */
+        return convert_iacp_to_fipa(run->converter, message_tree(m), sink, &m->at);
+    json_t *copy = json_copy(message_tree(m)); /* only the performative changes: its top level will do */
     const char *performative = json_member_string(copy, "performative");
     if (!convert_respell(copy, SPELL_SNAKE)) {
         diag_emit(sink, &m->at, SEV_ERROR, "convert-fipa",
@@ -109,8 +110,8 @@ static json_t *as_iacp(struct convert_run *run, struct message *m, enum protocol
                        struct diag_sink *sink)
 {
     if (proto == PROTO_IACP)
-        return json_incref(m->root);
-    return convert_fipa_to_iacp(run->converter, m->root, sink, &m->at);
+        return json_incref(message_tree(m));
+    return convert_fipa_to_iacp(run->converter, message_tree(m), sink, &m->at);
 }
 
 /* --- the check of the output: what acp-validate --stateless would say of it --- */
@@ -202,24 +203,28 @@ static bool standard_allows(const struct message *out, const struct fipa_rules *
 
 /* An output that acp-validate --stateless would reject is an error for its input, and is not
  * written; one that only the standard FIPA profile allows (no sender, receiver or content, as
- * JADE sends some messages) is written with a warning. */
+ * JADE sends some messages) is written with a warning. js holds the output's view: the run's own
+ * in input order, NULL (the message's own) in a worker thread of --jobs. */
 static bool check_output(struct convert_run *run, struct message *m, json_t *result,
-                         struct diag_sink *sink)
+                         struct jscan *js, struct diag_sink *sink)
 {
-    struct message out = {.rec = m->rec,
-                          .root = result,
-                          .proto = run->to == FORMAT_IACP ? PROTO_IACP : PROTO_FIPA,
-                          .at = m->at};
+    struct message out;
+    message_init_in(&out, NULL, json_incref(result),
+                    run->to == FORMAT_IACP ? CHOOSE_IACP : CHOOSE_FIPA, js);
+    out.rec = m->rec;
+    out.id = NULL;
+    out.at = m->at;
     const char *name = out.proto == PROTO_IACP ? "IACP" : "FIPA";
     struct strbuf codes = STRBUF_INIT;
-    bool clean = output_errors(&out, &run->fipa, &codes) == 0;
-    bool allowed = clean || standard_allows(&out, &run->fipa);
+    unsigned long errors = output_errors(&out, &run->fipa, &codes);
+    bool allowed = errors == 0 || standard_allows(&out, &run->fipa);
+    message_clear(&out);
     if (!allowed)
         diag_emit(sink, &m->at, SEV_ERROR, "convert-output-invalid",
                   "converted to %s, the message breaks its rules (%s); it is not written", name,
                   codes.buf);
     sb_free(&codes);
-    if (clean)
+    if (errors == 0)
         return true;
     if (!allowed)
         return false;
@@ -247,7 +252,7 @@ static void write_line(struct strbuf *out, const json_t *result)
 
 /* Builds the output in out, so that nothing is written for a message that fails. */
 static bool convert_one(struct convert_run *run, struct message *m, enum protocol proto,
-                        struct diag_sink *sink, struct strbuf *out)
+                        struct jscan *js, struct diag_sink *sink, struct strbuf *out)
 {
     json_t *result =
         run->to == FORMAT_IACP ? as_iacp(run, m, proto, sink) : as_fipa(run, m, proto, sink);
@@ -257,9 +262,9 @@ static bool convert_one(struct convert_run *run, struct message *m, enum protoco
     if (run->to == FORMAT_FIPA_ACL) {
         /* What the string form cannot carry at all is the more telling report. */
         ok = acl_write(out, result, run->spelling == SPELL_UPPER, sink, &m->at) &&
-             check_output(run, m, result, sink);
+             check_output(run, m, result, js, sink);
     } else {
-        ok = check_output(run, m, result, sink);
+        ok = check_output(run, m, result, js, sink);
         /* as_fipa spells snake_case already */
         if (ok && run->to == FORMAT_FIPA && run->spelling != SPELL_SNAKE)
             convert_respell(result, run->spelling);
@@ -297,7 +302,7 @@ static bool convert_alone(void *ctx, struct message *m, struct diag_sink *sink)
     if (!keeps_protocol(run, proto))
         return true;
     unsigned long errors_before = sink->errors;
-    if (!convert_one(run, m, proto, sink, &m->output) || sink->errors != errors_before)
+    if (!convert_one(run, m, proto, NULL, sink, &m->output) || sink->errors != errors_before)
         sb_reset(&m->output);
     return false;
 }
@@ -311,7 +316,7 @@ static enum verdict convert_message(void *ctx, struct filter *f, struct message 
         return VERDICT_WRITTEN;
     unsigned long errors_before = sink->errors;
     sb_reset(&run->out);
-    if (convert_one(run, m, input_protocol(m), sink, &run->out) && sink->errors == errors_before)
+    if (convert_one(run, m, input_protocol(m), run->scan, sink, &run->out) && sink->errors == errors_before)
         filter_write(f, run->out.buf, run->out.len);
     return VERDICT_WRITTEN;
 }
@@ -382,12 +387,14 @@ int main(int argc, char **argv)
     };
     run.fipa.profile = opts.engine.fipa_profile;
     run.converter = converter_new(&cc);
+    run.scan = jscan_new();
     const struct filter_config cfg = {
         .opts = &opts, .protocol = protocol_choice(run.from), .mode = reader_mode(run.from)};
     const struct filter_ops ops = {
         .prepare = convert_alone, .message = convert_message, .parse_acl = parse_acl, .ctx = &run};
     int status = filter_run(&cfg, &ops, argv + first, argc - first);
     converter_free(run.converter);
+    jscan_free(run.scan);
     sb_free(&run.out);
     options_free(&opts);
     return status;

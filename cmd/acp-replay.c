@@ -615,7 +615,7 @@ static void flush_run(struct replay *r, struct filter *f, bool burst)
 
 static struct held held_of(const struct message *m)
 {
-    return (struct held){.root = m->root,
+    return (struct held){.root = message_tree(m),
                          .raw = (char *)m->rec->text,
                          .len = m->rec->raw_len,
                          .proto = m->proto,
@@ -639,7 +639,7 @@ static void hold(struct replay *r, struct filter *f, const struct message *m, do
         run->cap = run->cap ? 2 * run->cap : 64;
         run->items = xrealloc(run->items, run->cap * sizeof *run->items);
     }
-    run->items[run->count++] = (struct held){.root = json_incref(m->root),
+    run->items[run->count++] = (struct held){.root = json_incref(message_tree(m)),
                                              .raw = xstrndup(m->rec->text, m->rec->raw_len),
                                              .len = m->rec->raw_len,
                                              .proto = m->proto,
@@ -697,7 +697,7 @@ static enum verdict replay_message(void *ctx, struct filter *f, struct message *
     r->pass_messages++;
     double t = 0;
     bool whole = false;
-    bool has_time = schedule_message_time(m->root, m->proto, &t, &whole);
+    bool has_time = schedule_message_time(message_tree(m), m->proto, &t, &whole);
     if (!has_time && needs_time(r)) {
         diag_emit(filter_sink(f), &m->at, SEV_ERROR, "replay-no-time",
                   "no time to schedule this message by (IACP ts, FIPA timestamp or created_at); "

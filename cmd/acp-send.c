@@ -325,8 +325,8 @@ static void follow_reply(struct send *s, json_t *msg, enum protocol proto)
 {
     if (!s->engine)
         return;
-    struct message m = {.root = msg, .proto = proto};
-    m.id = json_member_string(msg, proto == PROTO_FIPA ? "reply_with" : "id");
+    struct message m;
+    message_init(&m, NULL, json_incref(msg), proto == PROTO_FIPA ? CHOOSE_FIPA : CHOOSE_IACP);
     m.at = (struct diag_where){.file = s->peer_name, .line = s->peer_lines, .id = m.id};
     unsigned long before = s->quiet.errors;
     if (proto == PROTO_IACP)
@@ -335,6 +335,7 @@ static void follow_reply(struct send *s, json_t *msg, enum protocol proto)
         fipa_check_in_stream(&m, &s->fipa, &s->quiet);
     if (s->quiet.errors == before)
         engine_feed(s->engine, &m, &s->quiet);
+    message_clear(&m);
 }
 
 /* One line from the peer: a reply to the conversation a follows (printed and taken), the echo of
@@ -518,7 +519,7 @@ static void check(struct send *s, const struct message *m, struct diag_sink *sin
 static enum protocol settle_protocol(struct send *s, const struct message *m,
                                      struct diag_sink *sink)
 {
-    enum protocol proto = message_protocol(m->root, CHOOSE_AUTO);
+    enum protocol proto = message_protocol(message_tree(m), CHOOSE_AUTO);
     if (s->answer_proto != PROTO_NONE) {
         if (proto != PROTO_NONE && proto != s->answer_proto) {
             diag_emit(sink, &m->at, SEV_ERROR, "send-answer",
@@ -531,7 +532,7 @@ static enum protocol settle_protocol(struct send *s, const struct message *m,
         }
         proto = s->answer_proto;
         if (proto == PROTO_FIPA && s->answer_several_receivers &&
-            !json_object_get(m->root, "sender")) {
+            !json_object_get(message_tree(m), "sender")) {
             diag_emit(sink, &m->at, SEV_ERROR, "send-answer",
                       "the message answered went to several receivers: say which one answers "
                       "with sender=NAME");
@@ -553,17 +554,19 @@ static enum verdict send_message(void *ctx, struct filter *f, struct message *m)
     }
     struct diag_sink *sink = filter_sink(f);
     if (s->from_stdin)
-        outgoing_merge(m->root, s->base);
+        outgoing_merge(message_tree(m), s->base);
     enum protocol proto = settle_protocol(s, m, sink);
     if (proto == PROTO_NONE)
         return VERDICT_WRITTEN;
     double now = s->opts->now_given ? (double)s->opts->now : clock_wall();
     struct outgoing_config oc = {.queen = s->opts->engine.queen, .ids = s->ids, .now = now};
     bool answering = s->answer_proto != PROTO_NONE;
-    outgoing_complete(m->root, proto, answering && !s->answer_has_conversation, &oc);
-    json_t *msg = outgoing_ordered(m->root, proto);
-    struct message out = {.rec = m->rec, .root = msg, .proto = proto, .at = m->at};
-    out.id = json_member_string(msg, proto == PROTO_FIPA ? "reply_with" : "id");
+    outgoing_complete(message_tree(m), proto, answering && !s->answer_has_conversation, &oc);
+    json_t *msg = outgoing_ordered(message_tree(m), proto);
+    struct message out;
+    message_init(&out, NULL, json_incref(msg), proto == PROTO_FIPA ? CHOOSE_FIPA : CHOOSE_IACP);
+    out.rec = m->rec;
+    out.at = m->at;
     out.at.id = out.id;
     unsigned long errors_before = sink->errors;
     check(s, &out, sink);
@@ -574,6 +577,7 @@ static enum verdict send_message(void *ctx, struct filter *f, struct message *m)
         else if (s->peer)
             take_lines(s, f);
     }
+    message_clear(&out);
     json_decref(msg);
     if (s->ended)
         filter_stop(f);

@@ -166,7 +166,7 @@ static const char *short_id(const struct message *m)
     const char *const *keys = m->proto == PROTO_IACP ? iacp : fipa;
     size_t n = m->proto == PROTO_IACP ? 2 : 3;
     for (size_t i = 0; i < n; i++) {
-        const char *id = json_member_string(m->root, keys[i]);
+        const char *id = jv_member_string(m->view, keys[i]);
         if (id)
             return id;
     }
@@ -222,10 +222,10 @@ static void remember_drawn(struct trace_diagram *t, const struct message *m, siz
 }
 
 /* The receivers of a message: IACP's to, FIPA's receiver (one, or a set). */
-static const json_t *receivers(const struct message *m, size_t *n)
+static const struct jv *receivers(const struct message *m, size_t *n)
 {
-    const json_t *to = json_object_get(m->root, m->proto == PROTO_IACP ? "to" : "receiver");
-    *n = json_is_array(to) ? json_array_size(to) : to ? 1 : 0;
+    const struct jv *to = jv_object_get(m->view, m->proto == PROTO_IACP ? "to" : "receiver");
+    *n = jv_is_array(to) ? jv_array_size(to) : to ? 1 : 0;
     return to;
 }
 
@@ -233,7 +233,7 @@ void trace_diagram_message(struct trace_diagram *t, const struct message *m, con
                            const char *sender)
 {
     size_t n;
-    const json_t *to = receivers(m, &n);
+    const struct jv *to = receivers(m, &n);
     if (!sender || n == 0 || hidden(t, kind) || t->stopped)
         return;
     if (diagram_arrows(t->d) + n > t->max_arrows) {
@@ -242,9 +242,8 @@ void trace_diagram_message(struct trace_diagram *t, const struct message *m, con
     }
     size_t from = diagram_participant(t->d, sender), first = 0, arrows = 0;
     char *label = xstrdup(label_of(t, m, kind));
-    for (size_t i = 0; i < n; i++) {
-        const json_t *r = json_is_array(to) ? json_array_get(to, i) : to;
-        const char *name = m->proto == PROTO_IACP ? json_string_value(r) : fipa_agent_name(r);
+    for (const struct jv *r = fipa_agents_first(to); r; r = fipa_agents_next(to, r)) {
+        const char *name = m->proto == PROTO_IACP ? jv_string_value(r) : fipa_agent_name_jv(r);
         if (!name)
             continue;
         size_t number = diagram_arrow(t->d, from, diagram_participant(t->d, name), label);

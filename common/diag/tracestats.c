@@ -733,10 +733,10 @@ const char *trace_outcome(const struct conversation_summary *s)
 const char *trace_kind_of(const struct message *m)
 {
     if (m->proto == PROTO_IACP) {
-        const char *kind = json_member_string(m->root, "kind");
+        const char *kind = jv_member_string(m->view, "kind");
         return kind ? kind : "(no kind)";
     }
-    const char *performative = json_member_string(m->root, "performative");
+    const char *performative = jv_member_string(m->view, "performative");
     enum fipa_act act = performative ? fipa_act_parse(performative) : FIPA_ACT_INVALID;
     if (act != FIPA_ACT_INVALID)
         return fipa_act_name(act, SPELL_KEBAB);
@@ -746,6 +746,6 @@ const char *trace_kind_of(const struct message *m)
 const char *trace_sender_of(const struct message *m)
 {
     if (m->proto == PROTO_IACP)
-        return json_member_string(m->root, "from");
-    return fipa_agent_name(json_object_get(m->root, "sender"));
+        return jv_member_string(m->view, "from");
+    return fipa_agent_name_jv(jv_object_get(m->view, "sender"));
 }

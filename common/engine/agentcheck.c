@@ -181,9 +181,9 @@ enum agent_role agentcheck_role(const struct agentcheck *ac, const struct messag
 {
     if (m->proto == PROTO_NONE)
         return ROLE_OTHER;
-    if (names_include(sender_of(m->root, m->proto), ac->cfg.agent))
+    if (names_include(sender_of(message_tree(m), m->proto), ac->cfg.agent))
         return ROLE_FROM_AGENT;
-    if (names_include(receiver_of(m->root, m->proto), ac->cfg.agent))
+    if (names_include(receiver_of(message_tree(m), m->proto), ac->cfg.agent))
         return ROLE_TO_AGENT;
     return ROLE_OTHER;
 }
@@ -297,12 +297,12 @@ void agentcheck_sent(struct agentcheck *ac, const struct message *recorded, cons
 {
     struct cause *c = xcalloc(1, sizeof *c);
     place_set(&c->where, &recorded->at);
-    c->recorded_id = strdup_or_null(own_id(recorded->root, recorded->proto));
-    c->recorded_conv = strdup_or_null(member(recorded->root, "conversation_id"));
+    c->recorded_id = strdup_or_null(own_id(message_tree(recorded), recorded->proto));
+    c->recorded_conv = strdup_or_null(member(message_tree(recorded), "conversation_id"));
     c->live_id = strdup_or_null(own_id(sent, recorded->proto));
     c->live_conv = strdup_or_null(member(sent, "conversation_id"));
     c->sent_at = now;
-    c->recorded_time = message_time(recorded->root, recorded->proto);
+    c->recorded_time = message_time(message_tree(recorded), recorded->proto);
     remap(ac->by_recorded, c->recorded_id, c);
     remap(ac->by_recorded_conv, c->recorded_conv, c);
     remap(ac->by_live, c->live_id, c);
@@ -441,16 +441,16 @@ void agentcheck_expect(struct agentcheck *ac, const struct message *recorded,
                        struct diag_sink *sink)
 {
     struct cause *c =
-        cause_of(recorded->root, recorded->proto, ac->by_recorded, ac->by_recorded_conv);
+        cause_of(message_tree(recorded), recorded->proto, ac->by_recorded, ac->by_recorded_conv);
     if (!c)
         return;
     ac->counts.expected++;
     struct expectation *e = xcalloc(1, sizeof *e);
     e->cause = c;
-    e->recorded = json_incref(recorded->root);
+    e->recorded = json_incref(message_tree(recorded));
     e->proto = recorded->proto;
     place_set(&e->where, &recorded->at);
-    double delay = message_time(recorded->root, recorded->proto) - c->recorded_time;
+    double delay = message_time(message_tree(recorded), recorded->proto) - c->recorded_time;
     double allowed = ac->cfg.reply_timeout;
     if (delay > 0 && 2 * delay > allowed) {
         allowed = 2 * delay;

@@ -508,7 +508,7 @@ struct incoming {
     enum fipa_act act;
     bool partial; /* an inform marked x-acp-partial */
     const char *sender;
-    const json_t *receiver;
+    const struct jv *receiver;
     double time;     /* by the stream clock (its sender's learned offset taken off); NAN if none */
     double reply_by; /* likewise; NAN when it has none */
 };
@@ -517,7 +517,7 @@ struct incoming {
 static double written_time(const struct incoming *in)
 {
     double t;
-    return fipa_message_time(in->m->root, &t) ? t : NAN;
+    return fipa_message_time_jv(in->m->view, &t) ? t : NAN;
 }
 
 static struct conversation *oldest(const struct list *l)
@@ -995,11 +995,13 @@ static void make_room(struct fipa_stream *s, const struct message *m, struct dia
  * copy of the same message with its own receiver and reply_with. */
 static uint32_t call_digest(const struct incoming *in)
 {
-    const char *reply_by = json_member_string(in->m->root, "reply_by");
+    const char *reply_by = jv_member_string(in->m->view, "reply_by");
     uint32_t h = digest(reply_by ? reply_by : "", DIGEST_SEED);
-    json_t *content = json_object_get(in->m->root, "content");
-    char *text =
-        content ? json_dumps(content, JSON_COMPACT | JSON_SORT_KEYS | JSON_ENCODE_ANY) : NULL;
+    const struct jv *content = jv_object_get(in->m->view, "content");
+    /* Rare enough (a cfp) to take jansson's canonical form, sorted keys and all. */
+    json_t *tree = content ? jscan_to_tree(content) : NULL;
+    char *text = tree ? json_dumps(tree, JSON_COMPACT | JSON_SORT_KEYS | JSON_ENCODE_ANY) : NULL;
+    json_decref(tree);
     h = digest("\x01", h);
     if (text)
         h = digest(text, h);
@@ -1038,9 +1040,9 @@ static struct conversation *conversation_new(struct fipa_stream *s, const struct
 {
     struct conversation *c = conversation_alloc(s, in);
     if (p == FP_BROKERING || p == FP_RECRUITING) {
-        const json_t *reply_to = json_object_get(in->m->root, "reply_to");
+        const struct jv *reply_to = jv_object_get(in->m->view, "reply_to");
         const char *name =
-            fipa_agent_name(json_is_array(reply_to) ? json_array_get(reply_to, 0) : reply_to);
+            fipa_agent_name_jv(jv_is_array(reply_to) ? jv_array_get(reply_to, 0) : reply_to);
         if (name)
             rare(c)->answer_to = xstrdup(name);
     }
@@ -1176,9 +1178,9 @@ static bool is_broadcast(const char *name)
 }
 
 /* A receiver member that names somebody: SC00061 lets a message have none, or an empty set. */
-static bool has_receiver(const json_t *receiver)
+static bool has_receiver(const struct jv *receiver)
 {
-    return receiver && !(json_is_array(receiver) && json_array_size(receiver) == 0);
+    return receiver && !(jv_is_array(receiver) && jv_array_size(receiver) == 0);
 }
 
 /* Lists what the protocol allows in a state: "agree, refuse from bob; cancel from alice". */
@@ -1412,7 +1414,7 @@ static void from_initiator(struct fipa_stream *s, struct conversation *c, const 
     }
     if (in->act == FIPA_CANCEL) {
         c->cancelled = true;
-        const char *reply_with = json_member_string(in->m->root, "reply_with");
+        const char *reply_with = jv_member_string(in->m->view, "reply_with");
         struct rare *r = rare(c);
         free(r->cancel_ref);
         r->cancel_ref = reply_with ? xstrdup(reply_with) : NULL;
@@ -1421,10 +1423,9 @@ static void from_initiator(struct fipa_stream *s, struct conversation *c, const 
         c->decided = true;
     if (in->act == FIPA_CFP && c->protocol == FP_AUCTION_DUTCH)
         c->leader = 0; /* a new round */
-    const json_t *r = in->receiver;
-    size_t n = json_is_array(r) ? json_array_size(r) : 1;
-    for (size_t i = 0; i < n; i++) {
-        const char *name = fipa_agent_name(json_is_array(r) ? json_array_get(r, i) : r);
+    const struct jv *r = in->receiver;
+    for (const struct jv *a = fipa_agents_first(r); a; a = fipa_agents_next(r, a)) {
+        const char *name = fipa_agent_name_jv(a);
         if (!name)
             continue;
         if (is_broadcast(name))
@@ -1434,14 +1435,12 @@ static void from_initiator(struct fipa_stream *s, struct conversation *c, const 
     }
 }
 
-static bool addresses(const json_t *receiver, const char *name)
+static bool addresses(const struct jv *receiver, const char *name)
 {
     if (!has_receiver(receiver))
         return false;
-    size_t n = json_is_array(receiver) ? json_array_size(receiver) : 1;
-    for (size_t i = 0; i < n; i++) {
-        const char *r =
-            fipa_agent_name(json_is_array(receiver) ? json_array_get(receiver, i) : receiver);
+    for (const struct jv *a = fipa_agents_first(receiver); a; a = fipa_agents_next(receiver, a)) {
+        const char *r = fipa_agent_name_jv(a);
         if (r && strcmp(r, name) == 0)
             return true;
     }
@@ -1542,10 +1541,9 @@ static void broker_exchange(struct conversation *c, const struct incoming *in)
         target_answered(c, in);
         return;
     }
-    const json_t *r = in->receiver;
-    size_t n = json_is_array(r) ? json_array_size(r) : 1;
-    for (size_t i = 0; i < n; i++) {
-        const char *name = fipa_agent_name(json_is_array(r) ? json_array_get(r, i) : r);
+    const struct jv *r = in->receiver;
+    for (const struct jv *a = fipa_agents_first(r); a; a = fipa_agents_next(r, a)) {
+        const char *name = fipa_agent_name_jv(a);
         if (name && strcmp(name, c->initiator) != 0) {
             target_add(c, name);
             c->forwarded = true;
@@ -1609,7 +1607,7 @@ static const struct transition *crossing(const struct conversation *c, const str
     *ambiguous = false;
     if (p->state != PS_CANCELLING)
         return NULL;
-    const char *in_reply_to = json_member_string(in->m->root, "in_reply_to");
+    const char *in_reply_to = jv_member_string(in->m->view, "in_reply_to");
     const char *cancel = cancel_ref(c);
     bool earlier = in_reply_to && !(cancel && strcmp(in_reply_to, cancel) == 0);
     if (!earlier && !in->partial)
@@ -1649,7 +1647,7 @@ static bool answers_crossed_cancel(const char *cancel_ref, const struct incoming
 {
     if (in->act != FIPA_INFORM && in->act != FIPA_FAILURE && in->act != FIPA_NOT_UNDERSTOOD)
         return false;
-    const char *in_reply_to = json_member_string(in->m->root, "in_reply_to");
+    const char *in_reply_to = jv_member_string(in->m->view, "in_reply_to");
     return cancel_ref ? in_reply_to && strcmp(in_reply_to, cancel_ref) == 0 : !in_reply_to;
 }
 
@@ -1739,7 +1737,7 @@ static void touch(struct fipa_stream *s, struct conversation *c, const struct in
 static void check_in_reply_to(struct conversation *c, const struct incoming *in,
                               struct diag_sink *sink)
 {
-    const char *in_reply_to = json_member_string(in->m->root, "in_reply_to");
+    const char *in_reply_to = jv_member_string(in->m->view, "in_reply_to");
     if (!in_reply_to || c->messages == 0 || c->replies_forgotten || reply_seen(c, in_reply_to))
         return;
     struct diag_where at = related_to(in->m, c->first_file, c->first_line);
@@ -1774,7 +1772,7 @@ static void follow(struct fipa_stream *s, struct conversation *c, const struct i
                    struct diag_sink *sink)
 {
     check_in_reply_to(c, in, sink);
-    const char *reply_with = json_member_string(in->m->root, "reply_with");
+    const char *reply_with = jv_member_string(in->m->view, "reply_with");
     if (reply_with)
         remember_reply(c, reply_with);
     if (strcmp(in->sender, c->initiator) == 0) {
@@ -1836,13 +1834,12 @@ static void reused(struct fipa_stream *s, struct conversation *c, const struct i
 /* The protocol the message would open, from its protocol member or its act; FP_NONE if none. */
 static enum fipa_protocol would_open(const struct incoming *in, bool *named)
 {
-    const char *name = json_member_string(in->m->root, "protocol");
+    const char *name = jv_member_string(in->m->view, "protocol");
     *named = name != NULL;
     /* Guessed from the act, only a message that answers nothing opens: a propose answering a
      * cfp nobody saw is contract net met midway, not a new fipa-propose. */
     if (!name)
-        return json_member_string(in->m->root, "in_reply_to") ? FP_NONE
-                                                              : protocol_inferred(in->act);
+        return jv_member_string(in->m->view, "in_reply_to") ? FP_NONE : protocol_inferred(in->act);
     enum fipa_protocol p = protocol_lookup(name);
     return p != FP_NONE && opens(p, in->act) ? p : FP_NONE;
 }
@@ -1853,14 +1850,12 @@ static enum fipa_protocol would_open(const struct incoming *in, bool *named)
 static struct conversation *answered(struct fipa_stream *s, const struct incoming *in,
                                      const char *in_reply_to)
 {
-    const json_t *receiver = in->receiver;
-    size_t n = !has_receiver(receiver)   ? 0
-               : json_is_array(receiver) ? json_array_size(receiver)
-                                         : 1;
-    for (size_t i = 0; i < n; i++) {
-        const char *name =
-            fipa_agent_name(json_is_array(receiver) ? json_array_get(receiver, i) : receiver);
-        struct conversation *c = name ? aliased(s, agent_key(&s->alias, name, in_reply_to)) : NULL;
+    const struct jv *receiver = in->receiver;
+    const struct jv *a = has_receiver(receiver) ? fipa_agents_first(receiver) : NULL;
+    for (; a; a = fipa_agents_next(receiver, a)) {
+        const char *name = fipa_agent_name_jv(a);
+        struct conversation *c =
+            name ? aliased(s, agent_key(&s->alias, name, in_reply_to)) : NULL;
         if (c)
             return c;
     }
@@ -1872,7 +1867,7 @@ static struct conversation *answered(struct fipa_stream *s, const struct incomin
 static struct conversation *lookup(struct fipa_stream *s, const struct incoming *in,
                                    struct strbuf *key)
 {
-    const char *id = json_member_string(in->m->root, "conversation_id");
+    const char *id = jv_member_string(in->m->view, "conversation_id");
     sb_reset(key);
     sb_adds(key, "");
     s->key_id_at = 1;
@@ -1881,11 +1876,11 @@ static struct conversation *lookup(struct fipa_stream *s, const struct incoming 
         sb_adds(key, id);
         return find_conversation(s);
     }
-    const char *in_reply_to = json_member_string(in->m->root, "in_reply_to");
+    const char *in_reply_to = jv_member_string(in->m->view, "in_reply_to");
     struct conversation *c = in_reply_to ? answered(s, in, in_reply_to) : NULL;
     if (c)
         return c;
-    const char *reply_with = json_member_string(in->m->root, "reply_with");
+    const char *reply_with = jv_member_string(in->m->view, "reply_with");
     if (!reply_with)
         return NULL;
     sb_addc(key, 'r');
@@ -1898,15 +1893,13 @@ static struct conversation *lookup(struct fipa_stream *s, const struct incoming 
  * sender, and those its reply_to names. */
 static void add_aliases(struct fipa_stream *s, struct conversation *c, const struct incoming *in)
 {
-    const char *reply_with = json_member_string(in->m->root, "reply_with");
+    const char *reply_with = jv_member_string(in->m->view, "reply_with");
     if (!reply_with)
         return;
     add_alias(s, c, agent_key(&s->alias, in->sender, reply_with));
-    const json_t *reply_to = json_object_get(in->m->root, "reply_to");
-    size_t n = json_is_array(reply_to) ? json_array_size(reply_to) : reply_to ? 1 : 0;
-    for (size_t i = 0; i < n; i++) {
-        const char *name =
-            fipa_agent_name(json_is_array(reply_to) ? json_array_get(reply_to, i) : reply_to);
+    const struct jv *reply_to = jv_object_get(in->m->view, "reply_to");
+    for (const struct jv *a = fipa_agents_first(reply_to); a; a = fipa_agents_next(reply_to, a)) {
+        const char *name = fipa_agent_name_jv(a);
         if (name)
             add_alias(s, c, agent_key(&s->alias, name, reply_with));
     }
@@ -1920,7 +1913,7 @@ static bool reuses(const struct conversation *c, const struct incoming *in, enum
     if (p == FP_NONE)
         return false;
     if (c->finished)
-        return !json_member_string(in->m->root, "in_reply_to");
+        return !jv_member_string(in->m->view, "in_reply_to");
     return named && !same_family(p, c->protocol);
 }
 
@@ -1929,8 +1922,8 @@ static bool reuses(const struct conversation *c, const struct incoming *in, enum
 static bool continues_call(const struct conversation *c, const struct incoming *in)
 {
     return c->finished && is_contract_net(c->protocol) && !c->decided && in->act == FIPA_CFP &&
-           strcmp(in->sender, c->initiator) == 0 &&
-           !json_member_string(in->m->root, "in_reply_to") && call_digest(in) == c->call;
+           strcmp(in->sender, c->initiator) == 0 && !jv_member_string(in->m->view, "in_reply_to") &&
+           call_digest(in) == c->call;
 }
 
 /* Opens a tombstone again. Its summary was handed over when it ended; it is handed over again
@@ -2006,13 +1999,13 @@ static const char *unknown_protocol(struct fipa_stream *s, const struct incoming
 /* Acts that start an interaction: sent without in_reply_to, one of them opens a conversation. */
 static bool opens_some_protocol(const struct incoming *in)
 {
-    return protocol_inferred(in->act) != FP_NONE && !json_member_string(in->m->root, "in_reply_to");
+    return protocol_inferred(in->act) != FP_NONE && !jv_member_string(in->m->view, "in_reply_to");
 }
 
 static const char *wrong_opening(struct fipa_stream *s, const struct incoming *in,
                                  enum fipa_protocol p, const char *name, struct diag_sink *sink)
 {
-    const char *id = json_member_string(in->m->root, "conversation_id");
+    const char *id = jv_member_string(in->m->view, "conversation_id");
     const char *act = fipa_act_name(in->act, SPELL_KEBAB);
     const char *expected = opening_acts(s, p);
     if (id)
@@ -2031,7 +2024,7 @@ static const char *wrong_opening(struct fipa_stream *s, const struct incoming *i
 static const char *follow_unattributed(struct fipa_stream *s, const struct incoming *in,
                                        struct diag_sink *sink)
 {
-    const char *id = json_member_string(in->m->root, "conversation_id");
+    const char *id = jv_member_string(in->m->view, "conversation_id");
     struct conversation *c = NULL;
     if (id) {
         sb_reset(&s->key);
@@ -2070,7 +2063,7 @@ static bool accounts_for(struct fipa_stream *s, const struct conversation *c)
 static const char *follow_message(struct fipa_stream *s, const struct incoming *in,
                                   struct diag_sink *sink)
 {
-    const char *name = json_member_string(in->m->root, "protocol");
+    const char *name = jv_member_string(in->m->view, "protocol");
     enum fipa_protocol declared = name ? protocol_lookup(name) : FP_NONE;
     struct conversation *c = lookup(s, in, &s->key);
     struct diag_sink *all = sink; /* for what is found about other conversations */
@@ -2127,7 +2120,7 @@ static const char *follow_message(struct fipa_stream *s, const struct incoming *
 /* --shard: a message with a conversation_id goes to the shard its id hashes to. */
 static bool elsewhere(const struct fipa_stream *s, const struct incoming *in)
 {
-    const char *id = json_member_string(in->m->root, "conversation_id");
+    const char *id = jv_member_string(in->m->view, "conversation_id");
     return s->sharded && id && engine_shard_of(id, s->cfg->shards) != s->cfg->shard;
 }
 
@@ -2143,7 +2136,7 @@ static const char *accounted(struct fipa_stream *s, const struct incoming *in, c
         return key;
     if (!s->accounted)
         return ENGINE_ELSEWHERE;
-    return json_member_string(in->m->root, "conversation_id");
+    return jv_member_string(in->m->view, "conversation_id");
 }
 
 static const char *unattributed(struct fipa_stream *s, const struct incoming *in,
@@ -2152,7 +2145,7 @@ static const char *unattributed(struct fipa_stream *s, const struct incoming *in
     if (elsewhere(s, in))
         return ENGINE_ELSEWHERE;
     s->accounted =
-        !s->sharded || s->cfg->shard == 1 || json_member_string(in->m->root, "conversation_id");
+        !s->sharded || s->cfg->shard == 1 || jv_member_string(in->m->view, "conversation_id");
     s->dispatching = true;
     return accounted(s, in, follow_unattributed(s, in, s->accounted ? sink : &s->probe));
 }
@@ -2183,16 +2176,16 @@ struct fipa_stream *fipa_stream_new(const struct engine_config *cfg, conversatio
     return s;
 }
 
-static bool is_partial(const json_t *root)
+static bool is_partial(const struct jv *root)
 {
-    const json_t *v = json_object_get(root, "x-acp-partial");
-    const char *text = json_string_value(v);
-    return json_is_true(v) || (text && strcmp(text, "true") == 0);
+    const struct jv *v = jv_object_get(root, "x-acp-partial");
+    const char *text = jv_string_value(v);
+    return jv_is_true(v) || (text && strcmp(text, "true") == 0);
 }
 
-static double reply_by_of(const json_t *root)
+static double reply_by_of(const struct jv *root)
 {
-    const char *text = json_member_string(root, "reply_by");
+    const char *text = jv_member_string(root, "reply_by");
     double at;
     bool zone;
     return text && time_parse_rfc3339(text, &at, &zone) ? at : NAN;
@@ -2219,7 +2212,7 @@ static void clock_agreed(struct fipa_stream *s)
 static void read_clock(struct fipa_stream *s, struct incoming *in, struct diag_sink *sink)
 {
     double stamped;
-    bool timed = fipa_message_time(in->m->root, &stamped);
+    bool timed = fipa_message_time_jv(in->m->view, &stamped);
     in->time = timed ? stamped : NAN;
     if (!in->sender)
         return;
@@ -2247,16 +2240,16 @@ static void read_clock(struct fipa_stream *s, struct incoming *in, struct diag_s
 
 const char *fipa_stream_feed(struct fipa_stream *s, const struct message *m, struct diag_sink *sink)
 {
-    const char *performative = json_member_string(m->root, "performative");
+    const char *performative = jv_member_string(m->view, "performative");
     struct incoming in = {
         .m = m,
         .act = performative ? fipa_act_parse(performative) : FIPA_ACT_INVALID,
-        .sender = fipa_agent_name(json_object_get(m->root, "sender")),
-        .receiver = json_object_get(m->root, "receiver"),
+        .sender = fipa_agent_name_jv(jv_object_get(m->view, "sender")),
+        .receiver = jv_object_get(m->view, "receiver"),
         .time = NAN,
-        .reply_by = reply_by_of(m->root),
+        .reply_by = reply_by_of(m->view),
     };
-    in.partial = in.act == FIPA_INFORM && is_partial(m->root);
+    in.partial = in.act == FIPA_INFORM && is_partial(m->view);
     bool standard = s->cfg->fipa_profile == FIPA_PROFILE_STANDARD;
     if (in.act == FIPA_ACT_INVALID || (!standard && (!in.sender || !in.receiver)))
         return NULL;

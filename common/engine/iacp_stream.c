@@ -188,7 +188,7 @@ struct fields {
     const char *from, *to, *ref;
     struct agent *sender;
     enum iacp_kind kind;
-    const json_t *body;
+    const struct jv *body;
     double ts;   /* ts in seconds, by its sender's clock */
     double at;   /* the message's time: ts less its sender's learned offset */
     bool legacy; /* IACP 1.0: no ref, so no ref rules */
@@ -314,9 +314,9 @@ static struct sent *find_sent(const struct iacp_stream *s, const char *key)
     return HASH_ITEM(hashtab_find_hashed(&s->sent, key, key_hash(s, key)), struct sent, node);
 }
 
-static bool status_ok(const json_t *body)
+static bool status_ok(const struct jv *body)
 {
-    const char *status = json_member_string(body, "status");
+    const char *status = jv_member_string(body, "status");
     return !status || strcmp(status, "ok") == 0;
 }
 
@@ -723,19 +723,19 @@ static void cap_agents(struct iacp_stream *s)
 
 static bool read_fields(const struct message *m, struct fields *f)
 {
-    const char *kind = json_member_string(m->root, "kind");
-    const char *v = json_member_string(m->root, "v");
-    const json_t *ts = json_object_get(m->root, "ts");
-    f->from = json_member_string(m->root, "from");
-    f->to = json_member_string(m->root, "to");
-    f->ref = json_member_string(m->root, "ref");
-    f->body = json_object_get(m->root, "body");
-    if (!json_is_object(f->body))
+    const char *kind = jv_member_string(m->view, "kind");
+    const char *v = jv_member_string(m->view, "v");
+    const struct jv *ts = jv_object_get(m->view, "ts");
+    f->from = jv_member_string(m->view, "from");
+    f->to = jv_member_string(m->view, "to");
+    f->ref = jv_member_string(m->view, "ref");
+    f->body = jv_object_get(m->view, "body");
+    if (!jv_is_object(f->body))
         f->body = NULL;
-    if (!kind || !f->from || !f->to || !m->id || !json_is_number(ts))
+    if (!kind || !f->from || !f->to || !m->id || !jv_is_number(ts))
         return false;
     f->kind = iacp_kind_parse(kind);
-    f->ts = json_number_value(ts);
+    f->ts = jv_number_value(ts);
     f->legacy = v && iacp_version_parse(v) == IACP_V1_0;
     /* A ts beyond any era (iacp-ts-range) says no time at all; one in milliseconds
      * (iacp-ts-millis) would age the stream by years. */
@@ -886,16 +886,16 @@ static const char *open_task(struct iacp_stream *s, const struct message *m, con
     struct agent *forager = agent_get(s, f->to);
     if (!s->sharded)
         check_slots(s, m, forager, sink);
-    struct conv *c = open_conv(s, m, f, forager, json_member_string(f->body, "node"));
+    struct conv *c = open_conv(s, m, f, forager, jv_member_string(f->body, "node"));
     s->blame = c;
     check_drained(m, forager, sink);
     forager->outstanding++;
     forager->assign_file = m->at.file;
     forager->assign_line = m->at.line;
     watch_agent(s, forager);
-    const json_t *deadline = json_object_get(f->body, "deadline");
-    if (json_is_number(deadline))
-        c->deadline = json_number_value(deadline);
+    const struct jv *deadline = jv_object_get(f->body, "deadline");
+    if (jv_is_number(deadline))
+        c->deadline = jv_number_value(deadline);
     if (c->has_node)
         join_chain(s, m, c, sink);
     return conv_id(c);
@@ -905,12 +905,11 @@ static void note_heartbeat(struct agent *a, const struct fields *f)
 {
     a->heartbeats = true;
     /* Only the latest heartbeat counts: a forager may shrink its slots. */
-    const json_t *slots = json_object_get(f->body, "slots");
+    const struct jv *slots = jv_object_get(f->body, "slots");
     a->advertised = 0;
-    if (json_is_integer(slots) && json_integer_value(slots) >= 0)
-        a->advertised = json_integer_value(slots) > UINT32_MAX
-                            ? UINT32_MAX
-                            : (uint32_t)json_integer_value(slots);
+    if (jv_is_integer(slots) && jv_integer_value(slots) >= 0)
+        a->advertised =
+            jv_integer_value(slots) > UINT32_MAX ? UINT32_MAX : (uint32_t)jv_integer_value(slots);
 }
 
 /* ---- drain and halt ---- */
@@ -1187,7 +1186,7 @@ static const char *apply_reply(struct iacp_stream *s, const struct message *m,
         }
         return finish_conv(s, c, END_REJECT, "refused", &m->at);
     case IACP_TASK_RESULT:
-        if (json_is_true(json_object_get(f->body, "partial")))
+        if (jv_is_true(jv_object_get(f->body, "partial")))
             return conv_id(c);
         check_twice_done(s, m, c, sink);
         return finish_conv(s, c, END_RESULT, final_outcome(c, f), &m->at);
@@ -1343,7 +1342,7 @@ static enum place place_of(struct iacp_stream *s, const struct message *m, const
     if (f->legacy || find_sent(s, key) || find_open(s, key))
         return PLACE_OUTSIDE; /* IACP 1.0, or an id used again: followed nowhere */
     if (f->kind == IACP_TASK_ASSIGN || f->kind == IACP_TOOL_QUERY) {
-        const char *node = f->kind == IACP_TASK_ASSIGN ? json_member_string(f->body, "node") : NULL;
+        const char *node = f->kind == IACP_TASK_ASSIGN ? jv_member_string(f->body, "node") : NULL;
         const char *shard_key = node ? node : conversation_of(s, f->from, m->id);
         return engine_shard_of(shard_key, s->cfg->shards) == s->cfg->shard ? PLACE_HERE
                                                                            : PLACE_ELSEWHERE;

@@ -64,6 +64,7 @@ struct filter {
     struct diag_where stop_at; /* the record that reached it */
     struct progress progress;  /* the line on the terminal of a long run */
     struct jobs *jobs;         /* --jobs above 1: the worker threads; NULL otherwise */
+    struct jscan *scan;        /* reads every JSON record in this thread; holds its view */
     struct record last_read;   /* with jobs: the last record read from this file (no text) */
     bool stop_mid_line;        /* with jobs: the record that reached --max-errors ended mid-line */
     bool count_pending;        /* with jobs: --max-errors stopped the run, unread not counted */
@@ -193,13 +194,19 @@ static void reject(struct filter *f, const struct record *rec)
         checked_write(f, f->rejects, f->cfg->opts->rejects, "\n", 1);
 }
 
-/* Reads nothing of the run's state but the configuration: worker threads call it too. */
-static json_t *parse_record(const struct filter *f, const struct record *rec,
-                            struct diag_sink *sink)
+/* Reads rec into m, its view in js. Reads nothing of the run's state but the configuration:
+ * worker threads call it too, each with a scanner of its own. */
+static bool read_message(const struct filter *f, const struct record *rec, struct jscan *js,
+                         struct message *m, struct diag_sink *sink)
 {
-    if (rec->syntax == SYNTAX_ACL && f->ops->parse_acl)
-        return f->ops->parse_acl(f->ops->ctx, rec, sink, f->cfg->opts->now);
-    return message_parse_json(rec, sink);
+    if (rec->syntax == SYNTAX_ACL && f->ops->parse_acl) {
+        json_t *root = f->ops->parse_acl(f->ops->ctx, rec, sink, f->cfg->opts->now);
+        if (!root)
+            return false;
+        message_init_in(m, rec, root, f->cfg->protocol, js);
+        return true;
+    }
+    return message_read(m, rec, js, f->cfg->protocol, sink);
 }
 
 /* What follows the parse and the tool's prepare step, in input order: the tool's own work, and
@@ -222,13 +229,11 @@ static void deliver(struct filter *f, struct message *m, unsigned long errors_be
 static void handle_message(struct filter *f, const struct record *rec)
 {
     unsigned long errors_before = f->sink.errors;
-    json_t *root = parse_record(f, rec, &f->sink);
-    if (!root) {
+    struct message m;
+    if (!read_message(f, rec, f->scan, &m, &f->sink)) {
         reject(f, rec);
         return;
     }
-    struct message m;
-    message_init(&m, rec, root, f->cfg->protocol);
     if (f->ops->prepare)
         m.passed = f->ops->prepare(f->ops->ctx, &m, &f->sink);
     deliver(f, &m, errors_before);
@@ -282,6 +287,7 @@ struct slot {
     struct record rec;
     size_t text_at;      /* where rec's text is in the batch's bytes */
     bool parsed;         /* a message, and not a line that failed to parse */
+    bool live;           /* m holds what message_clear frees */
     struct message m;    /* m.root NULL once freed, or when there is no message */
     struct diag_log log; /* what parsing and prepare found */
 };
@@ -315,6 +321,8 @@ struct jobs {
     pthread_t *threads;
     size_t nthreads;
     struct diag_sink *sinks; /* one per worker, and the last for this thread */
+    struct jscan **scans;    /* the same: each thread reads JSON through a scanner of its own */
+    size_t nscans;
 };
 
 struct worker {
@@ -324,20 +332,21 @@ struct worker {
 
 static void free_message(struct slot *s)
 {
-    if (s->m.root)
+    if (s->live)
         message_clear(&s->m);
+    s->live = false;
 }
 
 /* Parses and prepares the records of b. The messages of trash, a batch this thread parsed before,
  * are freed one for each message parsed: what malloc gets back is what it hands out next, from
  * its per-thread cache, as when one thread parses and frees each message in turn. */
 static void work_on(const struct filter *f, struct batch *b, struct diag_sink *sink,
-                    struct batch *trash)
+                    struct jscan *js, struct batch *trash)
 {
     size_t freed = 0;
     for (size_t i = 0; i < b->n; i++) {
         struct slot *s = &b->slots[i];
-        s->m.root = NULL;
+        s->live = false;
         s->parsed = false;
         diag_log_reset(&s->log);
         if (s->rec.kind != REC_LINE)
@@ -345,11 +354,9 @@ static void work_on(const struct filter *f, struct batch *b, struct diag_sink *s
         if (trash && freed < trash->n)
             free_message(&trash->slots[freed++]);
         sink->log = &s->log;
-        json_t *root = parse_record(f, &s->rec, sink);
-        if (!root)
+        if (!read_message(f, &s->rec, js, &s->m, sink))
             continue;
-        message_init(&s->m, &s->rec, root, f->cfg->protocol);
-        s->parsed = true;
+        s->parsed = s->live = true;
         if (f->ops->prepare)
             s->m.passed = f->ops->prepare(f->ops->ctx, &s->m, sink);
         if (!f->ops->message) /* prepare did all there is to do with the message */
@@ -419,7 +426,7 @@ static void *worker_main(void *arg)
         struct batch *b = claim(j);
         b->worker = me;
         pthread_mutex_unlock(&j->lock);
-        work_on(j->f, b, &j->sinks[me], trash);
+        work_on(j->f, b, &j->sinks[me], j->scans[me], trash);
         pthread_mutex_lock(&j->lock);
         b->state = BATCH_DONE;
         if (trash)
@@ -453,8 +460,12 @@ static void start_jobs(struct filter *f, size_t n)
     j->threads = xcalloc(n, sizeof *j->threads);
     j->garbage = xcalloc(n + 1, sizeof *j->garbage); /* the last for this thread */
     j->sinks = xcalloc(n + 1, sizeof *j->sinks);
-    for (size_t i = 0; i <= n; i++)
+    j->nscans = n + 1;
+    j->scans = xcalloc(j->nscans, sizeof *j->scans);
+    for (size_t i = 0; i <= n; i++) {
         diag_sink_init_log(&j->sinks[i], NULL, &f->sink);
+        j->scans[i] = jscan_new();
+    }
     if (pthread_mutex_init(&j->lock, NULL) || pthread_cond_init(&j->queued, NULL) ||
         pthread_cond_init(&j->done, NULL))
         die_oom();
@@ -514,6 +525,9 @@ static void stop_jobs(struct filter *f)
         free_batch(j->filling);
     for (size_t i = 0; i <= j->nthreads; i++)
         diag_sink_free(&j->sinks[i]);
+    for (size_t i = 0; i < j->nscans; i++)
+        jscan_free(j->scans[i]);
+    free(j->scans);
     pthread_mutex_destroy(&j->lock);
     pthread_cond_destroy(&j->queued);
     pthread_cond_destroy(&j->done);
@@ -535,6 +549,8 @@ static void finish_slot(struct filter *f, struct slot *s)
         f->stats.records++;
         unsigned long errors_before = f->sink.errors;
         diag_replay(&f->sink, &s->log);
+        if (s->parsed && f->ops->message)
+            message_rebind(&s->m, f->scan); /* its thread's scanner has read on since */
         if (s->parsed)
             deliver(f, &s->m, errors_before);
         else
@@ -562,7 +578,7 @@ static void finish_oldest(struct filter *f)
             if (trash)
                 j->garbage[me] = trash->next;
             pthread_mutex_unlock(&j->lock);
-            work_on(f, b, &j->sinks[me], trash);
+            work_on(f, b, &j->sinks[me], j->scans[me], trash);
             pthread_mutex_lock(&j->lock);
             b->state = BATCH_DONE;
             if (trash)
@@ -684,7 +700,7 @@ static void add_record(struct filter *f, const struct record *rec)
     }
     struct slot *s = &b->slots[b->n++];
     s->rec = *rec;
-    s->m.root = NULL;
+    s->live = false;
     s->parsed = false;
     if (rec->kind == REC_LINE) {
         s->text_at = b->bytes.len;
@@ -1018,7 +1034,7 @@ static void start_progress(struct filter *f, char **files, int nfiles)
 static int run(const struct filter_config *cfg, const struct filter_ops *ops, char **files,
                int nfiles, const struct record *one)
 {
-    struct filter f = {.cfg = cfg, .ops = ops};
+    struct filter f = {.cfg = cfg, .ops = ops, .scan = jscan_new()};
     diag_sink_init(&f.sink, stderr);
     f.sink.format = cfg->opts->diagnostics;
     f.sink.quiet = cfg->opts->quiet;
@@ -1074,6 +1090,7 @@ static int run(const struct filter_config *cfg, const struct filter_ops *ops, ch
                  : f.sink.errors ? EXIT_FINDINGS
                                  : EXIT_OK;
     diag_sink_free(&f.sink);
+    jscan_free(f.scan);
     return status;
 }
 

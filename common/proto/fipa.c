@@ -163,23 +163,59 @@ bool fipa_agent_valid(const json_t *v)
     return true;
 }
 
-/* A single agent, or a non-empty array of them. */
-static bool agent_set_valid(const json_t *v)
+static bool jv_string_array(const struct jv *v)
 {
-    if (!json_is_array(v))
-        return fipa_agent_valid(v);
-    if (json_array_size(v) == 0)
+    if (!jv_is_array(v))
         return false;
-    size_t i;
-    json_t *a;
-    json_array_foreach(v, i, a) if (!fipa_agent_valid(a)) return false;
+    for (const struct jv *item = jv_array_first(v); item; item = jv_array_next(v, item))
+        if (!jv_is_string(item))
+            return false;
+    return true;
+}
+
+const char *fipa_agent_name_jv(const struct jv *v)
+{
+    const char *name = jv_is_object(v) ? jv_member_string(v, "name") : jv_string_value(v);
+    return name && *name ? name : NULL;
+}
+
+bool fipa_agent_valid_jv(const struct jv *v)
+{
+    if (!fipa_agent_name_jv(v))
+        return false;
+    if (!jv_is_object(v))
+        return true;
+    const struct jv *addresses = jv_object_get(v, "addresses");
+    if (addresses && !jv_string_array(addresses))
+        return false;
+    const struct jv *resolvers = jv_object_get(v, "resolvers");
+    if (resolvers) {
+        if (!jv_is_array(resolvers))
+            return false;
+        for (const struct jv *r = jv_array_first(resolvers); r; r = jv_array_next(resolvers, r))
+            if (!fipa_agent_valid_jv(r))
+                return false;
+    }
+    return true;
+}
+
+/* A single agent, or a non-empty array of them. */
+static bool agent_set_valid(const struct jv *v)
+{
+    if (!jv_is_array(v))
+        return fipa_agent_valid_jv(v);
+    if (jv_array_size(v) == 0)
+        return false;
+    for (const struct jv *a = jv_array_first(v); a; a = jv_array_next(v, a))
+        if (!fipa_agent_valid_jv(a))
+            return false;
     return true;
 }
 
 static enum fipa_act check_performative(const struct message *m, struct diag_sink *sink)
 {
-    json_t *p = json_object_get(m->root, "performative");
-    const char *s = json_string_value(p);
+    const struct jv *p = jv_object_get(m->view, "performative");
+    const char *s = jv_string_value(p);
     if (!s) {
         diag_emit(sink, &m->at, SEV_ERROR, "fipa-type", "'performative' must be a string");
         return FIPA_ACT_INVALID;
@@ -197,7 +233,7 @@ static void check_required(const struct message *m, const struct fipa_rules *rul
     static const char *const required[] = {"performative", "sender", "receiver", "content"};
     size_t n = rules->profile == FIPA_PROFILE_STANDARD ? 1 : sizeof required / sizeof *required;
     for (size_t i = 0; i < n; i++)
-        if (!json_object_get(m->root, required[i]))
+        if (!jv_object_get(m->view, required[i]))
             diag_emit(sink, &m->at, SEV_ERROR, "fipa-missing", "missing required member '%s'",
                       required[i]);
 }
@@ -205,18 +241,18 @@ static void check_required(const struct message *m, const struct fipa_rules *rul
 static void check_agents(const struct message *m, const struct fipa_rules *rules,
                          struct diag_sink *sink)
 {
-    json_t *sender = json_object_get(m->root, "sender");
-    if (sender && !fipa_agent_valid(sender))
+    const struct jv *sender = jv_object_get(m->view, "sender");
+    if (sender && !fipa_agent_valid_jv(sender))
         diag_emit(sink, &m->at, SEV_ERROR, "fipa-agent",
                   "'sender' must be an agent name or an agent-identifier object");
-    json_t *receiver = json_object_get(m->root, "receiver");
+    const struct jv *receiver = jv_object_get(m->view, "receiver");
     /* SC00061 makes the receiver optional: an empty set says the same as none. */
-    bool no_receiver = rules->profile == FIPA_PROFILE_STANDARD && json_is_array(receiver) &&
-                       json_array_size(receiver) == 0;
+    bool no_receiver = rules->profile == FIPA_PROFILE_STANDARD && jv_is_array(receiver) &&
+                       jv_array_size(receiver) == 0;
     if (receiver && !no_receiver && !agent_set_valid(receiver))
         diag_emit(sink, &m->at, SEV_ERROR, "fipa-agent",
                   "'receiver' must be an agent or a non-empty array of agents");
-    json_t *reply_to = json_object_get(m->root, "reply_to");
+    const struct jv *reply_to = jv_object_get(m->view, "reply_to");
     if (reply_to && !agent_set_valid(reply_to))
         diag_emit(sink, &m->at, SEV_ERROR, "fipa-agent",
                   "'reply_to' must be an agent or a non-empty array of agents");
@@ -227,12 +263,12 @@ static void check_strings(const struct message *m, struct diag_sink *sink)
     static const char *const strings[] = {"conversation_id", "reply_with", "language",
                                           "encoding",        "ontology",   "protocol"};
     for (size_t i = 0; i < sizeof strings / sizeof *strings; i++) {
-        json_t *v = json_object_get(m->root, strings[i]);
-        if (v && !json_is_string(v))
+        const struct jv *v = jv_object_get(m->view, strings[i]);
+        if (v && !jv_is_string(v))
             diag_emit(sink, &m->at, SEV_ERROR, "fipa-type", "'%s' must be a string", strings[i]);
     }
-    json_t *irt = json_object_get(m->root, "in_reply_to");
-    if (irt && !json_is_string(irt) && !json_is_null(irt))
+    const struct jv *irt = jv_object_get(m->view, "in_reply_to");
+    if (irt && !jv_is_string(irt) && !jv_is_null(irt))
         diag_emit(sink, &m->at, SEV_ERROR, "fipa-type", "'in_reply_to' must be a string or null");
 }
 
@@ -256,16 +292,16 @@ static void check_seconds(const struct message *m, struct diag_sink *sink, const
 static void check_date_time(const struct message *m, struct diag_sink *sink, const char *key,
                             bool seconds_allowed)
 {
-    json_t *v = json_object_get(m->root, key);
+    const struct jv *v = jv_object_get(m->view, key);
     if (!v)
         return;
-    if (seconds_allowed && json_is_number(v) && json_number_value(v) >= 0) {
-        check_seconds(m, sink, key, json_number_value(v));
+    if (seconds_allowed && jv_is_number(v) && jv_number_value(v) >= 0) {
+        check_seconds(m, sink, key, jv_number_value(v));
         return;
     }
     double epoch;
     bool zone;
-    const char *s = json_string_value(v);
+    const char *s = jv_string_value(v);
     if (!s || !time_parse_rfc3339(s, &epoch, &zone)) {
         diag_emit(sink, &m->at, SEV_ERROR, "fipa-time",
                   seconds_allowed ? "'%s' must be an RFC 3339 date-time or unix seconds"
@@ -295,18 +331,18 @@ static bool is_reply_act(enum fipa_act act)
 
 static void check_conventions(const struct message *m, struct diag_sink *sink, enum fipa_act act)
 {
-    if (is_reply_act(act) && !json_is_string(json_object_get(m->root, "in_reply_to")))
+    if (is_reply_act(act) && !jv_is_string(jv_object_get(m->view, "in_reply_to")))
         diag_emit(sink, &m->at, SEV_WARNING, "fipa-no-in-reply-to",
                   "%s answers a message but has no in_reply_to", fipa_act_name(act, SPELL_KEBAB));
     if ((act == FIPA_REQUEST || act == FIPA_CFP) &&
-        !json_is_string(json_object_get(m->root, "reply_with")))
+        !jv_is_string(jv_object_get(m->view, "reply_with")))
         diag_emit(sink, &m->at, SEV_WARNING, "fipa-no-reply-with",
                   "%s without reply_with: replies cannot name it", fipa_act_name(act, SPELL_KEBAB));
 }
 
 static void check_protocol_name(const struct message *m, struct diag_sink *sink)
 {
-    const char *protocol = json_member_string(m->root, "protocol");
+    const char *protocol = jv_member_string(m->view, "protocol");
     if (protocol && !fipa_protocol_known(protocol))
         diag_emit(sink, &m->at, SEV_WARNING, "fipa-protocol-unknown",
                   "unknown interaction protocol '%s'", protocol);
@@ -332,6 +368,26 @@ bool fipa_message_time(const json_t *root, double *epoch)
            time_value(json_object_get(root, "created_at"), epoch);
 }
 
+static bool time_value_jv(const struct jv *v, double *epoch)
+{
+    if (jv_is_number(v) && jv_number_value(v) >= 0) {
+        double value = jv_number_value(v);
+        if (value > NO_TIME_FROM)
+            return false;
+        *epoch = value > MILLISECONDS_FROM ? value / 1000 : value;
+        return true;
+    }
+    bool zone;
+    const char *s = jv_string_value(v);
+    return s && time_parse_rfc3339(s, epoch, &zone);
+}
+
+bool fipa_message_time_jv(const struct jv *view, double *epoch)
+{
+    return time_value_jv(jv_object_get(view, "timestamp"), epoch) ||
+           time_value_jv(jv_object_get(view, "created_at"), epoch);
+}
+
 bool fipa_profile_parse(const char *s, enum fipa_profile *profile)
 {
     if (strcmp(s, "caxton") == 0)
@@ -348,16 +404,16 @@ static void check_message(const struct message *m, const struct fipa_rules *rule
 {
     check_required(m, rules, sink);
     enum fipa_act act = FIPA_ACT_INVALID;
-    if (json_object_get(m->root, "performative"))
+    if (jv_object_get(m->view, "performative"))
         act = check_performative(m, sink);
     check_agents(m, rules, sink);
     check_strings(m, sink);
     check_date_time(m, sink, "reply_by", false);
     check_date_time(m, sink, "timestamp", true);
     /* created_at is Caxton's, otherwise free; only a number that cannot be seconds matters. */
-    json_t *created_at = json_object_get(m->root, "created_at");
-    if (json_is_number(created_at))
-        check_seconds(m, sink, "created_at", json_number_value(created_at));
+    const struct jv *created_at = jv_object_get(m->view, "created_at");
+    if (jv_is_number(created_at))
+        check_seconds(m, sink, "created_at", jv_number_value(created_at));
     check_conventions(m, sink, act);
     if (protocol_name)
         check_protocol_name(m, sink);

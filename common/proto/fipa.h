@@ -53,10 +53,25 @@ bool fipa_agent_valid(const json_t *v);
 /* The name of an agent identifier, or NULL. */
 const char *fipa_agent_name(const json_t *v);
 
+/* The same over the scanner's view. */
+bool fipa_agent_valid_jv(const struct jv *v);
+const char *fipa_agent_name_jv(const struct jv *v);
+/* The members of an agent set (one agent, or an array of them) in order:
+ * for (a = fipa_agents_first(set); a; a = fipa_agents_next(set, a)). */
+static inline const struct jv *fipa_agents_first(const struct jv *set)
+{
+    return jv_is_array(set) ? jv_array_first(set) : set;
+}
+static inline const struct jv *fipa_agents_next(const struct jv *set, const struct jv *agent)
+{
+    return jv_is_array(set) ? jv_array_next(set, agent) : NULL;
+}
+
 /* The time a message was sent: its "timestamp" (RFC 3339 or unix seconds), else its
  * "created_at" (likewise). Unix seconds above 10^11 are read as milliseconds; above 10^14 they
  * are no time at all. Returns false when it has neither in a usable form. */
 bool fipa_message_time(const json_t *root, double *epoch);
+bool fipa_message_time_jv(const struct jv *view, double *epoch);
 
 /* Which members a message must carry: Caxton's guide requires sender, receiver and content;
  * FIPA's SC00061 only the performative (the stream checks then report a missing sender or

@@ -68,12 +68,12 @@ enum iacp_version iacp_version_parse(const char *v)
 static const char *required_string(const struct message *m, struct diag_sink *sink, const char *key,
                                    bool non_empty)
 {
-    json_t *v = json_object_get(m->root, key);
+    const struct jv *v = jv_object_get(m->view, key);
     if (!v) {
         diag_emit(sink, &m->at, SEV_ERROR, "iacp-missing", "missing required member '%s'", key);
         return NULL;
     }
-    const char *s = json_string_value(v);
+    const char *s = jv_string_value(v);
     if (!s || (non_empty && *s == '\0')) {
         diag_emit(sink, &m->at, SEV_ERROR, "iacp-type", "'%s' must be a %sstring", key,
                   non_empty ? "non-empty " : "");
@@ -99,16 +99,16 @@ static void check_version(const struct message *m, struct diag_sink *sink,
 
 static void check_ts(const struct message *m, struct diag_sink *sink)
 {
-    json_t *ts = json_object_get(m->root, "ts");
+    const struct jv *ts = jv_object_get(m->view, "ts");
     if (!ts) {
         diag_emit(sink, &m->at, SEV_ERROR, "iacp-missing", "missing required member 'ts'");
         return;
     }
-    if (!json_is_number(ts)) {
+    if (!jv_is_number(ts)) {
         diag_emit(sink, &m->at, SEV_ERROR, "iacp-type", "'ts' must be a number of unix seconds");
         return;
     }
-    double value = json_number_value(ts);
+    double value = jv_number_value(ts);
     if (value < 0) {
         diag_emit(sink, &m->at, SEV_ERROR, "iacp-ts", "'ts' is negative");
         return;
@@ -120,7 +120,7 @@ static void check_ts(const struct message *m, struct diag_sink *sink)
     }
     /* 1312284100.0 is whole seconds written by a float-minded encoder; only a real fraction is
      * worth a word. */
-    if (json_is_real(ts) && value != floor(value))
+    if (jv_is_real(ts) && value != floor(value))
         diag_emit(sink, &m->at, SEV_WARNING, "iacp-ts-fraction",
                   "'ts' has a fractional part; IACP time is whole seconds");
     if (value > IACP_TS_MILLIS)
@@ -192,17 +192,17 @@ static void check_id_style(const struct message *m, struct diag_sink *sink, cons
 
 static void check_body(const struct message *m, struct diag_sink *sink, enum iacp_kind k)
 {
-    json_t *body = json_object_get(m->root, "body");
-    if (body && !json_is_object(body)) {
+    const struct jv *body = jv_object_get(m->view, "body");
+    if (body && !jv_is_object(body)) {
         diag_emit(sink, &m->at, SEV_ERROR, "iacp-type", "'body' must be an object");
         body = NULL;
     }
-    if (k == IACP_TASK_REJECT && !json_is_string(json_object_get(body, "reason")))
+    if (k == IACP_TASK_REJECT && !jv_is_string(jv_object_get(body, "reason")))
         diag_emit(sink, &m->at, SEV_ERROR, "iacp-reason",
                   "task.reject must carry a string body.reason");
     if (k == IACP_TASK_RESULT) {
-        json_t *partial = json_object_get(body, "partial");
-        if (partial && !json_is_boolean(partial))
+        const struct jv *partial = jv_object_get(body, "partial");
+        if (partial && !jv_is_boolean(partial))
             diag_emit(sink, &m->at, SEV_ERROR, "iacp-partial",
                       "body.partial must be true or false");
     }
@@ -217,8 +217,8 @@ void iacp_check(const struct message *m, const struct iacp_rules *rules, struct 
     const char *to = required_string(m, sink, "to", true);
     enum iacp_kind k = check_kind(m, sink);
     check_ts(m, sink);
-    json_t *ref = json_object_get(m->root, "ref");
-    if (ref && !json_is_string(ref))
+    const struct jv *ref = jv_object_get(m->view, "ref");
+    if (ref && !jv_is_string(ref))
         diag_emit(sink, &m->at, SEV_ERROR, "iacp-type", "'ref' must be a string");
     else if (!ref && kinds[k].ref == REF_REQUIRED && version != IACP_V1_0)
         diag_emit(sink, &m->at, SEV_ERROR, "iacp-ref-missing", "%s must carry 'ref'",

@@ -106,27 +106,103 @@ enum protocol message_protocol(const json_t *root, enum protocol_choice choice)
     return PROTO_NONE;
 }
 
+enum protocol message_view_protocol(const struct jv *view, enum protocol_choice choice)
+{
+    switch (choice) {
+    case CHOOSE_IACP:
+        return PROTO_IACP;
+    case CHOOSE_FIPA:
+        return PROTO_FIPA;
+    case CHOOSE_AUTO:
+        break;
+    }
+    if (jv_object_get(view, "kind") || jv_object_get(view, "v"))
+        return PROTO_IACP;
+    if (jv_object_get(view, "performative"))
+        return PROTO_FIPA;
+    return PROTO_NONE;
+}
+
 const char *json_member_string(const json_t *obj, const char *key)
 {
     return json_string_value(json_object_get(obj, key));
 }
 
+static void settle(struct message *m, const struct record *rec, enum protocol_choice choice)
+{
+    m->rec = rec;
+    /* The string form is FIPA, whatever members its user parameters happen to carry. */
+    m->proto =
+        rec && rec->syntax == SYNTAX_ACL ? PROTO_FIPA : message_view_protocol(m->view, choice);
+    m->id = jv_member_string(m->view, m->proto == PROTO_FIPA ? "reply_with" : "id");
+    m->at = (struct diag_where){.id = m->id};
+    m->passed = true;
+    m->output = (struct strbuf)STRBUF_INIT;
+    if (rec) {
+        m->at.file = rec->file;
+        m->at.line = rec->line;
+    }
+}
+
+void message_init_in(struct message *m, const struct record *rec, json_t *root,
+                     enum protocol_choice choice, struct jscan *js)
+{
+    m->tree = root;
+    m->own = js ? NULL : jscan_new();
+    m->view = jscan_of_tree(js ? js : m->own, root);
+    settle(m, rec, choice);
+}
+
 void message_init(struct message *m, const struct record *rec, json_t *root,
                   enum protocol_choice choice)
 {
-    m->rec = rec;
-    m->root = root;
-    /* The string form is FIPA, whatever members its user parameters happen to carry. */
-    m->proto = rec->syntax == SYNTAX_ACL ? PROTO_FIPA : message_protocol(root, choice);
-    m->id = json_member_string(root, m->proto == PROTO_FIPA ? "reply_with" : "id");
-    m->at = (struct diag_where){.file = rec->file, .line = rec->line, .id = m->id};
-    m->passed = true;
-    m->output = (struct strbuf)STRBUF_INIT;
+    message_init_in(m, rec, root, choice, NULL);
+}
+
+bool message_read(struct message *m, const struct record *rec, struct jscan *js,
+                  enum protocol_choice choice, struct diag_sink *sink)
+{
+    /* A byte-order mark or a NUL byte is no JSON either: the scanner rejects them, and
+     * message_parse_json names them. */
+    const struct jv *view = jscan_scan(js, rec->text, rec->len);
+    if (!jv_is_object(view)) {
+        /* jansson says why; should it take what the scanner did not, its tree is used. */
+        json_t *root = message_parse_json(rec, sink);
+        if (!root)
+            return false;
+        message_init_in(m, rec, root, choice, js);
+        return true;
+    }
+    m->view = view;
+    m->tree = NULL;
+    m->own = NULL;
+    settle(m, rec, choice);
+    return true;
+}
+
+void message_rebind(struct message *m, struct jscan *js)
+{
+    if (m->own)
+        return;
+    m->view = m->tree ? jscan_of_tree(js, m->tree) : jscan_scan(js, m->rec->text, m->rec->len);
+    m->id = jv_member_string(m->view, m->proto == PROTO_FIPA ? "reply_with" : "id");
+    m->at.id = m->id;
+}
+
+json_t *message_tree(const struct message *m)
+{
+    /* Made once and kept: the message is the tree's owner, as it was when every message had one. */
+    if (!m->tree)
+        ((struct message *)m)->tree = jscan_to_tree(m->view);
+    return m->tree;
 }
 
 void message_clear(struct message *m)
 {
-    json_decref(m->root);
-    m->root = NULL;
+    json_decref(m->tree);
+    jscan_free(m->own);
+    m->tree = NULL;
+    m->own = NULL;
+    m->view = NULL;
     sb_free(&m->output);
 }

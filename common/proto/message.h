@@ -1,10 +1,13 @@
-/* A message: one parsed record, the protocol it speaks, and where it came from. */
+/* A message: one parsed record, the protocol it speaks, and where it came from. The checks read
+ * it through the scanner's view (jscan.h); a jansson tree is made only for a tool that asks for
+ * one (message_tree). */
 #ifndef ACP_MESSAGE_H
 #define ACP_MESSAGE_H
 
 #include <jansson.h>
 
 #include "diag.h"
+#include "jscan.h"
 #include "reader.h"
 
 enum protocol { PROTO_NONE, PROTO_IACP, PROTO_FIPA };
@@ -13,9 +16,11 @@ enum protocol_choice { CHOOSE_AUTO, CHOOSE_IACP, CHOOSE_FIPA };
 
 struct message {
     const struct record *rec;
-    json_t *root; /* the object; owned by the message */
+    const struct jv *view; /* the object as the checks read it; valid until message_clear */
+    json_t *tree;          /* the object as a jansson tree, or NULL until message_tree made it */
+    struct jscan *own;     /* holds view when the message was made from a tree; else NULL */
     enum protocol proto;
-    const char *id;       /* IACP id or FIPA reply_with, when a string; owned by root */
+    const char *id;       /* IACP id or FIPA reply_with, when a string; valid as view */
     struct diag_where at; /* where diagnostics about this message point */
     bool passed;          /* what filter_ops.prepare returned for it (filter.h) */
     struct strbuf output; /* what prepare wrote for it: the filter writes it after `message` */
@@ -25,14 +30,32 @@ struct message {
  * duplicate-key, ...) at the record's line and column and returns NULL. */
 json_t *message_parse_json(const struct record *rec, struct diag_sink *sink);
 
+/* Reads a JSON record into m through the scanner js (which holds m's view until it scans again),
+ * deciding the protocol as message_init does. When the record is no JSON object, reports why
+ * exactly as message_parse_json does (jansson reads the record again to say it) and returns
+ * false. */
+bool message_read(struct message *m, const struct record *rec, struct jscan *js,
+                  enum protocol_choice choice, struct diag_sink *sink);
+
 /* Decides the protocol: with auto, a "kind" or "v" member means IACP, otherwise a
  * "performative" member means FIPA, otherwise PROTO_NONE. */
 enum protocol message_protocol(const json_t *root, enum protocol_choice choice);
 
-/* Fills m for root (taking ownership) and points its diagnostics at the record. A record of
- * the FIPA string form is FIPA whatever choice says. */
+enum protocol message_view_protocol(const struct jv *view, enum protocol_choice choice);
+
+/* Fills m for root (taking ownership) and points its diagnostics at the record (which may be
+ * NULL: then the protocol is what choice says, or decided as auto). A record of the FIPA string
+ * form is FIPA whatever choice says. The view is made in js, or with js NULL in a scanner the
+ * message owns. */
 void message_init(struct message *m, const struct record *rec, json_t *root,
                   enum protocol_choice choice);
+void message_init_in(struct message *m, const struct record *rec, json_t *root,
+                     enum protocol_choice choice, struct jscan *js);
+/* Makes m's view again in js, for a message another thread read (--jobs): the scanner that
+ * holds its view has read on since. */
+void message_rebind(struct message *m, struct jscan *js);
+/* The message as a jansson tree, made from the view on first use; owned by the message. */
+json_t *message_tree(const struct message *m);
 void message_clear(struct message *m);
 
 /* A string member, or NULL when absent or not a string. */

@@ -71,10 +71,13 @@ static void send(const json_t *base, struct idgen *ids)
         message_init(&m, &rec, root, CHOOSE_AUTO);
         if (m.proto != PROTO_NONE) {
             struct outgoing_config oc = {.queen = "queen", .ids = ids, .now = 1312284100.25};
-            outgoing_complete(m.root, m.proto, false, &oc);
-            json_t *msg = outgoing_ordered(m.root, m.proto);
-            struct message out = {.rec = &rec, .root = msg, .proto = m.proto, .at = m.at};
-            out.id = json_member_string(msg, m.proto == PROTO_FIPA ? "reply_with" : "id");
+            outgoing_complete(message_tree(&m), m.proto, false, &oc);
+            json_t *msg = outgoing_ordered(message_tree(&m), m.proto);
+            struct message out;
+            message_init(&out, NULL, json_incref(msg),
+                         m.proto == PROTO_FIPA ? CHOOSE_FIPA : CHOOSE_IACP);
+            out.rec = &rec;
+            out.at = m.at;
             out.at.id = out.id;
             if (check(&out, &s.sink) == 0) {
                 struct strbuf sent = STRBUF_INIT;
@@ -97,6 +100,7 @@ static void send(const json_t *base, struct idgen *ids)
                 fuzz_sink_end(&v);
                 sb_free(&sent);
             }
+            message_clear(&out);
             json_decref(msg);
         }
         message_clear(&m);

@@ -267,7 +267,11 @@ static bool breaks_rules(const json_t *out, enum protocol proto, enum fipa_profi
     struct diag_sink probe;
     diag_sink_init(&probe, memory);
     probe.format = DIAG_JSON;
-    struct message msg = {.rec = m->rec, .root = (json_t *)out, .proto = proto, .at = m->at};
+    struct message msg;
+    message_init(&msg, NULL, json_incref((json_t *)out),
+                 proto == PROTO_IACP ? CHOOSE_IACP : CHOOSE_FIPA);
+    msg.rec = m->rec;
+    msg.at = m->at;
     if (proto == PROTO_IACP) {
         static const struct iacp_rules rules = {"queen"};
         iacp_check(&msg, &rules, &probe);
@@ -275,6 +279,7 @@ static bool breaks_rules(const json_t *out, enum protocol proto, enum fipa_profi
         const struct fipa_rules rules = {.profile = profile};
         fipa_check(&msg, &rules, &probe);
     }
+    message_clear(&msg);
     diag_sink_free(&probe);
     if (fclose(memory) != 0)
         die_oom();
@@ -313,12 +318,12 @@ bool fuzz_convert(struct converter *c, const struct message *m, enum fuzz_format
         return false;
     unsigned long errors_before = sink->errors;
     if (to == FUZZ_IACP) {
-        result = proto == PROTO_IACP ? json_incref(m->root)
-                                     : convert_fipa_to_iacp(c, m->root, sink, &m->at);
+        result = proto == PROTO_IACP ? json_incref(message_tree(m))
+                                     : convert_fipa_to_iacp(c, message_tree(m), sink, &m->at);
     } else if (proto == PROTO_IACP) {
-        result = convert_iacp_to_fipa(c, m->root, sink, &m->at);
+        result = convert_iacp_to_fipa(c, message_tree(m), sink, &m->at);
     } else {
-        result = json_deep_copy(m->root);
+        result = json_deep_copy(message_tree(m));
         if (!convert_respell(result, SPELL_SNAKE)) {
             json_decref(result);
             return false;
@@ -398,7 +403,7 @@ static void go_there(struct trip *t, const uint8_t *data, size_t size, enum prot
         message_init(&m, &rec, root, CHOOSE_AUTO);
         if (m.proto == from && valid(&m)) {
             t->inputs = xrealloc(t->inputs, (t->ninputs + 1) * sizeof *t->inputs);
-            t->inputs[t->ninputs] = json_incref(m.root);
+            t->inputs[t->ninputs] = json_incref(message_tree(&m));
             sb_reset(&out);
             if (fuzz_convert(c, &m, via, &s->sink, &out)) {
                 sb_add(&t->mid, out.buf, out.len);

@@ -1,0 +1,732 @@
+#include "jscan.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+/* Up to this many members an object's keys are told apart by comparing each new key with the
+ * earlier ones; from then on through the context's hash table, so that a huge object costs
+ * linear time. */
+enum { LINEAR_KEYS = 16 };
+
+struct key_slot {
+    uint32_t object; /* node index of the object, plus 1; 0 for a free slot */
+    uint32_t key;    /* node index of the key */
+};
+
+struct jscan {
+    struct jv *nodes;
+    size_t nnodes, cap;
+    char *chars; /* the strings, unescaped; reserved whole before a scan, so it never moves */
+    size_t chars_cap;
+    char *number; /* a number's text, NUL-terminated for strtod */
+    size_t number_cap;
+    struct key_slot *keys; /* the duplicate-key table of large objects */
+    size_t keys_cap, keys_used;
+};
+
+struct scanner {
+    struct jscan *js;
+    const unsigned char *p, *end;
+    char *out; /* where the next string's bytes go in js->chars */
+    int depth;
+};
+
+struct jscan *jscan_new(void)
+{
+    return xcalloc(1, sizeof(struct jscan));
+}
+
+void jscan_free(struct jscan *js)
+{
+    if (!js)
+        return;
+    free(js->nodes);
+    free(js->chars);
+    free(js->number);
+    free(js->keys);
+    free(js);
+}
+
+static inline uint32_t push(struct jscan *js, uint32_t type)
+{
+    if (js->nnodes == js->cap) {
+        js->cap = js->cap ? js->cap * 2 : 256;
+        js->nodes = xrealloc(js->nodes, js->cap * sizeof *js->nodes);
+    }
+    js->nodes[js->nnodes] = (struct jv){.type = type, .size = 1};
+    return (uint32_t)js->nnodes++;
+}
+
+static void skip_space(struct scanner *sc)
+{
+    while (sc->p < sc->end && (*sc->p == ' ' || *sc->p == '\t' || *sc->p == '\n' || *sc->p == '\r'))
+        sc->p++;
+}
+
+/* --- strings --- */
+
+/* Bytes a string copies as they are: printable ASCII but the quote and the backslash. */
+static inline bool plain(unsigned char c)
+{
+    return c >= 0x20 && c < 0x80 && c != '"' && c != '\\';
+}
+
+/* Copies the plain bytes from p on; returns the first other byte, or end. Eight bytes at a time
+ * where it can: a word holds none but plain bytes when no byte is a quote or a backslash, below
+ * 0x20 or above 0x7f (the lowest flagged byte of the test is exact, which is all it needs). */
+static const unsigned char *copy_plain(const unsigned char *p, const unsigned char *end, char **out)
+{
+    char *o = *out;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    const uint64_t ones = UINT64_C(0x0101010101010101), highs = UINT64_C(0x8080808080808080);
+    while (end - p >= 8) {
+        uint64_t w;
+        memcpy(&w, p, 8);
+        uint64_t quote = w ^ (ones * '"'), backslash = w ^ (ones * '\\');
+        uint64_t flagged = ((quote - ones) & ~quote) | ((backslash - ones) & ~backslash) |
+                           ((w - ones * 0x20) & ~w) | w;
+        flagged &= highs;
+        /* Always 8 bytes: the output runs behind the input, so there is room, and what follows
+         * the plain ones is written over. */
+        memcpy(o, p, 8);
+        if (flagged) {
+            size_t n = (size_t)__builtin_ctzll(flagged) / 8;
+            o += n;
+            p += n;
+            break;
+        }
+        o += 8;
+        p += 8;
+    }
+#endif
+    while (p < end && plain(*p))
+        *o++ = (char)*p++;
+    *out = o;
+    return p;
+}
+
+/* The length of the UTF-8 sequence at p as jansson accepts it (no overlong form, no surrogate,
+ * nothing above U+10FFFF), or 0. */
+static size_t utf8_sequence(const unsigned char *p, const unsigned char *end)
+{
+    unsigned char c = p[0];
+    size_t n;
+    uint32_t cp;
+    if (c >= 0xc2 && c <= 0xdf) {
+        n = 2;
+        cp = c & 0x1f;
+    } else if (c >= 0xe0 && c <= 0xef) {
+        n = 3;
+        cp = c & 0x0f;
+    } else if (c >= 0xf0 && c <= 0xf4) {
+        n = 4;
+        cp = c & 0x07;
+    } else {
+        return 0;
+    }
+    if ((size_t)(end - p) < n)
+        return 0;
+    for (size_t i = 1; i < n; i++) {
+        if ((p[i] & 0xc0) != 0x80)
+            return 0;
+        cp = cp << 6 | (p[i] & 0x3f);
+    }
+    if ((n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000) || cp > 0x10ffff ||
+        (cp >= 0xd800 && cp <= 0xdfff))
+        return 0;
+    return n;
+}
+
+static int hex_digit(unsigned char c)
+{
+    if (c >= '0' && c <= '9')
+        return c - '0';
+    if (c >= 'a' && c <= 'f')
+        return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F')
+        return c - 'A' + 10;
+    return -1;
+}
+
+/* The code unit of the \uXXXX at p (p at the backslash), or -1. */
+static long unicode_escape(const unsigned char *p, const unsigned char *end)
+{
+    if (end - p < 6 || p[0] != '\\' || p[1] != 'u')
+        return -1;
+    long v = 0;
+    for (int i = 2; i < 6; i++) {
+        int d = hex_digit(p[i]);
+        if (d < 0)
+            return -1;
+        v = v << 4 | d;
+    }
+    return v;
+}
+
+static char *put_utf8(char *out, uint32_t cp)
+{
+    if (cp < 0x80) {
+        *out++ = (char)cp;
+    } else if (cp < 0x800) {
+        *out++ = (char)(0xc0 | cp >> 6);
+        *out++ = (char)(0x80 | (cp & 0x3f));
+    } else if (cp < 0x10000) {
+        *out++ = (char)(0xe0 | cp >> 12);
+        *out++ = (char)(0x80 | (cp >> 6 & 0x3f));
+        *out++ = (char)(0x80 | (cp & 0x3f));
+    } else {
+        *out++ = (char)(0xf0 | cp >> 18);
+        *out++ = (char)(0x80 | (cp >> 12 & 0x3f));
+        *out++ = (char)(0x80 | (cp >> 6 & 0x3f));
+        *out++ = (char)(0x80 | (cp & 0x3f));
+    }
+    return out;
+}
+
+/* An escape at p (the backslash): writes what it stands for and returns the byte after it, or
+ * NULL when jansson rejects it (unknown escape, \u0000, a surrogate not in a pair). */
+static const unsigned char *unescape(const unsigned char *p, const unsigned char *end, char **out)
+{
+    if (end - p < 2)
+        return NULL;
+    static const char simple[256] = {['"'] = '"',  ['\\'] = '\\', ['/'] = '/',  ['b'] = '\b',
+                                     ['f'] = '\f', ['n'] = '\n',  ['r'] = '\r', ['t'] = '\t'};
+    if (simple[p[1]]) {
+        *(*out)++ = simple[p[1]];
+        return p + 2;
+    }
+    long cp = unicode_escape(p, end);
+    if (cp <= 0 || (cp >= 0xdc00 && cp <= 0xdfff))
+        return NULL;
+    p += 6;
+    if (cp >= 0xd800 && cp <= 0xdbff) {
+        long low = unicode_escape(p, end);
+        if (low < 0xdc00 || low > 0xdfff)
+            return NULL;
+        cp = 0x10000 + ((cp - 0xd800) << 10) + (low - 0xdc00);
+        p += 6;
+    }
+    *out = put_utf8(*out, (uint32_t)cp);
+    return p;
+}
+
+/* The string at sc->p (its opening quote) into node at. */
+static bool scan_string(struct scanner *sc, uint32_t at)
+{
+    const unsigned char *p = sc->p + 1, *end = sc->end;
+    char *out = sc->out, *start = out;
+    for (;;) {
+        p = copy_plain(p, end, &out);
+        if (p == end)
+            return false;
+        if (*p == '"')
+            break;
+        if (*p == '\\') {
+            p = unescape(p, end, &out);
+            if (!p)
+                return false;
+        } else {
+            size_t n = utf8_sequence(p, end);
+            if (n == 0)
+                return false;
+            memcpy(out, p, n);
+            out += n;
+            p += n;
+        }
+    }
+    *out++ = '\0';
+    struct jv *node = &sc->js->nodes[at];
+    node->u.s = start;
+    node->len = (uint32_t)(out - start - 1);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    /* The buffer has room for 4 bytes at any string's start (jscan_scan). */
+    static const uint32_t masks[4] = {0, 0xff, 0xffff, 0xffffff};
+    uint32_t head;
+    memcpy(&head, start, 4);
+    node->head = node->len < 4 ? head & masks[node->len] : head;
+#else
+    node->head = jv_head(start, node->len);
+#endif
+    sc->out = out;
+    sc->p = p + 1;
+    return true;
+}
+
+/* --- duplicate keys --- */
+
+static bool same_key(const struct jv *a, const struct jv *b)
+{
+    return a->head == b->head && a->len == b->len &&
+           (a->len <= 4 || memcmp(a->u.s + 4, b->u.s + 4, a->len - 4) == 0);
+}
+
+static size_t key_hash(const struct jv *key, uint32_t object)
+{
+    uint64_t h = UINT64_C(14695981039346656037) ^ object;
+    for (uint32_t i = 0; i < key->len; i++)
+        h = (h ^ (unsigned char)key->u.s[i]) * UINT64_C(1099511628211);
+    return (size_t)(h ^ h >> 29);
+}
+
+/* Enters key into the table; false when its object already has it. */
+static bool table_insert(struct jscan *js, uint32_t object, uint32_t key)
+{
+    if (2 * (js->keys_used + 1) > js->keys_cap) {
+        struct key_slot *old = js->keys;
+        size_t old_cap = js->keys_cap;
+        js->keys_cap = old_cap ? old_cap * 2 : 256;
+        js->keys = xcalloc(js->keys_cap, sizeof *js->keys);
+        js->keys_used = 0;
+        for (size_t i = 0; i < old_cap; i++)
+            if (old[i].object)
+                table_insert(js, old[i].object - 1, old[i].key);
+        free(old);
+    }
+    const struct jv *k = &js->nodes[key];
+    size_t mask = js->keys_cap - 1;
+    for (size_t i = key_hash(k, object) & mask;; i = (i + 1) & mask) {
+        struct key_slot *slot = &js->keys[i];
+        if (!slot->object) {
+            *slot = (struct key_slot){.object = object + 1, .key = key};
+            js->keys_used++;
+            return true;
+        }
+        if (slot->object == object + 1 && same_key(&js->nodes[slot->key], k))
+            return false;
+    }
+}
+
+/* Whether the key at node key differs from the count keys object has before it. */
+static bool unique_key(struct jscan *js, uint32_t object, uint32_t key, uint32_t count)
+{
+    const struct jv *nodes = js->nodes;
+    if (count < LINEAR_KEYS) {
+        for (uint32_t k = object + 1; k < key; k += 1 + nodes[k + 1].size)
+            if (same_key(&nodes[k], &nodes[key]))
+                return false;
+        return true;
+    }
+    if (count == LINEAR_KEYS)
+        for (uint32_t k = object + 1; k < key; k += 1 + nodes[k + 1].size)
+            table_insert(js, object, k);
+    return table_insert(js, object, key);
+}
+
+/* --- numbers --- */
+
+static bool is_digit(const unsigned char *p, const unsigned char *end)
+{
+    return p < end && *p >= '0' && *p <= '9';
+}
+
+static const char *number_text(struct jscan *js, const unsigned char *start, size_t len)
+{
+    if (len + 1 > js->number_cap) {
+        js->number_cap = len + 1 < 64 ? 64 : len + 1;
+        free(js->number);
+        js->number = xmalloc(js->number_cap);
+    }
+    memcpy(js->number, start, len);
+    js->number[len] = '\0';
+    return js->number;
+}
+
+/* A number as jansson lexes it: an integer unless it has a fraction or an exponent, an error
+ * when it overflows json_int_t or double (underflow is no error). */
+static bool scan_number(struct scanner *sc, uint32_t at)
+{
+    const unsigned char *start = sc->p, *p = start, *end = sc->end;
+    bool negative = *p == '-';
+    p += negative;
+    if (!is_digit(p, end))
+        return false;
+    if (*p == '0') {
+        p++;
+        if (is_digit(p, end))
+            return false;
+    } else {
+        while (is_digit(p, end))
+            p++;
+    }
+    bool real = false;
+    if (p < end && *p == '.') {
+        real = true;
+        p++;
+        if (!is_digit(p, end))
+            return false;
+        while (is_digit(p, end))
+            p++;
+    }
+    if (p < end && (*p == 'e' || *p == 'E')) {
+        real = true;
+        p++;
+        if (p < end && (*p == '+' || *p == '-'))
+            p++;
+        if (!is_digit(p, end))
+            return false;
+        while (is_digit(p, end))
+            p++;
+    }
+    struct jv *node = &sc->js->nodes[at];
+    size_t len = (size_t)(p - start), digits = len - negative;
+    if (!real && digits <= 18) {
+        json_int_t v = 0;
+        for (const unsigned char *d = start + negative; d < p; d++)
+            v = v * 10 + (*d - '0');
+        node->type = JV_INTEGER;
+        node->u.i = negative ? -v : v;
+    } else if (!real) {
+        if (digits > 19) /* LLONG_MAX has 19 digits */
+            return false;
+        errno = 0;
+        node = &sc->js->nodes[at];
+        long long v = strtoll(number_text(sc->js, start, len), NULL, 10);
+        if (errno == ERANGE)
+            return false;
+        node->type = JV_INTEGER;
+        node->u.i = v;
+    } else {
+        errno = 0;
+        double v = strtod(number_text(sc->js, start, len), NULL);
+        if ((v == HUGE_VAL || v == -HUGE_VAL) && errno == ERANGE)
+            return false;
+        node->type = JV_REAL;
+        node->u.d = v;
+    }
+    sc->p = p;
+    return true;
+}
+
+/* --- values --- */
+
+static bool scan_value(struct scanner *sc);
+
+static bool scan_object(struct scanner *sc)
+{
+    struct jscan *js = sc->js;
+    uint32_t at = push(js, JV_OBJECT), count = 0;
+    sc->p++;
+    skip_space(sc);
+    if (sc->p < sc->end && *sc->p == '}') {
+        sc->p++;
+    } else {
+        for (;;) {
+            if (sc->p == sc->end || *sc->p != '"')
+                return false;
+            uint32_t key = push(js, JV_STRING);
+            if (!scan_string(sc, key))
+                return false;
+            /* A key whose bit no earlier key set is new, as long as the search is linear. */
+            uint64_t bit = jv_key_bit(js->nodes[key].head, js->nodes[key].len);
+            if (((js->nodes[at].u.keys & bit) || count >= LINEAR_KEYS) &&
+                !unique_key(js, at, key, count))
+                return false;
+            js->nodes[at].u.keys |= bit;
+            skip_space(sc);
+            if (sc->p == sc->end || *sc->p != ':')
+                return false;
+            sc->p++;
+            skip_space(sc);
+            if (!scan_value(sc))
+                return false;
+            count++;
+            skip_space(sc);
+            if (sc->p == sc->end)
+                return false;
+            if (*sc->p == '}') {
+                sc->p++;
+                break;
+            }
+            if (*sc->p != ',')
+                return false;
+            sc->p++;
+            skip_space(sc);
+        }
+    }
+    js->nodes[at].len = count;
+    js->nodes[at].size = (uint32_t)(js->nnodes - at);
+    return true;
+}
+
+static bool scan_array(struct scanner *sc)
+{
+    struct jscan *js = sc->js;
+    uint32_t at = push(js, JV_ARRAY), count = 0;
+    sc->p++;
+    skip_space(sc);
+    if (sc->p < sc->end && *sc->p == ']') {
+        sc->p++;
+    } else {
+        for (;;) {
+            if (!scan_value(sc))
+                return false;
+            count++;
+            skip_space(sc);
+            if (sc->p == sc->end)
+                return false;
+            if (*sc->p == ']') {
+                sc->p++;
+                break;
+            }
+            if (*sc->p != ',')
+                return false;
+            sc->p++;
+            skip_space(sc);
+        }
+    }
+    js->nodes[at].len = count;
+    js->nodes[at].size = (uint32_t)(js->nnodes - at);
+    return true;
+}
+
+static bool scan_word(struct scanner *sc, const char *word, size_t len, uint32_t type)
+{
+    if ((size_t)(sc->end - sc->p) < len || memcmp(sc->p, word, len) != 0)
+        return false;
+    sc->p += len;
+    push(sc->js, type);
+    return true;
+}
+
+/* The value at sc->p, which is no white space. jansson counts every value's depth, scalars too. */
+static bool scan_value(struct scanner *sc)
+{
+    if (sc->p == sc->end || ++sc->depth > JSON_PARSER_MAX_DEPTH)
+        return false;
+    bool ok;
+    switch (*sc->p) {
+    case '{':
+        ok = scan_object(sc);
+        break;
+    case '[':
+        ok = scan_array(sc);
+        break;
+    case '"':
+        ok = scan_string(sc, push(sc->js, JV_STRING));
+        break;
+    case 't':
+        ok = scan_word(sc, "true", 4, JV_TRUE);
+        break;
+    case 'f':
+        ok = scan_word(sc, "false", 5, JV_FALSE);
+        break;
+    case 'n':
+        ok = scan_word(sc, "null", 4, JV_NULL);
+        break;
+    default:
+        ok = (*sc->p == '-' || (*sc->p >= '0' && *sc->p <= '9')) &&
+             scan_number(sc, push(sc->js, JV_INTEGER));
+        break;
+    }
+    sc->depth--;
+    return ok;
+}
+
+/* What a context keeps between texts: more than this, grown for one huge text, goes back when
+ * an ordinary one comes, so that memory follows the input rather than its worst line. */
+enum { KEEP_BYTES = 1 << 20 };
+
+static void shrink(struct jscan *js, size_t len)
+{
+    if (len >= KEEP_BYTES / 8)
+        return;
+    if (js->cap * sizeof *js->nodes > KEEP_BYTES) {
+        free(js->nodes);
+        js->nodes = NULL;
+        js->cap = 0;
+    }
+    if (js->chars_cap > KEEP_BYTES) {
+        free(js->chars);
+        js->chars = NULL;
+        js->chars_cap = 0;
+    }
+    if (js->keys_cap * sizeof *js->keys > KEEP_BYTES) {
+        free(js->keys);
+        js->keys = NULL;
+        js->keys_cap = js->keys_used = 0;
+    }
+}
+
+const struct jv *jscan_scan(struct jscan *js, const char *text, size_t len)
+{
+    if (len >= UINT32_MAX / 2)
+        return NULL;
+    shrink(js, len);
+    /* Room for every string and its NUL, and for reading 4 bytes at the last one's start. */
+    if (len + 4 > js->chars_cap) {
+        js->chars_cap = len + 4 < 4096 ? 4096 : len + 4;
+        free(js->chars);
+        js->chars = xmalloc(js->chars_cap);
+    }
+    if (js->keys_used) {
+        memset(js->keys, 0, js->keys_cap * sizeof *js->keys);
+        js->keys_used = 0;
+    }
+    js->nnodes = 0;
+    struct scanner sc = {.js = js,
+                         .p = (const unsigned char *)text,
+                         .end = (const unsigned char *)text + len,
+                         .out = js->chars};
+    skip_space(&sc);
+    if (!scan_value(&sc))
+        return NULL;
+    skip_space(&sc);
+    return sc.p == sc.end ? js->nodes : NULL;
+}
+
+/* --- from and to jansson --- */
+
+static void of_tree(struct jscan *js, const json_t *v)
+{
+    uint32_t at;
+    switch (json_typeof(v)) {
+    case JSON_OBJECT: {
+        at = push(js, JV_OBJECT);
+        const char *key;
+        size_t key_len;
+        json_t *value;
+        json_object_keylen_foreach((json_t *)v, key, key_len, value)
+        {
+            uint32_t k = push(js, JV_STRING);
+            js->nodes[k].u.s = key;
+            js->nodes[k].len = (uint32_t)key_len;
+            js->nodes[k].head = jv_head(key, key_len);
+            js->nodes[at].u.keys |= jv_key_bit(js->nodes[k].head, key_len);
+            of_tree(js, value);
+        }
+        js->nodes[at].len = (uint32_t)json_object_size(v);
+        break;
+    }
+    case JSON_ARRAY: {
+        at = push(js, JV_ARRAY);
+        for (size_t i = 0; i < json_array_size(v); i++)
+            of_tree(js, json_array_get(v, i));
+        js->nodes[at].len = (uint32_t)json_array_size(v);
+        break;
+    }
+    case JSON_STRING:
+        at = push(js, JV_STRING);
+        js->nodes[at].u.s = json_string_value(v);
+        js->nodes[at].len = (uint32_t)json_string_length(v);
+        js->nodes[at].head = jv_head(js->nodes[at].u.s, js->nodes[at].len);
+        break;
+    case JSON_INTEGER:
+        at = push(js, JV_INTEGER);
+        js->nodes[at].u.i = json_integer_value(v);
+        break;
+    case JSON_REAL:
+        at = push(js, JV_REAL);
+        js->nodes[at].u.d = json_real_value(v);
+        break;
+    case JSON_TRUE:
+        at = push(js, JV_TRUE);
+        break;
+    case JSON_FALSE:
+        at = push(js, JV_FALSE);
+        break;
+    case JSON_NULL:
+    default:
+        at = push(js, JV_NULL);
+        break;
+    }
+    js->nodes[at].size = (uint32_t)(js->nnodes - at);
+}
+
+const struct jv *jscan_of_tree(struct jscan *js, const json_t *tree)
+{
+    js->nnodes = 0;
+    of_tree(js, tree);
+    return js->nodes;
+}
+
+static json_t *checked(json_t *v)
+{
+    if (!v)
+        die_oom();
+    return v;
+}
+
+json_t *jscan_to_tree(const struct jv *v)
+{
+    switch (v->type) {
+    case JV_OBJECT: {
+        json_t *obj = checked(json_object());
+        for (const struct jv *k = jv_object_first(v); k; k = jv_object_next(v, k))
+            if (json_object_setn_new_nocheck(obj, k->u.s, k->len, jscan_to_tree(k + 1)) != 0)
+                die_oom();
+        return obj;
+    }
+    case JV_ARRAY: {
+        json_t *arr = checked(json_array());
+        for (const struct jv *e = jv_array_first(v); e; e = jv_array_next(v, e))
+            if (json_array_append_new(arr, jscan_to_tree(e)) != 0)
+                die_oom();
+        return arr;
+    }
+    case JV_STRING:
+        return checked(json_stringn_nocheck(v->u.s, v->len));
+    case JV_INTEGER:
+        return checked(json_integer(v->u.i));
+    case JV_REAL:
+        return checked(json_real(v->u.d));
+    case JV_TRUE:
+        return json_true();
+    case JV_FALSE:
+        return json_false();
+    default:
+        return json_null();
+    }
+}
+
+/* --- the view --- */
+
+const struct jv *jv_object_first(const struct jv *obj)
+{
+    return jv_is_object(obj) && obj->len ? obj + 1 : NULL;
+}
+
+const struct jv *jv_object_next(const struct jv *obj, const struct jv *key)
+{
+    const struct jv *next = key + 1 + key[1].size;
+    return next < obj + obj->size ? next : NULL;
+}
+
+const struct jv *jv_object_find(const struct jv *obj, const char *key, size_t len, uint32_t head)
+{
+    if (!jv_is_object(obj) || !(obj->u.keys & jv_key_bit(head, len)))
+        return NULL;
+    const struct jv *end = obj + obj->size;
+    for (const struct jv *k = obj + 1; k < end; k += 1 + k[1].size)
+        if (k->head == head && k->len == len &&
+            (len <= 4 || memcmp(k->u.s + 4, key + 4, len - 4) == 0))
+            return k + 1;
+    return NULL;
+}
+
+const struct jv *jv_array_first(const struct jv *arr)
+{
+    return jv_is_array(arr) && arr->len ? arr + 1 : NULL;
+}
+
+const struct jv *jv_array_next(const struct jv *arr, const struct jv *elem)
+{
+    const struct jv *next = elem + elem->size;
+    return next < arr + arr->size ? next : NULL;
+}
+
+const struct jv *jv_array_get(const struct jv *arr, size_t index)
+{
+    if (!jv_is_array(arr) || index >= arr->len)
+        return NULL;
+    /* An array of scalars only (one node each) is indexed directly. */
+    if (arr->size == arr->len + 1)
+        return arr + 1 + index;
+    const struct jv *e = arr + 1;
+    while (index--)
+        e += e->size;
+    return e;
+}

@@ -1,0 +1,171 @@
+/* jscan: the strict JSON scanner of the hot path. It accepts exactly the texts jansson's
+ * json_loadb accepts with JSON_REJECT_DUPLICATES | JSON_DECODE_ANY (syntax, UTF-8 without
+ * overlong forms or surrogates, no \u0000, no lone surrogate escape, no duplicate key at any
+ * level, jansson's depth limit, integers within json_int_t and reals within double), and records
+ * the value in one pass into a flat array of nodes held by a reusable context: no allocation per
+ * value, and the context's memory is reused from one text to the next. A context holds no global
+ * state: one per thread. A text holding a NUL byte is rejected (jansson, which loses a NUL that
+ * follows a number, never sees one: message.c rejects it first).
+ *
+ * It says only whether a text is valid; jansson, parsing a rejected text again, says why.
+ *
+ * The view: a value is a const struct jv *, valid until the context scans again or is freed.
+ * The accessors mirror jansson's and, as jansson's, take NULL for "no value". Strings are
+ * unescaped and NUL-terminated (jansson rejects \u0000, so a string holds no NUL). */
+#ifndef ACP_JSCAN_H
+#define ACP_JSCAN_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+enum jv_type { JV_OBJECT, JV_ARRAY, JV_STRING, JV_INTEGER, JV_REAL, JV_TRUE, JV_FALSE, JV_NULL };
+
+/* One value. An object is followed by its members, each a string node (the key) then the
+ * value's nodes; an array by its elements' nodes. */
+struct jv {
+    uint32_t type;
+    uint32_t len;  /* string: its bytes; object: its members; array: its elements */
+    uint32_t size; /* nodes this value takes, itself included */
+    uint32_t head; /* string: its first 4 bytes, zero-padded, which tell most keys apart */
+    union {
+        const char *s;
+        json_int_t i;
+        double d;
+        uint64_t keys; /* object: a bit per key (jv_key_bit), so that most misses cost nothing */
+    } u;
+};
+
+struct jscan;
+
+struct jscan *jscan_new(void);
+void jscan_free(struct jscan *js);
+
+/* Scans text as one JSON value; returns its view, or NULL when jansson would reject the text. */
+const struct jv *jscan_scan(struct jscan *js, const char *text, size_t len);
+
+/* The view of a jansson value (strings and keys point into the tree, which must outlive it). */
+const struct jv *jscan_of_tree(struct jscan *js, const json_t *tree);
+
+/* A new jansson value equal to v, members in order. */
+json_t *jscan_to_tree(const struct jv *v);
+
+static inline bool jv_is_object(const struct jv *v)
+{
+    return v && v->type == JV_OBJECT;
+}
+static inline bool jv_is_array(const struct jv *v)
+{
+    return v && v->type == JV_ARRAY;
+}
+static inline bool jv_is_string(const struct jv *v)
+{
+    return v && v->type == JV_STRING;
+}
+static inline bool jv_is_integer(const struct jv *v)
+{
+    return v && v->type == JV_INTEGER;
+}
+static inline bool jv_is_real(const struct jv *v)
+{
+    return v && v->type == JV_REAL;
+}
+static inline bool jv_is_number(const struct jv *v)
+{
+    return v && (v->type == JV_INTEGER || v->type == JV_REAL);
+}
+static inline bool jv_is_boolean(const struct jv *v)
+{
+    return v && (v->type == JV_TRUE || v->type == JV_FALSE);
+}
+static inline bool jv_is_true(const struct jv *v)
+{
+    return v && v->type == JV_TRUE;
+}
+static inline bool jv_is_null(const struct jv *v)
+{
+    return v && v->type == JV_NULL;
+}
+
+/* As json_string_value: NULL unless v is a string. */
+static inline const char *jv_string_value(const struct jv *v)
+{
+    return jv_is_string(v) ? v->u.s : NULL;
+}
+static inline size_t jv_string_length(const struct jv *v)
+{
+    return jv_is_string(v) ? v->len : 0;
+}
+/* As json_integer_value: 0 unless v is an integer. */
+static inline json_int_t jv_integer_value(const struct jv *v)
+{
+    return jv_is_integer(v) ? v->u.i : 0;
+}
+/* As json_number_value: 0 unless v is a number. */
+static inline double jv_number_value(const struct jv *v)
+{
+    if (jv_is_integer(v))
+        return (double)v->u.i;
+    return jv_is_real(v) ? v->u.d : 0;
+}
+
+/* The head of a string (struct jv), as the scanner stores it: for a literal key, a constant. */
+static inline uint32_t jv_head(const char *s, size_t len)
+{
+    uint32_t head = 0;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    if (len >= 4) {
+        memcpy(&head, s, 4);
+        return head;
+    }
+#endif
+    size_t n = len < 4 ? len : 4;
+    for (size_t i = 0; i < n; i++)
+        head |= (uint32_t)(unsigned char)s[i] << 8 * i;
+    return head;
+}
+
+static inline uint64_t jv_key_bit(uint32_t head, size_t len)
+{
+    return UINT64_C(1) << ((head * UINT32_C(0x9e3779b1) + (uint32_t)len) >> 26);
+}
+
+/* The member key of obj, or NULL (also when obj is no object). Inline, so that the length of a
+ * literal key is known where it is written. */
+const struct jv *jv_object_find(const struct jv *obj, const char *key, size_t len, uint32_t head);
+static inline const struct jv *jv_object_get(const struct jv *obj, const char *key)
+{
+    size_t len = strlen(key);
+    uint32_t head = jv_head(key, len);
+    if (!jv_is_object(obj) || !(obj->u.keys & jv_key_bit(head, len)))
+        return NULL;
+    return jv_object_find(obj, key, len, head);
+}
+/* A string member, or NULL when absent or not a string. */
+static inline const char *jv_member_string(const struct jv *obj, const char *key)
+{
+    return jv_string_value(jv_object_get(obj, key));
+}
+
+/* Iteration over an object's members in input order: for (k = jv_object_first(o); k;
+ * k = jv_object_next(o, k)) with the key jv_string_value(k) and the value jv_object_value(k). */
+const struct jv *jv_object_first(const struct jv *obj);
+const struct jv *jv_object_next(const struct jv *obj, const struct jv *key);
+static inline const struct jv *jv_object_value(const struct jv *key)
+{
+    return key + 1;
+}
+
+static inline size_t jv_array_size(const struct jv *v)
+{
+    return jv_is_array(v) ? v->len : 0;
+}
+/* Elements in order: for (e = jv_array_first(a); e; e = jv_array_next(a, e)). */
+const struct jv *jv_array_first(const struct jv *arr);
+const struct jv *jv_array_next(const struct jv *arr, const struct jv *elem);
+/* The element at index, or NULL; walks the array (use the iteration for every element). */
+const struct jv *jv_array_get(const struct jv *arr, size_t index);
+
+#endif
