@@ -1,4 +1,4 @@
-# The hot path's JSON scanner (common/jscan.h) against jansson, which it stands in for: through
+# The hot path's JSON scanner (common/proto/jscan.h) against jansson, which it stands in for: through
 # a driver (tests/drivers/jscan-diff.c) that gives each text to both and fails on any difference
 # in verdict (accept or reject) or, for an accepted text, in the value (members in order, numbers
 # to the bit). Every fixture, golden input and example, line by line and whole; the bad-input
@@ -8,19 +8,11 @@
 load test_helper
 
 setup_file() {
-    local root=$TESTS_DIR/.. flags="-std=c11 -D_DEFAULT_SOURCE -D_POSIX_C_SOURCE=200809L -g -O1"
-    case $ACP_BIN in
-    */build-asan/bin) flags+=" -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" ;;
-    esac
-    # shellcheck disable=SC2086
-    # shellcheck disable=SC2046
-    ${CC:-cc} $flags -I"$root/common" -o "$BATS_FILE_TMPDIR/jscan-diff" \
-        "$root/tests/drivers/jscan-diff.c" "$root/common/jscan.c" "$root/common/util.c" \
-        $(pkg-config --cflags --libs jansson) -lm || return 1
+    build_test_programs
 }
 
 setup() {
-    DIFF=$BATS_FILE_TMPDIR/jscan-diff
+    DIFF=$ACP_BUILD/tests/jscan-diff
     ROOT=$TESTS_DIR/..
 }
 
