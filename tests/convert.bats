@@ -89,10 +89,11 @@ iacp_to_fipa() {
     assert_output --partial '"x-iacp-trace":{"span":7},"x-iacp-ts2":1'
 }
 
-@test "convert: strings come out as they went in: DEL and non-ASCII raw, controls escaped" {
-    # DEL before a plain character once made the writer escape that character (\u0062)
+@test "convert: strings come out as they went in: non-ASCII raw; controls and DEL escaped, nothing after them" {
+    # DEL before a plain character once made the writer escape that character (\u0062); DEL
+    # itself is escaped, as in all the JSON the tools write (acp(7))
     run -0 iacp_to_fipa hb $',"body":{"s":"a\x7fb\\u0001c \xc3\xa9\xf0\x9f\x98\x80 \\"q\\\\"}'
-    assert_output --partial $'"content":{"s":"a\x7fb\\u0001c \xc3\xa9\xf0\x9f\x98\x80 \\"q\\\\"}'
+    assert_output --partial $'"content":{"s":"a\\u007Fb\\u0001c \xc3\xa9\xf0\x9f\x98\x80 \\"q\\\\"}'
 }
 
 @test "convert: conversation_id is the sender and id that opened the conversation, along the ref chain" {
