@@ -258,5 +258,8 @@ bad_input() {
     awk 'BEGIN { for (l = 0; l < 40; l++) { printf "{"; for (i = 0; i < 87000; i++) printf "%s\"k%d\":1", i ? "," : "", i; print "}" } }' >"$t/wide"
     "$ACP_BUILD/peak-rss" acp-validate -j 2 --stateless "$t/wide" >/dev/null 2>"$t/err" || true
     rss=$(sed -n 's/^peak-rss-kib //p' "$t/err")
-    [ "$rss" -lt $((64 * 1024)) ] || fail "peak RSS $rss KiB with -j 2 on wide lines"
+    # AddressSanitizer's shadow memory and quarantine grow with what is allocated: the bound is
+    # the real build's (about 29 MiB there)
+    [[ $ACP_BIN == *asan* ]] || [ "$rss" -lt $((64 * 1024)) ] ||
+        fail "peak RSS $rss KiB with -j 2 on wide lines"
 }
