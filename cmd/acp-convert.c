@@ -93,7 +93,8 @@ static json_t *as_fipa(struct convert_run *run, struct message *m, enum protocol
 {
     if (proto == PROTO_IACP)
         return convert_iacp_to_fipa(run->converter, message_tree(m), sink, &m->at);
-    json_t *copy = json_copy(message_tree(m)); /* only the performative changes: its top level will do */
+    /* Only the performative changes: a copy of the top level will do. */
+    json_t *copy = json_copy(message_tree(m));
     const char *performative = json_member_string(copy, "performative");
     if (!convert_respell(copy, SPELL_SNAKE)) {
         diag_emit(sink, &m->at, SEV_ERROR, "convert-fipa",
@@ -316,7 +317,8 @@ static enum verdict convert_message(void *ctx, struct filter *f, struct message 
         return VERDICT_WRITTEN;
     unsigned long errors_before = sink->errors;
     sb_reset(&run->out);
-    if (convert_one(run, m, input_protocol(m), run->scan, sink, &run->out) && sink->errors == errors_before)
+    if (convert_one(run, m, input_protocol(m), run->scan, sink, &run->out) &&
+        sink->errors == errors_before)
         filter_write(f, run->out.buf, run->out.len);
     return VERDICT_WRITTEN;
 }

@@ -383,7 +383,8 @@ int main(int argc, char **argv)
                    "messages: a summary of each as it ends, statistics of latency and anomalies,\n"
                    "or a sequence diagram.",
         .options = trace_options,
-        .groups = GROUP_CHECKS | GROUP_ENGINE | GROUP_LIVE | GROUP_FIPA | GROUP_PROGRESS | GROUP_JOBS,
+        .groups =
+            GROUP_CHECKS | GROUP_ENGINE | GROUP_LIVE | GROUP_FIPA | GROUP_PROGRESS | GROUP_JOBS,
         .help_tail = help_tail,
         .handle = handle_option,
         .ctx = &t,

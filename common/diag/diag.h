@@ -54,7 +54,7 @@ struct diag_sink {
      * progress line) can make way for it. May be NULL. */
     void (*before_write)(void *ctx);
     void *before_write_ctx;
-    struct diag_log *log;            /* when set, findings are counted and kept here, not written */
+    struct diag_log *log; /* when set, findings are counted and kept here, not written */
 };
 
 void diag_sink_init(struct diag_sink *sink, FILE *stream);

@@ -1854,8 +1854,7 @@ static struct conversation *answered(struct fipa_stream *s, const struct incomin
     const struct jv *a = has_receiver(receiver) ? fipa_agents_first(receiver) : NULL;
     for (; a; a = fipa_agents_next(receiver, a)) {
         const char *name = fipa_agent_name_jv(a);
-        struct conversation *c =
-            name ? aliased(s, agent_key(&s->alias, name, in_reply_to)) : NULL;
+        struct conversation *c = name ? aliased(s, agent_key(&s->alias, name, in_reply_to)) : NULL;
         if (c)
             return c;
     }

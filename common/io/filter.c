@@ -56,11 +56,11 @@ struct filter {
     const char *out_name;
     FILE *rejects;
     struct stats stats;
-    struct reader *in; /* the file being read, if any: a write error exits from deep inside a
-                          read, and what it holds is still the run's */
-    bool trouble;              /* an I/O problem: exit 2 */
-    bool stop;                 /* stop reading: --max-errors reached, or the tool asked */
-    bool limit_reached;        /* --max-errors reached */
+    struct reader *in;  /* the file being read, if any: a write error exits from deep inside a
+                           read, and what it holds is still the run's */
+    bool trouble;       /* an I/O problem: exit 2 */
+    bool stop;          /* stop reading: --max-errors reached, or the tool asked */
+    bool limit_reached; /* --max-errors reached */
     struct diag_where stop_at; /* the record that reached it */
     struct progress progress;  /* the line on the terminal of a long run */
     struct jobs *jobs;         /* --jobs above 1: the worker threads; NULL otherwise */

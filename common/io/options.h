@@ -54,7 +54,7 @@ enum {
     GROUP_LIVE = 16,  /* --wall-clock: tools whose engine may watch a live stream */
     /* --no-progress: tools that show the progress of a long run on a terminal */
     GROUP_PROGRESS = 64,
-    GROUP_JOBS = 32,  /* --jobs: tools whose per-message work may run on several cores */
+    GROUP_JOBS = 32, /* --jobs: tools whose per-message work may run on several cores */
 };
 
 enum color_when { COLOR_AUTO, COLOR_ALWAYS, COLOR_NEVER };
