@@ -42,7 +42,10 @@ assert_consecutive_warnings() {
 @test "stderr: one write per buffer, not per diagnostic" {
     command -v strace >/dev/null || skip "strace is not installed"
     for i in $(seq 2000); do warn_line "$i"; done >"$BATS_TEST_TMPDIR/in"
-    strace -f -e trace=write -o "$BATS_TEST_TMPDIR/trace" \
+    # LeakSanitizer stops the world with ptrace at exit, which it cannot under strace: under
+    # make check-asan the leak check is left to the other tests
+    ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 \
+        strace -f -e trace=write -o "$BATS_TEST_TMPDIR/trace" \
         acp-validate --stateless "$BATS_TEST_TMPDIR/in" >/dev/null 2>"$BATS_TEST_TMPDIR/err"
     assert_consecutive_warnings "$BATS_TEST_TMPDIR/err" 2000
     writes=$(grep -c '^[0-9]* *write(2,' "$BATS_TEST_TMPDIR/trace")
