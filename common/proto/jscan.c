@@ -403,6 +403,23 @@ static bool scan_number(struct scanner *sc, uint32_t at)
 
 /* --- values --- */
 
+enum after { AFTER_BAD, AFTER_CLOSED, AFTER_COMMA };
+
+/* What follows a member or an element: the container's close, or a comma and the next one. */
+static enum after after_item(struct scanner *sc, char close)
+{
+    skip_space(sc);
+    if (sc->p == sc->end)
+        return AFTER_BAD;
+    char c = *sc->p++;
+    if (c == close)
+        return AFTER_CLOSED;
+    if (c != ',')
+        return AFTER_BAD;
+    skip_space(sc);
+    return AFTER_COMMA;
+}
+
 static bool scan_value(struct scanner *sc);
 
 static bool scan_object(struct scanner *sc)
@@ -434,17 +451,11 @@ static bool scan_object(struct scanner *sc)
             if (!scan_value(sc))
                 return false;
             count++;
-            skip_space(sc);
-            if (sc->p == sc->end)
+            enum after next = after_item(sc, '}');
+            if (next == AFTER_BAD)
                 return false;
-            if (*sc->p == '}') {
-                sc->p++;
+            if (next == AFTER_CLOSED)
                 break;
-            }
-            if (*sc->p != ',')
-                return false;
-            sc->p++;
-            skip_space(sc);
         }
     }
     js->nodes[at].len = count;
@@ -465,17 +476,11 @@ static bool scan_array(struct scanner *sc)
             if (!scan_value(sc))
                 return false;
             count++;
-            skip_space(sc);
-            if (sc->p == sc->end)
+            enum after next = after_item(sc, ']');
+            if (next == AFTER_BAD)
                 return false;
-            if (*sc->p == ']') {
-                sc->p++;
+            if (next == AFTER_CLOSED)
                 break;
-            }
-            if (*sc->p != ',')
-                return false;
-            sc->p++;
-            skip_space(sc);
         }
     }
     js->nodes[at].len = count;
