@@ -31,9 +31,10 @@ setup() {
 }
 
 # Runs a command line on a pseudo-terminal, its standard output thrown away: what the terminal
-# gets is its standard error. Sets output.
+# gets is its standard error. Sets output. script(1) runs the line with $SHELL, which on a CI
+# machine may be dash: the file name is quoted with bash's $'...', so bash it is.
 on_terminal() {
-    run bash -c 'TERM=xterm script -qec "$1 >/dev/null" /dev/null' _ "$1"
+    run bash -c 'SHELL=/bin/bash TERM=xterm script -qec "$1 >/dev/null" /dev/null' _ "$1"
 }
 
 # The terminal's bytes hold nothing that acts on it but the tool's own: the pty's CR before each
@@ -140,7 +141,7 @@ OUT
 
 # Runs a command line on a pseudo-terminal, standard output and error both: sets output.
 on_terminal_all() {
-    run bash -c 'TERM=xterm script -qec "$1" /dev/null' _ "$1"
+    run bash -c 'SHELL=/bin/bash TERM=xterm script -qec "$1" /dev/null' _ "$1"
 }
 
 @test "acp-trace: summaries, statistics, report, text diagram and diagnostics escape it on a terminal" {
