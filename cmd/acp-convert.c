@@ -92,7 +92,7 @@ static json_t *as_fipa(struct convert_run *run, struct message *m, enum protocol
                        struct diag_sink *sink)
 {
     if (proto == PROTO_IACP)
-        return convert_iacp_to_fipa(run->converter, message_tree(m), sink, &m->at);
+        return convert_iacp_to_fipa(run->converter, m->view, sink, &m->at);
     /* Only the performative changes: a copy of the top level will do. */
     json_t *copy = json_copy(message_tree(m));
     const char *performative = json_member_string(copy, "performative");
@@ -205,7 +205,7 @@ static bool standard_allows(const struct message *out, const struct fipa_rules *
 /* An output that acp-validate --stateless would reject is an error for its input, and is not
  * written; one that only the standard FIPA profile allows (no sender, receiver or content, as
  * JADE sends some messages) is written with a warning. js holds the output's view: the run's own
- * in input order, NULL (the message's own) in a worker thread of --jobs. */
+ * in input order, prepare's scratch scanner in prepare. */
 static bool check_output(struct convert_run *run, struct message *m, json_t *result,
                          struct jscan *js, struct diag_sink *sink)
 {
@@ -289,9 +289,73 @@ static bool keeps_protocol(const struct convert_run *run, enum protocol proto)
     return (proto == PROTO_IACP) == (run->to == FORMAT_IACP);
 }
 
+/* Writes a draft as write_line does, and in *hole where its conversation_id's value stands
+ * (hole may be NULL). */
+static void write_draft(struct strbuf *out, const json_t *draft, size_t *hole)
+{
+    struct jsonout w;
+    jsonout_init(&w, out, JSONOUT_VALID | JSONOUT_TERMINAL);
+    jsonout_begin_object(&w);
+    const char *key;
+    json_t *v;
+    json_object_foreach((json_t *)draft, key, v)
+    {
+        jsonout_key(&w, key);
+        if (hole && strcmp(key, "conversation_id") == 0)
+            *hole = out->len;
+        jsonout_value(&w, v);
+    }
+    jsonout_end_object(&w);
+    sb_addc(out, '\n');
+}
+
+/* IACP to FIPA JSON as far as the message alone says (convert_iacp_draft): the draft checked
+ * and written, but for the conversation_id that convert_message finds along the stream.
+ * Returns whether convert_message has work left. */
+static bool draft_to_fipa(struct convert_run *run, struct message *m, struct jscan *scratch,
+                          struct diag_sink *sink)
+{
+    enum draft draft;
+    json_t *result = convert_iacp_draft(m->view, sink, &m->at, &draft);
+    if (!result)
+        return draft == DRAFT_NEEDS_STREAM;
+    /* followed along the stream even when its output fails its check */
+    struct iacp_trail *trail = convert_iacp_trail(m->view);
+    unsigned long errors_before = sink->errors;
+    if (check_output(run, m, result, scratch, sink) && sink->errors == errors_before) {
+        if (run->spelling != SPELL_SNAKE)
+            convert_respell(result, run->spelling);
+        sb_grow(&m->output, 2 * m->rec->len + 256); /* FIPA's names are longer: one allocation */
+        write_draft(&m->output, result, draft == DRAFT_HOLE ? &m->hole : NULL);
+    }
+    json_decref(result);
+    message_drafted(m, trail, trail->id);
+    return true;
+}
+
+/* In order: follows a drafted message along the stream, and writes its line with the
+ * conversation_id found in the hole. */
+static void complete_draft(struct convert_run *run, struct filter *f, struct message *m)
+{
+    const char *conversation = convert_iacp_follow(run->converter, m->notes);
+    if (m->hole == MESSAGE_NO_HOLE || !m->output.len)
+        return; /* the filter writes the output as it stands, if there is one */
+    sb_reset(&run->out);
+    struct jsonout w;
+    jsonout_init(&w, &run->out, JSONOUT_VALID | JSONOUT_TERMINAL);
+    jsonout_string(&w, conversation, strlen(conversation));
+    size_t after = m->hole + 2; /* the draft's "" */
+    filter_write(f, m->output.buf, m->hole);
+    filter_write(f, run->out.buf, run->out.len);
+    filter_write(f, m->output.buf + after, m->output.len - after);
+    sb_reset(&m->output);
+}
+
 /* What needs nothing of the stream, which --jobs runs in worker threads: the whole conversion of
- * a message that keeps its protocol, into m->output. */
-static bool convert_alone(void *ctx, struct message *m, struct diag_sink *sink)
+ * a message that keeps its protocol, or the draft of one from IACP to FIPA JSON, into
+ * m->output. */
+static bool convert_alone(void *ctx, struct message *m, struct jscan *scratch,
+                          struct diag_sink *sink)
 {
     struct convert_run *run = ctx;
     enum protocol proto = input_protocol(m);
@@ -300,10 +364,12 @@ static bool convert_alone(void *ctx, struct message *m, struct diag_sink *sink)
                   "neither IACP (no 'kind' or 'v') nor FIPA (no 'performative')");
         return false;
     }
+    if (proto == PROTO_IACP && run->to == FORMAT_FIPA)
+        return draft_to_fipa(run, m, scratch, sink);
     if (!keeps_protocol(run, proto))
         return true;
     unsigned long errors_before = sink->errors;
-    if (!convert_one(run, m, proto, NULL, sink, &m->output) || sink->errors != errors_before)
+    if (!convert_one(run, m, proto, scratch, sink, &m->output) || sink->errors != errors_before)
         sb_reset(&m->output);
     return false;
 }
@@ -315,6 +381,10 @@ static enum verdict convert_message(void *ctx, struct filter *f, struct message 
     struct diag_sink *sink = filter_sink(f);
     if (!m->passed) /* done by convert_alone */
         return VERDICT_WRITTEN;
+    if (m->drafted) {
+        complete_draft(run, f, m);
+        return VERDICT_WRITTEN;
+    }
     unsigned long errors_before = sink->errors;
     sb_reset(&run->out);
     if (convert_one(run, m, input_protocol(m), run->scan, sink, &run->out) &&

@@ -258,8 +258,9 @@ static enum verdict trace_message(void *ctx, struct filter *f, struct message *m
 }
 
 /* Without a diagram, the per-message checks, which --jobs runs in worker threads. */
-static bool check_alone(void *ctx, struct message *m, struct diag_sink *sink)
+static bool check_alone(void *ctx, struct message *m, struct jscan *scratch, struct diag_sink *sink)
 {
+    (void)scratch;
     struct trace *t = ctx;
     return engine_check_message(t->engine_config, m, sink);
 }

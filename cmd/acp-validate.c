@@ -91,8 +91,9 @@ static json_t *parse_acl(void *ctx, const struct record *rec, struct diag_sink *
 }
 
 /* The per-message checks: in worker threads with --jobs. */
-static bool check_alone(void *ctx, struct message *m, struct diag_sink *sink)
+static bool check_alone(void *ctx, struct message *m, struct jscan *scratch, struct diag_sink *sink)
 {
+    (void)scratch;
     struct validate *v = ctx;
     if (!v->stateless)
         return engine_check_message(v->engine_config, m, sink);

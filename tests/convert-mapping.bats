@@ -460,3 +460,49 @@ outputs_pass() {
         done
     done
 }
+
+# Under --jobs, IACP -> FIPA is a draft made from the message alone (in a worker thread) and
+# the message followed along the stream in order, which fills in conversation_id. The two
+# together must be the whole conversion, message for message, diagnostics included.
+@test "the draft and the stream together convert IACP to FIPA as the whole conversion does" {
+    local t=$BATS_TEST_TMPDIR drv=$ACP_BUILD/tests/convert-split stream f
+    "$ACP_BUILD/gen-colony" --faults="$t/faults" 20000 16 3 >"$t/colony"
+    "$ACP_BUILD/gen-mixed" iacp 3000 11 >"$t/mixed"
+    # what only the stream can say: the cancel a cancelled result answers, a fipa.* kind, a
+    # conversation_id of the way back, a message without id, an unknown kind, no kind
+    stream=$(lines_file \
+        '{"v":"1.1","id":"a1","from":"queen","to":"f1","kind":"task.assign","ts":1312284100,"body":{"node":"x","deadline":1312284200}}' \
+        '{"v":"1.1","id":"c1","from":"queen","to":"f1","kind":"task.cancel","ref":"a1","ts":1312284101}' \
+        '{"v":"1.1","id":"r1","from":"f1","to":"queen","kind":"task.result","ref":"a1","ts":1312284102,"body":{"status":"cancelled"}}' \
+        '{"v":"1.1","id":"r2","from":"f2","to":"queen","kind":"task.result","ref":"a1","ts":1312284102,"body":{"status":"cancelled"}}' \
+        '{"v":"1.1","id":"p1","from":"f1","to":"queen","kind":"task.result","ref":"a1","ts":1312284102,"body":{"status":"cancelled","partial":true}}' \
+        '{"v":"1.1","id":"k1","from":"f1","to":"queen","kind":"task.accept","ref":"a1","ts":1312284102,"x-fipa-conversation_id":"elsewhere"}' \
+        '{"v":"1.1","id":"k2","from":"f1","to":"queen","kind":"task.accept","ref":"k1","ts":1312284103}' \
+        '{"v":"1.1","id":"q1","from":"a","to":"b","kind":"fipa.propose","ts":1312284103,"body":{}}' \
+        '{"v":"1.1","from":"queen","to":"f1","kind":"hb","ts":1312284104}' \
+        '{"v":"1.1","id":"u1","from":"queen","to":"f1","kind":"colony.swarm","ts":1312284104}' \
+        '{"v":"1.1","id":"n1","from":"queen","to":"f1","ts":1312284104}')
+    for f in "$t/colony" "$t/mixed"; do
+        run -0 "$drv" <"$f"
+        assert_output --regexp 'differ 0$'
+    done
+    run -0 "$drv" <"$stream"
+    assert_output 'messages 11, drafts 7, holes 5, from the stream 3, differ 0'
+    cat "$BATS_TEST_DIRNAME"/golden/*/*/input >"$t/golden"
+    run -0 "$drv" <"$t/golden"
+    assert_output --regexp 'from the stream [1-9][0-9]*, differ 0$'
+}
+
+@test "IACP to FIPA: a message whose output fails its check is still followed, with -j 1 and 2" {
+    local f j
+    # the assign says its conversation_id, and cannot be written (an empty receiver)
+    f=$(lines_file \
+        '{"v":"1.1","id":"a1","from":"queen","to":"","kind":"task.assign","ts":1312284100,"body":{},"x-fipa-conversation_id":"elsewhere"}' \
+        '{"v":"1.1","id":"k1","from":"f1","to":"queen","kind":"task.accept","ref":"a1","ts":1312284101}')
+    for j in 1 2; do
+        run -1 --separate-stderr acp-convert -j $j --to=fipa "$f"
+        assert_output --partial '"in_reply_to":"a1"'
+        assert_output --partial '"conversation_id":"elsewhere"'
+        [[ $stderr == *":1: error: converted to FIPA, the message breaks its rules (fipa-agent); it is not written [convert-output-invalid]"* ]]
+    done
+}

@@ -65,6 +65,7 @@ struct filter {
     struct progress progress;  /* the line on the terminal of a long run */
     struct jobs *jobs;         /* --jobs above 1: the worker threads; NULL otherwise */
     struct jscan *scan;        /* reads every JSON record in this thread; holds its view */
+    struct jscan *scratch;     /* for views of prepare's own in this thread */
     struct record last_read;   /* with jobs: the last record read from this file (no text) */
     bool stop_mid_line;        /* with jobs: the record that reached --max-errors ended mid-line */
     bool count_pending;        /* with jobs: --max-errors stopped the run, unread not counted */
@@ -235,7 +236,7 @@ static void handle_message(struct filter *f, const struct record *rec)
         return;
     }
     if (f->ops->prepare)
-        m.passed = f->ops->prepare(f->ops->ctx, &m, &f->sink);
+        m.passed = f->ops->prepare(f->ops->ctx, &m, f->scratch, &f->sink);
     deliver(f, &m, errors_before);
     message_clear(&m);
 }
@@ -303,6 +304,12 @@ struct batch {
     struct batch *next;
 };
 
+/* The scanners a thread reads through: one holds the views of the messages it reads, the other
+ * prepare's views of its own. */
+struct thread_scans {
+    struct jscan *input, *scratch;
+};
+
 struct jobs {
     pthread_mutex_t lock;
     pthread_cond_t queued;           /* a batch waits for a worker, or the workers are to quit */
@@ -320,8 +327,8 @@ struct jobs {
     const struct filter *f;
     pthread_t *threads;
     size_t nthreads;
-    struct diag_sink *sinks; /* one per worker, and the last for this thread */
-    struct jscan **scans;    /* the same: each thread reads JSON through a scanner of its own */
+    struct diag_sink *sinks;    /* one per worker, and the last for this thread */
+    struct thread_scans *scans; /* the same: each thread reads JSON through scanners of its own */
     size_t nscans;
 };
 
@@ -341,7 +348,7 @@ static void free_message(struct slot *s)
  * are freed one for each message parsed: what malloc gets back is what it hands out next, from
  * its per-thread cache, as when one thread parses and frees each message in turn. */
 static void work_on(const struct filter *f, struct batch *b, struct diag_sink *sink,
-                    struct jscan *js, struct batch *trash)
+                    const struct thread_scans *scans, struct batch *trash)
 {
     size_t freed = 0;
     for (size_t i = 0; i < b->n; i++) {
@@ -354,11 +361,11 @@ static void work_on(const struct filter *f, struct batch *b, struct diag_sink *s
         if (trash && freed < trash->n)
             free_message(&trash->slots[freed++]);
         sink->log = &s->log;
-        if (!read_message(f, &s->rec, js, &s->m, sink))
+        if (!read_message(f, &s->rec, scans->input, &s->m, sink))
             continue;
         s->parsed = s->live = true;
         if (f->ops->prepare)
-            s->m.passed = f->ops->prepare(f->ops->ctx, &s->m, sink);
+            s->m.passed = f->ops->prepare(f->ops->ctx, &s->m, scans->scratch, sink);
         if (!f->ops->message) /* prepare did all there is to do with the message */
             free_message(s);
     }
@@ -426,7 +433,7 @@ static void *worker_main(void *arg)
         struct batch *b = claim(j);
         b->worker = me;
         pthread_mutex_unlock(&j->lock);
-        work_on(j->f, b, &j->sinks[me], j->scans[me], trash);
+        work_on(j->f, b, &j->sinks[me], &j->scans[me], trash);
         pthread_mutex_lock(&j->lock);
         b->state = BATCH_DONE;
         if (trash)
@@ -464,7 +471,7 @@ static void start_jobs(struct filter *f, size_t n)
     j->scans = xcalloc(j->nscans, sizeof *j->scans);
     for (size_t i = 0; i <= n; i++) {
         diag_sink_init_log(&j->sinks[i], NULL, &f->sink);
-        j->scans[i] = jscan_new();
+        j->scans[i] = (struct thread_scans){jscan_new(), jscan_new()};
     }
     if (pthread_mutex_init(&j->lock, NULL) || pthread_cond_init(&j->queued, NULL) ||
         pthread_cond_init(&j->done, NULL))
@@ -525,8 +532,10 @@ static void stop_jobs(struct filter *f)
         free_batch(j->filling);
     for (size_t i = 0; i <= j->nthreads; i++)
         diag_sink_free(&j->sinks[i]);
-    for (size_t i = 0; i < j->nscans; i++)
-        jscan_free(j->scans[i]);
+    for (size_t i = 0; i < j->nscans; i++) {
+        jscan_free(j->scans[i].input);
+        jscan_free(j->scans[i].scratch);
+    }
     free(j->scans);
     pthread_mutex_destroy(&j->lock);
     pthread_cond_destroy(&j->queued);
@@ -549,8 +558,11 @@ static void finish_slot(struct filter *f, struct slot *s)
         f->stats.records++;
         unsigned long errors_before = f->sink.errors;
         diag_replay(&f->sink, &s->log);
-        if (s->parsed && f->ops->message)
-            message_rebind(&s->m, f->scan); /* its thread's scanner has read on since */
+        /* its thread's scanner has read on since */
+        if (s->parsed && f->ops->message && s->m.drafted)
+            message_unbind(&s->m);
+        else if (s->parsed && f->ops->message)
+            message_rebind(&s->m, f->scan);
         if (s->parsed)
             deliver(f, &s->m, errors_before);
         else
@@ -578,7 +590,7 @@ static void finish_oldest(struct filter *f)
             if (trash)
                 j->garbage[me] = trash->next;
             pthread_mutex_unlock(&j->lock);
-            work_on(f, b, &j->sinks[me], j->scans[me], trash);
+            work_on(f, b, &j->sinks[me], &j->scans[me], trash);
             pthread_mutex_lock(&j->lock);
             b->state = BATCH_DONE;
             if (trash)
@@ -1034,7 +1046,7 @@ static void start_progress(struct filter *f, char **files, int nfiles)
 static int run(const struct filter_config *cfg, const struct filter_ops *ops, char **files,
                int nfiles, const struct record *one)
 {
-    struct filter f = {.cfg = cfg, .ops = ops, .scan = jscan_new()};
+    struct filter f = {.cfg = cfg, .ops = ops, .scan = jscan_new(), .scratch = jscan_new()};
     diag_sink_init(&f.sink, stderr);
     f.sink.format = cfg->opts->diagnostics;
     f.sink.quiet = cfg->opts->quiet;
@@ -1091,6 +1103,7 @@ static int run(const struct filter_config *cfg, const struct filter_ops *ops, ch
                                  : EXIT_OK;
     diag_sink_free(&f.sink);
     jscan_free(f.scan);
+    jscan_free(f.scratch);
     return status;
 }
 

@@ -31,8 +31,9 @@ struct filter_ops {
      * returned in m->passed. With --jobs above 1 it runs in worker threads, on many messages at
      * once and ahead of `message`, with a sink of its own whose findings are reported in order
      * before `message` is called: it may read ctx, but changes nothing outside m. What it
-     * writes to m->output is written after `message`, unless an error was reported. */
-    bool (*prepare)(void *ctx, struct message *m, struct diag_sink *sink);
+     * writes to m->output is written after `message`, unless an error was reported. scratch is
+     * a scanner of the calling thread's own, for views of prepare's own (m's is in another). */
+    bool (*prepare)(void *ctx, struct message *m, struct jscan *scratch, struct diag_sink *sink);
     /* Parses a record of the FIPA string form into a FIPA JSON object; NULL after reporting why.
      * Tools that do not read the string form leave it NULL. With --jobs above 1 it runs in worker
      * threads, as prepare does. */

@@ -172,16 +172,20 @@ static void read_clock(struct converter *c, const char *sender, bool timed, doub
     c->now = clock_book_now(c->clock);
 }
 
-/* An IACP ts as message time: seconds, milliseconds above 10^11, none above 10^14 (iacp.h). */
-static bool iacp_time(const json_t *iacp, double *ts)
+/* An IACP ts (when it is a number) as message time: seconds, milliseconds above 10^11, none
+ * above 10^14 (iacp.h). */
+static bool ts_seconds(bool number, double value, double *ts)
 {
-    const json_t *v = json_object_get(iacp, "ts");
-    if (!json_is_number(v) || !(json_number_value(v) >= 0 && json_number_value(v) <= IACP_TS_MAX))
+    if (!number || !(value >= 0 && value <= IACP_TS_MAX))
         return false;
-    *ts = json_number_value(v);
-    if (*ts > IACP_TS_MILLIS)
-        *ts /= 1000;
+    *ts = value > IACP_TS_MILLIS ? value / 1000 : value;
     return true;
+}
+
+static bool iacp_view_time(const struct jv *iacp, double *ts)
+{
+    const struct jv *v = jv_object_get(iacp, "ts");
+    return ts_seconds(jv_is_number(v), jv_number_value(v), ts);
 }
 
 /* What the converter needs of an IACP message to follow it. */
@@ -198,6 +202,17 @@ static struct envelope envelope_of(const json_t *iacp, enum iacp_kind kind)
         .from = json_member_string(iacp, "from"),
         .to = json_member_string(iacp, "to"),
         .ref = json_member_string(iacp, "ref"),
+    };
+}
+
+static struct envelope view_envelope(const struct jv *iacp, enum iacp_kind kind)
+{
+    return (struct envelope){
+        .kind = kind,
+        .id = jv_member_string(iacp, "id"),
+        .from = jv_member_string(iacp, "from"),
+        .to = jv_member_string(iacp, "to"),
+        .ref = jv_member_string(iacp, "ref"),
     };
 }
 
@@ -307,9 +322,15 @@ static bool unix_seconds(const json_t *v, long long *out)
     return true;
 }
 
-/* The RFC 3339 timestamp of unix second t (a new reference). */
+/* The RFC 3339 timestamp of unix second t (a new reference). c may be NULL (a draft, made in
+ * a worker thread): then there is no cache to take it from. */
 static json_t *rfc3339(struct converter *c, long long t)
 {
+    if (!c) {
+        char buf[48];
+        time_format_rfc3339(t, buf, sizeof buf);
+        return json_stringn_nocheck(buf, strlen(buf)); /* ASCII */
+    }
     if (!c->stamp || c->stamp_second != t) {
         char buf[48];
         time_format_rfc3339(t, buf, sizeof buf);
@@ -395,16 +416,20 @@ static struct kind_mapping map_kind(enum iacp_kind kind, const json_t *body)
     }
 }
 
+/* Whether a message may answer a cancel, by what it says itself: a final task.result with
+ * status "cancelled". */
+static bool may_answer_cancel(enum iacp_kind kind, const json_t *body)
+{
+    const char *status = kind == IACP_TASK_RESULT ? json_member_string(body, "status") : NULL;
+    return status && strcmp(status, "cancelled") == 0 && !is_partial(body);
+}
+
 /* The cancel a task.result with status "cancelled" answers: the latest cancel sent for the
  * assign it names, to the forager that sends the result. NULL when there is none. */
 static const char *cancel_answered(enum iacp_kind kind, const json_t *body,
                                    const struct envelope *e, const struct followed *f)
 {
-    if (kind != IACP_TASK_RESULT)
-        return NULL;
-    const char *status = json_member_string(body, "status");
-    if (is_partial(body) || !status || strcmp(status, "cancelled") != 0 || !f->answered ||
-        !f->answered->cancel || !e->from)
+    if (!may_answer_cancel(kind, body) || !f->answered || !f->answered->cancel || !e->from)
         return NULL;
     const char *to = f->answered->cancel_to;
     return to && strcmp(to, e->from) == 0 ? f->answered->cancel : NULL;
@@ -491,49 +516,51 @@ static void member_to_fipa(json_t *out, const char *key, json_t *v, const struct
     }
 }
 
-json_t *convert_iacp_to_fipa(struct converter *c, json_t *iacp, struct diag_sink *sink,
-                             const struct diag_where *at)
+/* The kind of an IACP message, or IACP_INVALID after reporting why it cannot be converted. */
+static enum iacp_kind kind_to_convert(const struct jv *iacp, struct diag_sink *sink,
+                                      const struct diag_where *at)
 {
-    const char *kind_name = json_member_string(iacp, "kind");
+    const char *kind_name = jv_member_string(iacp, "kind");
     enum iacp_kind kind = kind_name ? iacp_kind_parse(kind_name) : IACP_INVALID;
-    if (kind == IACP_INVALID) {
+    if (kind == IACP_INVALID)
         report_unconvertible(sink, at, "convert-iacp", "kind", kind_name, "an IACP kind");
-        return NULL;
-    }
-    double ts;
-    bool timed = iacp_time(iacp, &ts);
-    struct envelope e = envelope_of(iacp, kind);
-    read_clock(c, e.from, timed, ts);
-    if (kind == IACP_FIPA)
-        return fipa_from_fipa_kind(c, iacp, fipa_act_parse(kind_name + 5));
-    if (kind == IACP_DOTTED)
+    return kind;
+}
+
+static void warn_unknown_kind(const struct jv *iacp, enum iacp_kind kind, struct diag_sink *sink,
+                              const struct diag_where *at)
+{
+    const char *name = kind == IACP_DOTTED ? jv_member_string(iacp, "kind") : NULL;
+    if (name)
         diag_emit(sink, at, SEV_WARNING, "convert-kind-unknown",
-                  "unknown kind '%s' written as inform (x-iacp-kind keeps it)", kind_name);
-    json_t *body = json_object_get(iacp, "body");
-    struct followed f = follow(c, &e);
-    struct to_fipa t = {c, map_kind(kind, body), cancel_answered(kind, body, &e, &f)};
+                  "unknown kind '%s' written as inform (x-iacp-kind keeps it)", name);
+}
+
+/* The FIPA object of an IACP message of a known kind (not fipa.*), once the stream has said
+ * which cancel it answers (or NULL) and its conversation_id (or NULL: none). c may be NULL (a
+ * draft): it only keeps the last timestamp written. */
+static json_t *fipa_of_iacp(struct converter *c, const struct jv *iacp, json_t *body,
+                            enum iacp_kind kind, const char *answers_cancel,
+                            const char *conversation)
+{
+    struct to_fipa t = {c, map_kind(kind, body), answers_cancel};
     if (t.answers_cancel)
         t.map.act = FIPA_INFORM;
     json_t *out = json_object();
     json_object_set_new_nocheck(out, "performative",
                                 valid_string(fipa_act_name(t.map.act, SPELL_SNAKE)));
-    const char *key;
-    json_t *v;
-    json_object_foreach(iacp, key, v)
-    {
+    /* The members are read from the view as jansson values one by one: no tree of the whole
+     * message is made. */
+    for (const struct jv *k = jv_object_first(iacp); k; k = jv_object_next(iacp, k)) {
+        const char *key = jv_string_value(k);
+        json_t *v = is(key, "body") ? json_incref(body) : jscan_to_tree(jv_object_value(k));
         member_to_fipa(out, key, v, &t);
+        json_decref(v);
     }
     if (!body) {
         json_t *unused;
         json_object_set_new_nocheck(out, "content", iacp_content(NULL, t.map.action, &unused));
     }
-    /* The way back keeps a conversation_id that the stream would not find again (a capture cut
-     * in the middle of a conversation) in x-fipa-conversation_id; it wins here. */
-    const char *conversation = json_member_string(iacp, "x-fipa-conversation_id");
-    if (conversation && e.id)
-        correct_conversation(c, e.from, e.id, conversation);
-    if (!conversation)
-        conversation = f.conversation;
     if (conversation)
         json_object_set_new_nocheck(out, "conversation_id", valid_string(conversation));
     if (t.map.protocol)
@@ -544,6 +571,124 @@ json_t *convert_iacp_to_fipa(struct converter *c, json_t *iacp, struct diag_sink
     if (kind == IACP_TASK_RESULT && is_partial(body))
         json_object_set_new_nocheck(out, "x-acp-partial", json_true());
     return out;
+}
+
+/* Follows an IACP message of a known kind along the stream, its time already read: returns the
+ * conversation_id of its FIPA counterpart (NULL: none; valid until the next call), and in *f
+ * what following found. The way back keeps a conversation_id that the stream would not find
+ * again (a capture cut in the middle of a conversation) in x-fipa-conversation_id; it wins. */
+static const char *follow_iacp(struct converter *c, const struct envelope *e,
+                               const char *conversation, struct followed *f)
+{
+    *f = follow(c, e);
+    if (conversation && e->id)
+        correct_conversation(c, e->from, e->id, conversation);
+    return conversation ? conversation : f->conversation;
+}
+
+/* The body of an IACP message as a jansson value (a new reference), or NULL. */
+static json_t *body_of(const struct jv *iacp)
+{
+    const struct jv *body = jv_object_get(iacp, "body");
+    return body ? jscan_to_tree(body) : NULL;
+}
+
+json_t *convert_iacp_to_fipa(struct converter *c, const struct jv *iacp, struct diag_sink *sink,
+                             const struct diag_where *at)
+{
+    enum iacp_kind kind = kind_to_convert(iacp, sink, at);
+    if (kind == IACP_INVALID)
+        return NULL;
+    struct envelope e = view_envelope(iacp, kind);
+    double ts;
+    bool timed = iacp_view_time(iacp, &ts);
+    read_clock(c, e.from, timed, ts);
+    if (kind == IACP_FIPA) {
+        json_t *tree = jscan_to_tree(iacp);
+        json_t *out =
+            fipa_from_fipa_kind(c, tree, fipa_act_parse(jv_member_string(iacp, "kind") + 5));
+        json_decref(tree);
+        return out;
+    }
+    warn_unknown_kind(iacp, kind, sink, at);
+    struct followed f;
+    const char *conversation =
+        follow_iacp(c, &e, jv_member_string(iacp, "x-fipa-conversation_id"), &f);
+    json_t *body = body_of(iacp);
+    json_t *out =
+        fipa_of_iacp(c, iacp, body, kind, cancel_answered(kind, body, &e, &f), conversation);
+    json_decref(body);
+    return out;
+}
+
+json_t *convert_iacp_draft(const struct jv *iacp, struct diag_sink *sink,
+                           const struct diag_where *at, enum draft *draft)
+{
+    enum iacp_kind kind = kind_to_convert(iacp, sink, at);
+    *draft = DRAFT_NONE;
+    if (kind == IACP_INVALID)
+        return NULL;
+    *draft = DRAFT_NEEDS_STREAM;
+    json_t *body = body_of(iacp);
+    json_t *out = NULL;
+    if (kind != IACP_FIPA && !may_answer_cancel(kind, body)) {
+        warn_unknown_kind(iacp, kind, sink, at);
+        const char *conversation = jv_member_string(iacp, "x-fipa-conversation_id");
+        *draft = conversation || !jv_member_string(iacp, "id") ? DRAFT_WHOLE : DRAFT_HOLE;
+        out = fipa_of_iacp(NULL, iacp, body, kind, NULL, *draft == DRAFT_HOLE ? "" : conversation);
+    }
+    json_decref(body);
+    return out;
+}
+
+/* Copies s, when there is one, to *p, and moves *p past it. */
+static const char *copy_to(char **p, const char *s)
+{
+    if (!s)
+        return NULL;
+    size_t len = strlen(s) + 1;
+    char *copy = memcpy(*p, s, len);
+    *p += len;
+    return copy;
+}
+
+static size_t size_of(const char *s)
+{
+    return s ? strlen(s) + 1 : 0;
+}
+
+struct iacp_trail *convert_iacp_trail(const struct jv *iacp)
+{
+    const char *kind = jv_member_string(iacp, "kind");
+    const char *strings[] = {
+        jv_member_string(iacp, "id"),
+        jv_member_string(iacp, "from"),
+        jv_member_string(iacp, "to"),
+        jv_member_string(iacp, "ref"),
+        jv_member_string(iacp, "x-fipa-conversation_id"),
+    };
+    size_t size = sizeof(struct iacp_trail);
+    for (size_t i = 0; i < sizeof strings / sizeof *strings; i++)
+        size += size_of(strings[i]);
+    struct iacp_trail *t = xmalloc(size);
+    t->kind = kind ? iacp_kind_parse(kind) : IACP_INVALID;
+    t->ts = 0;
+    t->timed = iacp_view_time(iacp, &t->ts);
+    char *p = t->strings;
+    t->id = copy_to(&p, strings[0]);
+    t->from = copy_to(&p, strings[1]);
+    t->to = copy_to(&p, strings[2]);
+    t->ref = copy_to(&p, strings[3]);
+    t->conversation = copy_to(&p, strings[4]);
+    return t;
+}
+
+const char *convert_iacp_follow(struct converter *c, const struct iacp_trail *t)
+{
+    struct envelope e = {t->kind, t->id, t->from, t->to, t->ref};
+    read_clock(c, e.from, t->timed, t->ts);
+    struct followed f;
+    return follow_iacp(c, &e, t->conversation, &f);
 }
 
 /* --- FIPA that came from IACP -> IACP: the way back of convert_iacp_to_fipa --- */

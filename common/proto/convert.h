@@ -24,6 +24,8 @@
 
 #include "diag.h"
 #include "fipa.h"
+#include "iacp.h"
+#include "jscan.h"
 
 struct convert_config {
     double idle_timeout;    /* seconds of message time a conversation is remembered */
@@ -38,10 +40,44 @@ struct converter;
 struct converter *converter_new(const struct convert_config *cfg);
 void converter_free(struct converter *c);
 
-/* A new FIPA object for an IACP one (performative in snake_case), or NULL after reporting why
- * (convert-iacp) at *at. */
-json_t *convert_iacp_to_fipa(struct converter *c, json_t *iacp, struct diag_sink *sink,
+/* A new FIPA object for an IACP one, read through its view (performative in snake_case), or
+ * NULL after reporting why (convert-iacp) at *at. */
+json_t *convert_iacp_to_fipa(struct converter *c, const struct jv *iacp, struct diag_sink *sink,
                              const struct diag_where *at);
+
+/* --jobs converts IACP to FIPA in two steps: a draft, which needs nothing of the stream and so
+ * is made in a worker thread, then, in input order, the message followed along the stream, which
+ * gives the draft its conversation_id. Together they write what convert_iacp_to_fipa writes. */
+enum draft {
+    DRAFT_NONE,         /* no draft: an error was reported */
+    DRAFT_NEEDS_STREAM, /* no draft: only convert_iacp_to_fipa can convert the message (a fipa.*
+                           kind, a result that may answer a cancel) */
+    DRAFT_WHOLE,        /* a draft that is the output as it stands */
+    DRAFT_HOLE,         /* a draft whose conversation_id is "", for the stream to say */
+};
+
+/* A new FIPA object for an IACP one as far as the message alone says (see enum draft), or NULL.
+ * Reports what convert_iacp_to_fipa would, at *at. */
+json_t *convert_iacp_draft(const struct jv *iacp, struct diag_sink *sink,
+                           const struct diag_where *at, enum draft *draft);
+
+/* What following an IACP message along the stream reads of it, taken with its draft so that the
+ * message can be freed before it is followed: one allocation, its strings in it; free() it. */
+struct iacp_trail {
+    enum iacp_kind kind;
+    bool timed;                       /* whether ts is a message time */
+    double ts;                        /* in seconds */
+    const char *id, *from, *to, *ref; /* NULL when absent or no string */
+    const char *conversation;         /* x-fipa-conversation_id, or NULL */
+    char strings[];
+};
+
+struct iacp_trail *convert_iacp_trail(const struct jv *iacp);
+
+/* In input order, for a message that has a draft: follows it along the stream as
+ * convert_iacp_to_fipa does, and returns the conversation_id a DRAFT_HOLE takes (valid until
+ * the next call). */
+const char *convert_iacp_follow(struct converter *c, const struct iacp_trail *t);
 
 /* A new IACP object for a FIPA one, or NULL after reporting why (convert-fipa). */
 json_t *convert_fipa_to_iacp(struct converter *c, json_t *fipa, struct diag_sink *sink,

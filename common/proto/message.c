@@ -1,5 +1,6 @@
 #include "message.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 static const char utf8_bom[3] = {'\xef', '\xbb', '\xbf'};
@@ -138,6 +139,9 @@ static void settle(struct message *m, const struct record *rec, enum protocol_ch
     m->at = (struct diag_where){.id = m->id};
     m->passed = true;
     m->output = (struct strbuf)STRBUF_INIT;
+    m->drafted = false;
+    m->hole = MESSAGE_NO_HOLE;
+    m->notes = NULL;
     if (rec) {
         m->at.file = rec->file;
         m->at.line = rec->line;
@@ -189,6 +193,23 @@ void message_rebind(struct message *m, struct jscan *js)
     m->at.id = m->id;
 }
 
+void message_drafted(struct message *m, void *notes, const char *id)
+{
+    m->drafted = true;
+    m->notes = notes;
+    m->id = m->at.id = id;
+    if (!m->own) { /* else the view is made of the tree */
+        json_decref(m->tree);
+        m->tree = NULL;
+    }
+}
+
+void message_unbind(struct message *m)
+{
+    if (!m->own)
+        m->view = NULL;
+}
+
 json_t *message_tree(const struct message *m)
 {
     /* Made once and kept: the message is the tree's owner, as it was when every message had one. */
@@ -205,4 +226,6 @@ void message_clear(struct message *m)
     m->own = NULL;
     m->view = NULL;
     sb_free(&m->output);
+    free(m->notes);
+    m->notes = NULL;
 }

@@ -5,6 +5,7 @@
 #define ACP_MESSAGE_H
 
 #include <jansson.h>
+#include <stdint.h>
 
 #include "diag.h"
 #include "jscan.h"
@@ -24,7 +25,14 @@ struct message {
     struct diag_where at; /* where diagnostics about this message point */
     bool passed;          /* what filter_ops.prepare returned for it (filter.h) */
     struct strbuf output; /* what prepare wrote for it: the filter writes it after `message` */
+    /* prepare did the work that reads the message (message_drafted): `message` reads only what
+     * prepare left it, in output and notes */
+    bool drafted;
+    size_t hole; /* where in output `message` writes what needs the stream; MESSAGE_NO_HOLE */
+    void *notes; /* what else prepare left for `message`: one allocation, freed with m */
 };
+
+#define MESSAGE_NO_HOLE SIZE_MAX
 
 /* Parses a JSON record into an object. On failure reports the reason (bad-json, not-object,
  * duplicate-key, ...) at the record's line and column and returns NULL. */
@@ -54,6 +62,13 @@ void message_init_in(struct message *m, const struct record *rec, json_t *root,
 /* Makes m's view again in js, for a message another thread read (--jobs): the scanner that
  * holds its view has read on since. */
 void message_rebind(struct message *m, struct jscan *js);
+/* For prepare, when it has done all the work that reads the message: what `message` needs is in
+ * output and in notes (one allocation, freed with m, or NULL), id (or NULL) holds the message's
+ * id for its diagnostics and lives as long as m. The tree is freed at once, by the thread that
+ * made it (memory that malloc hands out next), and --jobs does not make the view again. */
+void message_drafted(struct message *m, void *notes, const char *id);
+/* Instead of message_rebind for a drafted message: its view is not read again. */
+void message_unbind(struct message *m);
 /* The message as a jansson tree, made from the view on first use; owned by the message. */
 json_t *message_tree(const struct message *m);
 void message_clear(struct message *m);

@@ -321,7 +321,7 @@ bool fuzz_convert(struct converter *c, const struct message *m, enum fuzz_format
         result = proto == PROTO_IACP ? json_incref(message_tree(m))
                                      : convert_fipa_to_iacp(c, message_tree(m), sink, &m->at);
     } else if (proto == PROTO_IACP) {
-        result = convert_iacp_to_fipa(c, message_tree(m), sink, &m->at);
+        result = convert_iacp_to_fipa(c, m->view, sink, &m->at);
     } else {
         result = json_deep_copy(message_tree(m));
         if (!convert_respell(result, SPELL_SNAKE)) {

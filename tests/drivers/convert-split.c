@@ -1,0 +1,126 @@
+/* convert-split: holds the two ways of converting IACP to FIPA to agreement. Every line of
+ * standard input (an IACP message) is converted by convert_iacp_to_fipa with one converter, and
+ * with another by convert_iacp_draft then convert_iacp_follow (the hole filled), as acp-convert
+ * does, in worker threads under --jobs; the two outputs and the two diagnostics must be the same.
+ * Lines that are not JSON objects are skipped. Prints a line for each message that differs, then
+ *   messages N, drafts N, holes N, from the stream N, differ N
+ * and exits 1 when any differs. Usage: convert-split <IACP */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "convert.h"
+#include "jsonout.h"
+#include "util.h"
+
+struct way {
+    struct converter *converter;
+    struct diag_sink sink;
+    char *said;
+    size_t said_len;
+    FILE *diagnostics;
+    struct strbuf out;
+};
+
+static void way_open(struct way *w, const struct convert_config *cfg)
+{
+    w->converter = converter_new(cfg);
+    w->said = NULL;
+    w->diagnostics = open_memstream(&w->said, &w->said_len);
+    if (!w->diagnostics)
+        die_oom();
+    diag_sink_init(&w->sink, w->diagnostics);
+    w->out = (struct strbuf)STRBUF_INIT;
+}
+
+static void way_close(struct way *w)
+{
+    diag_sink_free(&w->sink);
+    fclose(w->diagnostics);
+    free(w->said);
+    converter_free(w->converter);
+    sb_free(&w->out);
+}
+
+/* What a way said of the latest message: its output line, then its diagnostics. */
+static void way_write(struct way *w, const json_t *fipa)
+{
+    if (fipa)
+        jsonout_line(&w->out, fipa);
+    fflush(w->diagnostics);
+    sb_add(&w->out, w->said, w->said_len);
+    rewind(w->diagnostics);
+    w->said_len = 0;
+}
+
+struct tally {
+    unsigned long messages, drafts, holes, streamed, differ;
+};
+
+static json_t *by_draft(struct way *w, const struct jv *iacp, const struct diag_where *at,
+                        struct tally *t)
+{
+    enum draft draft;
+    json_t *fipa = convert_iacp_draft(iacp, &w->sink, at, &draft);
+    if (draft == DRAFT_NEEDS_STREAM) {
+        t->streamed++;
+        return convert_iacp_to_fipa(w->converter, iacp, &w->sink, at);
+    }
+    if (!fipa)
+        return NULL;
+    t->drafts++;
+    struct iacp_trail *trail = convert_iacp_trail(iacp);
+    const char *conversation = convert_iacp_follow(w->converter, trail);
+    if (draft == DRAFT_HOLE) {
+        t->holes++;
+        json_object_set_new(fipa, "conversation_id", json_string(conversation));
+    }
+    free(trail);
+    return fipa;
+}
+
+int main(void)
+{
+    util_set_progname("convert-split");
+    struct convert_config cfg = {
+        .idle_timeout = 3600, .max_open = 100000, .clock_skew = 30, .seed = 1, .now = 0};
+    struct way whole, split;
+    way_open(&whole, &cfg);
+    way_open(&split, &cfg);
+    struct tally t = {0};
+    struct jscan *js = jscan_new();
+    char *line = NULL;
+    size_t cap = 0;
+    ssize_t len;
+    for (unsigned long n = 1; (len = getline(&line, &cap, stdin)) > 0; n++) {
+        json_t *iacp = json_loadb(line, (size_t)len, 0, NULL);
+        if (!json_is_object(iacp)) {
+            json_decref(iacp);
+            continue;
+        }
+        t.messages++;
+        struct diag_where at = {.file = "-", .line = n};
+        const struct jv *view = jscan_of_tree(js, iacp);
+        json_t *a = convert_iacp_to_fipa(whole.converter, view, &whole.sink, &at);
+        json_t *b = by_draft(&split, view, &at, &t);
+        sb_reset(&whole.out);
+        sb_reset(&split.out);
+        way_write(&whole, a);
+        way_write(&split, b);
+        if (whole.out.len != split.out.len || memcmp(whole.out.buf, split.out.buf, whole.out.len)) {
+            t.differ++;
+            printf("line %lu:\n  whole: %s  split: %s", n, whole.out.buf ? whole.out.buf : "\n",
+                   split.out.buf ? split.out.buf : "\n");
+        }
+        json_decref(a);
+        json_decref(b);
+        json_decref(iacp);
+    }
+    free(line);
+    jscan_free(js);
+    way_close(&whole);
+    way_close(&split);
+    printf("messages %lu, drafts %lu, holes %lu, from the stream %lu, differ %lu\n", t.messages,
+           t.drafts, t.holes, t.streamed, t.differ);
+    return t.differ ? 1 : 0;
+}
