@@ -169,9 +169,9 @@ bad_input() {
     acp-validate -j 2 <"$t/fifo" >"$t/out" 2>"$t/err" 3>&- &
     pid=$!
     exec {writer}>"$t/fifo"
-    # The reading thread and two workers.
-    for _ in $(seq 50); do [ "$(ls /proc/$pid/task | wc -l)" -eq 3 ] && break; sleep 0.1; done
-    assert_equal "$(ls /proc/$pid/task | wc -l)" 3
+    # -j N is N threads in all: the reading thread (which parses too) and one worker.
+    for _ in $(seq 50); do [ "$(ls /proc/$pid/task | wc -l)" -eq 2 ] && break; sleep 0.1; done
+    assert_equal "$(ls /proc/$pid/task | wc -l)" 2
     for i in 1 2 3; do
         printf '{"v":"1.1","id":"m-00000%d","from":"forager-1","to":"queen","kind":"hb","ts":1700000000,"body":{"slots":1}}\n{bad %d\n' "$i" "$i" >&"$writer"
         for _ in $(seq 50); do [ "$(wc -l <"$t/out")" -ge "$i" ] && [ "$(wc -l <"$t/err")" -ge "$i" ] && break; sleep 0.1; done

@@ -282,7 +282,7 @@ static bool limit_reached(struct filter *f, const struct record *rec)
  * end of a file), every batch in flight is finished: the output is the same as with one thread,
  * and a live pipe gets each result at once. ---- */
 
-enum { BATCH_RECORDS = 128, BATCH_BYTES = 32 * 1024 };
+enum { BATCH_RECORDS = 512, BATCH_BYTES = 128 * 1024 };
 
 struct slot {
     struct record rec;
@@ -574,25 +574,26 @@ static void finish_slot(struct filter *f, struct slot *s)
     }
 }
 
-/* Waits for the oldest batch in flight (doing it here when no worker took it yet) and finishes
- * its records in order; then hands it to the thread that parsed it to free its messages. */
+/* Waits for the oldest batch in flight and finishes its records in order; then hands it to the
+ * thread that parsed it to free its messages. Rather than wait, this thread parses a batch no
+ * worker took yet, the oldest first: it is one of the --jobs threads. */
 static void finish_oldest(struct filter *f)
 {
     struct jobs *j = f->jobs;
     pthread_mutex_lock(&j->lock);
     struct batch *b = j->oldest;
     while (b->state != BATCH_DONE) {
-        if (j->unclaimed == b) {
+        if (j->unclaimed) {
             size_t me = j->nthreads;
-            claim(j);
-            b->worker = me;
+            struct batch *mine = claim(j);
+            mine->worker = me;
             struct batch *trash = j->garbage[me];
             if (trash)
                 j->garbage[me] = trash->next;
             pthread_mutex_unlock(&j->lock);
-            work_on(f, b, &j->sinks[me], &j->scans[me], trash);
+            work_on(f, mine, &j->sinks[me], &j->scans[me], trash);
             pthread_mutex_lock(&j->lock);
-            b->state = BATCH_DONE;
+            mine->state = BATCH_DONE;
             if (trash)
                 recycle(j, trash);
         } else {
@@ -1070,7 +1071,7 @@ static int run(const struct filter_config *cfg, const struct filter_ops *ops, ch
         start_progress(&f, files, nfiles);
         size_t jobs = jobs_wanted(cfg->opts);
         if (!one && jobs > 1)
-            start_jobs(&f, jobs);
+            start_jobs(&f, jobs - 1); /* and this thread */
         if (one)
             handle_record(&f, one);
         else
