@@ -185,10 +185,10 @@ static unsigned long output_errors(const struct message *out, const struct fipa_
 static const char *const caxton_members[] = {"sender", "receiver", "content"};
 
 /* Whether msg has no such member, or only an empty set of agents. */
-static bool lacks(const json_t *msg, const char *member)
+static bool lacks(const struct jv *msg, const char *member)
 {
-    const json_t *v = json_object_get(msg, member);
-    return !v || (json_is_array(v) && json_array_size(v) == 0);
+    const struct jv *v = jv_object_get(msg, member);
+    return !v || (jv_is_array(v) && jv_array_size(v) == 0);
 }
 
 /* Whether out, which the chosen rules reject, passes the standard profile's. */
@@ -204,22 +204,18 @@ static bool standard_allows(const struct message *out, const struct fipa_rules *
 
 /* An output that acp-validate --stateless would reject is an error for its input, and is not
  * written; one that only the standard FIPA profile allows (no sender, receiver or content, as
- * JADE sends some messages) is written with a warning. js holds the output's view: the run's own
- * in input order, prepare's scratch scanner in prepare. */
-static bool check_output(struct convert_run *run, struct message *m, json_t *result,
-                         struct jscan *js, struct diag_sink *sink)
+ * JADE sends some messages) is written with a warning. out is the output as a message of m's
+ * record. */
+static bool check_message_out(struct convert_run *run, struct message *m, struct message *out,
+                              struct diag_sink *sink)
 {
-    struct message out;
-    message_init_in(&out, NULL, json_incref(result),
-                    run->to == FORMAT_IACP ? CHOOSE_IACP : CHOOSE_FIPA, js);
-    out.rec = m->rec;
-    out.id = NULL;
-    out.at = m->at;
-    const char *name = out.proto == PROTO_IACP ? "IACP" : "FIPA";
+    out->rec = m->rec;
+    out->id = NULL;
+    out->at = m->at;
+    const char *name = out->proto == PROTO_IACP ? "IACP" : "FIPA";
     struct strbuf codes = STRBUF_INIT;
-    unsigned long errors = output_errors(&out, &run->fipa, &codes);
-    bool allowed = errors == 0 || standard_allows(&out, &run->fipa);
-    message_clear(&out);
+    unsigned long errors = output_errors(out, &run->fipa, &codes);
+    bool allowed = errors == 0 || standard_allows(out, &run->fipa);
     if (!allowed)
         diag_emit(sink, &m->at, SEV_ERROR, "convert-output-invalid",
                   "converted to %s, the message breaks its rules (%s); it is not written", name,
@@ -231,13 +227,47 @@ static bool check_output(struct convert_run *run, struct message *m, json_t *res
         return false;
     struct strbuf missing = STRBUF_INIT;
     for (size_t i = 0; i < sizeof caxton_members / sizeof *caxton_members; i++)
-        if (lacks(result, caxton_members[i]))
+        if (lacks(out->view, caxton_members[i]))
             sb_addf(&missing, "%s%s", missing.len ? ", " : "", caxton_members[i]);
     diag_emit(sink, &m->at, SEV_WARNING, "convert-output-standard",
               "converted to FIPA, the message has no %s: valid in the standard profile only",
               missing.buf ? missing.buf : "?");
     sb_free(&missing);
     return true;
+}
+
+/* The check of an output made as a tree; js holds its view: the run's own in input order,
+ * prepare's scratch scanner in prepare. */
+static bool check_output(struct convert_run *run, struct message *m, json_t *result,
+                         struct jscan *js, struct diag_sink *sink)
+{
+    struct message out;
+    message_init_in(&out, NULL, json_incref(result),
+                    run->to == FORMAT_IACP ? CHOOSE_IACP : CHOOSE_FIPA, js);
+    bool ok = check_message_out(run, m, &out, sink);
+    message_clear(&out);
+    return ok;
+}
+
+/* The check of an output written as a line of FIPA JSON (with its newline), read in js. */
+static bool check_line(struct convert_run *run, struct message *m, const struct strbuf *line,
+                       struct jscan *js, struct diag_sink *sink)
+{
+    struct record rec = {.kind = REC_LINE, .text = line->buf, .len = line->len - 1};
+    struct message out;
+    struct diag_sink quiet;
+    diag_sink_init(&quiet, NULL);
+    quiet.quiet = true;
+    bool read = message_read(&out, &rec, js, CHOOSE_FIPA, &quiet);
+    diag_sink_free(&quiet);
+    if (!read) { /* never: what the draft writes is JSON */
+        diag_emit(sink, &m->at, SEV_ERROR, "convert-output-invalid",
+                  "converted to FIPA, the message is no JSON object; it is not written");
+        return false;
+    }
+    bool ok = check_message_out(run, m, &out, sink);
+    message_clear(&out);
+    return ok;
 }
 
 /* Appends result as a line of JSON, safe on a terminal (acp(7)): its strings came through
@@ -289,46 +319,24 @@ static bool keeps_protocol(const struct convert_run *run, enum protocol proto)
     return (proto == PROTO_IACP) == (run->to == FORMAT_IACP);
 }
 
-/* Writes a draft as write_line does, and in *hole where its conversation_id's value stands
- * (hole may be NULL). */
-static void write_draft(struct strbuf *out, const json_t *draft, size_t *hole)
-{
-    struct jsonout w;
-    jsonout_init(&w, out, JSONOUT_VALID | JSONOUT_TERMINAL);
-    jsonout_begin_object(&w);
-    const char *key;
-    json_t *v;
-    json_object_foreach((json_t *)draft, key, v)
-    {
-        jsonout_key(&w, key);
-        if (hole && strcmp(key, "conversation_id") == 0)
-            *hole = out->len;
-        jsonout_value(&w, v);
-    }
-    jsonout_end_object(&w);
-    sb_addc(out, '\n');
-}
-
 /* IACP to FIPA JSON as far as the message alone says (convert_iacp_draft): the draft checked
  * and written, but for the conversation_id that convert_message finds along the stream.
  * Returns whether convert_message has work left. */
 static bool draft_to_fipa(struct convert_run *run, struct message *m, struct jscan *scratch,
                           struct diag_sink *sink)
 {
-    enum draft draft;
-    json_t *result = convert_iacp_draft(m->view, sink, &m->at, &draft);
-    if (!result)
+    sb_grow(&m->output, 2 * m->rec->len + 256); /* FIPA's names are longer: one allocation */
+    size_t hole = MESSAGE_NO_HOLE;
+    enum draft draft = convert_iacp_draft(m->view, run->spelling, &m->output, &hole, sink, &m->at);
+    if (draft == DRAFT_NONE || draft == DRAFT_NEEDS_STREAM)
         return draft == DRAFT_NEEDS_STREAM;
     /* followed along the stream even when its output fails its check */
     struct iacp_trail *trail = convert_iacp_trail(m->view);
     unsigned long errors_before = sink->errors;
-    if (check_output(run, m, result, scratch, sink) && sink->errors == errors_before) {
-        if (run->spelling != SPELL_SNAKE)
-            convert_respell(result, run->spelling);
-        sb_grow(&m->output, 2 * m->rec->len + 256); /* FIPA's names are longer: one allocation */
-        write_draft(&m->output, result, draft == DRAFT_HOLE ? &m->hole : NULL);
-    }
-    json_decref(result);
+    if (check_line(run, m, &m->output, scratch, sink) && sink->errors == errors_before)
+        m->hole = hole;
+    else
+        sb_reset(&m->output);
     message_drafted(m, trail, trail->id);
     return true;
 }

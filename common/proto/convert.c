@@ -8,6 +8,7 @@
 
 #include "iacp.h"
 #include "idgen.h"
+#include "jsonout.h"
 #include "streamclock.h"
 #include "hashtab.h"
 #include "list.h"
@@ -298,13 +299,20 @@ static bool is(const char *key, const char *name)
     return strcmp(key, name) == 0;
 }
 
-static void set_prefixed(json_t *obj, const char *prefix, const char *name, json_t *v)
+/* prefix and name, in small when they fit (free the result unless it is small). */
+static char *prefixed(char small[64], const char *prefix, const char *name)
 {
     size_t prefix_len = strlen(prefix), name_len = strlen(name);
-    char small[64];
-    char *key = prefix_len + name_len < sizeof small ? small : xmalloc(prefix_len + name_len + 1);
+    char *key = prefix_len + name_len < 64 ? small : xmalloc(prefix_len + name_len + 1);
     memcpy(key, prefix, prefix_len);
     memcpy(key + prefix_len, name, name_len + 1);
+    return key;
+}
+
+static void set_prefixed(json_t *obj, const char *prefix, const char *name, json_t *v)
+{
+    char small[64];
+    char *key = prefixed(small, prefix, name);
     json_object_set_nocheck(obj, key, v);
     if (key != small)
         free(key);
@@ -385,9 +393,26 @@ static bool is_partial(const json_t *body)
     return json_is_true(json_object_get(body, "partial"));
 }
 
+/* What a body says of the result a message carries. */
+struct result_status {
+    const char *status; /* NULL: none, or no string */
+    bool partial;
+};
+
+static struct result_status status_of(const json_t *body)
+{
+    return (struct result_status){json_member_string(body, "status"), is_partial(body)};
+}
+
+static struct result_status view_status_of(const struct jv *body)
+{
+    return (struct result_status){jv_member_string(body, "status"),
+                                  jv_is_true(jv_object_get(body, "partial"))};
+}
+
 /* A ctl kind asks for nothing back: the queen informs the forager of its action, so the
  * conversation is complete as it stands. */
-static struct kind_mapping map_kind(enum iacp_kind kind, const json_t *body)
+static struct kind_mapping map_kind(enum iacp_kind kind, struct result_status result)
 {
     switch (kind) {
     case IACP_TASK_ASSIGN:
@@ -397,8 +422,8 @@ static struct kind_mapping map_kind(enum iacp_kind kind, const json_t *body)
     case IACP_TASK_REJECT:
         return (struct kind_mapping){FIPA_REFUSE, "fipa-request", NULL};
     case IACP_TASK_RESULT: {
-        const char *status = json_member_string(body, "status");
-        bool ok = (status && strcmp(status, "ok") == 0) || is_partial(body);
+        const char *status = result.status;
+        bool ok = (status && strcmp(status, "ok") == 0) || result.partial;
         return (struct kind_mapping){ok ? FIPA_INFORM : FIPA_FAILURE, "fipa-request", NULL};
     }
     case IACP_TASK_CANCEL:
@@ -418,10 +443,10 @@ static struct kind_mapping map_kind(enum iacp_kind kind, const json_t *body)
 
 /* Whether a message may answer a cancel, by what it says itself: a final task.result with
  * status "cancelled". */
-static bool may_answer_cancel(enum iacp_kind kind, const json_t *body)
+static bool may_answer_cancel(enum iacp_kind kind, struct result_status result)
 {
-    const char *status = kind == IACP_TASK_RESULT ? json_member_string(body, "status") : NULL;
-    return status && strcmp(status, "cancelled") == 0 && !is_partial(body);
+    return kind == IACP_TASK_RESULT && result.status && strcmp(result.status, "cancelled") == 0 &&
+           !result.partial;
 }
 
 /* The cancel a task.result with status "cancelled" answers: the latest cancel sent for the
@@ -429,7 +454,8 @@ static bool may_answer_cancel(enum iacp_kind kind, const json_t *body)
 static const char *cancel_answered(enum iacp_kind kind, const json_t *body,
                                    const struct envelope *e, const struct followed *f)
 {
-    if (!may_answer_cancel(kind, body) || !f->answered || !f->answered->cancel || !e->from)
+    if (!may_answer_cancel(kind, status_of(body)) || !f->answered || !f->answered->cancel ||
+        !e->from)
         return NULL;
     const char *to = f->answered->cancel_to;
     return to && strcmp(to, e->from) == 0 ? f->answered->cancel : NULL;
@@ -543,7 +569,7 @@ static json_t *fipa_of_iacp(struct converter *c, const struct jv *iacp, json_t *
                             enum iacp_kind kind, const char *answers_cancel,
                             const char *conversation)
 {
-    struct to_fipa t = {c, map_kind(kind, body), answers_cancel};
+    struct to_fipa t = {c, map_kind(kind, status_of(body)), answers_cancel};
     if (t.answers_cancel)
         t.map.act = FIPA_INFORM;
     json_t *out = json_object();
@@ -621,24 +647,187 @@ json_t *convert_iacp_to_fipa(struct converter *c, const struct jv *iacp, struct 
     return out;
 }
 
-json_t *convert_iacp_draft(const struct jv *iacp, struct diag_sink *sink,
-                           const struct diag_where *at, enum draft *draft)
+/* --- IACP -> FIPA, the draft: written from the view, member by member, with no tree --- */
+
+/* Any value of the view, as jsonout_value writes a jansson value. */
+static void write_view(struct jsonout *w, const struct jv *v)
+{
+    switch (v->type) {
+    case JV_OBJECT:
+        jsonout_begin_object(w);
+        for (const struct jv *k = jv_object_first(v); k; k = jv_object_next(v, k)) {
+            jsonout_key(w, jv_string_value(k));
+            write_view(w, jv_object_value(k));
+        }
+        jsonout_end_object(w);
+        break;
+    case JV_ARRAY:
+        jsonout_begin_array(w);
+        for (const struct jv *e = jv_array_first(v); e; e = jv_array_next(v, e))
+            write_view(w, e);
+        jsonout_end_array(w);
+        break;
+    case JV_STRING:
+        jsonout_string(w, jv_string_value(v), jv_string_length(v));
+        break;
+    case JV_INTEGER:
+        jsonout_integer(w, jv_integer_value(v));
+        break;
+    case JV_REAL:
+        jsonout_real(w, jv_number_value(v));
+        break;
+    case JV_TRUE:
+    case JV_FALSE:
+        jsonout_bool(w, v->type == JV_TRUE);
+        break;
+    default:
+        jsonout_null(w);
+        break;
+    }
+}
+
+static void write_member(struct jsonout *w, const char *key, const struct jv *v)
+{
+    jsonout_key(w, key);
+    write_view(w, v);
+}
+
+static void write_string_member(struct jsonout *w, const char *key, const char *s)
+{
+    jsonout_key(w, key);
+    jsonout_string(w, s, strlen(s));
+}
+
+/* The member as unix_seconds reads it: whole seconds that RFC 3339 can write. */
+static bool view_unix_seconds(const struct jv *v, long long *out)
+{
+    if (!jv_is_integer(v) || jv_integer_value(v) < 0 ||
+        (double)jv_integer_value(v) > LAST_WRITABLE_SECOND)
+        return false;
+    *out = (long long)jv_integer_value(v);
+    return true;
+}
+
+static void write_time_member(struct jsonout *w, const char *key, long long t)
+{
+    char buf[48];
+    time_format_rfc3339(t, buf, sizeof buf);
+    write_string_member(w, key, buf);
+}
+
+/* content, and x-iacp-body when the way back needs it, as iacp_content makes them. */
+static void write_content(struct jsonout *w, const struct jv *body, const char *action)
+{
+    const struct jv *x_body = NULL;
+    jsonout_key(w, "content");
+    if (action) {
+        jsonout_begin_object(w);
+        write_string_member(w, "action", action);
+        if (jv_is_object(body) && body->len > 0 && !jv_object_get(body, "action")) {
+            for (const struct jv *k = jv_object_first(body); k; k = jv_object_next(body, k))
+                write_member(w, jv_string_value(k), jv_object_value(k));
+        } else {
+            x_body = body;
+        }
+        jsonout_end_object(w);
+    } else if (!body) {
+        jsonout_begin_object(w);
+        jsonout_end_object(w);
+    } else {
+        if (jv_is_object(body) && body->len == 0)
+            x_body = body;
+        write_view(w, body);
+    }
+    if (x_body)
+        write_member(w, "x-iacp-body", x_body);
+}
+
+/* Writes the FIPA counterpart of one IACP member where it stood, as member_to_fipa does (no
+ * cancel is answered in a draft). */
+static void write_member_to_fipa(struct jsonout *w, const char *key, const struct jv *v,
+                                 const struct kind_mapping *map)
+{
+    long long seconds;
+    if (is(key, "v")) {
+        write_member(w, "x-iacp-v", v);
+    } else if (is(key, "kind")) {
+        write_member(w, "x-iacp-kind", v);
+    } else if (is(key, "id") && jv_is_string(v)) {
+        write_member(w, "reply_with", v);
+    } else if (is(key, "from") && jv_is_string(v)) {
+        write_member(w, "sender", v);
+    } else if (is(key, "to") && jv_is_string(v)) {
+        write_member(w, "receiver", v);
+    } else if (is(key, "ref") && jv_is_string(v)) {
+        write_member(w, "in_reply_to", v);
+    } else if (is(key, "ts") && view_unix_seconds(v, &seconds)) {
+        write_time_member(w, "timestamp", seconds);
+    } else if (is(key, "body")) {
+        write_content(w, v, map->action);
+    } else if (!(is(key, "x-fipa-conversation_id") && jv_is_string(v))) {
+        char small[64];
+        char *name = prefixed(small, "x-iacp-", key);
+        write_member(w, name, v);
+        if (name != small)
+            free(name);
+    }
+}
+
+/* reply_by of a task.assign, as deadline_reply_by makes it. */
+static void write_reply_by(struct jsonout *w, const struct jv *body)
+{
+    const struct jv *deadline = jv_object_get(body, "deadline");
+    long long t;
+    double epoch;
+    bool zone;
+    const char *s = jv_string_value(deadline);
+    if (view_unix_seconds(deadline, &t))
+        write_time_member(w, "reply_by", t);
+    else if (s && time_parse_rfc3339(s, &epoch, &zone) && zone)
+        write_string_member(w, "reply_by", s);
+}
+
+enum draft convert_iacp_draft(const struct jv *iacp, enum fipa_spelling spelling,
+                              struct strbuf *out, size_t *hole, struct diag_sink *sink,
+                              const struct diag_where *at)
 {
     enum iacp_kind kind = kind_to_convert(iacp, sink, at);
-    *draft = DRAFT_NONE;
     if (kind == IACP_INVALID)
-        return NULL;
-    *draft = DRAFT_NEEDS_STREAM;
-    json_t *body = body_of(iacp);
-    json_t *out = NULL;
-    if (kind != IACP_FIPA && !may_answer_cancel(kind, body)) {
-        warn_unknown_kind(iacp, kind, sink, at);
-        const char *conversation = jv_member_string(iacp, "x-fipa-conversation_id");
-        *draft = conversation || !jv_member_string(iacp, "id") ? DRAFT_WHOLE : DRAFT_HOLE;
-        out = fipa_of_iacp(NULL, iacp, body, kind, NULL, *draft == DRAFT_HOLE ? "" : conversation);
+        return DRAFT_NONE;
+    const struct jv *body = jv_object_get(iacp, "body");
+    struct result_status result = view_status_of(body);
+    if (kind == IACP_FIPA || may_answer_cancel(kind, result))
+        return DRAFT_NEEDS_STREAM;
+    warn_unknown_kind(iacp, kind, sink, at);
+    const char *conversation = jv_member_string(iacp, "x-fipa-conversation_id");
+    enum draft draft = conversation || !jv_member_string(iacp, "id") ? DRAFT_WHOLE : DRAFT_HOLE;
+    struct kind_mapping map = map_kind(kind, result);
+    struct jsonout w;
+    jsonout_init(&w, out, JSONOUT_VALID | JSONOUT_TERMINAL);
+    jsonout_begin_object(&w);
+    write_string_member(&w, "performative", fipa_act_name(map.act, spelling));
+    for (const struct jv *k = jv_object_first(iacp); k; k = jv_object_next(iacp, k))
+        write_member_to_fipa(&w, jv_string_value(k), jv_object_value(k), &map);
+    if (!body)
+        write_content(&w, NULL, map.action);
+    if (draft == DRAFT_HOLE) {
+        jsonout_key(&w, "conversation_id");
+        *hole = out->len;
+        jsonout_string(&w, "", 0);
+    } else if (conversation) {
+        write_string_member(&w, "conversation_id", conversation);
     }
-    json_decref(body);
-    return out;
+    if (map.protocol)
+        write_string_member(&w, "protocol", map.protocol);
+    if (kind == IACP_TASK_ASSIGN)
+        write_reply_by(&w, body);
+    if (kind == IACP_TASK_RESULT && result.partial) {
+        jsonout_key(&w, "x-acp-partial");
+        jsonout_bool(&w, true);
+    }
+    jsonout_end_object(&w);
+    sb_addc(out, '\n');
+    return draft;
 }
 
 /* Copies s, when there is one, to *p, and moves *p past it. */

@@ -56,10 +56,14 @@ enum draft {
     DRAFT_HOLE,         /* a draft whose conversation_id is "", for the stream to say */
 };
 
-/* A new FIPA object for an IACP one as far as the message alone says (see enum draft), or NULL.
- * Reports what convert_iacp_to_fipa would, at *at. */
-json_t *convert_iacp_draft(const struct jv *iacp, struct diag_sink *sink,
-                           const struct diag_where *at, enum draft *draft);
+/* Appends to out the line of FIPA JSON of an IACP message as far as the message alone says, as
+ * acp-convert writes convert_iacp_to_fipa's object (performative in the given spelling); with
+ * DRAFT_HOLE, *hole is where the "" of its conversation_id starts. Reports what
+ * convert_iacp_to_fipa would, at *at; with DRAFT_NONE or DRAFT_NEEDS_STREAM, nothing is
+ * written. */
+enum draft convert_iacp_draft(const struct jv *iacp, enum fipa_spelling spelling,
+                              struct strbuf *out, size_t *hole, struct diag_sink *sink,
+                              const struct diag_where *at);
 
 /* What following an IACP message along the stream reads of it, taken with its draft so that the
  * message can be freed before it is followed: one allocation, its strings in it; free() it. */

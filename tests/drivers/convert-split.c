@@ -1,7 +1,8 @@
 /* convert-split: holds the two ways of converting IACP to FIPA to agreement. Every line of
- * standard input (an IACP message) is converted by convert_iacp_to_fipa with one converter, and
- * with another by convert_iacp_draft then convert_iacp_follow (the hole filled), as acp-convert
- * does, in worker threads under --jobs; the two outputs and the two diagnostics must be the same.
+ * standard input (an IACP message) is converted by convert_iacp_to_fipa with one converter and
+ * written as acp-convert writes it, and with another by convert_iacp_draft (the line written
+ * directly) then convert_iacp_follow (the hole filled), as acp-convert does; the two lines and
+ * the two diagnostics must be the same.
  * Lines that are not JSON objects are skipped. Prints a line for each message that differs, then
  *   messages N, drafts N, holes N, from the stream N, differ N
  * and exits 1 when any differs. Usage: convert-split <IACP */
@@ -42,11 +43,16 @@ static void way_close(struct way *w)
     sb_free(&w->out);
 }
 
-/* What a way said of the latest message: its output line, then its diagnostics. */
+/* What a way said of the latest message: its output line (already in out for a draft), then
+ * its diagnostics. */
 static void way_write(struct way *w, const json_t *fipa)
 {
-    if (fipa)
-        jsonout_line(&w->out, fipa);
+    if (fipa) {
+        struct jsonout out;
+        jsonout_init(&out, &w->out, JSONOUT_VALID | JSONOUT_TERMINAL);
+        jsonout_value(&out, fipa);
+        sb_addc(&w->out, '\n');
+    }
     fflush(w->diagnostics);
     sb_add(&w->out, w->said, w->said_len);
     rewind(w->diagnostics);
@@ -57,26 +63,43 @@ struct tally {
     unsigned long messages, drafts, holes, streamed, differ;
 };
 
+/* The draft's line with the conversation_id filled in: out from hole on moves right. */
+static void fill_hole(struct strbuf *out, size_t hole, const char *conversation)
+{
+    struct strbuf tail = STRBUF_INIT, value = STRBUF_INIT;
+    sb_add(&tail, out->buf + hole + 2, out->len - hole - 2);
+    struct jsonout w;
+    jsonout_init(&w, &value, JSONOUT_VALID | JSONOUT_TERMINAL);
+    jsonout_string(&w, conversation, strlen(conversation));
+    out->len = hole;
+    sb_add(out, value.buf, value.len);
+    sb_add(out, tail.buf, tail.len);
+    sb_free(&tail);
+    sb_free(&value);
+}
+
+/* The other way: a tree when the draft leaves it to the whole conversion, else NULL with the
+ * line in w->out. */
 static json_t *by_draft(struct way *w, const struct jv *iacp, const struct diag_where *at,
                         struct tally *t)
 {
-    enum draft draft;
-    json_t *fipa = convert_iacp_draft(iacp, &w->sink, at, &draft);
+    size_t hole = 0;
+    enum draft draft = convert_iacp_draft(iacp, SPELL_SNAKE, &w->out, &hole, &w->sink, at);
     if (draft == DRAFT_NEEDS_STREAM) {
         t->streamed++;
         return convert_iacp_to_fipa(w->converter, iacp, &w->sink, at);
     }
-    if (!fipa)
+    if (draft == DRAFT_NONE)
         return NULL;
     t->drafts++;
     struct iacp_trail *trail = convert_iacp_trail(iacp);
     const char *conversation = convert_iacp_follow(w->converter, trail);
     if (draft == DRAFT_HOLE) {
         t->holes++;
-        json_object_set_new(fipa, "conversation_id", json_string(conversation));
+        fill_hole(&w->out, hole, conversation);
     }
     free(trail);
-    return fipa;
+    return NULL;
 }
 
 int main(void)
@@ -101,10 +124,10 @@ int main(void)
         t.messages++;
         struct diag_where at = {.file = "-", .line = n};
         const struct jv *view = jscan_of_tree(js, iacp);
-        json_t *a = convert_iacp_to_fipa(whole.converter, view, &whole.sink, &at);
-        json_t *b = by_draft(&split, view, &at, &t);
         sb_reset(&whole.out);
         sb_reset(&split.out);
+        json_t *a = convert_iacp_to_fipa(whole.converter, view, &whole.sink, &at);
+        json_t *b = by_draft(&split, view, &at, &t);
         way_write(&whole, a);
         way_write(&split, b);
         if (whole.out.len != split.out.len || memcmp(whole.out.buf, split.out.buf, whole.out.len)) {
