@@ -330,15 +330,9 @@ static bool unix_seconds(const json_t *v, long long *out)
     return true;
 }
 
-/* The RFC 3339 timestamp of unix second t (a new reference). c may be NULL (a draft, made in
- * a worker thread): then there is no cache to take it from. */
+/* The RFC 3339 timestamp of unix second t (a new reference). */
 static json_t *rfc3339(struct converter *c, long long t)
 {
-    if (!c) {
-        char buf[48];
-        time_format_rfc3339(t, buf, sizeof buf);
-        return json_stringn_nocheck(buf, strlen(buf)); /* ASCII */
-    }
     if (!c->stamp || c->stamp_second != t) {
         char buf[48];
         time_format_rfc3339(t, buf, sizeof buf);
@@ -399,11 +393,6 @@ struct result_status {
     bool partial;
 };
 
-static struct result_status status_of(const json_t *body)
-{
-    return (struct result_status){json_member_string(body, "status"), is_partial(body)};
-}
-
 static struct result_status view_status_of(const struct jv *body)
 {
     return (struct result_status){jv_member_string(body, "status"),
@@ -451,96 +440,16 @@ static bool may_answer_cancel(enum iacp_kind kind, struct result_status result)
 
 /* The cancel a task.result with status "cancelled" answers: the latest cancel sent for the
  * assign it names, to the forager that sends the result. NULL when there is none. */
-static const char *cancel_answered(enum iacp_kind kind, const json_t *body,
+static const char *cancel_answered(enum iacp_kind kind, struct result_status result,
                                    const struct envelope *e, const struct followed *f)
 {
-    if (!may_answer_cancel(kind, status_of(body)) || !f->answered || !f->answered->cancel ||
-        !e->from)
+    if (!may_answer_cancel(kind, result) || !f->answered || !f->answered->cancel || !e->from)
         return NULL;
     const char *to = f->answered->cancel_to;
     return to && strcmp(to, e->from) == 0 ? f->answered->cancel : NULL;
 }
 
-static bool has_action_member(const json_t *body)
-{
-    return json_object_get(body, "action") != NULL;
-}
-
-/* body -> content: a ctl kind's action is added to it; a body the way back could not tell from
- * the content ({} or a body that clashes with the action) also travels whole in x-iacp-body. */
-static json_t *iacp_content(const json_t *body, const char *action, json_t **x_body)
-{
-    *x_body = NULL;
-    if (action) {
-        json_t *content = json_pack("{ss}", "action", action);
-        if (!body)
-            return content;
-        if (json_is_object(body) && json_object_size(body) > 0 && !has_action_member(body))
-            json_object_update(content, (json_t *)body);
-        else
-            *x_body = (json_t *)body;
-        return content;
-    }
-    if (!body)
-        return json_object();
-    if (json_is_object(body) && json_object_size(body) == 0)
-        *x_body = (json_t *)body;
-    return json_incref((json_t *)body); /* shared: nobody changes the content afterwards */
-}
-
-static json_t *deadline_reply_by(struct converter *c, const json_t *body)
-{
-    json_t *deadline = json_object_get(body, "deadline");
-    long long t;
-    double epoch;
-    bool zone;
-    if (unix_seconds(deadline, &t))
-        return rfc3339(c, t);
-    const char *s = json_string_value(deadline);
-    if (s && time_parse_rfc3339(s, &epoch, &zone) && zone)
-        return valid_string(s);
-    return NULL;
-}
-
 static json_t *fipa_from_fipa_kind(struct converter *c, json_t *iacp, enum fipa_act act);
-
-/* Everything about one IACP message that its FIPA members are made of. */
-struct to_fipa {
-    struct converter *c;
-    struct kind_mapping map;
-    const char *answers_cancel; /* in_reply_to instead of ref, or NULL */
-};
-
-/* Writes the FIPA counterpart of one IACP member where it stood. */
-static void member_to_fipa(json_t *out, const char *key, json_t *v, const struct to_fipa *t)
-{
-    long long seconds;
-    if (is(key, "v")) {
-        json_object_set_nocheck(out, "x-iacp-v", v);
-    } else if (is(key, "kind")) {
-        json_object_set_nocheck(out, "x-iacp-kind", v);
-    } else if (is(key, "id") && json_is_string(v)) {
-        json_object_set_nocheck(out, "reply_with", v);
-    } else if (is(key, "from") && json_is_string(v)) {
-        json_object_set_nocheck(out, "sender", v);
-    } else if (is(key, "to") && json_is_string(v)) {
-        json_object_set_nocheck(out, "receiver", v);
-    } else if (is(key, "ref") && json_is_string(v) && t->answers_cancel) {
-        json_object_set_new_nocheck(out, "in_reply_to", valid_string(t->answers_cancel));
-        json_object_set_nocheck(out, "x-iacp-ref", v);
-    } else if (is(key, "ref") && json_is_string(v)) {
-        json_object_set_nocheck(out, "in_reply_to", v);
-    } else if (is(key, "ts") && unix_seconds(v, &seconds)) {
-        json_object_set_new_nocheck(out, "timestamp", rfc3339(t->c, seconds));
-    } else if (is(key, "body")) {
-        json_t *x_body;
-        json_object_set_new_nocheck(out, "content", iacp_content(v, t->map.action, &x_body));
-        if (x_body)
-            json_object_set_nocheck(out, "x-iacp-body", x_body);
-    } else if (!(is(key, "x-fipa-conversation_id") && json_is_string(v))) {
-        set_prefixed(out, "x-iacp-", key, v);
-    }
-}
 
 /* The kind of an IACP message, or IACP_INVALID after reporting why it cannot be converted. */
 static enum iacp_kind kind_to_convert(const struct jv *iacp, struct diag_sink *sink,
@@ -562,43 +471,6 @@ static void warn_unknown_kind(const struct jv *iacp, enum iacp_kind kind, struct
                   "unknown kind '%s' written as inform (x-iacp-kind keeps it)", name);
 }
 
-/* The FIPA object of an IACP message of a known kind (not fipa.*), once the stream has said
- * which cancel it answers (or NULL) and its conversation_id (or NULL: none). c may be NULL (a
- * draft): it only keeps the last timestamp written. */
-static json_t *fipa_of_iacp(struct converter *c, const struct jv *iacp, json_t *body,
-                            enum iacp_kind kind, const char *answers_cancel,
-                            const char *conversation)
-{
-    struct to_fipa t = {c, map_kind(kind, status_of(body)), answers_cancel};
-    if (t.answers_cancel)
-        t.map.act = FIPA_INFORM;
-    json_t *out = json_object();
-    json_object_set_new_nocheck(out, "performative",
-                                valid_string(fipa_act_name(t.map.act, SPELL_SNAKE)));
-    /* The members are read from the view as jansson values one by one: no tree of the whole
-     * message is made. */
-    for (const struct jv *k = jv_object_first(iacp); k; k = jv_object_next(iacp, k)) {
-        const char *key = jv_string_value(k);
-        json_t *v = is(key, "body") ? json_incref(body) : jscan_to_tree(jv_object_value(k));
-        member_to_fipa(out, key, v, &t);
-        json_decref(v);
-    }
-    if (!body) {
-        json_t *unused;
-        json_object_set_new_nocheck(out, "content", iacp_content(NULL, t.map.action, &unused));
-    }
-    if (conversation)
-        json_object_set_new_nocheck(out, "conversation_id", valid_string(conversation));
-    if (t.map.protocol)
-        json_object_set_new_nocheck(out, "protocol", valid_string(t.map.protocol));
-    json_t *reply_by = kind == IACP_TASK_ASSIGN ? deadline_reply_by(c, body) : NULL;
-    if (reply_by)
-        json_object_set_new_nocheck(out, "reply_by", reply_by);
-    if (kind == IACP_TASK_RESULT && is_partial(body))
-        json_object_set_new_nocheck(out, "x-acp-partial", json_true());
-    return out;
-}
-
 /* Follows an IACP message of a known kind along the stream, its time already read: returns the
  * conversation_id of its FIPA counterpart (NULL: none; valid until the next call), and in *f
  * what following found. The way back keeps a conversation_id that the stream would not find
@@ -612,42 +484,7 @@ static const char *follow_iacp(struct converter *c, const struct envelope *e,
     return conversation ? conversation : f->conversation;
 }
 
-/* The body of an IACP message as a jansson value (a new reference), or NULL. */
-static json_t *body_of(const struct jv *iacp)
-{
-    const struct jv *body = jv_object_get(iacp, "body");
-    return body ? jscan_to_tree(body) : NULL;
-}
-
-json_t *convert_iacp_to_fipa(struct converter *c, const struct jv *iacp, struct diag_sink *sink,
-                             const struct diag_where *at)
-{
-    enum iacp_kind kind = kind_to_convert(iacp, sink, at);
-    if (kind == IACP_INVALID)
-        return NULL;
-    struct envelope e = view_envelope(iacp, kind);
-    double ts;
-    bool timed = iacp_view_time(iacp, &ts);
-    read_clock(c, e.from, timed, ts);
-    if (kind == IACP_FIPA) {
-        json_t *tree = jscan_to_tree(iacp);
-        json_t *out =
-            fipa_from_fipa_kind(c, tree, fipa_act_parse(jv_member_string(iacp, "kind") + 5));
-        json_decref(tree);
-        return out;
-    }
-    warn_unknown_kind(iacp, kind, sink, at);
-    struct followed f;
-    const char *conversation =
-        follow_iacp(c, &e, jv_member_string(iacp, "x-fipa-conversation_id"), &f);
-    json_t *body = body_of(iacp);
-    json_t *out =
-        fipa_of_iacp(c, iacp, body, kind, cancel_answered(kind, body, &e, &f), conversation);
-    json_decref(body);
-    return out;
-}
-
-/* --- IACP -> FIPA, the draft: written from the view, member by member, with no tree --- */
+/* --- IACP -> FIPA: written from the view, member by member, with no tree --- */
 
 /* Any value of the view, as jsonout_value writes a jansson value. */
 static void write_view(struct jsonout *w, const struct jv *v)
@@ -742,10 +579,20 @@ static void write_content(struct jsonout *w, const struct jv *body, const char *
         write_member(w, "x-iacp-body", x_body);
 }
 
-/* Writes the FIPA counterpart of one IACP member where it stood, as member_to_fipa does (no
- * cancel is answered in a draft). */
+/* Everything about one IACP message that its FIPA members are made of. */
+struct to_fipa {
+    enum iacp_kind kind;
+    const struct jv *body;
+    struct result_status result;
+    struct kind_mapping map;
+    const char *answers_cancel; /* in_reply_to instead of ref, or NULL */
+    const char *conversation;   /* NULL: none */
+    size_t *hole;               /* when set, conversation_id is "" and *hole where it starts */
+};
+
+/* Writes the FIPA counterpart of one IACP member where it stood. */
 static void write_member_to_fipa(struct jsonout *w, const char *key, const struct jv *v,
-                                 const struct kind_mapping *map)
+                                 const struct to_fipa *t)
 {
     long long seconds;
     if (is(key, "v")) {
@@ -758,12 +605,15 @@ static void write_member_to_fipa(struct jsonout *w, const char *key, const struc
         write_member(w, "sender", v);
     } else if (is(key, "to") && jv_is_string(v)) {
         write_member(w, "receiver", v);
+    } else if (is(key, "ref") && jv_is_string(v) && t->answers_cancel) {
+        write_string_member(w, "in_reply_to", t->answers_cancel);
+        write_member(w, "x-iacp-ref", v);
     } else if (is(key, "ref") && jv_is_string(v)) {
         write_member(w, "in_reply_to", v);
     } else if (is(key, "ts") && view_unix_seconds(v, &seconds)) {
         write_time_member(w, "timestamp", seconds);
     } else if (is(key, "body")) {
-        write_content(w, v, map->action);
+        write_content(w, v, t->map.action);
     } else if (!(is(key, "x-fipa-conversation_id") && jv_is_string(v))) {
         char small[64];
         char *name = prefixed(small, "x-iacp-", key);
@@ -773,7 +623,7 @@ static void write_member_to_fipa(struct jsonout *w, const char *key, const struc
     }
 }
 
-/* reply_by of a task.assign, as deadline_reply_by makes it. */
+/* reply_by of a task.assign: its deadline, in seconds or RFC 3339 with a zone. */
 static void write_reply_by(struct jsonout *w, const struct jv *body)
 {
     const struct jv *deadline = jv_object_get(body, "deadline");
@@ -787,6 +637,78 @@ static void write_reply_by(struct jsonout *w, const struct jv *body)
         write_string_member(w, "reply_by", s);
 }
 
+/* Appends the line of FIPA JSON of an IACP message of a known kind (not fipa.*) to out. */
+static void write_fipa(struct strbuf *out, const struct jv *iacp, const struct to_fipa *t,
+                       enum fipa_spelling spelling)
+{
+    struct jsonout w;
+    jsonout_init(&w, out, JSONOUT_VALID | JSONOUT_TERMINAL);
+    jsonout_begin_object(&w);
+    enum fipa_act act = t->answers_cancel ? FIPA_INFORM : t->map.act;
+    write_string_member(&w, "performative", fipa_act_name(act, spelling));
+    for (const struct jv *k = jv_object_first(iacp); k; k = jv_object_next(iacp, k))
+        write_member_to_fipa(&w, jv_string_value(k), jv_object_value(k), t);
+    if (!t->body)
+        write_content(&w, NULL, t->map.action);
+    if (t->hole) {
+        jsonout_key(&w, "conversation_id");
+        *t->hole = out->len;
+        jsonout_string(&w, "", 0);
+    } else if (t->conversation) {
+        write_string_member(&w, "conversation_id", t->conversation);
+    }
+    if (t->map.protocol)
+        write_string_member(&w, "protocol", t->map.protocol);
+    if (t->kind == IACP_TASK_ASSIGN)
+        write_reply_by(&w, t->body);
+    if (t->kind == IACP_TASK_RESULT && t->result.partial) {
+        jsonout_key(&w, "x-acp-partial");
+        jsonout_bool(&w, true);
+    }
+    jsonout_end_object(&w);
+    sb_addc(out, '\n');
+}
+
+static struct to_fipa to_fipa_of(const struct jv *iacp, enum iacp_kind kind)
+{
+    struct to_fipa t = {.kind = kind, .body = jv_object_get(iacp, "body")};
+    t.result = view_status_of(t.body);
+    t.map = map_kind(kind, t.result);
+    return t;
+}
+
+json_t *convert_iacp_to_fipa(struct converter *c, const struct jv *iacp, struct diag_sink *sink,
+                             const struct diag_where *at)
+{
+    enum iacp_kind kind = kind_to_convert(iacp, sink, at);
+    if (kind == IACP_INVALID)
+        return NULL;
+    struct envelope e = view_envelope(iacp, kind);
+    double ts;
+    bool timed = iacp_view_time(iacp, &ts);
+    read_clock(c, e.from, timed, ts);
+    if (kind == IACP_FIPA) {
+        json_t *tree = jscan_to_tree(iacp);
+        json_t *out =
+            fipa_from_fipa_kind(c, tree, fipa_act_parse(jv_member_string(iacp, "kind") + 5));
+        json_decref(tree);
+        return out;
+    }
+    warn_unknown_kind(iacp, kind, sink, at);
+    struct followed f;
+    struct to_fipa t = to_fipa_of(iacp, kind);
+    t.conversation = follow_iacp(c, &e, jv_member_string(iacp, "x-fipa-conversation_id"), &f);
+    t.answers_cancel = cancel_answered(kind, t.result, &e, &f);
+    /* One mapping, the writer's: the tree is the line it wrote, read back. */
+    struct strbuf line = STRBUF_INIT;
+    write_fipa(&line, iacp, &t, SPELL_SNAKE);
+    json_t *out = json_loadb(line.buf, line.len, 0, NULL);
+    sb_free(&line);
+    if (!out)
+        die_oom(); /* what jsonout writes is JSON: only memory can fail */
+    return out;
+}
+
 enum draft convert_iacp_draft(const struct jv *iacp, enum fipa_spelling spelling,
                               struct strbuf *out, size_t *hole, struct diag_sink *sink,
                               const struct diag_where *at)
@@ -794,39 +716,15 @@ enum draft convert_iacp_draft(const struct jv *iacp, enum fipa_spelling spelling
     enum iacp_kind kind = kind_to_convert(iacp, sink, at);
     if (kind == IACP_INVALID)
         return DRAFT_NONE;
-    const struct jv *body = jv_object_get(iacp, "body");
-    struct result_status result = view_status_of(body);
-    if (kind == IACP_FIPA || may_answer_cancel(kind, result))
+    struct to_fipa t = to_fipa_of(iacp, kind);
+    if (kind == IACP_FIPA || may_answer_cancel(kind, t.result))
         return DRAFT_NEEDS_STREAM;
     warn_unknown_kind(iacp, kind, sink, at);
-    const char *conversation = jv_member_string(iacp, "x-fipa-conversation_id");
-    enum draft draft = conversation || !jv_member_string(iacp, "id") ? DRAFT_WHOLE : DRAFT_HOLE;
-    struct kind_mapping map = map_kind(kind, result);
-    struct jsonout w;
-    jsonout_init(&w, out, JSONOUT_VALID | JSONOUT_TERMINAL);
-    jsonout_begin_object(&w);
-    write_string_member(&w, "performative", fipa_act_name(map.act, spelling));
-    for (const struct jv *k = jv_object_first(iacp); k; k = jv_object_next(iacp, k))
-        write_member_to_fipa(&w, jv_string_value(k), jv_object_value(k), &map);
-    if (!body)
-        write_content(&w, NULL, map.action);
-    if (draft == DRAFT_HOLE) {
-        jsonout_key(&w, "conversation_id");
-        *hole = out->len;
-        jsonout_string(&w, "", 0);
-    } else if (conversation) {
-        write_string_member(&w, "conversation_id", conversation);
-    }
-    if (map.protocol)
-        write_string_member(&w, "protocol", map.protocol);
-    if (kind == IACP_TASK_ASSIGN)
-        write_reply_by(&w, body);
-    if (kind == IACP_TASK_RESULT && result.partial) {
-        jsonout_key(&w, "x-acp-partial");
-        jsonout_bool(&w, true);
-    }
-    jsonout_end_object(&w);
-    sb_addc(out, '\n');
+    t.conversation = jv_member_string(iacp, "x-fipa-conversation_id");
+    enum draft draft = t.conversation || !jv_member_string(iacp, "id") ? DRAFT_WHOLE : DRAFT_HOLE;
+    if (draft == DRAFT_HOLE)
+        t.hole = hole;
+    write_fipa(out, iacp, &t, spelling);
     return draft;
 }
 
