@@ -506,3 +506,14 @@ outputs_pass() {
         [[ $stderr == *":1: error: converted to FIPA, the message breaks its rules (fipa-agent); it is not written [convert-output-invalid]"* ]]
     done
 }
+
+@test "round trip: a reply to a message whose ts travels in x-iacp-ts follows the same conversation back" {
+    local f
+    # 1312284105.5 is no whole second: FIPA's timestamp cannot hold it, x-iacp-ts does; the way
+    # back must read the message's time from there, or the reply's opener looks long forgotten
+    f=$(lines_file \
+        '{"v":"1.1","id":"m-5","from":"forager-07","to":"queen","kind":"hb","ref":"m-2","ts":1312284105.5}' \
+        '{"v":"1.1","id":"q-7","from":"queen","to":"forager-07","kind":"tool.query","ref":"m-5","ts":1312284107}')
+    run -0 bash -c "acp-convert --to=fipa '$f' | acp-convert --to=iacp"
+    assert_output "$(cat "$f")"
+}

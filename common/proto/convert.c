@@ -886,6 +886,9 @@ static void member_back_to_iacp(json_t *out, const json_t *fipa, const char *key
     }
 }
 
+/* The message time is read from the IACP message given back, as the way there read it: a ts
+ * that FIPA's timestamp cannot hold (1312284105.5) travels in x-iacp-ts, and a message that
+ * seemed to have no time would follow the stream otherwise than it did there. */
 static json_t *iacp_from_iacp_origin(struct converter *c, json_t *fipa)
 {
     json_t *out = json_object();
@@ -896,7 +899,15 @@ static json_t *iacp_from_iacp_origin(struct converter *c, json_t *fipa)
     {
         member_back_to_iacp(out, fipa, key, v, &done);
     }
+    const json_t *ts_member = json_object_get(out, "ts");
+    double ts;
+    bool timed = ts_seconds(json_is_number(ts_member), json_number_value(ts_member), &ts);
+    const char *from = json_member_string(out, "from");
+    read_clock(c, from, timed, ts);
     keep_conversation(c, fipa, out);
+    const char *id = json_member_string(out, "id");
+    if (id)
+        idgen_note(c->ids, from, id, c->now);
     return out;
 }
 
@@ -1064,16 +1075,11 @@ static void member_to_iacp(struct to_iacp *t, json_t *out, const char *key, json
 json_t *convert_fipa_to_iacp(struct converter *c, json_t *fipa, struct diag_sink *sink,
                              const struct diag_where *at)
 {
+    if (json_object_get(fipa, "x-iacp-kind"))
+        return iacp_from_iacp_origin(c, fipa);
     double ts;
     bool timed = fipa_message_time(fipa, &ts);
     read_clock(c, fipa_agent_name(json_object_get(fipa, "sender")), timed, ts);
-    if (json_object_get(fipa, "x-iacp-kind")) {
-        json_t *out = iacp_from_iacp_origin(c, fipa);
-        const char *id = json_member_string(out, "id");
-        if (id)
-            idgen_note(c->ids, json_member_string(out, "from"), id, c->now);
-        return out;
-    }
     const char *performative = json_member_string(fipa, "performative");
     enum fipa_act act = performative ? fipa_act_parse(performative) : FIPA_ACT_INVALID;
     if (act == FIPA_ACT_INVALID) {

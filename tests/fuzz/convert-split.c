@@ -1,0 +1,109 @@
+/* IACP -> FIPA in two steps against the whole conversion, as --jobs splits it: each line that is
+ * a JSON object is converted by convert_iacp_to_fipa with one converter, and with another by
+ * convert_iacp_draft (the line written straight from the view) then convert_iacp_trail and
+ * convert_iacp_follow (conversation_id filled in). Properties: the two lines are the same byte
+ * for byte, and so are their diagnostics. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "fuzz.h"
+#include "jscan.h"
+#include "jsonout.h"
+
+struct way {
+    struct converter *converter;
+    struct fuzz_sink diagnostics;
+    struct strbuf line;
+};
+
+static void way_begin(struct way *w)
+{
+    static const struct convert_config cfg = {
+        .idle_timeout = 3600, .max_open = 64, .clock_skew = 30, .seed = 5, .now = 1700000000};
+    w->converter = converter_new(&cfg);
+    fuzz_sink_begin(&w->diagnostics, false);
+    w->line = (struct strbuf)STRBUF_INIT;
+}
+
+static void way_end(struct way *w)
+{
+    converter_free(w->converter);
+    fuzz_sink_end(&w->diagnostics);
+    sb_free(&w->line);
+}
+
+static void whole(struct way *w, const struct jv *iacp, const struct diag_where *at)
+{
+    json_t *fipa = convert_iacp_to_fipa(w->converter, iacp, &w->diagnostics.sink, at);
+    if (!fipa)
+        return;
+    struct jsonout out;
+    jsonout_init(&out, &w->line, JSONOUT_VALID | JSONOUT_TERMINAL);
+    jsonout_value(&out, fipa);
+    sb_addc(&w->line, '\n');
+    json_decref(fipa);
+}
+
+static void split(struct way *w, const struct jv *iacp, const struct diag_where *at)
+{
+    size_t hole = 0;
+    enum draft draft =
+        convert_iacp_draft(iacp, SPELL_SNAKE, &w->line, &hole, &w->diagnostics.sink, at);
+    if (draft == DRAFT_NEEDS_STREAM)
+        whole(w, iacp, at);
+    if (draft != DRAFT_WHOLE && draft != DRAFT_HOLE)
+        return;
+    struct iacp_trail *trail = convert_iacp_trail(iacp);
+    const char *conversation = convert_iacp_follow(w->converter, trail);
+    if (draft == DRAFT_HOLE) {
+        FUZZ_ASSERT(conversation, "a draft with a hole, and no conversation_id for it");
+        FUZZ_ASSERT(hole + 2 <= w->line.len && memcmp(w->line.buf + hole, "\"\"", 2) == 0,
+                    "the hole is not where the draft's conversation_id is");
+        struct strbuf filled = STRBUF_INIT;
+        sb_add(&filled, w->line.buf, hole);
+        struct jsonout out;
+        jsonout_init(&out, &filled, JSONOUT_VALID | JSONOUT_TERMINAL);
+        jsonout_string(&out, conversation, strlen(conversation));
+        sb_add(&filled, w->line.buf + hole + 2, w->line.len - hole - 2);
+        sb_free(&w->line);
+        w->line = filled;
+    }
+    free(trail);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    fuzz_setup();
+    struct way a, b;
+    way_begin(&a);
+    way_begin(&b);
+    struct jscan *js = jscan_new();
+    struct fuzz_lines lines;
+    struct record rec;
+    fuzz_lines_init(&lines, data, size);
+    while (fuzz_next_line(&lines, &rec)) {
+        const struct jv *iacp = jscan_scan(js, rec.text, rec.len);
+        if (!jv_is_object(iacp))
+            continue;
+        struct diag_where at = {.file = "-", .line = rec.line};
+        sb_reset(&a.line);
+        sb_reset(&b.line);
+        whole(&a, iacp, &at);
+        split(&b, iacp, &at);
+        FUZZ_ASSERT(a.line.len == b.line.len &&
+                        (!a.line.len || memcmp(a.line.buf, b.line.buf, a.line.len) == 0),
+                    "line %lu: the whole conversion wrote %.*s, the draft %.*s", rec.line,
+                    (int)a.line.len, a.line.buf ? a.line.buf : "", (int)b.line.len,
+                    b.line.buf ? b.line.buf : "");
+        fflush(a.diagnostics.memory);
+        fflush(b.diagnostics.memory);
+        FUZZ_ASSERT(a.diagnostics.len == b.diagnostics.len &&
+                        (!a.diagnostics.len ||
+                         memcmp(a.diagnostics.text, b.diagnostics.text, a.diagnostics.len) == 0),
+                    "line %lu: the two ways reported different diagnostics", rec.line);
+    }
+    jscan_free(js);
+    way_end(&a);
+    way_end(&b);
+    return 0;
+}
