@@ -179,16 +179,6 @@ static const struct transition brokering_rows[] = {
     LAST,
 };
 
-/* The targets' own answers to the initiator are handled apart (they were never addressed). */
-static const struct transition recruiting_rows[] = {
-    T(NONE, INITIATOR, PROXY, ASKED),
-    T(ASKED, PARTICIPANT, AGREE, RELAYING),
-    END(ASKED, PARTICIPANT, REFUSE, REFUSED),
-    END(RELAYING, PARTICIPANT, INFORM, DONE),
-    END(RELAYING, PARTICIPANT, FAILURE, FAILED),
-    LAST,
-};
-
 #define AUCTION_OPENING_ROWS                                                                       \
     T(NONE, INITIATOR, INFORM, INFORMED), T(NONE, INITIATOR, CFP, CALLED),                         \
         T(INFORMED, INITIATOR, CFP, CALLED), END(INFORMED, INITIATOR, INFORM, DONE),               \
@@ -249,7 +239,9 @@ static const struct protocol_info protocols[FP_COUNT] = {
     [FP_PROPOSE] = {"fipa-propose", propose_rows, false},
     [FP_SUBSCRIBE] = {"fipa-subscribe", subscribe_rows, false},
     [FP_BROKERING] = {"fipa-brokering", brokering_rows, false},
-    [FP_RECRUITING] = {"fipa-recruiting", recruiting_rows, false},
+    /* Recruiting runs as brokering between initiator and broker; the targets' own answers to
+     * the initiator are handled apart (they were never addressed). */
+    [FP_RECRUITING] = {"fipa-recruiting", brokering_rows, false},
     [FP_AUCTION_ENGLISH] = {"fipa-auction-english", auction_english_rows, true},
     [FP_AUCTION_DUTCH] = {"fipa-auction-dutch", auction_dutch_rows, true},
 };

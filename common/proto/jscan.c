@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "escape.h"
 #include "util.h"
 
 /* Up to this many members an object's keys are told apart by comparing each new key with the
@@ -109,38 +110,6 @@ static const unsigned char *copy_plain(const unsigned char *p, const unsigned ch
     return p;
 }
 
-/* The length of the UTF-8 sequence at p as jansson accepts it (no overlong form, no surrogate,
- * nothing above U+10FFFF), or 0. */
-static size_t utf8_sequence(const unsigned char *p, const unsigned char *end)
-{
-    unsigned char c = p[0];
-    size_t n;
-    uint32_t cp;
-    if (c >= 0xc2 && c <= 0xdf) {
-        n = 2;
-        cp = c & 0x1f;
-    } else if (c >= 0xe0 && c <= 0xef) {
-        n = 3;
-        cp = c & 0x0f;
-    } else if (c >= 0xf0 && c <= 0xf4) {
-        n = 4;
-        cp = c & 0x07;
-    } else {
-        return 0;
-    }
-    if ((size_t)(end - p) < n)
-        return 0;
-    for (size_t i = 1; i < n; i++) {
-        if ((p[i] & 0xc0) != 0x80)
-            return 0;
-        cp = cp << 6 | (p[i] & 0x3f);
-    }
-    if ((n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000) || cp > 0x10ffff ||
-        (cp >= 0xd800 && cp <= 0xdfff))
-        return 0;
-    return n;
-}
-
 static int hex_digit(unsigned char c)
 {
     if (c >= '0' && c <= '9')
@@ -230,7 +199,8 @@ static bool scan_string(struct scanner *sc, uint32_t at)
             if (!p)
                 return false;
         } else {
-            size_t n = utf8_sequence(p, end);
+            /* a control character, or UTF-8 as jansson accepts it (escape.h) */
+            size_t n = *p < 0x80 ? 0 : utf8_sequence_length(p, (size_t)(end - p));
             if (n == 0)
                 return false;
             memcpy(out, p, n);

@@ -90,7 +90,10 @@ json_t *message_parse_json(const struct record *rec, struct diag_sink *sink)
     return root;
 }
 
-enum protocol message_protocol(const json_t *root, enum protocol_choice choice)
+/* The rule of message_protocol, given which of the members that tell the protocols apart a
+ * message has: a tree or a view asks the same three questions. */
+static enum protocol protocol_by_members(enum protocol_choice choice, bool iacp_member,
+                                         bool performative)
 {
     switch (choice) {
     case CHOOSE_IACP:
@@ -100,28 +103,19 @@ enum protocol message_protocol(const json_t *root, enum protocol_choice choice)
     case CHOOSE_AUTO:
         break;
     }
-    if (json_object_get(root, "kind") || json_object_get(root, "v"))
-        return PROTO_IACP;
-    if (json_object_get(root, "performative"))
-        return PROTO_FIPA;
-    return PROTO_NONE;
+    return iacp_member ? PROTO_IACP : performative ? PROTO_FIPA : PROTO_NONE;
+}
+
+enum protocol message_protocol(const json_t *root, enum protocol_choice choice)
+{
+    return protocol_by_members(choice, json_object_get(root, "kind") || json_object_get(root, "v"),
+                               json_object_get(root, "performative") != NULL);
 }
 
 enum protocol message_view_protocol(const struct jv *view, enum protocol_choice choice)
 {
-    switch (choice) {
-    case CHOOSE_IACP:
-        return PROTO_IACP;
-    case CHOOSE_FIPA:
-        return PROTO_FIPA;
-    case CHOOSE_AUTO:
-        break;
-    }
-    if (jv_object_get(view, "kind") || jv_object_get(view, "v"))
-        return PROTO_IACP;
-    if (jv_object_get(view, "performative"))
-        return PROTO_FIPA;
-    return PROTO_NONE;
+    return protocol_by_members(choice, jv_object_get(view, "kind") || jv_object_get(view, "v"),
+                               jv_object_get(view, "performative") != NULL);
 }
 
 const char *json_member_string(const json_t *obj, const char *key)
