@@ -90,32 +90,23 @@ json_t *message_parse_json(const struct record *rec, struct diag_sink *sink)
     return root;
 }
 
-/* The rule of message_protocol, given which of the members that tell the protocols apart a
- * message has: a tree or a view asks the same three questions. */
-static enum protocol protocol_by_members(enum protocol_choice choice, bool iacp_member,
-                                         bool performative)
-{
-    switch (choice) {
-    case CHOOSE_IACP:
-        return PROTO_IACP;
-    case CHOOSE_FIPA:
-        return PROTO_FIPA;
-    case CHOOSE_AUTO:
-        break;
-    }
-    return iacp_member ? PROTO_IACP : performative ? PROTO_FIPA : PROTO_NONE;
-}
+/* The rule of message_protocol, for a tree or a view alike: has(m, key) finds the member. Each
+ * member is looked for only when the rule needs it: this runs on every message. */
+#define PROTOCOL_BY_MEMBERS(has, m, choice)                                                        \
+    ((choice) == CHOOSE_IACP         ? PROTO_IACP                                                  \
+     : (choice) == CHOOSE_FIPA       ? PROTO_FIPA                                                  \
+     : has(m, "kind") || has(m, "v") ? PROTO_IACP                                                  \
+     : has(m, "performative")        ? PROTO_FIPA                                                  \
+                                     : PROTO_NONE)
 
 enum protocol message_protocol(const json_t *root, enum protocol_choice choice)
 {
-    return protocol_by_members(choice, json_object_get(root, "kind") || json_object_get(root, "v"),
-                               json_object_get(root, "performative") != NULL);
+    return PROTOCOL_BY_MEMBERS(json_object_get, root, choice);
 }
 
 enum protocol message_view_protocol(const struct jv *view, enum protocol_choice choice)
 {
-    return protocol_by_members(choice, jv_object_get(view, "kind") || jv_object_get(view, "v"),
-                               jv_object_get(view, "performative") != NULL);
+    return PROTOCOL_BY_MEMBERS(jv_object_get, view, choice);
 }
 
 const char *json_member_string(const json_t *obj, const char *key)
