@@ -180,9 +180,12 @@ need_parallel() {
     local d=$BATS_TEST_TMPDIR
     whole "$C/recipe.jsonl"
     # the stand-in for ssh runs the command here, as the remote machine's shell would, and notes
-    # which machine it was for
+    # which machine it was for. Like sshd it sets SHELL to the user's login shell: parallel's
+    # remote worker runs the command with $SHELL, and CI runs the tests with SHELL unset.
     cat >"$d/ssh" <<'SH'
 #!/bin/bash
+SHELL=$(getent passwd "$(id -u)" | cut -d: -f7)
+export SHELL=${SHELL:-/bin/sh}
 while [ $# -gt 0 ]; do
     case $1 in
     -[lopiFJ]) shift 2 ;;
@@ -199,6 +202,7 @@ SH
     # as the README writes it; the capture is at the same path on every machine
     parallel --ssh "$d/ssh" --sshlogin m1,m2 acp-trace --format=stats --by-agent --shard={}/4 \
         "$C/recipe.jsonl" ::: 1 2 3 4 >"$d/shards.json" 2>/dev/null || true
+    [ -s "$d/shards.json" ] || fail "the remote shards wrote nothing"
     acp-trace --merge-stats --by-agent "$d/shards.json" >"$d/merged.json"
     parallel --ssh "$d/ssh" --sshlogin m1,m2 acp-trace --shard={}/4 "$C/recipe.jsonl" \
         ::: 1 2 3 4 >"$d/conversations.jsonl" 2>/dev/null || true
