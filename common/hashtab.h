@@ -1,7 +1,12 @@
 /* An intrusive hash table keyed by strings: the node lives in the caller's record, which holds
  * its key, so that a record of the stream checks costs one allocation and stores its key once (a
  * strmap entry would add an allocation and a copy of the key to each). The table never owns the
- * records. Several records may share a key: find and find_next walk them. */
+ * records. Several records may share a key: find and find_next walk them, the newest first.
+ *
+ * Open addressing: the slots hold each key's hash beside its newest record, so a lookup that
+ * misses and a removal read the slot array alone, never the records of other keys. On the
+ * stream checks' hot path (an id remembered, an old one forgotten, per message) those records
+ * are cold, and each one read was a cache miss. */
 #ifndef ACP_HASHTAB_H
 #define ACP_HASHTAB_H
 
@@ -9,14 +14,21 @@
 #include <stdint.h>
 
 struct hash_node {
-    struct hash_node *next;
+    struct hash_node *next; /* the next older record of the same key */
     size_t hash;
 };
 
+struct hash_slot {
+    size_t hash;
+    struct hash_node *node; /* the newest record of the key; NULL when the slot is empty */
+};
+
 struct hashtab {
-    struct hash_node **buckets;
-    size_t nbuckets; /* a power of two, or 0 before the first record */
-    size_t size;
+    struct hash_slot *slots;
+    size_t nslots;  /* a power of two, or 0 before the first record */
+    unsigned shift; /* 64 less the bits of nslots: a slot's index is the top bits of a product */
+    size_t used;    /* slots holding a key */
+    size_t size;    /* records */
     const char *(*key)(const struct hash_node *node); /* the key of a record */
 };
 
@@ -30,17 +42,22 @@ static inline void *hash_record(const struct hash_node *node, size_t offset)
 
 /* The hash of a key: computed once, it serves a lookup and the insertion that may follow. */
 size_t hashtab_hash(const char *key);
+/* The same, for a key of len bytes. */
+size_t hashtab_hash_len(const char *key, size_t len);
 
 struct hash_node *hashtab_find(const struct hashtab *t, const char *key);
 /* The same, for a key whose hashtab_hash is hash. */
 struct hash_node *hashtab_find_hashed(const struct hashtab *t, const char *key, size_t hash);
-/* The next record after node with the same key, or NULL. */
+/* The next older record after node with the same key, or NULL. */
 struct hash_node *hashtab_find_next(const struct hashtab *t, const struct hash_node *node);
 /* Adds a record; its key must not change while it is in the table. */
 void hashtab_add(struct hashtab *t, struct hash_node *node);
 /* The same, for a record whose key's hashtab_hash is hash. */
 void hashtab_add_hashed(struct hashtab *t, struct hash_node *node, size_t hash);
 void hashtab_remove(struct hashtab *t, struct hash_node *node);
+/* Asks the cache for the slots a lookup, an insertion or a removal of a key whose hash is hash
+ * reads first, when one comes soon. */
+void hashtab_prefetch(const struct hashtab *t, size_t hash);
 /* Frees the table; free_record (may be NULL) is called on the node of every record in it. */
 void hashtab_free(struct hashtab *t, void (*free_record)(struct hash_node *));
 

@@ -57,4 +57,15 @@ bool parse_duration(const char *s, double *seconds);
 /* Parses a whole non-negative decimal number. */
 bool parse_ulong(const char *s, unsigned long *out);
 
+/* Asks the cache for the line at p, which the caller will read or write soon: for memory whose
+ * turn comes predictably (the oldest record, about to expire) and would be a miss by then. */
+static inline void prefetch(const void *p)
+{
+#if defined(__GNUC__) || defined(__clang__)
+    __builtin_prefetch(p, 1);
+#else
+    (void)p;
+#endif
+}
+
 #endif

@@ -1034,3 +1034,16 @@ timed_stderr() {
     refute_output --partial "had no message for"
     assert_output --partial "still open at the end of the input"
 }
+
+# The stream checks' tables (common/hashtab.h): open addressing, each key's records newest first,
+# removals that move later slots back. A driver adds and removes records at random against a
+# plain model and checks every key after each step; "colliding" gives every key one of eight
+# hashes, so that keys of equal hash share probes too.
+@test "the stream checks' table finds each key's records, newest first, through adds and removals" {
+    run -0 "$ACP_BUILD/tests/hashtab" 1 100000 3000
+    assert_output "ok 100000"
+    run -0 "$ACP_BUILD/tests/hashtab" 2 20000 40
+    assert_output "ok 20000"
+    run -0 "$ACP_BUILD/tests/hashtab" 3 30000 500 colliding
+    assert_output "ok 30000"
+}
