@@ -175,9 +175,11 @@ struct iacp_stream {
     struct diag_sink probe; /* for findings another shard reports */
     const char *last_file;  /* the latest message */
     unsigned long last_line;
-    unsigned long fed;          /* messages followed */
-    struct strbuf key;          /* scratch space for map keys */
-    size_t key_hash;            /* key's hashtab_hash, made with it */
+    unsigned long fed;     /* messages followed */
+    struct strbuf key;     /* scratch space for map keys */
+    size_t key_hash;       /* key's hashtab_hash, made with it */
+    const char *key_agent; /* what key was made of, in the message being followed */
+    const char *key_id;
     struct strbuf conversation; /* the conversation_id engine_feed returns */
     struct strbuf ended;        /* the id of a conversation that ended, in shard mode */
     struct strbuf number[2];    /* scratch space for durations in messages */
@@ -199,6 +201,10 @@ struct fields {
 /* "<length of agent>:<agent><id>", hashed once for every table it is looked up in or added to. */
 static const char *make_key(struct iacp_stream *s, const char *agent, const char *id)
 {
+    if (agent == s->key_agent && id == s->key_id) /* the same strings, in the same message */
+        return s->key.buf;
+    s->key_agent = agent;
+    s->key_id = id;
     size_t agent_len = strlen(agent);
     char digits[24], *end = digits + sizeof digits, *d = end;
     *--d = ':';
@@ -209,7 +215,7 @@ static const char *make_key(struct iacp_stream *s, const char *agent, const char
     sb_add(&s->key, d, (size_t)(end - d));
     sb_adds(&s->key, agent);
     sb_adds(&s->key, id);
-    s->key_hash = hashtab_hash(s->key.buf);
+    s->key_hash = hashtab_hash_len(s->key.buf, s->key.len);
     return s->key.buf;
 }
 
@@ -706,6 +712,14 @@ static void expire(struct iacp_stream *s, const struct diag_where *at, struct di
     for (struct sent *e; (e = LIST_ITEM(s->ids.head, struct sent, link)) &&
                          (expired(s, e->heard) || s->ids.size > s->cfg->max_open);)
         forget_id(s, e);
+    /* The ids go oldest first, about one per message, and by then they are cold: fetch the slot
+     * of the next one (whose record was fetched last time) and the record after it. */
+    struct sent *next = LIST_ITEM(s->ids.head, struct sent, link);
+    if (next) {
+        hashtab_prefetch(&s->sent, next->node.hash);
+        if (next->link.next)
+            prefetch(next->link.next);
+    }
     for (struct agent *a;
          (a = LIST_ITEM(s->idle.head, struct agent, idle_link)) && expired(s, a->active);)
         drop_agent(s, a);
@@ -721,17 +735,35 @@ static void cap_agents(struct iacp_stream *s)
 
 /* ---- per message ---- */
 
+/* Whether key is name, of len bytes. */
+static bool key_is(const struct jv *key, const char *name, size_t len)
+{
+    return key->len == len && memcmp(key->u.s, name, len) == 0;
+}
+
 static bool read_fields(const struct message *m, struct fields *f)
 {
-    const char *kind = jv_member_string(m->view, "kind");
-    const char *v = jv_member_string(m->view, "v");
-    const struct jv *ts = jv_object_get(m->view, "ts");
-    f->from = jv_member_string(m->view, "from");
-    f->to = jv_member_string(m->view, "to");
-    f->ref = jv_member_string(m->view, "ref");
-    f->body = jv_object_get(m->view, "body");
-    if (!jv_is_object(f->body))
-        f->body = NULL;
+    /* the envelope in one walk over the members: a lookup each would walk them seven times */
+    const char *kind = NULL, *v = NULL;
+    const struct jv *ts = NULL;
+    *f = (struct fields){0};
+    for (const struct jv *k = jv_object_first(m->view); k; k = jv_object_next(m->view, k)) {
+        const struct jv *value = jv_object_value(k);
+        if (key_is(k, "kind", 4))
+            kind = jv_string_value(value);
+        else if (key_is(k, "v", 1))
+            v = jv_string_value(value);
+        else if (key_is(k, "ts", 2))
+            ts = value;
+        else if (key_is(k, "from", 4))
+            f->from = jv_string_value(value);
+        else if (key_is(k, "to", 2))
+            f->to = jv_string_value(value);
+        else if (key_is(k, "ref", 3))
+            f->ref = jv_string_value(value);
+        else if (key_is(k, "body", 4) && jv_is_object(value))
+            f->body = value;
+    }
     if (!kind || !f->from || !f->to || !m->id || !jv_is_number(ts))
         return false;
     f->kind = iacp_kind_parse(kind);
@@ -1389,6 +1421,9 @@ const char *iacp_stream_feed(struct iacp_stream *s, const struct message *m, str
     struct fields f;
     if (!read_fields(m, &f))
         return NULL;
+    /* note_id looks the id up among thousands remembered: a cache miss, unless asked for now */
+    make_key(s, f.from, m->id);
+    hashtab_prefetch(&s->sent, s->key_hash);
     struct agent *sender = f.sender = agent_get(s, f.from);
     read_clock(s, m, &f, sink);
     if (!s->sharded)
@@ -1421,6 +1456,7 @@ const char *iacp_stream_feed(struct iacp_stream *s, const struct message *m, str
     agent_heard(s, sender, m);
     s->fed++;
     cap_agents(s);
+    s->key_agent = s->key_id = NULL; /* make_key reuses a key within one message only */
     return key;
 }
 
