@@ -560,7 +560,7 @@ static void write_content(struct jsonout *w, const struct jv *body, const char *
     if (action) {
         jsonout_begin_object(w);
         write_string_member(w, "action", action);
-        if (jv_is_object(body) && body->len > 0 && !jv_object_get(body, "action")) {
+        if (jv_object_first(body) && !jv_object_get(body, "action")) {
             for (const struct jv *k = jv_object_first(body); k; k = jv_object_next(body, k))
                 write_member(w, jv_string_value(k), jv_object_value(k));
         } else {
