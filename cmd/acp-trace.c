@@ -430,6 +430,7 @@ int main(int argc, char **argv)
             .idle = opts.engine.wall_clock ? idle : NULL,
             .parse_acl = parse_acl,
             .ctx = &t,
+            .heavy_in_order = true,
         };
         status = filter_run(&cfg, &ops, argv + first, argc - first);
     }

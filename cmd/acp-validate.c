@@ -166,7 +166,8 @@ int main(int argc, char **argv)
                                    .end_of_input = end_of_input,
                                    .parse_acl = parse_acl,
                                    .idle = opts.engine.wall_clock ? idle : NULL,
-                                   .ctx = &v};
+                                   .ctx = &v,
+                                   .heavy_in_order = v.engine != NULL};
     int status = filter_run(&cfg, &ops, argv + first, argc - first);
     engine_free(v.engine);
     options_free(&opts);

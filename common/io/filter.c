@@ -7,6 +7,7 @@
 #endif
 #include <pthread.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -69,6 +70,11 @@ struct filter {
     struct record last_read;   /* with jobs: the last record read from this file (no text) */
     bool stop_mid_line;        /* with jobs: the record that reached --max-errors ended mid-line */
     bool count_pending;        /* with jobs: --max-errors stopped the run, unread not counted */
+    /* with jobs, while a batch is finished: its texts lie one after the other, each with its
+     * newline, so the records passed in a row go out as one write (run, run_len) */
+    bool in_batch;
+    const char *run;
+    size_t run_len;
 };
 
 /* A standard descriptor that was closed (`tool <&-`, `>&-`, `2>&-`) would be the next file we
@@ -136,9 +142,21 @@ static _Noreturn void die_write_error(struct filter *f, const char *name, int er
     exit(EXIT_TROUBLE);
 }
 
+static void write_run(struct filter *f)
+{
+    const char *run = f->run;
+    size_t len = f->run_len;
+    f->run = NULL;
+    f->run_len = 0;
+    if (len && fwrite(run, 1, len, f->out) != len)
+        die_write_error(f, f->out_name, errno);
+}
+
 static void checked_write(struct filter *f, FILE *stream, const char *name, const char *data,
                           size_t len)
 {
+    if (stream == f->out && f->run_len)
+        write_run(f);
     if (len && fwrite(data, 1, len, stream) != len)
         die_write_error(f, name, errno);
 }
@@ -182,6 +200,16 @@ bool filter_interrupted(void)
 
 static void write_record(struct filter *f, FILE *stream, const char *name, const struct record *rec)
 {
+    if (stream == f->out && f->in_batch) {
+        if (f->run_len && f->run + f->run_len == rec->text) {
+            f->run_len += rec->raw_len + 1;
+            return;
+        }
+        write_run(f);
+        f->run = rec->text;
+        f->run_len = rec->raw_len + 1;
+        return;
+    }
     checked_write(f, stream, name, rec->text, rec->raw_len);
     checked_write(f, stream, name, "\n", 1);
 }
@@ -286,9 +314,11 @@ enum { BATCH_RECORDS = 512, BATCH_BYTES = 128 * 1024 };
 
 struct slot {
     struct record rec;
-    size_t text_at;      /* where rec's text is in the batch's bytes */
-    bool parsed;         /* a message, and not a line that failed to parse */
-    bool live;           /* m holds what message_clear frees */
+    size_t text_at; /* where rec's text is in the batch's bytes */
+    bool parsed;    /* a message, and not a line that failed to parse */
+    bool live;      /* m holds what message_clear frees */
+    bool stored;    /* m's view was kept in the batch's views, at view_at */
+    size_t view_at;
     struct message m;    /* m.root NULL once freed, or when there is no message */
     struct diag_log log; /* what parsing and prepare found */
 };
@@ -299,6 +329,9 @@ struct batch {
     struct slot *slots;
     size_t n, cap;
     struct strbuf bytes; /* the records' texts */
+    /* the views of the messages the ordered stage reads, kept from the parse: read again, the
+     * texts would cost the ordered stage, which bounds the speed of -j, a scan each */
+    struct jv_store views;
     enum batch_state state;
     size_t worker; /* who parsed it, and so frees its messages (malloc is fastest so) */
     struct batch *next;
@@ -330,12 +363,50 @@ struct jobs {
     struct diag_sink *sinks;    /* one per worker, and the last for this thread */
     struct thread_scans *scans; /* the same: each thread reads JSON through scanners of its own */
     size_t nscans;
+    atomic_ulong wakeups; /* notify's count (wait_on) */
 };
 
 struct worker {
     struct jobs *jobs;
     size_t index;
 };
+
+/* Every wake-up is counted: a thread about to sleep spins first while the count stays, for a few
+ * to some tens of microseconds (the batches come and go every hundred or so, and sleeping and
+ * waking cost system calls and switches each time: a tenth of a --stateless run's time), then
+ * sleeps as before. */
+enum { SPINS = 1024 };
+
+static void cpu_relax(void)
+{
+#if (defined(__x86_64__) || defined(__i386__)) && (defined(__GNUC__) || defined(__clang__))
+    __builtin_ia32_pause();
+#endif
+}
+
+/* Wakes the threads waiting on cond (one, or all); the lock is held. */
+static void notify(struct jobs *j, pthread_cond_t *cond, bool all)
+{
+    atomic_fetch_add_explicit(&j->wakeups, 1, memory_order_release);
+    if (all)
+        pthread_cond_broadcast(cond);
+    else
+        pthread_cond_signal(cond);
+}
+
+/* As pthread_cond_wait on cond, the lock held, but spinning a while first: returns when a
+ * notify came (its waiter checks again what it waits for). */
+static void wait_on(struct jobs *j, pthread_cond_t *cond)
+{
+    unsigned long seen = atomic_load_explicit(&j->wakeups, memory_order_relaxed);
+    pthread_mutex_unlock(&j->lock);
+    for (int i = 0; i < SPINS && atomic_load_explicit(&j->wakeups, memory_order_acquire) == seen;
+         i++)
+        cpu_relax();
+    pthread_mutex_lock(&j->lock);
+    if (atomic_load_explicit(&j->wakeups, memory_order_relaxed) == seen)
+        pthread_cond_wait(cond, &j->lock);
+}
 
 static void free_message(struct slot *s)
 {
@@ -351,10 +422,12 @@ static void work_on(const struct filter *f, struct batch *b, struct diag_sink *s
                     const struct thread_scans *scans, struct batch *trash)
 {
     size_t freed = 0;
+    jv_store_reset(&b->views);
     for (size_t i = 0; i < b->n; i++) {
         struct slot *s = &b->slots[i];
         s->live = false;
         s->parsed = false;
+        s->stored = false;
         diag_log_reset(&s->log);
         if (s->rec.kind != REC_LINE)
             continue;
@@ -364,11 +437,17 @@ static void work_on(const struct filter *f, struct batch *b, struct diag_sink *s
         if (!read_message(f, &s->rec, scans->input, &s->m, sink))
             continue;
         s->parsed = s->live = true;
+        bool scanned = !s->m.tree && !s->m.own; /* else its view is made of a tree */
         if (f->ops->prepare)
             s->m.passed = f->ops->prepare(f->ops->ctx, &s->m, scans->scratch, sink);
         if (!f->ops->message) /* prepare did all there is to do with the message */
             free_message(s);
+        else if (scanned && !s->m.drafted) {
+            s->view_at = jv_store_add(&b->views, scans->input);
+            s->stored = true;
+        }
     }
+    jv_store_seal(&b->views);
     sink->log = NULL;
     while (trash && freed < trash->n)
         free_message(&trash->slots[freed++]);
@@ -419,7 +498,7 @@ static void *worker_main(void *arg)
         /* Garbage waits for the next batch, to be freed while it is parsed, unless the reader
          * waits for room. */
         while (!j->quit && !j->unclaimed && !(j->garbage[me] && j->want_room))
-            pthread_cond_wait(&j->queued, &j->lock);
+            wait_on(j, &j->queued);
         if (j->quit)
             break;
         struct batch *trash = j->garbage[me];
@@ -427,7 +506,7 @@ static void *worker_main(void *arg)
             j->garbage[me] = trash->next;
         if (!j->unclaimed) {
             clean(j, trash);
-            pthread_cond_signal(&j->done); /* only the reader waits for it */
+            notify(j, &j->done, false); /* only the reader waits for it */
             continue;
         }
         struct batch *b = claim(j);
@@ -438,7 +517,7 @@ static void *worker_main(void *arg)
         b->state = BATCH_DONE;
         if (trash)
             recycle(j, trash);
-        pthread_cond_signal(&j->done);
+        notify(j, &j->done, false);
     }
     pthread_mutex_unlock(&j->lock);
     return NULL;
@@ -473,8 +552,17 @@ static void start_jobs(struct filter *f, size_t n)
         diag_sink_init_log(&j->sinks[i], NULL, &f->sink);
         j->scans[i] = (struct thread_scans){jscan_new(), jscan_new()};
     }
-    if (pthread_mutex_init(&j->lock, NULL) || pthread_cond_init(&j->queued, NULL) ||
-        pthread_cond_init(&j->done, NULL))
+    pthread_mutexattr_t attr;
+    if (pthread_mutexattr_init(&attr))
+        die_oom();
+#ifdef PTHREAD_ADAPTIVE_MUTEX_INITIALIZER_NP
+    /* The lock is held for a few instructions at a time, by two threads at most of the time:
+     * spinning a moment costs less than the system calls of sleeping on it. */
+    (void)pthread_mutexattr_settype(&attr, PTHREAD_MUTEX_ADAPTIVE_NP);
+#endif
+    int failed = pthread_mutex_init(&j->lock, &attr);
+    pthread_mutexattr_destroy(&attr);
+    if (failed || pthread_cond_init(&j->queued, NULL) || pthread_cond_init(&j->done, NULL))
         die_oom();
     /* Signals are this thread's to take: SIGINT must interrupt its reads, SIGPIPE its writes. */
     sigset_t all, old;
@@ -500,6 +588,7 @@ static void free_batch(struct batch *b)
         diag_log_free(&b->slots[i].log);
     free(b->slots);
     sb_free(&b->bytes);
+    jv_store_free(&b->views);
     free(b);
 }
 
@@ -520,7 +609,7 @@ static void stop_jobs(struct filter *f)
         return;
     pthread_mutex_lock(&j->lock);
     j->quit = true;
-    pthread_cond_broadcast(&j->queued);
+    notify(j, &j->queued, true);
     pthread_mutex_unlock(&j->lock);
     for (size_t i = 0; i < j->nthreads; i++)
         pthread_join(j->threads[i], NULL);
@@ -548,7 +637,7 @@ static void stop_jobs(struct filter *f)
 }
 
 /* The rest of one record's handling, in order, after a worker parsed and prepared it. */
-static void finish_slot(struct filter *f, struct slot *s)
+static void finish_slot(struct filter *f, const struct batch *b, struct slot *s)
 {
     if (f->stop) /* --max-errors: what was read ahead is left unread */
         return;
@@ -561,6 +650,8 @@ static void finish_slot(struct filter *f, struct slot *s)
         /* its thread's scanner has read on since */
         if (s->parsed && f->ops->message && s->m.drafted)
             message_unbind(&s->m);
+        else if (s->stored)
+            message_rebind_view(&s->m, jv_store_view(&b->views, s->view_at));
         else if (s->parsed && f->ops->message)
             message_rebind(&s->m, f->scan);
         if (s->parsed)
@@ -576,14 +667,15 @@ static void finish_slot(struct filter *f, struct slot *s)
 
 /* Waits for the oldest batch in flight and finishes its records in order; then hands it to the
  * thread that parsed it to free its messages. Rather than wait, this thread parses a batch no
- * worker took yet, the oldest first: it is one of the --jobs threads. */
+ * worker took yet, the oldest first: it is one of the --jobs threads; with heavy_in_order, the
+ * oldest only. */
 static void finish_oldest(struct filter *f)
 {
     struct jobs *j = f->jobs;
     pthread_mutex_lock(&j->lock);
     struct batch *b = j->oldest;
     while (b->state != BATCH_DONE) {
-        if (j->unclaimed) {
+        if (j->unclaimed && (!f->ops->heavy_in_order || j->unclaimed == b)) {
             size_t me = j->nthreads;
             struct batch *mine = claim(j);
             mine->worker = me;
@@ -597,7 +689,7 @@ static void finish_oldest(struct filter *f)
             if (trash)
                 recycle(j, trash);
         } else {
-            pthread_cond_wait(&j->done, &j->lock);
+            wait_on(j, &j->done);
         }
     }
     j->oldest = b->next;
@@ -605,8 +697,11 @@ static void finish_oldest(struct filter *f)
         j->newest = NULL;
     j->in_flight--;
     pthread_mutex_unlock(&j->lock);
+    f->in_batch = true;
     for (size_t i = 0; i < b->n; i++)
-        finish_slot(f, &b->slots[i]);
+        finish_slot(f, b, &b->slots[i]);
+    write_run(f); /* before the batch's texts are reused */
+    f->in_batch = false;
     pthread_mutex_lock(&j->lock);
     b->next = j->garbage[b->worker];
     j->garbage[b->worker] = b;
@@ -630,8 +725,8 @@ static void make_room(struct filter *f, size_t bytes)
             clean(j, trash);
         } else {
             j->want_room = true;
-            pthread_cond_broadcast(&j->queued);
-            pthread_cond_wait(&j->done, &j->lock);
+            notify(j, &j->queued, true);
+            wait_on(j, &j->done);
         }
     }
     j->want_room = false;
@@ -676,7 +771,7 @@ static void submit(struct filter *f)
     j->in_flight++;
     j->held++;
     j->held_bytes += b->bytes.len;
-    pthread_cond_signal(&j->queued);
+    notify(j, &j->queued, false);
     pthread_mutex_unlock(&j->lock);
     finish_ready(f);
 }
@@ -718,7 +813,9 @@ static void add_record(struct filter *f, const struct record *rec)
     if (rec->kind == REC_LINE) {
         s->text_at = b->bytes.len;
         sb_add(&b->bytes, rec->text, rec->raw_len);
-        sb_addc(&b->bytes, '\0'); /* so that an empty text still points into the buffer */
+        /* as written out, so that records passed in a row are one write (write_record); an
+         * empty text still points into the buffer */
+        sb_addc(&b->bytes, '\n');
     }
     if (b->n >= BATCH_RECORDS || b->bytes.len >= BATCH_BYTES)
         submit(f);

@@ -41,6 +41,10 @@ struct filter_ops {
     /* Called after the last file; true reads the files again (acp-replay --loop). May be NULL. */
     bool (*next_pass)(void *ctx, struct filter *f);
     void *ctx;
+    /* With --jobs above 1: `message` costs more than the parse and prepare (the stream checks),
+     * so the thread that calls it is the one the others wait for, and it parses only what no
+     * worker took in time. Otherwise it parses whatever batch waits rather than wait itself. */
+    bool heavy_in_order;
 };
 
 struct filter_config {

@@ -27,6 +27,7 @@ struct jscan {
     size_t number_cap;
     struct key_slot *keys; /* the duplicate-key table of large objects */
     size_t keys_cap, keys_used;
+    size_t nchars; /* what the last scan wrote in chars */
 };
 
 struct scanner {
@@ -546,11 +547,62 @@ const struct jv *jscan_scan(struct jscan *js, const char *text, size_t len)
                          .p = (const unsigned char *)text,
                          .end = (const unsigned char *)text + len,
                          .out = js->chars};
+    js->nchars = 0;
     skip_space(&sc);
     if (!scan_value(&sc))
         return NULL;
     skip_space(&sc);
+    js->nchars = (size_t)(sc.out - js->chars);
     return sc.p == sc.end ? js->nodes : NULL;
+}
+
+/* --- views kept --- */
+
+void jv_store_reset(struct jv_store *st)
+{
+    if (st->cap * sizeof *st->nodes > KEEP_BYTES || st->chars_cap > KEEP_BYTES) {
+        jv_store_free(st);
+        return;
+    }
+    st->nnodes = st->nchars = 0;
+}
+
+void jv_store_free(struct jv_store *st)
+{
+    free(st->nodes);
+    free(st->chars);
+    *st = (struct jv_store){0};
+}
+
+size_t jv_store_add(struct jv_store *st, const struct jscan *js)
+{
+    if (st->nnodes + js->nnodes > st->cap) {
+        st->cap = st->nnodes + js->nnodes < 1024 ? 1024 : 2 * (st->nnodes + js->nnodes);
+        st->nodes = xrealloc(st->nodes, st->cap * sizeof *st->nodes);
+    }
+    if (st->nchars + js->nchars > st->chars_cap) {
+        size_t need = st->nchars + js->nchars;
+        st->chars_cap = need < 16384 ? 16384 : 2 * need;
+        st->chars = xrealloc(st->chars, st->chars_cap);
+    }
+    size_t place = st->nnodes;
+    struct jv *nodes = st->nodes + place;
+    memcpy(nodes, js->nodes, js->nnodes * sizeof *nodes);
+    memcpy(st->chars + st->nchars, js->chars, js->nchars);
+    /* Either buffer may move until the last add: a string holds its offset until the seal. */
+    for (size_t i = 0; i < js->nnodes; i++)
+        if (nodes[i].type == JV_STRING)
+            nodes[i].u.i = (json_int_t)(st->nchars + (size_t)(nodes[i].u.s - js->chars));
+    st->nnodes += js->nnodes;
+    st->nchars += js->nchars;
+    return place;
+}
+
+void jv_store_seal(struct jv_store *st)
+{
+    for (size_t i = 0; i < st->nnodes; i++)
+        if (st->nodes[i].type == JV_STRING)
+            st->nodes[i].u.s = st->chars + st->nodes[i].u.i;
 }
 
 /* --- from and to jansson --- */

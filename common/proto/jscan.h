@@ -52,6 +52,28 @@ const struct jv *jscan_of_tree(struct jscan *js, const json_t *tree);
 /* A new jansson value equal to v, members in order. */
 json_t *jscan_to_tree(const struct jv *v);
 
+/* A store of views that outlive their scanner: a thread that scans a batch of texts keeps each
+ * view here, and the thread that reads them later in order need not scan the texts again. */
+struct jv_store {
+    struct jv *nodes;
+    size_t nnodes, cap;
+    char *chars;
+    size_t nchars, chars_cap;
+};
+
+/* Empties the store, keeping its memory unless it grew past what ordinary texts need. */
+void jv_store_reset(struct jv_store *st);
+void jv_store_free(struct jv_store *st);
+/* Copies the view js made last (jscan_scan's result, not jscan_of_tree's); returns its place. */
+size_t jv_store_add(struct jv_store *st, const struct jscan *js);
+/* After the last add: the views may be read. */
+void jv_store_seal(struct jv_store *st);
+/* The view at place, until the store is reset. */
+static inline const struct jv *jv_store_view(const struct jv_store *st, size_t place)
+{
+    return &st->nodes[place];
+}
+
 static inline bool jv_is_object(const struct jv *v)
 {
     return v && v->type == JV_OBJECT;

@@ -173,7 +173,13 @@ void message_rebind(struct message *m, struct jscan *js)
 {
     if (m->own)
         return;
-    m->view = m->tree ? jscan_of_tree(js, m->tree) : jscan_scan(js, m->rec->text, m->rec->len);
+    message_rebind_view(m, m->tree ? jscan_of_tree(js, m->tree)
+                                   : jscan_scan(js, m->rec->text, m->rec->len));
+}
+
+void message_rebind_view(struct message *m, const struct jv *view)
+{
+    m->view = view;
     m->id = jv_member_string(m->view, m->proto == PROTO_FIPA ? "reply_with" : "id");
     m->at.id = m->id;
 }

@@ -67,6 +67,8 @@ void message_rebind(struct message *m, struct jscan *js);
  * id for its diagnostics and lives as long as m. The tree is freed at once, by the thread that
  * made it (memory that malloc hands out next), and --jobs does not make the view again. */
 void message_drafted(struct message *m, void *notes, const char *id);
+/* Instead of message_rebind, for a message whose view was kept in a jv_store: view is the copy. */
+void message_rebind_view(struct message *m, const struct jv *view);
 /* Instead of message_rebind for a drafted message: its view is not read again. */
 void message_unbind(struct message *m);
 /* The message as a jansson tree, made from the view on first use; owned by the message. */

@@ -52,6 +52,37 @@ static bool same_tree(const json_t *a, const json_t *b)
     return same;
 }
 
+/* Views kept in a store, as --jobs keeps them from one thread to the next, with the trees they
+ * must give once the store is sealed: a batch at a time, so that the store grows mid-batch. */
+enum { STORED_BATCH = 16 };
+static struct jv_store store;
+static json_t *stored_trees[STORED_BATCH];
+static size_t stored_places[STORED_BATCH], nstored;
+
+static void check_stored(void)
+{
+    jv_store_seal(&store);
+    for (size_t i = 0; i < nstored; i++) {
+        json_t *got = jscan_to_tree(jv_store_view(&store, stored_places[i]));
+        if (!same_tree(stored_trees[i], got)) {
+            char *want = dump(stored_trees[i]);
+            show("a view kept in a store differs", want, strlen(want));
+        }
+        json_decref(got);
+        json_decref(stored_trees[i]);
+    }
+    nstored = 0;
+    jv_store_reset(&store);
+}
+
+static void keep(const struct jscan *js, json_t *want)
+{
+    stored_places[nstored] = jv_store_add(&store, js);
+    stored_trees[nstored++] = json_incref(want);
+    if (nstored == STORED_BATCH)
+        check_stored();
+}
+
 static void compare(struct jscan *js, const char *text, size_t len)
 {
     /* The tools reject a NUL byte before any parser sees it (message.c). jansson itself loses a
@@ -79,6 +110,7 @@ static void compare(struct jscan *js, const char *text, size_t len)
         return;
     }
     accepted++;
+    keep(js, want);
     json_t *got = jscan_to_tree(view);
     if (!same_tree(want, got))
         show("the values differ", text, len);
@@ -277,6 +309,8 @@ int main(int argc, char **argv)
             fclose(f);
     }
     jscan_free(js);
+    check_stored();
+    jv_store_free(&store);
     printf("%lu texts, %lu accepted, %lu rejected\n", texts, accepted, rejected);
     return 0;
 }
