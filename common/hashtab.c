@@ -1,5 +1,6 @@
 #include "hashtab.h"
 
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -20,8 +21,7 @@ static uint64_t mix_word(uint64_t h, uint64_t word)
 size_t hashtab_hash_len(const char *s, size_t len)
 {
     /* Eight bytes a step (FNV's byte a step was a tenth of the stream checks' time); the keys are
-     * in memory only, so the byte order of the words does not matter. The top bits home_of takes
-     * depend on every byte. */
+     * in memory only, so the byte order of the words does not matter. */
     uint64_t h = 0x9E3779B97F4A7C15ULL ^ len, word;
     for (; len >= 8; s += 8, len -= 8) {
         memcpy(&word, s, 8);
@@ -29,14 +29,36 @@ size_t hashtab_hash_len(const char *s, size_t len)
     }
     word = 0;
     memcpy(&word, s, len);
-    return (size_t)mix_word(h, word);
+    h = mix_word(h, word);
+    /* a product's low bits depend on its factors' low bits only: mix the high ones down, so that
+     * the 32 bits tag_of keeps depend on every byte */
+    h ^= h >> 32;
+    h *= 0xD6E8FEB86659FD93ULL;
+    h ^= h >> 32;
+    return (size_t)h;
 }
 
-/* Where a hash's probe starts: the top bits of its product with 2^64 / phi, which depend on every
- * bit of the hash (FNV's low bits depend on the low bits of the key's bytes alone). */
+/* What a slot keeps of a hash: 32 bits, never 0, which marks an empty slot. */
+static uint32_t tag_of(size_t hash)
+{
+    return (uint32_t)hash | 1;
+}
+
+/* Where a probe starts: the top bits of the tag's product with 2^64 / phi. Made of the tag alone,
+ * so that moving slots (empty_slot) reads no record. */
+static size_t home_of_tag(const struct hashtab *t, uint32_t tag)
+{
+    return (size_t)(((uint64_t)tag * 0x9E3779B97F4A7C15ULL) >> t->shift);
+}
+
 static size_t home_of(const struct hashtab *t, size_t hash)
 {
-    return (size_t)(((uint64_t)hash * 0x9E3779B97F4A7C15ULL) >> t->shift);
+    return home_of_tag(t, tag_of(hash));
+}
+
+static size_t hash_of(const struct hashtab *t, const char *key)
+{
+    return t->hash ? t->hash(key) : hashtab_hash(key);
 }
 
 static size_t next_slot(const struct hashtab *t, size_t i)
@@ -44,29 +66,27 @@ static size_t next_slot(const struct hashtab *t, size_t i)
     return (i + 1) & (t->nslots - 1);
 }
 
-/* The slot of key, or NULL. */
-static struct hash_slot *slot_of(const struct hashtab *t, const char *key, size_t hash)
+/* The slot of key, or -1. */
+static ptrdiff_t slot_of(const struct hashtab *t, const char *key, size_t hash)
 {
-    for (size_t i = home_of(t, hash);; i = next_slot(t, i)) {
-        struct hash_slot *slot = &t->slots[i];
-        if (!slot->node)
-            return NULL;
-        if (slot->hash == hash && strcmp(t->key(slot->node), key) == 0)
-            return slot;
-    }
+    uint32_t tag = tag_of(hash);
+    for (size_t i = home_of(t, hash); t->tags[i]; i = next_slot(t, i))
+        if (t->tags[i] == tag && strcmp(t->key(t->nodes[i]), key) == 0)
+            return (ptrdiff_t)i;
+    return -1;
 }
 
 struct hash_node *hashtab_find_hashed(const struct hashtab *t, const char *key, size_t hash)
 {
     if (t->size == 0)
         return NULL;
-    struct hash_slot *slot = slot_of(t, key, hash);
-    return slot ? slot->node : NULL;
+    ptrdiff_t i = slot_of(t, key, hash);
+    return i < 0 ? NULL : t->nodes[i];
 }
 
 struct hash_node *hashtab_find(const struct hashtab *t, const char *key)
 {
-    return t->size ? hashtab_find_hashed(t, key, hashtab_hash(key)) : NULL;
+    return t->size ? hashtab_find_hashed(t, key, hash_of(t, key)) : NULL;
 }
 
 struct hash_node *hashtab_find_next(const struct hashtab *t, const struct hash_node *node)
@@ -77,52 +97,50 @@ struct hash_node *hashtab_find_next(const struct hashtab *t, const struct hash_n
 
 static void resize(struct hashtab *t, size_t nslots)
 {
-    struct hash_slot *old = t->slots;
+    uint32_t *old_tags = t->tags;
+    struct hash_node **old_nodes = t->nodes;
     size_t nold = t->nslots;
-    t->slots = xcalloc(nslots, sizeof *t->slots);
+    t->tags = xcalloc(nslots, sizeof *t->tags);
+    t->nodes = xcalloc(nslots, sizeof *t->nodes);
     t->nslots = nslots;
     t->shift = 64;
     for (size_t n = nslots; n > 1; n >>= 1)
         t->shift--;
     for (size_t i = 0; i < nold; i++) {
-        if (!old[i].node)
+        if (!old_tags[i])
             continue;
-        size_t j = home_of(t, old[i].hash);
-        while (t->slots[j].node)
+        size_t j = home_of_tag(t, old_tags[i]);
+        while (t->tags[j])
             j = next_slot(t, j);
-        t->slots[j] = old[i];
+        t->tags[j] = old_tags[i];
+        t->nodes[j] = old_nodes[i];
     }
-    free(old);
+    free(old_tags);
+    free(old_nodes);
 }
 
 void hashtab_add(struct hashtab *t, struct hash_node *node)
 {
-    hashtab_add_hashed(t, node, hashtab_hash(t->key(node)));
+    hashtab_add_hashed(t, node, hash_of(t, t->key(node)));
 }
 
 void hashtab_add_hashed(struct hashtab *t, struct hash_node *node, size_t hash)
 {
-    /* at most three quarters full: a probe that misses reads a few slots, in one or two lines */
-    if (4 * (t->used + 1) > 3 * t->nslots)
+    /* at most seven eighths full: a probe that misses reads some tags, in one or two lines, and
+     * the slots of the stream checks' bound of 100,000 records take 1.5 MiB */
+    if (8 * (t->used + 1) > 7 * t->nslots)
         resize(t, t->nslots ? 2 * t->nslots : INITIAL_SLOTS);
-    node->hash = hash;
-    node->next = NULL;
+    uint32_t tag = tag_of(hash);
     size_t i = home_of(t, hash);
-    const char *key = NULL;
-    for (; t->slots[i].node; i = next_slot(t, i)) {
-        if (t->slots[i].hash != hash)
-            continue;
-        if (!key)
-            key = t->key(node);
-        if (strcmp(t->key(t->slots[i].node), key) == 0)
-            break;
-    }
-    node->next = t->slots[i].node;
+    const char *key = t->key(node);
+    while (t->tags[i] && (t->tags[i] != tag || strcmp(t->key(t->nodes[i]), key) != 0))
+        i = next_slot(t, i);
+    node->next = t->tags[i] ? t->nodes[i] : NULL;
     if (!node->next) {
-        t->slots[i].hash = hash;
+        t->tags[i] = tag;
         t->used++;
     }
-    t->slots[i].node = node;
+    t->nodes[i] = node;
     t->size++;
 }
 
@@ -130,34 +148,36 @@ void hashtab_add_hashed(struct hashtab *t, struct hash_node *node, size_t hash)
  * still finds its key before an empty slot (no tombstones). */
 static void empty_slot(struct hashtab *t, size_t i)
 {
-    for (size_t j = next_slot(t, i); t->slots[j].node; j = next_slot(t, j)) {
-        size_t home = home_of(t, t->slots[j].hash);
+    for (size_t j = next_slot(t, i); t->tags[j]; j = next_slot(t, j)) {
+        size_t home = home_of_tag(t, t->tags[j]);
         /* j may move to i unless its home lies cyclically in (i, j] */
         bool stays = i <= j ? (home > i && home <= j) : (home > i || home <= j);
         if (stays)
             continue;
-        t->slots[i] = t->slots[j];
+        t->tags[i] = t->tags[j];
+        t->nodes[i] = t->nodes[j];
         i = j;
     }
-    t->slots[i] = (struct hash_slot){0};
+    t->tags[i] = 0;
+    t->nodes[i] = NULL;
     t->used--;
 }
 
 void hashtab_remove(struct hashtab *t, struct hash_node *node)
 {
-    for (size_t i = home_of(t, node->hash);; i = next_slot(t, i)) {
-        struct hash_slot *slot = &t->slots[i];
-        if (!slot->node)
-            return; /* not in the table */
-        if (slot->hash != node->hash)
+    /* The record keeps no hash (a word less in each of the stream checks' 100,000s): its key
+     * gives it again. */
+    uint32_t tag = tag_of(hash_of(t, t->key(node)));
+    for (size_t i = home_of_tag(t, tag); t->tags[i]; i = next_slot(t, i)) {
+        if (t->tags[i] != tag)
             continue;
-        struct hash_node **link = &slot->node;
+        struct hash_node **link = &t->nodes[i];
         while (*link && *link != node)
             link = &(*link)->next;
         if (!*link)
-            continue; /* another key of the same hash */
+            continue; /* another key of the same tag */
         *link = node->next;
-        if (!slot->node)
+        if (!t->nodes[i])
             empty_slot(t, i);
         t->size--;
         return;
@@ -167,17 +187,18 @@ void hashtab_remove(struct hashtab *t, struct hash_node *node)
 void hashtab_prefetch(const struct hashtab *t, size_t hash)
 {
     if (t->nslots)
-        prefetch(&t->slots[home_of(t, hash)]);
+        prefetch(&t->tags[home_of(t, hash)]);
 }
 
 void hashtab_free(struct hashtab *t, void (*free_record)(struct hash_node *))
 {
     for (size_t i = 0; free_record && i < t->nslots; i++) {
-        for (struct hash_node *n = t->slots[i].node, *next; n; n = next) {
+        for (struct hash_node *n = t->nodes[i], *next; n; n = next) {
             next = n->next;
             free_record(n);
         }
     }
-    free(t->slots);
+    free(t->tags);
+    free(t->nodes);
     *t = (struct hashtab){.key = t->key};
 }

@@ -716,7 +716,7 @@ static void expire(struct iacp_stream *s, const struct diag_where *at, struct di
      * of the next one (whose record was fetched last time) and the record after it. */
     struct sent *next = LIST_ITEM(s->ids.head, struct sent, link);
     if (next) {
-        hashtab_prefetch(&s->sent, next->node.hash);
+        hashtab_prefetch(&s->sent, hashtab_hash(next->key));
         if (next->link.next)
             prefetch(next->link.next);
     }
