@@ -66,14 +66,46 @@ static size_t next_slot(const struct hashtab *t, size_t i)
     return (i + 1) & (t->nslots - 1);
 }
 
+/* How far slot i holds its key from the key's home. */
+static size_t distance(const struct hashtab *t, size_t i)
+{
+    return (i - home_of_tag(t, t->tags[i])) & (t->nslots - 1);
+}
+
+/* Robin Hood order: along a probe, no key sits farther from its home than the keys after it do
+ * from theirs, unless they are of another run. So a probe that reaches a key nearer its home
+ * than the probe has come, or an empty slot, knows its key is absent: at seven eighths full a
+ * miss reads a few tags, not a dozen. */
+
 /* The slot of key, or -1. */
 static ptrdiff_t slot_of(const struct hashtab *t, const char *key, size_t hash)
 {
     uint32_t tag = tag_of(hash);
-    for (size_t i = home_of(t, hash); t->tags[i]; i = next_slot(t, i))
+    size_t i = home_of_tag(t, tag);
+    for (size_t d = 0; t->tags[i] && distance(t, i) >= d; i = next_slot(t, i), d++)
         if (t->tags[i] == tag && strcmp(t->key(t->nodes[i]), key) == 0)
             return (ptrdiff_t)i;
     return -1;
+}
+
+/* Puts a key absent from the table in a slot, moving the keys nearer their home onward. */
+static void place(struct hashtab *t, uint32_t tag, struct hash_node *node)
+{
+    size_t i = home_of_tag(t, tag);
+    for (size_t d = 0; t->tags[i]; i = next_slot(t, i), d++) {
+        size_t theirs = distance(t, i);
+        if (theirs < d) {
+            uint32_t moved_tag = t->tags[i];
+            struct hash_node *moved = t->nodes[i];
+            t->tags[i] = tag;
+            t->nodes[i] = node;
+            tag = moved_tag;
+            node = moved;
+            d = theirs;
+        }
+    }
+    t->tags[i] = tag;
+    t->nodes[i] = node;
 }
 
 struct hash_node *hashtab_find_hashed(const struct hashtab *t, const char *key, size_t hash)
@@ -106,15 +138,9 @@ static void resize(struct hashtab *t, size_t nslots)
     t->shift = 64;
     for (size_t n = nslots; n > 1; n >>= 1)
         t->shift--;
-    for (size_t i = 0; i < nold; i++) {
-        if (!old_tags[i])
-            continue;
-        size_t j = home_of_tag(t, old_tags[i]);
-        while (t->tags[j])
-            j = next_slot(t, j);
-        t->tags[j] = old_tags[i];
-        t->nodes[j] = old_nodes[i];
-    }
+    for (size_t i = 0; i < nold; i++)
+        if (old_tags[i])
+            place(t, old_tags[i], old_nodes[i]);
     free(old_tags);
     free(old_nodes);
 }
@@ -130,30 +156,23 @@ void hashtab_add_hashed(struct hashtab *t, struct hash_node *node, size_t hash)
      * the slots of the stream checks' bound of 100,000 records take 1.5 MiB */
     if (8 * (t->used + 1) > 7 * t->nslots)
         resize(t, t->nslots ? 2 * t->nslots : INITIAL_SLOTS);
-    uint32_t tag = tag_of(hash);
-    size_t i = home_of(t, hash);
-    const char *key = t->key(node);
-    while (t->tags[i] && (t->tags[i] != tag || strcmp(t->key(t->nodes[i]), key) != 0))
-        i = next_slot(t, i);
-    node->next = t->tags[i] ? t->nodes[i] : NULL;
-    if (!node->next) {
-        t->tags[i] = tag;
+    ptrdiff_t i = slot_of(t, t->key(node), hash);
+    if (i >= 0) { /* the newest of its key */
+        node->next = t->nodes[i];
+        t->nodes[i] = node;
+    } else {
+        node->next = NULL;
+        place(t, tag_of(hash), node);
         t->used++;
     }
-    t->nodes[i] = node;
     t->size++;
 }
 
-/* Empties slot i, moving back the slots after it whose probe passed it, so that every probe
- * still finds its key before an empty slot (no tombstones). */
+/* Empties slot i, moving back the keys after it that are not at home, so that the order holds
+ * (no tombstones). */
 static void empty_slot(struct hashtab *t, size_t i)
 {
-    for (size_t j = next_slot(t, i); t->tags[j]; j = next_slot(t, j)) {
-        size_t home = home_of_tag(t, t->tags[j]);
-        /* j may move to i unless its home lies cyclically in (i, j] */
-        bool stays = i <= j ? (home > i && home <= j) : (home > i || home <= j);
-        if (stays)
-            continue;
+    for (size_t j = next_slot(t, i); t->tags[j] && distance(t, j) > 0; j = next_slot(t, j)) {
         t->tags[i] = t->tags[j];
         t->nodes[i] = t->nodes[j];
         i = j;
@@ -168,7 +187,8 @@ void hashtab_remove(struct hashtab *t, struct hash_node *node)
     /* The record keeps no hash (a word less in each of the stream checks' 100,000s): its key
      * gives it again. */
     uint32_t tag = tag_of(hash_of(t, t->key(node)));
-    for (size_t i = home_of_tag(t, tag); t->tags[i]; i = next_slot(t, i)) {
+    size_t i = home_of_tag(t, tag);
+    for (size_t d = 0; t->tags[i] && distance(t, i) >= d; i = next_slot(t, i), d++) {
         if (t->tags[i] != tag)
             continue;
         struct hash_node **link = &t->nodes[i];
