@@ -8,6 +8,7 @@
  * others. */
 #include "fipa_stream.h"
 
+#include <ctype.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -276,8 +277,11 @@ static const char *const outcome_names[] = {
 
 static enum fipa_protocol protocol_lookup(const char *name)
 {
+    /* Every name is "fipa-" and more: the letter after it tells most of them apart, before a
+     * whole compare (this runs for nearly every message). */
+    char after = strlen(name) > 5 ? (char)tolower((unsigned char)name[5]) : '\0';
     for (int p = 0; p < FP_COUNT; p++)
-        if (strcasecmp(name, protocols[p].name) == 0)
+        if (protocols[p].name[5] == after && strcasecmp(name, protocols[p].name) == 0)
             return (enum fipa_protocol)p;
     if (strcasecmp(name, "fipa-english-auction") == 0)
         return FP_AUCTION_ENGLISH;

@@ -82,8 +82,23 @@ static bool uniform_to_snake(const char *s, char *out)
     return !(lower && upper);
 }
 
+/* s is the snake_case name, or its kebab-case: the spellings of nearly every message, which need
+ * no copy (every tool parses each message's performative several times). */
+static bool is_lower_name(const char *s, const char *snake)
+{
+    for (; *snake; s++, snake++)
+        if (*s != *snake && !(*s == '-' && *snake == '_'))
+            return false;
+    return *s == '\0';
+}
+
 enum fipa_act fipa_act_parse(const char *s)
 {
+    for (int a = 0; a < FIPA_ACT_COUNT; a++) {
+        const char *name = act_names[a][SPELL_SNAKE];
+        if (name[0] == s[0] && is_lower_name(s, name))
+            return (enum fipa_act)a;
+    }
     char snake[ACT_NAME_MAX];
     if (uniform_to_snake(s, snake)) {
         enum fipa_act a = lookup_snake(snake);
