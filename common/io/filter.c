@@ -538,6 +538,7 @@ static void start_jobs(struct filter *f, size_t n)
     json_object_seed(0);
     struct jobs *j = xcalloc(1, sizeof *j);
     j->f = f;
+    atomic_init(&j->wakeups, 0);
     j->max_in_flight = 2 * n + 2;
     /* Room for them all at their usual size; lines as long as --max-line-bytes allows (whose
      * trees may be many times their size) go fewer at a time. */
