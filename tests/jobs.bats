@@ -140,6 +140,19 @@ bad_input() {
     JOBS="2" same_as_one_job "$t/capture" . acp-validate --stateless -q --stats
 }
 
+# The ordered thread reads the views the workers kept (jv_store): a text with no string in it ({},
+# [], a number) holds no characters to keep, at the start of a batch and after a full one.
+@test "views kept across threads: texts without a string, first in a batch and after 512 others" {
+    local t=$BATS_TEST_TMPDIR i
+    {
+        printf '{}\n[]\n7\n{"v":"1.1"}\n'
+        for i in $(seq 1 511); do echo "$GOOD"; done
+        printf '{}\n{"a":{}}\n'
+        echo "$GOOD"
+    } >"$t/capture"
+    JOBS="2 3" every_tool "$t/capture"
+}
+
 @test "the awkward messages of the round-trip tests convert the same with -j 2" {
     local t=$BATS_TEST_TMPDIR kind to
     for kind in iacp fipa; do

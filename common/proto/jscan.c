@@ -588,7 +588,8 @@ size_t jv_store_add(struct jv_store *st, const struct jscan *js)
     size_t place = st->nnodes;
     struct jv *nodes = st->nodes + place;
     memcpy(nodes, js->nodes, js->nnodes * sizeof *nodes);
-    memcpy(st->chars + st->nchars, js->chars, js->nchars);
+    if (js->nchars) /* a text without strings ({}, a number) may come before any has chars */
+        memcpy(st->chars + st->nchars, js->chars, js->nchars);
     /* Either buffer may move until the last add: a string holds its offset until the seal. */
     for (size_t i = 0; i < js->nnodes; i++)
         if (nodes[i].type == JV_STRING)
