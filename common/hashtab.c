@@ -185,23 +185,20 @@ static void empty_slot(struct hashtab *t, size_t i)
 void hashtab_remove(struct hashtab *t, struct hash_node *node)
 {
     /* The record keeps no hash (a word less in each of the stream checks' 100,000s): its key
-     * gives it again. */
-    uint32_t tag = tag_of(hash_of(t, t->key(node)));
-    size_t i = home_of_tag(t, tag);
-    for (size_t d = 0; t->tags[i] && distance(t, i) >= d; i = next_slot(t, i), d++) {
-        if (t->tags[i] != tag)
-            continue;
-        struct hash_node **link = &t->nodes[i];
-        while (*link && *link != node)
-            link = &(*link)->next;
-        if (!*link)
-            continue; /* another key of the same tag */
-        *link = node->next;
-        if (!t->nodes[i])
-            empty_slot(t, i);
-        t->size--;
+     * gives it again, and the slot of its key holds it among the records of that key. */
+    const char *key = t->key(node);
+    ptrdiff_t i = slot_of(t, key, hash_of(t, key));
+    if (i < 0)
+        return; /* not in the table */
+    struct hash_node **link = &t->nodes[i];
+    while (*link && *link != node)
+        link = &(*link)->next;
+    if (!*link)
         return;
-    }
+    *link = node->next;
+    if (!t->nodes[i])
+        empty_slot(t, (size_t)i);
+    t->size--;
 }
 
 void hashtab_prefetch(const struct hashtab *t, size_t hash)

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hashtab.h"
 #include "util.h"
 
 struct entry {
@@ -19,17 +20,6 @@ struct strmap {
 };
 
 enum { INITIAL_BUCKETS = 64 };
-
-static size_t hash_string(const char *s)
-{
-    /* FNV-1a: short keys, good spread, no setup. */
-    size_t h = (size_t)14695981039346656037ULL;
-    for (; *s; s++) {
-        h ^= (unsigned char)*s;
-        h *= (size_t)1099511628211ULL;
-    }
-    return h;
-}
 
 struct strmap *strmap_new(void)
 {
@@ -67,7 +57,7 @@ static struct entry **find_slot(const struct strmap *map, const char *key, size_
 
 void *strmap_get(const struct strmap *map, const char *key)
 {
-    struct entry *e = *find_slot(map, key, hash_string(key));
+    struct entry *e = *find_slot(map, key, hashtab_hash(key));
     return e ? e->value : NULL;
 }
 
@@ -91,7 +81,7 @@ static void grow(struct strmap *map)
 
 void *strmap_put(struct strmap *map, const char *key, void *value)
 {
-    size_t hash = hash_string(key);
+    size_t hash = hashtab_hash(key);
     struct entry **slot = find_slot(map, key, hash);
     if (*slot) {
         void *old = (*slot)->value;
@@ -112,7 +102,7 @@ void *strmap_put(struct strmap *map, const char *key, void *value)
 
 void *strmap_remove(struct strmap *map, const char *key)
 {
-    struct entry **slot = find_slot(map, key, hash_string(key));
+    struct entry **slot = find_slot(map, key, hashtab_hash(key));
     struct entry *e = *slot;
     if (!e)
         return NULL;

@@ -712,14 +712,11 @@ static void expire(struct iacp_stream *s, const struct diag_where *at, struct di
     for (struct sent *e; (e = LIST_ITEM(s->ids.head, struct sent, link)) &&
                          (expired(s, e->heard) || s->ids.size > s->cfg->max_open);)
         forget_id(s, e);
-    /* The ids go oldest first, about one per message, and by then they are cold: fetch the slot
-     * of the next one (whose record was fetched last time) and the record after it. */
+    /* The ids go oldest first, about one per message, and by then they are cold: fetch the
+     * record after the next one. */
     struct sent *next = LIST_ITEM(s->ids.head, struct sent, link);
-    if (next) {
-        hashtab_prefetch(&s->sent, hashtab_hash(next->key));
-        if (next->link.next)
-            prefetch(next->link.next);
-    }
+    if (next && next->link.next)
+        prefetch(next->link.next);
     for (struct agent *a;
          (a = LIST_ITEM(s->idle.head, struct agent, idle_link)) && expired(s, a->active);)
         drop_agent(s, a);

@@ -553,17 +553,8 @@ static void start_jobs(struct filter *f, size_t n)
         diag_sink_init_log(&j->sinks[i], NULL, &f->sink);
         j->scans[i] = (struct thread_scans){jscan_new(), jscan_new()};
     }
-    pthread_mutexattr_t attr;
-    if (pthread_mutexattr_init(&attr))
-        die_oom();
-#ifdef PTHREAD_ADAPTIVE_MUTEX_INITIALIZER_NP
-    /* The lock is held for a few instructions at a time, by two threads at most of the time:
-     * spinning a moment costs less than the system calls of sleeping on it. */
-    (void)pthread_mutexattr_settype(&attr, PTHREAD_MUTEX_ADAPTIVE_NP);
-#endif
-    int failed = pthread_mutex_init(&j->lock, &attr);
-    pthread_mutexattr_destroy(&attr);
-    if (failed || pthread_cond_init(&j->queued, NULL) || pthread_cond_init(&j->done, NULL))
+    if (pthread_mutex_init(&j->lock, NULL) || pthread_cond_init(&j->queued, NULL) ||
+        pthread_cond_init(&j->done, NULL))
         die_oom();
     /* Signals are this thread's to take: SIGINT must interrupt its reads, SIGPIPE its writes. */
     sigset_t all, old;

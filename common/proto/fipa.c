@@ -36,11 +36,23 @@ static const char *const act_names[FIPA_ACT_COUNT][3] = {
 /* Longest act name plus its NUL: "request_whenever". */
 enum { ACT_NAME_MAX = 24 };
 
-static enum fipa_act lookup_snake(const char *snake)
+/* s is the snake_case name, or its kebab-case. */
+static bool is_lower_name(const char *s, const char *snake)
 {
-    for (int a = 0; a < FIPA_ACT_COUNT; a++)
-        if (strcmp(snake, act_names[a][SPELL_SNAKE]) == 0)
+    for (; *snake; s++, snake++)
+        if (*s != *snake && !(*s == '-' && *snake == '_'))
+            return false;
+    return *s == '\0';
+}
+
+/* The act whose snake_case or kebab-case name s is. */
+static enum fipa_act lookup_lower(const char *s)
+{
+    for (int a = 0; a < FIPA_ACT_COUNT; a++) {
+        const char *name = act_names[a][SPELL_SNAKE];
+        if (name[0] == s[0] && is_lower_name(s, name))
             return (enum fipa_act)a;
+    }
     return FIPA_ACT_INVALID;
 }
 
@@ -82,31 +94,21 @@ static bool uniform_to_snake(const char *s, char *out)
     return !(lower && upper);
 }
 
-/* s is the snake_case name, or its kebab-case: the spellings of nearly every message, which need
- * no copy (every tool parses each message's performative several times). */
-static bool is_lower_name(const char *s, const char *snake)
-{
-    for (; *snake; s++, snake++)
-        if (*s != *snake && !(*s == '-' && *snake == '_'))
-            return false;
-    return *s == '\0';
-}
-
 enum fipa_act fipa_act_parse(const char *s)
 {
-    for (int a = 0; a < FIPA_ACT_COUNT; a++) {
-        const char *name = act_names[a][SPELL_SNAKE];
-        if (name[0] == s[0] && is_lower_name(s, name))
-            return (enum fipa_act)a;
-    }
+    /* the spellings of nearly every message need no copy (every tool parses each message's
+     * performative several times) */
+    enum fipa_act act = lookup_lower(s);
+    if (act != FIPA_ACT_INVALID)
+        return act;
     char snake[ACT_NAME_MAX];
     if (uniform_to_snake(s, snake)) {
-        enum fipa_act a = lookup_snake(snake);
-        if (a != FIPA_ACT_INVALID)
-            return a;
+        act = lookup_lower(snake);
+        if (act != FIPA_ACT_INVALID)
+            return act;
     }
     if (pascal_to_snake(s, snake))
-        return lookup_snake(snake);
+        return lookup_lower(snake);
     return FIPA_ACT_INVALID;
 }
 

@@ -114,13 +114,19 @@ const char *json_member_string(const json_t *obj, const char *key)
     return json_string_value(json_object_get(obj, key));
 }
 
+/* The id of a message as its protocol names it: IACP id, FIPA reply_with. */
+static const char *id_of(const struct message *m)
+{
+    return jv_member_string(m->view, m->proto == PROTO_FIPA ? "reply_with" : "id");
+}
+
 static void settle(struct message *m, const struct record *rec, enum protocol_choice choice)
 {
     m->rec = rec;
     /* The string form is FIPA, whatever members its user parameters happen to carry. */
     m->proto =
         rec && rec->syntax == SYNTAX_ACL ? PROTO_FIPA : message_view_protocol(m->view, choice);
-    m->id = jv_member_string(m->view, m->proto == PROTO_FIPA ? "reply_with" : "id");
+    m->id = id_of(m);
     m->at = (struct diag_where){.id = m->id};
     m->passed = true;
     m->output = (struct strbuf)STRBUF_INIT;
@@ -180,8 +186,7 @@ void message_rebind(struct message *m, struct jscan *js)
 void message_rebind_view(struct message *m, const struct jv *view)
 {
     m->view = view;
-    m->id = jv_member_string(m->view, m->proto == PROTO_FIPA ? "reply_with" : "id");
-    m->at.id = m->id;
+    m->id = m->at.id = id_of(m);
 }
 
 void message_drafted(struct message *m, void *notes, const char *id)
