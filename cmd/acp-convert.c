@@ -349,10 +349,8 @@ static void complete_draft(struct convert_run *run, struct filter *f, struct mes
     if (m->hole == MESSAGE_NO_HOLE || !m->output.len)
         return; /* the filter writes the output as it stands, if there is one */
     sb_reset(&run->out);
-    struct jsonout w;
-    jsonout_init(&w, &run->out, JSONOUT_VALID | JSONOUT_TERMINAL);
-    jsonout_string(&w, conversation, strlen(conversation));
-    size_t after = m->hole + 2; /* the draft's "" */
+    convert_hole_value(&run->out, conversation);
+    size_t after = m->hole + CONVERT_HOLE_LEN;
     filter_write(f, m->output.buf, m->hole);
     filter_write(f, run->out.buf, run->out.len);
     filter_write(f, m->output.buf + after, m->output.len - after);

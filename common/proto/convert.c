@@ -778,6 +778,21 @@ const char *convert_iacp_follow(struct converter *c, const struct iacp_trail *t)
     return follow_iacp(c, &e, t->conversation, &f);
 }
 
+void convert_hole_value(struct strbuf *out, const char *conversation)
+{
+    struct jsonout w;
+    jsonout_init(&w, out, JSONOUT_VALID | JSONOUT_TERMINAL);
+    jsonout_string(&w, conversation, strlen(conversation));
+}
+
+void convert_fill_hole(struct strbuf *out, const struct strbuf *draft, size_t hole,
+                       const char *conversation)
+{
+    sb_add(out, draft->buf, hole);
+    convert_hole_value(out, conversation);
+    sb_add(out, draft->buf + hole + CONVERT_HOLE_LEN, draft->len - hole - CONVERT_HOLE_LEN);
+}
+
 /* --- FIPA that came from IACP -> IACP: the way back of convert_iacp_to_fipa --- */
 
 static bool is_ctl_kind(const char *kind)

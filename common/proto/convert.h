@@ -83,6 +83,16 @@ struct iacp_trail *convert_iacp_trail(const struct jv *iacp);
  * the next call). */
 const char *convert_iacp_follow(struct converter *c, const struct iacp_trail *t);
 
+/* The bytes of a DRAFT_HOLE's "": what the conversation_id replaces. */
+enum { CONVERT_HOLE_LEN = 2 };
+
+/* Appends to out the conversation_id as it goes in a draft's hole (a JSON string). */
+void convert_hole_value(struct strbuf *out, const char *conversation);
+
+/* Appends to out the draft with the conversation_id in its hole, which starts at hole. */
+void convert_fill_hole(struct strbuf *out, const struct strbuf *draft, size_t hole,
+                       const char *conversation);
+
 /* A new IACP object for a FIPA one, or NULL after reporting why (convert-fipa). */
 json_t *convert_fipa_to_iacp(struct converter *c, json_t *fipa, struct diag_sink *sink,
                              const struct diag_where *at);

@@ -63,21 +63,6 @@ struct tally {
     unsigned long messages, drafts, holes, streamed, differ;
 };
 
-/* The draft's line with the conversation_id filled in: out from hole on moves right. */
-static void fill_hole(struct strbuf *out, size_t hole, const char *conversation)
-{
-    struct strbuf tail = STRBUF_INIT, value = STRBUF_INIT;
-    sb_add(&tail, out->buf + hole + 2, out->len - hole - 2);
-    struct jsonout w;
-    jsonout_init(&w, &value, JSONOUT_VALID | JSONOUT_TERMINAL);
-    jsonout_string(&w, conversation, strlen(conversation));
-    out->len = hole;
-    sb_add(out, value.buf, value.len);
-    sb_add(out, tail.buf, tail.len);
-    sb_free(&tail);
-    sb_free(&value);
-}
-
 /* The other way: a tree when the draft leaves it to the whole conversion, else NULL with the
  * line in w->out. */
 static json_t *by_draft(struct way *w, const struct jv *iacp, const struct diag_where *at,
@@ -96,7 +81,10 @@ static json_t *by_draft(struct way *w, const struct jv *iacp, const struct diag_
     const char *conversation = convert_iacp_follow(w->converter, trail);
     if (draft == DRAFT_HOLE) {
         t->holes++;
-        fill_hole(&w->out, hole, conversation);
+        struct strbuf filled = STRBUF_INIT;
+        convert_fill_hole(&filled, &w->out, hole, conversation);
+        sb_free(&w->out);
+        w->out = filled;
     }
     free(trail);
     return NULL;

@@ -57,14 +57,11 @@ static void split(struct way *w, const struct jv *iacp, const struct diag_where 
     const char *conversation = convert_iacp_follow(w->converter, trail);
     if (draft == DRAFT_HOLE) {
         FUZZ_ASSERT(conversation, "a draft with a hole, and no conversation_id for it");
-        FUZZ_ASSERT(hole + 2 <= w->line.len && memcmp(w->line.buf + hole, "\"\"", 2) == 0,
+        FUZZ_ASSERT(hole + CONVERT_HOLE_LEN <= w->line.len &&
+                        memcmp(w->line.buf + hole, "\"\"", CONVERT_HOLE_LEN) == 0,
                     "the hole is not where the draft's conversation_id is");
         struct strbuf filled = STRBUF_INIT;
-        sb_add(&filled, w->line.buf, hole);
-        struct jsonout out;
-        jsonout_init(&out, &filled, JSONOUT_VALID | JSONOUT_TERMINAL);
-        jsonout_string(&out, conversation, strlen(conversation));
-        sb_add(&filled, w->line.buf + hole + 2, w->line.len - hole - 2);
+        convert_fill_hole(&filled, &w->line, hole, conversation);
         sb_free(&w->line);
         w->line = filled;
     }
