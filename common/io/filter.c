@@ -778,6 +778,18 @@ static void drain_jobs(struct filter *f)
         finish_oldest(f);
 }
 
+/* A batch's arrays are made at the size a batch fills at once: grown step by step, each batch
+ * freed its smaller arrays once (about 2 MiB at -j 2, which AddressSanitizer's quarantine kept),
+ * and the pages not used yet cost nothing. */
+static struct batch *new_batch(void)
+{
+    struct batch *b = xcalloc(1, sizeof *b);
+    b->slots = xcalloc(BATCH_RECORDS, sizeof *b->slots);
+    b->cap = BATCH_RECORDS;
+    sb_grow(&b->bytes, BATCH_BYTES - 1); /* with the byte of a NUL: BATCH_BYTES */
+    return b;
+}
+
 static void add_record(struct filter *f, const struct record *rec)
 {
     struct jobs *j = f->jobs;
@@ -788,16 +800,10 @@ static void add_record(struct filter *f, const struct record *rec)
             j->spare = j->spare->next;
         pthread_mutex_unlock(&j->lock);
         if (!j->filling)
-            j->filling = xcalloc(1, sizeof *j->filling);
+            j->filling = new_batch();
         sb_reset(&j->filling->bytes);
     }
     struct batch *b = j->filling;
-    if (b->n == b->cap) {
-        size_t cap = b->cap ? 2 * b->cap : 16;
-        b->slots = xrealloc(b->slots, cap * sizeof *b->slots);
-        memset(b->slots + b->cap, 0, (cap - b->cap) * sizeof *b->slots);
-        b->cap = cap;
-    }
     struct slot *s = &b->slots[b->n++];
     s->rec = *rec;
     s->live = false;
