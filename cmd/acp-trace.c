@@ -75,6 +75,7 @@ struct trace {
 
     struct engine *engine;
     const struct engine_config *engine_config;
+    bool digest; /* --jobs: workers make the engine's digests (engine_digest) */
     struct trace_stats *stats;
     struct filter *filter; /* the run, for the engine's callback to write to */
     struct strbuf out;
@@ -262,7 +263,10 @@ static bool check_alone(void *ctx, struct message *m, struct jscan *scratch, str
 {
     (void)scratch;
     struct trace *t = ctx;
-    return engine_check_message(t->engine_config, m, sink);
+    bool passed = engine_check_message(t->engine_config, m, sink);
+    if (passed && t->digest)
+        engine_digest(m);
+    return passed;
 }
 
 static json_t *parse_acl(void *ctx, const struct record *rec, struct diag_sink *sink, time_t now)
@@ -416,6 +420,7 @@ int main(int argc, char **argv)
     } else {
         t.engine = engine_new(&opts.engine, summary_done, &t);
         t.engine_config = &opts.engine;
+        t.digest = opts.jobs != 1;
         if (is_diagram(t.format))
             t.diagram =
                 trace_diagram_new(diagram_format(t.format), t.follow ? t.follow : "acp-trace",

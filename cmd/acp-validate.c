@@ -32,6 +32,7 @@ struct validate {
     struct fipa_rules fipa;
     struct engine *engine; /* NULL with --stateless */
     const struct engine_config *engine_config;
+    bool digest; /* --jobs: workers make the engine's digests (engine_digest) */
 };
 
 static bool handle_option(void *ctx, int key, const char *arg)
@@ -95,8 +96,12 @@ static bool check_alone(void *ctx, struct message *m, struct jscan *scratch, str
 {
     (void)scratch;
     struct validate *v = ctx;
-    if (!v->stateless)
-        return engine_check_message(v->engine_config, m, sink);
+    if (!v->stateless) {
+        bool passed = engine_check_message(v->engine_config, m, sink);
+        if (passed && v->digest)
+            engine_digest(m);
+        return passed;
+    }
     switch (m->proto) {
     case PROTO_IACP:
         iacp_check(m, &v->iacp, sink);
@@ -158,6 +163,7 @@ int main(int argc, char **argv)
     v.iacp.queen = opts.engine.queen;
     v.fipa.profile = opts.engine.fipa_profile;
     v.engine_config = &opts.engine;
+    v.digest = opts.jobs != 1;
     if (!v.stateless)
         v.engine = engine_new(&opts.engine, NULL, NULL);
     const struct filter_config cfg = {.opts = &opts, .protocol = v.protocol, .mode = v.mode};

@@ -182,29 +182,48 @@ static void empty_slot(struct hashtab *t, size_t i)
     t->used--;
 }
 
-void hashtab_remove(struct hashtab *t, struct hash_node *node)
+/* Takes node out of the records of slot i's key; false when it is not among them. */
+static bool unlink_node(struct hashtab *t, size_t i, struct hash_node *node)
 {
-    /* The record keeps no hash (a word less in each of the stream checks' 100,000s): its key
-     * gives it again, and the slot of its key holds it among the records of that key. */
-    const char *key = t->key(node);
-    ptrdiff_t i = slot_of(t, key, hash_of(t, key));
-    if (i < 0)
-        return; /* not in the table */
     struct hash_node **link = &t->nodes[i];
     while (*link && *link != node)
         link = &(*link)->next;
     if (!*link)
-        return;
+        return false;
     *link = node->next;
     if (!t->nodes[i])
-        empty_slot(t, (size_t)i);
+        empty_slot(t, i);
     t->size--;
+    return true;
+}
+
+void hashtab_remove(struct hashtab *t, struct hash_node *node)
+{
+    const char *key = t->key(node);
+    hashtab_remove_hashed(t, node, hash_of(t, key));
+}
+
+void hashtab_remove_hashed(struct hashtab *t, struct hash_node *node, size_t hash)
+{
+    /* Slots are told apart by their tags and records, never by their keys: a record forgotten
+     * long after it was added is cold, and reading its key (to hash it, then to compare it) was
+     * most of what forgetting the stream checks' oldest id cost. */
+    if (t->size == 0)
+        return;
+    uint32_t tag = tag_of(hash);
+    size_t i = home_of_tag(t, tag);
+    for (size_t d = 0; t->tags[i] && distance(t, i) >= d; i = next_slot(t, i), d++)
+        if (t->tags[i] == tag && unlink_node(t, i, node))
+            return;
 }
 
 void hashtab_prefetch(const struct hashtab *t, size_t hash)
 {
-    if (t->nslots)
-        prefetch(&t->tags[home_of(t, hash)]);
+    if (t->nslots) {
+        size_t i = home_of(t, hash);
+        prefetch(&t->tags[i]);
+        prefetch(&t->nodes[i]);
+    }
 }
 
 void hashtab_free(struct hashtab *t, void (*free_record)(struct hash_node *))

@@ -39,7 +39,8 @@ static inline void *hash_record(const struct hash_node *node, size_t offset)
 /* The record that holds node, or NULL for a NULL node (node is evaluated once). */
 #define HASH_ITEM(node, type, member) ((type *)hash_record((node), offsetof(type, member)))
 
-/* The hash of a key: computed once, it serves a lookup and the insertion that may follow. */
+/* The hash of a key: computed once, it serves a lookup and the insertion that may follow. The
+ * functions below that take a hash read its low 32 bits only, so a record may keep those. */
 size_t hashtab_hash(const char *key);
 /* The same, for a key of len bytes. */
 size_t hashtab_hash_len(const char *key, size_t len);
@@ -54,6 +55,8 @@ void hashtab_add(struct hashtab *t, struct hash_node *node);
 /* The same, for a record whose key's hash is hash. */
 void hashtab_add_hashed(struct hashtab *t, struct hash_node *node, size_t hash);
 void hashtab_remove(struct hashtab *t, struct hash_node *node);
+/* The same, for a record whose key's hash is hash: the record's key is not read. */
+void hashtab_remove_hashed(struct hashtab *t, struct hash_node *node, size_t hash);
 /* Asks the cache for the slots a lookup, an insertion or a removal of a key whose hash is hash
  * reads first, when one comes soon. */
 void hashtab_prefetch(const struct hashtab *t, size_t hash);

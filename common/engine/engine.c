@@ -151,6 +151,12 @@ const char *engine_check_passed(struct engine *e, const struct message *m, bool 
     return reports_checks(e->cfg) ? NULL : ENGINE_ELSEWHERE;
 }
 
+void engine_digest(struct message *m)
+{
+    if (m->proto == PROTO_IACP && !m->digest)
+        m->digest = iacp_digest_new(m);
+}
+
 void engine_finish(struct engine *e, struct diag_sink *sink)
 {
     struct diag_observer o;

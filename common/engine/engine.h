@@ -112,6 +112,10 @@ bool engine_check_message(const struct engine_config *cfg, const struct message 
                           struct diag_sink *sink);
 const char *engine_check_passed(struct engine *e, const struct message *m, bool passed,
                                 struct diag_sink *sink);
+/* For --jobs, after engine_check_message passed m, in the same thread: leaves in m->digest what
+ * the stream checks read of m first, so that the thread that follows the stream in order reads
+ * that instead of the message (IACP; nothing for FIPA). */
+void engine_digest(struct message *m);
 /* End of input: reports what is still open or overdue and hands over every conversation. */
 void engine_finish(struct engine *e, struct diag_sink *sink);
 /* A run cut short (SIGINT): hands over every open conversation as "open", reporting nothing. */

@@ -113,6 +113,7 @@ struct conv {
     double active;   /* stream time of its last message */
     double deadline; /* body.deadline, by the queen's clock; NAN when none */
     enum conv_kind kind;
+    uint32_t key_hash, node_hash; /* kept: each is looked up or removed by again */
     bool cancelled;
     bool has_node;  /* an assign with a body.node */
     bool chained;   /* in the nodes map */
@@ -123,15 +124,18 @@ struct conv {
 /* A message id seen from one sender, kept to catch reuse and to name what a ref points at; once
  * the conversation it opened ended, also how, to recognise late replies (a tombstone). */
 struct sent {
+    /* what forgetting the oldest id reads (expire) comes first, within 40 bytes */
     struct hash_node node; /* in the ids map, by key */
     struct list_link link; /* the ids, least recently seen or ended first */
+    uint32_t hash;         /* of key: forgotten without reading the key again */
+    unsigned char kind;    /* enum iacp_kind of its message */
+    unsigned char ending;  /* enum ending */
+    bool block;            /* made SENT_BLOCK bytes long (new_sent) */
     double heard;          /* stream time it was seen, or its conversation ended */
     const char *file;      /* the message that carried it */
     unsigned long line;
     const char *end_file; /* the message that ended its conversation */
     unsigned long end_line;
-    unsigned char kind;   /* enum iacp_kind of its message */
-    unsigned char ending; /* enum ending */
     char key[];
 };
 
@@ -150,6 +154,12 @@ struct held_skew {
     double reply_ts;      /* by the replier's clock */
     double cause_ts;      /* by the initiator's clock */
     enum conv_kind kind;
+};
+
+/* A key of the maps, with its length and hash. */
+struct id_key {
+    const char *text;
+    size_t len, hash;
 };
 
 struct iacp_stream {
@@ -175,11 +185,12 @@ struct iacp_stream {
     struct diag_sink probe; /* for findings another shard reports */
     const char *last_file;  /* the latest message */
     unsigned long last_line;
-    unsigned long fed;     /* messages followed */
-    struct strbuf key;     /* scratch space for map keys */
-    size_t key_hash;       /* key's hashtab_hash, made with it */
-    const char *key_agent; /* what key was made of, in the message being followed */
-    const char *key_id;
+    unsigned long fed; /* messages followed */
+    /* the keys of the message being followed (its digest's), the ref's absent (NULL) when the
+     * message is no reply with a ref */
+    struct id_key own, ref;
+    struct strbuf digest;       /* the digest of a message that came without one */
+    struct sent *spare_sent;    /* records of forgotten ids, for new ones (new_sent) */
     struct strbuf conversation; /* the conversation_id engine_feed returns */
     struct strbuf ended;        /* the id of a conversation that ended, in shard mode */
     struct strbuf number[2];    /* scratch space for durations in messages */
@@ -188,6 +199,7 @@ struct iacp_stream {
 /* The fields every rule needs, read once. */
 struct fields {
     const char *from, *to, *ref;
+    size_t from_hash, to_hash; /* of the names, for the agents map */
     struct agent *sender;
     enum iacp_kind kind;
     const struct jv *body;
@@ -198,34 +210,151 @@ struct fields {
 
 /* ---- small helpers ---- */
 
-/* "<length of agent>:<agent><id>", hashed once for every table it is looked up in or added to. */
-static const char *make_key(struct iacp_stream *s, const char *agent, const char *id)
+/* The envelope the stream checks read of a message, and the keys they make of it (hashed), made
+ * before they look at any state (digest_make): with --jobs a worker thread makes it
+ * (iacp_digest_new), and the thread that keeps the order, whose time bounds the speed of -j,
+ * reads a few words where it walked the members and made the keys itself. Members are places in
+ * the message's view, which hold in any copy of it; 0 is absent. */
+struct iacp_digest {
+    bool followed; /* the envelope the checks need is there; else the rest is unset */
+    bool legacy;
+    enum iacp_kind kind;
+    double ts; /* in seconds */
+    uint32_t from, to, ref, body;
+    size_t from_hash, to_hash;
+    size_t own_len, own_hash;
+    size_t ref_len, ref_hash; /* ref_len SIZE_MAX: no ref key */
+    char keys[];              /* the own key, a NUL, the ref key, a NUL */
+};
+
+static bool key_is(const struct jv *key, const char *name, size_t len)
 {
-    if (agent == s->key_agent && id == s->key_id) /* the same strings, in the same message */
-        return s->key.buf;
-    s->key_agent = agent;
-    s->key_id = id;
-    size_t agent_len = strlen(agent);
+    return key->len == len && memcmp(key->u.s, name, len) == 0;
+}
+
+static bool is_reply(enum iacp_kind k)
+{
+    return k == IACP_TASK_ACCEPT || k == IACP_TASK_REJECT || k == IACP_TASK_RESULT ||
+           k == IACP_TASK_CANCEL || k == IACP_TOOL_REPLY;
+}
+
+/* "<length of agent>:<agent><id>": an id's key in the maps, for ids of different senders. */
+static size_t add_key(struct strbuf *sb, const struct jv *agent, const char *id)
+{
+    size_t start = sb->len, agent_len = agent->len;
     char digits[24], *end = digits + sizeof digits, *d = end;
     *--d = ':';
     do /* by hand: vsnprintf would cost more than the lookups */
         *--d = (char)('0' + agent_len % 10);
     while ((agent_len /= 10) != 0);
-    sb_reset(&s->key);
-    sb_add(&s->key, d, (size_t)(end - d));
-    sb_adds(&s->key, agent);
-    sb_adds(&s->key, id);
-    s->key_hash = hashtab_hash_len(s->key.buf, s->key.len);
-    return s->key.buf;
+    sb_add(sb, d, (size_t)(end - d));
+    sb_add(sb, agent->u.s, agent->len);
+    sb_adds(sb, id);
+    sb_addc(sb, '\0');
+    return sb->len - 1 - start;
 }
 
-/* The hash of key: kept from make_key when key is the one it made last. */
+static uint32_t place_in(const struct message *m, const struct jv *value)
+{
+    return value ? (uint32_t)(value - m->view) : 0;
+}
+
+/* The envelope in one walk over the members: a lookup each would walk them seven times. */
+static void read_envelope(const struct message *m, struct iacp_digest *d, const struct jv **kind,
+                          const struct jv **v, const struct jv **ts)
+{
+    const struct jv *from = NULL, *to = NULL, *ref = NULL, *body = NULL;
+    for (const struct jv *k = jv_object_first(m->view); k; k = jv_object_next(m->view, k)) {
+        const struct jv *value = jv_object_value(k);
+        bool string = value->type == JV_STRING;
+        if (key_is(k, "kind", 4))
+            *kind = string ? value : NULL;
+        else if (key_is(k, "v", 1))
+            *v = string ? value : NULL;
+        else if (key_is(k, "ts", 2))
+            *ts = value;
+        else if (key_is(k, "from", 4))
+            from = string ? value : NULL;
+        else if (key_is(k, "to", 2))
+            to = string ? value : NULL;
+        else if (key_is(k, "ref", 3))
+            ref = string ? value : NULL;
+        else if (key_is(k, "body", 4))
+            body = jv_is_object(value) ? value : NULL;
+    }
+    d->from = place_in(m, from);
+    d->to = place_in(m, to);
+    d->ref = place_in(m, ref);
+    d->body = place_in(m, body);
+}
+
+/* Makes m's digest at the start of into (which it empties); false when the envelope the checks
+ * need is not there. */
+static bool digest_make(struct strbuf *into, const struct message *m)
+{
+    size_t keys_at = offsetof(struct iacp_digest, keys);
+    sb_reset(into);
+    sb_grow(into, keys_at);
+    into->len = keys_at;
+    struct iacp_digest d = {.ref_len = SIZE_MAX};
+    const struct jv *kind = NULL, *v = NULL, *ts = NULL;
+    read_envelope(m, &d, &kind, &v, &ts);
+    d.followed = kind && d.from && d.to && m->id && jv_is_number(ts);
+    if (d.followed) {
+        d.kind = iacp_kind_parse(jv_string_value(kind));
+        d.ts = jv_number_value(ts);
+        d.legacy = v && iacp_version_parse(jv_string_value(v)) == IACP_V1_0;
+        /* A ts beyond any era (iacp-ts-range) says no time at all; one in milliseconds
+         * (iacp-ts-millis) would age the stream by years. */
+        d.followed = d.ts <= IACP_TS_MAX;
+        if (d.ts > IACP_TS_MILLIS)
+            d.ts /= 1000;
+    }
+    if (d.followed) {
+        d.from_hash = hashtab_hash_len(m->view[d.from].u.s, m->view[d.from].len);
+        d.to_hash = hashtab_hash_len(m->view[d.to].u.s, m->view[d.to].len);
+        d.own_len = add_key(into, &m->view[d.from], m->id);
+        d.own_hash = hashtab_hash_len(into->buf + keys_at, d.own_len);
+        if (is_reply(d.kind) && d.ref) {
+            /* the owner of what a ref names: a task.cancel names its sender's own assign, any
+             * other reply a message of the agent it goes to */
+            const struct jv *owner = &m->view[d.kind == IACP_TASK_CANCEL ? d.from : d.to];
+            size_t at = into->len;
+            d.ref_len = add_key(into, owner, jv_string_value(&m->view[d.ref]));
+            d.ref_hash = hashtab_hash_len(into->buf + at, d.ref_len);
+        }
+    }
+    memcpy(into->buf, &d, keys_at);
+    return d.followed;
+}
+
+struct iacp_digest *iacp_digest_new(const struct message *m)
+{
+    struct strbuf sb = STRBUF_INIT;
+    digest_make(&sb, m);
+    return (struct iacp_digest *)(void *)sb.buf; /* sb_grow's memory is malloc's, aligned so */
+}
+
+/* The hash of a key: one of the message's own keys, or another. */
 static size_t key_hash(const struct iacp_stream *s, const char *key)
 {
-    return key == s->key.buf ? s->key_hash : hashtab_hash(key);
+    if (key == s->own.text)
+        return s->own.hash;
+    if (key == s->ref.text)
+        return s->ref.hash;
+    return hashtab_hash(key);
 }
 
-/* The id inside a key made by make_key. */
+static size_t key_len(const struct iacp_stream *s, const char *key)
+{
+    if (key == s->own.text)
+        return s->own.len;
+    if (key == s->ref.text)
+        return s->ref.len;
+    return strlen(key);
+}
+
+/* The id inside a key (add_key). */
 static const char *key_id(const char *key)
 {
     char *colon;
@@ -305,9 +434,9 @@ static const char *sent_key(const struct hash_node *n)
     return HASH_ITEM(n, struct sent, node)->key;
 }
 
-static struct agent *find_agent(const struct iacp_stream *s, const char *name)
+static struct agent *find_agent(const struct iacp_stream *s, const char *name, size_t hash)
 {
-    return HASH_ITEM(hashtab_find(&s->agents, name), struct agent, node);
+    return HASH_ITEM(hashtab_find_hashed(&s->agents, name, hash), struct agent, node);
 }
 
 static struct conv *find_open(const struct iacp_stream *s, const char *key)
@@ -420,9 +549,10 @@ static void drop_agent(struct iacp_stream *s, struct agent *a)
     free(a);
 }
 
-static struct agent *agent_get(struct iacp_stream *s, const char *name)
+/* The agent of a name whose hash is hash. */
+static struct agent *agent_get(struct iacp_stream *s, const char *name, size_t hash)
 {
-    struct agent *a = find_agent(s, name);
+    struct agent *a = find_agent(s, name, hash);
     if (!a) {
         size_t len = strlen(name);
         a = xcalloc(1, offsetof(struct agent, name) + len + 1);
@@ -430,7 +560,7 @@ static struct agent *agent_get(struct iacp_stream *s, const char *name)
         a->heap_at = NOT_IN_HEAP;
         a->heard = NAN;
         clock_sender_init(&s->clock, &a->clock);
-        hashtab_add(&s->agents, &a->node);
+        hashtab_add_hashed(&s->agents, &a->node, hash);
     } else if (a->refs == 0) {
         list_remove(&s->idle, &a->idle_link);
     }
@@ -500,22 +630,54 @@ static void check_silence(struct iacp_stream *s, const struct diag_where *at,
 
 /* ---- ids, and the ends of conversations ---- */
 
+/* A record of an id is made, and an old one forgotten, for nearly every message: those whose key
+ * is of a usual length are blocks of one size, and a forgotten one is kept for the next (malloc
+ * and free were a sixth of the time of the thread that keeps the order under --jobs). */
+enum { SENT_BLOCK = 128 };
+
+static struct sent *new_sent(struct iacp_stream *s, size_t key_len)
+{
+    size_t size = offsetof(struct sent, key) + key_len + 1;
+    if (size > SENT_BLOCK) {
+        struct sent *e = xmalloc(size);
+        e->block = false;
+        return e;
+    }
+    struct sent *e = s->spare_sent;
+    if (e)
+        s->spare_sent = HASH_ITEM(e->node.next, struct sent, node);
+    else
+        e = xmalloc(SENT_BLOCK);
+    e->block = true;
+    return e;
+}
+
 static void forget_id(struct iacp_stream *s, struct sent *e)
 {
     list_remove(&s->ids, &e->link);
-    hashtab_remove(&s->sent, &e->node);
-    free(e);
+    hashtab_remove_hashed(&s->sent, &e->node, e->hash);
+    if (!e->block) {
+        free(e);
+        return;
+    }
+    e->node.next = s->spare_sent ? &s->spare_sent->node : NULL;
+    s->spare_sent = e;
 }
 
 static struct sent *remember_id(struct iacp_stream *s, const char *key, const struct message *m,
                                 enum iacp_kind kind)
 {
-    size_t len = strlen(key);
-    struct sent *e = xmalloc(offsetof(struct sent, key) + len + 1);
-    *e = (struct sent){.heard = s->now, .file = m->at.file, .line = m->at.line, .kind = kind};
+    size_t len = key_len(s, key), hash = key_hash(s, key);
+    struct sent *e = new_sent(s, len);
+    *e = (struct sent){.heard = s->now,
+                       .file = m->at.file,
+                       .line = m->at.line,
+                       .kind = kind,
+                       .block = e->block,
+                       .hash = (uint32_t)hash};
     memcpy(e->key, key, len + 1);
     list_append(&s->ids, &e->link);
-    hashtab_add_hashed(&s->sent, &e->node, key_hash(s, key));
+    hashtab_add_hashed(&s->sent, &e->node, hash);
     return e;
 }
 
@@ -532,9 +694,10 @@ static struct conv *next_run(const struct iacp_stream *s, const struct conv *c)
 }
 
 /* The latest open assign of a node, or NULL. */
-static struct conv *latest_run(const struct iacp_stream *s, const char *node)
+static struct conv *latest_run(const struct iacp_stream *s, const char *node, size_t hash)
 {
-    struct conv *latest = HASH_ITEM(hashtab_find(&s->nodes, node), struct conv, by_node);
+    struct conv *latest =
+        HASH_ITEM(hashtab_find_hashed(&s->nodes, node, hash), struct conv, by_node);
     for (struct conv *c = latest; c; c = next_run(s, c))
         if (c->fed > latest->fed)
             latest = c;
@@ -609,7 +772,7 @@ static void leave_chain(struct iacp_stream *s, struct conv *c)
     if (!c->chained)
         return;
     c->chained = false;
-    hashtab_remove(&s->nodes, &c->by_node);
+    hashtab_remove_hashed(&s->nodes, &c->by_node, c->node_hash);
 }
 
 static void free_conv(struct conv *c)
@@ -635,7 +798,7 @@ static void drop_open(struct iacp_stream *s, struct conv *c)
     }
     release_agent(s, c->initiator);
     list_remove(&s->active, &c->active_link);
-    hashtab_remove(&s->open, &c->node);
+    hashtab_remove_hashed(&s->open, &c->node, c->key_hash);
 }
 
 /* Ends a conversation: hands it over, and marks its id with how it ended (a tombstone). Returns
@@ -712,11 +875,17 @@ static void expire(struct iacp_stream *s, const struct diag_where *at, struct di
     for (struct sent *e; (e = LIST_ITEM(s->ids.head, struct sent, link)) &&
                          (expired(s, e->heard) || s->ids.size > s->cfg->max_open);)
         forget_id(s, e);
-    /* The ids go oldest first, about one per message, and by then they are cold: fetch the
-     * record after the next one. */
+    /* The ids go oldest first, about one per message, and by then they are cold: fetch what
+     * forgetting reads of the record after the next one (it may span two lines), and the slot of
+     * the next one. */
     struct sent *next = LIST_ITEM(s->ids.head, struct sent, link);
-    if (next && next->link.next)
-        prefetch(next->link.next);
+    struct sent *after = next ? LIST_ITEM(next->link.next, struct sent, link) : NULL;
+    if (after) {
+        prefetch(&after->node);
+        prefetch(&after->heard);
+    }
+    if (next)
+        hashtab_prefetch(&s->sent, next->hash);
     for (struct agent *a;
          (a = LIST_ITEM(s->idle.head, struct agent, idle_link)) && expired(s, a->active);)
         drop_agent(s, a);
@@ -732,55 +901,38 @@ static void cap_agents(struct iacp_stream *s)
 
 /* ---- per message ---- */
 
-/* Whether key is name, of len bytes. */
-static bool key_is(const struct jv *key, const char *name, size_t len)
+static const char *member_string(const struct message *m, uint32_t place)
 {
-    return key->len == len && memcmp(key->u.s, name, len) == 0;
+    return place ? jv_string_value(&m->view[place]) : NULL;
 }
 
-static bool read_fields(const struct message *m, struct fields *f)
+/* The fields of a message whose digest says it is followed, and its keys. */
+static void read_fields(struct iacp_stream *s, const struct message *m, const struct iacp_digest *d,
+                        struct fields *f)
 {
-    /* the envelope in one walk over the members: a lookup each would walk them seven times */
-    const char *kind = NULL, *v = NULL;
-    const struct jv *ts = NULL;
-    *f = (struct fields){0};
-    for (const struct jv *k = jv_object_first(m->view); k; k = jv_object_next(m->view, k)) {
-        const struct jv *value = jv_object_value(k);
-        if (key_is(k, "kind", 4))
-            kind = jv_string_value(value);
-        else if (key_is(k, "v", 1))
-            v = jv_string_value(value);
-        else if (key_is(k, "ts", 2))
-            ts = value;
-        else if (key_is(k, "from", 4))
-            f->from = jv_string_value(value);
-        else if (key_is(k, "to", 2))
-            f->to = jv_string_value(value);
-        else if (key_is(k, "ref", 3))
-            f->ref = jv_string_value(value);
-        else if (key_is(k, "body", 4) && jv_is_object(value))
-            f->body = value;
-    }
-    if (!kind || !f->from || !f->to || !m->id || !jv_is_number(ts))
-        return false;
-    f->kind = iacp_kind_parse(kind);
-    f->ts = jv_number_value(ts);
-    f->legacy = v && iacp_version_parse(v) == IACP_V1_0;
-    /* A ts beyond any era (iacp-ts-range) says no time at all; one in milliseconds
-     * (iacp-ts-millis) would age the stream by years. */
-    if (!(f->ts <= IACP_TS_MAX))
-        return false;
-    if (f->ts > IACP_TS_MILLIS)
-        f->ts /= 1000;
-    f->at = f->ts;
-    return true;
+    *f = (struct fields){
+        .from = member_string(m, d->from),
+        .to = member_string(m, d->to),
+        .ref = member_string(m, d->ref),
+        .from_hash = d->from_hash,
+        .to_hash = d->to_hash,
+        .kind = d->kind,
+        .body = d->body ? &m->view[d->body] : NULL,
+        .ts = d->ts,
+        .at = d->ts,
+        .legacy = d->legacy,
+    };
+    s->own = (struct id_key){d->keys, d->own_len, d->own_hash};
+    s->ref = d->ref_len == SIZE_MAX
+                 ? (struct id_key){0}
+                 : (struct id_key){d->keys + d->own_len + 1, d->ref_len, d->ref_hash};
 }
 
 /* Records the id; reports its reuse by the same sender. Returns false for a reused id. */
 static bool note_id(struct iacp_stream *s, const struct message *m, const struct fields *f,
                     struct diag_sink *sink)
 {
-    const char *key = make_key(s, f->from, m->id);
+    const char *key = s->own.text;
     const struct sent *prev = find_sent(s, key);
     const struct conv *c = prev ? NULL : find_open(s, key);
     /* An id whose record was forgotten while its conversation is still open is still taken. */
@@ -799,14 +951,15 @@ static bool note_id(struct iacp_stream *s, const struct message *m, const struct
 static struct conv *open_conv(struct iacp_stream *s, const struct message *m,
                               const struct fields *f, struct agent *forager, const char *node)
 {
-    const char *key = make_key(s, f->from, m->id);
-    size_t len = strlen(key), to_len = strlen(f->to), node_len = node ? strlen(node) : 0;
+    const char *key = s->own.text;
+    size_t len = key_len(s, key), to_len = strlen(f->to), node_len = node ? strlen(node) : 0;
     struct conv *c = xcalloc(1, offsetof(struct conv, key) + len + 1 + to_len + 1 + node_len + 1);
     memcpy(c->key, key, len + 1);
     memcpy(c->key + len + 1, f->to, to_len + 1);
     if (node) {
         memcpy(c->key + len + 1 + to_len + 1, node, node_len + 1);
         c->has_node = true;
+        c->node_hash = (uint32_t)hashtab_hash_len(node, node_len);
     }
     c->kind = forager ? CONV_TASK : CONV_TOOL;
     c->initiator = f->sender;
@@ -827,7 +980,9 @@ static struct conv *open_conv(struct iacp_stream *s, const struct message *m,
     c->active = s->now;
     c->deadline = NAN;
     list_append(&s->active, &c->active_link);
-    hashtab_add_hashed(&s->open, &c->node, key_hash(s, key));
+    size_t hash = key_hash(s, key);
+    c->key_hash = (uint32_t)hash;
+    hashtab_add_hashed(&s->open, &c->node, hash);
     return c;
 }
 
@@ -886,14 +1041,14 @@ static struct done_by *new_done(const char *id, const char *forager, const char 
 static void join_chain(struct iacp_stream *s, const struct message *m, struct conv *c,
                        struct diag_sink *sink)
 {
-    struct conv *prev = latest_run(s, conv_node(c));
+    struct conv *prev = latest_run(s, conv_node(c), c->node_hash);
     if (prev) {
         report_reissue(s, m, c, prev, conv_node(c), sink);
         if (prev->done)
             c->done =
                 new_done(prev->done->id, prev->done->forager, prev->done->file, prev->done->line);
     }
-    hashtab_add(&s->nodes, &c->by_node);
+    hashtab_add_hashed(&s->nodes, &c->by_node, c->node_hash);
     c->chained = true;
 }
 
@@ -912,7 +1067,7 @@ static void check_drained(const struct message *m, const struct agent *forager,
 static const char *open_task(struct iacp_stream *s, const struct message *m, const struct fields *f,
                              struct diag_sink *sink)
 {
-    struct agent *forager = agent_get(s, f->to);
+    struct agent *forager = agent_get(s, f->to, f->to_hash);
     if (!s->sharded)
         check_slots(s, m, forager, sink);
     struct conv *c = open_conv(s, m, f, forager, jv_member_string(f->body, "node"));
@@ -945,7 +1100,7 @@ static void note_heartbeat(struct agent *a, const struct fields *f)
 
 static void note_control(struct iacp_stream *s, const struct message *m, const struct fields *f)
 {
-    struct agent *forager = agent_get(s, f->to);
+    struct agent *forager = agent_get(s, f->to, f->to_hash);
     if (!forager->orders)
         forager->orders = xcalloc(1, sizeof *forager->orders);
     struct control *order =
@@ -1143,7 +1298,8 @@ static void check_twice_done(struct iacp_stream *s, const struct message *m, str
         c->ran_twice = true;
         return;
     }
-    struct conv *other = HASH_ITEM(hashtab_find(&s->nodes, conv_node(c)), struct conv, by_node);
+    struct conv *other =
+        HASH_ITEM(hashtab_find_hashed(&s->nodes, conv_node(c), c->node_hash), struct conv, by_node);
     for (; other; other = next_run(s, other))
         if (other != c && !other->done)
             other->done = new_done(conv_id(c), conv_to(c), c->file, c->line);
@@ -1232,7 +1388,7 @@ static const char *follow_reply(struct iacp_stream *s, const struct message *m,
     /* The message a reply answers was sent by the agent the reply goes to; a task.cancel names
      * its sender's own assign. */
     const char *owner = f->kind == IACP_TASK_CANCEL ? f->from : f->to;
-    const char *key = make_key(s, owner, f->ref);
+    const char *key = s->ref.text;
     struct conv *c = find_open(s, key);
     if (!c) {
         const struct sent *named = find_sent(s, key);
@@ -1349,12 +1505,6 @@ struct iacp_stream *iacp_stream_new(const struct engine_config *cfg, conversatio
  * (a message of no conversation, which shard 1 accounts for). */
 enum place { PLACE_HERE, PLACE_ELSEWHERE, PLACE_OUTSIDE };
 
-static bool is_reply(enum iacp_kind k)
-{
-    return k == IACP_TASK_ACCEPT || k == IACP_TASK_REJECT || k == IACP_TASK_RESULT ||
-           k == IACP_TASK_CANCEL || k == IACP_TOOL_REPLY;
-}
-
 /* The agent that sent the message a reply's ref names: a task.cancel names its sender's own
  * assign, any other reply a message of the agent it goes to. */
 static const char *ref_owner(const struct fields *f)
@@ -1367,7 +1517,7 @@ static const char *ref_owner(const struct fields *f)
  * shard of the task it reissues, anything else by its conversation_id. */
 static enum place place_of(struct iacp_stream *s, const struct message *m, const struct fields *f)
 {
-    const char *key = make_key(s, f->from, m->id);
+    const char *key = s->own.text;
     if (f->legacy || find_sent(s, key) || find_open(s, key))
         return PLACE_OUTSIDE; /* IACP 1.0, or an id used again: followed nowhere */
     if (f->kind == IACP_TASK_ASSIGN || f->kind == IACP_TOOL_QUERY) {
@@ -1378,7 +1528,7 @@ static enum place place_of(struct iacp_stream *s, const struct message *m, const
     }
     if (!is_reply(f->kind) || !f->ref)
         return PLACE_OUTSIDE;
-    key = make_key(s, ref_owner(f), f->ref);
+    key = s->ref.text;
     if (find_open(s, key))
         return PLACE_HERE;
     const struct sent *e = find_sent(s, key);
@@ -1394,7 +1544,7 @@ static void pass_over(struct iacp_stream *s, const struct message *m, const stru
     if (!note_id(s, m, f, &s->probe))
         return;
     if (f->kind == IACP_TASK_ASSIGN || f->kind == IACP_TOOL_QUERY)
-        find_sent(s, make_key(s, f->from, m->id))->ending = END_FOREIGN;
+        find_sent(s, s->own.text)->ending = END_FOREIGN;
 }
 
 /* ---- the interface ---- */
@@ -1410,18 +1560,23 @@ static struct conv *replied(struct iacp_stream *s, const struct fields *f)
 {
     if (!s->done || !is_reply(f->kind) || !f->ref)
         return NULL;
-    return find_open(s, make_key(s, ref_owner(f), f->ref));
+    return find_open(s, s->ref.text);
 }
 
 const char *iacp_stream_feed(struct iacp_stream *s, const struct message *m, struct diag_sink *sink)
 {
-    struct fields f;
-    if (!read_fields(m, &f))
+    const struct iacp_digest *d = m->digest;
+    if (!d) {
+        digest_make(&s->digest, m);
+        d = (const struct iacp_digest *)(const void *)s->digest.buf;
+    }
+    if (!d->followed)
         return NULL;
+    struct fields f;
+    read_fields(s, m, d, &f);
     /* note_id looks the id up among thousands remembered: a cache miss, unless asked for now */
-    make_key(s, f.from, m->id);
-    hashtab_prefetch(&s->sent, s->key_hash);
-    struct agent *sender = f.sender = agent_get(s, f.from);
+    hashtab_prefetch(&s->sent, s->own.hash);
+    struct agent *sender = f.sender = agent_get(s, f.from, f.from_hash);
     read_clock(s, m, &f, sink);
     if (!s->sharded)
         check_silence(s, &m->at, sink);
@@ -1453,7 +1608,7 @@ const char *iacp_stream_feed(struct iacp_stream *s, const struct message *m, str
     agent_heard(s, sender, m);
     s->fed++;
     cap_agents(s);
-    s->key_agent = s->key_id = NULL; /* make_key reuses a key within one message only */
+    s->own = s->ref = (struct id_key){0}; /* the keys of one message */
     return key;
 }
 
@@ -1563,9 +1718,14 @@ void iacp_stream_free(struct iacp_stream *s)
     hashtab_free(&s->open, NULL);
     hashtab_free(&s->nodes, NULL);
     hashtab_free(&s->sent, free_sent);
+    while (s->spare_sent) {
+        struct sent *e = s->spare_sent;
+        s->spare_sent = HASH_ITEM(e->node.next, struct sent, node);
+        free(e);
+    }
     hashtab_free(&s->agents, free_agent);
     free(s->heap);
-    sb_free(&s->key);
+    sb_free(&s->digest);
     sb_free(&s->conversation);
     sb_free(&s->ended);
     sb_free(&s->number[0]);

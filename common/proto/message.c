@@ -133,6 +133,7 @@ static void settle(struct message *m, const struct record *rec, enum protocol_ch
     m->drafted = false;
     m->hole = MESSAGE_NO_HOLE;
     m->notes = NULL;
+    m->digest = NULL;
     if (rec) {
         m->at.file = rec->file;
         m->at.line = rec->line;
@@ -224,4 +225,6 @@ void message_clear(struct message *m)
     sb_free(&m->output);
     free(m->notes);
     m->notes = NULL;
+    free(m->digest);
+    m->digest = NULL;
 }

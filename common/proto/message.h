@@ -30,6 +30,9 @@ struct message {
     bool drafted;
     size_t hole; /* where in output `message` writes what needs the stream; MESSAGE_NO_HOLE */
     void *notes; /* what else prepare left for `message`: one allocation, freed with m */
+    /* what the stream checks read of m first, made beforehand in a worker thread of --jobs
+     * (engine_digest), or NULL: one allocation, freed with m */
+    void *digest;
 };
 
 #define MESSAGE_NO_HOLE SIZE_MAX

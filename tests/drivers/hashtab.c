@@ -1,8 +1,9 @@
 /* hashtab: a property test of the intrusive hash table (common/hashtab.h) against a plain model.
  * Random additions and removals of records over a small set of keys, so that keys repeat (the
  * newest record first, then the older ones), probes run into each other, and removals move the
- * slots after them back; with "colliding", every key's hash is one of eight values, so that keys
- * of equal hashes share probes too. After every step each key's records are found, newest first,
+ * slots after them back (by hashtab_remove, or by hashtab_remove_hashed with the low 32 bits of
+ * the hash); with "colliding", every key's hash is one of eight values, so that keys of equal
+ * hashes share probes too. After every step each key's records are found, newest first,
  * and nothing else. Prints "ok STEPS" or the first difference, and exits 1 on one.
  * Usage: hashtab SEED STEPS KEYS [colliding] */
 #include <stdio.h>
@@ -119,8 +120,14 @@ int main(int argc, char **argv)
             do
                 i = next_random(&state) % m.nrecords;
             while (!m.records[i].in);
-            hashtab_remove(&m.table, &m.records[i].node);
-            m.records[i].in = false;
+            struct record *r = &m.records[i];
+            if (next_random(&state) % 2) {
+                hashtab_remove(&m.table, &r->node);
+            } else { /* by the low 32 bits of its hash, as a record may keep them */
+                size_t hash = m.table.hash ? m.table.hash(r->key) : hashtab_hash(r->key);
+                hashtab_remove_hashed(&m.table, &r->node, (uint32_t)hash);
+            }
+            r->in = false;
         }
         /* every step while the table is small, then now and then: the check walks every key */
         if ((m.steps < 2000 || m.steps % 97 == 0 || m.steps == steps) &&
