@@ -130,7 +130,7 @@ struct sent {
     uint32_t hash;         /* of key: forgotten without reading the key again */
     unsigned char kind;    /* enum iacp_kind of its message */
     unsigned char ending;  /* enum ending */
-    bool block;            /* made SENT_BLOCK bytes long (new_sent) */
+    unsigned char size;    /* its size class (new_sent), or NO_SIZE_CLASS */
     double heard;          /* stream time it was seen, or its conversation ended */
     const char *file;      /* the message that carried it */
     unsigned long line;
@@ -162,6 +162,9 @@ struct id_key {
     size_t len, hash;
 };
 
+/* The size classes of records of ids (new_sent): up to 200 bytes, keys of about 128. */
+enum { SENT_CLASSES = 14, NO_SIZE_CLASS = 255 };
+
 struct iacp_stream {
     const struct engine_config *cfg;
     conversation_done_fn done;
@@ -189,11 +192,11 @@ struct iacp_stream {
     /* the keys of the message being followed (its digest's), the ref's absent (NULL) when the
      * message is no reply with a ref */
     struct id_key own, ref;
-    struct strbuf digest;       /* the digest of a message that came without one */
-    struct sent *spare_sent;    /* records of forgotten ids, for new ones (new_sent) */
-    struct strbuf conversation; /* the conversation_id engine_feed returns */
-    struct strbuf ended;        /* the id of a conversation that ended, in shard mode */
-    struct strbuf number[2];    /* scratch space for durations in messages */
+    struct strbuf digest;                  /* the digest of a message that came without one */
+    struct sent *spare_sent[SENT_CLASSES]; /* records of forgotten ids, for new ones */
+    struct strbuf conversation;            /* the conversation_id engine_feed returns */
+    struct strbuf ended;                   /* the id of a conversation that ended, in shard mode */
+    struct strbuf number[2];               /* scratch space for durations in messages */
 };
 
 /* The fields every rule needs, read once. */
@@ -630,25 +633,24 @@ static void check_silence(struct iacp_stream *s, const struct diag_where *at,
 
 /* ---- ids, and the ends of conversations ---- */
 
-/* A record of an id is made, and an old one forgotten, for nearly every message: those whose key
- * is of a usual length are blocks of one size, and a forgotten one is kept for the next (malloc
- * and free were a sixth of the time of the thread that keeps the order under --jobs). */
-enum { SENT_BLOCK = 128 };
-
+/* A record of an id is made, and an old one forgotten, for nearly every message: a forgotten one
+ * is kept for the next of its size class (malloc and free were a sixth of the time of the thread
+ * that keeps the order under --jobs). Class c holds 16c - 8 bytes, a chunk of glibc's malloc of
+ * 16c, so that the records take no more memory than malloc gave them. */
 static struct sent *new_sent(struct iacp_stream *s, size_t key_len)
 {
-    size_t size = offsetof(struct sent, key) + key_len + 1;
-    if (size > SENT_BLOCK) {
+    size_t size = offsetof(struct sent, key) + key_len + 1, class = (size + 8 + 15) / 16;
+    if (class >= SENT_CLASSES) {
         struct sent *e = xmalloc(size);
-        e->block = false;
+        e->size = NO_SIZE_CLASS;
         return e;
     }
-    struct sent *e = s->spare_sent;
+    struct sent *e = s->spare_sent[class];
     if (e)
-        s->spare_sent = HASH_ITEM(e->node.next, struct sent, node);
+        s->spare_sent[class] = HASH_ITEM(e->node.next, struct sent, node);
     else
-        e = xmalloc(SENT_BLOCK);
-    e->block = true;
+        e = xmalloc(16 * class - 8);
+    e->size = (unsigned char)class;
     return e;
 }
 
@@ -656,12 +658,13 @@ static void forget_id(struct iacp_stream *s, struct sent *e)
 {
     list_remove(&s->ids, &e->link);
     hashtab_remove_hashed(&s->sent, &e->node, e->hash);
-    if (!e->block) {
+    if (e->size == NO_SIZE_CLASS) {
         free(e);
         return;
     }
-    e->node.next = s->spare_sent ? &s->spare_sent->node : NULL;
-    s->spare_sent = e;
+    struct sent **spare = &s->spare_sent[e->size];
+    e->node.next = *spare ? &(*spare)->node : NULL;
+    *spare = e;
 }
 
 static struct sent *remember_id(struct iacp_stream *s, const char *key, const struct message *m,
@@ -673,7 +676,7 @@ static struct sent *remember_id(struct iacp_stream *s, const char *key, const st
                        .file = m->at.file,
                        .line = m->at.line,
                        .kind = kind,
-                       .block = e->block,
+                       .size = e->size,
                        .hash = (uint32_t)hash};
     memcpy(e->key, key, len + 1);
     list_append(&s->ids, &e->link);
@@ -1718,10 +1721,12 @@ void iacp_stream_free(struct iacp_stream *s)
     hashtab_free(&s->open, NULL);
     hashtab_free(&s->nodes, NULL);
     hashtab_free(&s->sent, free_sent);
-    while (s->spare_sent) {
-        struct sent *e = s->spare_sent;
-        s->spare_sent = HASH_ITEM(e->node.next, struct sent, node);
-        free(e);
+    for (size_t c = 0; c < SENT_CLASSES; c++) {
+        while (s->spare_sent[c]) {
+            struct sent *e = s->spare_sent[c];
+            s->spare_sent[c] = HASH_ITEM(e->node.next, struct sent, node);
+            free(e);
+        }
     }
     hashtab_free(&s->agents, free_agent);
     free(s->heap);
