@@ -338,23 +338,22 @@ struct iacp_digest *iacp_digest_new(const struct message *m)
     return (struct iacp_digest *)(void *)sb.buf; /* sb_grow's memory is malloc's, aligned so */
 }
 
-/* The hash of a key: one of the message's own keys, or another. */
+/* The message's key that key is, with its length and hash made already, or NULL. */
+static const struct id_key *known_key(const struct iacp_stream *s, const char *key)
+{
+    return key == s->own.text ? &s->own : key == s->ref.text ? &s->ref : NULL;
+}
+
 static size_t key_hash(const struct iacp_stream *s, const char *key)
 {
-    if (key == s->own.text)
-        return s->own.hash;
-    if (key == s->ref.text)
-        return s->ref.hash;
-    return hashtab_hash(key);
+    const struct id_key *known = known_key(s, key);
+    return known ? known->hash : hashtab_hash(key);
 }
 
 static size_t key_len(const struct iacp_stream *s, const char *key)
 {
-    if (key == s->own.text)
-        return s->own.len;
-    if (key == s->ref.text)
-        return s->ref.len;
-    return strlen(key);
+    const struct id_key *known = known_key(s, key);
+    return known ? known->len : strlen(key);
 }
 
 /* The id inside a key (add_key). */
