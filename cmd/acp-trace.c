@@ -75,7 +75,7 @@ struct trace {
 
     struct engine *engine;
     const struct engine_config *engine_config;
-    bool digest; /* --jobs: workers make the engine's digests (engine_digest) */
+    bool digest; /* --jobs: workers digest the messages for the stream checks */
     struct trace_stats *stats;
     struct filter *filter; /* the run, for the engine's callback to write to */
     struct strbuf out;
@@ -263,10 +263,7 @@ static bool check_alone(void *ctx, struct message *m, struct jscan *scratch, str
 {
     (void)scratch;
     struct trace *t = ctx;
-    bool passed = engine_check_message(t->engine_config, m, sink);
-    if (passed && t->digest)
-        engine_digest(m);
-    return passed;
+    return engine_check_message(t->engine_config, m, t->digest, sink);
 }
 
 static json_t *parse_acl(void *ctx, const struct record *rec, struct diag_sink *sink, time_t now)

@@ -32,7 +32,7 @@ struct validate {
     struct fipa_rules fipa;
     struct engine *engine; /* NULL with --stateless */
     const struct engine_config *engine_config;
-    bool digest; /* --jobs: workers make the engine's digests (engine_digest) */
+    bool digest; /* --jobs: workers digest the messages for the stream checks */
 };
 
 static bool handle_option(void *ctx, int key, const char *arg)
@@ -96,12 +96,8 @@ static bool check_alone(void *ctx, struct message *m, struct jscan *scratch, str
 {
     (void)scratch;
     struct validate *v = ctx;
-    if (!v->stateless) {
-        bool passed = engine_check_message(v->engine_config, m, sink);
-        if (passed && v->digest)
-            engine_digest(m);
-        return passed;
-    }
+    if (!v->stateless)
+        return engine_check_message(v->engine_config, m, v->digest, sink);
     switch (m->proto) {
     case PROTO_IACP:
         iacp_check(m, &v->iacp, sink);

@@ -128,8 +128,9 @@ const char *engine_check(struct engine *e, const struct message *m, struct diag_
     return engine_check_passed(e, m, check_message(e->cfg, m, checks), sink);
 }
 
-bool engine_check_message(const struct engine_config *cfg, const struct message *m,
-                          struct diag_sink *sink)
+/* engine_check_message's checks, reporting what this shard reports. */
+static bool check_reported(const struct engine_config *cfg, const struct message *m,
+                           struct diag_sink *sink)
 {
     if (reports_checks(cfg))
         return check_message(cfg, m, sink);
@@ -142,6 +143,15 @@ bool engine_check_message(const struct engine_config *cfg, const struct message 
     return passed;
 }
 
+bool engine_check_message(const struct engine_config *cfg, struct message *m, bool digest,
+                          struct diag_sink *sink)
+{
+    bool passed = check_reported(cfg, m, sink);
+    if (passed && digest && m->proto == PROTO_IACP && !m->digest)
+        m->digest = iacp_digest_new(m);
+    return passed;
+}
+
 const char *engine_check_passed(struct engine *e, const struct message *m, bool passed,
                                 struct diag_sink *sink)
 {
@@ -149,12 +159,6 @@ const char *engine_check_passed(struct engine *e, const struct message *m, bool 
     if (passed)
         return engine_feed(e, m, sink);
     return reports_checks(e->cfg) ? NULL : ENGINE_ELSEWHERE;
-}
-
-void engine_digest(struct message *m)
-{
-    if (m->proto == PROTO_IACP && !m->digest)
-        m->digest = iacp_digest_new(m);
 }
 
 void engine_finish(struct engine *e, struct diag_sink *sink)

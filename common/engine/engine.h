@@ -107,15 +107,14 @@ const char *engine_feed(struct engine *e, const struct message *m, struct diag_s
  * NULL or ENGINE_ELSEWHERE. In shards other than 1 the per-message checks report nothing. */
 const char *engine_check(struct engine *e, const struct message *m, struct diag_sink *sink);
 /* engine_check in its two halves, for --jobs: the per-message checks, which read nothing but the
- * configuration (so any thread may run them), and, in order, what follows them. */
-bool engine_check_message(const struct engine_config *cfg, const struct message *m,
+ * configuration (so any thread may run them), and, in order, what follows them. With digest,
+ * a message that passed is left with what the stream checks read of it first (m->digest, IACP
+ * only), so that the thread that follows the stream in order reads that instead of the message:
+ * for the worker threads of --jobs. */
+bool engine_check_message(const struct engine_config *cfg, struct message *m, bool digest,
                           struct diag_sink *sink);
 const char *engine_check_passed(struct engine *e, const struct message *m, bool passed,
                                 struct diag_sink *sink);
-/* For --jobs, after engine_check_message passed m, in the same thread: leaves in m->digest what
- * the stream checks read of m first, so that the thread that follows the stream in order reads
- * that instead of the message (IACP; nothing for FIPA). */
-void engine_digest(struct message *m);
 /* End of input: reports what is still open or overdue and hands over every conversation. */
 void engine_finish(struct engine *e, struct diag_sink *sink);
 /* A run cut short (SIGINT): hands over every open conversation as "open", reporting nothing. */

@@ -202,7 +202,8 @@ struct iacp_stream {
 /* The fields every rule needs, read once. */
 struct fields {
     const char *from, *to, *ref;
-    size_t from_hash, to_hash; /* of the names, for the agents map */
+    size_t from_hash; /* of from, for the agents map */
+    size_t to_hash;   /* of to, for the kinds that look its agent up (to_agent), else 0 */
     struct agent *sender;
     enum iacp_kind kind;
     const struct jv *body;
@@ -224,7 +225,7 @@ struct iacp_digest {
     enum iacp_kind kind;
     double ts; /* in seconds */
     uint32_t from, to, ref, body;
-    size_t from_hash, to_hash;
+    size_t from_hash, to_hash; /* to_hash: as fields.to_hash */
     size_t own_len, own_hash;
     size_t ref_len, ref_hash; /* ref_len SIZE_MAX: no ref key */
     char keys[];              /* the own key, a NUL, the ref key, a NUL */
@@ -239,6 +240,20 @@ static bool is_reply(enum iacp_kind k)
 {
     return k == IACP_TASK_ACCEPT || k == IACP_TASK_REJECT || k == IACP_TASK_RESULT ||
            k == IACP_TASK_CANCEL || k == IACP_TOOL_REPLY;
+}
+
+/* Whether the message a reply's ref names is its sender's own: a task.cancel names its sender's
+ * assign; any other reply names a message of the agent it goes to. */
+static bool ref_is_senders(enum iacp_kind k)
+{
+    return k == IACP_TASK_CANCEL;
+}
+
+/* The kinds whose following looks up the agent a message goes to: the forager of an assign
+ * (open_task), the agent a control is for (note_control). */
+static bool names_agent_to(enum iacp_kind k)
+{
+    return k == IACP_TASK_ASSIGN || k == IACP_CTL_DRAIN || k == IACP_CTL_HALT;
 }
 
 /* "<length of agent>:<agent><id>": an id's key in the maps, for ids of different senders. */
@@ -262,33 +277,34 @@ static uint32_t place_in(const struct message *m, const struct jv *value)
     return value ? (uint32_t)(value - m->view) : 0;
 }
 
+/* The members the stream checks read: NULL when absent or not of the type they need. */
+struct envelope {
+    const struct jv *kind, *v, *ts, *from, *to, *ref, *body;
+};
+
 /* The envelope in one walk over the members: a lookup each would walk them seven times. */
-static void read_envelope(const struct message *m, struct iacp_digest *d, const struct jv **kind,
-                          const struct jv **v, const struct jv **ts)
+static struct envelope read_envelope(const struct jv *view)
 {
-    const struct jv *from = NULL, *to = NULL, *ref = NULL, *body = NULL;
-    for (const struct jv *k = jv_object_first(m->view); k; k = jv_object_next(m->view, k)) {
+    struct envelope e = {0};
+    for (const struct jv *k = jv_object_first(view); k; k = jv_object_next(view, k)) {
         const struct jv *value = jv_object_value(k);
-        bool string = value->type == JV_STRING;
+        const struct jv *string = value->type == JV_STRING ? value : NULL;
         if (key_is(k, "kind", 4))
-            *kind = string ? value : NULL;
+            e.kind = string;
         else if (key_is(k, "v", 1))
-            *v = string ? value : NULL;
+            e.v = string;
         else if (key_is(k, "ts", 2))
-            *ts = value;
+            e.ts = value;
         else if (key_is(k, "from", 4))
-            from = string ? value : NULL;
+            e.from = string;
         else if (key_is(k, "to", 2))
-            to = string ? value : NULL;
+            e.to = string;
         else if (key_is(k, "ref", 3))
-            ref = string ? value : NULL;
+            e.ref = string;
         else if (key_is(k, "body", 4))
-            body = jv_is_object(value) ? value : NULL;
+            e.body = jv_is_object(value) ? value : NULL;
     }
-    d->from = place_in(m, from);
-    d->to = place_in(m, to);
-    d->ref = place_in(m, ref);
-    d->body = place_in(m, body);
+    return e;
 }
 
 /* Makes m's digest at the start of into (which it empties); false when the envelope the checks
@@ -299,14 +315,19 @@ static bool digest_make(struct strbuf *into, const struct message *m)
     sb_reset(into);
     sb_grow(into, keys_at);
     into->len = keys_at;
-    struct iacp_digest d = {.ref_len = SIZE_MAX};
-    const struct jv *kind = NULL, *v = NULL, *ts = NULL;
-    read_envelope(m, &d, &kind, &v, &ts);
-    d.followed = kind && d.from && d.to && m->id && jv_is_number(ts);
+    struct envelope e = read_envelope(m->view);
+    struct iacp_digest d = {
+        .from = place_in(m, e.from),
+        .to = place_in(m, e.to),
+        .ref = place_in(m, e.ref),
+        .body = place_in(m, e.body),
+        .ref_len = SIZE_MAX,
+    };
+    d.followed = e.kind && e.from && e.to && m->id && jv_is_number(e.ts);
     if (d.followed) {
-        d.kind = iacp_kind_parse(jv_string_value(kind));
-        d.ts = jv_number_value(ts);
-        d.legacy = v && iacp_version_parse(jv_string_value(v)) == IACP_V1_0;
+        d.kind = iacp_kind_parse(jv_string_value(e.kind));
+        d.ts = jv_number_value(e.ts);
+        d.legacy = e.v && iacp_version_parse(jv_string_value(e.v)) == IACP_V1_0;
         /* A ts beyond any era (iacp-ts-range) says no time at all; one in milliseconds
          * (iacp-ts-millis) would age the stream by years. */
         d.followed = d.ts <= IACP_TS_MAX;
@@ -314,16 +335,15 @@ static bool digest_make(struct strbuf *into, const struct message *m)
             d.ts /= 1000;
     }
     if (d.followed) {
-        d.from_hash = hashtab_hash_len(m->view[d.from].u.s, m->view[d.from].len);
-        d.to_hash = hashtab_hash_len(m->view[d.to].u.s, m->view[d.to].len);
-        d.own_len = add_key(into, &m->view[d.from], m->id);
+        d.from_hash = hashtab_hash_len(e.from->u.s, e.from->len);
+        if (names_agent_to(d.kind))
+            d.to_hash = hashtab_hash_len(e.to->u.s, e.to->len);
+        d.own_len = add_key(into, e.from, m->id);
         d.own_hash = hashtab_hash_len(into->buf + keys_at, d.own_len);
-        if (is_reply(d.kind) && d.ref) {
-            /* the owner of what a ref names: a task.cancel names its sender's own assign, any
-             * other reply a message of the agent it goes to */
-            const struct jv *owner = &m->view[d.kind == IACP_TASK_CANCEL ? d.from : d.to];
+        if (is_reply(d.kind) && e.ref) {
+            const struct jv *owner = ref_is_senders(d.kind) ? e.from : e.to;
             size_t at = into->len;
-            d.ref_len = add_key(into, owner, jv_string_value(&m->view[d.ref]));
+            d.ref_len = add_key(into, owner, jv_string_value(e.ref));
             d.ref_hash = hashtab_hash_len(into->buf + at, d.ref_len);
         }
     }
@@ -338,22 +358,11 @@ struct iacp_digest *iacp_digest_new(const struct message *m)
     return (struct iacp_digest *)(void *)sb.buf; /* sb_grow's memory is malloc's, aligned so */
 }
 
-/* The message's key that key is, with its length and hash made already, or NULL. */
-static const struct id_key *known_key(const struct iacp_stream *s, const char *key)
+/* A key of the maps that was not made with its hash. */
+static struct id_key id_key_of(const char *text)
 {
-    return key == s->own.text ? &s->own : key == s->ref.text ? &s->ref : NULL;
-}
-
-static size_t key_hash(const struct iacp_stream *s, const char *key)
-{
-    const struct id_key *known = known_key(s, key);
-    return known ? known->hash : hashtab_hash(key);
-}
-
-static size_t key_len(const struct iacp_stream *s, const char *key)
-{
-    const struct id_key *known = known_key(s, key);
-    return known ? known->len : strlen(key);
+    size_t len = strlen(text);
+    return (struct id_key){text, len, hashtab_hash_len(text, len)};
 }
 
 /* The id inside a key (add_key). */
@@ -441,14 +450,14 @@ static struct agent *find_agent(const struct iacp_stream *s, const char *name, s
     return HASH_ITEM(hashtab_find_hashed(&s->agents, name, hash), struct agent, node);
 }
 
-static struct conv *find_open(const struct iacp_stream *s, const char *key)
+static struct conv *find_open(const struct iacp_stream *s, const struct id_key *key)
 {
-    return HASH_ITEM(hashtab_find_hashed(&s->open, key, key_hash(s, key)), struct conv, node);
+    return HASH_ITEM(hashtab_find_hashed(&s->open, key->text, key->hash), struct conv, node);
 }
 
-static struct sent *find_sent(const struct iacp_stream *s, const char *key)
+static struct sent *find_sent(const struct iacp_stream *s, const struct id_key *key)
 {
-    return HASH_ITEM(hashtab_find_hashed(&s->sent, key, key_hash(s, key)), struct sent, node);
+    return HASH_ITEM(hashtab_find_hashed(&s->sent, key->text, key->hash), struct sent, node);
 }
 
 static bool status_ok(const struct jv *body)
@@ -572,6 +581,12 @@ static struct agent *agent_get(struct iacp_stream *s, const char *name, size_t h
     return a;
 }
 
+/* The agent a message goes to (of a kind names_agent_to says). */
+static struct agent *to_agent(struct iacp_stream *s, const struct fields *f)
+{
+    return agent_get(s, f->to, names_agent_to(f->kind) ? f->to_hash : hashtab_hash(f->to));
+}
+
 /* An open conversation names the agent: it must not be forgotten meanwhile. */
 static void hold_agent(struct iacp_stream *s, struct agent *a)
 {
@@ -666,20 +681,19 @@ static void forget_id(struct iacp_stream *s, struct sent *e)
     *spare = e;
 }
 
-static struct sent *remember_id(struct iacp_stream *s, const char *key, const struct message *m,
-                                enum iacp_kind kind)
+static struct sent *remember_id(struct iacp_stream *s, const struct id_key *key,
+                                const struct message *m, enum iacp_kind kind)
 {
-    size_t len = key_len(s, key), hash = key_hash(s, key);
-    struct sent *e = new_sent(s, len);
+    struct sent *e = new_sent(s, key->len);
     *e = (struct sent){.heard = s->now,
                        .file = m->at.file,
                        .line = m->at.line,
                        .kind = kind,
                        .size = e->size,
-                       .hash = (uint32_t)hash};
-    memcpy(e->key, key, len + 1);
+                       .hash = (uint32_t)key->hash};
+    memcpy(e->key, key->text, key->len + 1);
     list_append(&s->ids, &e->link);
-    hashtab_add_hashed(&s->sent, &e->node, hash);
+    hashtab_add_hashed(&s->sent, &e->node, key->hash);
     return e;
 }
 
@@ -812,7 +826,9 @@ static const char *finish_conv(struct iacp_stream *s, struct conv *c, enum endin
     if (s->blame == c)
         s->blame = NULL;
     drop_open(s, c);
-    struct sent *e = find_sent(s, c->key);
+    /* the hash the conversation kept is its id's: find_sent reads its low 32 bits only */
+    const struct id_key key = {c->key, strlen(c->key), c->key_hash};
+    struct sent *e = find_sent(s, &key);
     if (s->sharded) {
         /* Every shard keeps the ids as they came, so that all of them know the same ids for as
          * long: how a conversation ended is for its own shard only. */
@@ -832,7 +848,7 @@ static const char *finish_conv(struct iacp_stream *s, struct conv *c, enum endin
     } else {
         /* Its id was forgotten by count while it was open. */
         const struct message opener = {.at = {.file = c->file, .line = c->line}};
-        e = remember_id(s, c->key, &opener,
+        e = remember_id(s, &key, &opener,
                         c->kind == CONV_TASK ? IACP_TASK_ASSIGN : IACP_TOOL_QUERY);
     }
     e->heard = s->now;
@@ -908,6 +924,12 @@ static const char *member_string(const struct message *m, uint32_t place)
     return place ? jv_string_value(&m->view[place]) : NULL;
 }
 
+/* The agent that sent the message a reply's ref names. */
+static const char *ref_owner(const struct fields *f)
+{
+    return ref_is_senders(f->kind) ? f->from : f->to;
+}
+
 /* The fields of a message whose digest says it is followed, and its keys. */
 static void read_fields(struct iacp_stream *s, const struct message *m, const struct iacp_digest *d,
                         struct fields *f)
@@ -934,9 +956,8 @@ static void read_fields(struct iacp_stream *s, const struct message *m, const st
 static bool note_id(struct iacp_stream *s, const struct message *m, const struct fields *f,
                     struct diag_sink *sink)
 {
-    const char *key = s->own.text;
-    const struct sent *prev = find_sent(s, key);
-    const struct conv *c = prev ? NULL : find_open(s, key);
+    const struct sent *prev = find_sent(s, &s->own);
+    const struct conv *c = prev ? NULL : find_open(s, &s->own);
     /* An id whose record was forgotten while its conversation is still open is still taken. */
     if (prev || c) {
         struct diag_where w = prev ? related_to(&m->at, prev->file, prev->line)
@@ -946,17 +967,16 @@ static bool note_id(struct iacp_stream *s, const struct message *m, const struct
                       "'%s' already sent a message with id '%s'", f->from, m->id);
         return false;
     }
-    remember_id(s, key, m, f->kind);
+    remember_id(s, &s->own, m, f->kind);
     return true;
 }
 
 static struct conv *open_conv(struct iacp_stream *s, const struct message *m,
                               const struct fields *f, struct agent *forager, const char *node)
 {
-    const char *key = s->own.text;
-    size_t len = key_len(s, key), to_len = strlen(f->to), node_len = node ? strlen(node) : 0;
+    size_t len = s->own.len, to_len = strlen(f->to), node_len = node ? strlen(node) : 0;
     struct conv *c = xcalloc(1, offsetof(struct conv, key) + len + 1 + to_len + 1 + node_len + 1);
-    memcpy(c->key, key, len + 1);
+    memcpy(c->key, s->own.text, len + 1);
     memcpy(c->key + len + 1, f->to, to_len + 1);
     if (node) {
         memcpy(c->key + len + 1 + to_len + 1, node, node_len + 1);
@@ -982,9 +1002,8 @@ static struct conv *open_conv(struct iacp_stream *s, const struct message *m,
     c->active = s->now;
     c->deadline = NAN;
     list_append(&s->active, &c->active_link);
-    size_t hash = key_hash(s, key);
-    c->key_hash = (uint32_t)hash;
-    hashtab_add_hashed(&s->open, &c->node, hash);
+    c->key_hash = (uint32_t)s->own.hash;
+    hashtab_add_hashed(&s->open, &c->node, s->own.hash);
     return c;
 }
 
@@ -1069,7 +1088,7 @@ static void check_drained(const struct message *m, const struct agent *forager,
 static const char *open_task(struct iacp_stream *s, const struct message *m, const struct fields *f,
                              struct diag_sink *sink)
 {
-    struct agent *forager = agent_get(s, f->to, f->to_hash);
+    struct agent *forager = to_agent(s, f);
     if (!s->sharded)
         check_slots(s, m, forager, sink);
     struct conv *c = open_conv(s, m, f, forager, jv_member_string(f->body, "node"));
@@ -1102,7 +1121,7 @@ static void note_heartbeat(struct agent *a, const struct fields *f)
 
 static void note_control(struct iacp_stream *s, const struct message *m, const struct fields *f)
 {
-    struct agent *forager = agent_get(s, f->to, f->to_hash);
+    struct agent *forager = to_agent(s, f);
     if (!forager->orders)
         forager->orders = xcalloc(1, sizeof *forager->orders);
     struct control *order =
@@ -1231,7 +1250,8 @@ static void free_held(struct held_skew *h)
 static void settle_skew(struct iacp_stream *s, struct held_skew *h, struct diag_sink *sink)
 {
     struct conv *blamed = s->blame;
-    s->blame = find_open(s, h->conversation); /* unless it ended meanwhile */
+    const struct id_key conversation = id_key_of(h->conversation);
+    s->blame = find_open(s, &conversation); /* unless it ended meanwhile */
     report_skew(s, &h->at, earlier_by(h->replier, h->reply_ts, h->initiator, h->cause_ts), h->kind,
                 sink);
     s->blame = blamed;
@@ -1387,16 +1407,12 @@ static const char *follow_reply(struct iacp_stream *s, const struct message *m,
 {
     if (!f->ref)
         return NULL; /* iacp-no-ref said it: it cannot be paired */
-    /* The message a reply answers was sent by the agent the reply goes to; a task.cancel names
-     * its sender's own assign. */
-    const char *owner = f->kind == IACP_TASK_CANCEL ? f->from : f->to;
-    const char *key = s->ref.text;
-    struct conv *c = find_open(s, key);
+    struct conv *c = find_open(s, &s->ref);
     if (!c) {
-        const struct sent *named = find_sent(s, key);
+        const struct sent *named = find_sent(s, &s->ref);
         if (named && named->ending != END_NONE)
             return late_reply(m, f, named, sink);
-        unknown_ref(m, f, owner, named, sink);
+        unknown_ref(m, f, ref_owner(f), named, sink);
         return NULL;
     }
     s->blame = c;
@@ -1507,20 +1523,12 @@ struct iacp_stream *iacp_stream_new(const struct engine_config *cfg, conversatio
  * (a message of no conversation, which shard 1 accounts for). */
 enum place { PLACE_HERE, PLACE_ELSEWHERE, PLACE_OUTSIDE };
 
-/* The agent that sent the message a reply's ref names: a task.cancel names its sender's own
- * assign, any other reply a message of the agent it goes to. */
-static const char *ref_owner(const struct fields *f)
-{
-    return f->kind == IACP_TASK_CANCEL ? f->from : f->to;
-}
-
 /* Decided the same way in every shard: each one remembers every id, and the conversations of
  * other shards as such. A task goes by its assign's body.node, so that a reissue stays in the
  * shard of the task it reissues, anything else by its conversation_id. */
 static enum place place_of(struct iacp_stream *s, const struct message *m, const struct fields *f)
 {
-    const char *key = s->own.text;
-    if (f->legacy || find_sent(s, key) || find_open(s, key))
+    if (f->legacy || find_sent(s, &s->own) || find_open(s, &s->own))
         return PLACE_OUTSIDE; /* IACP 1.0, or an id used again: followed nowhere */
     if (f->kind == IACP_TASK_ASSIGN || f->kind == IACP_TOOL_QUERY) {
         const char *node = f->kind == IACP_TASK_ASSIGN ? jv_member_string(f->body, "node") : NULL;
@@ -1530,10 +1538,9 @@ static enum place place_of(struct iacp_stream *s, const struct message *m, const
     }
     if (!is_reply(f->kind) || !f->ref)
         return PLACE_OUTSIDE;
-    key = s->ref.text;
-    if (find_open(s, key))
+    if (find_open(s, &s->ref))
         return PLACE_HERE;
-    const struct sent *e = find_sent(s, key);
+    const struct sent *e = find_sent(s, &s->ref);
     if (!e || e->ending == END_NONE)
         return PLACE_OUTSIDE;
     return e->ending == END_FOREIGN ? PLACE_ELSEWHERE : PLACE_HERE;
@@ -1546,7 +1553,7 @@ static void pass_over(struct iacp_stream *s, const struct message *m, const stru
     if (!note_id(s, m, f, &s->probe))
         return;
     if (f->kind == IACP_TASK_ASSIGN || f->kind == IACP_TOOL_QUERY)
-        find_sent(s, s->own.text)->ending = END_FOREIGN;
+        find_sent(s, &s->own)->ending = END_FOREIGN;
 }
 
 /* ---- the interface ---- */
@@ -1562,7 +1569,7 @@ static struct conv *replied(struct iacp_stream *s, const struct fields *f)
 {
     if (!s->done || !is_reply(f->kind) || !f->ref)
         return NULL;
-    return find_open(s, s->ref.text);
+    return find_open(s, &s->ref);
 }
 
 const char *iacp_stream_feed(struct iacp_stream *s, const struct message *m, struct diag_sink *sink)
@@ -1610,7 +1617,6 @@ const char *iacp_stream_feed(struct iacp_stream *s, const struct message *m, str
     agent_heard(s, sender, m);
     s->fed++;
     cap_agents(s);
-    s->own = s->ref = (struct id_key){0}; /* the keys of one message */
     return key;
 }
 

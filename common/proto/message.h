@@ -31,7 +31,7 @@ struct message {
     size_t hole; /* where in output `message` writes what needs the stream; MESSAGE_NO_HOLE */
     void *notes; /* what else prepare left for `message`: one allocation, freed with m */
     /* what the stream checks read of m first, made beforehand in a worker thread of --jobs
-     * (engine_digest), or NULL: one allocation, freed with m */
+     * (engine_check_message), or NULL: one allocation, freed with m */
     void *digest;
 };
 
