@@ -75,7 +75,7 @@ struct trace {
 
     struct engine *engine;
     const struct engine_config *engine_config;
-    bool digest; /* --jobs: workers digest the messages for the stream checks */
+    enum engine_digest digest; /* --jobs: workers digest the messages for the stream checks */
     struct trace_stats *stats;
     struct filter *filter; /* the run, for the engine's callback to write to */
     struct strbuf out;
@@ -417,7 +417,8 @@ int main(int argc, char **argv)
     } else {
         t.engine = engine_new(&opts.engine, summary_done, &t);
         t.engine_config = &opts.engine;
-        t.digest = opts.jobs != 1;
+        /* the summaries and the diagrams read the message too */
+        t.digest = opts.jobs != 1 ? DIGEST_MADE : DIGEST_NONE;
         if (is_diagram(t.format))
             t.diagram =
                 trace_diagram_new(diagram_format(t.format), t.follow ? t.follow : "acp-trace",

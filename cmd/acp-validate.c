@@ -32,7 +32,7 @@ struct validate {
     struct fipa_rules fipa;
     struct engine *engine; /* NULL with --stateless */
     const struct engine_config *engine_config;
-    bool digest; /* --jobs: workers digest the messages for the stream checks */
+    enum engine_digest digest; /* --jobs: workers digest the messages for the stream checks */
 };
 
 static bool handle_option(void *ctx, int key, const char *arg)
@@ -159,7 +159,8 @@ int main(int argc, char **argv)
     v.iacp.queen = opts.engine.queen;
     v.fipa.profile = opts.engine.fipa_profile;
     v.engine_config = &opts.engine;
-    v.digest = opts.jobs != 1;
+    /* all the stream checks read of a message: its view is not kept for them */
+    v.digest = opts.jobs != 1 ? DIGEST_ONLY : DIGEST_NONE;
     if (!v.stateless)
         v.engine = engine_new(&opts.engine, NULL, NULL);
     const struct filter_config cfg = {.opts = &opts, .protocol = v.protocol, .mode = v.mode};

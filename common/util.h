@@ -68,4 +68,15 @@ static inline void prefetch(const void *p)
 #endif
 }
 
+/* The same for a line the caller will only read: asked for writing, a line another core wrote
+ * is taken from that core's cache (and that cost what it saved). */
+static inline void prefetch_to_read(const void *p)
+{
+#if defined(__GNUC__) || defined(__clang__)
+    __builtin_prefetch(p, 0);
+#else
+    (void)p;
+#endif
+}
+
 #endif

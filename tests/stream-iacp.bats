@@ -1047,3 +1047,13 @@ timed_stderr() {
     run -0 "$ACP_BUILD/tests/hashtab" 3 30000 500 colliding
     assert_output "ok 30000"
 }
+
+# Where the workers of --jobs make the digests of a batch's messages (common/arena.h): pieces of
+# random sizes, some larger than a block, each filled with a pattern of its own, must all keep
+# it (none overlaps another), be aligned as malloc's, and survive the resets between rounds.
+@test "the arena of a batch hands out pieces that never overlap, through resets" {
+    run -0 "$ACP_BUILD/tests/arena" 1 300 2000
+    assert_output "ok 300"
+    run -0 "$ACP_BUILD/tests/arena" 2 2000 40
+    assert_output "ok 2000"
+}

@@ -143,12 +143,15 @@ static bool check_reported(const struct engine_config *cfg, const struct message
     return passed;
 }
 
-bool engine_check_message(const struct engine_config *cfg, struct message *m, bool digest,
-                          struct diag_sink *sink)
+bool engine_check_message(const struct engine_config *cfg, struct message *m,
+                          enum engine_digest digest, struct diag_sink *sink)
 {
     bool passed = check_reported(cfg, m, sink);
-    if (passed && digest && m->proto == PROTO_IACP && !m->digest)
-        m->digest = iacp_digest_new(m);
+    if (!passed || digest == DIGEST_NONE || m->proto != PROTO_IACP || m->digest)
+        return passed;
+    m->digest = iacp_digest_new(m);
+    if (digest == DIGEST_ONLY)
+        message_drafted(m, NULL, iacp_digest_id(m->digest));
     return passed;
 }
 

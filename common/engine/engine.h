@@ -106,13 +106,21 @@ const char *engine_feed(struct engine *e, const struct message *m, struct diag_s
  * engine_feed returned, or, for a message that failed them (which belongs to no conversation),
  * NULL or ENGINE_ELSEWHERE. In shards other than 1 the per-message checks report nothing. */
 const char *engine_check(struct engine *e, const struct message *m, struct diag_sink *sink);
+/* What engine_check_message leaves of an IACP message that passed for the stream checks. */
+enum engine_digest {
+    DIGEST_NONE, /* nothing: engine_feed reads the message (one thread) */
+    /* all the stream checks read of it (m->digest), so that the thread that follows the stream
+     * in order reads that instead of the message: for the worker threads of --jobs */
+    DIGEST_MADE,
+    /* the same, and the message is drafted with it (message_drafted): its view is not kept, for
+     * a tool whose `message` reads no more of it than engine_check_passed does (acp-validate) */
+    DIGEST_ONLY,
+};
+
 /* engine_check in its two halves, for --jobs: the per-message checks, which read nothing but the
- * configuration (so any thread may run them), and, in order, what follows them. With digest,
- * a message that passed is left with what the stream checks read of it first (m->digest, IACP
- * only), so that the thread that follows the stream in order reads that instead of the message:
- * for the worker threads of --jobs. */
-bool engine_check_message(const struct engine_config *cfg, struct message *m, bool digest,
-                          struct diag_sink *sink);
+ * configuration (so any thread may run them), and, in order, what follows them. */
+bool engine_check_message(const struct engine_config *cfg, struct message *m,
+                          enum engine_digest digest, struct diag_sink *sink);
 const char *engine_check_passed(struct engine *e, const struct message *m, bool passed,
                                 struct diag_sink *sink);
 /* End of input: reports what is still open or overdue and hands over every conversation. */

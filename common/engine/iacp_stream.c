@@ -199,14 +199,23 @@ struct iacp_stream {
     struct strbuf number[2];               /* scratch space for durations in messages */
 };
 
+/* What the rules read of a message's body, but its node (fields.node). */
+struct body_facts {
+    double deadline; /* an assign's body.deadline; NAN when it is no number */
+    uint32_t slots;  /* a heartbeat's body.slots, 0 unless a non-negative integer */
+    bool status_ok;  /* body.status absent or "ok" */
+    bool partial;    /* body.partial is true */
+};
+
 /* The fields every rule needs, read once. */
 struct fields {
     const char *from, *to, *ref;
+    const char *node; /* an assign's body.node, or NULL */
     size_t from_hash; /* of from, for the agents map */
     size_t to_hash;   /* of to, for the kinds that look its agent up (to_agent), else 0 */
     struct agent *sender;
     enum iacp_kind kind;
-    const struct jv *body;
+    struct body_facts body;
     double ts;   /* ts in seconds, by its sender's clock */
     double at;   /* the message's time: ts less its sender's learned offset */
     bool legacy; /* IACP 1.0: no ref, so no ref rules */
@@ -214,22 +223,26 @@ struct fields {
 
 /* ---- small helpers ---- */
 
-/* The envelope the stream checks read of a message, and the keys they make of it (hashed), made
- * before they look at any state (digest_make): with --jobs a worker thread makes it
- * (iacp_digest_new), and the thread that keeps the order, whose time bounds the speed of -j,
- * reads a few words where it walked the members and made the keys itself. Members are places in
- * the message's view, which hold in any copy of it; 0 is absent. */
+/* All the stream checks read of a message, and the keys they make of it (hashed), made before
+ * they look at any state (digest_make): with --jobs a worker thread makes it (iacp_digest_new),
+ * and the thread that keeps the order, whose time bounds the speed of -j, reads this one
+ * allocation where it walked the members, made the keys and read strings in another core's
+ * cache; nor need the workers keep the message's view for it. Strings are copies in text, at
+ * offsets (NO_TEXT: absent). */
 struct iacp_digest {
-    bool followed; /* the envelope the checks need is there; else the rest is unset */
+    bool followed; /* the envelope the checks need is there; else only id is set */
     bool legacy;
     enum iacp_kind kind;
     double ts; /* in seconds */
-    uint32_t from, to, ref, body;
+    struct body_facts body;
     size_t from_hash, to_hash; /* to_hash: as fields.to_hash */
     size_t own_len, own_hash;
     size_t ref_len, ref_hash; /* ref_len SIZE_MAX: no ref key */
-    char keys[];              /* the own key, a NUL, the ref key, a NUL */
+    size_t id, from, to, ref, node;
+    char text[]; /* the own key (at 0), a NUL, the ref key, a NUL, then the strings */
 };
+
+enum { NO_TEXT = SIZE_MAX };
 
 static bool key_is(const struct jv *key, const char *name, size_t len)
 {
@@ -254,27 +267,6 @@ static bool ref_is_senders(enum iacp_kind k)
 static bool names_agent_to(enum iacp_kind k)
 {
     return k == IACP_TASK_ASSIGN || k == IACP_CTL_DRAIN || k == IACP_CTL_HALT;
-}
-
-/* "<length of agent>:<agent><id>": an id's key in the maps, for ids of different senders. */
-static size_t add_key(struct strbuf *sb, const struct jv *agent, const char *id)
-{
-    size_t start = sb->len, agent_len = agent->len;
-    char digits[24], *end = digits + sizeof digits, *d = end;
-    *--d = ':';
-    do /* by hand: vsnprintf would cost more than the lookups */
-        *--d = (char)('0' + agent_len % 10);
-    while ((agent_len /= 10) != 0);
-    sb_add(sb, d, (size_t)(end - d));
-    sb_add(sb, agent->u.s, agent->len);
-    sb_adds(sb, id);
-    sb_addc(sb, '\0');
-    return sb->len - 1 - start;
-}
-
-static uint32_t place_in(const struct message *m, const struct jv *value)
-{
-    return value ? (uint32_t)(value - m->view) : 0;
 }
 
 /* The members the stream checks read: NULL when absent or not of the type they need. */
@@ -307,21 +299,118 @@ static struct envelope read_envelope(const struct jv *view)
     return e;
 }
 
-/* Makes m's digest at the start of into (which it empties); false when the envelope the checks
- * need is not there. */
-static bool digest_make(struct strbuf *into, const struct message *m)
+/* The digest's text as it is written: room was made for all of it beforehand (digest_room). */
+struct digest_text {
+    char *start, *end;
+};
+
+/* "<length of agent>:<agent><id>": an id's key in the maps, for ids of different senders; with
+ * its NUL. Returns its length. */
+static size_t put_key(struct digest_text *t, const struct jv *agent, const char *id, size_t id_len)
 {
-    size_t keys_at = offsetof(struct iacp_digest, keys);
-    sb_reset(into);
-    sb_grow(into, keys_at);
-    into->len = keys_at;
+    size_t agent_len = agent->len;
+    char digits[24], *end = digits + sizeof digits, *d = end;
+    *--d = ':';
+    do /* by hand: vsnprintf would cost more than the lookups */
+        *--d = (char)('0' + agent_len % 10);
+    while ((agent_len /= 10) != 0);
+    char *key = t->end;
+    memcpy(t->end, d, (size_t)(end - d));
+    t->end += end - d;
+    memcpy(t->end, agent->u.s, agent->len);
+    t->end += agent->len;
+    memcpy(t->end, id, id_len);
+    t->end += id_len;
+    *t->end++ = '\0';
+    return (size_t)(t->end - 1 - key);
+}
+
+/* A string with its NUL; returns its offset in the text. */
+static size_t put_text(struct digest_text *t, const char *text, size_t len)
+{
+    size_t at = (size_t)(t->end - t->start);
+    memcpy(t->end, text, len);
+    t->end += len;
+    *t->end++ = '\0';
+    return at;
+}
+
+static size_t put_string(struct digest_text *t, const struct jv *string)
+{
+    return string ? put_text(t, string->u.s, string->len) : NO_TEXT;
+}
+
+static size_t length_of(const struct jv *string)
+{
+    return string ? string->len : 0;
+}
+
+/* Bytes enough for the digest's text: each string and key with its NUL, a key's length prefix of
+ * at most 20 digits and a colon. */
+static size_t digest_room(const struct envelope *e, size_t id_len, const struct jv *node)
+{
+    size_t from = length_of(e->from), to = length_of(e->to), ref = length_of(e->ref);
+    return 22 + from + id_len + 22 + (from > to ? from : to) + ref + from + to + ref +
+           length_of(node) + id_len + 5;
+}
+
+static struct body_facts read_body(const struct jv *body, enum iacp_kind kind)
+{
+    const char *status = jv_member_string(body, "status");
+    struct body_facts b = {
+        .deadline = NAN,
+        .status_ok = !status || strcmp(status, "ok") == 0,
+        .partial = jv_is_true(jv_object_get(body, "partial")),
+    };
+    if (kind == IACP_TASK_ASSIGN) {
+        const struct jv *deadline = jv_object_get(body, "deadline");
+        if (jv_is_number(deadline))
+            b.deadline = jv_number_value(deadline);
+    }
+    if (kind == IACP_HB) {
+        const struct jv *slots = jv_object_get(body, "slots");
+        if (jv_is_integer(slots) && jv_integer_value(slots) >= 0)
+            b.slots = jv_integer_value(slots) > UINT32_MAX ? UINT32_MAX
+                                                           : (uint32_t)jv_integer_value(slots);
+    }
+    return b;
+}
+
+/* The keys, the strings and the body's facts of a followed message. */
+static void digest_fields(struct digest_text *t, const struct message *m, size_t id_len,
+                          const struct envelope *e, const struct jv *node, struct iacp_digest *d)
+{
+    d->from_hash = hashtab_hash_len(e->from->u.s, e->from->len);
+    if (names_agent_to(d->kind))
+        d->to_hash = hashtab_hash_len(e->to->u.s, e->to->len);
+    d->own_len = put_key(t, e->from, m->id, id_len);
+    d->own_hash = hashtab_hash_len(t->start, d->own_len);
+    d->id = d->own_len - id_len; /* the key ends with it */
+    if (is_reply(d->kind) && e->ref) {
+        const struct jv *owner = ref_is_senders(d->kind) ? e->from : e->to;
+        const char *key = t->end;
+        d->ref_len = put_key(t, owner, e->ref->u.s, e->ref->len);
+        d->ref_hash = hashtab_hash_len(key, d->ref_len);
+    }
+    d->from = put_string(t, e->from);
+    d->to = put_string(t, e->to);
+    d->ref = put_string(t, e->ref);
+    d->node = put_string(t, node);
+    d->body = read_body(e->body, d->kind);
+}
+
+/* Makes m's digest, in into (which it empties) or, given NULL, in memory of its own; false in
+ * followed when the envelope the checks need is not there. */
+static struct iacp_digest *digest_make(struct strbuf *into, const struct message *m)
+{
     struct envelope e = read_envelope(m->view);
     struct iacp_digest d = {
-        .from = place_in(m, e.from),
-        .to = place_in(m, e.to),
-        .ref = place_in(m, e.ref),
-        .body = place_in(m, e.body),
         .ref_len = SIZE_MAX,
+        .id = NO_TEXT,
+        .from = NO_TEXT,
+        .to = NO_TEXT,
+        .ref = NO_TEXT,
+        .node = NO_TEXT,
     };
     d.followed = e.kind && e.from && e.to && m->id && jv_is_number(e.ts);
     if (d.followed) {
@@ -334,28 +423,38 @@ static bool digest_make(struct strbuf *into, const struct message *m)
         if (d.ts > IACP_TS_MILLIS)
             d.ts /= 1000;
     }
-    if (d.followed) {
-        d.from_hash = hashtab_hash_len(e.from->u.s, e.from->len);
-        if (names_agent_to(d.kind))
-            d.to_hash = hashtab_hash_len(e.to->u.s, e.to->len);
-        d.own_len = add_key(into, e.from, m->id);
-        d.own_hash = hashtab_hash_len(into->buf + keys_at, d.own_len);
-        if (is_reply(d.kind) && e.ref) {
-            const struct jv *owner = ref_is_senders(d.kind) ? e.from : e.to;
-            size_t at = into->len;
-            d.ref_len = add_key(into, owner, jv_string_value(e.ref));
-            d.ref_hash = hashtab_hash_len(into->buf + at, d.ref_len);
-        }
+    const struct jv *node = NULL;
+    if (d.followed && d.kind == IACP_TASK_ASSIGN && jv_is_string(jv_object_get(e.body, "node")))
+        node = jv_object_get(e.body, "node");
+    size_t id_len = m->id ? strlen(m->id) : 0;
+    /* sized at once: grown as it was written, the digest was copied over and over */
+    size_t size = offsetof(struct iacp_digest, text) + digest_room(&e, id_len, node);
+    char *memory;
+    if (into) {
+        sb_reset(into);
+        sb_grow(into, size);
+        memory = into->buf;
+    } else {
+        memory = message_alloc(m, size);
     }
-    memcpy(into->buf, &d, keys_at);
-    return d.followed;
+    struct iacp_digest *digest = (struct iacp_digest *)(void *)memory; /* malloc's: aligned */
+    struct digest_text t = {digest->text, digest->text};
+    if (d.followed)
+        digest_fields(&t, m, id_len, &e, node, &d);
+    else if (m->id)
+        d.id = put_text(&t, m->id, id_len);
+    memcpy(memory, &d, offsetof(struct iacp_digest, text));
+    return digest;
+}
+
+const char *iacp_digest_id(const struct iacp_digest *d)
+{
+    return d->id == NO_TEXT ? NULL : d->text + d->id;
 }
 
 struct iacp_digest *iacp_digest_new(const struct message *m)
 {
-    struct strbuf sb = STRBUF_INIT;
-    digest_make(&sb, m);
-    return (struct iacp_digest *)(void *)sb.buf; /* sb_grow's memory is malloc's, aligned so */
+    return digest_make(NULL, m);
 }
 
 /* A key of the maps that was not made with its hash. */
@@ -365,7 +464,7 @@ static struct id_key id_key_of(const char *text)
     return (struct id_key){text, len, hashtab_hash_len(text, len)};
 }
 
-/* The id inside a key (add_key). */
+/* The id inside a key (put_key). */
 static const char *key_id(const char *key)
 {
     char *colon;
@@ -458,12 +557,6 @@ static struct conv *find_open(const struct iacp_stream *s, const struct id_key *
 static struct sent *find_sent(const struct iacp_stream *s, const struct id_key *key)
 {
     return HASH_ITEM(hashtab_find_hashed(&s->sent, key->text, key->hash), struct sent, node);
-}
-
-static bool status_ok(const struct jv *body)
-{
-    const char *status = jv_member_string(body, "status");
-    return !status || strcmp(status, "ok") == 0;
 }
 
 static enum conv_kind kind_opened(enum iacp_kind k)
@@ -919,9 +1012,9 @@ static void cap_agents(struct iacp_stream *s)
 
 /* ---- per message ---- */
 
-static const char *member_string(const struct message *m, uint32_t place)
+static const char *digest_string(const struct iacp_digest *d, size_t at)
 {
-    return place ? jv_string_value(&m->view[place]) : NULL;
+    return at == NO_TEXT ? NULL : d->text + at;
 }
 
 /* The agent that sent the message a reply's ref names. */
@@ -931,25 +1024,25 @@ static const char *ref_owner(const struct fields *f)
 }
 
 /* The fields of a message whose digest says it is followed, and its keys. */
-static void read_fields(struct iacp_stream *s, const struct message *m, const struct iacp_digest *d,
-                        struct fields *f)
+static void read_fields(struct iacp_stream *s, const struct iacp_digest *d, struct fields *f)
 {
     *f = (struct fields){
-        .from = member_string(m, d->from),
-        .to = member_string(m, d->to),
-        .ref = member_string(m, d->ref),
+        .from = digest_string(d, d->from),
+        .to = digest_string(d, d->to),
+        .ref = digest_string(d, d->ref),
+        .node = digest_string(d, d->node),
         .from_hash = d->from_hash,
         .to_hash = d->to_hash,
         .kind = d->kind,
-        .body = d->body ? &m->view[d->body] : NULL,
+        .body = d->body,
         .ts = d->ts,
         .at = d->ts,
         .legacy = d->legacy,
     };
-    s->own = (struct id_key){d->keys, d->own_len, d->own_hash};
+    s->own = (struct id_key){d->text, d->own_len, d->own_hash};
     s->ref = d->ref_len == SIZE_MAX
                  ? (struct id_key){0}
-                 : (struct id_key){d->keys + d->own_len + 1, d->ref_len, d->ref_hash};
+                 : (struct id_key){d->text + d->own_len + 1, d->ref_len, d->ref_hash};
 }
 
 /* Records the id; reports its reuse by the same sender. Returns false for a reused id. */
@@ -1091,16 +1184,14 @@ static const char *open_task(struct iacp_stream *s, const struct message *m, con
     struct agent *forager = to_agent(s, f);
     if (!s->sharded)
         check_slots(s, m, forager, sink);
-    struct conv *c = open_conv(s, m, f, forager, jv_member_string(f->body, "node"));
+    struct conv *c = open_conv(s, m, f, forager, f->node);
     s->blame = c;
     check_drained(m, forager, sink);
     forager->outstanding++;
     forager->assign_file = m->at.file;
     forager->assign_line = m->at.line;
     watch_agent(s, forager);
-    const struct jv *deadline = jv_object_get(f->body, "deadline");
-    if (jv_is_number(deadline))
-        c->deadline = jv_number_value(deadline);
+    c->deadline = f->body.deadline;
     if (c->has_node)
         join_chain(s, m, c, sink);
     return conv_id(c);
@@ -1110,11 +1201,7 @@ static void note_heartbeat(struct agent *a, const struct fields *f)
 {
     a->heartbeats = true;
     /* Only the latest heartbeat counts: a forager may shrink its slots. */
-    const struct jv *slots = jv_object_get(f->body, "slots");
-    a->advertised = 0;
-    if (jv_is_integer(slots) && jv_integer_value(slots) >= 0)
-        a->advertised =
-            jv_integer_value(slots) > UINT32_MAX ? UINT32_MAX : (uint32_t)jv_integer_value(slots);
+    a->advertised = f->body.slots;
 }
 
 /* ---- drain and halt ---- */
@@ -1331,7 +1418,7 @@ static const char *final_outcome(const struct conv *c, const struct fields *f)
 {
     if (c->cancelled)
         return "cancelled";
-    return status_ok(f->body) ? "done" : "failed";
+    return f->body.status_ok ? "done" : "failed";
 }
 
 static void apply_accept(const struct message *m, const struct fields *f, struct conv *c,
@@ -1393,7 +1480,7 @@ static const char *apply_reply(struct iacp_stream *s, const struct message *m,
         }
         return finish_conv(s, c, END_REJECT, "refused", &m->at);
     case IACP_TASK_RESULT:
-        if (jv_is_true(jv_object_get(f->body, "partial")))
+        if (f->body.partial)
             return conv_id(c);
         check_twice_done(s, m, c, sink);
         return finish_conv(s, c, END_RESULT, final_outcome(c, f), &m->at);
@@ -1531,7 +1618,7 @@ static enum place place_of(struct iacp_stream *s, const struct message *m, const
     if (f->legacy || find_sent(s, &s->own) || find_open(s, &s->own))
         return PLACE_OUTSIDE; /* IACP 1.0, or an id used again: followed nowhere */
     if (f->kind == IACP_TASK_ASSIGN || f->kind == IACP_TOOL_QUERY) {
-        const char *node = f->kind == IACP_TASK_ASSIGN ? jv_member_string(f->body, "node") : NULL;
+        const char *node = f->node;
         const char *shard_key = node ? node : conversation_of(s, f->from, m->id);
         return engine_shard_of(shard_key, s->cfg->shards) == s->cfg->shard ? PLACE_HERE
                                                                            : PLACE_ELSEWHERE;
@@ -1576,13 +1663,12 @@ const char *iacp_stream_feed(struct iacp_stream *s, const struct message *m, str
 {
     const struct iacp_digest *d = m->digest;
     if (!d) {
-        digest_make(&s->digest, m);
-        d = (const struct iacp_digest *)(const void *)s->digest.buf;
+        d = digest_make(&s->digest, m);
     }
     if (!d->followed)
         return NULL;
     struct fields f;
-    read_fields(s, m, d, &f);
+    read_fields(s, d, &f);
     /* note_id looks the id up among thousands remembered: a cache miss, unless asked for now */
     hashtab_prefetch(&s->sent, s->own.hash);
     struct agent *sender = f.sender = agent_get(s, f.from, f.from_hash);

@@ -11,9 +11,11 @@ struct iacp_stream *iacp_stream_new(const struct engine_config *cfg, conversatio
 /* Follows m, reading its digest (m->digest) when it has one. */
 const char *iacp_stream_feed(struct iacp_stream *s, const struct message *m,
                              struct diag_sink *sink);
-/* What iacp_stream_feed reads of m before it looks at any state (the envelope, the keys of its id
- * and ref, hashed), made in any thread: for m->digest. free() it. */
+/* All iacp_stream_feed reads of m (the envelope, the keys of its id and ref, hashed, what it
+ * reads of the body), made in any thread: for m->digest. free() it. */
 struct iacp_digest *iacp_digest_new(const struct message *m);
+/* The message's id as the digest holds it, or NULL: lives as long as the digest. */
+const char *iacp_digest_id(const struct iacp_digest *d);
 void iacp_stream_finish(struct iacp_stream *s, struct diag_sink *sink);
 /* A finding the sink reported while the stream was being fed or finished: kept for the
  * conversation the stream blames it on, if any (the engine observes the sink for it). */

@@ -332,6 +332,7 @@ struct batch {
     /* the views of the messages the ordered stage reads, kept from the parse: read again, the
      * texts would cost the ordered stage, which bounds the speed of -j, a scan each */
     struct jv_store views;
+    struct arena arena; /* for what prepare makes of its messages (message_alloc) */
     enum batch_state state;
     size_t worker; /* who parsed it, and so frees its messages (malloc is fastest so) */
     /* its messages are kept for `message`, to be freed after; else prepare was the last to read
@@ -430,6 +431,7 @@ static void work_on(const struct filter *f, struct batch *b, struct diag_sink *s
         trash = NULL;
     b->kept = f->ops->message != NULL;
     jv_store_reset(&b->views);
+    arena_reset(&b->arena);
     for (size_t i = 0; i < b->n; i++) {
         struct slot *s = &b->slots[i];
         s->live = false;
@@ -444,6 +446,7 @@ static void work_on(const struct filter *f, struct batch *b, struct diag_sink *s
         if (!read_message(f, &s->rec, scans->input, &s->m, sink))
             continue;
         s->parsed = s->live = true;
+        s->m.arena = &b->arena;
         bool scanned = !s->m.tree && !s->m.own; /* else its view is made of a tree */
         if (f->ops->prepare)
             s->m.passed = f->ops->prepare(f->ops->ctx, &s->m, scans->scratch, sink);
@@ -588,6 +591,7 @@ static void free_batch(struct batch *b)
     free(b->slots);
     sb_free(&b->bytes);
     jv_store_free(&b->views);
+    arena_free(&b->arena);
     free(b);
 }
 
@@ -664,6 +668,30 @@ static void finish_slot(struct filter *f, const struct batch *b, struct slot *s)
     }
 }
 
+/* What finishing a slot reads, a worker wrote: in the other core's cache. Asked for a few slots
+ * ahead, it comes while the slots before are finished, where each line would stall this
+ * thread, whose time bounds the speed of -j: the slot, then the message's digest and view. */
+enum { SLOTS_AHEAD = 4 };
+
+static void fetch_ahead(const struct batch *b, size_t i)
+{
+    if (i + SLOTS_AHEAD < b->n) {
+        const char *s = (const char *)&b->slots[i + SLOTS_AHEAD];
+        for (size_t at = 0; at < sizeof(struct slot); at += 64)
+            prefetch_to_read(s + at);
+    }
+    if (i + SLOTS_AHEAD / 2 < b->n) {
+        const struct slot *s = &b->slots[i + SLOTS_AHEAD / 2];
+        if (s->live && s->m.digest)
+            prefetch_to_read(s->m.digest);
+        if (s->stored) {
+            const struct jv *view = jv_store_view(&b->views, s->view_at);
+            prefetch_to_read(view);
+            prefetch_to_read(view + s->m.id_place);
+        }
+    }
+}
+
 /* Waits for the oldest batch in flight and finishes its records in order; then hands it to the
  * thread that parsed it to free its messages. Rather than wait, this thread parses a batch no
  * worker took yet, the oldest first: it is one of the --jobs threads; with heavy_in_order, the
@@ -697,8 +725,10 @@ static void finish_oldest(struct filter *f)
     j->in_flight--;
     pthread_mutex_unlock(&j->lock);
     f->in_batch = true;
-    for (size_t i = 0; i < b->n; i++)
+    for (size_t i = 0; i < b->n; i++) {
+        fetch_ahead(b, i);
         finish_slot(f, b, &b->slots[i]);
+    }
     write_run(f); /* before the batch's texts are reused */
     f->in_batch = false;
     pthread_mutex_lock(&j->lock);

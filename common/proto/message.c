@@ -114,10 +114,13 @@ const char *json_member_string(const json_t *obj, const char *key)
     return json_string_value(json_object_get(obj, key));
 }
 
-/* The id of a message as its protocol names it: IACP id, FIPA reply_with. */
-static const char *id_of(const struct message *m)
+/* The id of a message as its protocol names it (IACP id, FIPA reply_with), and its place. */
+static void find_id(struct message *m)
 {
-    return jv_member_string(m->view, m->proto == PROTO_FIPA ? "reply_with" : "id");
+    const struct jv *id = jv_object_get(m->view, m->proto == PROTO_FIPA ? "reply_with" : "id");
+    bool string = id && id->type == JV_STRING;
+    m->id = string ? jv_string_value(id) : NULL;
+    m->id_place = string ? (uint32_t)(id - m->view) : 0;
 }
 
 static void settle(struct message *m, const struct record *rec, enum protocol_choice choice)
@@ -126,7 +129,7 @@ static void settle(struct message *m, const struct record *rec, enum protocol_ch
     /* The string form is FIPA, whatever members its user parameters happen to carry. */
     m->proto =
         rec && rec->syntax == SYNTAX_ACL ? PROTO_FIPA : message_view_protocol(m->view, choice);
-    m->id = id_of(m);
+    find_id(m);
     m->at = (struct diag_where){.id = m->id};
     m->passed = true;
     m->output = (struct strbuf)STRBUF_INIT;
@@ -134,6 +137,7 @@ static void settle(struct message *m, const struct record *rec, enum protocol_ch
     m->hole = MESSAGE_NO_HOLE;
     m->notes = NULL;
     m->digest = NULL;
+    m->arena = NULL;
     if (rec) {
         m->at.file = rec->file;
         m->at.line = rec->line;
@@ -180,14 +184,16 @@ void message_rebind(struct message *m, struct jscan *js)
 {
     if (m->own)
         return;
-    message_rebind_view(m, m->tree ? jscan_of_tree(js, m->tree)
-                                   : jscan_scan(js, m->rec->text, m->rec->len));
+    m->view = m->tree ? jscan_of_tree(js, m->tree) : jscan_scan(js, m->rec->text, m->rec->len);
+    find_id(m);
+    m->at.id = m->id;
 }
 
 void message_rebind_view(struct message *m, const struct jv *view)
 {
     m->view = view;
-    m->id = m->at.id = id_of(m);
+    /* the id's place, not a walk of the members: the view is in another core's cache */
+    m->id = m->at.id = m->id_place ? jv_string_value(&view[m->id_place]) : NULL;
 }
 
 void message_drafted(struct message *m, void *notes, const char *id)
@@ -225,6 +231,12 @@ void message_clear(struct message *m)
     sb_free(&m->output);
     free(m->notes);
     m->notes = NULL;
-    free(m->digest);
+    if (!m->arena)
+        free(m->digest);
     m->digest = NULL;
+}
+
+void *message_alloc(const struct message *m, size_t size)
+{
+    return m->arena ? arena_alloc(m->arena, size) : xmalloc(size);
 }

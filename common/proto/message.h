@@ -7,6 +7,7 @@
 #include <jansson.h>
 #include <stdint.h>
 
+#include "arena.h"
 #include "diag.h"
 #include "jscan.h"
 #include "reader.h"
@@ -22,6 +23,7 @@ struct message {
     struct jscan *own;     /* holds view when the message was made from a tree; else NULL */
     enum protocol proto;
     const char *id;       /* IACP id or FIPA reply_with, when a string; valid as view */
+    uint32_t id_place;    /* its node in view (0: none): valid in any copy of the view */
     struct diag_where at; /* where diagnostics about this message point */
     bool passed;          /* what filter_ops.prepare returned for it (filter.h) */
     struct strbuf output; /* what prepare wrote for it: the filter writes it after `message` */
@@ -31,8 +33,11 @@ struct message {
     size_t hole; /* where in output `message` writes what needs the stream; MESSAGE_NO_HOLE */
     void *notes; /* what else prepare left for `message`: one allocation, freed with m */
     /* what the stream checks read of m first, made beforehand in a worker thread of --jobs
-     * (engine_check_message), or NULL: one allocation, freed with m */
+     * (engine_check_message), or NULL: one allocation of message_alloc's, freed with m */
     void *digest;
+    /* where message_alloc takes memory: the arena of m's --jobs batch, which lives as long as
+     * m, or NULL for malloc's */
+    struct arena *arena;
 };
 
 #define MESSAGE_NO_HOLE SIZE_MAX
@@ -62,6 +67,9 @@ void message_init(struct message *m, const struct record *rec, json_t *root,
                   enum protocol_choice choice);
 void message_init_in(struct message *m, const struct record *rec, json_t *root,
                      enum protocol_choice choice, struct jscan *js);
+/* Memory for what lives as long as m (its digest), from m's arena when it has one. */
+void *message_alloc(const struct message *m, size_t size);
+
 /* Makes m's view again in js, for a message another thread read (--jobs): the scanner that
  * holds its view has read on since. */
 void message_rebind(struct message *m, struct jscan *js);

@@ -1,0 +1,27 @@
+/* Memory handed out in small pieces from large blocks and taken back all at once: for objects
+ * that die together, such as what the workers of --jobs make for the messages of a batch. One
+ * malloc per message, in sizes that vary, scattered them among the other batches' in flight:
+ * lines one core wrote were shared with objects the other was reading. */
+#ifndef ACP_ARENA_H
+#define ACP_ARENA_H
+
+#include <stddef.h>
+
+struct arena_block;
+
+struct arena {
+    struct arena_block *first, *current;
+};
+
+#define ARENA_INIT                                                                                 \
+    {                                                                                              \
+        NULL, NULL                                                                                 \
+    }
+
+/* size bytes, aligned as malloc's, valid until arena_reset or arena_free; never NULL. */
+void *arena_alloc(struct arena *a, size_t size);
+/* Takes back everything handed out; keeps the blocks of ordinary size for reuse. */
+void arena_reset(struct arena *a);
+void arena_free(struct arena *a);
+
+#endif
