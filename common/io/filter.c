@@ -67,9 +67,12 @@ struct filter {
     struct jobs *jobs;         /* --jobs above 1: the worker threads; NULL otherwise */
     struct jscan *scan;        /* reads every JSON record in this thread; holds its view */
     struct jscan *scratch;     /* for views of prepare's own in this thread */
-    struct record last_read;   /* with jobs: the last record read from this file (no text) */
-    bool stop_mid_line;        /* with jobs: the record that reached --max-errors ended mid-line */
-    bool count_pending;        /* with jobs: --max-errors stopped the run, unread not counted */
+    /* with jobs: where the last record read from this file ends (a copy of the whole record
+     * per record waited for the reader's stores of it) */
+    unsigned long last_end_line;
+    bool last_ends_mid_line;
+    bool stop_mid_line; /* with jobs: the record that reached --max-errors ended mid-line */
+    bool count_pending; /* with jobs: --max-errors stopped the run, unread not counted */
     /* with jobs, while a batch is finished: its texts lie one after the other, each with its
      * newline, so the records passed in a row go out as one write (run, run_len) */
     bool in_batch;
@@ -841,8 +844,11 @@ static void add_record(struct filter *f, const struct record *rec)
         sb_reset(&j->filling->bytes);
     }
     struct batch *b = j->filling;
+    /* a slot was last written by the thread that parsed it, a batch or more ago: asked for
+     * ahead, its lines are here when their turn comes */
+    if (b->n + 4 < b->cap)
+        prefetch(&b->slots[b->n + 4]);
     struct slot *s = &b->slots[b->n++];
-    s->rec = *rec;
     s->live = false;
     s->parsed = false;
     if (rec->kind == REC_LINE) {
@@ -852,6 +858,9 @@ static void add_record(struct filter *f, const struct record *rec)
          * empty text still points into the buffer */
         sb_addc(&b->bytes, '\n');
     }
+    /* copied after the text: the reader has just stored the record's members one by one, and
+     * a copy in wider pieces (as a struct is copied) right away waited for each store to land */
+    s->rec = *rec;
     if (b->n >= BATCH_RECORDS || b->bytes.len >= BATCH_BYTES)
         submit(f);
 }
@@ -948,7 +957,7 @@ static void count_unread_ahead(struct filter *f, struct reader *r)
 {
     f->count_pending = false;
     f->stats.unread +=
-        f->last_read.end_line - f->stop_at.line + f->stop_mid_line - f->last_read.ends_mid_line;
+        f->last_end_line - f->stop_at.line + f->stop_mid_line - f->last_ends_mid_line;
     count_unread(f, r);
 }
 
@@ -975,7 +984,8 @@ static void run_file(struct filter *f, const char *path)
         progress_record(&f->progress, rec.column_base + rec.raw_len + rec.had_newline,
                         rec.kind == REC_LINE);
         if (f->jobs) {
-            f->last_read = rec;
+            f->last_end_line = rec.end_line;
+            f->last_ends_mid_line = rec.ends_mid_line;
             if (!f->stop) /* a hook may have finished the batches in flight, and so the run */
                 add_record(f, &rec);
             continue;
