@@ -299,6 +299,13 @@ static struct envelope read_envelope(const struct jv *view)
     return e;
 }
 
+/* A string member of obj, or NULL. */
+static const struct jv *string_member(const struct jv *obj, const char *key)
+{
+    const struct jv *value = jv_object_get(obj, key);
+    return jv_is_string(value) ? value : NULL;
+}
+
 /* The digest's text as it is written: room was made for all of it beforehand (digest_room). */
 struct digest_text {
     char *start, *end;
@@ -399,8 +406,7 @@ static void digest_fields(struct digest_text *t, const struct message *m, size_t
     d->body = read_body(e->body, d->kind);
 }
 
-/* Makes m's digest, in into (which it empties) or, given NULL, in memory of its own; false in
- * followed when the envelope the checks need is not there. */
+/* Makes m's digest in into (which it empties), or given NULL in memory of m's (message_alloc). */
 static struct iacp_digest *digest_make(struct strbuf *into, const struct message *m)
 {
     struct envelope e = read_envelope(m->view);
@@ -423,9 +429,8 @@ static struct iacp_digest *digest_make(struct strbuf *into, const struct message
         if (d.ts > IACP_TS_MILLIS)
             d.ts /= 1000;
     }
-    const struct jv *node = NULL;
-    if (d.followed && d.kind == IACP_TASK_ASSIGN && jv_is_string(jv_object_get(e.body, "node")))
-        node = jv_object_get(e.body, "node");
+    const struct jv *node =
+        d.followed && d.kind == IACP_TASK_ASSIGN ? string_member(e.body, "node") : NULL;
     size_t id_len = m->id ? strlen(m->id) : 0;
     /* sized at once: grown as it was written, the digest was copied over and over */
     size_t size = offsetof(struct iacp_digest, text) + digest_room(&e, id_len, node);
