@@ -1057,3 +1057,13 @@ timed_stderr() {
     run -0 "$ACP_BUILD/tests/arena" 2 2000 40
     assert_output "ok 2000"
 }
+
+# The pool the records of ids and conversations come from (common/pool.h): records of random sizes
+# got and put back at random, each filled with a pattern while it is held, must all keep it (a
+# record put back is handed out again only once it is no longer held) and be aligned as malloc's.
+@test "the stream checks' pool hands out a record again only after it was put back" {
+    run -0 "$ACP_BUILD/tests/pool" 1 20000 200
+    assert_output "ok 20000"
+    run -0 "$ACP_BUILD/tests/pool" 2 5000 7
+    assert_output "ok 5000"
+}

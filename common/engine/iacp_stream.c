@@ -18,6 +18,7 @@
 #include "findings.h"
 #include "streamclock.h"
 #include "hashtab.h"
+#include "pool.h"
 #include "iacp.h"
 #include "list.h"
 #include "util.h"
@@ -115,24 +116,25 @@ struct conv {
     enum conv_kind kind;
     uint32_t key_hash, node_hash; /* kept: each is looked up or removed by again */
     bool cancelled;
-    bool has_node;  /* an assign with a body.node */
-    bool chained;   /* in the nodes map */
-    bool ran_twice; /* its final result made iacp-duplicate-execution, with done */
-    char key[];     /* then the name of the agent it went to, then its node */
+    bool has_node;            /* an assign with a body.node */
+    bool chained;             /* in the nodes map */
+    bool ran_twice;           /* its final result made iacp-duplicate-execution, with done */
+    unsigned char size_class; /* in the stream's pool */
+    char key[];               /* then the name of the agent it went to, then its node */
 };
 
 /* A message id seen from one sender, kept to catch reuse and to name what a ref points at; once
  * the conversation it opened ended, also how, to recognise late replies (a tombstone). */
 struct sent {
     /* what forgetting the oldest id reads (expire) comes first, within 40 bytes */
-    struct hash_node node; /* in the ids map, by key */
-    struct list_link link; /* the ids, least recently seen or ended first */
-    uint32_t hash;         /* of key: forgotten without reading the key again */
-    unsigned char kind;    /* enum iacp_kind of its message */
-    unsigned char ending;  /* enum ending */
-    unsigned char size;    /* its size class (new_sent), or NO_SIZE_CLASS */
-    double heard;          /* stream time it was seen, or its conversation ended */
-    const char *file;      /* the message that carried it */
+    struct hash_node node;    /* in the ids map, by key */
+    struct list_link link;    /* the ids, least recently seen or ended first */
+    uint32_t hash;            /* of key: forgotten without reading the key again */
+    unsigned char kind;       /* enum iacp_kind of its message */
+    unsigned char ending;     /* enum ending */
+    unsigned char size_class; /* in the stream's pool */
+    double heard;             /* stream time it was seen, or its conversation ended */
+    const char *file;         /* the message that carried it */
     unsigned long line;
     const char *end_file; /* the message that ended its conversation */
     unsigned long end_line;
@@ -162,9 +164,6 @@ struct id_key {
     size_t len, hash;
 };
 
-/* The size classes of records of ids (new_sent): up to 200 bytes, keys of about 128. */
-enum { SENT_CLASSES = 14, NO_SIZE_CLASS = 255 };
-
 struct iacp_stream {
     const struct engine_config *cfg;
     conversation_done_fn done;
@@ -192,11 +191,11 @@ struct iacp_stream {
     /* the keys of the message being followed (its digest's), the ref's absent (NULL) when the
      * message is no reply with a ref */
     struct id_key own, ref;
-    struct strbuf digest;                  /* the digest of a message that came without one */
-    struct sent *spare_sent[SENT_CLASSES]; /* records of forgotten ids, for new ones */
-    struct strbuf conversation;            /* the conversation_id engine_feed returns */
-    struct strbuf ended;                   /* the id of a conversation that ended, in shard mode */
-    struct strbuf number[2];               /* scratch space for durations in messages */
+    struct strbuf digest;       /* the digest of a message that came without one */
+    struct pool pool;           /* the records of ids and conversations */
+    struct strbuf conversation; /* the conversation_id engine_feed returns */
+    struct strbuf ended;        /* the id of a conversation that ended, in shard mode */
+    struct strbuf number[2];    /* scratch space for durations in messages */
 };
 
 /* What the rules read of a message's body, but its node (fields.node). */
@@ -745,49 +744,24 @@ static void check_silence(struct iacp_stream *s, const struct diag_where *at,
 
 /* ---- ids, and the ends of conversations ---- */
 
-/* A record of an id is made, and an old one forgotten, for nearly every message: a forgotten one
- * is kept for the next of its size class (malloc and free were a sixth of the time of the thread
- * that keeps the order under --jobs). Class c holds 16c - 8 bytes, a chunk of glibc's malloc of
- * 16c, so that the records take no more memory than malloc gave them. */
-static struct sent *new_sent(struct iacp_stream *s, size_t key_len)
-{
-    size_t size = offsetof(struct sent, key) + key_len + 1, class = (size + 8 + 15) / 16;
-    if (class >= SENT_CLASSES) {
-        struct sent *e = xmalloc(size);
-        e->size = NO_SIZE_CLASS;
-        return e;
-    }
-    struct sent *e = s->spare_sent[class];
-    if (e)
-        s->spare_sent[class] = HASH_ITEM(e->node.next, struct sent, node);
-    else
-        e = xmalloc(16 * class - 8);
-    e->size = (unsigned char)class;
-    return e;
-}
-
 static void forget_id(struct iacp_stream *s, struct sent *e)
 {
     list_remove(&s->ids, &e->link);
     hashtab_remove_hashed(&s->sent, &e->node, e->hash);
-    if (e->size == NO_SIZE_CLASS) {
-        free(e);
-        return;
-    }
-    struct sent **spare = &s->spare_sent[e->size];
-    e->node.next = *spare ? &(*spare)->node : NULL;
-    *spare = e;
+    pool_put(&s->pool, e, e->size_class);
 }
 
 static struct sent *remember_id(struct iacp_stream *s, const struct id_key *key,
                                 const struct message *m, enum iacp_kind kind)
 {
-    struct sent *e = new_sent(s, key->len);
+    /* one made and an old one forgotten for nearly every message: from the pool */
+    unsigned char size_class;
+    struct sent *e = pool_get(&s->pool, offsetof(struct sent, key) + key->len + 1, &size_class);
     *e = (struct sent){.heard = s->now,
                        .file = m->at.file,
                        .line = m->at.line,
                        .kind = kind,
-                       .size = e->size,
+                       .size_class = size_class,
                        .hash = (uint32_t)key->hash};
     memcpy(e->key, key->text, key->len + 1);
     list_append(&s->ids, &e->link);
@@ -889,7 +863,7 @@ static void leave_chain(struct iacp_stream *s, struct conv *c)
     hashtab_remove_hashed(&s->nodes, &c->by_node, c->node_hash);
 }
 
-static void free_conv(struct conv *c)
+static void free_conv(struct iacp_stream *s, struct conv *c)
 {
     if (c->done) {
         free(c->done->id);
@@ -899,7 +873,7 @@ static void free_conv(struct conv *c)
     if (c->story)
         findings_free(c->story->findings);
     free(c->story);
-    free(c);
+    pool_put(&s->pool, c, c->size_class);
 }
 
 /* Forgets an open conversation: it no longer holds its agents or its node. */
@@ -937,7 +911,7 @@ static const char *finish_conv(struct iacp_stream *s, struct conv *c, enum endin
         }
         sb_reset(&s->ended);
         sb_adds(&s->ended, conv_id(c));
-        free_conv(c);
+        free_conv(s, c);
         return s->ended.buf;
     }
     if (e) {
@@ -953,7 +927,7 @@ static const char *finish_conv(struct iacp_stream *s, struct conv *c, enum endin
     e->ending = (unsigned char)ending;
     e->end_file = by->file;
     e->end_line = by->line;
-    free_conv(c);
+    free_conv(s, c);
     return key_id(e->key);
 }
 
@@ -1073,7 +1047,10 @@ static struct conv *open_conv(struct iacp_stream *s, const struct message *m,
                               const struct fields *f, struct agent *forager, const char *node)
 {
     size_t len = s->own.len, to_len = strlen(f->to), node_len = node ? strlen(node) : 0;
-    struct conv *c = xcalloc(1, offsetof(struct conv, key) + len + 1 + to_len + 1 + node_len + 1);
+    unsigned char size_class;
+    struct conv *c = pool_get_zeroed(
+        &s->pool, offsetof(struct conv, key) + len + 1 + to_len + 1 + node_len + 1, &size_class);
+    c->size_class = size_class;
     memcpy(c->key, s->own.text, len + 1);
     memcpy(c->key + len + 1, f->to, to_len + 1);
     if (node) {
@@ -1753,7 +1730,7 @@ static void close_open(struct iacp_stream *s, struct diag_sink *sink)
         else
             report_done(s, open[i], "open");
         drop_open(s, open[i]);
-        free_conv(open[i]);
+        free_conv(s, open[i]);
     }
     free(open);
 }
@@ -1808,7 +1785,7 @@ void iacp_stream_free(struct iacp_stream *s)
         return;
     for (struct conv *c; (c = least_active(s));) {
         drop_open(s, c);
-        free_conv(c);
+        free_conv(s, c);
     }
     for (struct held_skew *h; (h = LIST_ITEM(s->held.head, struct held_skew, link));) {
         list_remove(&s->held, &h->link);
@@ -1817,13 +1794,7 @@ void iacp_stream_free(struct iacp_stream *s)
     hashtab_free(&s->open, NULL);
     hashtab_free(&s->nodes, NULL);
     hashtab_free(&s->sent, free_sent);
-    for (size_t c = 0; c < SENT_CLASSES; c++) {
-        while (s->spare_sent[c]) {
-            struct sent *e = s->spare_sent[c];
-            s->spare_sent[c] = HASH_ITEM(e->node.next, struct sent, node);
-            free(e);
-        }
-    }
+    pool_free(&s->pool);
     hashtab_free(&s->agents, free_agent);
     free(s->heap);
     sb_free(&s->digest);
