@@ -1019,9 +1019,9 @@ static void read_fields(struct iacp_stream *s, const struct iacp_digest *d, stru
         .legacy = d->legacy,
     };
     s->own = (struct id_key){d->text, d->own_len, d->own_hash};
-    s->ref = d->ref_len == SIZE_MAX
-                 ? (struct id_key){0}
-                 : (struct id_key){d->text + d->own_len + 1, d->ref_len, d->ref_hash};
+    s->ref = (struct id_key){0};
+    if (d->ref_len != SIZE_MAX)
+        s->ref = (struct id_key){d->text + d->own_len + 1, d->ref_len, d->ref_hash};
 }
 
 /* Records the id; reports its reuse by the same sender. Returns false for a reused id. */
