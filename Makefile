@@ -33,7 +33,7 @@ COMMON_OBJ = $(COMMON_SRC:%.c=$(BUILD)/%.o)
 LIB = $(BUILD)/libacp.a
 PROGS = $(TOOLS:%=$(BIN)/%)
 
-.PHONY: all check check-asan check-valgrind fuzz fuzz-build demo deps install uninstall bench clean \
+.PHONY: all check check-asan check-tsan check-valgrind fuzz fuzz-build demo deps install uninstall bench clean \
 	format format-check lint test-programs
 
 # Keep objects between builds: make would otherwise delete the cmd/ ones as intermediates.
@@ -85,6 +85,14 @@ check-asan: deps
 	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
 	  ACP_BUILD=build-asan tests/run build-asan/bin
 
+# The suite of --jobs under ThreadSanitizer: no data race between its threads. clang's (gcc's
+# needs libtsan, which the other runs do not).
+check-tsan: deps
+	@$(MAKE) -s --no-print-directory CC=clang BUILD=build-tsan BIN=build-tsan/bin \
+	  CFLAGS="-O1 -g -fsanitize=thread" LDFLAGS="-fsanitize=thread" all test-programs
+	@TSAN_OPTIONS=halt_on_error=1:exitcode=66 ACP_TSAN=1 ACP_BUILD=build-tsan \
+	  tests/run build-tsan/bin tests/jobs.bats
+
 # The suites of the tools that read a stream without a peer, under valgrind: no leak, no invalid
 # access (tests/valgrind). Tests that time things or feed 100 MB skip themselves there.
 VALGRIND_SUITES = golden contract badinput hostile fuzz-found acl stream-iacp stream-fipa \
@@ -95,7 +103,8 @@ check-valgrind: deps
 
 # libFuzzer targets (tests/fuzz/NAME.c, one per file; tests/fuzz/README.md): clang with ASan and
 # UBSan, the library built again with coverage and a tiny read chunk. `make fuzz` runs each for
-# FUZZ_SECONDS (or all of them within FUZZ_BUDGET seconds), keeping what they find.
+# FUZZ_SECONDS (or all of them within FUZZ_BUDGET seconds), keeping what they find, then checks
+# the tools' -j against -j 1 on what the corpora hold (tests/fuzz/jobs-diff).
 FUZZ_SECONDS ?= 60
 FUZZ_SRC = $(filter-out tests/fuzz/fuzz.c,$(sort $(wildcard tests/fuzz/*.c)))
 FUZZ_BINS = $(FUZZ_SRC:tests/fuzz/%.c=$(BUILD)/fuzz/%)
@@ -117,7 +126,8 @@ $(BUILD)/tests/fuzz/%.o: tests/fuzz/%.c tests/fuzz/fuzz.h $(COMMON_HDR) | have-j
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -c -o $@ $<
 
 fuzz: fuzz-build
-	@FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_BUDGET=$(FUZZ_BUDGET) tests/fuzz/run build-fuzz
+	@$(MAKE) -s --no-print-directory all
+	@FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_BUDGET=$(FUZZ_BUDGET) ACP_BIN=$(BIN) tests/fuzz/run build-fuzz
 
 demo: deps
 	@$(MAKE) -s --no-print-directory all
@@ -158,7 +168,7 @@ lint:
 	  -Icommon $(LAYERS:%=-Icommon/%) --suppress=missingIncludeSystem common cmd
 
 clean:
-	rm -rf build build-asan build-fuzz build-valgrind bin bench/out
+	rm -rf build build-asan build-tsan build-fuzz build-valgrind bin bench/out
 
 # Tools for tests and benchmarks, not installed.
 $(BUILD)/gen-colony: bench/gen-colony.c
