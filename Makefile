@@ -90,7 +90,7 @@ check-asan: deps
 check-tsan: deps
 	@$(MAKE) -s --no-print-directory CC=clang BUILD=build-tsan BIN=build-tsan/bin \
 	  CFLAGS="-O1 -g -fsanitize=thread" LDFLAGS="-fsanitize=thread" all test-programs
-	@TSAN_OPTIONS=halt_on_error=1:exitcode=66 ACP_TSAN=1 ACP_BUILD=build-tsan \
+	@TSAN_OPTIONS=halt_on_error=1:exitcode=66 ACP_UNDER=ThreadSanitizer ACP_BUILD=build-tsan \
 	  tests/run build-tsan/bin tests/jobs.bats
 
 # The suites of the tools that read a stream without a peer, under valgrind: no leak, no invalid

@@ -228,7 +228,7 @@ finish_live() {
 }
 
 @test "acl: an over-long line or message is never held whole" {
-    skip_under_valgrind "address space limits and 100 MB"
+    skip_under valgrind "address space limits and 100 MB"
     [[ $ACP_BIN != *asan* ]] || skip "address space limits do not work under AddressSanitizer"
     sh_run "{ head -c 100000000 /dev/zero | tr '\\0' x; printf '\\n(inform :content \"ok\")\\n'; } | (ulimit -v 60000; exec acp-convert --fipa-profile=standard --from=fipa-acl --to=fipa)"
     assert_equal "$status" 1

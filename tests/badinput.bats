@@ -231,7 +231,7 @@ matrix() {
 }
 
 @test "a 100 MB line is one error, copied whole to --rejects, never held" {
-    skip_under_valgrind "100 MB"
+    skip_under valgrind "100 MB"
     add_good 1
     { printf '{"pad":"'; head -c 100000000 /dev/zero | tr '\0' x; printf '"}\n'; } >>"$IN"
     add_good 2
@@ -468,7 +468,7 @@ matrix() {
 }
 
 @test "SIGINT in the middle of a run: status 130, what was read is written, nothing else said" {
-    skip_under_valgrind "the signal must come while the tool waits"
+    skip_under valgrind "the signal must come while the tool waits"
     local entry kind tool pid writer
     for entry in "${TOOLS[@]}"; do
         kind=${entry%% *} tool=${entry#* }

@@ -150,7 +150,7 @@ reject_code() { # INPUT-BYTES (printf format) CODE COLUMN
 }
 
 @test "an over-long line is never held in memory whole" {
-    skip_under_valgrind "address space limits and 200 MB"
+    skip_under valgrind "address space limits and 200 MB"
     [[ $ACP_BIN != *asan* ]] || skip "address space limits do not work under AddressSanitizer"
     sh_run "{ echo '$GOOD'; head -c 200000000 /dev/zero | tr '\\0' 'x'; echo; echo '$GOOD2'; } | (ulimit -v 60000; exec acp-validate --stateless)"
     assert_failure 1
@@ -464,7 +464,7 @@ Try 'acp-validate --help' for more information."
 }
 
 @test "SIGINT while stdout is blocked on a full pipe exits 130 without a word" {
-    skip_under_valgrind "the signal must come while the write blocks"
+    skip_under valgrind "the signal must come while the write blocks"
     for i in $(seq 30000); do echo "$GOOD"; done >"$BATS_TEST_TMPDIR/big"
     mkfifo "$BATS_TEST_TMPDIR/fifo"
     acp-validate --stateless "$BATS_TEST_TMPDIR/big" >"$BATS_TEST_TMPDIR/fifo" 2>"$BATS_TEST_TMPDIR/err" &
@@ -484,7 +484,7 @@ Try 'acp-validate --help' for more information."
 }
 
 @test "SIGINT stops the tool inside an endless over-long line" {
-    skip_under_valgrind "a timing test"
+    skip_under valgrind "a timing test"
     acp-validate --stateless /dev/zero 2>"$BATS_TEST_TMPDIR/err" &
     pid=$!
     sleep 0.5

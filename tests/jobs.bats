@@ -177,7 +177,7 @@ bad_input() {
 }
 
 @test "a live pipe written slowly gets each result at once with -j 2" {
-    [ -z "${ACP_TSAN-}" ] || skip "ThreadSanitizer runs a thread of its own"
+    skip_under ThreadSanitizer "it runs a thread of its own"
     local t=$BATS_TEST_TMPDIR i
     mkfifo "$t/fifo"
     acp-validate -j 2 <"$t/fifo" >"$t/out" 2>"$t/err" 3>&- &
@@ -262,7 +262,7 @@ bad_input() {
 }
 
 @test "-j 2 keeps memory bounded: a big capture, and lines as long as --max-line-bytes allows" {
-    [ -z "${ACP_TSAN-}" ] || skip "ThreadSanitizer's shadow memory is several times the program's"
+    skip_under ThreadSanitizer "its shadow memory is several times the program's"
     local t=$BATS_TEST_TMPDIR rss
     "$ACP_BUILD/gen-colony" 200000 8 >"$t/big"
     "$ACP_BUILD/peak-rss" acp-validate -j 2 --stateless "$t/big" >/dev/null 2>"$t/err"

@@ -884,7 +884,7 @@ padded() {
 }
 
 @test "a peer that sends a 100 MB line: it is cut at --max-line-bytes and never held whole" {
-    skip_under_valgrind "100 MB"
+    skip_under valgrind "100 MB"
     start_peer "unix:$BATS_TEST_TMPDIR/s" --send-line=100000000 --record="$BATS_TEST_TMPDIR/got"
     local f=$BATS_TEST_TMPDIR/cap limit=()
     for i in 1 2 3; do iacp "m-00000$i" a b hb 100; done >"$f"
@@ -903,7 +903,7 @@ padded() {
 }
 
 @test "a slow peer gets every message, as long as it reads within --io-timeout" {
-    skip_under_valgrind "a timing test"
+    skip_under valgrind "a timing test"
     # 330 kB at 200 kB/s, beyond what the socket holds: the writes wait for the peer again and
     # again (the kernel wakes a writer once half the buffer is free, ~0.5 s here)
     start_peer "unix:$BATS_TEST_TMPDIR/s" --slow=5 --record="$BATS_TEST_TMPDIR/got"

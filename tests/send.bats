@@ -592,7 +592,7 @@ padded() {
 }
 
 @test "a peer that sends a 100 MB line: it is cut at --max-line-bytes, never held whole, and the wait goes on" {
-    skip_under_valgrind "100 MB"
+    skip_under valgrind "100 MB"
     local limit=() agent=$BATS_TEST_TMPDIR/agent
     local reply='{"v":"1.1","id":"m-000001","from":"f","to":"queen","kind":"tool.reply","ts":1,"ref":"q-00000001"}'
     printf '#!/bin/sh\nread -r l\nhead -c 100000000 /dev/zero | tr "\\0" x\necho\necho %s\ncat >/dev/null\n' "'$reply'" >"$agent"
@@ -609,7 +609,7 @@ padded() {
 }
 
 @test "a slow peer gets every message, as long as it reads within --io-timeout" {
-    skip_under_valgrind "a timing test"
+    skip_under valgrind "a timing test"
     # 330 kB at 200 kB/s, beyond what the socket holds: the writes wait for the peer again and
     # again
     start_peer "unix:$BATS_TEST_TMPDIR/s" --slow=5 --record="$BATS_TEST_TMPDIR/got"

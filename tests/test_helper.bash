@@ -59,8 +59,10 @@ check_golden() {
     [ "$status" -eq "$want_status" ] || fail "status $status, expected $want_status"
 }
 
-# Leaves out a test that measures time, needs a tool to keep pace, or feeds it 100 MB, when the
-# tools run under valgrind (tests/valgrind), where it would test valgrind: skip_under_valgrind WHY
-skip_under_valgrind() {
-    [ -z "${ACP_UNDER_VALGRIND-}" ] || skip "under valgrind: $1"
+# Leaves out a test that would test the instrument the tools run under rather than the tools (one
+# that measures time or memory, counts threads, needs a tool to keep pace, or feeds it 100 MB).
+# The runs under one name it in ACP_UNDER: valgrind (tests/valgrind), ThreadSanitizer (make
+# check-tsan). Usage: skip_under INSTRUMENT WHY
+skip_under() {
+    [ "${ACP_UNDER-}" != "$1" ] || skip "under $1: $2"
 }

@@ -246,7 +246,7 @@ check_same_findings() {
 # --- streaming, signals, the wall clock ---
 
 @test "streaming: on a live pipe written slowly, a summary comes out as soon as its conversation ends" {
-    skip_under_valgrind "a timing test"
+    skip_under valgrind "a timing test"
     run -0 bash -c '
         start=$(date +%s.%N)
         { cat "$1"; sleep 3; printf "%s\n" "$2"; } | acp-trace 2>/dev/null | stamp "$start"' _ "$SEED_IACP" \
@@ -259,7 +259,7 @@ check_same_findings() {
 }
 
 @test "SIGINT: the open conversations come out as open, and the statistics, then status 130" {
-    skip_under_valgrind "the signal must come while the tool waits"
+    skip_under valgrind "the signal must come while the tool waits"
     local fifo=$BATS_TEST_TMPDIR/in out=$BATS_TEST_TMPDIR/out
     mkfifo "$fifo"
     acp-trace <"$fifo" >"$out" 2>"$BATS_TEST_TMPDIR/err" 3>&- &
@@ -291,7 +291,7 @@ check_same_findings() {
 }
 
 @test "--wall-clock: on a quiet live pipe, a conversation times out and its summary comes out" {
-    skip_under_valgrind "a timing test"
+    skip_under valgrind "a timing test"
     run -0 bash -c '
         start=$(date +%s.%N)
         { printf "%s\n" "$1"; sleep 4; } | acp-trace --wall-clock --idle-timeout=1 2>/dev/null | stamp "$start"' _ \
@@ -444,12 +444,12 @@ shard_property() {
 }
 
 @test "property: 4 shards merged are one run with --shard=1/1 (IACP colony with faults)" {
-    skip_under_valgrind "nine runs over 20,000 messages (minutes there); the --shard tests below run under it"
+    skip_under valgrind "nine runs over 20,000 messages (minutes there); the --shard tests below run under it"
     shard_property "$C/colony.jsonl"
 }
 
 @test "property: 4 shards merged are one run with --shard=1/1 (FIPA conversations and reply chains)" {
-    skip_under_valgrind "nine runs over 20,000 messages (minutes there); the --shard tests below run under it"
+    skip_under valgrind "nine runs over 20,000 messages (minutes there); the --shard tests below run under it"
     shard_property "$C/fipa.jsonl"
     # reply chains without conversation_id, and IACP, mixed
     "$ACP_BUILD/gen-clean" fipa 1500 5 | jq -c 'del(.conversation_id)' >"$BATS_TEST_TMPDIR/chains"
@@ -547,7 +547,7 @@ shard_property() {
 }
 
 @test "a text diagram of 5,000 agents (200 MB: arrows times columns) is written as it grows, never held" {
-    skip_under_valgrind "200 MB"
+    skip_under valgrind "200 MB"
     local i limit=()
     for ((i = 1; i <= 5000; i++)); do
         printf '{"v":"1.1","id":"m-%06x","from":"forager-%d","to":"queen","kind":"hb","ts":%d}\n' "$i" "$i" $((1312284100 + i))
