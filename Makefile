@@ -26,7 +26,7 @@ TOOLS = acp-validate acp-convert acp-trace acp-replay acp-send
 # common/ is grouped by layer, one header per concern: io (input, output, options, transport),
 # proto (the protocols and conversion), engine (the conversation engine), diag (diagnostics,
 # statistics and diagrams); the basics every layer uses (util, list, hashtab, strmap) at its top.
-LAYERS = io proto engine diag
+LAYERS = base diag proto io engine tool live report
 COMMON_SRC = $(sort $(wildcard common/*.c $(LAYERS:%=common/%/*.c)))
 COMMON_HDR = $(wildcard common/*.h $(LAYERS:%=common/%/*.h))
 COMMON_OBJ = $(COMMON_SRC:%.c=$(BUILD)/%.o)
