@@ -15,7 +15,7 @@ JANSSON_CFLAGS := $(shell $(PKG_CONFIG) --cflags jansson 2>/dev/null)
 JANSSON_LIBS   := $(shell $(PKG_CONFIG) --libs jansson 2>/dev/null)
 WARNINGS  = -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wformat=2 -Wvla
 ALL_CFLAGS = -std=c11 -pthread $(WARNINGS) $(CFLAGS)
-ALL_CPPFLAGS = -D_DEFAULT_SOURCE -D_POSIX_C_SOURCE=200809L -Icommon $(LAYERS:%=-Icommon/%) $(JANSSON_CFLAGS) $(CPPFLAGS)
+ALL_CPPFLAGS = -D_DEFAULT_SOURCE -D_POSIX_C_SOURCE=200809L -Icommon $(JANSSON_CFLAGS) $(CPPFLAGS)
 LIBS = $(JANSSON_LIBS) -lm -lpthread $(LDLIBS)
 
 # Where objects and binaries go; `make check-asan` builds a second tree with sanitizers.
@@ -23,18 +23,21 @@ BUILD ?= build
 BIN   ?= bin
 
 TOOLS = acp-validate acp-convert acp-trace acp-replay acp-send
-# common/ is grouped by layer, one header per concern: io (input, output, options, transport),
-# proto (the protocols and conversion), engine (the conversation engine), diag (diagnostics,
-# statistics and diagrams); the basics every layer uses (util, list, hashtab, strmap) at its top.
+# common/ is a library in layers, one folder a layer, lowest first: base (text, tables, time),
+# diag (the diagnostic sink and its codes), proto (the protocols and conversion), io (reading,
+# transports, commands), engine (the conversation engine), tool (the frame the tools share:
+# options, the filter loop, -j), then side by side live (the peer session of acp-replay and
+# acp-send) and report (acp-trace's summaries, stats and diagrams). A folder includes only from
+# itself and those below it, naming the folder: `make layers` keeps it so.
 LAYERS = base diag proto io engine tool live report
-COMMON_SRC = $(sort $(wildcard common/*.c $(LAYERS:%=common/%/*.c)))
-COMMON_HDR = $(wildcard common/*.h $(LAYERS:%=common/%/*.h))
+COMMON_SRC = $(sort $(wildcard $(LAYERS:%=common/%/*.c)))
+COMMON_HDR = $(wildcard $(LAYERS:%=common/%/*.h))
 COMMON_OBJ = $(COMMON_SRC:%.c=$(BUILD)/%.o)
 LIB = $(BUILD)/libacp.a
 PROGS = $(TOOLS:%=$(BIN)/%)
 
 .PHONY: all check check-asan check-tsan check-valgrind fuzz fuzz-build demo deps install uninstall bench clean \
-	format format-check lint test-programs
+	format format-check layers lint test-programs
 
 # Keep objects between builds: make would otherwise delete the cmd/ ones as intermediates.
 .SECONDARY:
@@ -163,23 +166,21 @@ format:
 format-check:
 	clang-format --dry-run --Werror $(COMMON_SRC) $(COMMON_HDR) cmd/*.c bench/*.c tests/fuzz/*.[ch]
 
-lint:
+# Every include names its folder and reaches only down the layers (scripts/layers).
+layers:
+	@scripts/layers
+
+lint: layers
 	cppcheck --quiet --error-exitcode=1 --enable=warning,portability --std=c11 \
-	  -Icommon $(LAYERS:%=-Icommon/%) --suppress=missingIncludeSystem common cmd
+	  -Icommon --suppress=missingIncludeSystem common cmd
 
 clean:
 	rm -rf build build-asan build-tsan build-fuzz build-valgrind bin bench/out
 
-# Tools for tests and benchmarks, not installed.
-$(BUILD)/gen-colony: bench/gen-colony.c
-	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -o $@ $<
-
-$(BUILD)/gen-adversarial: bench/gen-adversarial.c
-	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -o $@ $<
-
-$(BUILD)/gen-fipa: bench/gen-fipa.c
+# Tools for tests and benchmarks, not installed: the capture generators and measures of bench/
+# (parse-floor and the example agent link jansson), built with the tools' flags.
+BENCH_PROGS = gen-colony gen-adversarial gen-fipa gen-clean gen-mixed peak-rss replay-lateness
+$(BENCH_PROGS:%=$(BUILD)/%): $(BUILD)/%: bench/%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -o $@ $<
 
@@ -187,22 +188,6 @@ $(BUILD)/parse-floor: bench/parse-floor.c
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -O2 -o $@ $< $(LIBS)
 
-$(BUILD)/peak-rss: bench/peak-rss.c
-	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -o $@ $<
-
-$(BUILD)/replay-lateness: bench/replay-lateness.c
-	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -o $@ $<
-
 $(BUILD)/forager: examples/forager.c
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -o $@ $< $(LIBS)
-
-$(BUILD)/gen-clean: bench/gen-clean.c
-	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -o $@ $<
-
-$(BUILD)/gen-mixed: bench/gen-mixed.c
-	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -o $@ $<

@@ -5,12 +5,12 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "acl.h"
-#include "convert.h"
-#include "filter.h"
-#include "fipa.h"
-#include "iacp.h"
-#include "jsonout.h"
+#include "base/jsonout.h"
+#include "proto/acl.h"
+#include "proto/convert.h"
+#include "proto/fipa.h"
+#include "proto/iacp.h"
+#include "tool/filter.h"
 
 enum { OPT_FROM = OPT_TOOL, OPT_TO, OPT_SPELLING };
 

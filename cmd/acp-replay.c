@@ -6,16 +6,16 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "agentcheck.h"
-#include "clock.h"
-#include "command.h"
-#include "filter.h"
-#include "idrewrite.h"
-#include "jsonout.h"
-#include "peer.h"
-#include "schedule.h"
-#include "timeutil.h"
-#include "transport.h"
+#include "base/clock.h"
+#include "base/jsonout.h"
+#include "base/timeutil.h"
+#include "io/command.h"
+#include "io/transport.h"
+#include "live/agentcheck.h"
+#include "live/peer.h"
+#include "proto/idrewrite.h"
+#include "proto/schedule.h"
+#include "tool/filter.h"
 
 enum {
     OPT_SPEED = OPT_TOOL,

@@ -6,20 +6,20 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "answers.h"
-#include "clock.h"
-#include "command.h"
-#include "compose.h"
-#include "engine.h"
-#include "escape.h"
-#include "filter.h"
-#include "fipa.h"
-#include "iacp.h"
-#include "idgen.h"
-#include "jsonout.h"
-#include "outgoing.h"
-#include "peer.h"
-#include "transport.h"
+#include "base/clock.h"
+#include "base/escape.h"
+#include "base/jsonout.h"
+#include "engine/engine.h"
+#include "io/command.h"
+#include "io/transport.h"
+#include "live/answers.h"
+#include "live/outgoing.h"
+#include "live/peer.h"
+#include "proto/compose.h"
+#include "proto/fipa.h"
+#include "proto/iacp.h"
+#include "proto/idgen.h"
+#include "tool/filter.h"
 
 enum {
     OPT_STDIN = OPT_TOOL,

@@ -4,14 +4,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "acl.h"
-#include "engine.h"
-#include "filter.h"
-#include "findings.h"
-#include "fipa.h"
-#include "tracediagram.h"
-#include "tracestats.h"
-#include "tracesummary.h"
+#include "diag/findings.h"
+#include "engine/engine.h"
+#include "proto/acl.h"
+#include "proto/fipa.h"
+#include "report/tracediagram.h"
+#include "report/tracestats.h"
+#include "report/tracesummary.h"
+#include "tool/filter.h"
 
 enum {
     OPT_FORMAT = OPT_TOOL,

@@ -3,11 +3,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "acl.h"
-#include "engine.h"
-#include "filter.h"
-#include "fipa.h"
-#include "iacp.h"
+#include "engine/engine.h"
+#include "proto/acl.h"
+#include "proto/fipa.h"
+#include "proto/iacp.h"
+#include "tool/filter.h"
 
 enum { OPT_PROTOCOL = OPT_TOOL, OPT_STATELESS, OPT_FROM };
 

@@ -1,10 +1,10 @@
-#include "arena.h"
+#include "base/arena.h"
 
 #include <stdalign.h>
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "util.h"
+#include "base/util.h"
 
 enum { BLOCK_SIZE = 64 * 1024, ALIGN = alignof(max_align_t) };
 

@@ -1,4 +1,4 @@
-#include "clock.h"
+#include "base/clock.h"
 
 #include <errno.h>
 #include <math.h>

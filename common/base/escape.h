@@ -4,7 +4,7 @@
 
 #include <stdbool.h>
 
-#include "util.h"
+#include "base/util.h"
 
 /* Appends s[0..len) with every control character (C0, DEL, C1), every bidi embedding, override,
  * isolate or mark (U+061C, U+200E, U+200F, U+202A..U+202E, U+2066..U+2069), the line and
@@ -18,16 +18,5 @@ void escape_text(struct strbuf *out, const char *s, size_t len, size_t max);
 /* Appends s as a JSON string literal, quotes included. Invalid UTF-8 becomes U+FFFD, so the
  * output is always valid JSON; the characters escape_text escapes are written as \u escapes. */
 void escape_json_string(struct strbuf *out, const char *s, size_t len);
-
-/* Length of the valid UTF-8 sequence at s (1 to 4), or 0 if the bytes there are not valid UTF-8
- * (overlong forms, surrogates and code points above U+10FFFF included). */
-size_t utf8_sequence_length(const unsigned char *s, size_t avail);
-
-/* The code point of a valid UTF-8 sequence of n bytes (n from utf8_sequence_length). */
-unsigned utf8_decode(const unsigned char *s, size_t n);
-
-/* Whether code point cp acts on a terminal instead of showing: the C1 controls, the bidi
- * embeddings, overrides, isolates and marks, and the line and paragraph separators. */
-bool utf8_acts_on_terminal(unsigned cp);
 
 #endif

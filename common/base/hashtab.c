@@ -1,10 +1,10 @@
-#include "hashtab.h"
+#include "base/hashtab.h"
 
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "util.h"
+#include "base/util.h"
 
 enum { INITIAL_SLOTS = 64 };
 

@@ -1,4 +1,4 @@
-#include "jsonout.h"
+#include "base/jsonout.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "escape.h"
+#include "base/utf8.h"
 
 /* sb_grow, without the call when there is room already: the writer asks for a few bytes at a
  * time. */

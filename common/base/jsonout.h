@@ -17,7 +17,7 @@
 
 #include <jansson.h>
 
-#include "util.h"
+#include "base/util.h"
 
 enum {
     JSONOUT_ASCII = 1,    /* non-ASCII characters as \u escapes */

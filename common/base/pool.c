@@ -1,9 +1,9 @@
-#include "pool.h"
+#include "base/pool.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "util.h"
+#include "base/util.h"
 
 void *pool_get(struct pool *p, size_t size, unsigned char *size_class)
 {

@@ -1,13 +1,13 @@
 /* The stream clock; streamclock.h says what it promises and why. */
-#include "streamclock.h"
+#include "base/streamclock.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "hashtab.h"
-#include "list.h"
-#include "util.h"
+#include "base/hashtab.h"
+#include "base/list.h"
+#include "base/util.h"
 
 void clock_init(struct stream_clock *c, const struct clock_config *cfg)
 {

@@ -1,10 +1,10 @@
-#include "strmap.h"
+#include "base/strmap.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "hashtab.h"
-#include "util.h"
+#include "base/hashtab.h"
+#include "base/util.h"
 
 struct entry {
     struct entry *next;

@@ -1,11 +1,11 @@
-#include "timeutil.h"
+#include "base/timeutil.h"
 
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "util.h"
+#include "base/util.h"
 
 long long time_days_from_civil(long long y, unsigned m, unsigned d)
 {

@@ -2,7 +2,7 @@
  * the code list in acp(7) (a test keeps the two in step). Codes are stable: never rename one. */
 #include <string.h>
 
-#include "diag.h"
+#include "diag/diag.h"
 
 static const struct diag_code codes[] = {
     /* The input contract: lines that are not a single well-formed JSON object. */

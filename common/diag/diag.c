@@ -1,4 +1,4 @@
-#include "diag.h"
+#include "diag/diag.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -7,7 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "escape.h"
+#include "base/escape.h"
 
 /* How much of one input string a diagnostic quotes before it says "...". */
 enum { QUOTE_MAX = 120 };

@@ -5,7 +5,7 @@
 
 #include <stdio.h>
 
-#include "util.h"
+#include "base/util.h"
 
 enum severity { SEV_WARNING, SEV_ERROR };
 enum diag_format { DIAG_TEXT, DIAG_JSON };

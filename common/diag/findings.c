@@ -1,4 +1,4 @@
-#include "findings.h"
+#include "diag/findings.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -5,7 +5,7 @@
 #ifndef ACP_FINDINGS_H
 #define ACP_FINDINGS_H
 
-#include "diag.h"
+#include "diag/diag.h"
 
 enum { FINDINGS_KEPT = 32 };
 

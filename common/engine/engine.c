@@ -1,16 +1,14 @@
-#include "engine.h"
+#include "engine/engine.h"
 
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "clock.h"
-#include "fipa_stream.h"
-#include "iacp.h"
-#include "iacp_stream.h"
-#include "util.h"
-
-const char ENGINE_ELSEWHERE[] = "(another shard)";
+#include "base/clock.h"
+#include "base/util.h"
+#include "engine/fipa_stream.h"
+#include "engine/iacp_stream.h"
+#include "proto/iacp.h"
 
 struct engine {
     const struct engine_config *cfg;
@@ -23,19 +21,6 @@ struct engine {
     struct diag_where latest;
     double came, iacp_then, fipa_then;
 };
-
-void engine_config_defaults(struct engine_config *cfg)
-{
-    *cfg = (struct engine_config){
-        .queen = "queen",
-        .assign_timeout = 300,
-        .max_skew = 2,
-        .clock_skew = 30,
-        .idle_timeout = 3600,
-        .heartbeat_period = 10,
-        .max_open = 100000,
-    };
-}
 
 struct engine *engine_new(const struct engine_config *cfg, conversation_done_fn done, void *ctx)
 {
@@ -212,12 +197,4 @@ void engine_free(struct engine *e)
     fipa_stream_free(e->fipa);
     diag_sink_free(&e->probe);
     free(e);
-}
-
-unsigned long engine_shard_of(const char *key, unsigned long shards)
-{
-    uint64_t h = UINT64_C(14695981039346656037);
-    for (const unsigned char *p = (const unsigned char *)key; *p; p++)
-        h = (h ^ *p) * UINT64_C(1099511628211);
-    return (unsigned long)(h % shards) + 1;
 }

@@ -6,95 +6,12 @@
 #ifndef ACP_ENGINE_H
 #define ACP_ENGINE_H
 
-#include "fipa.h"
-#include "message.h"
-
-struct slot_override {
-    const char *agent;
-    unsigned long slots;
-};
-
-struct engine_config {
-    const char *queen;           /* the queen's name (IACP) */
-    double assign_timeout;       /* seconds of message time before the queen reissues; 300 */
-    double max_skew;             /* tolerated clock skew between a reply and its cause; 2 */
-    double clock_skew;           /* a sender's clock offset from the stream's tolerated; 30 */
-    double idle_timeout;         /* seconds of message time after which state expires; 3600 */
-    double heartbeat_period;     /* IACP heartbeat period; 10 */
-    unsigned long max_open;      /* cap on open conversations; the oldest is evicted */
-    struct slot_override *slots; /* from --slots=AGENT=N */
-    size_t nslots;
-    enum fipa_profile fipa_profile; /* which members FIPA messages must carry; caxton */
-    bool wall_clock;                /* --wall-clock: message time also passes while input is idle */
-    /* --shard=K/N: follow only the conversations whose shard key hashes to K (engine_shard_of);
-     * 0 for both when not sharded. Per-agent checks are off then, and findings outside any
-     * conversation are reported by shard 1 only. */
-    unsigned long shard, shards;
-};
-
-void engine_config_defaults(struct engine_config *cfg);
-
-/* The time from a conversation's opening message to one of its replies, by the times the two
- * messages carry as written. */
-struct latency {
-    const char *name;    /* "accept", "result" (IACP); "first_reply", "final_reply" (FIPA) */
-    const char *request; /* the kind or act it is measured from: "task.assign", "request" */
-    const char *reply;   /* and to: "task.accept", "inform"; NULL when no such reply came */
-    const char *agent;   /* the agent that replied, or NULL */
-    double seconds;      /* NAN when no such reply came, or a time is unknown */
-    bool repeats;        /* the reply is the one the latency before measured (FIPA) */
-};
-
-/* Two assigns of one node that both had a final task.result (IACP). */
-struct duplicate_execution {
-    const char *node;
-    const char *assigns[2];  /* the one that finished first, then this one */
-    const char *foragers[2]; /* the agents they went to */
-};
-
-struct findings;
-
-/* A conversation as the engine saw it, handed over when it is done with it. Every pointer is
- * valid during the callback only. */
-struct conversation_summary {
-    enum protocol proto;
-    const char *id;           /* the conversation's key: the opening id, or conversation_id */
-    const char *conversation; /* its id as acp-convert writes conversation_id */
-    const char *protocol;     /* "iacp-task", "iacp-tool", "fipa-request", ... */
-    const char *initiator;    /* the agent that opened it */
-    const char *const *participants; /* every agent in it, the initiator first */
-    size_t nparticipants;
-    /* "done", "failed", "refused", "rejected", "not-understood", "cancelled": how it ended;
-     * "open" (at the end of input), "evicted" or "expired" (IACP says "evicted" for both), or
-     * "reused" (FIPA: a new run started in it) when it did not. */
-    const char *outcome;
-    bool cancelled;         /* its initiator cancelled it */
-    unsigned long messages; /* messages seen in it */
-    const char *first_file;
-    unsigned long first_line;
-    const char *last_file;
-    unsigned long last_line;
-    double started; /* message time of the first message, NAN when unknown */
-    double ended;   /* message time of the last message, NAN when unknown */
-    struct latency latency[2];
-    size_t nlatency;
-    const struct duplicate_execution *duplicate; /* NULL when none */
-    /* The findings the stream checks blamed on it, in the order reported; NULL when none. Only
-     * collected for an engine made with a callback. Findings about an agent (slots, silence,
-     * duplicate ids, clock skew), about no conversation, and about a conversation after it was
-     * handed over are not among them. */
-    const struct findings *findings;
-};
-
-typedef void (*conversation_done_fn)(void *ctx, const struct conversation_summary *summary);
+#include "engine/conversation.h"
+#include "proto/message.h"
 
 struct engine;
 
 struct engine *engine_new(const struct engine_config *cfg, conversation_done_fn done, void *ctx);
-
-/* With --shard, engine_feed's answer for a message another shard accounts for: one of a
- * conversation that shard follows, or, in shards other than 1, one of no conversation. */
-extern const char ENGINE_ELSEWHERE[];
 
 /* Follows one message (which passed its per-message checks). Findings go to sink, located at the
  * message, with related_line naming the earlier message involved. Returns the id of the
@@ -106,16 +23,6 @@ const char *engine_feed(struct engine *e, const struct message *m, struct diag_s
  * engine_feed returned, or, for a message that failed them (which belongs to no conversation),
  * NULL or ENGINE_ELSEWHERE. In shards other than 1 the per-message checks report nothing. */
 const char *engine_check(struct engine *e, const struct message *m, struct diag_sink *sink);
-/* What engine_check_message leaves of an IACP message that passed for the stream checks. */
-enum engine_digest {
-    DIGEST_NONE, /* nothing: engine_feed reads the message (one thread) */
-    /* all the stream checks read of it (m->digest), so that the thread that follows the stream
-     * in order reads that instead of the message: for the worker threads of --jobs */
-    DIGEST_MADE,
-    /* the same, and the message is drafted with it (message_drafted): its view is not kept, for
-     * a tool whose `message` reads no more of it than engine_check_passed does (acp-validate) */
-    DIGEST_ONLY,
-};
 
 /* engine_check in its two halves, for --jobs: the per-message checks, which read nothing but the
  * configuration (so any thread may run them), and, in order, what follows them. */
@@ -132,8 +39,5 @@ void engine_hand_over(struct engine *e);
  * called again while the input stays idle (INFINITY without --wall-clock). */
 double engine_idle(struct engine *e, struct diag_sink *sink);
 void engine_free(struct engine *e);
-
-/* The shard (1 to shards) of a shard key: FNV-1a (64-bit) of its bytes, modulo shards, plus 1. */
-unsigned long engine_shard_of(const char *key, unsigned long shards);
 
 #endif

@@ -6,7 +6,7 @@
  * expire by message time, oldest first, a few per message. Message time is the stream clock
  * (streamclock.h), so that no single sender's clock, and no single timestamp, moves it for the
  * others. */
-#include "fipa_stream.h"
+#include "engine/fipa_stream.h"
 
 #include <ctype.h>
 #include <math.h>
@@ -16,14 +16,14 @@
 #include <string.h>
 #include <strings.h>
 
-#include "convert.h"
-#include "findings.h"
-#include "fipa.h"
-#include "hashtab.h"
-#include "list.h"
-#include "streamclock.h"
-#include "timeutil.h"
-#include "util.h"
+#include "base/hashtab.h"
+#include "base/list.h"
+#include "base/streamclock.h"
+#include "base/timeutil.h"
+#include "base/util.h"
+#include "diag/findings.h"
+#include "proto/convert.h"
+#include "proto/fipa.h"
 
 enum fipa_protocol {
     FP_REQUEST,

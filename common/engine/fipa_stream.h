@@ -3,7 +3,7 @@
 #ifndef ACP_FIPA_STREAM_H
 #define ACP_FIPA_STREAM_H
 
-#include "engine.h"
+#include "engine/conversation.h"
 
 struct fipa_stream;
 

@@ -6,7 +6,7 @@
  * most --max-open of them; at most --max-open conversations are open; agents that hold nothing
  * are forgotten after --idle-timeout, or the least recently active first when more than
  * --max-open agents are known. Nothing ever scans everything on one message. */
-#include "iacp_stream.h"
+#include "engine/iacp_stream.h"
 
 #include <math.h>
 #include <stddef.h>
@@ -14,14 +14,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "convert.h"
-#include "findings.h"
-#include "streamclock.h"
-#include "hashtab.h"
-#include "pool.h"
-#include "iacp.h"
-#include "list.h"
-#include "util.h"
+#include "base/hashtab.h"
+#include "base/list.h"
+#include "base/pool.h"
+#include "base/streamclock.h"
+#include "base/util.h"
+#include "diag/findings.h"
+#include "proto/convert.h"
+#include "proto/iacp.h"
 
 /* An agent is called silent after this many heartbeat periods without a message. */
 enum { SILENT_PERIODS = 3 };

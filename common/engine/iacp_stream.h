@@ -2,7 +2,7 @@
 #ifndef ACP_IACP_STREAM_H
 #define ACP_IACP_STREAM_H
 
-#include "engine.h"
+#include "engine/conversation.h"
 
 struct iacp_stream;
 

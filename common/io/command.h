@@ -8,7 +8,7 @@
 #ifndef ACP_COMMAND_H
 #define ACP_COMMAND_H
 
-#include "util.h"
+#include "base/util.h"
 
 /* The words of command as a NULL-terminated array (free with command_free), or NULL with the
  * reason in *err (an unclosed quote, a backslash at the end, no word at all). */

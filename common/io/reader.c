@@ -1,4 +1,4 @@
-#include "reader.h"
+#include "io/reader.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -9,8 +9,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "acl_lex.h"
-#include "util.h"
+#include "base/util.h"
+#include "proto/acl_lex.h"
 
 /* Bytes asked of each read(2): large enough that a batch run makes few system calls. The fuzz
  * build makes it tiny, so that records cross reads everywhere. */

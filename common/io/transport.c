@@ -1,6 +1,6 @@
 /* ppoll and pipe2 are Linux (and BSD) interfaces. */
 #define _GNU_SOURCE
-#include "transport.h"
+#include "io/transport.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -18,7 +18,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "clock.h"
+#include "base/clock.h"
 
 enum { READ_CHUNK = 64 * 1024 };
 

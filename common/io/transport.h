@@ -21,7 +21,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "util.h"
+#include "base/util.h"
 
 struct transport_config {
     double io_timeout; /* seconds for a connect, and for a write that makes no progress */

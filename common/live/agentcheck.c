@@ -1,15 +1,15 @@
-#include "agentcheck.h"
+#include "live/agentcheck.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "fipa.h"
-#include "jsonout.h"
-#include "list.h"
-#include "schedule.h"
-#include "strmap.h"
+#include "base/jsonout.h"
+#include "base/list.h"
+#include "base/strmap.h"
+#include "proto/fipa.h"
+#include "proto/schedule.h"
 
 enum { MAX_CAUSES = 10000, MAX_POOL = 10000, MAX_PENDING = 10000, QUOTE_MAX = 80 };
 

@@ -19,9 +19,9 @@
 #ifndef ACP_AGENTCHECK_H
 #define ACP_AGENTCHECK_H
 
-#include "idrewrite.h"
-#include "message.h"
-#include "transport.h"
+#include "io/transport.h"
+#include "proto/idrewrite.h"
+#include "proto/message.h"
 
 struct agentcheck_config {
     const char *agent;    /* the agent under test */

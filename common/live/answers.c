@@ -1,11 +1,11 @@
-#include "answers.h"
+#include "live/answers.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "fipa.h"
-#include "iacp.h"
-#include "timeutil.h"
+#include "base/timeutil.h"
+#include "proto/fipa.h"
+#include "proto/iacp.h"
 
 /* How a conversation goes, by what opened it. */
 enum flow {

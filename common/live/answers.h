@@ -26,7 +26,7 @@
 #include <jansson.h>
 #include <stdbool.h>
 
-#include "message.h"
+#include "proto/message.h"
 
 enum answer_role { ANSWER_UNRELATED, ANSWER_ECHO, ANSWER_REPLY };
 

@@ -1,11 +1,11 @@
-#include "outgoing.h"
+#include "live/outgoing.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "iacp.h"
-#include "timeutil.h"
+#include "base/timeutil.h"
+#include "proto/iacp.h"
 
 bool outgoing_expects_answer(enum fipa_act act)
 {

@@ -17,9 +17,9 @@
 #include <jansson.h>
 #include <stdbool.h>
 
-#include "fipa.h"
-#include "idgen.h"
-#include "message.h"
+#include "proto/fipa.h"
+#include "proto/idgen.h"
+#include "proto/message.h"
 
 struct outgoing_config {
     const char *queen; /* the queen's name */

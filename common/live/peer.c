@@ -1,11 +1,11 @@
-#include "peer.h"
+#include "live/peer.h"
 
 #include <string.h>
 
-#include "clock.h"
-#include "command.h"
-#include "escape.h"
-#include "options.h"
+#include "base/clock.h"
+#include "base/escape.h"
+#include "io/command.h"
+#include "tool/options.h"
 
 bool peer_address_option(const char *arg)
 {

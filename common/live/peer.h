@@ -5,8 +5,8 @@
 
 #include <stdbool.h>
 
-#include "diag.h"
-#include "transport.h"
+#include "diag/diag.h"
+#include "io/transport.h"
 
 /* --connect=ADDRESS: true when its form is right; otherwise reports a usage error. */
 bool peer_address_option(const char *arg);

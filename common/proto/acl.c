@@ -1,4 +1,4 @@
-#include "acl.h"
+#include "proto/acl.h"
 
 #include <ctype.h>
 #include <math.h>
@@ -7,10 +7,10 @@
 #include <string.h>
 #include <strings.h>
 
-#include "acl_lex.h"
-#include "fipa.h"
-#include "jsonout.h"
-#include "timeutil.h"
+#include "base/jsonout.h"
+#include "base/timeutil.h"
+#include "proto/acl_lex.h"
+#include "proto/fipa.h"
 
 /* Members the reader and writer keep for themselves (acl.h says what each means). */
 static const char expressions_member[] = "x-acp-expressions";

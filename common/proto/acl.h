@@ -47,9 +47,9 @@
 #include <jansson.h>
 #include <time.h>
 
-#include "diag.h"
-#include "reader.h"
-#include "util.h"
+#include "base/record.h"
+#include "base/util.h"
+#include "diag/diag.h"
 
 /* Parses one record (a whole expression) into a FIPA JSON object whose performative is in
  * snake_case; relative date-times count from now. Problems are reported at their line and byte

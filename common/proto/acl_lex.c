@@ -1,4 +1,4 @@
-#include "acl_lex.h"
+#include "proto/acl_lex.h"
 
 #include <ctype.h>
 #include <limits.h>

@@ -14,7 +14,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "fipa.h"
+#include "proto/fipa.h"
 
 enum acl_token_kind {
     ACL_OPEN,

@@ -1,4 +1,4 @@
-#include "compose.h"
+#include "proto/compose.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -6,7 +6,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "escape.h"
+#include "base/escape.h"
+#include "base/utf8.h"
 
 /* One argument, taken apart. */
 struct member {

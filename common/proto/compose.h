@@ -22,7 +22,7 @@
 #include <jansson.h>
 #include <stdbool.h>
 
-#include "util.h"
+#include "base/util.h"
 
 /* Most levels a dotted path may have. */
 enum { COMPOSE_MAX_DEPTH = 64 };

@@ -1,4 +1,4 @@
-#include "convert.h"
+#include "proto/convert.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -6,13 +6,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "iacp.h"
-#include "idgen.h"
-#include "jsonout.h"
-#include "streamclock.h"
-#include "hashtab.h"
-#include "list.h"
-#include "timeutil.h"
+#include "base/hashtab.h"
+#include "base/jsonout.h"
+#include "base/list.h"
+#include "base/streamclock.h"
+#include "base/timeutil.h"
+#include "proto/iacp.h"
+#include "proto/idgen.h"
 
 /* Unix seconds that RFC 3339 can write with four-digit years. */
 static const double LAST_WRITABLE_SECOND = 253402300799.0;

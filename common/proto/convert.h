@@ -22,10 +22,10 @@
 #include <jansson.h>
 #include <time.h>
 
-#include "diag.h"
-#include "fipa.h"
-#include "iacp.h"
-#include "jscan.h"
+#include "diag/diag.h"
+#include "proto/fipa.h"
+#include "proto/iacp.h"
+#include "proto/jscan.h"
 
 struct convert_config {
     double idle_timeout;    /* seconds of message time a conversation is remembered */

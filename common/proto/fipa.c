@@ -1,10 +1,10 @@
-#include "fipa.h"
+#include "proto/fipa.h"
 
 #include <ctype.h>
 #include <string.h>
 #include <strings.h>
 
-#include "timeutil.h"
+#include "base/timeutil.h"
 
 /* Each act in the three spellings a writer may choose, indexed by enum fipa_spelling. */
 static const char *const act_names[FIPA_ACT_COUNT][3] = {

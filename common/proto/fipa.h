@@ -3,7 +3,7 @@
 #ifndef ACP_FIPA_H
 #define ACP_FIPA_H
 
-#include "message.h"
+#include "proto/message.h"
 
 enum fipa_act {
     FIPA_ACCEPT_PROPOSAL,

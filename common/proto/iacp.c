@@ -1,10 +1,10 @@
-#include "iacp.h"
+#include "proto/iacp.h"
 
 #include <ctype.h>
 #include <math.h>
 #include <string.h>
 
-#include "fipa.h"
+#include "proto/fipa.h"
 
 enum direction { ANY_WAY, FROM_QUEEN, TO_QUEEN };
 

@@ -3,7 +3,7 @@
 #ifndef ACP_IACP_H
 #define ACP_IACP_H
 
-#include "message.h"
+#include "proto/message.h"
 
 enum iacp_kind {
     IACP_TASK_ASSIGN,

@@ -1,4 +1,4 @@
-#include "idgen.h"
+#include "proto/idgen.h"
 
 #include <ctype.h>
 #include <math.h>
@@ -10,9 +10,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "hashtab.h"
-#include "list.h"
-#include "util.h"
+#include "base/hashtab.h"
+#include "base/list.h"
+#include "base/util.h"
 
 /* Each form: its fixed prefix (NULL: the caller's), and the hex digits of its counter's width. */
 static const struct {

@@ -1,12 +1,12 @@
-#include "idrewrite.h"
+#include "proto/idrewrite.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "idgen.h"
-#include "list.h"
-#include "strmap.h"
+#include "base/list.h"
+#include "base/strmap.h"
+#include "proto/idgen.h"
 
 /* The mapping's bound; and how many fresh ids the generator remembers, which it needs only to
  * skip the ones noted as used, and replays note none. */

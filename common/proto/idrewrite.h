@@ -14,7 +14,7 @@
 
 #include <jansson.h>
 
-#include "message.h"
+#include "proto/message.h"
 
 struct idrewrite;
 

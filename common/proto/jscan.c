@@ -1,12 +1,13 @@
-#include "jscan.h"
+#include "proto/jscan.h"
 
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "escape.h"
-#include "util.h"
+#include "base/escape.h"
+#include "base/utf8.h"
+#include "base/util.h"
 
 /* Up to this many members an object's keys are told apart by comparing each new key with the
  * earlier ones; from then on through the context's hash table, so that a huge object costs

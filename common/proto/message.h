@@ -7,10 +7,10 @@
 #include <jansson.h>
 #include <stdint.h>
 
-#include "arena.h"
-#include "diag.h"
-#include "jscan.h"
-#include "reader.h"
+#include "base/arena.h"
+#include "base/record.h"
+#include "diag/diag.h"
+#include "proto/jscan.h"
 
 enum protocol { PROTO_NONE, PROTO_IACP, PROTO_FIPA };
 

@@ -1,10 +1,10 @@
-#include "schedule.h"
+#include "proto/schedule.h"
 
 #include <math.h>
 #include <stdint.h>
 #include <string.h>
 
-#include "fipa.h"
+#include "proto/fipa.h"
 
 enum { MILLISECONDS_THRESHOLD = 100000000000LL }; /* as iacp.c: 10^11 s is the year 5138 */
 

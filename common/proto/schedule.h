@@ -12,7 +12,7 @@
 #include <jansson.h>
 #include <stdbool.h>
 
-#include "message.h"
+#include "proto/message.h"
 
 enum pace {
     PACE_SPEED,    /* by message time, times a multiplier */

@@ -1,4 +1,4 @@
-#include "diagram.h"
+#include "report/diagram.h"
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -6,8 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "escape.h"
-#include "strmap.h"
+#include "base/escape.h"
+#include "base/strmap.h"
+#include "base/utf8.h"
 
 struct finding {
     enum diagram_mark mark;

@@ -15,7 +15,7 @@
 
 #include <stddef.h>
 
-#include "util.h"
+#include "base/util.h"
 
 enum diagram_format { DIAGRAM_MERMAID, DIAGRAM_PLANTUML, DIAGRAM_SVG, DIAGRAM_TEXT };
 enum diagram_mark { MARK_NONE, MARK_WARNING, MARK_ERROR };

@@ -1,10 +1,10 @@
-#include "histogram.h"
+#include "report/histogram.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "util.h"
+#include "base/util.h"
 
 /* Indices beyond these hold nothing a latency can be: B^5000 is about 10^43. */
 enum { INDEX_MAX = 5000 };

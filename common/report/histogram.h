@@ -13,7 +13,7 @@
 #include <jansson.h>
 #include <stdbool.h>
 
-#include "jsonout.h"
+#include "base/jsonout.h"
 
 #define HISTOGRAM_SCHEME "log"
 #define HISTOGRAM_BASE   1.02

@@ -1,9 +1,9 @@
-#include "tracediagram.h"
+#include "report/tracediagram.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "fipa.h"
+#include "proto/fipa.h"
 
 /* A message drawn: where it was, its arrows, and its sender's column. */
 struct drawn {

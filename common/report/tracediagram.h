@@ -6,8 +6,8 @@
 #ifndef ACP_TRACEDIAGRAM_H
 #define ACP_TRACEDIAGRAM_H
 
-#include "diagram.h"
-#include "message.h"
+#include "proto/message.h"
+#include "report/diagram.h"
 
 struct trace_diagram;
 

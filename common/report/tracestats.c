@@ -1,16 +1,16 @@
-#include "tracestats.h"
+#include "report/tracestats.h"
 
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "escape.h"
-#include "findings.h"
-#include "fipa.h"
-#include "histogram.h"
-#include "jsonout.h"
-#include "strmap.h"
+#include "base/escape.h"
+#include "base/jsonout.h"
+#include "base/strmap.h"
+#include "diag/findings.h"
+#include "proto/fipa.h"
+#include "report/histogram.h"
 
 /* Counts by name; past the cap, names are counted together in other. */
 struct tally {

@@ -9,9 +9,9 @@
 
 #include <jansson.h>
 
-#include "engine.h"
-#include "message.h"
-#include "util.h"
+#include "base/util.h"
+#include "engine/engine.h"
+#include "proto/message.h"
 
 enum { TRACE_STATS_VERSION = 1 };
 

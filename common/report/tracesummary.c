@@ -1,12 +1,12 @@
-#include "tracesummary.h"
+#include "report/tracesummary.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "findings.h"
-#include "jsonout.h"
-#include "timeutil.h"
+#include "base/jsonout.h"
+#include "base/timeutil.h"
+#include "diag/findings.h"
 
 void trace_format_time(double t, char *buf, size_t size)
 {

@@ -3,8 +3,8 @@
 #ifndef ACP_TRACESUMMARY_H
 #define ACP_TRACESUMMARY_H
 
-#include "engine.h"
-#include "util.h"
+#include "base/util.h"
+#include "engine/engine.h"
 
 /* Appends the summary s, with the outcome acp-trace gives it, as one line of JSON. */
 void trace_summary_write(const struct conversation_summary *s, const char *outcome,

@@ -1,4 +1,4 @@
-#include "filter.h"
+#include "tool/filter.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -13,8 +13,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "escape.h"
-#include "progress.h"
+#include "base/escape.h"
+#include "tool/progress.h"
 
 /* The signal that asked the run to stop (SIGINT, SIGTERM, SIGHUP), set by its handler; the only
  * state a signal may touch. */

@@ -4,8 +4,9 @@
 #ifndef ACP_FILTER_H
 #define ACP_FILTER_H
 
-#include "message.h"
-#include "options.h"
+#include "io/reader.h"
+#include "proto/message.h"
+#include "tool/options.h"
 
 struct filter;
 

@@ -1,4 +1,4 @@
-#include "options.h"
+#include "tool/options.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -6,8 +6,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "escape.h"
-#include "timeutil.h"
+#include "base/escape.h"
+#include "base/timeutil.h"
 
 enum { DEFAULT_MAX_LINE_BYTES = 1024 * 1024 };
 /* More threads than this would only cost memory: no machine we run on has that many cores. */

@@ -7,8 +7,8 @@
 #include <stdbool.h>
 #include <time.h>
 
-#include "diag.h"
-#include "engine.h"
+#include "diag/diag.h"
+#include "engine/engine.h"
 
 /* Keys of long options without a short letter; tools number theirs from OPT_TOOL. */
 enum {

@@ -1,4 +1,4 @@
-#include "progress.h"
+#include "tool/progress.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -6,8 +6,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "clock.h"
-#include "escape.h"
+#include "base/clock.h"
+#include "base/escape.h"
 
 /* After a second of work, five times a second: often enough to look alive, rarely enough to cost
  * nothing and not to flicker. */

@@ -8,7 +8,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "util.h"
+#include "base/util.h"
 
 struct progress {
     bool on;                  /* drawing is allowed: all else is skipped when false */

@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "arena.h"
-#include "util.h"
+#include "base/arena.h"
+#include "base/util.h"
 
 struct piece {
     unsigned char *at;

@@ -10,9 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "convert.h"
-#include "jsonout.h"
-#include "util.h"
+#include "base/jsonout.h"
+#include "base/util.h"
+#include "proto/convert.h"
 
 struct way {
     struct converter *converter;

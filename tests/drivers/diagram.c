@@ -12,8 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "diagram.h"
-#include "util.h"
+#include "base/util.h"
+#include "report/diagram.h"
 
 static int hex_value(char c)
 {

@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "engine.h"
+#include "engine/engine.h"
 
 static void print_summary(void *ctx, const struct conversation_summary *s)
 {

@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hashtab.h"
-#include "util.h"
+#include "base/hashtab.h"
+#include "base/util.h"
 
 struct record {
     struct hash_node node;

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "histogram.h"
+#include "report/histogram.h"
 
 static unsigned long long rng = 88172645463325252ULL;
 

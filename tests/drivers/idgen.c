@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "idgen.h"
-#include "util.h"
+#include "base/util.h"
+#include "proto/idgen.h"
 
 static const char *sender_arg(const char *s)
 {

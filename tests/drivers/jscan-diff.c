@@ -15,8 +15,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "jscan.h"
-#include "util.h"
+#include "base/util.h"
+#include "proto/jscan.h"
 
 static unsigned long texts, accepted, rejected;
 static bool verbose; /* -v: a line "accept" or "reject" for each text of the input */

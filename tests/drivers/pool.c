@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pool.h"
-#include "util.h"
+#include "base/pool.h"
+#include "base/util.h"
 
 struct held {
     unsigned char *at; /* NULL when not held */

@@ -6,9 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "idrewrite.h"
-#include "schedule.h"
-#include "strmap.h"
+#include "base/strmap.h"
+#include "proto/idrewrite.h"
+#include "proto/schedule.h"
 
 static int checks, failed;
 

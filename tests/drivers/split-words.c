@@ -2,7 +2,7 @@
  * line, or "error: REASON" (status 1). Usage: split-words COMMAND */
 #include <stdio.h>
 
-#include "command.h"
+#include "io/command.h"
 
 int main(int argc, char **argv)
 {

@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "streamclock.h"
+#include "base/streamclock.h"
 
 int main(int argc, char **argv)
 {

@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "acl.h"
 #include "fuzz.h"
+#include "proto/acl.h"
 
 enum { NOW = 1700000000 };
 

@@ -2,9 +2,9 @@
  * in both profiles, alone and as the stream checks see it, with diagnostics in text and in JSON.
  * Properties: every diagnostic is one line safe on a terminal (JSON: a well-formed object with a
  * code of the table); a message is rejected exactly when an error was reported. */
-#include "fipa.h"
 #include "fuzz.h"
-#include "iacp.h"
+#include "proto/fipa.h"
+#include "proto/iacp.h"
 
 static void check_line(const struct record *rec, bool json)
 {

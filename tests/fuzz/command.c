@@ -4,8 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "command.h"
 #include "fuzz.h"
+#include "io/command.h"
 
 static void quote(struct strbuf *sb, const char *word)
 {

@@ -8,13 +8,13 @@
  * line sent, read again and checked, has no error); diagnostics as in every target. */
 #include <string.h>
 
-#include "compose.h"
-#include "fipa.h"
+#include "base/jsonout.h"
 #include "fuzz.h"
-#include "iacp.h"
-#include "idgen.h"
-#include "jsonout.h"
-#include "outgoing.h"
+#include "live/outgoing.h"
+#include "proto/compose.h"
+#include "proto/fipa.h"
+#include "proto/iacp.h"
+#include "proto/idgen.h"
 
 static bool read_file(void *ctx, const char *path, struct strbuf *out, struct strbuf *err)
 {

@@ -6,9 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/jsonout.h"
 #include "fuzz.h"
-#include "jscan.h"
-#include "jsonout.h"
+#include "proto/jscan.h"
 
 struct way {
     struct converter *converter;

@@ -4,10 +4,10 @@
  * the standard FIPA profile. Properties: every summary handed over is complete (names, an
  * outcome, at least one message, lines in order and within the input); diagnostics are safe on a
  * terminal and well-formed. */
-#include "engine.h"
-#include "fipa.h"
+#include "engine/engine.h"
 #include "fuzz.h"
-#include "iacp.h"
+#include "proto/fipa.h"
+#include "proto/iacp.h"
 
 struct seen {
     unsigned long lines;

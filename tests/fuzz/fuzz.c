@@ -11,12 +11,13 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "acl.h"
-#include "escape.h"
-#include "fipa.h"
-#include "iacp.h"
-#include "jsonout.h"
-#include "reader.h"
+#include "base/escape.h"
+#include "base/jsonout.h"
+#include "base/utf8.h"
+#include "io/reader.h"
+#include "proto/acl.h"
+#include "proto/fipa.h"
+#include "proto/iacp.h"
 
 _Noreturn void fuzz_fail(const char *fmt, ...)
 {

@@ -11,9 +11,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "convert.h"
-#include "diag.h"
-#include "message.h"
+#include "diag/diag.h"
+#include "proto/convert.h"
+#include "proto/message.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

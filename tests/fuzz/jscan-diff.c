@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "fuzz.h"
-#include "jscan.h"
+#include "proto/jscan.h"
 
 static char *dump(const json_t *v)
 {

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "fuzz.h"
-#include "reader.h"
+#include "io/reader.h"
 
 struct spilled {
     struct strbuf bytes;

@@ -10,12 +10,13 @@
 #define _GNU_SOURCE /* memmem */
 #include <string.h>
 
-#include "engine.h"
-#include "escape.h"
+#include "base/escape.h"
+#include "base/utf8.h"
+#include "engine/engine.h"
 #include "fuzz.h"
-#include "tracediagram.h"
-#include "tracestats.h"
-#include "tracesummary.h"
+#include "report/tracediagram.h"
+#include "report/tracestats.h"
+#include "report/tracesummary.h"
 
 enum { FORMATS = 4 };
 

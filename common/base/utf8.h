@@ -1,0 +1,20 @@
+/* UTF-8 as the escapes read it: where a valid sequence ends, its code point, and whether it acts
+ * on a terminal instead of showing. */
+#ifndef ACP_UTF8_H
+#define ACP_UTF8_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* Length of the valid UTF-8 sequence at s (1 to 4), or 0 if the bytes there are not valid UTF-8
+ * (overlong forms, surrogates and code points above U+10FFFF included). */
+size_t utf8_sequence_length(const unsigned char *s, size_t avail);
+
+/* The code point of a valid UTF-8 sequence of n bytes (n from utf8_sequence_length). */
+unsigned utf8_decode(const unsigned char *s, size_t n);
+
+/* Whether code point cp acts on a terminal instead of showing: the C1 controls, the bidi
+ * embeddings, overrides, isolates and marks, and the line and paragraph separators. */
+bool utf8_acts_on_terminal(unsigned cp);
+
+#endif
