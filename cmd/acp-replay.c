@@ -163,22 +163,6 @@ static bool positive(const char *arg, double *out)
     return true;
 }
 
-/* A duration (seconds, or with an s, m or h suffix) above 0. */
-static bool positive_duration(const char *arg, double *out)
-{
-    double v;
-    if (!parse_duration(arg, &v) || !(v > 0) || !isfinite(v))
-        return false;
-    *out = v;
-    return true;
-}
-
-static bool bad_value(const char *option, const char *what)
-{
-    options_usage_error("--%s takes %s", option, what);
-    return false;
-}
-
 static bool split_compare(struct replay *r, const char *arg)
 {
     for (size_t i = 0; i < r->ncompare; i++)
@@ -204,7 +188,7 @@ static bool handle_option(void *ctx, int key, const char *arg)
     case OPT_SPEED:
         r->paces_given += !r->speed_given;
         r->speed_given = true;
-        return positive(arg, &r->pace.speed) || bad_value("speed", "a number above 0");
+        return positive(arg, &r->pace.speed) || options_bad_value("speed", "a number above 0");
     case OPT_TOPSPEED:
         r->paces_given += r->pace.pace != PACE_TOPSPEED;
         r->pace.pace = PACE_TOPSPEED;
@@ -212,23 +196,25 @@ static bool handle_option(void *ctx, int key, const char *arg)
     case OPT_RATE:
         r->paces_given += r->pace.pace != PACE_RATE;
         r->pace.pace = PACE_RATE;
-        return positive(arg, &r->pace.rate) || bad_value("rate", "a number above 0");
+        return positive(arg, &r->pace.rate) || options_bad_value("rate", "a number above 0");
     case OPT_BURST:
         r->burst = true;
         return true;
     case OPT_LOOP:
         r->loop_given = true;
-        return parse_ulong(arg, &r->loops) || bad_value("loop", "a whole number (0: for ever)");
+        return parse_ulong(arg, &r->loops) ||
+               options_bad_value("loop", "a whole number (0: for ever)");
     case OPT_LIMIT:
         return (parse_ulong(arg, &r->limit) && r->limit > 0) ||
-               bad_value("limit", "a whole number above 0");
+               options_bad_value("limit", "a whole number above 0");
     case OPT_DURATION:
-        return positive_duration(arg, &r->duration) ||
-               bad_value("duration", "a number of seconds above 0");
+        return options_positive_duration(arg, &r->duration) ||
+               options_bad_value("duration", "a number of seconds above 0");
     case OPT_MAX_GAP:
-        return parse_duration(arg, &r->pace.max_gap) || bad_value("max-gap", "a number of seconds");
+        return parse_duration(arg, &r->pace.max_gap) ||
+               options_bad_value("max-gap", "a number of seconds");
     case OPT_START:
-        return parse_duration(arg, &r->start) || bad_value("start", "a number of seconds");
+        return parse_duration(arg, &r->start) || options_bad_value("start", "a number of seconds");
     case OPT_REWRITE_TS:
         r->rewrite_ts = true;
         return true;
@@ -245,21 +231,21 @@ static bool handle_option(void *ctx, int key, const char *arg)
         return true;
     case OPT_AS:
         r->agent = arg;
-        return *arg || bad_value("as", "an agent name");
+        return *arg || options_bad_value("as", "an agent name");
     case OPT_TIMED:
         r->timed = true;
         return true;
     case OPT_REPLY_TIMEOUT:
         r->reply_timeout_given = true;
         return parse_duration(arg, &r->reply_timeout) ||
-               bad_value("reply-timeout", "a number of seconds");
+               options_bad_value("reply-timeout", "a number of seconds");
     case OPT_COMPARE:
         return split_compare(r, arg);
     case OPT_IO_TIMEOUT:
-        return positive_duration(arg, &r->io_timeout) ||
-               bad_value("io-timeout", "a number of seconds above 0");
+        return options_positive_duration(arg, &r->io_timeout) ||
+               options_bad_value("io-timeout", "a number of seconds above 0");
     case OPT_GRACE:
-        return parse_duration(arg, &r->grace) || bad_value("grace", "a number of seconds");
+        return parse_duration(arg, &r->grace) || options_bad_value("grace", "a number of seconds");
     default:
         return false;
     }

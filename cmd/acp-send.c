@@ -96,21 +96,6 @@ struct send {
 
 /* --- options --- */
 
-static bool bad_value(const char *option, const char *what)
-{
-    options_usage_error("--%s takes %s", option, what);
-    return false;
-}
-
-static bool positive_duration(const char *arg, double *out)
-{
-    double v;
-    if (!parse_duration(arg, &v) || !(v > 0) || !isfinite(v))
-        return false;
-    *out = v;
-    return true;
-}
-
 static bool handle_option(void *ctx, int key, const char *arg)
 {
     struct send *s = ctx;
@@ -120,7 +105,7 @@ static bool handle_option(void *ctx, int key, const char *arg)
         return true;
     case OPT_ANSWER:
         s->answer_path = arg;
-        return *arg || bad_value("answer", "a file name, or - for standard input");
+        return *arg || options_bad_value("answer", "a file name, or - for standard input");
     case OPT_CONNECT:
         s->connect = arg;
         return peer_address_option(arg);
@@ -134,13 +119,13 @@ static bool handle_option(void *ctx, int key, const char *arg)
         return true;
     case OPT_TIMEOUT:
         s->timeout_given = true;
-        return positive_duration(arg, &s->timeout) ||
-               bad_value("timeout", "a number of seconds above 0");
+        return options_positive_duration(arg, &s->timeout) ||
+               options_bad_value("timeout", "a number of seconds above 0");
     case OPT_IO_TIMEOUT:
-        return positive_duration(arg, &s->io_timeout) ||
-               bad_value("io-timeout", "a number of seconds above 0");
+        return options_positive_duration(arg, &s->io_timeout) ||
+               options_bad_value("io-timeout", "a number of seconds above 0");
     case OPT_GRACE:
-        return parse_duration(arg, &s->grace) || bad_value("grace", "a number of seconds");
+        return parse_duration(arg, &s->grace) || options_bad_value("grace", "a number of seconds");
     default:
         return false;
     }
