@@ -2,18 +2,14 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#ifdef __GLIBC__
-#include <malloc.h>
-#endif
-#include <pthread.h>
 #include <signal.h>
-#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "base/escape.h"
+#include "tool/jobs.h"
 #include "tool/progress.h"
 
 /* The signal that asked the run to stop (SIGINT, SIGTERM, SIGHUP), set by its handler; the only
@@ -39,46 +35,6 @@ static void die_of_stop_signal(void)
 
 enum { EXIT_OK = 0, EXIT_FINDINGS = 1, EXIT_TROUBLE = 2, EXIT_INTERRUPTED = 130 };
 enum { OUTPUT_BUFFER = 64 * 1024 };
-
-struct stats {
-    unsigned long records, valid, rejected, blank;
-    unsigned long unread; /* lines left unread when --max-errors stopped the run */
-    bool unread_unknown;  /* and more that could not be counted (a pipe) */
-};
-
-struct jobs;
-
-struct filter {
-    const struct filter_config *cfg;
-    const struct filter_ops *ops;
-    struct diag_sink sink;
-    FILE *out;
-    char *out_buffer; /* ours: given NULL, glibc ignores the size asked for */
-    const char *out_name;
-    FILE *rejects;
-    struct stats stats;
-    struct reader *in;  /* the file being read, if any: a write error exits from deep inside a
-                           read, and what it holds is still the run's */
-    bool trouble;       /* an I/O problem: exit 2 */
-    bool stop;          /* stop reading: --max-errors reached, or the tool asked */
-    bool limit_reached; /* --max-errors reached */
-    struct diag_where stop_at; /* the record that reached it */
-    struct progress progress;  /* the line on the terminal of a long run */
-    struct jobs *jobs;         /* --jobs above 1: the worker threads; NULL otherwise */
-    struct jscan *scan;        /* reads every JSON record in this thread; holds its view */
-    struct jscan *scratch;     /* for views of prepare's own in this thread */
-    /* with jobs: where the last record read from this file ends (a copy of the whole record
-     * per record waited for the reader's stores of it) */
-    unsigned long last_end_line;
-    bool last_ends_mid_line;
-    bool stop_mid_line; /* with jobs: the record that reached --max-errors ended mid-line */
-    bool count_pending; /* with jobs: --max-errors stopped the run, unread not counted */
-    /* with jobs, while a batch is finished: its texts lie one after the other, each with its
-     * newline, so the records passed in a row go out as one write (run, run_len) */
-    bool in_batch;
-    const char *run;
-    size_t run_len;
-};
 
 /* A standard descriptor that was closed (`tool <&-`, `>&-`, `2>&-`) would be the next file we
  * open: the rejects file would receive the output, the output file the diagnostics. Each closed
@@ -145,7 +101,7 @@ static _Noreturn void die_write_error(struct filter *f, const char *name, int er
     exit(EXIT_TROUBLE);
 }
 
-static void write_run(struct filter *f)
+void filter_write_run(struct filter *f)
 {
     const char *run = f->run;
     size_t len = f->run_len;
@@ -159,7 +115,7 @@ static void checked_write(struct filter *f, FILE *stream, const char *name, cons
                           size_t len)
 {
     if (stream == f->out && f->run_len)
-        write_run(f);
+        filter_write_run(f);
     if (len && fwrite(data, 1, len, stream) != len)
         die_write_error(f, name, errno);
 }
@@ -208,7 +164,7 @@ static void write_record(struct filter *f, FILE *stream, const char *name, const
             f->run_len += rec->raw_len + 1;
             return;
         }
-        write_run(f);
+        filter_write_run(f);
         f->run = rec->text;
         f->run_len = rec->raw_len + 1;
         return;
@@ -217,7 +173,7 @@ static void write_record(struct filter *f, FILE *stream, const char *name, const
     checked_write(f, stream, name, "\n", 1);
 }
 
-static void reject(struct filter *f, const struct record *rec)
+void filter_reject(struct filter *f, const struct record *rec)
 {
     f->stats.rejected++;
     if (f->rejects && rec->kind != REC_TOO_LONG)
@@ -226,9 +182,7 @@ static void reject(struct filter *f, const struct record *rec)
         checked_write(f, f->rejects, f->cfg->opts->rejects, "\n", 1);
 }
 
-/* Reads rec into m, its view in js. Reads nothing of the run's state but the configuration:
- * worker threads call it too, each with a scanner of its own. */
-static bool read_message(const struct filter *f, const struct record *rec, struct jscan *js,
+bool filter_read_message(const struct filter *f, const struct record *rec, struct jscan *js,
                          struct message *m, struct diag_sink *sink)
 {
     if (rec->syntax == SYNTAX_ACL && f->ops->parse_acl) {
@@ -241,14 +195,12 @@ static bool read_message(const struct filter *f, const struct record *rec, struc
     return message_read(m, rec, js, f->cfg->protocol, sink);
 }
 
-/* What follows the parse and the tool's prepare step, in input order: the tool's own work, and
- * where the record goes. */
-static void deliver(struct filter *f, struct message *m, unsigned long errors_before)
+void filter_deliver(struct filter *f, struct message *m, unsigned long errors_before)
 {
     const struct record *rec = m->rec;
     enum verdict v = f->ops->message ? f->ops->message(f->ops->ctx, f, m) : VERDICT_PASS;
     if (f->sink.errors > errors_before) {
-        reject(f, rec);
+        filter_reject(f, rec);
         return;
     }
     f->stats.valid++;
@@ -262,17 +214,17 @@ static void handle_message(struct filter *f, const struct record *rec)
 {
     unsigned long errors_before = f->sink.errors;
     struct message m;
-    if (!read_message(f, rec, f->scan, &m, &f->sink)) {
-        reject(f, rec);
+    if (!filter_read_message(f, rec, f->scan, &m, &f->sink)) {
+        filter_reject(f, rec);
         return;
     }
     if (f->ops->prepare)
         m.passed = f->ops->prepare(f->ops->ctx, &m, f->scratch, &f->sink);
-    deliver(f, &m, errors_before);
+    filter_deliver(f, &m, errors_before);
     message_clear(&m);
 }
 
-static void handle_record(struct filter *f, const struct record *rec)
+void filter_handle_record(struct filter *f, const struct record *rec)
 {
     f->stats.records++;
     switch (rec->kind) {
@@ -285,7 +237,7 @@ static void handle_record(struct filter *f, const struct record *rec)
                   rec->message ? "message of %zu bytes is longer than --max-line-bytes=%zu"
                                : "line of %zu bytes is longer than --max-line-bytes=%zu",
                   rec->raw_len, f->cfg->opts->max_line_bytes);
-        reject(f, rec);
+        filter_reject(f, rec);
         return;
     }
     case REC_LINE:
@@ -294,29 +246,19 @@ static void handle_record(struct filter *f, const struct record *rec)
     }
 }
 
-/* After each record: whether --max-errors is reached now, and so the run stops there. */
-static bool limit_reached(struct filter *f, const struct record *rec)
-{
-    if (!f->cfg->opts->max_errors || f->sink.errors < f->cfg->opts->max_errors)
-        return false;
-    f->stop = f->limit_reached = true;
-    f->stop_at = (struct diag_where){.file = rec->file, .line = rec->end_line};
-    return true;
-}
-
 /* ---- the reader's hooks ---- */
 
 static void before_block(void *ctx)
 {
     struct filter *f = ctx;
-    drain_jobs(f);
+    jobs_drain(f);
     flush_outputs(f);
 }
 
 static void spill_to_rejects(void *ctx, const char *data, size_t len)
 {
     struct filter *f = ctx;
-    drain_jobs(f);
+    jobs_drain(f);
     if (f->rejects && !f->stop)
         checked_write(f, f->rejects, f->cfg->opts->rejects, data, len);
 }
@@ -385,7 +327,7 @@ static void report_stop(struct filter *f)
 static double idle_input(void *ctx)
 {
     struct filter *f = ctx;
-    drain_jobs(f);
+    jobs_drain(f);
     return f->ops->idle(f->ops->ctx, f);
 }
 
@@ -426,15 +368,15 @@ static void run_file(struct filter *f, const char *path)
             f->last_end_line = rec.end_line;
             f->last_ends_mid_line = rec.ends_mid_line;
             if (!f->stop) /* a hook may have finished the batches in flight, and so the run */
-                add_record(f, &rec);
+                jobs_add_record(f, &rec);
             continue;
         }
-        handle_record(f, &rec);
-        if (limit_reached(f, &rec))
+        filter_handle_record(f, &rec);
+        if (filter_limit_reached(f, &rec))
             count_unread(f, r);
     }
     int err = errno;
-    drain_jobs(f);
+    jobs_drain(f);
     if (f->count_pending)
         count_unread_ahead(f, r);
     if (got < 0 && !interrupted)
@@ -652,16 +594,16 @@ static int run(const struct filter_config *cfg, const struct filter_ops *ops, ch
         start_progress(&f, files, nfiles);
         size_t jobs = jobs_wanted(cfg->opts);
         if (!one && jobs > 1)
-            start_jobs(&f, jobs - 1); /* and this thread */
+            jobs_start(&f, jobs - 1); /* and this thread */
         if (one)
-            handle_record(&f, one);
+            filter_handle_record(&f, one);
         else
             do
                 for (i = 0; i < nfiles && !interrupted && !f.stop;)
                     run_file(&f, files[i++]);
             while (!interrupted && !f.stop && ops->next_pass && ops->next_pass(ops->ctx, &f));
         progress_end(&f.progress);
-        stop_jobs(&f);
+        jobs_stop(&f);
         if (f.limit_reached)
             count_unread_files(&f, files + i, nfiles - i);
         if (!interrupted && !f.stop && ops->end_of_input)

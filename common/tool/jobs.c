@@ -1,11 +1,21 @@
-/* ---- --jobs: the reader (this thread) cuts the input into batches of records; worker threads
+/* --jobs: the reader (this thread) cuts the input into batches of records; worker threads
  * parse them and run the tool's prepare step, each message's findings kept in a log; this thread
  * then takes the batches back in input order and does the rest (the findings reported through
  * the real sink, the tool's `message`, the output) exactly as without workers. Batches in flight
  * are bounded in number and in bytes, so memory does not grow with the input. Before the reader
  * would block, and before anything else happens in order (a spilled long line, an idle call, the
  * end of a file), every batch in flight is finished: the output is the same as with one thread,
- * and a live pipe gets each result at once. ---- */
+ * and a live pipe gets each result at once. */
+#include "tool/jobs.h"
+
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <unistd.h>
 
 enum { BATCH_RECORDS = 512, BATCH_BYTES = 128 * 1024 };
 
@@ -140,7 +150,7 @@ static void work_on(const struct filter *f, struct batch *b, struct diag_sink *s
         if (trash && freed < trash->n)
             free_message(&trash->slots[freed++]);
         sink->log = &s->log;
-        if (!read_message(f, &s->rec, scans->input, &s->m, sink))
+        if (!filter_read_message(f, &s->rec, scans->input, &s->m, sink))
             continue;
         s->parsed = s->live = true;
         s->m.arena = &b->arena;
@@ -230,8 +240,7 @@ static void *worker_main(void *arg)
     return NULL;
 }
 
-/* The number of workers --jobs asks for: 0 is one per online core. */
-static size_t jobs_wanted(const struct common_opts *o)
+size_t jobs_wanted(const struct common_opts *o)
 {
     if (o->jobs != 0)
         return o->jobs;
@@ -239,7 +248,7 @@ static size_t jobs_wanted(const struct common_opts *o)
     return cores > 1 ? (size_t)cores : 1;
 }
 
-static void start_jobs(struct filter *f, size_t n)
+void jobs_start(struct filter *f, size_t n)
 {
     /* jansson seeds its hash function on first use; seeded now, no two threads race to. */
     json_object_seed(0);
@@ -301,8 +310,7 @@ static void free_batches(struct batch *b)
     }
 }
 
-/* Called with nothing in flight (drain_jobs). */
-static void stop_jobs(struct filter *f)
+void jobs_stop(struct filter *f)
 {
     struct jobs *j = f->jobs;
     if (!j)
@@ -342,7 +350,7 @@ static void finish_slot(struct filter *f, const struct batch *b, struct slot *s)
     if (f->stop) /* --max-errors: what was read ahead is left unread */
         return;
     if (s->rec.kind != REC_LINE) {
-        handle_record(f, &s->rec);
+        filter_handle_record(f, &s->rec);
     } else {
         f->stats.records++;
         unsigned long errors_before = f->sink.errors;
@@ -355,11 +363,11 @@ static void finish_slot(struct filter *f, const struct batch *b, struct slot *s)
         else if (s->parsed && f->ops->message)
             message_rebind(&s->m, f->scan);
         if (s->parsed)
-            deliver(f, &s->m, errors_before);
+            filter_deliver(f, &s->m, errors_before);
         else
-            reject(f, &s->rec);
+            filter_reject(f, &s->rec);
     }
-    if (limit_reached(f, &s->rec)) {
+    if (filter_limit_reached(f, &s->rec)) {
         f->count_pending = true;
         f->stop_mid_line = s->rec.ends_mid_line;
     }
@@ -426,7 +434,7 @@ static void finish_oldest(struct filter *f)
         fetch_ahead(b, i);
         finish_slot(f, b, &b->slots[i]);
     }
-    write_run(f); /* before the batch's texts are reused */
+    filter_write_run(f); /* before the batch's texts are reused */
     f->in_batch = false;
     pthread_mutex_lock(&j->lock);
     b->next = j->garbage[b->worker];
@@ -502,8 +510,7 @@ static void submit(struct filter *f)
     finish_ready(f);
 }
 
-/* Everything read is handled, in order, before the function returns. */
-static void drain_jobs(struct filter *f)
+void jobs_drain(struct filter *f)
 {
     if (!f->jobs)
         return;
@@ -524,7 +531,7 @@ static struct batch *new_batch(void)
     return b;
 }
 
-static void add_record(struct filter *f, const struct record *rec)
+void jobs_add_record(struct filter *f, const struct record *rec)
 {
     struct jobs *j = f->jobs;
     if (!j->filling) {
