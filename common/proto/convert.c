@@ -87,11 +87,6 @@ void converter_free(struct converter *c)
     free(c);
 }
 
-size_t converter_remembered(const struct converter *c)
-{
-    return c->conversations.size;
-}
-
 /* --- remembering conversations --- */
 
 static void forget_one(struct converter *c, struct remembered *r)

@@ -64,11 +64,6 @@ struct diag_sink *filter_sink(struct filter *f)
     return &f->sink;
 }
 
-time_t filter_now(const struct filter *f)
-{
-    return f->cfg->opts->now;
-}
-
 /* A reader that went away is no error: stop as a killed `cat` would, without a word. */
 static _Noreturn void die_quietly_on_broken_pipe(void)
 {
