@@ -135,7 +135,8 @@ static const char *const protocols[] = {
     "fipa-dutch-auction",
 };
 
-bool fipa_protocol_known(const char *name)
+/* Whether name is an interaction protocol this toolkit knows (case-insensitively). */
+static bool fipa_protocol_known(const char *name)
 {
     for (size_t i = 0; i < sizeof protocols / sizeof *protocols; i++)
         if (strcasecmp(name, protocols[i]) == 0)
@@ -196,7 +197,8 @@ const char *fipa_agent_name_jv(const struct jv *v)
     return name && *name ? name : NULL;
 }
 
-bool fipa_agent_valid_jv(const struct jv *v)
+/* fipa_agent_valid over the scanner's view. */
+static bool fipa_agent_valid_jv(const struct jv *v)
 {
     if (!fipa_agent_name_jv(v))
         return false;
