@@ -172,9 +172,9 @@ static void read_clock(struct converter *c, const char *sender, bool timed, doub
  * above 10^14 (iacp.h). */
 static bool ts_seconds(bool number, double value, double *ts)
 {
-    if (!number || !(value >= 0 && value <= IACP_TS_MAX))
+    if (!number || !(value >= 0 && value <= UNIX_NO_TIME_ABOVE))
         return false;
-    *ts = value > IACP_TS_MILLIS ? value / 1000 : value;
+    *ts = value > UNIX_MILLISECONDS_ABOVE ? value / 1000 : value;
     return true;
 }
 
