@@ -242,7 +242,7 @@ struct iacp_digest {
     char text[]; /* the own key (at 0), a NUL, the ref key, a NUL, then the strings */
 };
 
-enum { NO_TEXT = SIZE_MAX };
+static const size_t NO_TEXT = SIZE_MAX;
 
 static bool key_is(const struct jv *key, const char *name, size_t len)
 {
