@@ -1,65 +1,9 @@
-enum fipa_protocol {
-    FP_REQUEST,
-    FP_QUERY,
-    FP_REQUEST_WHEN,
-    FP_CONTRACT_NET,
-    FP_ITERATED_CONTRACT_NET,
-    FP_PROPOSE,
-    FP_SUBSCRIBE,
-    FP_BROKERING,
-    FP_RECRUITING,
-    FP_AUCTION_ENGLISH,
-    FP_AUCTION_DUTCH,
-    FP_COUNT,
-    FP_NONE = -1,
-};
+/* The FIPA interaction protocols as tables of transitions, and the lookups over them. */
+#include "engine/fipa_protocols.h"
 
-/* Where one participant stands. NONE: not addressed (yet); ENDED: its part is over. */
-enum party_state {
-    PS_NONE,
-    PS_ASKED,      /* the initiator's opening act reached it */
-    PS_AGREED,     /* it agreed; the result is due */
-    PS_PROPOSED,   /* it proposed; the initiator decides */
-    PS_ACCEPTED,   /* its proposal was accepted; the result is due */
-    PS_COUNTERED,  /* it answered a propose with counter_propose; the initiator decides */
-    PS_SUBSCRIBED, /* it agreed to a subscription or already informed */
-    PS_RELAYING,   /* a broker or recruiter agreed; the targets' replies are due */
-    PS_INFORMED,   /* an auction was announced to it */
-    PS_CALLED,     /* an auction round's cfp reached it */
-    PS_BID,        /* it bid in the current round */
-    PS_LEADING,    /* its bid was accepted (the leading bid) */
-    PS_WON,        /* the auction closed with its bid: the request to the winner is due */
-    PS_CANCELLING, /* the initiator cancelled; inform or failure is due */
-    PS_ENDED,
-    PS_COUNT,
-    PS_ACTIVE, /* in a transition: any state but NONE and ENDED */
-    PS_RESUME, /* in a transition: back to the state the cancel interrupted */
-};
-
-/* An inform carrying "x-acp-partial": true, an intermediate result before the final answer (an
- * acp-tools convention): a pseudo-act of the tables, next to the real ones. */
-enum { ACT_PARTIAL_INFORM = FIPA_ACT_COUNT };
-
-/* How a participant's part ended; also the conversation's outcome (the most telling one). */
-enum outcome {
-    OUT_NONE,
-    OUT_DONE,
-    OUT_FAILED,
-    OUT_CANCELLED,
-    OUT_NOT_UNDERSTOOD,
-    OUT_REJECTED,
-    OUT_REFUSED,
-};
-
-enum sender_role { BY_INITIATOR, BY_PARTICIPANT, BY_EITHER };
-
-struct transition {
-    uint8_t from;    /* enum party_state, or PS_ACTIVE */
-    uint8_t by;      /* enum sender_role */
-    int8_t act;      /* enum fipa_act */
-    uint8_t to;      /* enum party_state */
-    uint8_t outcome; /* enum outcome, when to is PS_ENDED */
-};
+#include <ctype.h>
+#include <string.h>
+#include <strings.h>
 
 #define T(from, by, act, to)                                                                       \
     {                                                                                              \
@@ -198,13 +142,7 @@ static const struct transition meta_rows[] = {
 #undef PARTIAL
 #undef LAST
 
-struct protocol_info {
-    const char *name; /* as JADE spells it */
-    const struct transition *rows;
-    bool auction; /* no not-understood rule, no cancel */
-};
-
-static const struct protocol_info protocols[FP_COUNT] = {
+const struct protocol_info fipa_protocol_table[FP_COUNT] = {
     [FP_REQUEST] = {"fipa-request", request_rows, false},
     [FP_QUERY] = {"fipa-query", query_rows, false},
     [FP_REQUEST_WHEN] = {"fipa-request-when", request_when_rows, false},
@@ -220,7 +158,7 @@ static const struct protocol_info protocols[FP_COUNT] = {
     [FP_AUCTION_DUTCH] = {"fipa-auction-dutch", auction_dutch_rows, true},
 };
 
-static const char *const state_names[PS_COUNT] = {
+const char *const fipa_party_state_names[PS_COUNT] = {
     [PS_NONE] = "not addressed",
     [PS_ASKED] = "asked",
     [PS_AGREED] = "agreed",
@@ -238,7 +176,7 @@ static const char *const state_names[PS_COUNT] = {
     [PS_ENDED] = "ended",
 };
 
-static const char *const outcome_names[] = {
+const char *const fipa_outcome_names[OUT_COUNT] = {
     [OUT_NONE] = "open",
     [OUT_DONE] = "done",
     [OUT_FAILED] = "failed",
@@ -248,13 +186,14 @@ static const char *const outcome_names[] = {
     [OUT_REFUSED] = "refused",
 };
 
-static enum fipa_protocol protocol_lookup(const char *name)
+enum fipa_protocol fipa_protocol_lookup(const char *name)
 {
     /* Every name is "fipa-" and more: the letter after it tells most of them apart, before a
      * whole compare (this runs for nearly every message). */
     char after = strlen(name) > 5 ? (char)tolower((unsigned char)name[5]) : '\0';
     for (int p = 0; p < FP_COUNT; p++)
-        if (protocols[p].name[5] == after && strcasecmp(name, protocols[p].name) == 0)
+        if (fipa_protocol_table[p].name[5] == after &&
+            strcasecmp(name, fipa_protocol_table[p].name) == 0)
             return (enum fipa_protocol)p;
     if (strcasecmp(name, "fipa-english-auction") == 0)
         return FP_AUCTION_ENGLISH;
@@ -263,8 +202,7 @@ static enum fipa_protocol protocol_lookup(const char *name)
     return FP_NONE;
 }
 
-/* The protocol an act opens when the message names none; auctions are never guessed. */
-static enum fipa_protocol protocol_inferred(enum fipa_act act)
+enum fipa_protocol fipa_protocol_inferred(enum fipa_act act)
 {
     switch (act) {
     case FIPA_REQUEST:
@@ -287,22 +225,6 @@ static enum fipa_protocol protocol_inferred(enum fipa_act act)
     }
 }
 
-static bool opens(enum fipa_protocol p, enum fipa_act act)
-{
-    for (const struct transition *t = protocols[p].rows; t->from != PS_COUNT; t++)
-        if (t->from == PS_NONE && t->act == (int8_t)act)
-            return true;
-    return false;
-}
-
-/* Contract net turns out to be iterated when a second round starts: the same run. */
-static bool same_family(enum fipa_protocol a, enum fipa_protocol b)
-{
-    bool a_cn = a == FP_CONTRACT_NET || a == FP_ITERATED_CONTRACT_NET;
-    bool b_cn = b == FP_CONTRACT_NET || b == FP_ITERATED_CONTRACT_NET;
-    return a == b || (a_cn && b_cn);
-}
-
 /* act is an enum fipa_act or ACT_PARTIAL_INFORM. */
 static bool row_matches(const struct transition *t, enum party_state state, enum sender_role by,
                         int act)
@@ -312,13 +234,13 @@ static bool row_matches(const struct transition *t, enum party_state state, enum
     return state_ok && (t->by == by || t->by == BY_EITHER) && t->act == (int8_t)act;
 }
 
-static const struct transition *transition_find(enum fipa_protocol p, enum party_state state,
-                                                enum sender_role by, int act)
+const struct transition *fipa_transition_find(enum fipa_protocol p, enum party_state state,
+                                              enum sender_role by, int act)
 {
-    for (const struct transition *t = protocols[p].rows; t->from != PS_COUNT; t++)
+    for (const struct transition *t = fipa_protocol_table[p].rows; t->from != PS_COUNT; t++)
         if (row_matches(t, state, by, act))
             return t;
-    if (protocols[p].auction)
+    if (fipa_protocol_table[p].auction)
         return NULL;
     for (const struct transition *t = meta_rows; t->from != PS_COUNT; t++)
         if (row_matches(t, state, by, act))

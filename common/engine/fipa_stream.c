@@ -1,14 +1,13 @@
 /* FIPA interaction protocols over a stream. Every protocol is data: a table of transitions
- * (state x act x who sends -> next state) that each participant of a conversation walks on its
- * own. Conversations are keyed by conversation_id, or by the reply_with / in_reply_to chain when
- * there is none. A finished conversation shrinks to a tombstone (key, initiator, protocol, last
- * line) so that late messages and reused ids are recognised; tombstones and idle conversations
- * expire by message time, oldest first, a few per message. Message time is the stream clock
- * (streamclock.h), so that no single sender's clock, and no single timestamp, moves it for the
- * others. */
+ * (state x act x who sends -> next state, fipa_protocols.h) that each participant of a
+ * conversation walks on its own. Conversations are keyed by conversation_id, or by the reply_with /
+ * in_reply_to chain when there is none. A finished conversation shrinks to a tombstone (key,
+ * initiator, protocol, last line) so that late messages and reused ids are recognised; tombstones
+ * and idle conversations expire by message time, oldest first, a few per message. Message time is
+ * the stream clock (streamclock.h), so that no single sender's clock, and no single timestamp,
+ * moves it for the others. */
 #include "engine/fipa_stream.h"
 
-#include <ctype.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -22,10 +21,9 @@
 #include "base/timeutil.h"
 #include "base/util.h"
 #include "diag/findings.h"
+#include "engine/fipa_protocols.h"
 #include "proto/convert.h"
 #include "proto/fipa.h"
-
-/* ---- Conversations ---- */
 
 /* reply_with values remembered per conversation keyed by the chain: enough for a contract net
  * with dozens of proposers, bounded for a subscription that informs forever. */
@@ -515,7 +513,7 @@ static void report(struct fipa_stream *s, const struct conversation *c, const ch
         .proto = PROTO_FIPA,
         .id = conversation_id(c),
         .conversation = belongs_to(s, c),
-        .protocol = protocols[c->protocol].name,
+        .protocol = fipa_protocol_name(c->protocol),
         .initiator = c->initiator,
         .participants = s->names,
         .nparticipants = nparticipants,
@@ -572,7 +570,7 @@ static const struct party *first_open_party(const struct conversation *c)
 static void abandon(struct fipa_stream *s, struct conversation *c, const char *outcome)
 {
     list_remove(&s->open, &c->link);
-    report(s, c, c->open_parties ? outcome : outcome_names[overall_outcome(c)]);
+    report(s, c, c->open_parties ? outcome : fipa_outcome_name(overall_outcome(c)));
     conversation_free(s, c);
 }
 
@@ -601,8 +599,8 @@ static void warn_abandoned(struct fipa_stream *s, struct conversation *c, const 
     if (waiting) {
         struct diag_where at = related_to(m, c->last_file, c->last_line);
         diag_emit(sink, &at, SEV_WARNING, code, "%s conversation '%s' %s while %s was %s",
-                  protocols[c->protocol].name, conversation_id(c), why, waiting->name,
-                  state_names[waiting->state]);
+                  fipa_protocol_name(c->protocol), conversation_id(c), why, waiting->name,
+                  fipa_party_state_name(waiting->state));
     }
     abandon(s, c, outcome);
     s->blame = blamed != c ? blamed : NULL;
@@ -732,7 +730,7 @@ static void finish(struct fipa_stream *s, struct conversation *c)
 {
     c->outcome = overall_outcome(c);
     list_remove(&s->open, &c->link);
-    report(s, c, outcome_names[c->outcome]);
+    report(s, c, fipa_outcome_name(c->outcome));
     if (s->blame == c)
         s->blame = NULL;
     story_free(c->story);
@@ -804,7 +802,7 @@ static const struct transition *auction_step(struct conversation *c, const struc
     static const struct transition won = {PS_ACTIVE, BY_INITIATOR, FIPA_INFORM, PS_WON, OUT_NONE};
     static const struct transition outbid = {PS_ACTIVE, BY_INITIATOR, FIPA_INFORM, PS_ENDED,
                                              OUT_DONE};
-    if (!protocols[c->protocol].auction || t->by != BY_INITIATOR)
+    if (!fipa_protocol_is_auction(c->protocol) || t->by != BY_INITIATOR)
         return t;
     size_t index = (size_t)(p - c->parties) + 1;
     if (t->act == FIPA_ACCEPT_PROPOSAL) {
@@ -862,7 +860,7 @@ static const char *expected_acts(struct fipa_stream *s, const struct conversatio
     for (size_t r = 0; r < 2; r++) {
         size_t before = sb->len;
         for (int act = 0; act < FIPA_ACT_COUNT; act++)
-            if (transition_find(c->protocol, state, roles[r], act)) {
+            if (fipa_transition_find(c->protocol, state, roles[r], act)) {
                 sb_adds(sb, sb->len == before ? (before ? "; " : "") : ", ");
                 sb_adds(sb, fipa_act_name((enum fipa_act)act, SPELL_KEBAB));
             }
@@ -883,7 +881,7 @@ static const char *opening_acts(struct fipa_stream *s, enum fipa_protocol p)
     sb_reset(sb);
     sb_adds(sb, "");
     for (int act = 0; act < FIPA_ACT_COUNT; act++)
-        if (opens(p, (enum fipa_act)act)) {
+        if (fipa_protocol_opens(p, (enum fipa_act)act)) {
             sb_adds(sb, sb->len ? " or " : "");
             sb_adds(sb, fipa_act_name((enum fipa_act)act, SPELL_KEBAB));
         }
@@ -898,14 +896,14 @@ static void unexpected(struct fipa_stream *s, struct conversation *c, const stru
         diag_emit(sink, &at, SEV_ERROR, "fipa-after-end",
                   "%s after %s's part of conversation '%s' ended (%s)",
                   fipa_act_name(in->act, SPELL_KEBAB), p->name, conversation_id(c),
-                  outcome_names[p->outcome]);
+                  fipa_outcome_name(p->outcome));
         return;
     }
     const char *expected = expected_acts(s, c, p->state, p->name);
     diag_emit(sink, &at, SEV_ERROR, "fipa-unexpected-act",
               "%s from %s is not allowed in %s when %s is %s; expected %s",
-              fipa_act_name(in->act, SPELL_KEBAB), in->sender, protocols[c->protocol].name, p->name,
-              state_names[p->state], expected);
+              fipa_act_name(in->act, SPELL_KEBAB), in->sender, fipa_protocol_name(c->protocol),
+              p->name, fipa_party_state_name(p->state), expected);
 }
 
 /* The first message after a reply_by answers it (the party's file and line name the message that
@@ -1002,12 +1000,12 @@ static void initiator_to(struct fipa_stream *s, struct conversation *c, const ch
         return;
     struct party *p = party_find(c, name);
     enum party_state state = p ? p->state : PS_NONE;
-    const struct transition *t = transition_find(c->protocol, state, BY_INITIATOR, in->act);
+    const struct transition *t = fipa_transition_find(c->protocol, state, BY_INITIATOR, in->act);
     /* A cfp to a bidder that proposed starts the next round: the run is iterated. */
     if (!t && c->protocol == FP_CONTRACT_NET && !c->protocol_named && in->act == FIPA_CFP &&
         state == PS_PROPOSED) {
         c->protocol = FP_ITERATED_CONTRACT_NET;
-        t = transition_find(c->protocol, state, BY_INITIATOR, in->act);
+        t = fipa_transition_find(c->protocol, state, BY_INITIATOR, in->act);
     }
     if (t) {
         second_accept(c, p, name, in, sink);
@@ -1025,7 +1023,7 @@ static void initiator_to(struct fipa_stream *s, struct conversation *c, const ch
     struct diag_where at = related_to(in->m, c->first_file, c->first_line);
     diag_emit(sink, &at, SEV_ERROR, "fipa-unexpected-act",
               "%s to %s, who is not part of %s conversation '%s'; expected %s",
-              fipa_act_name(in->act, SPELL_KEBAB), name, protocols[c->protocol].name,
+              fipa_act_name(in->act, SPELL_KEBAB), name, fipa_protocol_name(c->protocol),
               conversation_id(c), expected_acts(s, c, PS_NONE, name));
 }
 
@@ -1037,13 +1035,14 @@ static void initiator_to_all(struct fipa_stream *s, struct conversation *c,
     bool applied = false;
     for (size_t i = 0; i < c->nparties; i++) {
         struct party *p = &c->parties[i];
-        const struct transition *t = transition_find(c->protocol, p->state, BY_INITIATOR, in->act);
+        const struct transition *t =
+            fipa_transition_find(c->protocol, p->state, BY_INITIATOR, in->act);
         if (t) {
             initiator_reaches(s, c, p, t, in, sink);
             applied = true;
         }
     }
-    const struct transition *t = transition_find(c->protocol, PS_NONE, BY_INITIATOR, in->act);
+    const struct transition *t = fipa_transition_find(c->protocol, PS_NONE, BY_INITIATOR, in->act);
     if (t) {
         c->broadcast_state = t->to;
         struct rare *r = rare(c);
@@ -1056,7 +1055,7 @@ static void initiator_to_all(struct fipa_stream *s, struct conversation *c,
         struct diag_where at = related_to(in->m, c->last_file, c->last_line);
         diag_emit(sink, &at, SEV_ERROR, "fipa-unexpected-act",
                   "broadcast %s applies to no participant of %s conversation '%s'",
-                  fipa_act_name(in->act, SPELL_KEBAB), protocols[c->protocol].name,
+                  fipa_act_name(in->act, SPELL_KEBAB), fipa_protocol_name(c->protocol),
                   conversation_id(c));
     }
 }
@@ -1069,7 +1068,7 @@ static void cannot_follow(const struct conversation *c, const struct incoming *i
     struct diag_where at = related_to(in->m, c->last_file, c->last_line);
     diag_emit(sink, &at, SEV_WARNING, "fipa-cannot-follow",
               "%s has no %s: %s conversation '%s' cannot follow it",
-              fipa_act_name(in->act, SPELL_KEBAB), member, protocols[c->protocol].name,
+              fipa_act_name(in->act, SPELL_KEBAB), member, fipa_protocol_name(c->protocol),
               conversation_id(c));
 }
 
@@ -1258,9 +1257,9 @@ static const struct transition *participant_step(const struct conversation *c,
                                                  enum party_state state, const struct incoming *in)
 {
     const struct transition *t =
-        in->partial ? transition_find(c->protocol, state, BY_PARTICIPANT, ACT_PARTIAL_INFORM)
+        in->partial ? fipa_transition_find(c->protocol, state, BY_PARTICIPANT, ACT_PARTIAL_INFORM)
                     : NULL;
-    return t ? t : transition_find(c->protocol, state, BY_PARTICIPANT, in->act);
+    return t ? t : fipa_transition_find(c->protocol, state, BY_PARTICIPANT, in->act);
 }
 
 /* While a cancel is pending, a message the participant sent before the cancel reached it (it
@@ -1351,7 +1350,7 @@ static void from_participant(struct fipa_stream *s, struct conversation *c,
         struct diag_where at = related_to(in->m, c->first_file, c->first_line);
         diag_emit(sink, &at, SEV_ERROR, "fipa-not-addressed",
                   "%s from %s, whom %s conversation '%s' never addressed",
-                  fipa_act_name(in->act, SPELL_KEBAB), in->sender, protocols[c->protocol].name,
+                  fipa_act_name(in->act, SPELL_KEBAB), in->sender, fipa_protocol_name(c->protocol),
                   conversation_id(c));
         return;
     }
@@ -1478,8 +1477,8 @@ static void after_end(struct conversation *c, const struct incoming *in, struct 
     }
     struct diag_where at = related_to(in->m, c->last_file, c->last_line);
     diag_emit(sink, &at, SEV_ERROR, "fipa-after-end", "%s after %s conversation '%s' ended (%s)",
-              fipa_act_name(in->act, SPELL_KEBAB), protocols[c->protocol].name, conversation_id(c),
-              outcome_names[c->outcome]);
+              fipa_act_name(in->act, SPELL_KEBAB), fipa_protocol_name(c->protocol),
+              conversation_id(c), fipa_outcome_name(c->outcome));
 }
 
 static void reused(struct fipa_stream *s, struct conversation *c, const struct incoming *in,
@@ -1488,9 +1487,9 @@ static void reused(struct fipa_stream *s, struct conversation *c, const struct i
     struct diag_where at = related_to(in->m, c->first_file, c->first_line);
     diag_emit(sink, &at, SEV_ERROR, "fipa-conversation-reused",
               "%s opens a new %s run in conversation '%s', which %s (%s)",
-              fipa_act_name(in->act, SPELL_KEBAB), protocols[p].name, conversation_id(c),
+              fipa_act_name(in->act, SPELL_KEBAB), fipa_protocol_name(p), conversation_id(c),
               c->finished ? "already ended" : "is still open",
-              c->finished ? outcome_names[c->outcome] : protocols[c->protocol].name);
+              c->finished ? fipa_outcome_name(c->outcome) : fipa_protocol_name(c->protocol));
     if (c->finished) {
         list_remove(&s->tombstones, &c->link);
         conversation_free(s, c);
@@ -1507,9 +1506,10 @@ static enum fipa_protocol would_open(const struct incoming *in, bool *named)
     /* Guessed from the act, only a message that answers nothing opens: a propose answering a
      * cfp nobody saw is contract net met midway, not a new fipa-propose. */
     if (!name)
-        return jv_member_string(in->m->view, "in_reply_to") ? FP_NONE : protocol_inferred(in->act);
-    enum fipa_protocol p = protocol_lookup(name);
-    return p != FP_NONE && opens(p, in->act) ? p : FP_NONE;
+        return jv_member_string(in->m->view, "in_reply_to") ? FP_NONE
+                                                            : fipa_protocol_inferred(in->act);
+    enum fipa_protocol p = fipa_protocol_lookup(name);
+    return p != FP_NONE && fipa_protocol_opens(p, in->act) ? p : FP_NONE;
 }
 
 /* The conversation of the message a reply answers: the reply goes to the agent that chose the
@@ -1581,7 +1581,7 @@ static bool reuses(const struct conversation *c, const struct incoming *in, enum
         return false;
     if (c->finished)
         return !jv_member_string(in->m->view, "in_reply_to");
-    return named && !same_family(p, c->protocol);
+    return named && !fipa_protocol_same_family(p, c->protocol);
 }
 
 /* JADE sends a cfp as one message per participant, all in one conversation: a copy that comes
@@ -1606,9 +1606,9 @@ static void revive(struct fipa_stream *s, struct conversation *c)
  * the same run (contract net that turned iterated). */
 static bool same_protocol(enum fipa_protocol running, const char *running_name, const char *name)
 {
-    enum fipa_protocol p = protocol_lookup(name);
+    enum fipa_protocol p = fipa_protocol_lookup(name);
     if (p != FP_NONE && running != FP_NONE)
-        return same_family(p, running);
+        return fipa_protocol_same_family(p, running);
     return running_name && strcasecmp(name, running_name) == 0;
 }
 
@@ -1666,7 +1666,8 @@ static const char *unknown_protocol(struct fipa_stream *s, const struct incoming
 /* Acts that start an interaction: sent without in_reply_to, one of them opens a conversation. */
 static bool opens_some_protocol(const struct incoming *in)
 {
-    return protocol_inferred(in->act) != FP_NONE && !jv_member_string(in->m->view, "in_reply_to");
+    return fipa_protocol_inferred(in->act) != FP_NONE &&
+           !jv_member_string(in->m->view, "in_reply_to");
 }
 
 static const char *wrong_opening(struct fipa_stream *s, const struct incoming *in,
@@ -1678,10 +1679,10 @@ static const char *wrong_opening(struct fipa_stream *s, const struct incoming *i
     if (id)
         diag_emit(sink, &in->m->at, SEV_ERROR, "fipa-wrong-opening",
                   "%s opens conversation '%s' as %s, which opens with %s", act, id,
-                  protocols[p].name, expected);
+                  fipa_protocol_name(p), expected);
     else
         diag_emit(sink, &in->m->at, SEV_ERROR, "fipa-wrong-opening",
-                  "%s opens a %s conversation, which opens with %s", act, protocols[p].name,
+                  "%s opens a %s conversation, which opens with %s", act, fipa_protocol_name(p),
                   expected);
     return remember_unfollowed(s, in, p, name);
 }
@@ -1709,7 +1710,7 @@ static const char *follow_unattributed(struct fipa_stream *s, const struct incom
     if (!c && p != FP_NONE)
         diag_emit(sink, &in->m->at, SEV_WARNING, "fipa-cannot-follow",
                   "%s has no sender: the %s conversation it opens cannot be followed",
-                  fipa_act_name(in->act, SPELL_KEBAB), protocols[p].name);
+                  fipa_act_name(in->act, SPELL_KEBAB), fipa_protocol_name(p));
     return c ? belongs_to(s, c) : NULL;
 }
 
@@ -1731,7 +1732,7 @@ static const char *follow_message(struct fipa_stream *s, const struct incoming *
                                   struct diag_sink *sink)
 {
     const char *name = jv_member_string(in->m->view, "protocol");
-    enum fipa_protocol declared = name ? protocol_lookup(name) : FP_NONE;
+    enum fipa_protocol declared = name ? fipa_protocol_lookup(name) : FP_NONE;
     struct conversation *c = lookup(s, in, &s->key);
     struct diag_sink *all = sink; /* for what is found about other conversations */
     s->accounted = accounts_for(s, c);
@@ -1767,7 +1768,7 @@ static const char *follow_message(struct fipa_stream *s, const struct incoming *
         if (!has_receiver(in->receiver)) {
             diag_emit(sink, &in->m->at, SEV_WARNING, "fipa-cannot-follow",
                       "%s has no receiver: the %s conversation it opens cannot be followed",
-                      fipa_act_name(in->act, SPELL_KEBAB), protocols[p].name);
+                      fipa_act_name(in->act, SPELL_KEBAB), fipa_protocol_name(p));
             return NULL;
         }
         make_room(s, in->m, all);
@@ -1775,8 +1776,8 @@ static const char *follow_message(struct fipa_stream *s, const struct incoming *
         s->blame = c;
         if (s->pending) /* found before it opened: a reused conversation_id */
             findings_move(&story_of(c, in->act, NAN)->findings, &s->pending);
-    } else if (name && !same_protocol(c->protocol, protocols[c->protocol].name, name)) {
-        protocol_changed(c, in, name, protocols[c->protocol].name, sink);
+    } else if (name && !same_protocol(c->protocol, fipa_protocol_name(c->protocol), name)) {
+        protocol_changed(c, in, name, fipa_protocol_name(c->protocol), sink);
     }
     follow(s, c, in, sink);
     if (c->key[0] == 'r')
@@ -1943,8 +1944,8 @@ void fipa_stream_finish(struct fipa_stream *s, struct diag_sink *sink)
             }
             diag_emit(sink_for(s, c, sink), &at, SEV_WARNING, "fipa-open-at-end",
                       "%s conversation '%s' is still open at end of input: %s is %s",
-                      protocols[c->protocol].name, conversation_id(c), waiting->name,
-                      state_names[waiting->state]);
+                      fipa_protocol_name(c->protocol), conversation_id(c), waiting->name,
+                      fipa_party_state_name(waiting->state));
         }
         abandon(s, c, "open");
     }
