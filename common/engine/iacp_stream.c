@@ -18,6 +18,7 @@
 #include "base/list.h"
 #include "base/pool.h"
 #include "base/streamclock.h"
+#include "base/timeutil.h"
 #include "base/util.h"
 #include "diag/findings.h"
 #include "proto/convert.h"
@@ -241,7 +242,7 @@ struct iacp_digest {
     char text[]; /* the own key (at 0), a NUL, the ref key, a NUL, then the strings */
 };
 
-enum { NO_TEXT = SIZE_MAX };
+static const size_t NO_TEXT = SIZE_MAX;
 
 static bool key_is(const struct jv *key, const char *name, size_t len)
 {
@@ -424,8 +425,8 @@ static struct iacp_digest *digest_make(struct strbuf *into, const struct message
         d.legacy = e.v && iacp_version_parse(jv_string_value(e.v)) == IACP_V1_0;
         /* A ts beyond any era (iacp-ts-range) says no time at all; one in milliseconds
          * (iacp-ts-millis) would age the stream by years. */
-        d.followed = d.ts <= IACP_TS_MAX;
-        if (d.ts > IACP_TS_MILLIS)
+        d.followed = d.ts <= UNIX_NO_TIME_ABOVE;
+        if (d.ts > UNIX_MILLISECONDS_ABOVE)
             d.ts /= 1000;
     }
     const struct jv *node =

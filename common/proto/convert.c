@@ -87,11 +87,6 @@ void converter_free(struct converter *c)
     free(c);
 }
 
-size_t converter_remembered(const struct converter *c)
-{
-    return c->conversations.size;
-}
-
 /* --- remembering conversations --- */
 
 static void forget_one(struct converter *c, struct remembered *r)
@@ -177,9 +172,9 @@ static void read_clock(struct converter *c, const char *sender, bool timed, doub
  * above 10^14 (iacp.h). */
 static bool ts_seconds(bool number, double value, double *ts)
 {
-    if (!number || !(value >= 0 && value <= IACP_TS_MAX))
+    if (!number || !(value >= 0 && value <= UNIX_NO_TIME_ABOVE))
         return false;
-    *ts = value > IACP_TS_MILLIS ? value / 1000 : value;
+    *ts = value > UNIX_MILLISECONDS_ABOVE ? value / 1000 : value;
     return true;
 }
 

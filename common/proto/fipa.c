@@ -135,7 +135,8 @@ static const char *const protocols[] = {
     "fipa-dutch-auction",
 };
 
-bool fipa_protocol_known(const char *name)
+/* Whether name is an interaction protocol this toolkit knows (case-insensitively). */
+static bool fipa_protocol_known(const char *name)
 {
     for (size_t i = 0; i < sizeof protocols / sizeof *protocols; i++)
         if (strcasecmp(name, protocols[i]) == 0)
@@ -196,7 +197,8 @@ const char *fipa_agent_name_jv(const struct jv *v)
     return name && *name ? name : NULL;
 }
 
-bool fipa_agent_valid_jv(const struct jv *v)
+/* fipa_agent_valid over the scanner's view. */
+static bool fipa_agent_valid_jv(const struct jv *v)
 {
     if (!fipa_agent_name_jv(v))
         return false;
@@ -289,19 +291,14 @@ static void check_strings(const struct message *m, struct diag_sink *sink)
         diag_emit(sink, &m->at, SEV_ERROR, "fipa-type", "'in_reply_to' must be a string or null");
 }
 
-/* Unix seconds above this (the year 5138) are milliseconds by mistake, as IACP's ts; above
- * NO_TIME_FROM they are neither seconds nor milliseconds of this era. */
-static const double MILLISECONDS_FROM = 1e11;
-static const double NO_TIME_FROM = 1e14;
-
 /* A time in unix seconds: reported when it cannot be seconds of this era. */
 static void check_seconds(const struct message *m, struct diag_sink *sink, const char *key,
                           double value)
 {
-    if (value > NO_TIME_FROM)
+    if (value > UNIX_NO_TIME_ABOVE)
         diag_emit(sink, &m->at, SEV_ERROR, "fipa-time-range",
                   "'%s' is above 10^14: neither unix seconds nor milliseconds of this era", key);
-    else if (value > MILLISECONDS_FROM)
+    else if (value > UNIX_MILLISECONDS_ABOVE)
         diag_emit(sink, &m->at, SEV_WARNING, "fipa-time-millis",
                   "'%s' is above 10^11 and looks like milliseconds", key);
 }
@@ -369,9 +366,9 @@ static bool time_value(const json_t *v, double *epoch)
 {
     if (json_is_number(v) && json_number_value(v) >= 0) {
         double value = json_number_value(v);
-        if (value > NO_TIME_FROM)
+        if (value > UNIX_NO_TIME_ABOVE)
             return false;
-        *epoch = value > MILLISECONDS_FROM ? value / 1000 : value;
+        *epoch = value > UNIX_MILLISECONDS_ABOVE ? value / 1000 : value;
         return true;
     }
     bool zone;
@@ -389,9 +386,9 @@ static bool time_value_jv(const struct jv *v, double *epoch)
 {
     if (jv_is_number(v) && jv_number_value(v) >= 0) {
         double value = jv_number_value(v);
-        if (value > NO_TIME_FROM)
+        if (value > UNIX_NO_TIME_ABOVE)
             return false;
-        *epoch = value > MILLISECONDS_FROM ? value / 1000 : value;
+        *epoch = value > UNIX_MILLISECONDS_ABOVE ? value / 1000 : value;
         return true;
     }
     bool zone;

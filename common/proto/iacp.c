@@ -4,6 +4,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "base/timeutil.h"
 #include "proto/fipa.h"
 
 enum direction { ANY_WAY, FROM_QUEEN, TO_QUEEN };
@@ -113,7 +114,7 @@ static void check_ts(const struct message *m, struct diag_sink *sink)
         diag_emit(sink, &m->at, SEV_ERROR, "iacp-ts", "'ts' is negative");
         return;
     }
-    if (value > IACP_TS_MAX) {
+    if (value > UNIX_NO_TIME_ABOVE) {
         diag_emit(sink, &m->at, SEV_ERROR, "iacp-ts-range",
                   "'ts' is above 10^14: no time of this era, in seconds or in milliseconds");
         return;
@@ -123,7 +124,7 @@ static void check_ts(const struct message *m, struct diag_sink *sink)
     if (jv_is_real(ts) && value != floor(value))
         diag_emit(sink, &m->at, SEV_WARNING, "iacp-ts-fraction",
                   "'ts' has a fractional part; IACP time is whole seconds");
-    if (value > IACP_TS_MILLIS)
+    if (value > UNIX_MILLISECONDS_ABOVE)
         diag_emit(sink, &m->at, SEV_WARNING, "iacp-ts-millis",
                   "'ts' is above 10^11 and looks like milliseconds");
 }

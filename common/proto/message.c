@@ -104,7 +104,8 @@ enum protocol message_protocol(const json_t *root, enum protocol_choice choice)
     return PROTOCOL_BY_MEMBERS(json_object_get, root, choice);
 }
 
-enum protocol message_view_protocol(const struct jv *view, enum protocol_choice choice)
+/* message_protocol over the scanner's view. */
+static enum protocol message_view_protocol(const struct jv *view, enum protocol_choice choice)
 {
     return PROTOCOL_BY_MEMBERS(jv_object_get, view, choice);
 }
