@@ -598,7 +598,7 @@ static void warn_abandoned(struct fipa_stream *s, struct conversation *c, const 
     const struct party *waiting = first_open_party(c);
     if (waiting) {
         struct diag_where at = related_to(m, c->last_file, c->last_line);
-        diag_emit(sink, &at, SEV_WARNING, code, "%s conversation '%s' %s while %s was %s",
+        diag_emit(sink, &at, code, "%s conversation '%s' %s while %s was %s",
                   fipa_protocol_name(c->protocol), conversation_id(c), why, waiting->name,
                   fipa_party_state_name(waiting->state));
     }
@@ -893,14 +893,13 @@ static void unexpected(struct fipa_stream *s, struct conversation *c, const stru
 {
     struct diag_where at = related_to(in->m, p->file, p->line);
     if (p->state == PS_ENDED) {
-        diag_emit(sink, &at, SEV_ERROR, "fipa-after-end",
-                  "%s after %s's part of conversation '%s' ended (%s)",
+        diag_emit(sink, &at, "fipa-after-end", "%s after %s's part of conversation '%s' ended (%s)",
                   fipa_act_name(in->act, SPELL_KEBAB), p->name, conversation_id(c),
                   fipa_outcome_name(p->outcome));
         return;
     }
     const char *expected = expected_acts(s, c, p->state, p->name);
-    diag_emit(sink, &at, SEV_ERROR, "fipa-unexpected-act",
+    diag_emit(sink, &at, "fipa-unexpected-act",
               "%s from %s is not allowed in %s when %s is %s; expected %s",
               fipa_act_name(in->act, SPELL_KEBAB), in->sender, fipa_protocol_name(c->protocol),
               p->name, fipa_party_state_name(p->state), expected);
@@ -921,10 +920,10 @@ static bool check_late(const struct fipa_stream *s, const struct conversation *c
     long seconds = (long)(in->time - deadline);
     /* A participant's propose answers a cfp: contract net and the auctions. */
     if (in->act == FIPA_PROPOSE && strcmp(in->sender, c->initiator) != 0)
-        diag_emit(sink, &at, SEV_WARNING, "fipa-late-proposal",
+        diag_emit(sink, &at, "fipa-late-proposal",
                   "proposal from %s arrived %ld s after the cfp's reply_by", in->sender, seconds);
     else
-        diag_emit(sink, &at, SEV_WARNING, "fipa-late-reply",
+        diag_emit(sink, &at, "fipa-late-reply",
                   "%s from %s arrived %ld s after the reply_by of the message it answers",
                   fipa_act_name(in->act, SPELL_KEBAB), in->sender, seconds);
     return true;
@@ -953,7 +952,7 @@ static bool accept_without_proposal(const struct conversation *c, const struct p
         return false;
     struct diag_where at =
         p ? related_to(in->m, p->file, p->line) : related_to(in->m, c->first_file, c->first_line);
-    diag_emit(sink, &at, SEV_ERROR, "fipa-accept-no-proposal",
+    diag_emit(sink, &at, "fipa-accept-no-proposal",
               "accept-proposal to %s, who %s in conversation '%s'", name, why, conversation_id(c));
     return true;
 }
@@ -969,7 +968,7 @@ static void second_accept(const struct conversation *c, const struct party *p, c
     if (winner == p)
         return;
     struct diag_where at = related_to(in->m, winner->file, winner->line);
-    diag_emit(sink, &at, SEV_ERROR, "fipa-auction-second-accept",
+    diag_emit(sink, &at, "fipa-auction-second-accept",
               "accept-proposal to %s, but %s's bid already won this round of auction '%s'", name,
               winner->name, conversation_id(c));
 }
@@ -983,7 +982,7 @@ static void initiator_reaches(struct fipa_stream *s, struct conversation *c, str
     check_late(s, c, p, &p->answer_due, in, sink);
     if (in->act == FIPA_ACCEPT_PROPOSAL && p->late) {
         struct diag_where at = related_to(in->m, p->file, p->line);
-        diag_emit(sink, &at, SEV_WARNING, "fipa-late-accept",
+        diag_emit(sink, &at, "fipa-late-accept",
                   "accept-proposal to %s, whose proposal came after the reply_by, in conversation "
                   "'%s'",
                   p->name, conversation_id(c));
@@ -1021,7 +1020,7 @@ static void initiator_to(struct fipa_stream *s, struct conversation *c, const ch
         return;
     }
     struct diag_where at = related_to(in->m, c->first_file, c->first_line);
-    diag_emit(sink, &at, SEV_ERROR, "fipa-unexpected-act",
+    diag_emit(sink, &at, "fipa-unexpected-act",
               "%s to %s, who is not part of %s conversation '%s'; expected %s",
               fipa_act_name(in->act, SPELL_KEBAB), name, fipa_protocol_name(c->protocol),
               conversation_id(c), expected_acts(s, c, PS_NONE, name));
@@ -1053,7 +1052,7 @@ static void initiator_to_all(struct fipa_stream *s, struct conversation *c,
     }
     if (!applied) {
         struct diag_where at = related_to(in->m, c->last_file, c->last_line);
-        diag_emit(sink, &at, SEV_ERROR, "fipa-unexpected-act",
+        diag_emit(sink, &at, "fipa-unexpected-act",
                   "broadcast %s applies to no participant of %s conversation '%s'",
                   fipa_act_name(in->act, SPELL_KEBAB), fipa_protocol_name(c->protocol),
                   conversation_id(c));
@@ -1066,7 +1065,7 @@ static void cannot_follow(const struct conversation *c, const struct incoming *i
                           const char *member, struct diag_sink *sink)
 {
     struct diag_where at = related_to(in->m, c->last_file, c->last_line);
-    diag_emit(sink, &at, SEV_WARNING, "fipa-cannot-follow",
+    diag_emit(sink, &at, "fipa-cannot-follow",
               "%s has no %s: %s conversation '%s' cannot follow it",
               fipa_act_name(in->act, SPELL_KEBAB), member, fipa_protocol_name(c->protocol),
               conversation_id(c));
@@ -1299,7 +1298,7 @@ static void crossed(struct conversation *c, struct party *p, const struct transi
     }
     if (!cancel_ref(c)) {
         struct diag_where at = related_to(in->m, p->file, p->line);
-        diag_emit(sink, &at, SEV_WARNING, "fipa-cancel-crossed",
+        diag_emit(sink, &at, "fipa-cancel-crossed",
                   "%s from %s names an earlier message, not the cancel, which has no reply_with: "
                   "read as the final answer, sent before the cancel arrived",
                   fipa_act_name(in->act, SPELL_KEBAB), in->sender);
@@ -1348,7 +1347,7 @@ static void from_participant(struct fipa_stream *s, struct conversation *c,
         if (recruited_reply(c, in) || c->crowded)
             return;
         struct diag_where at = related_to(in->m, c->first_file, c->first_line);
-        diag_emit(sink, &at, SEV_ERROR, "fipa-not-addressed",
+        diag_emit(sink, &at, "fipa-not-addressed",
                   "%s from %s, whom %s conversation '%s' never addressed",
                   fipa_act_name(in->act, SPELL_KEBAB), in->sender, fipa_protocol_name(c->protocol),
                   conversation_id(c));
@@ -1375,7 +1374,7 @@ static void from_participant(struct fipa_stream *s, struct conversation *c,
         p->late = late;
     if (p->state == PS_ASKED && in->act == FIPA_FAILURE && is_contract_net(c->protocol)) {
         struct diag_where at = related_to(in->m, p->file, p->line);
-        diag_emit(sink, &at, SEV_WARNING, "fipa-cfp-failure",
+        diag_emit(sink, &at, "fipa-cfp-failure",
                   "failure from %s answers a cfp in conversation '%s'; contract net expects "
                   "propose or refuse",
                   in->sender, conversation_id(c));
@@ -1408,7 +1407,7 @@ static void check_in_reply_to(struct conversation *c, const struct incoming *in,
     if (!in_reply_to || c->messages == 0 || c->replies_forgotten || reply_seen(c, in_reply_to))
         return;
     struct diag_where at = related_to(in->m, c->first_file, c->first_line);
-    diag_emit(sink, &at, SEV_WARNING, "fipa-reply-unknown",
+    diag_emit(sink, &at, "fipa-reply-unknown",
               "in_reply_to '%s' names no message of conversation '%s'", in_reply_to,
               conversation_id(c));
 }
@@ -1476,7 +1475,7 @@ static void after_end(struct conversation *c, const struct incoming *in, struct 
         return;
     }
     struct diag_where at = related_to(in->m, c->last_file, c->last_line);
-    diag_emit(sink, &at, SEV_ERROR, "fipa-after-end", "%s after %s conversation '%s' ended (%s)",
+    diag_emit(sink, &at, "fipa-after-end", "%s after %s conversation '%s' ended (%s)",
               fipa_act_name(in->act, SPELL_KEBAB), fipa_protocol_name(c->protocol),
               conversation_id(c), fipa_outcome_name(c->outcome));
 }
@@ -1485,7 +1484,7 @@ static void reused(struct fipa_stream *s, struct conversation *c, const struct i
                    enum fipa_protocol p, struct diag_sink *sink)
 {
     struct diag_where at = related_to(in->m, c->first_file, c->first_line);
-    diag_emit(sink, &at, SEV_ERROR, "fipa-conversation-reused",
+    diag_emit(sink, &at, "fipa-conversation-reused",
               "%s opens a new %s run in conversation '%s', which %s (%s)",
               fipa_act_name(in->act, SPELL_KEBAB), fipa_protocol_name(p), conversation_id(c),
               c->finished ? "already ended" : "is still open",
@@ -1616,7 +1615,7 @@ static void protocol_changed(const struct conversation *c, const struct incoming
                              const char *name, const char *running, struct diag_sink *sink)
 {
     struct diag_where at = related_to(in->m, c->first_file, c->first_line);
-    diag_emit(sink, &at, SEV_ERROR, "fipa-protocol-changed",
+    diag_emit(sink, &at, "fipa-protocol-changed",
               "%s names protocol '%s' in conversation '%s', which runs %s",
               fipa_act_name(in->act, SPELL_KEBAB), name, conversation_id(c), running);
 }
@@ -1658,8 +1657,7 @@ static const char *in_unfollowed(struct fipa_stream *s, struct conversation *c,
 static const char *unknown_protocol(struct fipa_stream *s, const struct incoming *in,
                                     const char *name, struct diag_sink *sink)
 {
-    diag_emit(sink, &in->m->at, SEV_WARNING, "fipa-protocol-unknown",
-              "unknown interaction protocol '%s'", name);
+    diag_emit(sink, &in->m->at, "fipa-protocol-unknown", "unknown interaction protocol '%s'", name);
     return remember_unfollowed(s, in, FP_NONE, name);
 }
 
@@ -1677,11 +1675,11 @@ static const char *wrong_opening(struct fipa_stream *s, const struct incoming *i
     const char *act = fipa_act_name(in->act, SPELL_KEBAB);
     const char *expected = opening_acts(s, p);
     if (id)
-        diag_emit(sink, &in->m->at, SEV_ERROR, "fipa-wrong-opening",
+        diag_emit(sink, &in->m->at, "fipa-wrong-opening",
                   "%s opens conversation '%s' as %s, which opens with %s", act, id,
                   fipa_protocol_name(p), expected);
     else
-        diag_emit(sink, &in->m->at, SEV_ERROR, "fipa-wrong-opening",
+        diag_emit(sink, &in->m->at, "fipa-wrong-opening",
                   "%s opens a %s conversation, which opens with %s", act, fipa_protocol_name(p),
                   expected);
     return remember_unfollowed(s, in, p, name);
@@ -1708,7 +1706,7 @@ static const char *follow_unattributed(struct fipa_stream *s, const struct incom
     }
     enum fipa_protocol p = would_open(in, &named);
     if (!c && p != FP_NONE)
-        diag_emit(sink, &in->m->at, SEV_WARNING, "fipa-cannot-follow",
+        diag_emit(sink, &in->m->at, "fipa-cannot-follow",
                   "%s has no sender: the %s conversation it opens cannot be followed",
                   fipa_act_name(in->act, SPELL_KEBAB), fipa_protocol_name(p));
     return c ? belongs_to(s, c) : NULL;
@@ -1766,7 +1764,7 @@ static const char *follow_message(struct fipa_stream *s, const struct incoming *
         if (p == FP_NONE || s->key.len == 0)
             return NULL;
         if (!has_receiver(in->receiver)) {
-            diag_emit(sink, &in->m->at, SEV_WARNING, "fipa-cannot-follow",
+            diag_emit(sink, &in->m->at, "fipa-cannot-follow",
                       "%s has no receiver: the %s conversation it opens cannot be followed",
                       fipa_act_name(in->act, SPELL_KEBAB), fipa_protocol_name(p));
             return NULL;
@@ -1900,7 +1898,7 @@ static void read_clock(struct fipa_stream *s, struct incoming *in, struct diag_s
     char off[32], skew[32];
     snprintf(off, sizeof off, "%.0f", fabs(offset));
     snprintf(skew, sizeof skew, "%g", s->cfg->clock_skew);
-    diag_emit(outside(s, sink), &in->m->at, SEV_WARNING, "fipa-clock-skew",
+    diag_emit(outside(s, sink), &in->m->at, "fipa-clock-skew",
               "the clock of '%s' runs %s s %s the others' (--clock-skew is %s s); its messages "
               "are read with that offset from here on",
               in->sender, off, offset > 0 ? "ahead of" : "behind", skew);
@@ -1942,7 +1940,7 @@ void fipa_stream_finish(struct fipa_stream *s, struct diag_sink *sink)
                 if (c->last_file && strcmp(c->last_file, c->first_file) != 0)
                     at.related_file = c->last_file;
             }
-            diag_emit(sink_for(s, c, sink), &at, SEV_WARNING, "fipa-open-at-end",
+            diag_emit(sink_for(s, c, sink), &at, "fipa-open-at-end",
                       "%s conversation '%s' is still open at end of input: %s is %s",
                       fipa_protocol_name(c->protocol), conversation_id(c), waiting->name,
                       fipa_party_state_name(waiting->state));

@@ -362,11 +362,9 @@ static void report_unconvertible(struct diag_sink *sink, const struct diag_where
                                  const char *what)
 {
     if (value)
-        diag_emit(sink, at, SEV_ERROR, code, "'%s' is not %s; the message cannot be converted",
-                  value, what);
+        diag_emit(sink, at, code, "'%s' is not %s; the message cannot be converted", value, what);
     else
-        diag_emit(sink, at, SEV_ERROR, code, "no string '%s': the message cannot be converted",
-                  member);
+        diag_emit(sink, at, code, "no string '%s': the message cannot be converted", member);
 }
 
 /* --- IACP -> FIPA --- */
@@ -462,7 +460,7 @@ static void warn_unknown_kind(const struct jv *iacp, enum iacp_kind kind, struct
 {
     const char *name = kind == IACP_DOTTED ? jv_member_string(iacp, "kind") : NULL;
     if (name)
-        diag_emit(sink, at, SEV_WARNING, "convert-kind-unknown",
+        diag_emit(sink, at, "convert-kind-unknown",
                   "unknown kind '%s' written as inform (x-iacp-kind keeps it)", name);
 }
 

@@ -92,7 +92,7 @@ static _Noreturn void die_write_error(struct filter *f, const char *name, int er
     }
     f->sink.quiet = f->cfg->opts->quiet;
     struct diag_where at = {.file = name};
-    diag_emit(&f->sink, &at, SEV_ERROR, "io-error", "write error: %s", strerror(err));
+    diag_emit(&f->sink, &at, "io-error", "write error: %s", strerror(err));
     exit(EXIT_TROUBLE);
 }
 
@@ -228,7 +228,7 @@ void filter_handle_record(struct filter *f, const struct record *rec)
         return;
     case REC_TOO_LONG: {
         struct diag_where at = {.file = rec->file, .line = rec->line};
-        diag_emit(&f->sink, &at, SEV_ERROR, "line-too-long",
+        diag_emit(&f->sink, &at, "line-too-long",
                   rec->message ? "message of %zu bytes is longer than --max-line-bytes=%zu"
                                : "line of %zu bytes is longer than --max-line-bytes=%zu",
                   rec->raw_len, f->cfg->opts->max_line_bytes);
@@ -261,7 +261,7 @@ static void spill_to_rejects(void *ctx, const char *data, size_t len)
 static void report_io_error(struct filter *f, const char *display, const char *what, int err)
 {
     struct diag_where at = {.file = display};
-    diag_emit(&f->sink, &at, SEV_ERROR, "io-error", "%s: %s", what, strerror(err));
+    diag_emit(&f->sink, &at, "io-error", "%s: %s", what, strerror(err));
     f->trouble = true;
 }
 
@@ -465,7 +465,7 @@ static void stat_stream(FILE *stream, struct stat *st)
 static void report_clash(struct filter *f, const char *display, const char *what, const char *other)
 {
     struct diag_where at = {.file = display};
-    diag_emit(&f->sink, &at, SEV_ERROR, "io-error", "%s '%s'; nothing was read", what, other);
+    diag_emit(&f->sink, &at, "io-error", "%s '%s'; nothing was read", what, other);
     f->trouble = true;
 }
 
