@@ -508,3 +508,41 @@ build_stream() {
     assert_output ''
     assert_equal "$(grep -c "'x-acp-expressions' must list members whose text is one parenthesised expression \[convert-unwritable\]" <<<"$stderr")" 4
 }
+
+# Rule 5 of issue 22: JADE reads :x-NAME and :X-NAME as one parameter, NAME, and writes it back
+# as :X-NAME. So the reader takes the prefix in either case, the writer writes X-, and the
+# mappings' members keep their lower-case families (x-iacp-*, x-fipa-*).
+@test "acl: a user parameter's prefix is read in either case; the writer writes X-" {
+    local f=$BATS_TEST_TMPDIR/case.acl
+    printf '%s\n' '(inform :sender (agent-identifier :name a) :receiver (set (agent-identifier :name b)) :content "x" :x-iacp-kind task.offer :X-iacp-v 1.1 :x-fipa-sender c :X-priority low :x-note n :X-acp-ontology o)' >"$f"
+    run -0 --separate-stderr acp-convert --from=fipa-acl --to=fipa "$f"
+    assert_output '{"performative":"inform","sender":"a","receiver":"b","content":"x","x-iacp-kind":"task.offer","x-iacp-v":"1.1","x-fipa-sender":"c","X-priority":"low","X-note":"n","ontology":"o"}'
+    run -0 --separate-stderr acp-convert --to=fipa-acl <<<"$output"
+    [[ $output == *' :X-iacp-kind task.offer'$'\n'' :X-iacp-v "1.1"'$'\n'' :X-fipa-sender c'$'\n'' :X-priority low'$'\n'' :X-note n'$'\n'' :ontology o)' ]]
+    [[ $output != *' :x-'* ]]
+}
+
+@test "acl: :x-NAME and :X-NAME are one parameter given twice" {
+    local f=$BATS_TEST_TMPDIR/twice.acl
+    printf '%s\n' '(inform :content "x" :x-iacp-kind a :X-iacp-kind b)' >"$f"
+    run -1 --separate-stderr acp-convert --fipa-profile=standard --from=fipa-acl --to=fipa "$f"
+    [[ $stderr == *"parameter ':X-iacp-kind' is given twice"*"[duplicate-key]"* ]]
+}
+
+@test "acl: a member whose x- prefix the reader would not give back in its case goes the long way" {
+    local line='{"performative":"inform","sender":"a","receiver":"b","content":"x","x-note":"n","X-iacp-kind":"k","X-fipa-y":"y","x-iacp-kind":"task.offer","X-agent":"z"}'
+    run -0 --separate-stderr acp-convert --to=fipa-acl <<<"$line"
+    [[ $output == *' :X-acp-x-note n'$'\n'' :X-acp-X-iacp-kind k'$'\n'' :X-acp-X-fipa-y y'$'\n'' :X-iacp-kind task.offer'$'\n'' :X-agent z)' ]]
+    run -0 --separate-stderr acp-convert --to=fipa <<<"$output"
+    assert_output "$line"
+}
+
+@test "acl: an agent-identifier's user slots follow the same rule" {
+    local line='{"performative":"inform","sender":{"name":"a","x-iacp-role":"queen","X-site":"s","x-low":"l"},"receiver":"b","content":"x"}'
+    run -0 --separate-stderr acp-convert --to=fipa-acl <<<"$line"
+    [[ $output == *'(agent-identifier :name a :X-iacp-role queen :X-site s :X-acp-x-low l)'* ]]
+    run -0 --separate-stderr acp-convert --to=fipa <<<"$output"
+    assert_output "$line"
+    run -0 --separate-stderr acp-convert --from=fipa-acl --to=fipa <<<'(inform :sender (agent-identifier :name a :x-iacp-role queen :x-site s) :receiver (set (agent-identifier :name b)) :content "x")'
+    assert_output '{"performative":"inform","sender":{"name":"a","x-iacp-role":"queen","X-site":"s"},"receiver":"b","content":"x"}'
+}

@@ -461,9 +461,9 @@ iacp_to_fipa() {
     local f=$BATS_TEST_TMPDIR/hash.acl
     printf '%s\n' '(inform :content #"" :x-a y)' '(inform :content "two")' '(inform :content #0" :x-b #")' >"$f"
     run -0 --separate-stderr acp-convert --from=fipa-acl --to=fipa "$f"
-    assert_line --index 0 '{"performative":"inform","content":"#\"\"","x-a":"y"}'
+    assert_line --index 0 '{"performative":"inform","content":"#\"\"","X-a":"y"}'
     assert_line --index 1 '{"performative":"inform","content":"two"}'
-    assert_line --index 2 '{"performative":"inform","content":"","x-b":"#\""}'
+    assert_line --index 2 '{"performative":"inform","content":"","X-b":"#\""}'
 }
 
 @test "acl: every warning of a message names its own line and column, in any order" {

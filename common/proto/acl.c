@@ -334,6 +334,14 @@ static void set_value(struct acl_parser *p, struct object_reading *r, json_t *ob
     set_member(p, obj, name, v, key);
 }
 
+/* The letter of the prefix of the member that a user parameter :X-rest (or :x-rest: JADE reads
+ * either as the same parameter) stands for: x for the mappings' own families (x-iacp-kind,
+ * x-fipa-sender), X, JADE's, for any other name (X-priority). */
+static char user_prefix_letter(const char *rest)
+{
+    return strncmp(rest, "iacp-", 5) == 0 || strncmp(rest, "fipa-", 5) == 0 ? 'x' : 'X';
+}
+
 /* A user parameter (":X-...") or unknown parameter into its member, by the rules in acl.h. agent:
  * it is a slot of an agent-identifier. */
 static void set_user_parameter(struct acl_parser *p, struct object_reading *r, json_t *obj,
@@ -357,9 +365,18 @@ static void set_user_parameter(struct acl_parser *p, struct object_reading *r, j
         set_value(p, r, obj, name + 11, v, key, value, agent);
         return;
     }
-    if (strncasecmp(name, "x-acp-", 6) == 0 && name[6])
-        name += 6;
-    set_value(p, r, obj, name, v, key, value, agent);
+    if (strncasecmp(name, "x-acp-", 6) == 0 && name[6]) {
+        set_value(p, r, obj, name + 6, v, key, value, agent);
+        return;
+    }
+    if (strncasecmp(name, "x-", 2) != 0) {
+        set_value(p, r, obj, name, v, key, value, agent);
+        return;
+    }
+    char *member = xstrdup(name);
+    member[0] = user_prefix_letter(name + 2);
+    set_value(p, r, obj, member, v, key, value, agent);
+    free(member);
 }
 
 static json_t *read_agent(struct acl_parser *p, const struct sexp *x);
@@ -932,14 +949,17 @@ static void write_user_parameter(struct acl_writer *w, const char *name, const j
         return;
     }
     /* Names the reader would take for its own prefixes go the long way, so that none is lost;
-     * so does a "partial" that :X-acp-partial true would turn into the marker. */
-    bool x_name = strncasecmp(name, "x-", 2) == 0 && strncasecmp(name, "x-acp-", 6) != 0;
+     * so does a "partial" that :X-acp-partial true would turn into the marker, and an x- name
+     * whose prefix the reader would not give back in its case (x-priority, X-iacp-kind). */
+    bool x_name = strncasecmp(name, "x-", 2) == 0 && strncasecmp(name, "x-acp-", 6) != 0 &&
+                  name[0] == user_prefix_letter(name + 2);
     bool json_name = strncasecmp(name, "json-", 5) == 0;
     bool partial_true = strcasecmp(name, "partial") == 0 && json_is_string(v) &&
                         strcmp(json_string_value(v), "true") == 0;
-    const char *prefix = x_name ? "" : "X-acp-";
-    if (json_is_string(v) && !json_name && !partial_true && claim_name(w, prefix, name)) {
-        sb_addf(w->out, " :%s%s ", prefix, name);
+    const char *prefix = x_name ? "X-" : "X-acp-";
+    const char *rest = x_name ? name + 2 : name;
+    if (json_is_string(v) && !json_name && !partial_true && claim_name(w, prefix, rest)) {
+        sb_addf(w->out, " :%s%s ", prefix, rest);
         if (is_expression(w, name))
             sb_add(w->out, json_string_value(v), json_string_length(v));
         else

@@ -20,8 +20,12 @@
  * Members the string form has no parameter for travel as user parameters, and come back:
  *   member M (not starting with x-), string value   <->  :X-acp-M "value"
  *   member M, any other JSON value                  <->  :X-acp-json-M "<JSON text>"
- *   member x-... or X-..., string value             <->  :x-... "value" (name as written)
+ *   member x-iacp-N, x-fipa-N, or X-N, string value  <->  :X-N "value"
  *   member x-acp-partial, true                      <->  :X-acp-partial true (the exception)
+ * JADE reads :x-N and :X-N as one parameter, N, and writes it :X-N; so the reader takes the
+ * prefix in either case, giving the mappings' families their lower-case x (x-iacp-kind,
+ * x-fipa-sender) and any other name JADE's X (X-priority), and the writer writes X-. An x-
+ * member that would not come back so spelt (x-note, X-iacp-kind) goes as :X-acp-x-note.
  * Two markers keep JSON content exact: ":X-acp-json-content true" (the content is JSON although
  * the language is not json) and ":X-acp-language none" (":language json" was added by the
  * writer, the message had no language). A reply_by that :reply-by (UTC, milliseconds) would not
