@@ -361,6 +361,74 @@ void jsonout_value(struct jsonout *w, const json_t *v)
     }
 }
 
+bool json_text_says(const struct json_text *kept, const json_t *v)
+{
+    return kept && kept->value && v && (v == kept->value || json_equal(v, kept->value));
+}
+
+static bool is_json_space(unsigned char c)
+{
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+/* The string of JSON text that starts at text[i] (its quote), copied but for what the flags
+ * escape; returns where it ends. Its escapes are copied as they are. */
+static size_t copy_text_string(struct jsonout *w, const unsigned char *text, size_t i, size_t end)
+{
+    unsigned plain = plain_classes(w->flags);
+    sb_addc(w->sb, '"');
+    i++;
+    while (i < end) {
+        size_t run = plain_run(text + i, end - i, plain);
+        sb_add(w->sb, text + i, run);
+        i += run;
+        if (i == end)
+            break;
+        if (text[i] == '"') {
+            sb_addc(w->sb, '"');
+            return i + 1;
+        }
+        if (text[i] == '\\') {
+            size_t n = i + 1 < end ? 2 : 1;
+            sb_add(w->sb, text + i, n);
+            i += n;
+        } else {
+            i += add_special(w, text + i, end - i);
+        }
+    }
+    return i;
+}
+
+void jsonout_text(struct jsonout *w, const char *text, size_t len)
+{
+    const unsigned char *p = (const unsigned char *)text;
+    size_t i = 0, end = len;
+    while (i < end && is_json_space(p[i]))
+        i++;
+    while (end > i && is_json_space(p[end - 1]))
+        end--;
+    separate(w);
+    while (i < end) {
+        size_t run = i;
+        while (run < end && p[run] != '"' && !is_json_space(p[run]))
+            run++;
+        sb_add(w->sb, p + i, run - i);
+        i = run;
+        if (i == end)
+            break;
+        if (p[i] == '"') {
+            i = copy_text_string(w, p, i, end);
+            continue;
+        }
+        bool line_break = false;
+        for (run = i; run < end && is_json_space(p[run]); run++)
+            line_break = line_break || p[run] == '\n' || p[run] == '\r';
+        if (!line_break)
+            sb_add(w->sb, p + i, run - i);
+        i = run;
+    }
+}
+
 void jsonout_line(struct strbuf *sb, const json_t *v)
 {
     struct jsonout w;

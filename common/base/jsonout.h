@@ -52,6 +52,22 @@ void jsonout_null(struct jsonout *w);
 /* Any jansson value, objects in their (insertion) order. */
 void jsonout_value(struct jsonout *w, const json_t *v);
 
+/* A value's JSON text as it was written, kept so that it goes out as it came (its numbers as
+ * spelt, its escapes, its spacing) rather than in this writer's spelling: a message's content. */
+struct json_text {
+    const char *text;
+    size_t len;
+    const json_t *value; /* what the text reads as */
+};
+
+/* Whether v is the value kept (NULL: none) reads as, so that its text may stand for it. */
+bool json_text_says(const struct json_text *kept, const json_t *v);
+
+/* JSON text, which must be valid JSON, as it is: but that it goes on one line, so a run of white
+ * space that holds a line break is left out, and so is white space before and after the value;
+ * and that in its strings what the flags escape is escaped (jsonout_string's rules). */
+void jsonout_text(struct jsonout *w, const char *text, size_t len);
+
 /* Appends v and a newline to sb: one line of JSON Lines, safe on a terminal (JSONOUT_TERMINAL),
  * since the tools write their JSON with it. */
 void jsonout_line(struct strbuf *sb, const json_t *v);

@@ -759,3 +759,81 @@ const struct jv *jv_array_get(const struct jv *arr, size_t index)
         e += e->size;
     return e;
 }
+
+/* --- the text of a member, in a text already scanned --- */
+
+static bool text_space(char c)
+{
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+static size_t skip_text_space(const char *text, size_t len, size_t i)
+{
+    while (i < len && text_space(text[i]))
+        i++;
+    return i;
+}
+
+/* Past the string whose quote is at text[i]. */
+static size_t skip_text_string(const char *text, size_t len, size_t i)
+{
+    for (i++; i < len && text[i] != '"'; i++)
+        if (text[i] == '\\')
+            i++;
+    return i < len ? i + 1 : len;
+}
+
+/* Past the value at text[i]: a string, a nested object or array, or a word or number. */
+static size_t skip_text_value(const char *text, size_t len, size_t i)
+{
+    if (i < len && text[i] == '"')
+        return skip_text_string(text, len, i);
+    size_t depth = 0;
+    while (i < len) {
+        char c = text[i];
+        if (c == '"') {
+            i = skip_text_string(text, len, i);
+            continue;
+        }
+        if (c == '{' || c == '[') {
+            depth++;
+        } else if (c == '}' || c == ']') {
+            if (depth == 0)
+                return i;
+            if (--depth == 0)
+                return i + 1;
+        } else if (depth == 0 && (c == ',' || text_space(c))) {
+            return i;
+        }
+        i++;
+    }
+    return i;
+}
+
+bool jscan_member_text(const char *text, size_t len, const char *key, size_t *start, size_t *end)
+{
+    size_t key_len = strlen(key);
+    size_t i = skip_text_space(text, len, 0);
+    if (i == len || text[i] != '{')
+        return false;
+    i++;
+    while ((i = skip_text_space(text, len, i)) < len && text[i] == '"') {
+        size_t name = i + 1;
+        i = skip_text_string(text, len, i);
+        bool wanted = i - name - 1 == key_len && memcmp(text + name, key, key_len) == 0;
+        i = skip_text_space(text, len, i);
+        if (i == len || text[i] != ':')
+            return false;
+        i = skip_text_space(text, len, i + 1);
+        size_t value_end = skip_text_value(text, len, i);
+        if (wanted) {
+            *start = i;
+            *end = value_end;
+            return true;
+        }
+        i = skip_text_space(text, len, value_end);
+        if (i < len && text[i] == ',')
+            i++;
+    }
+    return false;
+}

@@ -49,6 +49,12 @@ const struct jv *jscan_scan(struct jscan *js, const char *text, size_t len);
 /* The view of a jansson value (strings and keys point into the tree, which must outlive it). */
 const struct jv *jscan_of_tree(struct jscan *js, const json_t *tree);
 
+/* Where the value of the top-level member key stands in text, a JSON object that jscan_scan
+ * accepted: *start and *end around its bytes (no white space about them). False when the object
+ * has no such member, or spells its name with an escape (the caller then does without the
+ * text). */
+bool jscan_member_text(const char *text, size_t len, const char *key, size_t *start, size_t *end);
+
 /* A new jansson value equal to v, members in order. */
 json_t *jscan_to_tree(const struct jv *v);
 
