@@ -270,14 +270,103 @@ static bool check_line(struct convert_run *run, struct message *m, const struct 
     return ok;
 }
 
+/* --- the content as it came (issue 22): its text, not this writer's spelling of its value --- */
+
+/* The text a message's content came with, and the value it reads as. */
+struct kept_content {
+    struct json_text text;
+    struct strbuf decoded; /* a string-form content's text */
+    json_t *owned;         /* a value made to compare with */
+};
+
+static void kept_content_clear(struct kept_content *k)
+{
+    sb_free(&k->decoded);
+    json_decref(k->owned);
+}
+
+/* Whether text starts, after white space, with a quote: JSON text that is a string. */
+static bool starts_as_string(const char *text, size_t len)
+{
+    size_t i = 0;
+    while (i < len && strchr(" \t\r\n", text[i]))
+        i++;
+    return i < len && text[i] == '"';
+}
+
+/* A string-form message's :content, when the reader read it as JSON: its value is JSON that
+ * is not a string, or a string that the text says as a JSON string. */
+static const struct json_text *keep_acl_content(struct kept_content *k, struct message *m)
+{
+    const json_t *tree = message_tree(m);
+    const json_t *content = json_object_get(tree, "content");
+    if (!content || !acl_content_text(m->rec, &k->decoded))
+        return NULL;
+    if (json_is_string(content)) {
+        if (!starts_as_string(k->decoded.buf, k->decoded.len))
+            return NULL;
+        k->owned = json_loadb(k->decoded.buf, k->decoded.len, JSON_DECODE_ANY, NULL);
+        if (!k->owned || !json_equal(k->owned, content))
+            return NULL;
+    }
+    k->text = (struct json_text){k->decoded.buf, k->decoded.len, content};
+    return &k->text;
+}
+
+/* The member of a JSON line that the output's content (or body) is made of: a FIPA message's
+ * content; an IACP message's body, or the x-fipa-content that the way back takes instead. */
+static const char *content_member(const struct message *m, enum protocol proto)
+{
+    if (proto == PROTO_FIPA)
+        return "content";
+    return jv_object_get(m->view, "x-fipa-content") ? "x-fipa-content" : "body";
+}
+
+/* The text of a message's content as it came, and the value it reads as; NULL when it has
+ * none. tree: the value is to be taken from message_tree (which the conversion makes anyway),
+ * else made from the view. */
+static const struct json_text *keep_content(struct kept_content *k, struct message *m,
+                                            enum protocol proto, bool tree)
+{
+    if (m->rec->syntax == SYNTAX_ACL)
+        return keep_acl_content(k, m);
+    const char *name = content_member(m, proto);
+    size_t start, end;
+    if (!jscan_member_text(m->rec->text, m->rec->len, name, &start, &end))
+        return NULL;
+    const json_t *value = tree ? json_object_get(message_tree(m), name)
+                               : (k->owned = jscan_to_tree(jv_object_get(m->view, name)));
+    k->text = (struct json_text){m->rec->text + start, end - start, value};
+    return &k->text;
+}
+
+/* The members of a line that may hold the content as it came. */
+static bool carries_content(const char *key)
+{
+    return strcmp(key, "content") == 0 || strcmp(key, "body") == 0 ||
+           strcmp(key, "x-fipa-content") == 0;
+}
+
 /* Appends result as a line of JSON, safe on a terminal (acp(7)): its strings came through
  * jansson (or the string form's parser), which validated their UTF-8, so only what may act on a
- * terminal needs decoding. */
-static void write_line(struct strbuf *out, const json_t *result)
+ * terminal needs decoding. The content goes as the text it came with (kept), when it is the
+ * value that text reads as. */
+static void write_line(struct strbuf *out, const json_t *result, const struct json_text *kept)
 {
     struct jsonout w;
     jsonout_init(&w, out, JSONOUT_VALID | JSONOUT_TERMINAL);
-    jsonout_value(&w, result);
+    jsonout_begin_object(&w);
+    const char *key;
+    json_t *v;
+    json_object_foreach((json_t *)result, key, v)
+    {
+        jsonout_key(&w, key);
+        if (carries_content(key) && json_text_says(kept, v))
+            jsonout_text(&w, kept->text, kept->len);
+        else
+            jsonout_value(&w, v);
+    }
+    jsonout_end_object(&w);
     sb_addc(out, '\n');
 }
 
@@ -289,10 +378,14 @@ static bool convert_one(struct convert_run *run, struct message *m, enum protoco
         run->to == FORMAT_IACP ? as_iacp(run, m, proto, sink) : as_fipa(run, m, proto, sink);
     if (!result)
         return false;
+    struct kept_content k = {.decoded = STRBUF_INIT};
+    /* From IACP to FIPA the conversion reads the view; every other one the tree. */
+    bool tree = proto == PROTO_FIPA || run->to == FORMAT_IACP;
+    const struct json_text *kept = keep_content(&k, m, proto, tree);
     bool ok;
     if (run->to == FORMAT_FIPA_ACL) {
         /* What the string form cannot carry at all is the more telling report. */
-        ok = acl_write(out, result, run->spelling == SPELL_UPPER, sink, &m->at) &&
+        ok = acl_write(out, result, run->spelling == SPELL_UPPER, kept, sink, &m->at) &&
              check_output(run, m, result, js, sink);
     } else {
         ok = check_output(run, m, result, js, sink);
@@ -300,8 +393,9 @@ static bool convert_one(struct convert_run *run, struct message *m, enum protoco
         if (ok && run->to == FORMAT_FIPA && run->spelling != SPELL_SNAKE)
             convert_respell(result, run->spelling);
         if (ok)
-            write_line(out, result);
+            write_line(out, result, kept);
     }
+    kept_content_clear(&k);
     json_decref(result);
     return ok;
 }
@@ -327,7 +421,13 @@ static bool draft_to_fipa(struct convert_run *run, struct message *m, struct jsc
 {
     sb_grow(&m->output, 2 * m->rec->len + 256); /* FIPA's names are longer: one allocation */
     size_t hole = MESSAGE_NO_HOLE;
-    enum draft draft = convert_iacp_draft(m->view, run->spelling, &m->output, &hole, sink, &m->at);
+    size_t start, end;
+    struct json_text body = {NULL, 0, NULL};
+    bool kept = jscan_member_text(m->rec->text, m->rec->len, "body", &start, &end);
+    if (kept)
+        body = (struct json_text){m->rec->text + start, end - start, NULL};
+    enum draft draft = convert_iacp_draft(m->view, kept ? &body : NULL, run->spelling, &m->output,
+                                          &hole, sink, &m->at);
     if (draft == DRAFT_NONE || draft == DRAFT_NEEDS_STREAM)
         return draft == DRAFT_NEEDS_STREAM;
     /* followed along the stream even when its output fails its check */

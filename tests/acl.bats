@@ -546,3 +546,69 @@ build_stream() {
     run -0 --separate-stderr acp-convert --from=fipa-acl --to=fipa <<<'(inform :sender (agent-identifier :name a :x-iacp-role queen :x-site s) :receiver (set (agent-identifier :name b)) :content "x")'
     assert_output '{"performative":"inform","sender":{"name":"a","x-iacp-role":"queen","X-site":"s"},"receiver":"b","content":"x"}'
 }
+
+# Issue 22, rules 3 and 4: content is the text it came with.
+@test "acl: JSON content goes into FIPA JSON as written, and back" {
+    local f=$BATS_TEST_TMPDIR/verbatim.acl
+    printf '%s\n' '(request :sender (agent-identifier :name a) :receiver (set (agent-identifier :name b)) :content "{\"task\": 7, \"big\": 1e3, \"r\": 0.50, \"z\": -0, \"e\": \"\u00e9\"}" :language json)' >"$f"
+    run -0 --separate-stderr acp-convert --from=fipa-acl --to=fipa "$f"
+    assert_output '{"performative":"request","sender":"a","receiver":"b","content":{"task": 7, "big": 1e3, "r": 0.50, "z": -0, "e": "\u00e9"},"language":"json"}'
+    run -0 --separate-stderr acp-convert --to=fipa-acl <<<"$output"
+    assert_line --index 3 ' :content "{\"task\": 7, \"big\": 1e3, \"r\": 0.50, \"z\": -0, \"e\": \"\u00e9\"}"'
+    assert_equal "$stderr" ''
+}
+
+@test "acl: multi-line JSON content comes out on one line; only white space outside strings goes" {
+    local f=$BATS_TEST_TMPDIR/lines.acl
+    printf '%s\n' '(request :content "{' '  \"a\": \"x  y\",' '  \"b\": [1, 2]' '}" :language json)' >"$f"
+    run -0 --separate-stderr acp-convert --fipa-profile=standard --from=fipa-acl --to=fipa "$f"
+    assert_output '{"performative":"request","content":{"a": "x  y","b": [1, 2]},"language":"json"}'
+    # from the string form to the string form, it is written as it came
+    run -0 --separate-stderr acp-convert --fipa-profile=standard --from=fipa-acl --to=fipa-acl "$f"
+    assert_line --index 1 ' :content "{'
+    assert_line --index 2 '  \"a\": \"x  y\",'
+}
+
+@test "acl: text that is no JSON under :language json comes back as it came, marked, with the warning" {
+    local f=$BATS_TEST_TMPDIR/sl.acl
+    printf '%s\n' '(agree :sender (agent-identifier :name a) :receiver (set (agent-identifier :name b)) :content "((agree))" :language json)' >"$f"
+    run -0 --separate-stderr acp-convert --from=fipa-acl --to=fipa "$f"
+    assert_output '{"performative":"agree","sender":"a","receiver":"b","content":"((agree))","language":"json","x-acp-content-text":true}'
+    [[ $stderr == *"warning: the content is not JSON"*"[acl-json]"* ]]
+    local to
+    for to in fipa iacp; do
+        run -0 bash -c "acp-convert --from=fipa-acl --to=$to '$f' 2>/dev/null | acp-convert --to=fipa-acl"
+        assert_line --index 3 ' :content "((agree))"'
+        [[ $output != *X-acp-content-text* ]]
+    done
+}
+
+@test "acl: JSON the tools cannot hold (an integer beyond 64 bits) is text, without a warning" {
+    local f=$BATS_TEST_TMPDIR/big.acl
+    printf '%s\n' '(inform :sender (agent-identifier :name a) :receiver (set (agent-identifier :name b)) :content "{\"id\": 12345678901234567890}" :language json)' >"$f"
+    run -0 --separate-stderr acp-convert --from=fipa-acl --to=fipa "$f"
+    assert_output '{"performative":"inform","sender":"a","receiver":"b","content":"{\"id\": 12345678901234567890}","language":"json","x-acp-content-text":true}'
+    assert_equal "$stderr" ''
+    run -0 --separate-stderr acp-validate --stateless "$f"
+    assert_equal "$stderr" ''
+    run -0 bash -c "acp-convert --from=fipa-acl --to=iacp '$f' | acp-convert --to=fipa-acl"
+    assert_line --index 3 ' :content "{\"id\": 12345678901234567890}"'
+}
+
+@test "acl: a JSON string content stays quoted; marked text that reads as JSON keeps its marker" {
+    local f=$BATS_TEST_TMPDIR/string.acl
+    printf '%s\n' '(inform :content "\"hi\"" :language json)' >"$f"
+    run -0 --separate-stderr acp-convert --fipa-profile=standard --from=fipa-acl --to=fipa "$f"
+    assert_output '{"performative":"inform","content":"hi","language":"json"}'
+    run -0 --separate-stderr acp-convert --fipa-profile=standard --to=fipa-acl <<<"$output"
+    assert_line --index 1 ' :content "\"hi\""'
+    local line='{"performative":"inform","content":"42","language":"json","x-acp-content-text":true}'
+    run -0 --separate-stderr acp-convert --fipa-profile=standard --to=fipa-acl <<<"$line"
+    assert_line --index 1 ' :content "42"'
+    assert_line --index 2 ' :X-acp-content-text true'
+    run -0 --separate-stderr acp-convert --fipa-profile=standard --to=fipa <<<"$output"
+    assert_output "$line"
+    line='{"performative":"inform","content":"((a))","language":"fipa-sl","x-acp-content-text":true}'
+    run -0 --separate-stderr bash -c "acp-convert --fipa-profile=standard --to=fipa-acl <<<'$line' | acp-convert --fipa-profile=standard --to=fipa"
+    assert_output "$line"
+}

@@ -43,10 +43,32 @@ NUMBERS='[0.1,19.99,2.0,1e300,100.0,-2.5,0.30000000000000004,5e-324,1e-7,0.00000
 }
 
 @test "numbers: a whole real keeps .0, an integer stays an integer" {
-    run -0 bash -c "printf '%s\n' '{\"performative\":\"inform\",\"sender\":\"a\",\"receiver\":\"b\",\"content\":[2.0,2,1e2,1E2,-0.0]}' | acp-convert --to=fipa"
-    assert_output '{"performative":"inform","sender":"a","receiver":"b","content":[2.0,2,100.0,100.0,-0.0]}'
-    run -0 jq -c '.content | map(type)' <<<"$output"
+    run -0 bash -c "printf '%s\n' '{\"performative\":\"inform\",\"sender\":\"a\",\"receiver\":\"b\",\"x-n\":[2.0,2,1e2,1E2,-0.0],\"content\":1}' | acp-convert --to=fipa"
+    assert_output '{"performative":"inform","sender":"a","receiver":"b","x-n":[2.0,2,100.0,100.0,-0.0],"content":1}'
+    run -0 jq -c '."x-n" | map(type)' <<<"$output"
     assert_output '["number","number","number","number","number"]'
+}
+
+# Issue 22, rule 4: the content is the text it came with, numbers as spelt, through every
+# conversion: JADE does not parse content, so 1e3 and 1000.0 are two contents to it.
+@test "numbers: the content (an IACP body) keeps its text through every conversion" {
+    local fipa='{"performative":"inform","sender":"a","receiver":"b","content":{"task": 7, "big": 1e3, "r": 0.50, "z": -0, "e": "\u00e9", "x": 1.5E-7}}'
+    local to back
+    for to in fipa iacp fipa-acl; do
+        run -0 bash -c "acp-convert --seed=1 --now=1 --to=$to <<<'$fipa' | acp-convert --seed=1 --now=1 --to=fipa"
+        assert_output "$fipa"
+    done
+    run -0 bash -c "acp-convert --seed=1 --now=1 --to=iacp <<<'$fipa'"
+    assert_output --partial '"body":{"task": 7, "big": 1e3, "r": 0.50, "z": -0, "e": "\u00e9", "x": 1.5E-7}'
+    local iacp='{"v":"1.1","id":"m-1","from":"f","to":"queen","kind":"hb","ts":1,"body":{"load": 5e1, "t": 1.0}}'
+    for to in fipa iacp fipa-acl; do
+        for back in "" "-j 2"; do
+            run -0 bash -c "acp-convert $back --to=$to <<<'$iacp' | acp-convert --to=iacp"
+            assert_output "$iacp"
+        done
+    done
+    run -0 bash -c "acp-convert -j 2 --to=fipa <<<'$iacp'"
+    assert_output --partial '"content":{"load": 5e1, "t": 1.0}'
 }
 
 @test "numbers: random doubles read back as the same double" {
@@ -516,4 +538,13 @@ outputs_pass() {
         '{"v":"1.1","id":"q-7","from":"queen","to":"forager-07","kind":"tool.query","ref":"m-5","ts":1312284107}')
     run -0 bash -c "acp-convert --to=fipa '$f' | acp-convert --to=iacp"
     assert_output "$(cat "$f")"
+}
+
+@test "numbers: the content's text stays safe on a terminal, and a content named with an escape is re-spelt" {
+    local rlo=$'\u202e'
+    run -0 --separate-stderr acp-convert --to=fipa <<<'{"performative":"inform","sender":"a","receiver":"b","content":{"t": "'"$rlo"'x", "n": 1e3}}'
+    assert_output '{"performative":"inform","sender":"a","receiver":"b","content":{"t": "\u202Ex", "n": 1e3}}'
+    # the member's text is found by its name as written; written otherwise, the value is kept
+    run -0 --separate-stderr acp-convert --to=fipa <<<'{"performative":"inform","sender":"a","receiver":"b","cont\u0065nt":{"n": 1e3}}'
+    assert_output '{"performative":"inform","sender":"a","receiver":"b","content":{"n":1000.0}}'
 }

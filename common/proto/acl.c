@@ -16,6 +16,7 @@
 static const char expressions_member[] = "x-acp-expressions";
 static const char spelling_member[] = "x-acp-reply-by";
 static const char partial_member[] = "x-acp-partial";
+static const char content_text_member[] = "x-acp-content-text";
 
 enum sexp_type { SX_LIST, SX_WORD, SX_STRING };
 
@@ -100,26 +101,31 @@ static void append_item(struct sexp *list, struct sexp *item)
     list->items[list->count++] = item;
 }
 
-/* A word as it is; a literal with \" read as a quote (JADE's rule: every other backslash stays);
- * a byte-length string as its N bytes. */
-static struct sexp *read_atom(const struct acl_parser *p, const struct acl_token *tok)
+/* Appends the text of a word, literal or byte-length string of s: a word as it is; a literal
+ * with \" read as a quote (JADE's rule: every other backslash stays); a byte-length string as
+ * its N bytes. */
+static void atom_text(const char *s, const struct acl_token *tok, struct strbuf *sb)
 {
-    const char *s = p->rec->text;
-    struct sexp *x = new_node(tok->kind == ACL_WORD ? SX_WORD : SX_STRING, tok->start);
-    x->end = tok->end;
-    struct strbuf sb = STRBUF_INIT;
-    sb_add(&sb, "", 0);
     if (tok->kind == ACL_WORD) {
-        sb_add(&sb, s + tok->start, tok->size);
+        sb_add(sb, s + tok->start, tok->size);
     } else if (tok->kind == ACL_BYTES) {
-        sb_add(&sb, s + tok->end - tok->length, (size_t)tok->length);
+        sb_add(sb, s + tok->end - tok->length, (size_t)tok->length);
     } else {
         for (size_t i = tok->start + 1; i + 1 < tok->end; i++) {
             if (s[i] == '\\' && i + 2 < tok->end && s[i + 1] == '"')
                 i++;
-            sb_addc(&sb, s[i]);
+            sb_addc(sb, s[i]);
         }
     }
+}
+
+static struct sexp *read_atom(const struct acl_parser *p, const struct acl_token *tok)
+{
+    struct sexp *x = new_node(tok->kind == ACL_WORD ? SX_WORD : SX_STRING, tok->start);
+    x->end = tok->end;
+    struct strbuf sb = STRBUF_INIT;
+    sb_add(&sb, "", 0);
+    atom_text(p->rec->text, tok, &sb);
     x->len = sb.len;
     x->text = sb_detach(&sb);
     return x;
@@ -673,9 +679,11 @@ struct message_reading {
     struct object_reading object;
     json_t *reply_by;                /* :X-acp-reply_by, which replaces reply_by */
     bool json_content;               /* :X-acp-json-content */
+    bool content_text;               /* :X-acp-content-text true */
     bool language_added;             /* :X-acp-language none */
     const struct sexp *performative; /* :X-acp-performative's value */
     size_t content_at;
+    const struct sexp *content_key; /* :content, for a second value of its marker */
 };
 
 /* The writer's markers: parameters that say how to read the others. True when key is one. */
@@ -685,6 +693,9 @@ static bool read_marker(struct acl_parser *p, json_t *msg, const struct sexp *ke
     const char *name = key->text + 1;
     if (strcasecmp(name, "x-acp-json-content") == 0)
         mr->json_content = true;
+    else if (strcasecmp(name, content_text_member) == 0 && is_text(value) &&
+             strcmp(value->text, "true") == 0)
+        mr->content_text = true;
     else if (strcasecmp(name, "x-acp-language") == 0)
         mr->language_added = true;
     else if (strcasecmp(name, "x-acp-performative") == 0)
@@ -723,8 +734,10 @@ static void read_parameter(struct acl_parser *p, json_t *msg, const struct sexp 
     } else if (strcmp(param->member, "receiver") == 0 || strcmp(param->member, "reply_to") == 0) {
         v = read_agent_set(p, value);
     } else {
-        if (strcmp(param->member, "content") == 0)
+        if (strcmp(param->member, "content") == 0) {
             mr->content_at = value->start;
+            mr->content_key = key;
+        }
         v = expression_json(p, value);
         if (v)
             set_value(p, &mr->object, msg, param->member, v, key, value, false);
@@ -734,7 +747,11 @@ static void read_parameter(struct acl_parser *p, json_t *msg, const struct sexp 
         set_member(p, msg, param->member, v, key);
 }
 
-/* Content is JSON when the language says so (or the writer's marker does). */
+/* Content is JSON when the language says so (or the writer's marker does). What is not stays
+ * text, marked x-acp-content-text so that the writer writes it as it came, not as a JSON
+ * string: SL content under :language json (JADE's createReply copies the language), and JSON
+ * that the JSON Lines tools cannot hold (an integer beyond 64 bits, a real beyond a double:
+ * number-range), which is valid JSON and so no warning. */
 static void decode_content(struct acl_parser *p, json_t *msg, const struct message_reading *mr)
 {
     const char *language = json_member_string(msg, "language");
@@ -742,17 +759,22 @@ static void decode_content(struct acl_parser *p, json_t *msg, const struct messa
     bool is_json = mr->json_content || (language && strcasecmp(language, "json") == 0);
     if (mr->language_added)
         json_object_del(msg, "language");
-    if (!is_json || !json_is_string(content))
+    if (!json_is_string(content) || (!is_json && !mr->content_text))
         return;
     json_error_t err;
-    json_t *parsed = json_loadb(json_string_value(content), json_string_length(content),
-                                JSON_DECODE_ANY | JSON_REJECT_DUPLICATES, &err);
-    if (!parsed) {
-        struct diag_where at = where_at(p, mr->content_at);
-        diag_emit(p->sink, &at, "acl-json", "the content is not JSON (%s); kept as text", err.text);
+    json_t *parsed = mr->content_text
+                         ? NULL
+                         : json_loadb(json_string_value(content), json_string_length(content),
+                                      JSON_DECODE_ANY | JSON_REJECT_DUPLICATES, &err);
+    if (parsed) {
+        json_object_set_new(msg, "content", parsed);
         return;
     }
-    json_object_set_new(msg, "content", parsed);
+    if (!mr->content_text && json_error_code(&err) != json_error_numeric_overflow) {
+        struct diag_where at = where_at(p, mr->content_at);
+        diag_emit(p->sink, &at, "acl-json", "the content is not JSON (%s); kept as text", err.text);
+    }
+    set_member(p, msg, content_text_member, json_true(), mr->content_key);
 }
 
 /* counter_propose, which SC00037 lacks and JADE cannot read, travels as a propose with the
@@ -816,6 +838,36 @@ json_t *acl_parse(const struct record *rec, struct diag_sink *sink, time_t now)
     return msg;
 }
 
+bool acl_content_text(const struct record *rec, struct strbuf *out)
+{
+    struct acl_lexer lx;
+    acl_lex_init(&lx);
+    struct acl_token tok;
+    unsigned long depth = 0, item = 0; /* the message's items: its act, then keys and values */
+    bool at_content = false;
+    while (acl_lex_next(&lx, rec->text, rec->len, true, &tok) == ACL_LEX_TOKEN) {
+        if (tok.kind == ACL_CLOSE) {
+            depth--;
+            continue;
+        }
+        if (depth == 1 && at_content) {
+            if (tok.kind == ACL_OPEN)
+                return false; /* an expression, not text */
+            sb_reset(out);
+            atom_text(rec->text, &tok, out);
+            return true;
+        }
+        if (depth == 1) {
+            item++;
+            at_content = item % 2 == 0 && tok.kind == ACL_WORD && tok.size == 8 &&
+                         strncasecmp(rec->text + tok.start, ":content", 8) == 0;
+        }
+        if (tok.kind == ACL_OPEN)
+            depth++;
+    }
+    return false;
+}
+
 /* --- from FIPA JSON to the string form --- */
 
 struct acl_writer {
@@ -824,8 +876,9 @@ struct acl_writer {
     const struct diag_where *at;
     bool failed;
     /* Of the object being written (the message, or an agent): */
-    json_t *names;             /* user parameter names written, in lower case */
-    const json_t *expressions; /* its x-acp-expressions, checked, or NULL */
+    json_t *names;                   /* user parameter names written, in lower case */
+    const json_t *expressions;       /* its x-acp-expressions, checked, or NULL */
+    const struct json_text *content; /* the content's text as it came, or NULL */
 };
 
 /* Reports the first reason a message cannot be written; later ones add nothing. */
@@ -885,10 +938,10 @@ static void write_text(struct acl_writer *w, const char *s, size_t len, bool all
     sb_addc(w->out, '"');
 }
 
-static bool is_ascii(const char *s)
+static bool is_ascii(const char *s, size_t len)
 {
-    for (; *s; s++)
-        if ((unsigned char)*s >= 0x80)
+    for (size_t i = 0; i < len; i++)
+        if ((unsigned char)s[i] >= 0x80)
             return false;
     return true;
 }
@@ -907,7 +960,7 @@ static char *dump_json(const json_t *v, unsigned flags)
 static void write_json_text(struct acl_writer *w, const json_t *v)
 {
     char *text = dump_json(v, 0);
-    if (!literal_safe(text, strlen(text)) && !is_ascii(text)) {
+    if (!literal_safe(text, strlen(text)) && !is_ascii(text, strlen(text))) {
         free(text);
         text = dump_json(v, JSONOUT_ASCII);
     }
@@ -1160,8 +1213,52 @@ static void write_date_time(struct acl_writer *w, const json_t *msg, const json_
     }
 }
 
-/* Content as JADE carries it: a string. JSON content is written as JSON text, and the
- * language (or a marker) says so, so that the reader can tell "42" from 42. */
+/* JSON content as the text it came with. When that needs a byte-length string, its non-ASCII
+ * characters are written as \u escapes, as write_json_text does. */
+static void write_kept_text(struct acl_writer *w, const struct json_text *kept)
+{
+    if (literal_safe(kept->text, kept->len) || is_ascii(kept->text, kept->len)) {
+        write_text(w, kept->text, kept->len, false);
+        return;
+    }
+    struct strbuf ascii = STRBUF_INIT;
+    struct jsonout out;
+    jsonout_init(&out, &ascii, JSONOUT_ASCII | JSONOUT_VALID);
+    jsonout_text(&out, kept->text, kept->len);
+    write_text(w, ascii.buf, ascii.len, false);
+    sb_free(&ascii);
+}
+
+/* Whether msg's content is text that the reader marked (decode_content): a string, with
+ * x-acp-content-text true. */
+static bool is_marked_text(const json_t *msg)
+{
+    return json_is_string(json_object_get(msg, "content")) &&
+           json_is_true(json_object_get(msg, content_text_member));
+}
+
+/* Whether the reader would take text for JSON content. */
+static bool reads_as_json(const char *text, size_t len)
+{
+    json_t *parsed = json_loadb(text, len, JSON_DECODE_ANY | JSON_REJECT_DUPLICATES, NULL);
+    json_decref(parsed);
+    return parsed != NULL;
+}
+
+/* Marked text goes as it is; the marker follows it where the reader would not mark it again
+ * (not under a JSON language, or text that it would read as JSON). */
+static void write_marked_text(struct acl_writer *w, const json_t *content, bool json_language)
+{
+    const char *text = json_string_value(content);
+    size_t len = json_string_length(content);
+    write_text(w, text, len, false);
+    if (!json_language || reads_as_json(text, len))
+        sb_adds(w->out, "\n :X-acp-content-text true");
+}
+
+/* Content as JADE carries it: a string. JSON content is written as JSON text (the text it came
+ * with, when it is the same value), and the language (or a marker) says so, so that the reader
+ * can tell "42" from 42. */
 static void write_content(struct acl_writer *w, const json_t *msg, const json_t *content)
 {
     const char *language = json_member_string(msg, "language");
@@ -1171,11 +1268,18 @@ static void write_content(struct acl_writer *w, const json_t *msg, const json_t 
         sb_add(w->out, json_string_value(content), json_string_length(content));
         return;
     }
+    if (is_marked_text(msg)) {
+        write_marked_text(w, content, json_language);
+        return;
+    }
     if (json_is_string(content) && !json_language) {
         write_text(w, json_string_value(content), json_string_length(content), false);
         return;
     }
-    write_json_text(w, content);
+    if (json_text_says(w->content, content))
+        write_kept_text(w, w->content);
+    else
+        write_json_text(w, content);
     if (!json_object_get(msg, "language"))
         sb_adds(w->out, "\n :language json :X-acp-language none");
     else if (!json_language)
@@ -1187,7 +1291,9 @@ static void write_parameter(struct acl_writer *w, const json_t *msg, const char 
 {
     const struct parameter *param = find_parameter_by_member(key);
     if ((strcmp(key, expressions_member) == 0 && w->expressions) ||
-        (strcmp(key, spelling_member) == 0 && kept_spelling(msg)))
+        (strcmp(key, spelling_member) == 0 && kept_spelling(msg)) ||
+        (strcmp(key, content_text_member) == 0 && is_marked_text(msg) &&
+         !is_expression(w, "content")))
         return; /* said by the parameters they describe */
     if (!param) {
         if (!is_member_name_writable(key)) {
@@ -1219,10 +1325,10 @@ static void write_parameter(struct acl_writer *w, const json_t *msg, const char 
         unwritable(w, "'%s' must be a string to be written in the string form", key);
 }
 
-bool acl_write(struct strbuf *out, const json_t *msg, bool upper, struct diag_sink *sink,
-               const struct diag_where *at)
+bool acl_write(struct strbuf *out, const json_t *msg, bool upper, const struct json_text *content,
+               struct diag_sink *sink, const struct diag_where *at)
 {
-    struct acl_writer w = {.out = out, .sink = sink, .at = at};
+    struct acl_writer w = {.out = out, .sink = sink, .at = at, .content = content};
     const char *performative = json_member_string(msg, "performative");
     enum fipa_act act = performative ? fipa_act_parse(performative) : FIPA_ACT_INVALID;
     if (act == FIPA_ACT_INVALID) {
@@ -1235,7 +1341,8 @@ bool acl_write(struct strbuf *out, const json_t *msg, bool upper, struct diag_si
     w.names = json_object();
     /* The names of the writer's markers are its own: a member whose user parameter would take
      * one (reply_By, Language) goes the long way. */
-    static const char *const markers[] = {"reply_by", "language", "performative", "json-content"};
+    static const char *const markers[] = {"reply_by", "language", "performative", "json-content",
+                                          "content-text"};
     for (size_t i = 0; i < sizeof markers / sizeof *markers; i++)
         claim_name(&w, "x-acp-", markers[i]);
     w.expressions = checked_expressions(&w, msg);

@@ -8,7 +8,11 @@
  * marker :X-acp-object, for an object that holds only its name) an object
  * {"name", "addresses", "resolvers", ...}; a set of one agent becomes that agent, a larger one an
  * array, and an empty set no member at all (it names no agent, as a missing parameter does).
- * Content is a string, or JSON when the language is json. A parameter given twice (names
+ * Content is a string, or JSON when the language is json; under json, text that is no JSON, or
+ * JSON the JSON Lines tools cannot hold (number-range), stays a string marked
+ * x-acp-content-text: true (":X-acp-content-text true" where the reader would not mark it again),
+ * which the writer writes as it is. acl_content_text gives the content's text, so that a
+ * converter can write it back as it came (acl_write's content). A parameter given twice (names
  * compared without case), or two that give one member a value, is a duplicate-key error.
  *
  * Date-times: 20240115T103500000Z is UTC; with no letter, or another letter than Z, it is read
@@ -51,6 +55,7 @@
 #include <jansson.h>
 #include <time.h>
 
+#include "base/jsonout.h"
 #include "base/record.h"
 #include "base/util.h"
 #include "diag/diag.h"
@@ -60,10 +65,16 @@
  * column; NULL after an error. */
 json_t *acl_parse(const struct record *rec, struct diag_sink *sink, time_t now);
 
+/* The text of a parsed record's :content, as acl_parse read it (before any JSON decoding), into
+ * out; false when it has none, or an expression. */
+bool acl_content_text(const struct record *rec, struct strbuf *out);
+
 /* Appends msg, a FIPA JSON object, in the string form (several lines, JADE's layout, ending in a
- * newline). upper: the performative in capitals (JADE's own spelling), else lower case. Returns
- * false, having reported at *at why (code convert-unwritable), when msg cannot be written. */
-bool acl_write(struct strbuf *out, const json_t *msg, bool upper, struct diag_sink *sink,
-               const struct diag_where *at);
+ * newline). upper: the performative in capitals (JADE's own spelling), else lower case.
+ * content: the text the content came with (NULL: none), written when msg's content is the value
+ * it reads as. Returns false, having reported at *at why (code convert-unwritable), when msg
+ * cannot be written. */
+bool acl_write(struct strbuf *out, const json_t *msg, bool upper, const struct json_text *content,
+               struct diag_sink *sink, const struct diag_where *at);
 
 #endif

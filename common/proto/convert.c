@@ -545,8 +545,10 @@ static void write_time_member(struct jsonout *w, const char *key, long long t)
     write_string_member(w, key, buf);
 }
 
-/* content, and x-iacp-body when the way back needs it, as iacp_content makes them. */
-static void write_content(struct jsonout *w, const struct jv *body, const char *action)
+/* content, and x-iacp-body when the way back needs it, as iacp_content makes them. A body that
+ * becomes the content as it is goes as the text it came with (body_text, when there is one). */
+static void write_content(struct jsonout *w, const struct jv *body, const char *action,
+                          const struct json_text *body_text)
 {
     const struct jv *x_body = NULL;
     jsonout_key(w, "content");
@@ -566,7 +568,10 @@ static void write_content(struct jsonout *w, const struct jv *body, const char *
     } else {
         if (jv_is_object(body) && body->len == 0)
             x_body = body;
-        write_view(w, body);
+        if (body_text)
+            jsonout_text(w, body_text->text, body_text->len);
+        else
+            write_view(w, body);
     }
     if (x_body)
         write_member(w, "x-iacp-body", x_body);
@@ -581,6 +586,7 @@ struct to_fipa {
     const char *answers_cancel; /* in_reply_to instead of ref, or NULL */
     const char *conversation;   /* NULL: none */
     size_t *hole;               /* when set, conversation_id is "" and *hole where it starts */
+    const struct json_text *body_text; /* the body's text as it came, or NULL */
 };
 
 /* Writes the FIPA counterpart of one IACP member where it stood. */
@@ -606,7 +612,7 @@ static void write_member_to_fipa(struct jsonout *w, const char *key, const struc
     } else if (is(key, "ts") && view_unix_seconds(v, &seconds)) {
         write_time_member(w, "timestamp", seconds);
     } else if (is(key, "body")) {
-        write_content(w, v, t->map.action);
+        write_content(w, v, t->map.action, t->body_text);
     } else if (!(is(key, "x-fipa-conversation_id") && jv_is_string(v))) {
         char small[64];
         char *name = prefixed(small, "x-iacp-", key);
@@ -642,7 +648,7 @@ static void write_fipa(struct strbuf *out, const struct jv *iacp, const struct t
     for (const struct jv *k = jv_object_first(iacp); k; k = jv_object_next(iacp, k))
         write_member_to_fipa(&w, jv_string_value(k), jv_object_value(k), t);
     if (!t->body)
-        write_content(&w, NULL, t->map.action);
+        write_content(&w, NULL, t->map.action, NULL);
     if (t->hole) {
         jsonout_key(&w, "conversation_id");
         *t->hole = out->len;
@@ -702,9 +708,9 @@ json_t *convert_iacp_to_fipa(struct converter *c, const struct jv *iacp, struct 
     return out;
 }
 
-enum draft convert_iacp_draft(const struct jv *iacp, enum fipa_spelling spelling,
-                              struct strbuf *out, size_t *hole, struct diag_sink *sink,
-                              const struct diag_where *at)
+enum draft convert_iacp_draft(const struct jv *iacp, const struct json_text *body_text,
+                              enum fipa_spelling spelling, struct strbuf *out, size_t *hole,
+                              struct diag_sink *sink, const struct diag_where *at)
 {
     enum iacp_kind kind = kind_to_convert(iacp, sink, at);
     if (kind == IACP_INVALID)
@@ -717,6 +723,7 @@ enum draft convert_iacp_draft(const struct jv *iacp, enum fipa_spelling spelling
     enum draft draft = t.conversation || !jv_member_string(iacp, "id") ? DRAFT_WHOLE : DRAFT_HOLE;
     if (draft == DRAFT_HOLE)
         t.hole = hole;
+    t.body_text = body_text;
     write_fipa(out, iacp, &t, spelling);
     return draft;
 }

@@ -22,6 +22,7 @@
 #include <jansson.h>
 #include <time.h>
 
+#include "base/jsonout.h"
 #include "diag/diag.h"
 #include "proto/fipa.h"
 #include "proto/iacp.h"
@@ -58,12 +59,13 @@ enum draft {
 
 /* Appends to out the line of FIPA JSON of an IACP message as far as the message alone says, as
  * acp-convert writes convert_iacp_to_fipa's object (performative in the given spelling); with
- * DRAFT_HOLE, *hole is where the "" of its conversation_id starts. Reports what
- * convert_iacp_to_fipa would, at *at; with DRAFT_NONE or DRAFT_NEEDS_STREAM, nothing is
- * written. */
-enum draft convert_iacp_draft(const struct jv *iacp, enum fipa_spelling spelling,
-                              struct strbuf *out, size_t *hole, struct diag_sink *sink,
-                              const struct diag_where *at);
+ * DRAFT_HOLE, *hole is where the "" of its conversation_id starts. body_text: the text of the
+ * message's body as it came (NULL: none), which the content is written as when it is the body
+ * as it is. Reports what convert_iacp_to_fipa would, at *at; with DRAFT_NONE or
+ * DRAFT_NEEDS_STREAM, nothing is written. */
+enum draft convert_iacp_draft(const struct jv *iacp, const struct json_text *body_text,
+                              enum fipa_spelling spelling, struct strbuf *out, size_t *hole,
+                              struct diag_sink *sink, const struct diag_where *at);
 
 /* What following an IACP message along the stream reads of it, taken with its draft so that the
  * message can be freed before it is followed: one allocation, its strings in it; free() it. */

@@ -69,7 +69,7 @@ static json_t *by_draft(struct way *w, const struct jv *iacp, const struct diag_
                         struct tally *t)
 {
     size_t hole = 0;
-    enum draft draft = convert_iacp_draft(iacp, SPELL_SNAKE, &w->out, &hole, &w->sink, at);
+    enum draft draft = convert_iacp_draft(iacp, NULL, SPELL_SNAKE, &w->out, &hole, &w->sink, at);
     if (draft == DRAFT_NEEDS_STREAM) {
         t->streamed++;
         return convert_iacp_to_fipa(w->converter, iacp, &w->sink, at);

@@ -48,7 +48,7 @@ static void split(struct way *w, const struct jv *iacp, const struct diag_where 
 {
     size_t hole = 0;
     enum draft draft =
-        convert_iacp_draft(iacp, SPELL_SNAKE, &w->line, &hole, &w->diagnostics.sink, at);
+        convert_iacp_draft(iacp, NULL, SPELL_SNAKE, &w->line, &hole, &w->diagnostics.sink, at);
     if (draft == DRAFT_NEEDS_STREAM)
         whole(w, iacp, at);
     if (draft != DRAFT_WHOLE && draft != DRAFT_HOLE)

@@ -334,7 +334,8 @@ bool fuzz_convert(struct converter *c, const struct message *m, enum fuzz_format
         return false;
     bool ok;
     if (to == FUZZ_FIPA_ACL)
-        ok = acl_write(out, result, false, sink, &m->at) && output_allowed(result, to, m, sink);
+        ok = acl_write(out, result, false, NULL, sink, &m->at) &&
+             output_allowed(result, to, m, sink);
     else if ((ok = output_allowed(result, to, m, sink)))
         jsonout_line(out, result);
     json_decref(result);
