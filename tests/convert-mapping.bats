@@ -540,6 +540,31 @@ outputs_pass() {
     assert_output "$(cat "$f")"
 }
 
+# Issue 22, rule 5: after a trip through JADE a message that came from IACP still maps back to
+# its kind; one whose x-iacp- members a FIPA agent set itself is FIPA, its members data.
+@test "fipa -> iacp: a message that came from IACP maps back to its kind after a trip through JADE" {
+    local iacp='{"v":"1.1","id":"q-1","from":"queen","to":"f","kind":"task.assign","ts":1312284100,"body":{"node":"n","deadline":1312284400}}'
+    # JADE writes the user parameters after the others, :X- before each
+    local jade
+    jade=$(acp-convert --to=fipa-acl <<<"$iacp" | sed -E 's/^ :x-(iacp-[a-z]+) (.*)$/ :X-\1 \2/')
+    run -0 --separate-stderr acp-convert --from=fipa-acl --to=iacp <<<"$jade"
+    assert_output "$iacp"
+}
+
+@test "fipa -> iacp: a message with only some x-iacp- members is FIPA, and they come back" {
+    local acl='(cfp :sender (agent-identifier :name p) :receiver (set (agent-identifier :name e)) :content "{\"task\": 73}" :language json :reply-with R1 :protocol fipa-contract-net :conversation-id c1 :x-iacp-kind task.offer :x-iacp-id q-3)'
+    run -0 --separate-stderr acp-convert --seed=1 --now=1 --from=fipa-acl --to=iacp <<<"$acl"
+    assert_output '{"v":"1.1","kind":"fipa.cfp","from":"p","to":"e","body":{"task": 73},"x-fipa-language":"json","id":"R1","x-fipa-protocol":"fipa-contract-net","x-fipa-conversation_id":"c1","x-fipa-x-iacp-kind":"task.offer","x-fipa-x-iacp-id":"q-3","ts":1,"x-fipa-absent":["timestamp"]}'
+    run -0 --separate-stderr acp-convert --to=fipa-acl <<<"$output"
+    assert_output "$(acp-convert --from=fipa-acl --to=fipa-acl <<<"$acl")"
+    # a request with x-iacp-kind, x-iacp-v and a timestamp, but no reply_by for its deadline
+    local fipa='{"performative":"request","sender":"queen","receiver":"f","content":{"deadline":1312284400},"reply_with":"q-1","protocol":"fipa-request","timestamp":"2011-08-02T11:21:40Z","x-iacp-kind":"task.assign","x-iacp-v":"1.1"}'
+    run -0 --separate-stderr acp-convert --to=iacp <<<"$fipa"
+    [[ $output == '{"v":"1.1","kind":"fipa.request",'* ]]
+    run -0 --separate-stderr bash -c "acp-convert --to=iacp <<<'$fipa' | acp-convert --to=fipa"
+    assert_output "$fipa"
+}
+
 @test "numbers: the content's text stays safe on a terminal, and a content named with an escape is re-spelt" {
     local rlo=$'\u202e'
     run -0 --separate-stderr acp-convert --to=fipa <<<'{"performative":"inform","sender":"a","receiver":"b","content":{"t": "'"$rlo"'x", "n": 1e3}}'

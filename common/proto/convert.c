@@ -1087,10 +1087,59 @@ static void member_to_iacp(struct to_iacp *t, json_t *out, const char *key, json
     }
 }
 
+/* reply_by, which the way there derives from a task.assign's deadline, says what it would. */
+static bool reply_by_agrees(const json_t *fipa, enum iacp_kind kind, const json_t *body)
+{
+    const json_t *deadline = kind == IACP_TASK_ASSIGN ? json_object_get(body, "deadline") : NULL;
+    const char *spelt = json_string_value(deadline);
+    char buf[48];
+    const char *derived = NULL;
+    long long t;
+    double epoch;
+    bool zone;
+    if (unix_seconds(deadline, &t)) {
+        time_format_rfc3339(t, buf, sizeof buf);
+        derived = buf;
+    } else if (spelt && time_parse_rfc3339(spelt, &epoch, &zone) && zone) {
+        derived = spelt;
+    }
+    const char *reply_by = json_member_string(fipa, "reply_by");
+    if (!derived)
+        return !json_object_get(fipa, "reply_by");
+    return reply_by && strcmp(reply_by, derived) == 0;
+}
+
+/* Whether a FIPA message that carries x-iacp-kind is what the way there makes of an IACP
+ * message, so that the way back is exact: it has what the way there writes of every IACP
+ * message (x-iacp-v, and a timestamp or x-iacp-ts), and what it derives from the IACP members
+ * (performative, protocol, reply_by) says what the way there would. Any other (an agent that
+ * sets :x-iacp-kind itself, as JADE's do on a cfp, or a copy JADE made with fewer members) is a
+ * FIPA message like any other, whose x-iacp- members are data. */
+static bool made_from_iacp(const json_t *fipa)
+{
+    const char *kind_name = json_member_string(fipa, "x-iacp-kind");
+    enum iacp_kind kind = kind_name ? iacp_kind_parse(kind_name) : IACP_INVALID;
+    if (kind == IACP_INVALID || kind == IACP_FIPA || !json_object_get(fipa, "x-iacp-v") ||
+        !(json_object_get(fipa, "timestamp") || json_object_get(fipa, "x-iacp-ts")))
+        return false;
+    const json_t *body = json_object_get(fipa, "x-iacp-body");
+    if (!body)
+        body = json_object_get(fipa, "content");
+    struct result_status result = {json_member_string(body, "status"), is_partial(body)};
+    struct kind_mapping map = map_kind(kind, result);
+    const char *performative = json_member_string(fipa, "performative");
+    enum fipa_act act = performative ? fipa_act_parse(performative) : FIPA_ACT_INVALID;
+    bool act_agrees = act == map.act || (may_answer_cancel(kind, result) && act == FIPA_INFORM);
+    const char *protocol = json_member_string(fipa, "protocol");
+    bool protocol_agrees = map.protocol ? protocol && strcmp(protocol, map.protocol) == 0
+                                        : !json_object_get(fipa, "protocol");
+    return act_agrees && protocol_agrees && reply_by_agrees(fipa, kind, body);
+}
+
 json_t *convert_fipa_to_iacp(struct converter *c, json_t *fipa, struct diag_sink *sink,
                              const struct diag_where *at)
 {
-    if (json_object_get(fipa, "x-iacp-kind"))
+    if (made_from_iacp(fipa))
         return iacp_from_iacp_origin(c, fipa);
     double ts;
     bool timed = fipa_message_time(fipa, &ts);
