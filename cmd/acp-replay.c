@@ -370,8 +370,8 @@ static void connection_error(struct replay *r, enum transport_status st)
     struct strbuf how = STRBUF_INIT;
     struct diag_where at = session_where(&r->session, 0);
     session_describe_failure(&r->session, st, &how);
-    diag_emit(&r->session.sink, &at, SEV_ERROR, "peer-closed",
-              "connection error: %s, after %lu messages", how.buf, r->session.sent);
+    diag_emit(&r->session.sink, &at, "peer-closed", "connection error: %s, after %lu messages",
+              how.buf, r->session.sent);
     r->session.trouble = true;
     sb_free(&how);
 }
@@ -679,7 +679,7 @@ static enum verdict replay_message(void *ctx, struct filter *f, struct message *
     bool whole = false;
     bool has_time = schedule_message_time(message_tree(m), m->proto, &t, &whole);
     if (!has_time && needs_time(r)) {
-        diag_emit(filter_sink(f), &m->at, SEV_ERROR, "replay-no-time",
+        diag_emit(filter_sink(f), &m->at, "replay-no-time",
                   "no time to schedule this message by (IACP ts, FIPA timestamp or created_at); "
                   "replay a stream without times with --rate or --topspeed");
         return VERDICT_WRITTEN;

@@ -288,7 +288,7 @@ static void handle_line(struct send *s, struct filter *f, struct answers *a,
         struct diag_where at = session_where(&s->session, s->session.lines);
         struct strbuf shown = STRBUF_INIT;
         sb_add(&shown, line->text, line->len);
-        diag_emit(&s->session.sink, &at, SEV_WARNING, "peer-garbage",
+        diag_emit(&s->session.sink, &at, "peer-garbage",
                   "the peer wrote a line that is not a message (%s): '%s'; ignored", why,
                   shown.buf ? shown.buf : "");
         sb_free(&shown);
@@ -378,14 +378,14 @@ static void settle(struct send *s, const struct answers *a, const struct diag_wh
         break;
     case ANSWER_FAILED:
         s->failed++;
-        diag_emit(&s->session.sink, at, SEV_ERROR, "send-failed", "the conversation failed: %s",
+        diag_emit(&s->session.sink, at, "send-failed", "the conversation failed: %s",
                   answers_state(a));
         break;
     case ANSWER_TIMEOUT:
         s->timed_out++;
         snprintf(secs, sizeof secs, "%.15g", round(seconds * 1000) / 1000);
-        diag_emit(&s->session.sink, at, SEV_ERROR, "send-timeout",
-                  "no final answer within %s s (%s)", secs, answers_state(a));
+        diag_emit(&s->session.sink, at, "send-timeout", "no final answer within %s s (%s)", secs,
+                  answers_state(a));
         break;
     case ANSWER_OPEN:
         break; /* the run ended while it was awaited */
@@ -442,7 +442,7 @@ static enum protocol settle_protocol(struct send *s, const struct message *m,
     enum protocol proto = message_protocol(message_tree(m), CHOOSE_AUTO);
     if (s->answer_proto != PROTO_NONE) {
         if (proto != PROTO_NONE && proto != s->answer_proto) {
-            diag_emit(sink, &m->at, SEV_ERROR, "send-answer",
+            diag_emit(sink, &m->at, "send-answer",
                       s->answer_proto == PROTO_FIPA
                           ? "the message answered is FIPA: its reply has a 'performative', not "
                             "an IACP 'kind' or 'v'"
@@ -453,14 +453,14 @@ static enum protocol settle_protocol(struct send *s, const struct message *m,
         proto = s->answer_proto;
         if (proto == PROTO_FIPA && s->answer_several_receivers &&
             !json_object_get(message_tree(m), "sender")) {
-            diag_emit(sink, &m->at, SEV_ERROR, "send-answer",
+            diag_emit(sink, &m->at, "send-answer",
                       "the message answered went to several receivers: say which one answers "
                       "with sender=NAME");
             return PROTO_NONE;
         }
     }
     if (proto == PROTO_NONE)
-        diag_emit(sink, &m->at, SEV_ERROR, "no-protocol",
+        diag_emit(sink, &m->at, "no-protocol",
                   "neither IACP (no 'kind' or 'v') nor FIPA (no 'performative')");
     return proto;
 }
