@@ -35,7 +35,12 @@ const char *key_form(const struct siphash_key *secret, const char *key, size_t l
     return buf->text;
 }
 
-size_t key_shown_len(size_t len)
+size_t key_shown_len(const char *text, size_t len)
 {
-    return len < KEY_SHOWN_BYTES ? len : KEY_SHOWN_BYTES;
+    if (len <= KEY_SHOWN_BYTES)
+        return len;
+    size_t cut = KEY_SHOWN_BYTES;
+    while (cut > 0 && ((unsigned char)text[cut] & 0xc0) == 0x80) /* a continuation byte */
+        cut--;
+    return cut;
 }

@@ -20,9 +20,10 @@ enum {
     KEY_KEPT_BYTES = 64,                             /* longer keys are remembered by digest */
     KEY_DIGEST_FORM_LEN = 1 + 2 * SIPHASH_128_BYTES, /* 0xff and 32 hex digits */
     /* What is kept of a long id for quoting it: a diagnostic quotes 120 bytes of a string and
-     * the rest of a UTF-8 sequence begun there (diag.c), then "...", so that it quotes a prefix
-     * of 124 bytes as it would quote the whole id. */
-    KEY_SHOWN_BYTES = 124,
+     * the rest of a UTF-8 sequence begun there, 123 at most (diag.c), then "..."; cut at a
+     * character's start, 128 bytes leave at least 125, so that a diagnostic quotes the prefix
+     * as it would quote the whole id. */
+    KEY_SHOWN_BYTES = 128,
 };
 
 /* Room for a digest form with its NUL. */
@@ -39,7 +40,8 @@ const char *key_form(const struct siphash_key *secret, const char *key, size_t l
  * random source gives none (a secret anybody could guess would let the input forge collisions). */
 void key_secret_draw(struct siphash_key *secret);
 
-/* How many bytes of a text of len bytes are kept for quoting it (KEY_SHOWN_BYTES at most). */
-size_t key_shown_len(size_t len);
+/* How many bytes of text (len bytes, valid UTF-8) are kept for quoting it: KEY_SHOWN_BYTES at
+ * most, cut where a character begins. */
+size_t key_shown_len(const char *text, size_t len);
 
 #endif

@@ -1053,7 +1053,7 @@ static bool note_id(struct iacp_stream *s, const struct message *m, const struct
 static struct conv *open_conv(struct iacp_stream *s, const struct message *m,
                               const struct fields *f, struct agent *forager, const char *node)
 {
-    size_t len = s->own.len, id_len = key_shown_len(strlen(m->id)), to_len = strlen(f->to);
+    size_t len = s->own.len, id_len = key_shown_len(m->id, strlen(m->id)), to_len = strlen(f->to);
     size_t node_len = node ? strlen(node) : 0;
     unsigned char size_class;
     struct conv *c = pool_get_zeroed(
@@ -1377,7 +1377,7 @@ static void check_skew(struct iacp_stream *s, const struct message *m, const str
                             .cause_ts = c->sent_ts,
                             .kind = c->kind};
     if (w.id) /* quoted as the reply's id: a long one is quoted by its prefix */
-        h->id = xstrndup(w.id, key_shown_len(strlen(w.id)));
+        h->id = xstrndup(w.id, key_shown_len(w.id, strlen(w.id)));
     h->at.id = h->id;
     h->conversation = xstrdup(c->key);
     hold_agent(s, h->replier);
