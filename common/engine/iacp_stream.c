@@ -89,11 +89,11 @@ struct story {
 
 /* An open conversation. Its key is the opener's name with its length, then the id, so that two
  * agents may use the same id (ids are unique per sender only), in the form it is remembered by
- * (keyform.h); the id as it is quoted (at most KEY_SHOWN_BYTES of it), the name of the agent it
- * went to and an assign's body.node follow the key. It holds the agent record of its initiator, and
- * a task that of its forager (the agent a tool query went to needs none). The open assigns of one
- * node are a chain: a reissue adds to it, and two final results in one chain mean the node ran
- * twice. */
+ * (keyform.h); after a digest form, the id as it is quoted (at most KEY_SHOWN_BYTES of it); then
+ * the name of the agent it went to and an assign's body.node. It holds the agent record of its
+ * initiator, and a task that of its forager (the agent a tool query went to needs none). The open
+ * assigns of one node are a chain: a reissue adds to it, and two final results in one chain mean
+ * the node ran twice. */
 struct conv {
     struct hash_node node;        /* in the open map, by key */
     struct hash_node by_node;     /* in the nodes map while it is a run of its node */
@@ -122,7 +122,7 @@ struct conv {
     bool chained;             /* in the nodes map */
     bool ran_twice;           /* its final result made iacp-duplicate-execution, with done */
     unsigned char size_class; /* in the stream's pool */
-    char key[]; /* then its id as quoted, the name of the agent it went to, then its node */
+    char key[]; /* then (after a digest) its id as quoted, the agent it went to, its node */
 };
 
 /* A message id seen from one sender, kept to catch reuse and to name what a ref points at; once
@@ -505,17 +505,31 @@ static struct diag_sink *outside(struct iacp_stream *s, struct diag_sink *sink)
     return s->sharded && s->cfg->shard != 1 ? &s->probe : sink;
 }
 
-/* Its id as it is quoted: the whole id, or its first KEY_SHOWN_BYTES when it is longer. */
+/* Whether a key is a digest form (keyform.h): a key kept as it is begins with a digit. */
+static bool digested(const char *key)
+{
+    return key[0] == '\xff';
+}
+
+/* The id inside a key kept as it is (put_key). */
+static const char *key_id(const char *key)
+{
+    char *colon;
+    unsigned long len = strtoul(key, &colon, 10);
+    return colon + 1 + len;
+}
+
+/* Its id as it is quoted: inside its key, or after a digest form its first KEY_SHOWN_BYTES. */
 static const char *conv_id(const struct conv *c)
 {
-    return c->key + strlen(c->key) + 1;
+    return digested(c->key) ? c->key + strlen(c->key) + 1 : key_id(c->key);
 }
 
 /* The agent the opening message went to. */
 static const char *conv_to(const struct conv *c)
 {
-    const char *id = conv_id(c);
-    return id + strlen(id) + 1;
+    const char *before = digested(c->key) ? conv_id(c) : c->key;
+    return before + strlen(before) + 1;
 }
 
 /* An assign's body.node, or NULL. */
@@ -1053,18 +1067,21 @@ static bool note_id(struct iacp_stream *s, const struct message *m, const struct
 static struct conv *open_conv(struct iacp_stream *s, const struct message *m,
                               const struct fields *f, struct agent *forager, const char *node)
 {
-    size_t len = s->own.len, id_len = key_shown_len(m->id, strlen(m->id)), to_len = strlen(f->to);
-    size_t node_len = node ? strlen(node) : 0;
+    /* a key kept as it is holds the id; after a digest form, the id as quoted follows */
+    bool quoted = digested(s->own.text);
+    size_t len = s->own.len, to_len = strlen(f->to), node_len = node ? strlen(node) : 0;
+    size_t id_room = quoted ? key_shown_len(m->id, strlen(m->id)) + 1 : 0;
     unsigned char size_class;
     struct conv *c = pool_get_zeroed(
-        &s->pool, offsetof(struct conv, key) + len + 1 + id_len + 1 + to_len + 1 + node_len + 1,
+        &s->pool, offsetof(struct conv, key) + len + 1 + id_room + to_len + 1 + node_len + 1,
         &size_class);
     c->size_class = size_class;
     char *at = c->key;
     memcpy(at, s->own.text, len + 1);
     at += len + 1;
-    memcpy(at, m->id, id_len); /* zeroed: the NUL follows */
-    at += id_len + 1;
+    if (quoted)
+        memcpy(at, m->id, id_room - 1); /* zeroed: the NUL follows */
+    at += id_room;
     memcpy(at, f->to, to_len + 1);
     at += to_len + 1;
     if (node) {
