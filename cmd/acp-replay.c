@@ -13,6 +13,7 @@
 #include "io/transport.h"
 #include "live/agentcheck.h"
 #include "live/peer.h"
+#include "live/session.h"
 #include "proto/idrewrite.h"
 #include "proto/schedule.h"
 #include "tool/filter.h"
@@ -131,10 +132,9 @@ struct replay {
 
     /* the run */
     const struct common_opts *opts;
-    struct diag_sink sink; /* findings about the peer or agent, not about an input record */
+    /* its sink has the findings about the peer or agent, not about an input record */
+    struct session session;
     struct schedule sched;
-    struct transport *peer;
-    bool peer_eof;
     struct idrewrite *ids;
     struct agentcheck *check;
     struct run run;
@@ -145,7 +145,6 @@ struct replay {
     double mono_base, wall_base;  /* for --rewrite-ts */
     double behind;                /* lateness of the last message */
     bool ended, finished;
-    bool trouble; /* exit status 2 */
     struct lateness late;
     struct status status;
     struct strbuf out;
@@ -161,22 +160,6 @@ static bool positive(const char *arg, double *out)
         return false;
     *out = v;
     return true;
-}
-
-/* A duration (seconds, or with an s, m or h suffix) above 0. */
-static bool positive_duration(const char *arg, double *out)
-{
-    double v;
-    if (!parse_duration(arg, &v) || !(v > 0) || !isfinite(v))
-        return false;
-    *out = v;
-    return true;
-}
-
-static bool bad_value(const char *option, const char *what)
-{
-    options_usage_error("--%s takes %s", option, what);
-    return false;
 }
 
 static bool split_compare(struct replay *r, const char *arg)
@@ -204,7 +187,7 @@ static bool handle_option(void *ctx, int key, const char *arg)
     case OPT_SPEED:
         r->paces_given += !r->speed_given;
         r->speed_given = true;
-        return positive(arg, &r->pace.speed) || bad_value("speed", "a number above 0");
+        return positive(arg, &r->pace.speed) || options_bad_value("speed", "a number above 0");
     case OPT_TOPSPEED:
         r->paces_given += r->pace.pace != PACE_TOPSPEED;
         r->pace.pace = PACE_TOPSPEED;
@@ -212,23 +195,25 @@ static bool handle_option(void *ctx, int key, const char *arg)
     case OPT_RATE:
         r->paces_given += r->pace.pace != PACE_RATE;
         r->pace.pace = PACE_RATE;
-        return positive(arg, &r->pace.rate) || bad_value("rate", "a number above 0");
+        return positive(arg, &r->pace.rate) || options_bad_value("rate", "a number above 0");
     case OPT_BURST:
         r->burst = true;
         return true;
     case OPT_LOOP:
         r->loop_given = true;
-        return parse_ulong(arg, &r->loops) || bad_value("loop", "a whole number (0: for ever)");
+        return parse_ulong(arg, &r->loops) ||
+               options_bad_value("loop", "a whole number (0: for ever)");
     case OPT_LIMIT:
         return (parse_ulong(arg, &r->limit) && r->limit > 0) ||
-               bad_value("limit", "a whole number above 0");
+               options_bad_value("limit", "a whole number above 0");
     case OPT_DURATION:
-        return positive_duration(arg, &r->duration) ||
-               bad_value("duration", "a number of seconds above 0");
+        return options_positive_duration(arg, &r->duration) ||
+               options_bad_value("duration", "a number of seconds above 0");
     case OPT_MAX_GAP:
-        return parse_duration(arg, &r->pace.max_gap) || bad_value("max-gap", "a number of seconds");
+        return parse_duration(arg, &r->pace.max_gap) ||
+               options_bad_value("max-gap", "a number of seconds");
     case OPT_START:
-        return parse_duration(arg, &r->start) || bad_value("start", "a number of seconds");
+        return parse_duration(arg, &r->start) || options_bad_value("start", "a number of seconds");
     case OPT_REWRITE_TS:
         r->rewrite_ts = true;
         return true;
@@ -245,21 +230,21 @@ static bool handle_option(void *ctx, int key, const char *arg)
         return true;
     case OPT_AS:
         r->agent = arg;
-        return *arg || bad_value("as", "an agent name");
+        return *arg || options_bad_value("as", "an agent name");
     case OPT_TIMED:
         r->timed = true;
         return true;
     case OPT_REPLY_TIMEOUT:
         r->reply_timeout_given = true;
         return parse_duration(arg, &r->reply_timeout) ||
-               bad_value("reply-timeout", "a number of seconds");
+               options_bad_value("reply-timeout", "a number of seconds");
     case OPT_COMPARE:
         return split_compare(r, arg);
     case OPT_IO_TIMEOUT:
-        return positive_duration(arg, &r->io_timeout) ||
-               bad_value("io-timeout", "a number of seconds above 0");
+        return options_positive_duration(arg, &r->io_timeout) ||
+               options_bad_value("io-timeout", "a number of seconds above 0");
     case OPT_GRACE:
-        return parse_duration(arg, &r->grace) || bad_value("grace", "a number of seconds");
+        return parse_duration(arg, &r->grace) || options_bad_value("grace", "a number of seconds");
     default:
         return false;
     }
@@ -363,49 +348,54 @@ static void print_stats(const struct replay *r)
 
 /* --- the peer --- */
 
-static void peer_where(const struct replay *r, struct diag_where *at)
+static void end_run(struct replay *r, struct filter *f);
+
+/* The live agent failed: the check says so in its own words, and counts it against the agent. */
+static void agent_failed(struct replay *r, enum transport_status st)
 {
-    *at = (struct diag_where){.file = r->connect ? r->connect : r->exec[0]};
+    if (st == TRANSPORT_STALLED) {
+        agentcheck_stalled(r->check, r->io_timeout, &r->session.sink);
+        return;
+    }
+    struct strbuf how = STRBUF_INIT;
+    session_describe_failure(&r->session, st, &how);
+    agentcheck_gone(r->check, how.buf, &r->session.sink);
+    sb_free(&how);
 }
 
-static void end_run(struct replay *r, struct filter *f);
+/* A transport error other than the peer's going away or stalling: acp-replay's own words, not
+ * acp-send's ("the peer failed: ..."), which session_failed uses. */
+static void connection_error(struct replay *r, enum transport_status st)
+{
+    struct strbuf how = STRBUF_INIT;
+    struct diag_where at = session_where(&r->session, 0);
+    session_describe_failure(&r->session, st, &how);
+    diag_emit(&r->session.sink, &at, "peer-closed", "connection error: %s, after %lu messages",
+              how.buf, r->session.sent);
+    r->session.trouble = true;
+    sb_free(&how);
+}
 
 /* The transport failed: say why and end the run. */
 static void peer_failed(struct replay *r, struct filter *f, enum transport_status st)
 {
-    struct strbuf how = STRBUF_INIT;
-    if (st == TRANSPORT_STALLED) {
-        if (r->check)
-            agentcheck_stalled(r->check, r->io_timeout, &r->sink);
-    } else if (st == TRANSPORT_CLOSED) {
-        peer_describe_end(r->peer, &how);
-        if (r->check)
-            agentcheck_gone(r->check, how.buf, &r->sink);
+    if (r->check) {
+        agent_failed(r, st);
     } else {
-        sb_adds(&how, strerror(transport_error(r->peer)));
-        if (r->check)
-            agentcheck_gone(r->check, how.buf, &r->sink);
-    }
-    if (!r->check) {
-        struct diag_where at;
-        peer_where(r, &at);
         status_clear(r);
-        if (st == TRANSPORT_STALLED)
-            peer_report_stalled(&r->sink, &at, r->io_timeout, r->sent);
+        if (st == TRANSPORT_STALLED || st == TRANSPORT_CLOSED)
+            session_failed(&r->session, st, NULL, NULL);
         else
-            diag_emit(&r->sink, &at, SEV_ERROR, "peer-closed",
-                      st == TRANSPORT_CLOSED ? "the peer %s after %lu messages"
-                                             : "connection error: %s, after %lu messages",
-                      how.buf, r->sent);
-        r->trouble = true;
+            connection_error(r, st);
     }
-    sb_free(&how);
     end_run(r, f);
 }
 
-static void handle_peer_line(struct replay *r, struct filter *f, const struct transport_line *line,
+/* The session's handler: shown with --all, compared with the recording with --as. */
+static void handle_peer_line(void *ctx, struct filter *f, const struct transport_line *line,
                              double now)
 {
+    struct replay *r = ctx;
     if (r->all) {
         if (r->status.shares_terminal)
             status_clear(r);
@@ -414,16 +404,8 @@ static void handle_peer_line(struct replay *r, struct filter *f, const struct tr
     }
     if (r->check) {
         status_clear(r);
-        agentcheck_live(r->check, line, now, &r->sink);
+        agentcheck_live(r->check, line, now, &r->session.sink);
     }
-}
-
-static void take_peer_lines(struct replay *r, struct filter *f)
-{
-    struct transport_line line;
-    double now = clock_monotonic();
-    while (transport_line(r->peer, &line))
-        handle_peer_line(r, f, &line, now);
 }
 
 /* --- waiting --- */
@@ -437,7 +419,7 @@ static bool wait_until(struct replay *r, struct filter *f, double due, bool unti
         if (r->check) {
             if (agentcheck_next_deadline(r->check) <= now)
                 status_clear(r);
-            agentcheck_expire(r->check, now, &r->sink);
+            agentcheck_expire(r->check, now, &r->session.sink);
             if (agentcheck_broken(r->check)) {
                 end_run(r, f);
                 return false;
@@ -454,13 +436,13 @@ static bool wait_until(struct replay *r, struct filter *f, double due, bool unti
             until = agentcheck_next_deadline(r->check);
         if (r->status.on && r->status.next < until)
             until = r->status.next;
-        if (r->peer && !r->peer_eof) {
-            enum transport_status st = transport_wait(r->peer, until);
-            if (st == TRANSPORT_OK)
-                take_peer_lines(r, f);
-            else if (st == TRANSPORT_CLOSED && !r->check)
-                r->peer_eof = true; /* it may still read what we send */
-            else if (st != TRANSPORT_TIMEOUT && st != TRANSPORT_INTERRUPTED) {
+        if (session_listening(&r->session)) {
+            enum transport_status st = session_wait(&r->session, until);
+            /* Without --as, a peer that says no more may still read what we send. */
+            bool only_quiet = st == TRANSPORT_CLOSED && !r->check;
+            if (st == TRANSPORT_OK) {
+                session_take_lines(&r->session, f);
+            } else if (!only_quiet && st != TRANSPORT_TIMEOUT && st != TRANSPORT_INTERRUPTED) {
                 peer_failed(r, f, st);
                 return false;
             }
@@ -529,15 +511,13 @@ static void prepare(struct replay *r, const struct held *m, double now, json_t *
 /* Writes the prepared text; false when it could not be (the run has ended). */
 static bool deliver(struct replay *r, struct filter *f)
 {
-    if (!r->peer) {
+    if (!r->session.peer) {
         if (r->status.shares_terminal)
             status_clear(r);
         filter_write(f, r->out.buf, r->out.len);
         return true;
     }
-    enum transport_status st = transport_write(r->peer, r->out.buf, r->out.len);
-    while (st == TRANSPORT_INTERRUPTED && !filter_interrupted())
-        st = transport_flush(r->peer);
+    enum transport_status st = session_write(&r->session, r->out.buf, r->out.len);
     if (st == TRANSPORT_INTERRUPTED)
         end_run(r, f);
     else if (st != TRANSPORT_OK)
@@ -578,9 +558,9 @@ static void send_at(struct replay *r, struct filter *f, const struct held *m, do
         if (!lockstep && r->pace.pace != PACE_TOPSPEED)
             lateness_add(&r->late, r->behind);
         if (r->check)
-            agentcheck_sent(r->check, recorded, sent, now, &r->sink);
-        if (r->peer)
-            take_peer_lines(r, f);
+            agentcheck_sent(r->check, recorded, sent, now, &r->session.sink);
+        if (r->session.peer)
+            session_take_lines(&r->session, f);
         status_draw(r, f, now);
         if ((r->check && agentcheck_broken(r->check)) ||
             (!r->check && r->limit && r->sent >= r->limit))
@@ -678,7 +658,7 @@ static void agent_message(struct replay *r, struct filter *f, struct message *m,
         return;
     case ROLE_FROM_AGENT:
         status_clear(r);
-        agentcheck_expect(r->check, m, &r->sink);
+        agentcheck_expect(r->check, m, &r->session.sink);
         return;
     case ROLE_TO_AGENT:
         break;
@@ -699,7 +679,7 @@ static enum verdict replay_message(void *ctx, struct filter *f, struct message *
     bool whole = false;
     bool has_time = schedule_message_time(message_tree(m), m->proto, &t, &whole);
     if (!has_time && needs_time(r)) {
-        diag_emit(filter_sink(f), &m->at, SEV_ERROR, "replay-no-time",
+        diag_emit(filter_sink(f), &m->at, "replay-no-time",
                   "no time to schedule this message by (IACP ts, FIPA timestamp or created_at); "
                   "replay a stream without times with --rate or --topspeed");
         return VERDICT_WRITTEN;
@@ -737,27 +717,6 @@ static bool replay_next_pass(void *ctx, struct filter *f)
 
 /* --- the end --- */
 
-/* Closes the peer's input and reads what it still says, until it closes or the grace period
- * ends; then the connection ends (a child is killed if it still runs). */
-static void close_peer(struct replay *r, struct filter *f)
-{
-    if (!r->peer)
-        return;
-    bool interrupted = filter_interrupted();
-    double deadline = clock_monotonic() + (interrupted ? 0 : r->grace);
-    if (!interrupted && (!r->check || !agentcheck_broken(r->check))) {
-        transport_close_write(r->peer);
-        enum transport_status st = TRANSPORT_OK;
-        while (!r->peer_eof && st != TRANSPORT_CLOSED && st != TRANSPORT_TIMEOUT &&
-               st != TRANSPORT_ERROR && !filter_interrupted()) {
-            st = transport_wait(r->peer, deadline);
-            take_peer_lines(r, f);
-        }
-    }
-    transport_end(r->peer, filter_interrupted() ? clock_monotonic() : deadline, NULL);
-    r->peer = NULL;
-}
-
 /* Once, at the end of the run however it ends: the replies still owed are awaited (unless the
  * agent is broken or Ctrl-C was pressed), the peer is closed, extra replies are reported. */
 static void finish(struct replay *r, struct filter *f)
@@ -769,9 +728,10 @@ static void finish(struct replay *r, struct filter *f)
         wait_until(r, f, INFINITY, true);
     status_clear(r);
     filter_flush(f);
-    close_peer(r, f);
+    /* A broken agent's replies are not read: it has failed the check already. */
+    session_close(&r->session, f, !r->check || !agentcheck_broken(r->check));
     if (r->check)
-        agentcheck_finish(r->check, &r->sink);
+        agentcheck_finish(r->check, &r->session.sink);
     status_clear(r);
 }
 
@@ -799,13 +759,17 @@ static const char help_tail[] =
     "the live agent and its replies are compared with the recorded ones: exit 0 when\n"
     "it behaves as recorded, 1 otherwise.\n";
 
-static bool open_peer(struct replay *r)
+/* The session with the peer, and its sink: diagnostics as the options ask, --strict too. */
+static void init_session(struct replay *r, const struct common_opts *opts)
 {
-    struct transport_config tc = {.io_timeout = r->io_timeout, .max_line = r->opts->max_line_bytes};
-    struct diag_where at;
-    peer_where(r, &at);
-    r->peer = peer_open(r->connect, r->exec, &tc, &r->sink, &at);
-    return r->peer != NULL;
+    const struct session_config sc = {.address = r->connect,
+                                      .command = r->exec,
+                                      .io_timeout = r->io_timeout,
+                                      .grace = r->grace,
+                                      .on_line = handle_peer_line,
+                                      .ctx = r};
+    session_init(&r->session, &sc, opts);
+    r->session.sink.strict = opts->strict;
 }
 
 static void replay_free(struct replay *r)
@@ -819,7 +783,7 @@ static void replay_free(struct replay *r)
     agentcheck_free(r->check);
     idrewrite_free(r->ids);
     sb_free(&r->out);
-    diag_sink_free(&r->sink);
+    session_free(&r->session);
 }
 
 int main(int argc, char **argv)
@@ -850,11 +814,7 @@ int main(int argc, char **argv)
         return 2;
     }
     r.opts = &opts;
-    diag_sink_init(&r.sink, stderr);
-    r.sink.format = opts.diagnostics;
-    r.sink.quiet = opts.quiet;
-    r.sink.strict = opts.strict;
-    r.sink.color = opts.diagnostics == DIAG_TEXT && options_want_color(&opts);
+    init_session(&r, &opts);
     const char *term = getenv("TERM");
     r.status.on = opts.progress && !opts.quiet && isatty(STDERR_FILENO) &&
                   !(term && strcmp(term, "dumb") == 0);
@@ -868,7 +828,7 @@ int main(int argc, char **argv)
     schedule_init(&r.sched, &r.pace);
     r.ids = idrewrite_new(opts.seed_given ? opts.seed
                                           : (unsigned long)opts.now ^ (unsigned long)getpid());
-    if ((r.connect || r.exec) && !open_peer(&r)) {
+    if ((r.connect || r.exec) && !session_open(&r.session)) {
         replay_free(&r);
         options_free(&opts);
         return 2;
@@ -888,14 +848,13 @@ int main(int argc, char **argv)
     int status = filter_run(&cfg, &ops, argv + first, argc - first);
     /* The run stopped while reading (Ctrl-C, --max-errors): the outputs are closed, so what the
      * peer still says is dropped; Ctrl-C leaves it no time. */
-    if (r.peer)
-        transport_end(r.peer, clock_monotonic() + (filter_interrupted() ? 0 : r.grace), NULL);
+    session_close(&r.session, NULL, false);
     status_clear(&r);
     if (opts.stats && !opts.quiet)
         print_stats(&r);
-    if (status != 130 && r.trouble)
+    if (status != 130 && r.session.trouble)
         status = 2;
-    else if (status == 0 && r.sink.errors)
+    else if (status == 0 && r.session.sink.errors)
         status = 1;
     replay_free(&r);
     options_free(&opts);

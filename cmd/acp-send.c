@@ -15,6 +15,7 @@
 #include "live/answers.h"
 #include "live/outgoing.h"
 #include "live/peer.h"
+#include "live/session.h"
 #include "proto/compose.h"
 #include "proto/fipa.h"
 #include "proto/iacp.h"
@@ -80,36 +81,18 @@ struct send {
     bool answer_several_receivers;
 
     /* the run */
-    struct diag_sink sink;  /* findings about the peer and the conversations */
+    struct session session; /* its sink has the findings about the peer and the conversations */
     struct diag_sink quiet; /* the stream rules' findings on the replies: not ours to report */
     struct idgen *ids;
     struct iacp_rules iacp;
     struct fipa_rules fipa;
     struct engine *engine; /* --stdin: the script passes the stream rules too */
-    struct transport *peer;
-    char *peer_name;
-    unsigned long peer_lines;
-    bool ended, trouble;
+    bool ended;
     unsigned long sent, succeeded, failed, timed_out;
     struct strbuf out;
 };
 
 /* --- options --- */
-
-static bool bad_value(const char *option, const char *what)
-{
-    options_usage_error("--%s takes %s", option, what);
-    return false;
-}
-
-static bool positive_duration(const char *arg, double *out)
-{
-    double v;
-    if (!parse_duration(arg, &v) || !(v > 0) || !isfinite(v))
-        return false;
-    *out = v;
-    return true;
-}
 
 static bool handle_option(void *ctx, int key, const char *arg)
 {
@@ -120,7 +103,7 @@ static bool handle_option(void *ctx, int key, const char *arg)
         return true;
     case OPT_ANSWER:
         s->answer_path = arg;
-        return *arg || bad_value("answer", "a file name, or - for standard input");
+        return *arg || options_bad_value("answer", "a file name, or - for standard input");
     case OPT_CONNECT:
         s->connect = arg;
         return peer_address_option(arg);
@@ -134,13 +117,13 @@ static bool handle_option(void *ctx, int key, const char *arg)
         return true;
     case OPT_TIMEOUT:
         s->timeout_given = true;
-        return positive_duration(arg, &s->timeout) ||
-               bad_value("timeout", "a number of seconds above 0");
+        return options_positive_duration(arg, &s->timeout) ||
+               options_bad_value("timeout", "a number of seconds above 0");
     case OPT_IO_TIMEOUT:
-        return positive_duration(arg, &s->io_timeout) ||
-               bad_value("io-timeout", "a number of seconds above 0");
+        return options_positive_duration(arg, &s->io_timeout) ||
+               options_bad_value("io-timeout", "a number of seconds above 0");
     case OPT_GRACE:
-        return parse_duration(arg, &s->grace) || bad_value("grace", "a number of seconds");
+        return parse_duration(arg, &s->grace) || options_bad_value("grace", "a number of seconds");
     default:
         return false;
     }
@@ -241,54 +224,6 @@ static bool compose_base(struct send *s)
 
 /* --- the peer --- */
 
-static void peer_where(const struct send *s, struct diag_where *at, unsigned long line)
-{
-    *at = (struct diag_where){.file = s->peer_name, .line = line};
-}
-
-static bool open_peer(struct send *s)
-{
-    struct transport_config tc = {.io_timeout = s->io_timeout, .max_line = s->opts->max_line_bytes};
-    struct diag_where at;
-    peer_where(s, &at, 0);
-    s->peer = peer_open(s->connect, s->exec, &tc, &s->sink, &at);
-    if (!s->peer)
-        s->trouble = true;
-    return s->peer != NULL;
-}
-
-static void end_run(struct send *s, struct filter *f);
-
-/* The transport failed: say why, where (at the message whose conversation was awaited, else at
- * the peer) and end the run. */
-static void peer_failed(struct send *s, struct filter *f, enum transport_status st,
-                        const struct diag_where *waiting, const struct answers *a)
-{
-    struct strbuf how = STRBUF_INIT;
-    struct diag_where at;
-    if (waiting)
-        at = *waiting;
-    else
-        peer_where(s, &at, 0);
-    if (st == TRANSPORT_STALLED) {
-        peer_report_stalled(&s->sink, &at, s->io_timeout, s->sent);
-    } else {
-        if (st == TRANSPORT_CLOSED)
-            peer_describe_end(s->peer, &how);
-        else
-            sb_addf(&how, "failed: %s", strerror(transport_error(s->peer)));
-        if (a)
-            diag_emit(&s->sink, &at, SEV_ERROR, "peer-closed",
-                      "the peer %s before the conversation ended (%s)", how.buf, answers_state(a));
-        else
-            diag_emit(&s->sink, &at, SEV_ERROR, "peer-closed", "the peer %s after %lu messages",
-                      how.buf, s->sent);
-    }
-    s->trouble = true;
-    sb_free(&how);
-    end_run(s, f);
-}
-
 /* A line from the peer as a message; NULL with the reason when it is none. */
 static const char *peer_message(const struct transport_line *line, json_t **msg,
                                 enum protocol *proto)
@@ -327,7 +262,8 @@ static void follow_reply(struct send *s, json_t *msg, enum protocol proto)
         return;
     struct message m;
     message_init(&m, NULL, json_incref(msg), proto == PROTO_FIPA ? CHOOSE_FIPA : CHOOSE_IACP);
-    m.at = (struct diag_where){.file = s->peer_name, .line = s->peer_lines, .id = m.id};
+    m.at = session_where(&s->session, s->session.lines);
+    m.at.id = m.id;
     unsigned long before = s->quiet.errors;
     if (proto == PROTO_IACP)
         iacp_check(&m, &s->iacp, &s->quiet);
@@ -343,18 +279,16 @@ static void follow_reply(struct send *s, json_t *msg, enum protocol proto)
 static void handle_line(struct send *s, struct filter *f, struct answers *a,
                         const struct transport_line *line)
 {
-    s->peer_lines++;
     if (line->len == 0 || (line->len == 1 && line->text[0] == '\r'))
         return;
     json_t *msg;
     enum protocol proto;
     const char *why = peer_message(line, &msg, &proto);
     if (why) {
-        struct diag_where at;
-        peer_where(s, &at, s->peer_lines);
+        struct diag_where at = session_where(&s->session, s->session.lines);
         struct strbuf shown = STRBUF_INIT;
         sb_add(&shown, line->text, line->len);
-        diag_emit(&s->sink, &at, SEV_WARNING, "peer-garbage",
+        diag_emit(&s->session.sink, &at, "peer-garbage",
                   "the peer wrote a line that is not a message (%s): '%s'; ignored", why,
                   shown.buf ? shown.buf : "");
         sb_free(&shown);
@@ -370,36 +304,15 @@ static void handle_line(struct send *s, struct filter *f, struct answers *a,
     json_decref(msg);
 }
 
-/* Takes the lines the peer has sent so far, none of them awaited. */
-static void take_lines(struct send *s, struct filter *f)
+/* The session's handler: a line the peer sent while no conversation was awaited. */
+static void take_unawaited_line(void *ctx, struct filter *f, const struct transport_line *line,
+                                double now)
 {
-    struct transport_line line;
-    while (s->peer && transport_line(s->peer, &line))
-        handle_line(s, f, NULL, &line);
-    filter_flush(f);
+    (void)now;
+    handle_line(ctx, f, NULL, line);
 }
 
-/* Closes the peer's input and reads what it still says, until it closes or the grace period
- * ends; then the connection ends (a command still running is killed, and always reaped). */
-static void close_peer(struct send *s, struct filter *f)
-{
-    if (!s->peer)
-        return;
-    bool interrupted = filter_interrupted();
-    double deadline = clock_monotonic() + (interrupted ? 0 : s->grace);
-    if (!interrupted) {
-        transport_close_write(s->peer);
-        enum transport_status st = TRANSPORT_OK;
-        while (st != TRANSPORT_CLOSED && st != TRANSPORT_TIMEOUT && st != TRANSPORT_ERROR &&
-               !filter_interrupted()) {
-            st = transport_wait(s->peer, deadline);
-            take_lines(s, f);
-        }
-    }
-    transport_end(s->peer, filter_interrupted() ? clock_monotonic() : deadline, NULL);
-    s->peer = NULL;
-}
-
+/* Stops reading the input; the peer is given its grace period to say what it still has to. */
 static void end_run(struct send *s, struct filter *f)
 {
     if (s->ended)
@@ -407,7 +320,16 @@ static void end_run(struct send *s, struct filter *f)
     s->ended = true;
     filter_stop(f);
     filter_flush(f);
-    close_peer(s, f);
+    session_close(&s->session, f, true);
+}
+
+/* The transport failed: say why, where (at the message whose conversation a was awaited, else at
+ * the peer), and end the run. */
+static void peer_failed(struct send *s, struct filter *f, enum transport_status st,
+                        const struct diag_where *waiting, const struct answers *a)
+{
+    session_failed(&s->session, st, waiting, a ? answers_state(a) : NULL);
+    end_run(s, f);
 }
 
 /* --- sending --- */
@@ -422,13 +344,11 @@ static bool deliver(struct send *s, struct filter *f, const json_t *msg)
         filter_write(f, s->out.buf, s->out.len); /* flushed before the next read would block */
         return true;
     }
-    if (!s->peer && !open_peer(s)) {
+    if (!s->session.peer && !session_open(&s->session)) {
         end_run(s, f);
         return false;
     }
-    enum transport_status st = transport_write(s->peer, s->out.buf, s->out.len);
-    while (st == TRANSPORT_INTERRUPTED && !filter_interrupted())
-        st = transport_flush(s->peer);
+    enum transport_status st = session_write(&s->session, s->out.buf, s->out.len);
     if (st == TRANSPORT_INTERRUPTED)
         end_run(s, f);
     else if (st != TRANSPORT_OK)
@@ -458,13 +378,13 @@ static void settle(struct send *s, const struct answers *a, const struct diag_wh
         break;
     case ANSWER_FAILED:
         s->failed++;
-        diag_emit(&s->sink, at, SEV_ERROR, "send-failed", "the conversation failed: %s",
+        diag_emit(&s->session.sink, at, "send-failed", "the conversation failed: %s",
                   answers_state(a));
         break;
     case ANSWER_TIMEOUT:
         s->timed_out++;
         snprintf(secs, sizeof secs, "%.15g", round(seconds * 1000) / 1000);
-        diag_emit(&s->sink, at, SEV_ERROR, "send-timeout", "no final answer within %s s (%s)", secs,
+        diag_emit(&s->session.sink, at, "send-timeout", "no final answer within %s s (%s)", secs,
                   answers_state(a));
         break;
     case ANSWER_OPEN:
@@ -485,12 +405,12 @@ static void await_end(struct send *s, struct filter *f, const json_t *msg, enum 
     double deadline = clock_monotonic() + seconds;
     while (!s->ended && answers_outcome(a) == ANSWER_OPEN) {
         struct transport_line line;
-        while (answers_outcome(a) == ANSWER_OPEN && transport_line(s->peer, &line))
+        while (answers_outcome(a) == ANSWER_OPEN && session_line(&s->session, &line))
             handle_line(s, f, a, &line);
         filter_flush(f);
         if (answers_outcome(a) != ANSWER_OPEN)
             break;
-        enum transport_status st = transport_wait(s->peer, deadline);
+        enum transport_status st = session_wait(&s->session, deadline);
         if (st == TRANSPORT_TIMEOUT)
             answers_expire(a);
         else if (st == TRANSPORT_INTERRUPTED && filter_interrupted())
@@ -522,7 +442,7 @@ static enum protocol settle_protocol(struct send *s, const struct message *m,
     enum protocol proto = message_protocol(message_tree(m), CHOOSE_AUTO);
     if (s->answer_proto != PROTO_NONE) {
         if (proto != PROTO_NONE && proto != s->answer_proto) {
-            diag_emit(sink, &m->at, SEV_ERROR, "send-answer",
+            diag_emit(sink, &m->at, "send-answer",
                       s->answer_proto == PROTO_FIPA
                           ? "the message answered is FIPA: its reply has a 'performative', not "
                             "an IACP 'kind' or 'v'"
@@ -533,14 +453,14 @@ static enum protocol settle_protocol(struct send *s, const struct message *m,
         proto = s->answer_proto;
         if (proto == PROTO_FIPA && s->answer_several_receivers &&
             !json_object_get(message_tree(m), "sender")) {
-            diag_emit(sink, &m->at, SEV_ERROR, "send-answer",
+            diag_emit(sink, &m->at, "send-answer",
                       "the message answered went to several receivers: say which one answers "
                       "with sender=NAME");
             return PROTO_NONE;
         }
     }
     if (proto == PROTO_NONE)
-        diag_emit(sink, &m->at, SEV_ERROR, "no-protocol",
+        diag_emit(sink, &m->at, "no-protocol",
                   "neither IACP (no 'kind' or 'v') nor FIPA (no 'performative')");
     return proto;
 }
@@ -574,8 +494,8 @@ static enum verdict send_message(void *ctx, struct filter *f, struct message *m)
         s->sent++;
         if (s->wait)
             await_end(s, f, msg, proto, &out.at, now);
-        else if (s->peer)
-            take_lines(s, f);
+        else if (s->session.peer)
+            session_take_lines(&s->session, f);
     }
     message_clear(&out);
     json_decref(msg);
@@ -625,18 +545,22 @@ static void send_free(struct send *s)
     json_decref(s->base);
     idgen_free(s->ids);
     engine_free(s->engine);
-    free(s->peer_name);
     sb_free(&s->out);
-    diag_sink_free(&s->sink);
+    session_free(&s->session);
     diag_sink_free(&s->quiet);
 }
 
-static void init_sinks(struct send *s, const struct common_opts *opts)
+/* The session with the peer (opened at the first message), and the quiet sink. */
+static void init_session(struct send *s, const struct common_opts *opts)
 {
-    diag_sink_init(&s->sink, stderr);
-    s->sink.format = opts->diagnostics;
-    s->sink.quiet = opts->quiet;
-    s->sink.color = opts->diagnostics == DIAG_TEXT && options_want_color(opts);
+    const struct session_config sc = {.address = s->connect,
+                                      .command = s->exec,
+                                      .io_timeout = s->io_timeout,
+                                      .grace = s->grace,
+                                      .flush_each_batch = true, /* replies go out as they come */
+                                      .on_line = take_unawaited_line,
+                                      .ctx = s};
+    session_init(&s->session, &sc, opts);
     diag_sink_init(&s->quiet, stderr);
     s->quiet.quiet = true;
 }
@@ -682,8 +606,7 @@ int main(int argc, char **argv)
         options_free(&opts);
         return 2;
     }
-    init_sinks(&s, &opts);
-    s.peer_name = xstrdup(s.connect ? s.connect : s.exec ? s.exec[0] : "<stdout>");
+    init_session(&s, &opts);
     struct idgen_config ic = {.seed = opts.seed_given ? opts.seed : idgen_random_seed(),
                               .keep_for = opts.engine.idle_timeout,
                               .max_ids = opts.engine.max_open};
@@ -697,12 +620,11 @@ int main(int argc, char **argv)
         .message = send_message, .end_of_input = end_of_input, .ctx = &s};
     int status = s.from_stdin ? filter_run(&cfg, &ops, NULL, 0) : run_arguments(&s, &cfg, &ops);
     /* The run stopped while reading (Ctrl-C, --max-errors): the peer is ended all the same. */
-    if (s.peer)
-        transport_end(s.peer, clock_monotonic() + (filter_interrupted() ? 0 : s.grace), NULL);
+    session_close(&s.session, NULL, false);
     if (opts.stats && !opts.quiet)
         print_stats(&s);
     if (status != 130) {
-        if (status == 2 || s.trouble)
+        if (status == 2 || s.session.trouble)
             status = 2;
         else if (s.timed_out)
             status = EXIT_TIMEOUT;

@@ -106,7 +106,7 @@ static bool check_alone(void *ctx, struct message *m, struct jscan *scratch, str
         fipa_check(m, &v->fipa, sink);
         break;
     case PROTO_NONE:
-        diag_emit(sink, &m->at, SEV_ERROR, "no-protocol",
+        diag_emit(sink, &m->at, "no-protocol",
                   "neither IACP (no 'kind' or 'v') nor FIPA (no 'performative')");
         break;
     }

@@ -332,3 +332,18 @@ EOF
     done
     grep -q "^\* Noteworthy changes in release $version\$" "$TESTS_DIR/../NEWS" || fail "NEWS has no section for $version"
 }
+
+@test "every finding in the golden cases has the severity the table of codes gives its code" {
+    # The table (--explain=list) is the one source of a code's severity: what the tools print,
+    # in text and in JSON, must agree with it, finding by finding.
+    local table
+    table=$(acp-validate --explain=list | awk '{print $1, $2}')
+    run bash -c "cat '$TESTS_DIR'/golden/*/*/stderr 2>/dev/null |
+        sed -n 's/^[^ ]*: .*: \(error\|warning\): .* \[\([a-z0-9-]*\)\]\$/\2 \1/p' | sort -u"
+    assert_success
+    [ "${#lines[@]}" -gt 20 ] || fail "too few findings read: ${#lines[@]}"
+    local line
+    for line in "${lines[@]}"; do
+        grep -qxF -- "$line" <<<"$table" || fail "printed as '$line', the table says: $(grep "^${line%% *} " <<<"$table")"
+    done
+}

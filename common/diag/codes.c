@@ -496,6 +496,12 @@ const struct diag_code *diag_codes(void)
     return codes;
 }
 
+bool diag_code_is_error(const char *code)
+{
+    const struct diag_code *c = diag_code_find(code);
+    return !c || strcmp(c->severity, "error") == 0;
+}
+
 const struct diag_code *diag_code_find(const char *code)
 {
     for (const struct diag_code *c = codes; c->code; c++)

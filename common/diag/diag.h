@@ -39,6 +39,10 @@ struct diag_observer {
 
 struct diag_log;
 
+/* How many codes a sink remembers the severity of (there are some 110, and a code is one literal
+ * wherever it is emitted, or a few where a compiler keeps copies). */
+enum { DIAG_SEVERITY_MEMO = 256 };
+
 struct diag_sink {
     FILE *stream;
     enum diag_format format;
@@ -55,6 +59,12 @@ struct diag_sink {
     void (*before_write)(void *ctx);
     void *before_write_ctx;
     struct diag_log *log; /* when set, findings are counted and kept here, not written */
+    /* The severity of each code emitted so far, by the address of its literal: the table of codes
+     * is the one source of a code's severity, and a sink looks each code up there once. */
+    struct {
+        const char *code;
+        bool error;
+    } severity_memo[DIAG_SEVERITY_MEMO];
 };
 
 void diag_sink_init(struct diag_sink *sink, FILE *stream);
@@ -74,10 +84,11 @@ void diag_sink_free(struct diag_sink *sink);
 void diag_observe(struct diag_sink *sink, struct diag_observer *observer);
 void diag_unobserve(struct diag_sink *sink, struct diag_observer *observer);
 
-/* Reports one finding. fmt is always a literal of ours; every %s argument is treated as input
- * text and escaped. Supported conversions: %s %c %d %u %ld %lu %lld %llu %zu %%. */
-void diag_emit(struct diag_sink *sink, const struct diag_where *where, enum severity severity,
-               const char *code, const char *fmt, ...) ACP_PRINTF(5, 6);
+/* Reports one finding, with the severity the table of codes gives code (a code it lacks counts as
+ * an error). fmt is always a literal of ours; every %s argument is treated as input text and
+ * escaped. Supported conversions: %s %c %d %u %ld %lu %lld %llu %zu %%. */
+void diag_emit(struct diag_sink *sink, const struct diag_where *where, const char *code,
+               const char *fmt, ...) ACP_PRINTF(4, 5);
 
 /* Findings kept to be reported later: work done away from the sink (a worker thread of --jobs)
  * gets a sink of its own whose log keeps each finding as diag_emit formatted it, and the one
@@ -103,12 +114,14 @@ void diag_replay(struct diag_sink *sink, const struct diag_log *log);
  * the source of --explain and of the list in acp(7). */
 struct diag_code {
     const char *code;
-    const char *severity; /* "error", "warning", or "error or warning" */
+    const char *severity; /* "error" or "warning": the one place a code's severity is written */
     const char *summary;
     const char *explanation;
 };
 
 const struct diag_code *diag_code_find(const char *code);
+/* Whether the table makes code an error; true for a code it does not have. */
+bool diag_code_is_error(const char *code);
 const struct diag_code *diag_codes(void); /* terminated by an entry whose code is NULL */
 
 #endif

@@ -19,6 +19,7 @@
 #include "base/list.h"
 #include "base/pool.h"
 #include "base/streamclock.h"
+#include "base/timeutil.h"
 #include "base/util.h"
 #include "diag/findings.h"
 #include "proto/convert.h"
@@ -245,7 +246,7 @@ struct iacp_digest {
     char text[]; /* the own key (at 0), a NUL, the ref key, a NUL, then the strings */
 };
 
-enum { NO_TEXT = SIZE_MAX };
+static const size_t NO_TEXT = SIZE_MAX;
 
 static bool key_is(const struct jv *key, const char *name, size_t len)
 {
@@ -428,8 +429,8 @@ static struct iacp_digest *digest_make(struct strbuf *into, const struct message
         d.legacy = e.v && iacp_version_parse(jv_string_value(e.v)) == IACP_V1_0;
         /* A ts beyond any era (iacp-ts-range) says no time at all; one in milliseconds
          * (iacp-ts-millis) would age the stream by years. */
-        d.followed = d.ts <= IACP_TS_MAX;
-        if (d.ts > IACP_TS_MILLIS)
+        d.followed = d.ts <= UNIX_NO_TIME_ABOVE;
+        if (d.ts > UNIX_MILLISECONDS_ABOVE)
             d.ts /= 1000;
     }
     const struct jv *node =
@@ -746,7 +747,7 @@ static void check_silence(struct iacp_stream *s, const struct diag_where *at,
             continue;
         a->silence_reported = true;
         struct diag_where w = related_to(at, a->file, a->line);
-        diag_emit(sink, &w, SEV_WARNING, "iacp-silent",
+        diag_emit(sink, &w, "iacp-silent",
                   "'%s' holds %lu task(s) and has been silent for %s s (%d heartbeat periods "
                   "without a message)",
                   a->name, a->outstanding, seconds(&s->number[0], s->now - a->heard),
@@ -946,11 +947,11 @@ static void evict(struct iacp_stream *s, struct conv *c, const struct diag_where
     s->blame = c;
     struct diag_where w = related_to(at, c->file, c->line);
     if (idle)
-        diag_emit(sink, &w, SEV_WARNING, "iacp-evicted",
+        diag_emit(sink, &w, "iacp-evicted",
                   "conversation '%s' had no message for %s s and is forgotten (--idle-timeout)",
                   conv_id(c), seconds(&s->number[0], s->now - c->active));
     else
-        diag_emit(sink, &w, SEV_WARNING, "iacp-evicted",
+        diag_emit(sink, &w, "iacp-evicted",
                   "more than %lu conversations are open; the least recently active, '%s', is "
                   "forgotten (--max-open)",
                   s->cfg->max_open, conv_id(c));
@@ -1056,8 +1057,8 @@ static bool note_id(struct iacp_stream *s, const struct message *m, const struct
         struct diag_where w = prev ? related_to(&m->at, prev->file, prev->line)
                                    : related_to(&m->at, c->file, c->line);
         if (!s->sharded) /* a per-agent check */
-            diag_emit(sink, &w, SEV_ERROR, "iacp-duplicate-id",
-                      "'%s' already sent a message with id '%s'", f->from, m->id);
+            diag_emit(sink, &w, "iacp-duplicate-id", "'%s' already sent a message with id '%s'",
+                      f->from, m->id);
         return false;
     }
     remember_id(s, &s->own, m, f->kind);
@@ -1119,7 +1120,7 @@ static void check_slots(const struct iacp_stream *s, const struct message *m,
     unsigned long slots = allowed_slots(s, forager);
     if (forager->outstanding >= slots) {
         struct diag_where w = related_to(&m->at, forager->assign_file, forager->assign_line);
-        diag_emit(sink, &w, SEV_ERROR, "iacp-slots",
+        diag_emit(sink, &w, "iacp-slots",
                   "'%s' already holds %lu outstanding task.assign and has %lu slot(s)",
                   forager->name, forager->outstanding, slots);
     }
@@ -1135,19 +1136,19 @@ static void report_reissue(struct iacp_stream *s, const struct message *m, const
     const char *waited = seconds(&s->number[0], elapsed);
     const char *timeout = seconds(&s->number[1], s->cfg->assign_timeout);
     if (prev->forager == c->forager) {
-        diag_emit(sink, &w, SEV_ERROR, "iacp-reissue-unexpected",
+        diag_emit(sink, &w, "iacp-reissue-unexpected",
                   "node '%s' assigned again to '%s', whose assign '%s' of it has had no final "
                   "result for %s s; the queen reissues to a different forager",
                   node, c->forager->name, conv_id(prev), waited);
         return;
     }
     if (elapsed < s->cfg->assign_timeout)
-        diag_emit(sink, &w, SEV_ERROR, "iacp-reissue-unexpected",
+        diag_emit(sink, &w, "iacp-reissue-unexpected",
                   "node '%s' reissued to '%s' only %s s after assign '%s' to '%s', before the "
                   "assign timeout (%s s)",
                   node, c->forager->name, waited, conv_id(prev), prev->forager->name, timeout);
     else
-        diag_emit(sink, &w, SEV_WARNING, "iacp-reissue",
+        diag_emit(sink, &w, "iacp-reissue",
                   "node '%s' reissued to '%s': assign '%s' to '%s' has had no final result for "
                   "%s s (assign timeout %s s)",
                   node, c->forager->name, conv_id(prev), prev->forager->name, waited, timeout);
@@ -1186,7 +1187,7 @@ static void check_drained(const struct message *m, const struct agent *forager,
         return;
     const struct control *drain = &forager->orders->drain;
     struct diag_where w = related_to(&m->at, drain->file, drain->line);
-    diag_emit(sink, &w, SEV_WARNING, "iacp-assign-drained",
+    diag_emit(sink, &w, "iacp-assign-drained",
               "task.assign to '%s', which was drained (ctl.drain: accept nothing new)",
               forager->name);
 }
@@ -1259,7 +1260,7 @@ static void check_halted(struct iacp_stream *s, const struct message *m, const s
     if (!halt || !halt->given || f->kind == IACP_HB || f->at <= halt->at + s->cfg->max_skew)
         return;
     struct diag_where w = related_to(&m->at, halt->file, halt->line);
-    diag_emit(sink, &w, SEV_ERROR, "iacp-after-halt",
+    diag_emit(sink, &w, "iacp-after-halt",
               "%s from '%s' after it was halted (ctl.halt: stop immediately)",
               iacp_kind_name(f->kind), a->name);
 }
@@ -1280,7 +1281,7 @@ static void report_ref_kind(const struct message *m, const struct fields *f, con
                             unsigned long line, const char *named, struct diag_sink *sink)
 {
     struct diag_where w = related_to(&m->at, file, line);
-    diag_emit(sink, &w, SEV_ERROR, "iacp-ref-kind", "%s answers a %s, but ref '%s' names a %s",
+    diag_emit(sink, &w, "iacp-ref-kind", "%s answers a %s, but ref '%s' names a %s",
               iacp_kind_name(f->kind), opener_name(kind_answered(f->kind)), f->ref, named);
 }
 
@@ -1298,10 +1299,10 @@ static const char *late_reply(const struct message *m, const struct fields *f, c
     }
     struct diag_where w = related_to(&m->at, t->end_file, t->end_line);
     if (t->ending == END_REJECT)
-        diag_emit(sink, &w, SEV_ERROR, "iacp-reply-after-reject", "%s for '%s', which was rejected",
+        diag_emit(sink, &w, "iacp-reply-after-reject", "%s for '%s', which was rejected",
                   iacp_kind_name(f->kind), id);
     else
-        diag_emit(sink, &w, SEV_ERROR, "iacp-result-after-final",
+        diag_emit(sink, &w, "iacp-result-after-final",
                   "%s for '%s', which already had its final %s", iacp_kind_name(f->kind), id,
                   kind == CONV_TASK ? "task.result" : "tool.reply");
     return id;
@@ -1312,7 +1313,7 @@ static void unknown_ref(const struct message *m, const struct fields *f, const c
                         const struct sent *named, struct diag_sink *sink)
 {
     if (!named) {
-        diag_emit(sink, &m->at, SEV_WARNING, "iacp-orphan",
+        diag_emit(sink, &m->at, "iacp-orphan",
                   "%s with ref '%s': no message with that id from '%s' was seen",
                   iacp_kind_name(f->kind), f->ref, owner);
         return;
@@ -1327,7 +1328,7 @@ static void report_skew(struct iacp_stream *s, const struct diag_where *w, doubl
                         enum conv_kind kind, struct diag_sink *sink)
 {
     if (early > s->cfg->max_skew)
-        diag_emit(sink, w, SEV_WARNING, "iacp-skew",
+        diag_emit(sink, w, "iacp-skew",
                   "stamped %s s before the %s it answers (clock skew; --max-skew is %s s)",
                   seconds(&s->number[0], early), opener_name(kind),
                   seconds(&s->number[1], s->cfg->max_skew));
@@ -1413,7 +1414,7 @@ static void check_twice_done(struct iacp_stream *s, const struct message *m, str
         return;
     if (c->done) {
         struct diag_where w = related_to(&m->at, c->done->file, c->done->line);
-        diag_emit(sink, &w, SEV_ERROR, "iacp-duplicate-execution",
+        diag_emit(sink, &w, "iacp-duplicate-execution",
                   "node '%s' ran twice: assign '%s' (line %lu) to '%s' and assign '%s' (line %lu) "
                   "both have a final task.result",
                   conv_node(c), conv_id(c), c->line, conv_to(c), c->done->id, c->done->line);
@@ -1439,8 +1440,7 @@ static void apply_accept(const struct message *m, const struct fields *f, struct
 {
     if (c->accept_line) {
         struct diag_where w = related_to(&m->at, c->accept_file, c->accept_line);
-        diag_emit(sink, &w, SEV_ERROR, "iacp-accept-twice", "a second task.accept for '%s'",
-                  conv_id(c));
+        diag_emit(sink, &w, "iacp-accept-twice", "a second task.accept for '%s'", conv_id(c));
         return;
     }
     c->accept_file = m->at.file;
@@ -1449,13 +1449,13 @@ static void apply_accept(const struct message *m, const struct fields *f, struct
         c->story->accept_ts = f->ts;
     if (c->reissue_line) {
         struct diag_where w = related_to(&m->at, c->reissue_file, c->reissue_line);
-        diag_emit(sink, &w, SEV_WARNING, "iacp-late-accept",
-                  "'%s' accepts '%s' after the queen reissued it", f->from, conv_id(c));
+        diag_emit(sink, &w, "iacp-late-accept", "'%s' accepts '%s' after the queen reissued it",
+                  f->from, conv_id(c));
     }
     const struct control *drain = c->forager->orders ? &c->forager->orders->drain : NULL;
     if (drain && drain->given && c->fed > drain->fed) {
         struct diag_where w = related_to(&m->at, drain->file, drain->line);
-        diag_emit(sink, &w, SEV_ERROR, "iacp-accept-drained",
+        diag_emit(sink, &w, "iacp-accept-drained",
                   "'%s' accepts '%s', assigned after it was drained (ctl.drain: accept nothing "
                   "new)",
                   f->from, conv_id(c));
@@ -1488,7 +1488,7 @@ static const char *apply_reply(struct iacp_stream *s, const struct message *m,
     case IACP_TASK_REJECT:
         if (c->accept_line) {
             struct diag_where w = related_to(&m->at, c->accept_file, c->accept_line);
-            diag_emit(sink, &w, SEV_ERROR, "iacp-reject-after-accept",
+            diag_emit(sink, &w, "iacp-reject-after-accept",
                       "task.reject for '%s', which '%s' had accepted", conv_id(c), f->from);
         }
         finish_conv(s, c, END_REJECT, "refused", &m->at);
@@ -1526,9 +1526,8 @@ static const char *follow_reply(struct iacp_stream *s, const struct message *m,
     if (f->kind != IACP_TASK_CANCEL) {
         if (strcmp(f->from, conv_to(c)) != 0) {
             struct diag_where w = related_to(&m->at, c->file, c->line);
-            diag_emit(sink, &w, SEV_ERROR, "iacp-wrong-replier",
-                      "%s from '%s' for '%s', which went to '%s'", iacp_kind_name(f->kind), f->from,
-                      conv_id(c), conv_to(c));
+            diag_emit(sink, &w, "iacp-wrong-replier", "%s from '%s' for '%s', which went to '%s'",
+                      iacp_kind_name(f->kind), f->from, conv_id(c), conv_to(c));
             return NULL;
         }
         check_skew(s, m, f, c, sink);
@@ -1588,7 +1587,7 @@ static void read_clock(struct iacp_stream *s, const struct message *m, struct fi
     if (!r.report)
         return;
     double offset = sender->clock.offset;
-    diag_emit(outside(s, sink), &m->at, SEV_WARNING, "iacp-clock-skew",
+    diag_emit(outside(s, sink), &m->at, "iacp-clock-skew",
               "the clock of '%s' runs %s s %s the others' (--clock-skew is %s s); its messages "
               "are read with that offset from here on",
               sender->name, seconds(&s->number[0], fabs(offset)),
@@ -1736,13 +1735,13 @@ static void report_open(struct iacp_stream *s, struct conv *c, struct diag_sink 
 {
     s->blame = c;
     const struct diag_where at = {.file = c->file, .line = c->line, .id = conv_id(c)};
-    diag_emit(sink, &at, SEV_WARNING, "iacp-open-at-end",
+    diag_emit(sink, &at, "iacp-open-at-end",
               "%s to '%s' is still open at the end of the input (%lu message(s), the last at "
               "line %lu)",
               opener_name(c->kind), conv_to(c), c->messages, c->last_line);
     double deadline = c->deadline - c->initiator->clock.offset; /* by the queen's clock */
     if (c->kind == CONV_TASK && deadline < s->now)
-        diag_emit(sink, &at, SEV_WARNING, "iacp-deadline-passed",
+        diag_emit(sink, &at, "iacp-deadline-passed",
                   "the deadline of '%s' passed %s s before the last message time without a "
                   "final task.result",
                   conv_id(c), seconds(&s->number[0], s->now - deadline));

@@ -7,7 +7,9 @@
 #include "base/timeutil.h"
 #include "proto/iacp.h"
 
-bool outgoing_expects_answer(enum fipa_act act)
+/* Whether a FIPA act expects an answer: request, request_when, request_whenever, query_if,
+ * query_ref, cfp, propose, counter_propose, subscribe, proxy, cancel, accept_proposal. */
+static bool outgoing_expects_answer(enum fipa_act act)
 {
     switch (act) {
     case FIPA_REQUEST:
@@ -90,7 +92,8 @@ void outgoing_merge(json_t *root, const json_t *defaults)
 
 /* --- filling in --- */
 
-void outgoing_format_time(double t, char *buf, size_t size)
+/* Writes t (unix seconds) as RFC 3339 in UTC, with milliseconds when it has a fraction. */
+static void outgoing_format_time(double t, char *buf, size_t size)
 {
     double whole = floor(t);
     long long millis = llround((t - whole) * 1000);

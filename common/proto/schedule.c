@@ -4,9 +4,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "base/timeutil.h"
 #include "proto/fipa.h"
-
-enum { MILLISECONDS_THRESHOLD = 100000000000LL }; /* as iacp.c: 10^11 s is the year 5138 */
 
 bool schedule_message_time(const json_t *root, enum protocol proto, double *t, bool *whole_second)
 {
@@ -19,7 +18,7 @@ bool schedule_message_time(const json_t *root, enum protocol proto, double *t, b
     if (!json_is_number(ts) || json_number_value(ts) < 0)
         return false;
     double v = json_number_value(ts);
-    if (v > (double)MILLISECONDS_THRESHOLD) {
+    if (v > UNIX_MILLISECONDS_ABOVE) {
         *t = v / 1000;
         return true;
     }

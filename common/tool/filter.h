@@ -78,7 +78,5 @@ void filter_stop(struct filter *f);
 /* Whether SIGINT asked the run to stop. */
 bool filter_interrupted(void);
 struct diag_sink *filter_sink(struct filter *f);
-/* The time relative date-times count from: --now, else SOURCE_DATE_EPOCH, else the clock. */
-time_t filter_now(const struct filter *f);
 
 #endif

@@ -1,5 +1,6 @@
 #include "tool/options.h"
 
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -94,6 +95,21 @@ void options_usage_error(const char *fmt, ...)
     vfprintf(stderr, fmt, ap);
     va_end(ap);
     fprintf(stderr, "\nTry '%s --help' for more information.\n", util_progname());
+}
+
+bool options_bad_value(const char *option, const char *what)
+{
+    options_usage_error("--%s takes %s", option, what);
+    return false;
+}
+
+bool options_positive_duration(const char *arg, double *seconds)
+{
+    double v;
+    if (!parse_duration(arg, &v) || !(v > 0) || !isfinite(v))
+        return false;
+    *seconds = v;
+    return true;
 }
 
 /* The tables in the order --help shows them: the tool's own first. */

@@ -102,6 +102,14 @@ int options_parse(const struct tool_spec *spec, struct common_opts *opts, int ar
 /* Reports a usage error in the GNU way, with the hint to try --help. */
 void options_usage_error(const char *fmt, ...) ACP_PRINTF(1, 2);
 
+/* Reports the usage error "--OPTION takes WHAT"; returns false, so that a tool's handler can
+ * say `return parse(arg) || options_bad_value("limit", "a whole number above 0");`. */
+bool options_bad_value(const char *option, const char *what);
+
+/* Parses a duration (seconds, or with an s, m or h suffix) above 0; false, *seconds untouched,
+ * when arg is none. */
+bool options_positive_duration(const char *arg, double *seconds);
+
 /* Whether diagnostics on stderr should be coloured. */
 bool options_want_color(const struct common_opts *opts);
 
