@@ -1,7 +1,6 @@
 #include "diag/diag.h"
 
 #include <errno.h>
-#include <inttypes.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -305,28 +304,10 @@ void diag_replay(struct diag_sink *sink, const struct diag_log *log)
     }
 }
 
-/* The table's word on code, remembered by the address of the literal: a scan of the table per
- * finding would cost a stream of findings a search of a hundred names each. */
-static bool code_is_error(struct diag_sink *sink, const char *code)
-{
-    uintptr_t h = ((uintptr_t)code >> 3) * UINT64_C(0x9e3779b97f4a7c15);
-    for (size_t probe = 0; probe < DIAG_SEVERITY_MEMO; probe++) {
-        size_t i = (size_t)(h + probe) % DIAG_SEVERITY_MEMO;
-        if (sink->severity_memo[i].code == code)
-            return sink->severity_memo[i].error;
-        if (!sink->severity_memo[i].code) {
-            sink->severity_memo[i].code = code;
-            sink->severity_memo[i].error = diag_code_is_error(code);
-            return sink->severity_memo[i].error;
-        }
-    }
-    return diag_code_is_error(code); /* more literals than slots: never in practice */
-}
-
 void diag_emit(struct diag_sink *sink, const struct diag_where *where, const char *code,
                const char *fmt, ...)
 {
-    bool error = code_is_error(sink, code) || sink->strict;
+    bool error = diag_code_is_error(code) || sink->strict;
     if (error)
         sink->errors++;
     else

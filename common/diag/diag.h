@@ -39,10 +39,6 @@ struct diag_observer {
 
 struct diag_log;
 
-/* How many codes a sink remembers the severity of (there are some 110, and a code is one literal
- * wherever it is emitted, or a few where a compiler keeps copies). */
-enum { DIAG_SEVERITY_MEMO = 256 };
-
 struct diag_sink {
     FILE *stream;
     enum diag_format format;
@@ -59,12 +55,6 @@ struct diag_sink {
     void (*before_write)(void *ctx);
     void *before_write_ctx;
     struct diag_log *log; /* when set, findings are counted and kept here, not written */
-    /* The severity of each code emitted so far, by the address of its literal: the table of codes
-     * is the one source of a code's severity, and a sink looks each code up there once. */
-    struct {
-        const char *code;
-        bool error;
-    } severity_memo[DIAG_SEVERITY_MEMO];
 };
 
 void diag_sink_init(struct diag_sink *sink, FILE *stream);
