@@ -573,3 +573,17 @@ outputs_pass() {
     run -0 --separate-stderr acp-convert --to=fipa <<<'{"performative":"inform","sender":"a","receiver":"b","cont\u0065nt":{"n": 1e3}}'
     assert_output '{"performative":"inform","sender":"a","receiver":"b","content":{"n":1000.0}}'
 }
+
+@test "numbers: the body's text is found wherever it stands, whatever its strings hold" {
+    # last, with quotes, backslashes and brackets in its strings, and blank space after it
+    local line='{"v":"1.1","id":"m-1","from":"f","to":"queen","kind":"hb","ts":1,"body":{"a": "x\"}\\", "b": [1e1, {"c": "]"}]} }'
+    run -0 bash -c "acp-convert --to=fipa <<<'$line' | acp-convert --to=iacp"
+    assert_output '{"v":"1.1","id":"m-1","from":"f","to":"queen","kind":"hb","ts":1,"body":{"a": "x\"}\\", "b": [1e1, {"c": "]"}]}}'
+    # not last, and a "body" deeper in the message, or in a string, is not it
+    line='{"v":"1.1","id":"m-1","body":{"a": 1e1},"from":"f","to":"queen","kind":"hb","ts":1,"x":{"body": 2e1}}'
+    run -0 bash -c "acp-convert --to=fipa <<<'$line' | acp-convert --to=iacp"
+    assert_output '{"v":"1.1","id":"m-1","body":{"a": 1e1},"from":"f","to":"queen","kind":"hb","ts":1,"x":{"body":20.0}}'
+    line='{"v":"1.1","id":"m-1","from":"f","to":"queen","kind":"hb","ts":1,"x":"\"body\":3e1","body" : {"a": 5E0}}'
+    run -0 bash -c "acp-convert --to=fipa <<<'$line' | acp-convert --to=iacp"
+    assert_output '{"v":"1.1","id":"m-1","from":"f","to":"queen","kind":"hb","ts":1,"x":"\"body\":3e1","body":{"a": 5E0}}'
+}

@@ -399,15 +399,28 @@ static size_t copy_text_string(struct jsonout *w, const unsigned char *text, siz
     return i;
 }
 
+/* Whether JSON text goes out as it is under any flags: printable ASCII without white space. */
+static bool text_as_is(const unsigned char *p, size_t len)
+{
+    for (size_t i = 0; i < len; i++)
+        if (p[i] <= ' ' || p[i] >= 0x7f)
+            return false;
+    return true;
+}
+
 void jsonout_text(struct jsonout *w, const char *text, size_t len)
 {
     const unsigned char *p = (const unsigned char *)text;
+    separate(w);
+    if (text_as_is(p, len)) { /* most texts: one copy */
+        sb_add(w->sb, text, len);
+        return;
+    }
     size_t i = 0, end = len;
     while (i < end && is_json_space(p[i]))
         i++;
     while (end > i && is_json_space(p[end - 1]))
         end--;
-    separate(w);
     while (i < end) {
         size_t run = i;
         while (run < end && p[run] != '"' && !is_json_space(p[run]))

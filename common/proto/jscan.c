@@ -774,13 +774,22 @@ static size_t skip_text_space(const char *text, size_t len, size_t i)
     return i;
 }
 
-/* Past the string whose quote is at text[i]. */
+/* Past the string whose quote is at text[i]: its closing quote is the first one after it that
+ * an even number of backslashes stands before (memchr finds quotes faster than a loop). */
 static size_t skip_text_string(const char *text, size_t len, size_t i)
 {
-    for (i++; i < len && text[i] != '"'; i++)
-        if (text[i] == '\\')
-            i++;
-    return i < len ? i + 1 : len;
+    for (i++; i < len;) {
+        const char *quote = memchr(text + i, '"', len - i);
+        if (!quote)
+            return len;
+        size_t at = (size_t)(quote - text), backslashes = 0;
+        while (at - backslashes > i && text[at - backslashes - 1] == '\\')
+            backslashes++;
+        if (backslashes % 2 == 0)
+            return at + 1;
+        i = at + 1;
+    }
+    return len;
 }
 
 /* Past the value at text[i]: a string, a nested object or array, or a word or number. */
@@ -810,9 +819,88 @@ static size_t skip_text_value(const char *text, size_t len, size_t i)
     return i;
 }
 
+/* Back from text[i], the byte after a string's closing quote, to its opening quote: the first
+ * quote before it that an even number of backslashes stands before. */
+static size_t back_over_string(const char *text, size_t i)
+{
+    for (size_t at = i - 1; at > 0;) {
+        at--;
+        if (text[at] != '"')
+            continue;
+        size_t backslashes = 0;
+        while (at > backslashes && text[at - backslashes - 1] == '\\')
+            backslashes++;
+        if (backslashes % 2 == 0)
+            return at;
+    }
+    return 0;
+}
+
+/* Back from text[i], the byte after a value, to where the value starts. */
+static size_t back_over_value(const char *text, size_t i)
+{
+    char last = text[i - 1];
+    if (last == '"')
+        return back_over_string(text, i);
+    if (last != '}' && last != ']') {
+        while (i > 0 && !strchr(",:[{ \t\r\n", text[i - 1]))
+            i--;
+        return i;
+    }
+    size_t depth = 0;
+    while (i > 0) {
+        char c = text[i - 1];
+        if (c == '"') {
+            i = back_over_string(text, i);
+            continue;
+        }
+        i--;
+        if (c == '}' || c == ']')
+            depth++;
+        else if ((c == '{' || c == '[') && --depth == 0)
+            return i;
+    }
+    return 0;
+}
+
+static size_t back_over_space(const char *text, size_t i)
+{
+    while (i > 0 && text_space(text[i - 1]))
+        i--;
+    return i;
+}
+
+/* The last member of the object text: its name's bytes between the quotes and its value's; false
+ * when the object is empty. Read back from the end, as most messages end in their content. */
+static bool last_member(const char *text, size_t len, size_t *name, size_t *name_len,
+                        size_t *value_start, size_t *value_end)
+{
+    size_t i = back_over_space(text, len);
+    if (i < 2 || text[i - 1] != '}')
+        return false;
+    *value_end = i = back_over_space(text, i - 1);
+    if (i == 0 || text[i - 1] == '{')
+        return false;
+    *value_start = i = back_over_value(text, i);
+    i = back_over_space(text, i);
+    if (i == 0 || text[i - 1] != ':')
+        return false;
+    i = back_over_space(text, i - 1);
+    if (i == 0 || text[i - 1] != '"')
+        return false;
+    size_t open = back_over_string(text, i);
+    *name = open + 1;
+    *name_len = i - 1 - *name;
+    return true;
+}
+
 bool jscan_member_text(const char *text, size_t len, const char *key, size_t *start, size_t *end)
 {
     size_t key_len = strlen(key);
+    size_t last, last_len;
+    if (last_member(text, len, &last, &last_len, start, end) && last_len == key_len &&
+        memcmp(text + last, key, key_len) == 0)
+        return true;
     size_t i = skip_text_space(text, len, 0);
     if (i == len || text[i] != '{')
         return false;
