@@ -353,8 +353,9 @@ static const struct diag_code codes[] = {
      "value ...), its agents (agent-identifier :name ...) in (set ...), addresses in (sequence "
      "...). The diagnostic names the line and byte column where reading stopped (an unclosed "
      "string or parenthesis is reported where it opened). Only the broken message is lost: it "
-     "ends before the first line inside it that starts with '(' and a communicative act, and "
-     "reading goes on there; a valid message is never cut, whatever its lines hold. A line "
+     "ends before the first line inside it that starts with '(' and a communicative act, or "
+     "with '{' (a line of JSON), and reading goes on there; a valid message is never cut, whatever "
+     "its lines hold. A line "
      "outside a message that does not start with '(', and what follows a message on its line, "
      "is a record of its own, rejected with this error."},
     {"acl-performative", "error", "the message type is not a FIPA communicative act",
