@@ -488,6 +488,12 @@ static const struct diag_code codes[] = {
      "with another version of the statistics or of the histogram scheme, whose buckets cannot "
      "be added to these; with --by-agent, it must have been written with --by-agent too. It is "
      "left out of the merge."},
+    {"trace-follow-unmatched", "warning", "--follow matched no conversation",
+     "No message of the input belongs to the conversation that --follow names, so the output "
+     "is empty: a conversation id is matched exactly, as the summaries write it (IACP ids are "
+     "the initiator's name, a slash and the id, as in queen/q-00a1). When a conversation's id "
+     "ends in a slash and the id given, the warning names it. It is a warning: the exit status "
+     "is 0 unless --strict."},
 
     {NULL, NULL, NULL, NULL},
 };
