@@ -137,7 +137,9 @@ static bool same_id(const struct mapping *m, const char *sender)
 {
     if (!m->owned)
         return true;
-    return m->owner && sender && strcmp(m->owner, sender) == 0;
+    if (!m->owner || !sender)
+        return !m->owner && !sender;
+    return strcmp(m->owner, sender) == 0;
 }
 
 static bool rewrite_own(struct idrewrite *r, json_t *root, const char *key, const char *owner)
