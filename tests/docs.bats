@@ -12,8 +12,9 @@ help_options() {
     "$1" --help | sed -n 's/^ \{2,\}\(-[a-z], \)\{0,1\}--\([a-z][a-z-]*\).*/\2/p' | sort -u
 }
 
+# (up to its examples, which may run other tools with their options)
 man_options() {
-    sed 's/\\-/-/g' "$TESTS_DIR/../man/$1.1" | grep -o -- '--[a-z][a-z-]*[a-z]' | sed 's/^--//' | sort -u
+    sed '/^\.SH EXAMPLES/,$d; s/\\-/-/g' "$TESTS_DIR/../man/$1.1" | grep -o -- '--[a-z][a-z-]*[a-z]' | sed 's/^--//' | sort -u
 }
 
 bash_options() {

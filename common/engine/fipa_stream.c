@@ -16,6 +16,7 @@
 #include <strings.h>
 
 #include "base/hashtab.h"
+#include "base/keyform.h"
 #include "base/list.h"
 #include "base/streamclock.h"
 #include "base/timeutil.h"
@@ -87,9 +88,11 @@ struct story {
 };
 
 struct conversation {
-    char *key;    /* 'c' + conversation_id, or 'r' + the opener's name and reply_with */
-    size_t id_at; /* where the id shown to people starts in key */
+    /* 'c' + conversation_id, or 'r' + the opener's name and reply_with, in the form it is
+     * remembered by (keyform.h); then the id as it is quoted (at most KEY_SHOWN_BYTES of it) */
+    char *key;
     char *initiator;
+    bool by_chain; /* keyed by the reply chain ('r'), not by conversation_id */
     enum fipa_protocol protocol;
     bool protocol_named;    /* from the protocol member, not inferred */
     bool finished;          /* a tombstone: only key, initiator, protocol, outcome, last line */
@@ -159,14 +162,18 @@ struct fipa_stream {
     struct list open, tombstones; /* of struct conversation, the oldest first */
     struct list held;             /* ended, summaries not written yet (--linger), oldest first */
     struct strbuf key;            /* the key of the message being followed */
-    size_t key_hash;              /* its hashtab_hash (find_conversation) */
-    size_t key_id_at;             /* where its id starts */
-    struct strbuf alias;          /* scratch space for alias keys */
-    unsigned long seq;            /* messages seen */
-    struct clock_book *clock;     /* the stream clock, with what it knows of each sender */
-    double now;                   /* stream time (the clock's); NAN before any */
-    double wall;                  /* the time --wall-clock last moved it to; NAN before */
-    bool clock_agreed;            /* two messages agreed on a time (clock_agreed) */
+    const char *key_form;         /* the form it is remembered by (find_conversation) */
+    size_t key_form_len;
+    size_t key_hash;                              /* the hashtab_hash of key_form */
+    size_t key_id_at;                             /* where its id starts in key */
+    struct key_form_buf key_digest, alias_digest; /* the digest forms of long keys */
+    struct siphash_key secret;                    /* drawn for the run: the digests of long keys */
+    struct strbuf alias;                          /* scratch space for alias keys */
+    unsigned long seq;                            /* messages seen */
+    struct clock_book *clock; /* the stream clock, with what it knows of each sender */
+    double now;               /* stream time (the clock's); NAN before any */
+    double wall;              /* the time --wall-clock last moved it to; NAN before */
+    bool clock_agreed;        /* two messages agreed on a time (clock_agreed) */
     struct strbuf scratch;
 };
 
@@ -263,10 +270,19 @@ static void drop_alias(struct fipa_stream *s, struct alias *a)
     free(a);
 }
 
-/* The conversation an alias names, or NULL. */
-static struct conversation *aliased(const struct fipa_stream *s, const char *alias)
+/* The form an alias key is remembered by (keyform.h), in s->alias_digest when it is long. */
+static const char *alias_form(struct fipa_stream *s, const char *alias, size_t *len)
 {
-    struct alias *a = HASH_ITEM(hashtab_find(&s->aliases, alias), struct alias, node);
+    return key_form(&s->secret, alias, strlen(alias), &s->alias_digest, len);
+}
+
+/* The conversation an alias names, or NULL. */
+static struct conversation *aliased(struct fipa_stream *s, const char *alias)
+{
+    size_t len;
+    alias = alias_form(s, alias, &len);
+    struct alias *a = HASH_ITEM(
+        hashtab_find_hashed(&s->aliases, alias, hashtab_hash_len(alias, len)), struct alias, node);
     return a ? a->target : NULL;
 }
 
@@ -274,6 +290,8 @@ static struct conversation *aliased(const struct fipa_stream *s, const char *ali
  * the key hashed once. */
 static void add_alias(struct fipa_stream *s, struct conversation *c, const char *alias)
 {
+    size_t len;
+    alias = alias_form(s, alias, &len);
     for (size_t i = 0; i < c->naliases; i++)
         if (strcmp(c->aliases[i]->key, alias) == 0)
             return;
@@ -286,7 +304,7 @@ static void add_alias(struct fipa_stream *s, struct conversation *c, const char 
         c->alias_cap = c->alias_cap ? c->alias_cap * 2 : 4;
         c->aliases = xrealloc(c->aliases, c->alias_cap * sizeof *c->aliases);
     }
-    size_t hash = hashtab_hash(alias), len = strlen(alias);
+    size_t hash = hashtab_hash_len(alias, len);
     struct alias *before =
         HASH_ITEM(hashtab_find_hashed(&s->aliases, alias, hash), struct alias, node);
     if (before) {
@@ -345,9 +363,10 @@ static void conversation_free(struct fipa_stream *s, struct conversation *c)
     free(c);
 }
 
+/* Its id as it is quoted: the whole id, or its first KEY_SHOWN_BYTES when it is longer. */
 static const char *conversation_id(const struct conversation *c)
 {
-    return c->key + c->id_at;
+    return c->key + strlen(c->key) + 1;
 }
 
 /* An agent's name and a reply_with value it chose, as one key (the length makes it
@@ -377,12 +396,13 @@ static const char *alias_key(const struct hash_node *node)
     return HASH_ITEM(node, struct alias, node)->key;
 }
 
-/* The conversation keyed by s->key, which is hashed here for the conversation_alloc that may
- * follow (every one follows a lookup of its key). */
+/* The conversation keyed by s->key, whose remembered form is made and hashed here for the
+ * conversation_alloc that may follow (every one follows a lookup of its key). */
 static struct conversation *find_conversation(struct fipa_stream *s)
 {
-    s->key_hash = hashtab_hash(s->key.buf);
-    return HASH_ITEM(hashtab_find_hashed(&s->conversations, s->key.buf, s->key_hash),
+    s->key_form = key_form(&s->secret, s->key.buf, s->key.len, &s->key_digest, &s->key_form_len);
+    s->key_hash = hashtab_hash_len(s->key_form, s->key_form_len);
+    return HASH_ITEM(hashtab_find_hashed(&s->conversations, s->key_form, s->key_hash),
                      struct conversation, node);
 }
 
@@ -444,12 +464,14 @@ static const char *qualified(struct fipa_stream *s, const char *key)
     return convert_conversation_id(&s->qualified, s->name.buf, colon + 1 + len);
 }
 
-/* What engine_feed says of a message of conversation c. */
+/* What engine_feed says of a message of conversation c: a chain is named by its opener (the
+ * agent of its key) and the reply_with. */
 static const char *belongs_to(struct fipa_stream *s, const struct conversation *c)
 {
     if (c->foreign)
         return ENGINE_ELSEWHERE;
-    return c->key[0] == 'r' ? qualified(s, c->key) : conversation_id(c);
+    return c->by_chain ? convert_conversation_id(&s->qualified, c->initiator, conversation_id(c))
+                       : conversation_id(c);
 }
 
 static void add_name(struct fipa_stream *s, size_t *n, const char *name)
@@ -794,16 +816,21 @@ static uint32_t opening_digest(const struct incoming *in)
 static struct conversation *conversation_alloc(struct fipa_stream *s, const struct incoming *in)
 {
     struct conversation *c = xcalloc(1, sizeof *c);
-    c->key = xstrdup(s->key.buf);
-    c->id_at = s->key_id_at;
+    const char *id = s->key.buf + s->key_id_at;
+    size_t id_len = key_shown_len(id, s->key.len - s->key_id_at);
+    c->key = xmalloc(s->key_form_len + 1 + id_len + 1);
+    memcpy(c->key, s->key_form, s->key_form_len + 1);
+    memcpy(c->key + s->key_form_len + 1, id, id_len);
+    c->key[s->key_form_len + 1 + id_len] = '\0';
+    c->by_chain = s->key.buf[0] == 'r';
     c->initiator = xstrdup(in->sender);
     c->started = c->ended = c->active = NAN;
     c->first_file = in->m->at.file;
     c->first_line = in->m->at.line;
     if (s->done)
         story_of(c, in->act, written_time(in));
-    c->foreign = s->sharded && c->key[0] == 'r' &&
-                 engine_shard_of(qualified(s, c->key), s->cfg->shards) != s->cfg->shard;
+    c->foreign = s->sharded && c->by_chain &&
+                 engine_shard_of(qualified(s, s->key.buf), s->cfg->shards) != s->cfg->shard;
     /* A new run of a conversation takes its key over. */
     struct conversation *before = HASH_ITEM(
         hashtab_find_hashed(&s->conversations, c->key, s->key_hash), struct conversation, node);
@@ -1795,7 +1822,7 @@ static const char *remember_unfollowed(struct fipa_stream *s, const struct incom
     c->unfollowed = c->finished = true;
     touch(s, c, in);
     list_append(&s->tombstones, &c->link);
-    if (c->key[0] == 'r')
+    if (c->by_chain)
         add_aliases(s, c, in);
     return belongs_to(s, c);
 }
@@ -1810,7 +1837,7 @@ static const char *in_unfollowed(struct fipa_stream *s, struct conversation *c,
     touch(s, c, in);
     list_remove(&s->tombstones, &c->link);
     list_append(&s->tombstones, &c->link);
-    if (c->key[0] == 'r')
+    if (c->by_chain)
         add_aliases(s, c, in);
     return belongs_to(s, c);
 }
@@ -1945,7 +1972,7 @@ static const char *follow_message(struct fipa_stream *s, const struct incoming *
         protocol_changed(c, in, name, fipa_protocol_name(c->protocol), sink);
     }
     follow(s, c, in, sink);
-    if (c->key[0] == 'r')
+    if (c->by_chain)
         add_aliases(s, c, in);
     return belongs_to(s, c);
 }
@@ -2002,6 +2029,7 @@ struct fipa_stream *fipa_stream_new(const struct engine_config *cfg, conversatio
     s->probe.quiet = true;
     s->done = done;
     s->ctx = ctx;
+    key_secret_draw(&s->secret);
     s->conversations.key = conversation_key;
     s->aliases.key = alias_key;
     s->clock = clock_book_quiet(cfg->clock_skew, cfg->max_open);

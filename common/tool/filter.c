@@ -190,11 +190,28 @@ bool filter_read_message(const struct filter *f, const struct record *rec, struc
     return message_read(m, rec, js, f->cfg->protocol, sink);
 }
 
+/* Whether a message read with errors_before errors reported before it, and errors_prepared
+ * after its parse and prepare step, goes to --rejects rather than to the output. */
+static bool rejected(const struct filter *f, unsigned long errors_before,
+                     unsigned long errors_prepared)
+{
+    switch (f->cfg->pass) {
+    case PASS_VALID:
+        break;
+    case PASS_WELL_FORMED:
+        return errors_prepared > errors_before;
+    case PASS_ALL:
+        return false;
+    }
+    return f->sink.errors > errors_before;
+}
+
 void filter_deliver(struct filter *f, struct message *m, unsigned long errors_before)
 {
     const struct record *rec = m->rec;
+    unsigned long errors_prepared = f->sink.errors;
     enum verdict v = f->ops->message ? f->ops->message(f->ops->ctx, f, m) : VERDICT_PASS;
-    if (f->sink.errors > errors_before) {
+    if (rejected(f, errors_before, errors_prepared)) {
         filter_reject(f, rec);
         return;
     }
