@@ -385,10 +385,11 @@ static void merge_end(void *ctx, struct filter *f)
 /* ---- main ---- */
 
 static const char help_tail[] =
-    "A conversation's summary is written as soon as it ends (or times out), one JSON\n"
-    "object a line; its outcome is done, failed, refused, rejected, not-understood,\n"
-    "cancelled, timeout, violated or open. --format=stats writes one object for the\n"
-    "whole stream, which --merge-stats merges with others (e.g. the shards of a run).\n";
+    "A conversation's summary is written when it ends (a FIPA one --linger later) or\n"
+    "times out, one JSON object a line; its outcome is done, failed, refused, rejected,\n"
+    "not-understood, cancelled, timeout, violated or open. --format=stats writes one\n"
+    "object for the whole stream, which --merge-stats merges with others (e.g. the\n"
+    "shards of a run).\n";
 
 static void trace_free(struct trace *t)
 {
@@ -427,8 +428,8 @@ int main(int argc, char **argv)
                    "messages: a summary of each as it ends, statistics of latency and anomalies,\n"
                    "or a sequence diagram.",
         .options = trace_options,
-        .groups =
-            GROUP_CHECKS | GROUP_ENGINE | GROUP_LIVE | GROUP_FIPA | GROUP_PROGRESS | GROUP_JOBS,
+        .groups = GROUP_CHECKS | GROUP_ENGINE | GROUP_LINGER | GROUP_LIVE | GROUP_FIPA |
+                  GROUP_PROGRESS | GROUP_JOBS,
         .help_tail = help_tail,
         .handle = handle_option,
         .ctx = &t,

@@ -262,6 +262,11 @@ static const struct diag_code codes[] = {
      "result, reject-proposal, not-understood, or the answer to a cancel. A later message in it "
      "is out of protocol: a late or replayed reply, or a sender that lost track. related_line "
      "names the message that ended it."},
+    {"fipa-after-reject", "error", "a contract net goes on with a bidder it rejected",
+     "In contract net a reject-proposal ends that bidder's part: an accept-proposal to it, or an "
+     "inform from it (or to it), afterwards means the initiator and the bidder disagree on who "
+     "holds the task, as IACP's iacp-reply-after-reject. Other messages after the end are "
+     "fipa-after-end. related_line names the reject-proposal."},
     {"fipa-not-addressed", "error", "a reply from an agent the initiator never addressed",
      "Only an agent the initiator sent the conversation to may answer in it. A receiver written "
      "as broadcast://... addresses anyone; in recruiting the targets answer the initiator "
