@@ -66,6 +66,35 @@ fish_options() {
     done
 }
 
+# The short options of --help ("-q, --quiet"), "LETTER NAME" a line.
+help_short_options() {
+    "$1" --help | sed -n 's/^ \{2,\}-\([a-zA-Z]\), --\([a-z][a-z-]*\).*/\1 \2/p' | sort -u
+}
+
+@test "-h is --help in every tool" {
+    local t
+    for t in $(tools); do
+        run -0 "$t" -h
+        [ "$output" = "$("$t" --help)" ] || fail "$t -h is not --help"
+    done
+}
+
+@test "man pages and completions give the short letter of each option --help gives one" {
+    local t letter name
+    for t in $(tools); do
+        while read -r letter name; do
+            grep -qF -- ".BR \\-$letter \", \" \\-\\-$name" "$TESTS_DIR/../man/$t.1" ||
+                fail "$t.1 does not give -$letter for --$name"
+            grep -qE -- "^-$letter --$name(=| |\$)" "$TESTS_DIR/../completions/$t.bash" ||
+                fail "$t.bash does not give -$letter for --$name"
+            grep -qE -- "\\{-$letter\\+?,--$name[=[}]" "$TESTS_DIR/../completions/_$t" ||
+                fail "_$t does not give -$letter for --$name"
+            grep -qF -- "-s $letter -l $name " "$TESTS_DIR/../completions/$t.fish" ||
+                fail "$t.fish does not give -$letter for --$name"
+        done < <(help_short_options "$t")
+    done
+}
+
 # Completions are tested the way the shells run them: bash and zsh interactive on a pty
 # (tests/drivers/complete-on-pty), fish through its own completion engine (complete -C). What each
 # option's value completes to comes from the table in the tool's bash completion (see

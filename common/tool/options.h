@@ -32,7 +32,6 @@ enum {
     OPT_FIPA_PROFILE,
     OPT_WALL_CLOCK,
     OPT_NO_PROGRESS,
-    OPT_HELP,
     OPT_VERSION,
     OPT_TOOL = 512,
 };
