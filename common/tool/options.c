@@ -166,7 +166,8 @@ static void print_help(const struct tool_spec *spec)
 static void print_version(const struct tool_spec *spec)
 {
     printf("%s (%s) %s\n", spec->name, ACP_PACKAGE, ACP_VERSION);
-    (void)fputs("License MIT: see the README of acp-tools.\n"
+    (void)fputs("Copyright (c) 2026 the acp-tools authors.\n"
+                "License MIT: see the LICENSE file of acp-tools.\n"
                 "This is free software: you are free to change and redistribute it.\n",
                 stdout);
 }
