@@ -42,7 +42,8 @@ PROGS = $(TOOLS:%=$(BIN)/%)
 # Keep objects between builds: make would otherwise delete the cmd/ ones as intermediates.
 .SECONDARY:
 
-all: $(PROGS)
+# The example agent too, at the path the README's and man pages' recipes run it by.
+all: $(PROGS) examples/forager
 
 $(BUILD)/%.o: %.c $(COMMON_HDR) | have-jansson
 	@mkdir -p $(dir $@)
@@ -175,7 +176,7 @@ lint: layers
 	  -Icommon --suppress=missingIncludeSystem common cmd
 
 clean:
-	rm -rf build build-asan build-tsan build-fuzz build-valgrind bin bench/out
+	rm -rf build build-asan build-tsan build-fuzz build-valgrind bin bench/out examples/forager
 
 # Tools for tests and benchmarks, not installed: the capture generators and measures of bench/
 # (parse-floor and the example agent link jansson), built with the tools' flags.
@@ -188,6 +189,6 @@ $(BUILD)/parse-floor: bench/parse-floor.c
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -O2 -o $@ $< $(LIBS)
 
-$(BUILD)/forager: examples/forager.c
+$(BUILD)/forager examples/forager: examples/forager.c
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -o $@ $< $(LIBS)

@@ -361,3 +361,15 @@ EOF
     done
     grep -q "^\* Noteworthy changes in release $version\$" "$TESTS_DIR/../NEWS" || fail "NEWS has no section for $version"
 }
+
+@test "the recipes run the example agent make builds, examples/forager, and git ignores it" {
+    local root="$TESTS_DIR/.." page
+    for page in "$root"/README.md "$root"/man/*.[17]; do
+        ! grep -n '\./forager' "$page" ||
+            fail "$page runs a forager no target builds"
+    done
+    make -s --no-print-directory -C "$root" -q examples/forager || fail "make leaves examples/forager to build"
+    git -C "$root" check-ignore -q examples/forager || fail "git does not ignore examples/forager"
+    cd "$root"
+    run -0 acp-replay --as=forager-07 --exec=examples/forager examples/iacp-exchange.jsonl
+}
