@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <termios.h>
 #include <unistd.h>
 
 #include "base/escape.h"
@@ -1093,6 +1094,35 @@ static void report_clash(struct filter *f, const char *display, const char *what
     f->trouble = true;
 }
 
+/* Two descriptors on one terminal: one device, or both our controlling terminal (/dev/tty is a
+ * device of its own that stands for it). */
+static bool same_terminal(FILE *a, const struct stat *sa, FILE *b, const struct stat *sb)
+{
+    if (!S_ISCHR(sa->st_mode) || !S_ISCHR(sb->st_mode) || !isatty(fileno(a)) || !isatty(fileno(b)))
+        return false;
+    pid_t session_a = tcgetsid(fileno(a));
+    return sa->st_rdev == sb->st_rdev || (session_a != -1 && session_a == tcgetsid(fileno(b)));
+}
+
+/* What --rejects and the output share, if anything: the lines of both would mix in it. A
+ * character device other than a terminal (/dev/null) takes any number of writers unharmed. */
+static const char *shared_with_output(struct filter *f, const struct stat *out,
+                                      const struct stat *rej)
+{
+    if (!f->rejects || (f->cfg->opts->quiet && f->out == stdout))
+        return NULL; /* -q: nothing goes to stdout */
+    if (same_regular_file(out, rej))
+        return "file";
+    bool same_node = out->st_dev == rej->st_dev && out->st_ino == rej->st_ino;
+    if (S_ISFIFO(out->st_mode) && S_ISFIFO(rej->st_mode) && same_node)
+        return "pipe";
+    if (S_ISSOCK(out->st_mode) && S_ISSOCK(rej->st_mode) && same_node)
+        return "socket";
+    if (same_terminal(f->out, out, f->rejects, rej))
+        return "terminal";
+    return NULL;
+}
+
 /* Truncating an input to write to it would destroy it (and appending would feed the tool its
  * own output forever); two outputs on one file would overwrite each other's lines. */
 static bool outputs_clash(struct filter *f, char **files, int nfiles)
@@ -1101,8 +1131,11 @@ static bool outputs_clash(struct filter *f, char **files, int nfiles)
     struct stat out, rej, in;
     stat_stream(f->out, &out);
     stat_stream(f->rejects, &rej);
-    if (same_regular_file(&out, &rej)) {
-        report_clash(f, rejects, "--rejects is the same file as the output", f->out_name);
+    const char *shared = shared_with_output(f, &out, &rej);
+    if (shared) {
+        char what[64];
+        snprintf(what, sizeof what, "--rejects is the same %s as the output", shared);
+        report_clash(f, rejects, what, f->out_name);
         return true;
     }
     for (int i = 0; i < nfiles; i++) {
