@@ -286,12 +286,9 @@ static void handle_line(struct send *s, struct filter *f, struct answers *a,
     const char *why = peer_message(line, &msg, &proto);
     if (why) {
         struct diag_where at = session_where(&s->session, s->session.lines);
-        struct strbuf shown = STRBUF_INIT;
-        sb_add(&shown, line->text, line->len);
         diag_emit(&s->session.sink, &at, SEV_WARNING, "peer-garbage",
-                  "the peer wrote a line that is not a message (%s): '%s'; ignored", why,
-                  shown.buf ? shown.buf : "");
-        sb_free(&shown);
+                  "the peer wrote a line that is not a message (%s): '%.*s'; ignored", why,
+                  diag_quote_len(line->len), line->text);
         return;
     }
     enum answer_role role = a ? answers_classify(a, msg, proto) : ANSWER_UNRELATED;

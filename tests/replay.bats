@@ -830,6 +830,13 @@ AGENT
     assert_elapsed 0.4 3
 }
 
+@test "agent-garbage quotes a line with a NUL whole, the NUL escaped" {
+    local agent="$BATS_TEST_TMPDIR/nul-agent"
+    printf '#!/bin/sh\nread -r message\nprintf "ok\\000 then more\\n"\n' >"$agent"
+    run -1 --separate-stderr acp-replay --as=forager-07 --exec="sh $agent" "$(seed_exchange)"
+    [[ $stderr == *"error: the agent wrote a line that is not a message ("*"): 'ok\x00 then more'; the replay ends [agent-garbage]" ]] || fail "$stderr"
+}
+
 @test "an agent that answers garbage is reported, and the replay ends" {
     timed_run -1 --separate-stderr acp-replay --as=forager-07 --exec="sh $AGENTS/garbage.sh" "$(seed_exchange)"
     [[ $stderr == *"iacp-exchange.jsonl:1: error: the agent wrote a line that is not a message ("*"): 'ok, got it'; the replay ends [agent-garbage]" ]] ||

@@ -537,6 +537,13 @@ EOF
     [[ $stderr == *"scripted-agent:3: warning: "*"(neither IACP nor FIPA): '{\"x\":1}'"* ]] || fail "$stderr"
 }
 
+@test "peer-garbage quotes a line with a NUL whole, the NUL escaped" {
+    local peer="$BATS_TEST_TMPDIR/nul-peer"
+    printf '#!/bin/sh\nread -r message\nprintf "hello\\000 world\\n"\n' >"$peer"
+    run -2 --separate-stderr acp-send --wait --exec="sh $peer" kind=tool.query from=queen to=f
+    [[ $stderr == *"(not JSON): 'hello\x00 world'; ignored [peer-garbage]"* ]] || fail "$stderr"
+}
+
 @test "exit 2: a refused connection, a command that cannot start" {
     start_peer tcp
     local address=$PEER_ADDRESS
