@@ -419,9 +419,26 @@ static void await_end(struct send *s, struct filter *f, const json_t *msg, enum 
     answers_free(a);
 }
 
+/* A Caxton reply needs a content as every Caxton message does, and --answer fills in all the
+ * other members but that one: the user is told how to give it, where fipa_check would only say
+ * that it is missing. */
+static bool answer_lacks_content(const struct send *s, const struct message *m,
+                                 struct diag_sink *sink)
+{
+    if (s->answer_proto != PROTO_FIPA || s->fipa.profile == FIPA_PROFILE_STANDARD ||
+        json_object_get(message_tree(m), "content"))
+        return false;
+    diag_emit(sink, &m->at, SEV_ERROR, "fipa-missing",
+              "missing required member 'content': a Caxton reply carries one too; give it as "
+              "content:={} (an empty object), content=TEXT or content.KEY=VALUE");
+    return true;
+}
+
 static void check(struct send *s, const struct message *m, struct diag_sink *sink)
 {
     unsigned long before = sink->errors;
+    if (answer_lacks_content(s, m, sink))
+        return;
     if (m->proto == PROTO_IACP)
         iacp_check(m, &s->iacp, sink);
     else if (s->engine)

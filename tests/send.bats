@@ -311,6 +311,15 @@ REQUEST=(performative=request sender=client_001 receiver=agent_123 content.actio
         <<<"$output" >/dev/null || fail "$output"
 }
 
+@test "--answer: a Caxton reply without content is refused, and the error says how to give one" {
+    local req=$BATS_TEST_TMPDIR/req.json
+    printf '%s\n' '{"performative":"request","sender":"client_001","receiver":"agent_123","content":{"action":"process"},"conversation_id":"conv_789","reply_with":"msg_001"}' >"$req"
+    run -1 --separate-stderr acp-send --now=0 --answer="$req" performative=agree
+    assert_output ''
+    assert_equal "$stderr" "acp-send: <arguments>:1: error: missing required member 'content': a Caxton reply carries one too; give it as content:={} (an empty object), content=TEXT or content.KEY=VALUE [fipa-missing]"
+    run -0 acp-send --now=0 --fipa-profile=standard --answer="$req" performative=agree
+}
+
 @test "--answer: several receivers need sender=; the reply keeps the protocol; bad files are usage errors" {
     local cfp=$BATS_TEST_TMPDIR/cfp
     printf '%s\n' '{"performative":"cfp","sender":"a","receiver":["b","c"],"content":{}}' >"$cfp"
