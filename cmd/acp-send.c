@@ -496,6 +496,13 @@ static enum verdict send_message(void *ctx, struct filter *f, struct message *m)
     struct outgoing_config oc = {.queen = s->opts->engine.queen, .ids = s->ids, .now = now};
     bool answering = s->answer_proto != PROTO_NONE;
     outgoing_complete(message_tree(m), proto, answering && !s->answer_has_conversation, &oc);
+    const char *reply_by = outgoing_relative_time_left(message_tree(m));
+    if (reply_by) {
+        diag_emit(sink, &m->at, SEV_ERROR, "fipa-time",
+                  "reply_by=%s falls past the year 9999, the last an RFC 3339 date-time can name",
+                  reply_by);
+        return VERDICT_WRITTEN;
+    }
     json_t *msg = outgoing_ordered(message_tree(m), proto);
     struct message out;
     message_init(&out, NULL, json_incref(msg), proto == PROTO_FIPA ? CHOOSE_FIPA : CHOOSE_IACP);

@@ -546,6 +546,13 @@ EOF
     [[ $stderr == *"scripted-agent:3: warning: "*"(neither IACP nor FIPA): '{\"x\":1}'"* ]] || fail "$stderr"
 }
 
+@test "a reply_by from now past the year 9999 is refused as such, converted to no integer" {
+    run -1 --separate-stderr acp-send --now=0 reply_by=+303e108s performative=request sender=a receiver=b content=x
+    assert_output ''
+    assert_equal "$stderr" "acp-send: <arguments>:1: error: reply_by=+303e108s falls past the year 9999, the last an RFC 3339 date-time can name [fipa-time]"
+    run -0 --separate-stderr acp-send --now=0 reply_by=+87600h performative=request sender=a receiver=b content=x
+}
+
 @test "peer-garbage quotes a line with a NUL whole, the NUL escaped" {
     local peer="$BATS_TEST_TMPDIR/nul-peer"
     printf '#!/bin/sh\nread -r message\nprintf "hello\\000 world\\n"\n' >"$peer"

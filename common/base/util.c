@@ -216,3 +216,8 @@ bool parse_duration(const char *s, double *seconds)
     *seconds = v * unit;
     return true;
 }
+
+bool double_fits_llong(double v)
+{
+    return v >= -0x1p63 && v < 0x1p63; /* false for NaN */
+}

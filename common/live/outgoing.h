@@ -52,7 +52,12 @@ void outgoing_complete(json_t *root, enum protocol proto, bool no_new_conversati
  * order they have. Returns a new object. */
 json_t *outgoing_ordered(const json_t *root, enum protocol proto);
 
-/* Writes t (unix seconds) as RFC 3339 in UTC, with milliseconds when it has a fraction. */
-void outgoing_format_time(double t, char *buf, size_t size);
+/* Writes t (unix seconds) as RFC 3339 in UTC, with milliseconds when it has a fraction. False,
+ * with nothing written, when t is outside the years 0 to 9999 that RFC 3339 can write. */
+bool outgoing_format_time(double t, char *buf, size_t size);
+
+/* The reply_by relative to now ("+30s") that outgoing_complete could not make a date-time of,
+ * since it falls past the year 9999; NULL when there is none. */
+const char *outgoing_relative_time_left(const json_t *root);
 
 #endif
