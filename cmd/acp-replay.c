@@ -667,6 +667,18 @@ static void agent_message(struct replay *r, struct filter *f, struct message *m,
     send_at(r, f, &h, t, 0, m);
 }
 
+static void report_no_time(struct filter *f, const struct message *m)
+{
+    if (schedule_beyond_era(message_tree(m), m->proto))
+        diag_emit(filter_sink(f), &m->at, SEV_ERROR, "replay-ts-range",
+                  "ts is above 10^14, no time of this era: this message cannot be scheduled, "
+                  "and is skipped (--rate and --topspeed send it)");
+    else
+        diag_emit(filter_sink(f), &m->at, SEV_ERROR, "replay-no-time",
+                  "no time to schedule this message by (IACP ts, FIPA timestamp or created_at); "
+                  "replay a stream without times with --rate or --topspeed");
+}
+
 static enum verdict replay_message(void *ctx, struct filter *f, struct message *m)
 {
     struct replay *r = ctx;
@@ -679,9 +691,7 @@ static enum verdict replay_message(void *ctx, struct filter *f, struct message *
     bool whole = false;
     bool has_time = schedule_message_time(message_tree(m), m->proto, &t, &whole);
     if (!has_time && needs_time(r)) {
-        diag_emit(filter_sink(f), &m->at, SEV_ERROR, "replay-no-time",
-                  "no time to schedule this message by (IACP ts, FIPA timestamp or created_at); "
-                  "replay a stream without times with --rate or --topspeed");
+        report_no_time(f, m);
         return VERDICT_WRITTEN;
     }
     if (r->start > 0 && before_start(r, t))

@@ -325,6 +325,18 @@ seed_exchange() {
     assert_equal "${#lines[@]}" 2
 }
 
+@test "a ts above 10^14 cannot be scheduled: replay-ts-range, and the replay goes on at once" {
+    local f
+    f=$({ iacp m-000001 a b hb 100; iacp m-000002 a b hb 1e300; iacp m-000003 a b hb 1.5e15; iacp m-000004 a b hb 101; } | capture)
+    timed_run -1 --separate-stderr timeout 10 acp-replay --speed=10 "$f"
+    assert_equal "$(jq -r .id <<<"$output")" "$(printf 'm-000001\nm-000004')"
+    [[ $stderr == *":2: error: ts is above 10^14, no time of this era: this message cannot be scheduled, and is skipped (--rate and --topspeed send it) [replay-ts-range]"* ]] || fail "$stderr"
+    [[ $stderr == *":3: error: "*"[replay-ts-range]"* ]] || fail "$stderr"
+    assert_elapsed 0 3
+    run -0 acp-replay --topspeed "$f"
+    assert_equal "${#lines[@]}" 4
+}
+
 # --- rewriting ---
 
 @test "--rewrite-ids: fresh ids in every loop, references follow, no duplicate-id" {

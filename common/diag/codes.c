@@ -451,6 +451,11 @@ static const struct diag_code codes[] = {
      "IACP ts, FIPA timestamp, else created_at (RFC 3339 or unix seconds). A message without "
      "any usable time cannot be scheduled; it is rejected and the replay goes on. --rate and "
      "--topspeed replay a stream without times. --start needs times as well."},
+    {"replay-ts-range", "error", "a message's ts is no time this replay can schedule",
+     "An IACP ts above 10^14 is neither unix seconds nor milliseconds of this era (acp-validate "
+     "calls it iacp-ts-range). Waiting for it would never end, so with --speed (the default), "
+     "or --start, the message is rejected and the replay goes on with the next. --rate and "
+     "--topspeed, which read no times, send it."},
     {"agent-missing", "error", "a recorded reply did not come from the live agent",
      "In the recording the agent answered a message that was sent to the live agent, but no "
      "reply of that kind or performative came by its deadline: the later of --reply-timeout "

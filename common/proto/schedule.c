@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "proto/fipa.h"
+#include "proto/iacp.h"
 
 enum { MILLISECONDS_THRESHOLD = 100000000000LL }; /* as iacp.c: 10^11 s is the year 5138 */
 
@@ -19,6 +20,8 @@ bool schedule_message_time(const json_t *root, enum protocol proto, double *t, b
     if (!json_is_number(ts) || json_number_value(ts) < 0)
         return false;
     double v = json_number_value(ts);
+    if (!(v <= IACP_TS_MAX))
+        return false; /* schedule_beyond_era */
     if (v > (double)MILLISECONDS_THRESHOLD) {
         *t = v / 1000;
         return true;
@@ -26,6 +29,12 @@ bool schedule_message_time(const json_t *root, enum protocol proto, double *t, b
     *t = v;
     *whole_second = v == floor(v);
     return true;
+}
+
+bool schedule_beyond_era(const json_t *root, enum protocol proto)
+{
+    json_t *ts = proto == PROTO_IACP ? json_object_get(root, "ts") : NULL;
+    return json_is_number(ts) && !(json_number_value(ts) <= IACP_TS_MAX);
 }
 
 void schedule_init(struct schedule *s, const struct schedule_config *cfg)
