@@ -436,6 +436,28 @@ seed_exchange() {
     assert [ -z "$stderr" ]
 }
 
+@test "--stats: the records in are those sent, rejected and unread, with --duration and --limit too" {
+    local f
+    f=$({ for i in 1 2 3 4 5 6 7 8 9; do iacp "m-00000$i" a b hb "$((100 + i))"; done
+        printf 'not json\n'; iacp m-000010 a b hb 110; iacp m-000011 a b hb 111; } | capture)
+    local args
+    for args in "--rate=10 --duration=0.45" "--topspeed --limit=5" "--speed=20 --limit=5" "--speed=20 --duration=0.22"; do
+        # shellcheck disable=SC2086 # the options are words
+        run --separate-stderr acp-replay $args --stats --diagnostics=json "$f"
+        local stats replay
+        stats=$(grep '"type":"stats"' <<<"$stderr")
+        replay=$(grep '"type":"replay"' <<<"$stderr")
+        assert_equal "$(jq .sent <<<"$replay")" 5
+        assert_equal "$(jq .valid <<<"$stats")" 5
+        assert_equal "$(jq '.records + .unread' <<<"$stats")" 12
+        assert_equal "$(jq '.valid + .rejected + .blank + .unread' <<<"$stats")" 12
+    done
+    run -0 --separate-stderr acp-replay --topspeed --limit=5 --stats "$f"
+    [[ $stderr == *"acp-replay: 5 records: 5 valid, 0 rejected, 0 blank, 7 lines unread; 0 warnings, 0 errors"* ]] || fail "$stderr"
+    run -1 --separate-stderr acp-replay --topspeed --limit=10 --stats "$f"
+    [[ $stderr == *"acp-replay: 11 records: 10 valid, 1 rejected, 0 blank, 1 line unread; 0 warnings, 1 errors"* ]] || fail "$stderr"
+}
+
 @test "--stats tells how late messages went against the schedule" {
     local f
     f=$(for i in 1 2 3 4; do iacp "m-00000$i" a b hb "$((100 + i))"; done | capture)

@@ -43,8 +43,9 @@ enum { OUTPUT_BUFFER = 64 * 1024 };
 
 struct stats {
     unsigned long records, valid, rejected, blank;
-    unsigned long unread; /* lines left unread when --max-errors stopped the run */
+    unsigned long unread; /* lines left unread when --max-errors or the tool stopped the run */
     bool unread_unknown;  /* and more that could not be counted (a pipe) */
+    unsigned long unused; /* valid records the tool then left unused: unread in the end */
 };
 
 struct jobs;
@@ -63,6 +64,7 @@ struct filter {
     bool trouble;       /* an I/O problem: exit 2 */
     bool stop;          /* stop reading: --max-errors reached, or the tool asked */
     bool limit_reached; /* --max-errors reached */
+    bool tool_stopped;  /* the tool asked for no more records (filter_stop) */
     struct diag_where stop_at; /* the record that reached it */
     struct progress progress;  /* the line on the terminal of a long run */
     struct jobs *jobs;         /* --jobs above 1: the worker threads; NULL otherwise */
@@ -194,7 +196,12 @@ void filter_flush(struct filter *f)
 
 void filter_stop(struct filter *f)
 {
-    f->stop = true;
+    f->stop = f->tool_stopped = true;
+}
+
+void filter_unused(struct filter *f, unsigned long records)
+{
+    f->stats.unused += records;
 }
 
 bool filter_interrupted(void)
@@ -999,16 +1006,30 @@ static void run_file(struct filter *f, const char *path)
     drain_jobs(f);
     if (f->count_pending)
         count_unread_ahead(f, r);
+    else if (f->tool_stopped && !f->limit_reached && !interrupted)
+        count_unread(f, r);
     if (got < 0 && !interrupted)
         report_io_error(f, display, "cannot read", err);
     reader_close(r);
     f->in = NULL;
 }
 
+/* The counts as the run ends: what the tool took and then left unused (filter_unused) is
+ * unread, as what it never read. */
+static struct stats final_stats(const struct filter *f)
+{
+    struct stats s = f->stats;
+    unsigned long unused = s.unused <= s.valid ? s.unused : s.valid;
+    s.valid -= unused;
+    s.records -= unused;
+    s.unread += unused;
+    return s;
+}
+
 /* "lines" repeats "records" for the readers of 0.1's stats; it goes at 1.0 (acp(7)). */
 static void print_stats(struct filter *f)
 {
-    const struct stats *s = &f->stats;
+    const struct stats final = final_stats(f), *s = &final;
     char unread[64];
     if (f->sink.format == DIAG_JSON) {
         if (s->unread_unknown)
@@ -1022,7 +1043,7 @@ static void print_stats(struct filter *f)
                 f->sink.errors);
         return;
     }
-    if (!f->limit_reached)
+    if (!f->limit_reached && !s->unread && !(f->tool_stopped && s->unread_unknown))
         unread[0] = '\0';
     else if (s->unread_unknown)
         snprintf(unread, sizeof unread, ", the rest unread");
@@ -1256,7 +1277,7 @@ static int run(const struct filter_config *cfg, const struct filter_ops *ops, ch
             while (!interrupted && !f.stop && ops->next_pass && ops->next_pass(ops->ctx, &f));
         progress_end(&f.progress);
         stop_jobs(&f);
-        if (f.limit_reached)
+        if (f.limit_reached || (f.tool_stopped && !interrupted))
             count_unread_files(&f, files + i, nfiles - i);
         if (!interrupted && !f.stop && ops->end_of_input)
             ops->end_of_input(ops->ctx, &f);
