@@ -304,6 +304,40 @@ EOF
     fi
 }
 
+@test "zsh on a pty completes acp-send's kinds and performatives, under a messages format style too" {
+    need_pty_shell zsh
+    local kinds acts queries k
+    kinds=$(printf '%s\n' ctl.drain ctl.halt hb mem.sync task.accept task.assign task.cancel \
+        task.reject task.result tool.query tool.reply)
+    acts=$(printf '%s\n' accept_proposal agree cancel cfp confirm counter_propose disconfirm failure \
+        inform inform_if inform_ref not_understood propagate propose proxy query_if query_ref \
+        refuse reject_proposal request request_when request_whenever subscribe)
+    queries="> list acp-send kind=
+$kinds
+> list acp-send performative=
+$acts
+> list acp-send to=f kind=
+$kinds
+> list acp-send 
+kind=
+performative=
+> tab acp-send kind=task.as
+acp-send kind=task.assign 
+> tab acp-send performative=inform_r
+acp-send performative=inform_ref "
+    check_on_pty zsh "$queries"
+    ACP_ZSTYLE="':completion:*:messages' format '%d'" check_on_pty zsh "$queries"
+    # every kind and act offered is one the tools know
+    for k in $kinds; do
+        run --separate-stderr acp-validate --stateless <<<"{\"v\":\"1.1\",\"id\":\"m-000001\",\"from\":\"f\",\"to\":\"queen\",\"kind\":\"$k\",\"ts\":1}"
+        [[ $stderr != *iacp-kind-unknown* ]] || fail "$k: $stderr"
+    done
+    for k in $acts; do
+        run --separate-stderr acp-validate --stateless <<<"{\"performative\":\"$k\",\"sender\":\"a\",\"receiver\":\"b\",\"content\":\"x\"}"
+        [[ $stderr != *fipa-performative* ]] || fail "$k: $stderr"
+    done
+}
+
 @test "the zsh and fish completions parse" {
     if command -v zsh >/dev/null; then
         local f
