@@ -1,6 +1,6 @@
 /* gen-adversarial: writes a capture built to make the stream checks hold as much state as they
  * can, for `make bench` to measure their peak memory: IACP 1.1, or FIPA for fipa-open.
- * Usage: gen-adversarial frozen|agents|open|queries|fipa-open [MESSAGES]
+ * Usage: gen-adversarial frozen|agents|open|queries|fipa-open|long-ids|fipa-long-ids [MESSAGES]
  *   frozen   a busy colony (assign, accept, result, heartbeats) whose ts never moves: nothing
  *            expires by time, so ids and tombstones are bounded by count only;
  *   agents   every message is the first heartbeat of a new agent, 1000 a second of message time;
@@ -10,8 +10,15 @@
  *   queries  the same with tool.query messages, each from a new agent to a new one;
  *   fipa-open  FIPA requests that nobody answers, 1000 a second, each opening a conversation
  *            of its own between two new agents: every conversation stays open until --max-open
- *            evicts it, and every sender is new to the stream clock.
- * Every message is valid on its own (MESSAGES defaults to a million). */
+ *            evicts it, and every sender is new to the stream clock;
+ *   long-ids heartbeats of 64 foragers at one ts, each with an id of 1,000,000 bytes that
+ *            differs from the others in its last 8 only: ids are remembered by count only, and
+ *            each would hold a megabyte if kept whole;
+ *   fipa-long-ids  FIPA requests that nobody answers, from 64 agents at one timestamp, each with
+ *            a reply_with of 1,000,000 bytes alike but for its last 8: each conversation is
+ *            keyed by its chain, and stays open until --max-open evicts it.
+ * Every message is valid on its own (MESSAGES defaults to a million, for long-ids to 1,000). */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -95,15 +102,43 @@ static void fipa_open(unsigned long messages)
                n, n, n, n, n, START + (long long)(n / PER_SECOND));
 }
 
+enum { LONG_ID_BYTES = 1000000 };
+
+/* IACP heartbeats, or FIPA requests (fipa), with ids of LONG_ID_BYTES. */
+static void long_ids(unsigned long messages, bool fipa)
+{
+    static char same[LONG_ID_BYTES - 8];
+    memset(same, 'x', sizeof same);
+    for (unsigned long n = 0; n < messages; n++) {
+        if (fipa) {
+            printf("{\"performative\":\"request\",\"sender\":\"agent-%02lu\",\"receiver\":"
+                   "\"server\",\"content\":{\"n\":1},\"protocol\":\"fipa-request\","
+                   "\"timestamp\":%lld,\"reply_with\":\"",
+                   n % FORAGERS, START);
+            fwrite(same, 1, sizeof same, stdout);
+            printf("%08lx\"}\n", n);
+            continue;
+        }
+        printf("{\"v\":\"1.1\",\"id\":\"");
+        fwrite(same, 1, sizeof same, stdout);
+        printf("%08lx\",\"from\":\"forager-%02lu\",\"to\":\"queen\",\"kind\":\"hb\","
+               "\"ts\":%lld,\"body\":{\"slots\":1}}\n",
+               n, n % FORAGERS, START);
+    }
+}
+
 int main(int argc, char **argv)
 {
     static const char usage[] =
-        "usage: gen-adversarial frozen|agents|open|queries|fipa-open [MESSAGES]\n";
+        "usage: gen-adversarial frozen|agents|open|queries|fipa-open|long-ids|fipa-long-ids "
+        "[MESSAGES]\n";
     if (argc < 2 || argc > 3) {
         fputs(usage, stderr);
         return 2;
     }
-    unsigned long messages = argc > 2 ? strtoul(argv[2], NULL, 10) : 1000000;
+    bool fipa_long = strcmp(argv[1], "fipa-long-ids") == 0;
+    bool long_kind = fipa_long || strcmp(argv[1], "long-ids") == 0;
+    unsigned long messages = argc > 2 ? strtoul(argv[2], NULL, 10) : long_kind ? 1000 : 1000000;
     if (strcmp(argv[1], "frozen") == 0)
         frozen(messages);
     else if (strcmp(argv[1], "agents") == 0)
@@ -114,6 +149,8 @@ int main(int argc, char **argv)
         open_queries(messages);
     else if (strcmp(argv[1], "fipa-open") == 0)
         fipa_open(messages);
+    else if (long_kind)
+        long_ids(messages, fipa_long);
     else {
         fputs(usage, stderr);
         return 2;

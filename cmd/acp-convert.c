@@ -97,7 +97,7 @@ static json_t *as_fipa(struct convert_run *run, struct message *m, enum protocol
     json_t *copy = json_copy(message_tree(m));
     const char *performative = json_member_string(copy, "performative");
     if (!convert_respell(copy, SPELL_SNAKE)) {
-        diag_emit(sink, &m->at, SEV_ERROR, "convert-fipa",
+        diag_emit(sink, &m->at, "convert-fipa",
                   performative ? "'%s' is not a FIPA act; the message cannot be converted"
                                : "%sno string 'performative': the message cannot be converted",
                   performative ? performative : "");
@@ -217,7 +217,7 @@ static bool check_message_out(struct convert_run *run, struct message *m, struct
     unsigned long errors = output_errors(out, &run->fipa, &codes);
     bool allowed = errors == 0 || standard_allows(out, &run->fipa);
     if (!allowed)
-        diag_emit(sink, &m->at, SEV_ERROR, "convert-output-invalid",
+        diag_emit(sink, &m->at, "convert-output-invalid",
                   "converted to %s, the message breaks its rules (%s); it is not written", name,
                   codes.buf);
     sb_free(&codes);
@@ -229,7 +229,7 @@ static bool check_message_out(struct convert_run *run, struct message *m, struct
     for (size_t i = 0; i < sizeof caxton_members / sizeof *caxton_members; i++)
         if (lacks(out->view, caxton_members[i]))
             sb_addf(&missing, "%s%s", missing.len ? ", " : "", caxton_members[i]);
-    diag_emit(sink, &m->at, SEV_WARNING, "convert-output-standard",
+    diag_emit(sink, &m->at, "convert-output-standard",
               "converted to FIPA, the message has no %s: valid in the standard profile only",
               missing.buf ? missing.buf : "?");
     sb_free(&missing);
@@ -261,7 +261,7 @@ static bool check_line(struct convert_run *run, struct message *m, const struct 
     bool read = message_read(&out, &rec, js, CHOOSE_FIPA, &quiet);
     diag_sink_free(&quiet);
     if (!read) { /* never: what the draft writes is JSON */
-        diag_emit(sink, &m->at, SEV_ERROR, "convert-output-invalid",
+        diag_emit(sink, &m->at, "convert-output-invalid",
                   "converted to FIPA, the message is no JSON object; it is not written");
         return false;
     }
@@ -366,7 +366,7 @@ static bool convert_alone(void *ctx, struct message *m, struct jscan *scratch,
     struct convert_run *run = ctx;
     enum protocol proto = input_protocol(m);
     if (proto == PROTO_NONE) {
-        diag_emit(sink, &m->at, SEV_ERROR, "no-protocol",
+        diag_emit(sink, &m->at, "no-protocol",
                   "neither IACP (no 'kind' or 'v') nor FIPA (no 'performative')");
         return false;
     }

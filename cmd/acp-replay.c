@@ -370,8 +370,8 @@ static void connection_error(struct replay *r, enum transport_status st)
     struct strbuf how = STRBUF_INIT;
     struct diag_where at = session_where(&r->session, 0);
     session_describe_failure(&r->session, st, &how);
-    diag_emit(&r->session.sink, &at, SEV_ERROR, "peer-closed",
-              "connection error: %s, after %lu messages", how.buf, r->session.sent);
+    diag_emit(&r->session.sink, &at, "peer-closed", "connection error: %s, after %lu messages",
+              how.buf, r->session.sent);
     r->session.trouble = true;
     sb_free(&how);
 }
@@ -680,11 +680,11 @@ static void agent_message(struct replay *r, struct filter *f, struct message *m,
 static void report_no_time(struct filter *f, const struct message *m)
 {
     if (schedule_beyond_era(message_tree(m), m->proto))
-        diag_emit(filter_sink(f), &m->at, SEV_ERROR, "replay-ts-range",
+        diag_emit(filter_sink(f), &m->at, "replay-ts-range",
                   "ts is above 10^14, no time of this era: this message cannot be scheduled, "
                   "and is skipped (--rate and --topspeed send it)");
     else
-        diag_emit(filter_sink(f), &m->at, SEV_ERROR, "replay-no-time",
+        diag_emit(filter_sink(f), &m->at, "replay-no-time",
                   "no time to schedule this message by (IACP ts, FIPA timestamp or created_at); "
                   "replay a stream without times with --rate or --topspeed");
 }

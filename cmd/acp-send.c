@@ -286,7 +286,7 @@ static void handle_line(struct send *s, struct filter *f, struct answers *a,
     const char *why = peer_message(line, &msg, &proto);
     if (why) {
         struct diag_where at = session_where(&s->session, s->session.lines);
-        diag_emit(&s->session.sink, &at, SEV_WARNING, "peer-garbage",
+        diag_emit(&s->session.sink, &at, "peer-garbage",
                   "the peer wrote a line that is not a message (%s): '%.*s'; ignored", why,
                   diag_quote_len(line->len), line->text);
         return;
@@ -375,14 +375,14 @@ static void settle(struct send *s, const struct answers *a, const struct diag_wh
         break;
     case ANSWER_FAILED:
         s->failed++;
-        diag_emit(&s->session.sink, at, SEV_ERROR, "send-failed", "the conversation failed: %s",
+        diag_emit(&s->session.sink, at, "send-failed", "the conversation failed: %s",
                   answers_state(a));
         break;
     case ANSWER_TIMEOUT:
         s->timed_out++;
         snprintf(secs, sizeof secs, "%.15g", round(seconds * 1000) / 1000);
-        diag_emit(&s->session.sink, at, SEV_ERROR, "send-timeout",
-                  "no final answer within %s s (%s)", secs, answers_state(a));
+        diag_emit(&s->session.sink, at, "send-timeout", "no final answer within %s s (%s)", secs,
+                  answers_state(a));
         break;
     case ANSWER_OPEN:
         break; /* the run ended while it was awaited */
@@ -428,7 +428,7 @@ static bool answer_lacks_content(const struct send *s, const struct message *m,
     if (s->answer_proto != PROTO_FIPA || s->fipa.profile == FIPA_PROFILE_STANDARD ||
         json_object_get(message_tree(m), "content"))
         return false;
-    diag_emit(sink, &m->at, SEV_ERROR, "fipa-missing",
+    diag_emit(sink, &m->at, "fipa-missing",
               "missing required member 'content': a Caxton reply carries one too; give it as "
               "content:={} (an empty object), content=TEXT or content.KEY=VALUE");
     return true;
@@ -456,7 +456,7 @@ static enum protocol settle_protocol(struct send *s, const struct message *m,
     enum protocol proto = message_protocol(message_tree(m), CHOOSE_AUTO);
     if (s->answer_proto != PROTO_NONE) {
         if (proto != PROTO_NONE && proto != s->answer_proto) {
-            diag_emit(sink, &m->at, SEV_ERROR, "send-answer",
+            diag_emit(sink, &m->at, "send-answer",
                       s->answer_proto == PROTO_FIPA
                           ? "the message answered is FIPA: its reply has a 'performative', not "
                             "an IACP 'kind' or 'v'"
@@ -467,14 +467,14 @@ static enum protocol settle_protocol(struct send *s, const struct message *m,
         proto = s->answer_proto;
         if (proto == PROTO_FIPA && s->answer_several_receivers &&
             !json_object_get(message_tree(m), "sender")) {
-            diag_emit(sink, &m->at, SEV_ERROR, "send-answer",
+            diag_emit(sink, &m->at, "send-answer",
                       "the message answered went to several receivers: say which one answers "
                       "with sender=NAME");
             return PROTO_NONE;
         }
     }
     if (proto == PROTO_NONE)
-        diag_emit(sink, &m->at, SEV_ERROR, "no-protocol",
+        diag_emit(sink, &m->at, "no-protocol",
                   "neither IACP (no 'kind' or 'v') nor FIPA (no 'performative')");
     return proto;
 }
@@ -498,7 +498,7 @@ static enum verdict send_message(void *ctx, struct filter *f, struct message *m)
     outgoing_complete(message_tree(m), proto, answering && !s->answer_has_conversation, &oc);
     const char *reply_by = outgoing_relative_time_left(message_tree(m));
     if (reply_by) {
-        diag_emit(sink, &m->at, SEV_ERROR, "fipa-time",
+        diag_emit(sink, &m->at, "fipa-time",
                   "reply_by=%s falls past the year 9999, the last an RFC 3339 date-time can name",
                   reply_by);
         return VERDICT_WRITTEN;

@@ -342,8 +342,7 @@ static enum verdict merge_message(void *ctx, struct filter *f, struct message *m
     struct trace *t = ctx;
     const char *why;
     if (!trace_stats_merge(t->stats, message_tree(m), &why))
-        diag_emit(filter_sink(f), &m->at, SEV_ERROR, "trace-stats-invalid",
-                  "%s: it cannot be merged", why);
+        diag_emit(filter_sink(f), &m->at, "trace-stats-invalid", "%s: it cannot be merged", why);
     return VERDICT_WRITTEN;
 }
 

@@ -9,7 +9,7 @@
 #include "proto/iacp.h"
 #include "tool/filter.h"
 
-enum { OPT_PROTOCOL = OPT_TOOL, OPT_STATELESS, OPT_FROM };
+enum { OPT_PROTOCOL = OPT_TOOL, OPT_STATELESS, OPT_FROM, OPT_PASS };
 
 static const struct opt validate_options[] = {
     {"protocol", OPT_PROTOCOL, required_argument, "PROTO",
@@ -20,6 +20,9 @@ static const struct opt validate_options[] = {
      "relative date-times count from TIME (default: SOURCE_DATE_EPOCH, else the clock)"},
     {"stateless", OPT_STATELESS, no_argument, NULL,
      "per-message checks only: no stream-level (conversation) checks"},
+    {"pass", OPT_PASS, required_argument, "WHICH",
+     "write 'valid' messages (default), 'well-formed' (whatever the stream checks found), or "
+     "'all'"},
     {NULL, 0, 0, NULL, NULL},
 };
 
@@ -28,6 +31,7 @@ struct validate {
     enum reader_mode mode;
     bool mode_given;
     bool stateless;
+    enum pass_rule pass;
     struct iacp_rules iacp;
     struct fipa_rules fipa;
     struct engine *engine; /* NULL with --stateless */
@@ -53,6 +57,18 @@ static bool handle_option(void *ctx, int key, const char *arg)
         return true;
     case OPT_STATELESS:
         v->stateless = true;
+        return true;
+    case OPT_PASS:
+        if (strcmp(arg, "valid") == 0)
+            v->pass = PASS_VALID;
+        else if (strcmp(arg, "well-formed") == 0)
+            v->pass = PASS_WELL_FORMED;
+        else if (strcmp(arg, "all") == 0)
+            v->pass = PASS_ALL;
+        else {
+            options_usage_error("--pass must be valid, well-formed or all");
+            return false;
+        }
         return true;
     case OPT_FROM:
         if (strcmp(arg, "auto") == 0)
@@ -106,7 +122,7 @@ static bool check_alone(void *ctx, struct message *m, struct jscan *scratch, str
         fipa_check(m, &v->fipa, sink);
         break;
     case PROTO_NONE:
-        diag_emit(sink, &m->at, SEV_ERROR, "no-protocol",
+        diag_emit(sink, &m->at, "no-protocol",
                   "neither IACP (no 'kind' or 'v') nor FIPA (no 'performative')");
         break;
     }
@@ -163,7 +179,8 @@ int main(int argc, char **argv)
     v.digest = opts.jobs != 1 ? DIGEST_ONLY : DIGEST_NONE;
     if (!v.stateless)
         v.engine = engine_new(&opts.engine, NULL, NULL);
-    const struct filter_config cfg = {.opts = &opts, .protocol = v.protocol, .mode = v.mode};
+    const struct filter_config cfg = {
+        .opts = &opts, .protocol = v.protocol, .mode = v.mode, .pass = v.pass};
     const struct filter_ops ops = {.prepare = check_alone,
                                    .message = v.engine ? check_in_stream : NULL,
                                    .end_of_input = end_of_input,

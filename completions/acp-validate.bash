@@ -6,6 +6,7 @@ _acp_validate_options='
 --from=             auto json fipa-acl
 --now=
 --stateless
+--pass=             valid well-formed all
 -q --quiet
 --strict
 --max-errors=

@@ -3,6 +3,7 @@ complete -c acp-validate -l protocol -x -a 'auto iacp fipa' -d 'Protocol to chec
 complete -c acp-validate -l from -x -a 'auto json fipa-acl' -d 'Input format'
 complete -c acp-validate -l now -x -d 'Time relative date-times count from'
 complete -c acp-validate -l stateless -d 'Per-message checks only'
+complete -c acp-validate -l pass -x -a 'valid well-formed all' -d 'Which messages to write'
 complete -c acp-validate -s q -l quiet -d 'Write nothing; only the exit status'
 complete -c acp-validate -l strict -d 'Treat warnings as errors'
 complete -c acp-validate -l max-errors -x -d 'Stop reading after N errors'

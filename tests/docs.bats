@@ -12,8 +12,9 @@ help_options() {
     "$1" --help | sed -n 's/^ \{2,\}\(-[a-z], \)\{0,1\}--\([a-z][a-z-]*\).*/\2/p' | sort -u
 }
 
+# (up to its examples, which may run other tools with their options)
 man_options() {
-    sed 's/\\-/-/g' "$TESTS_DIR/../man/$1.1" | grep -o -- '--[a-z][a-z-]*[a-z]' | sed 's/^--//' | sort -u
+    sed '/^\.SH EXAMPLES/,$d; s/\\-/-/g' "$TESTS_DIR/../man/$1.1" | grep -o -- '--[a-z][a-z-]*[a-z]' | sed 's/^--//' | sort -u
 }
 
 bash_options() {
@@ -406,4 +407,19 @@ acp-send performative=inform_ref "
     git -C "$root" check-ignore -q examples/forager || fail "git does not ignore examples/forager"
     cd "$root"
     run -0 acp-replay --as=forager-07 --exec=examples/forager examples/iacp-exchange.jsonl
+}
+
+@test "every finding in the golden cases has the severity the table of codes gives its code" {
+    # The table (--explain=list) is the one source of a code's severity: what the tools print,
+    # in text and in JSON, must agree with it, finding by finding.
+    local table
+    table=$(acp-validate --explain=list | awk '{print $1, $2}')
+    run bash -c "cat '$TESTS_DIR'/golden/*/*/stderr 2>/dev/null |
+        sed -n 's/^[^ ]*: .*: \(error\|warning\): .* \[\([a-z0-9-]*\)\]\$/\2 \1/p' | sort -u"
+    assert_success
+    [ "${#lines[@]}" -gt 20 ] || fail "too few findings read: ${#lines[@]}"
+    local line
+    for line in "${lines[@]}"; do
+        grep -qxF -- "$line" <<<"$table" || fail "printed as '$line', the table says: $(grep "^${line%% *} " <<<"$table")"
+    done
 }

@@ -355,6 +355,19 @@ seed_exchange() {
     done
 }
 
+# Within the stream checks' window of ids (100,000, --max-open's default), two recorded messages
+# with one id get one fresh id: a duplicate of the recording stays one, in every loop.
+@test "--rewrite-ids keeps a recorded duplicate a duplicate, in every loop" {
+    f=$(lines_file \
+        '{"v":"1.1","id":"m-00aa01","from":"forager-01","to":"queen","kind":"hb","ts":100,"body":{"slots":1}}' \
+        '{"v":"1.1","id":"m-00aa02","from":"forager-01","to":"queen","kind":"hb","ts":101,"body":{"slots":1}}' \
+        '{"v":"1.1","id":"m-00aa01","from":"forager-01","to":"queen","kind":"hb","ts":102,"body":{"slots":1}}')
+    run -1 --separate-stderr bash -c 'acp-replay --topspeed --loop=2 --rewrite-ids "$1" | acp-validate --diagnostics=json' _ "$f"
+    assert_equal "${#lines[@]}" 4 # the line duplicated in each loop is rejected
+    assert_equal "$(jq -r .code <<<"$stderr" | sort | uniq -c | awk '{ print $1, $2 }')" "2 iacp-duplicate-id"
+    assert_equal "$(jq -r '.related_line' <<<"$stderr" | tr '\n' ' ')" "1 4 "
+}
+
 @test "--rewrite-ids keeps each id's style; --seed reproduces" {
     run -0 acp-replay --topspeed --rewrite-ids --seed=7 "$(seed_exchange)"
     [[ $(jq -r .id <<<"${lines[0]}") =~ ^q-[0-9a-f]{8}$ ]] || fail "${lines[0]}"

@@ -988,3 +988,56 @@ OUT
     local at=${lines[0]%% *}
     awk -v t="$at" 'BEGIN { exit !(t >= 0.9 && t < 3.5) }' || fail "the warning came after $at s"
 }
+
+# long_id N: an id of 100,000 bytes, the same but for its last 8 (N in hex).
+long_id() {
+    printf '%s%08x' "$(head -c 99992 /dev/zero | tr '\0' x)" "$1"
+}
+
+# fipa PERFORMATIVE SENDER RECEIVER MEMBERS: one FIPA message.
+fipa() {
+    printf '{"performative":"%s","sender":"%s","receiver":"%s","content":{},%s}\n' "$@"
+}
+
+@test "conversation ids longer than 64 bytes, remembered by digest: alike but at the end, they are two" {
+    local a b t=$BATS_TEST_TMPDIR
+    a=$(long_id 1) b=$(long_id 2)
+    { fipa request alice bob "\"conversation_id\":\"$a\",\"reply_with\":\"r1\""
+      fipa inform bob alice "\"conversation_id\":\"$a\",\"in_reply_to\":\"r1\""
+      fipa request alice bob "\"conversation_id\":\"$b\",\"reply_with\":\"r2\""
+      fipa inform bob alice "\"conversation_id\":\"$b\",\"in_reply_to\":\"r2\""
+      fipa request alice bob "\"conversation_id\":\"$a\",\"reply_with\":\"r3\""
+      fipa inform bob alice "\"conversation_id\":\"$a\",\"in_reply_to\":\"r3\""; } >"$t/in"
+    validate_json "$t/in"
+    assert_failure 1
+    assert_finding fipa-conversation-reused 5 1
+    [ "${#lines[@]}" -eq 1 ]
+    # a summary names it by its first 128 bytes
+    run -0 bash -c "acp-trace '$t/in' 2>/dev/null | jq -r '.conversation | length' | sort -u"
+    assert_output 128
+}
+
+@test "reply chains of reply_with values longer than 64 bytes pair by digest" {
+    local a b t=$BATS_TEST_TMPDIR
+    a=$(long_id 1) b=$(long_id 2)
+    { fipa request alice bob "\"reply_with\":\"$a\""
+      fipa request alice bob "\"reply_with\":\"$b\""
+      fipa inform bob alice "\"in_reply_to\":\"$b\""
+      fipa inform bob alice "\"in_reply_to\":\"$a\""
+      fipa inform bob alice "\"in_reply_to\":\"$a\""; } >"$t/in"
+    validate_json "$t/in"
+    assert_failure 1
+    assert_finding fipa-after-end 5 4
+    [ "${#lines[@]}" -eq 1 ]
+}
+
+# Memory the input cannot blow up: 1,000 requests nobody answers, each with a reply_with of 1 MB
+# (alike but for the last 8 bytes), each keying a conversation; kept whole they held 1.9 GB.
+@test "1,000 reply_with values of 1 MB each hold a few MiB" {
+    skip_under valgrind "a gigabyte through it takes too long"
+    local t=$BATS_TEST_TMPDIR rss
+    "$ACP_BUILD/gen-adversarial" fipa-long-ids 1000 |
+        "$ACP_BUILD/peak-rss" acp-validate -q 2>"$t/err" || fail "status $?"
+    rss=$(sed -n 's/^peak-rss-kib //p' "$t/err")
+    [[ $ACP_BIN == *asan* ]] || [ "$rss" -lt $((32 * 1024)) ] || fail "peak RSS $rss KiB"
+}

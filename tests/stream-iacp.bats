@@ -1067,3 +1067,67 @@ timed_stderr() {
     run -0 "$ACP_BUILD/tests/pool" 2 5000 7
     assert_output "ok 5000"
 }
+
+# SipHash-2-4-128 (common/base/siphash.h), by which the stream checks remember long keys: the
+# reference implementation's 64 test vectors, and two keys drawn for two runs differ.
+@test "SipHash-128 gives the reference digests, and the keys drawn differ" {
+    run -0 "$ACP_BUILD/tests/siphash"
+    assert_output "ok 64"
+}
+
+# long_id N: an id of 100,000 bytes, the same but for its last 8 (N in hex).
+long_id() {
+    printf '%s%08x' "$(head -c 99992 /dev/zero | tr '\0' x)" "$1"
+}
+
+# The findings but iacp-id-style (long ids follow no convention).
+findings_but_style() {
+    findings "$@" | grep -v iacp-id-style
+}
+
+@test "ids longer than 64 bytes, remembered by digest: a reuse is a duplicate, distinct ones are not" {
+    local a b
+    a=$(long_id 1) b=$(long_id 2)
+    f=$( (m "$a" forager-01 queen hb 100 "" '{"slots":1}'
+        m "$b" forager-01 queen hb 101 "" '{"slots":1}'
+        m "$a" forager-01 queen hb 102 "" '{"slots":1}'
+        m "$b" forager-02 queen hb 103 "" '{"slots":1}') | capture)
+    run -0 findings_but_style "$f"
+    assert_output "3 error iacp-duplicate-id 1"
+    # the diagnostic quotes the id as it would a short one: its first 120 bytes, then "..."
+    run -1 --separate-stderr acp-validate "$f"
+    [[ $stderr == *"with id '$(head -c 120 <<<"$a")...'"* ]] || fail "got: $stderr"
+}
+
+@test "a long id pairs its replies by digest, and its conversation is named by its whole id" {
+    local q r
+    q=$(long_id 7) r=$(long_id 8)
+    f=$( (m "$q" queen forager-01 task.assign 100 "" "$NODE"
+        m "$r" forager-01 queen task.accept 101 "$q"
+        m m-000002 forager-01 queen task.result 102 "$q" "$OK"
+        m m-000003 forager-01 queen task.result 103 "$q" "$OK"
+        m m-000004 forager-01 queen task.result 104 "$(long_id 9)" "$OK") | capture)
+    run -0 findings_but_style "$f"
+    assert_output - <<'OUT'
+4 error iacp-result-after-final 3
+5 warning iacp-orphan -
+OUT
+    # acp-trace attributes the messages to the conversation by their whole id
+    run -0 bash -c "acp-trace --follow='queen/$q' '$f' 2>/dev/null | wc -l"
+    assert_output 4
+}
+
+# Memory the input cannot blow up: 1,000 heartbeats whose ids are 1 MB each, alike but for their
+# last 8 bytes, at one ts so that no id expires; kept whole they held 962 MiB.
+@test "1,000 ids of 1 MB each hold a few MiB, with -j 1 and -j 2" {
+    skip_under valgrind "a gigabyte through it takes too long"
+    skip_under ThreadSanitizer "its shadow memory is several times the program's"
+    local t=$BATS_TEST_TMPDIR rss jobs
+    for jobs in 1 2; do
+        "$ACP_BUILD/gen-adversarial" long-ids 1000 |
+            "$ACP_BUILD/peak-rss" acp-validate -q -j "$jobs" 2>"$t/err" || fail "status $?"
+        rss=$(sed -n 's/^peak-rss-kib //p' "$t/err")
+        # AddressSanitizer's shadow memory and quarantine grow with what is allocated
+        [[ $ACP_BIN == *asan* ]] || [ "$rss" -lt $((32 * 1024)) ] || fail "-j $jobs: peak RSS $rss KiB"
+    done
+}

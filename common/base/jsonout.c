@@ -245,7 +245,11 @@ static int shortest_digits(char *buf, size_t size, double v)
     return lo;
 }
 
-size_t jsonout_format_real(char *buf, double v)
+/* The shortest text of the double v (finite) that reads back as v, written into buf (at least
+ * JSONOUT_REAL_MAX bytes) the way JSON writes a real: "0.1", "2.0", "1e300", "5e-324".
+ * Returns its length. */
+enum { JSONOUT_REAL_MAX = 32 };
+static size_t jsonout_format_real(char *buf, double v)
 {
     char sci[JSONOUT_REAL_MAX];
     char *out = buf;

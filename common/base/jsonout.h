@@ -56,10 +56,4 @@ void jsonout_value(struct jsonout *w, const json_t *v);
  * since the tools write their JSON with it. */
 void jsonout_line(struct strbuf *sb, const json_t *v);
 
-/* The shortest text of the double v (finite) that reads back as v, written into buf (at least
- * JSONOUT_REAL_MAX bytes) the way JSON writes a real: "0.1", "2.0", "1e300", "5e-324".
- * Returns its length. */
-enum { JSONOUT_REAL_MAX = 32 };
-size_t jsonout_format_real(char *buf, double v);
-
 #endif

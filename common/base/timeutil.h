@@ -6,6 +6,12 @@
 #include <stddef.h>
 #include <time.h>
 
+/* Unix seconds above 10^11 (the year 5138) are taken for milliseconds, written by mistake (IACP's
+ * ts, FIPA's timestamp and created_at, a capture replayed); above 10^14 they are neither seconds
+ * nor milliseconds of this era: no time at all. Doubles, as every time read is one. */
+#define UNIX_MILLISECONDS_ABOVE 1e11
+#define UNIX_NO_TIME_ABOVE      1e14
+
 /* Parses an RFC 3339 / ISO 8601 date-time ("2024-01-15T10:35:00Z", "...T10:35:00.250+02:00").
  * Without a zone the time is read as UTC and *has_zone is false. Returns false if s is not a
  * date-time or names an impossible date. *epoch gets seconds since 1970 (fractions kept). */

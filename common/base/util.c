@@ -2,6 +2,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -97,7 +98,10 @@ void sb_addc(struct strbuf *sb, char c)
     sb->buf[sb->len] = '\0';
 }
 
-void sb_vaddf(struct strbuf *sb, const char *fmt, va_list ap)
+/* sb_addf with its arguments in ap. */
+static void sb_vaddf(struct strbuf *sb, const char *fmt, va_list ap) ACP_PRINTF(2, 0);
+
+static void sb_vaddf(struct strbuf *sb, const char *fmt, va_list ap)
 {
     /* Most pieces are short: format into the stack first, and only measure twice when not. */
     char small[128];

@@ -2,7 +2,6 @@
 #ifndef ACP_UTIL_H
 #define ACP_UTIL_H
 
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -44,7 +43,6 @@ void sb_add(struct strbuf *sb, const void *data, size_t len);
 void sb_adds(struct strbuf *sb, const char *s);
 void sb_addc(struct strbuf *sb, char c);
 void sb_addf(struct strbuf *sb, const char *fmt, ...) ACP_PRINTF(2, 3);
-void sb_vaddf(struct strbuf *sb, const char *fmt, va_list ap) ACP_PRINTF(2, 0);
 void sb_reset(struct strbuf *sb);
 void sb_free(struct strbuf *sb);
 /* Hands the buffer to the caller (never NULL) and leaves sb empty. */

@@ -503,6 +503,25 @@ const struct diag_code *diag_codes(void)
     return codes;
 }
 
+/* The linker keeps one copy of each string literal, so a code emitted is, in practice, the very
+ * literal of its table entry: looking it up by address first spares a stream of findings a
+ * hundred string comparisons each. */
+static const struct diag_code *code_at(const char *code)
+{
+    for (const struct diag_code *c = codes; c->code; c++)
+        if (c->code == code)
+            return c;
+    return NULL;
+}
+
+bool diag_code_is_error(const char *code)
+{
+    const struct diag_code *c = code_at(code);
+    if (!c)
+        c = diag_code_find(code);
+    return !c || c->severity[0] == 'e';
+}
+
 const struct diag_code *diag_code_find(const char *code)
 {
     for (const struct diag_code *c = codes; c->code; c++)

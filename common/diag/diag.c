@@ -317,10 +317,10 @@ void diag_replay(struct diag_sink *sink, const struct diag_log *log)
     }
 }
 
-void diag_emit(struct diag_sink *sink, const struct diag_where *where, enum severity severity,
-               const char *code, const char *fmt, ...)
+void diag_emit(struct diag_sink *sink, const struct diag_where *where, const char *code,
+               const char *fmt, ...)
 {
-    bool error = severity == SEV_ERROR || sink->strict;
+    bool error = diag_code_is_error(code) || sink->strict;
     if (error)
         sink->errors++;
     else

@@ -74,11 +74,12 @@ void diag_sink_free(struct diag_sink *sink);
 void diag_observe(struct diag_sink *sink, struct diag_observer *observer);
 void diag_unobserve(struct diag_sink *sink, struct diag_observer *observer);
 
-/* Reports one finding. fmt is always a literal of ours; every %s argument is treated as input
- * text and escaped. Supported conversions: %s %c %d %u %ld %lu %lld %llu %zu %%, and %.*s, the
- * given number of bytes (NULs included: a line of input quoted whole, diag_quote_len of it). */
-void diag_emit(struct diag_sink *sink, const struct diag_where *where, enum severity severity,
-               const char *code, const char *fmt, ...) ACP_PRINTF(5, 6);
+/* Reports one finding, with the severity the table of codes gives code (a code it lacks counts as
+ * an error). fmt is always a literal of ours; every %s argument is treated as input text and
+ * escaped. Supported conversions: %s %c %d %u %ld %lu %lld %llu %zu %%, and %.*s, the given
+ * number of bytes (NULs included: a line of input quoted whole, diag_quote_len of it). */
+void diag_emit(struct diag_sink *sink, const struct diag_where *where, const char *code,
+               const char *fmt, ...) ACP_PRINTF(4, 5);
 
 /* The length to give %.*s for len bytes of input: no more than a quote shows. */
 int diag_quote_len(size_t len);
@@ -107,12 +108,14 @@ void diag_replay(struct diag_sink *sink, const struct diag_log *log);
  * the source of --explain and of the list in acp(7). */
 struct diag_code {
     const char *code;
-    const char *severity; /* "error", "warning", or "error or warning" */
+    const char *severity; /* "error" or "warning": the one place a code's severity is written */
     const char *summary;
     const char *explanation;
 };
 
 const struct diag_code *diag_code_find(const char *code);
+/* Whether the table makes code an error; true for a code it does not have. */
+bool diag_code_is_error(const char *code);
 const struct diag_code *diag_codes(void); /* terminated by an entry whose code is NULL */
 
 #endif

@@ -94,7 +94,7 @@ static bool check_message(const struct engine_config *cfg, const struct message 
         fipa_check_in_stream(m, &(struct fipa_rules){.profile = cfg->fipa_profile}, checks);
         break;
     case PROTO_NONE:
-        diag_emit(checks, &m->at, SEV_ERROR, "no-protocol",
+        diag_emit(checks, &m->at, "no-protocol",
                   "neither IACP (no 'kind' or 'v') nor FIPA (no 'performative')");
         break;
     }

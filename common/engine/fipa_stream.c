@@ -1,11 +1,11 @@
 /* FIPA interaction protocols over a stream. Every protocol is data: a table of transitions
- * (state x act x who sends -> next state) that each participant of a conversation walks on its
- * own. Conversations are keyed by conversation_id, or by the reply_with / in_reply_to chain when
- * there is none. A finished conversation shrinks to a tombstone (key, initiator, protocol, last
- * line) so that late messages and reused ids are recognised; tombstones and idle conversations
- * expire by message time, oldest first, a few per message. Message time is the stream clock
- * (streamclock.h), so that no single sender's clock, and no single timestamp, moves it for the
- * others. */
+ * (state x act x who sends -> next state, fipa_protocols.h) that each participant of a
+ * conversation walks on its own. Conversations are keyed by conversation_id, or by the reply_with /
+ * in_reply_to chain when there is none. A finished conversation shrinks to a tombstone (key,
+ * initiator, protocol, last line) so that late messages and reused ids are recognised; tombstones
+ * and idle conversations expire by message time, oldest first, a few per message. Message time is
+ * the stream clock (streamclock.h), so that no single sender's clock, and no single timestamp,
+ * moves it for the others. */
 #include "engine/fipa_stream.h"
 
 #include <ctype.h>
@@ -18,343 +18,15 @@
 #include <strings.h>
 
 #include "base/hashtab.h"
+#include "base/keyform.h"
 #include "base/list.h"
 #include "base/streamclock.h"
 #include "base/timeutil.h"
 #include "base/util.h"
 #include "diag/findings.h"
+#include "engine/fipa_protocols.h"
 #include "proto/convert.h"
 #include "proto/fipa.h"
-
-enum fipa_protocol {
-    FP_REQUEST,
-    FP_QUERY,
-    FP_REQUEST_WHEN,
-    FP_CONTRACT_NET,
-    FP_ITERATED_CONTRACT_NET,
-    FP_PROPOSE,
-    FP_SUBSCRIBE,
-    FP_BROKERING,
-    FP_RECRUITING,
-    FP_AUCTION_ENGLISH,
-    FP_AUCTION_DUTCH,
-    FP_COUNT,
-    FP_NONE = -1,
-};
-
-/* Where one participant stands. NONE: not addressed (yet); ENDED: its part is over. */
-enum party_state {
-    PS_NONE,
-    PS_ASKED,      /* the initiator's opening act reached it */
-    PS_AGREED,     /* it agreed; the result is due */
-    PS_PROPOSED,   /* it proposed; the initiator decides */
-    PS_ACCEPTED,   /* its proposal was accepted; the result is due */
-    PS_COUNTERED,  /* it answered a propose with counter_propose; the initiator decides */
-    PS_SUBSCRIBED, /* it agreed to a subscription or already informed */
-    PS_RELAYING,   /* a broker or recruiter agreed; the targets' replies are due */
-    PS_INFORMED,   /* an auction was announced to it */
-    PS_CALLED,     /* an auction round's cfp reached it */
-    PS_BID,        /* it bid in the current round */
-    PS_LEADING,    /* its bid was accepted (the leading bid) */
-    PS_WON,        /* the auction closed with its bid: the request to the winner is due */
-    PS_CANCELLING, /* the initiator cancelled; inform or failure is due */
-    PS_ENDED,
-    PS_COUNT,
-    PS_ACTIVE, /* in a transition: any state but NONE and ENDED */
-    PS_RESUME, /* in a transition: back to the state the cancel interrupted */
-};
-
-/* An inform carrying "x-acp-partial": true, an intermediate result before the final answer (an
- * acp-tools convention): a pseudo-act of the tables, next to the real ones. */
-enum { ACT_PARTIAL_INFORM = FIPA_ACT_COUNT };
-
-/* How a participant's part ended; also the conversation's outcome (the most telling one). */
-enum outcome {
-    OUT_NONE,
-    OUT_DONE,
-    OUT_FAILED,
-    OUT_CANCELLED,
-    OUT_NOT_UNDERSTOOD,
-    OUT_REJECTED,
-    OUT_REFUSED,
-};
-
-enum sender_role { BY_INITIATOR, BY_PARTICIPANT, BY_EITHER };
-
-struct transition {
-    uint8_t from;    /* enum party_state, or PS_ACTIVE */
-    uint8_t by;      /* enum sender_role */
-    int8_t act;      /* enum fipa_act */
-    uint8_t to;      /* enum party_state */
-    uint8_t outcome; /* enum outcome, when to is PS_ENDED */
-};
-
-#define T(from, by, act, to)                                                                       \
-    {                                                                                              \
-        PS_##from, BY_##by, FIPA_##act, PS_##to, OUT_NONE                                          \
-    }
-#define END(from, by, act, outcome)                                                                \
-    {                                                                                              \
-        PS_##from, BY_##by, FIPA_##act, PS_ENDED, OUT_##outcome                                    \
-    }
-#define PARTIAL(from, to)                                                                          \
-    {                                                                                              \
-        PS_##from, BY_PARTICIPANT, ACT_PARTIAL_INFORM, PS_##to, OUT_NONE                           \
-    }
-#define LAST                                                                                       \
-    {                                                                                              \
-        PS_COUNT, 0, 0, 0, 0                                                                       \
-    }
-
-/* How a participant answers a request or a query; agree is optional, and partial results may
- * come before the final answer (implying the agreement). */
-#define ANSWER_ROWS                                                                                \
-    T(ASKED, PARTICIPANT, AGREE, AGREED), END(ASKED, PARTICIPANT, REFUSE, REFUSED),                \
-        END(ASKED, PARTICIPANT, INFORM, DONE), END(ASKED, PARTICIPANT, FAILURE, FAILED),           \
-        END(AGREED, PARTICIPANT, INFORM, DONE), END(AGREED, PARTICIPANT, FAILURE, FAILED),         \
-        PARTIAL(ASKED, AGREED), PARTIAL(AGREED, AGREED)
-
-static const struct transition request_rows[] = {
-    T(NONE, INITIATOR, REQUEST, ASKED),
-    ANSWER_ROWS,
-    LAST,
-};
-
-static const struct transition query_rows[] = {
-    T(NONE, INITIATOR, QUERY_IF, ASKED),
-    T(NONE, INITIATOR, QUERY_REF, ASKED),
-    ANSWER_ROWS,
-    LAST,
-};
-
-static const struct transition request_when_rows[] = {
-    T(NONE, INITIATOR, REQUEST_WHEN, ASKED),   T(ASKED, PARTICIPANT, AGREE, AGREED),
-    END(ASKED, PARTICIPANT, REFUSE, REFUSED),  END(AGREED, PARTICIPANT, INFORM, DONE),
-    END(AGREED, PARTICIPANT, FAILURE, FAILED), LAST,
-};
-
-#define CONTRACT_NET_ROWS                                                                          \
-    T(NONE, INITIATOR, CFP, ASKED), T(ASKED, PARTICIPANT, PROPOSE, PROPOSED),                      \
-        END(ASKED, PARTICIPANT, REFUSE, REFUSED), END(ASKED, PARTICIPANT, FAILURE, FAILED),        \
-        T(PROPOSED, INITIATOR, ACCEPT_PROPOSAL, ACCEPTED),                                         \
-        END(PROPOSED, INITIATOR, REJECT_PROPOSAL, REJECTED),                                       \
-        END(ACCEPTED, PARTICIPANT, INFORM, DONE), END(ACCEPTED, PARTICIPANT, FAILURE, FAILED)
-
-static const struct transition contract_net_rows[] = {CONTRACT_NET_ROWS, LAST};
-
-static const struct transition iterated_contract_net_rows[] = {
-    CONTRACT_NET_ROWS,
-    T(PROPOSED, INITIATOR, CFP, ASKED), /* the next round */
-    LAST,
-};
-
-/* Caxton's counter_propose answers a propose and hands the decision back to the initiator. */
-static const struct transition propose_rows[] = {
-    T(NONE, INITIATOR, PROPOSE, ASKED),
-    END(ASKED, PARTICIPANT, ACCEPT_PROPOSAL, DONE),
-    END(ASKED, PARTICIPANT, REJECT_PROPOSAL, REJECTED),
-    T(ASKED, PARTICIPANT, COUNTER_PROPOSE, COUNTERED),
-    END(COUNTERED, INITIATOR, ACCEPT_PROPOSAL, DONE),
-    END(COUNTERED, INITIATOR, REJECT_PROPOSAL, REJECTED),
-    T(COUNTERED, INITIATOR, COUNTER_PROPOSE, ASKED),
-    T(COUNTERED, INITIATOR, PROPOSE, ASKED),
-    LAST,
-};
-
-static const struct transition subscribe_rows[] = {
-    T(NONE, INITIATOR, SUBSCRIBE, ASKED),
-    T(ASKED, PARTICIPANT, AGREE, SUBSCRIBED),
-    T(ASKED, PARTICIPANT, INFORM, SUBSCRIBED), /* agree is optional */
-    END(ASKED, PARTICIPANT, REFUSE, REFUSED),
-    END(ASKED, PARTICIPANT, FAILURE, FAILED),
-    T(SUBSCRIBED, PARTICIPANT, INFORM, SUBSCRIBED),
-    END(SUBSCRIBED, PARTICIPANT, FAILURE, FAILED),
-    LAST,
-};
-
-static const struct transition brokering_rows[] = {
-    T(NONE, INITIATOR, PROXY, ASKED),
-    T(ASKED, PARTICIPANT, AGREE, RELAYING),
-    END(ASKED, PARTICIPANT, REFUSE, REFUSED),
-    END(RELAYING, PARTICIPANT, INFORM, DONE),
-    END(RELAYING, PARTICIPANT, FAILURE, FAILED),
-    LAST,
-};
-
-#define AUCTION_OPENING_ROWS                                                                       \
-    T(NONE, INITIATOR, INFORM, INFORMED), T(NONE, INITIATOR, CFP, CALLED),                         \
-        T(INFORMED, INITIATOR, CFP, CALLED), END(INFORMED, INITIATOR, INFORM, DONE),               \
-        T(CALLED, INITIATOR, CFP, CALLED), T(CALLED, PARTICIPANT, PROPOSE, BID),                   \
-        T(CALLED, PARTICIPANT, NOT_UNDERSTOOD, CALLED), END(CALLED, INITIATOR, INFORM, DONE),      \
-        T(BID, INITIATOR, ACCEPT_PROPOSAL, LEADING), T(BID, INITIATOR, REJECT_PROPOSAL, CALLED)
-
-/* Rising prices: the leading bidder may be outbid in the next round; the winner gets a request. */
-static const struct transition auction_english_rows[] = {
-    AUCTION_OPENING_ROWS,
-    T(BID, INITIATOR, CFP, CALLED),
-    T(LEADING, INITIATOR, CFP, CALLED),
-    T(LEADING, INITIATOR, INFORM, WON),
-    T(WON, INITIATOR, REQUEST, ASKED),
-    T(ASKED, PARTICIPANT, AGREE, AGREED),
-    END(ASKED, PARTICIPANT, REFUSE, REFUSED),
-    END(ASKED, PARTICIPANT, INFORM, DONE),
-    END(ASKED, PARTICIPANT, FAILURE, FAILED),
-    END(AGREED, PARTICIPANT, INFORM, DONE),
-    END(AGREED, PARTICIPANT, FAILURE, FAILED),
-    LAST,
-};
-
-/* Falling prices: the first bid wins; the closing inform ends it for everyone. */
-static const struct transition auction_dutch_rows[] = {
-    AUCTION_OPENING_ROWS,
-    END(LEADING, INITIATOR, INFORM, DONE),
-    LAST,
-};
-
-/* The not-understood rule and the cancel meta-protocol, for every protocol but the auctions:
- * inform says the cancellation succeeded; failure that it failed, and the protocol goes on. */
-static const struct transition meta_rows[] = {
-    END(ACTIVE, EITHER, NOT_UNDERSTOOD, NOT_UNDERSTOOD),
-    T(ACTIVE, INITIATOR, CANCEL, CANCELLING),
-    END(CANCELLING, PARTICIPANT, INFORM, CANCELLED),
-    T(CANCELLING, PARTICIPANT, FAILURE, RESUME),
-    LAST,
-};
-
-#undef T
-#undef END
-#undef PARTIAL
-#undef LAST
-
-struct protocol_info {
-    const char *name; /* as JADE spells it */
-    const struct transition *rows;
-    bool auction; /* no not-understood rule, no cancel */
-};
-
-static const struct protocol_info protocols[FP_COUNT] = {
-    [FP_REQUEST] = {"fipa-request", request_rows, false},
-    [FP_QUERY] = {"fipa-query", query_rows, false},
-    [FP_REQUEST_WHEN] = {"fipa-request-when", request_when_rows, false},
-    [FP_CONTRACT_NET] = {"fipa-contract-net", contract_net_rows, false},
-    [FP_ITERATED_CONTRACT_NET] = {"fipa-iterated-contract-net", iterated_contract_net_rows, false},
-    [FP_PROPOSE] = {"fipa-propose", propose_rows, false},
-    [FP_SUBSCRIBE] = {"fipa-subscribe", subscribe_rows, false},
-    [FP_BROKERING] = {"fipa-brokering", brokering_rows, false},
-    /* Recruiting runs as brokering between initiator and broker; the targets' own answers to
-     * the initiator are handled apart (they were never addressed). */
-    [FP_RECRUITING] = {"fipa-recruiting", brokering_rows, false},
-    [FP_AUCTION_ENGLISH] = {"fipa-auction-english", auction_english_rows, true},
-    [FP_AUCTION_DUTCH] = {"fipa-auction-dutch", auction_dutch_rows, true},
-};
-
-static const char *const state_names[PS_COUNT] = {
-    [PS_NONE] = "not addressed",
-    [PS_ASKED] = "asked",
-    [PS_AGREED] = "agreed",
-    [PS_PROPOSED] = "proposed",
-    [PS_ACCEPTED] = "accepted",
-    [PS_COUNTERED] = "countered",
-    [PS_SUBSCRIBED] = "subscribed",
-    [PS_RELAYING] = "relaying",
-    [PS_INFORMED] = "informed",
-    [PS_CALLED] = "called",
-    [PS_BID] = "bid",
-    [PS_LEADING] = "leading",
-    [PS_WON] = "won",
-    [PS_CANCELLING] = "cancelling",
-    [PS_ENDED] = "ended",
-};
-
-static const char *const outcome_names[] = {
-    [OUT_NONE] = "open",
-    [OUT_DONE] = "done",
-    [OUT_FAILED] = "failed",
-    [OUT_CANCELLED] = "cancelled",
-    [OUT_NOT_UNDERSTOOD] = "not-understood",
-    [OUT_REJECTED] = "rejected",
-    [OUT_REFUSED] = "refused",
-};
-
-static enum fipa_protocol protocol_lookup(const char *name)
-{
-    /* Every name is "fipa-" and more: the letter after it tells most of them apart, before a
-     * whole compare (this runs for nearly every message). */
-    char after = strlen(name) > 5 ? (char)tolower((unsigned char)name[5]) : '\0';
-    for (int p = 0; p < FP_COUNT; p++)
-        if (protocols[p].name[5] == after && strcasecmp(name, protocols[p].name) == 0)
-            return (enum fipa_protocol)p;
-    if (strcasecmp(name, "fipa-english-auction") == 0)
-        return FP_AUCTION_ENGLISH;
-    if (strcasecmp(name, "fipa-dutch-auction") == 0)
-        return FP_AUCTION_DUTCH;
-    return FP_NONE;
-}
-
-/* The protocol an act opens when the message names none; auctions are never guessed. */
-static enum fipa_protocol protocol_inferred(enum fipa_act act)
-{
-    switch (act) {
-    case FIPA_REQUEST:
-        return FP_REQUEST;
-    case FIPA_REQUEST_WHEN:
-        return FP_REQUEST_WHEN;
-    case FIPA_QUERY_IF:
-    case FIPA_QUERY_REF:
-        return FP_QUERY;
-    case FIPA_SUBSCRIBE:
-        return FP_SUBSCRIBE;
-    case FIPA_PROPOSE:
-        return FP_PROPOSE;
-    case FIPA_CFP:
-        return FP_CONTRACT_NET;
-    case FIPA_PROXY:
-        return FP_BROKERING;
-    default:
-        return FP_NONE;
-    }
-}
-
-static bool opens(enum fipa_protocol p, enum fipa_act act)
-{
-    for (const struct transition *t = protocols[p].rows; t->from != PS_COUNT; t++)
-        if (t->from == PS_NONE && t->act == (int8_t)act)
-            return true;
-    return false;
-}
-
-/* Contract net turns out to be iterated when a second round starts: the same run. */
-static bool same_family(enum fipa_protocol a, enum fipa_protocol b)
-{
-    bool a_cn = a == FP_CONTRACT_NET || a == FP_ITERATED_CONTRACT_NET;
-    bool b_cn = b == FP_CONTRACT_NET || b == FP_ITERATED_CONTRACT_NET;
-    return a == b || (a_cn && b_cn);
-}
-
-/* act is an enum fipa_act or ACT_PARTIAL_INFORM. */
-static bool row_matches(const struct transition *t, enum party_state state, enum sender_role by,
-                        int act)
-{
-    bool state_ok =
-        t->from == state || (t->from == PS_ACTIVE && state != PS_NONE && state != PS_ENDED);
-    return state_ok && (t->by == by || t->by == BY_EITHER) && t->act == (int8_t)act;
-}
-
-static const struct transition *transition_find(enum fipa_protocol p, enum party_state state,
-                                                enum sender_role by, int act)
-{
-    for (const struct transition *t = protocols[p].rows; t->from != PS_COUNT; t++)
-        if (row_matches(t, state, by, act))
-            return t;
-    if (protocols[p].auction)
-        return NULL;
-    for (const struct transition *t = meta_rows; t->from != PS_COUNT; t++)
-        if (row_matches(t, state, by, act))
-            return t;
-    return NULL;
-}
-
-/* ---- Conversations ---- */
 
 /* reply_with values remembered per conversation keyed by the chain: enough for a contract net
  * with dozens of proposers, bounded for a subscription that informs forever. */
@@ -417,9 +89,11 @@ struct story {
 };
 
 struct conversation {
-    char *key;    /* 'c' + conversation_id, or 'r' + the opener's name and reply_with */
-    size_t id_at; /* where the id shown to people starts in key */
+    /* 'c' + conversation_id, or 'r' + the opener's name and reply_with, in the form it is
+     * remembered by (keyform.h); then the id as it is quoted (at most KEY_SHOWN_BYTES of it) */
+    char *key;
     char *initiator;
+    bool by_chain; /* keyed by the reply chain ('r'), not by conversation_id */
     enum fipa_protocol protocol;
     bool protocol_named;    /* from the protocol member, not inferred */
     bool finished;          /* a tombstone: only key, initiator, protocol, outcome, last line */
@@ -488,14 +162,18 @@ struct fipa_stream {
                                    * agent */
     struct list open, tombstones; /* of struct conversation, the oldest first */
     struct strbuf key;            /* the key of the message being followed */
-    size_t key_hash;              /* its hashtab_hash (find_conversation) */
-    size_t key_id_at;             /* where its id starts */
-    struct strbuf alias;          /* scratch space for alias keys */
-    unsigned long seq;            /* messages seen */
-    struct clock_book *clock;     /* the stream clock, with what it knows of each sender */
-    double now;                   /* stream time (the clock's); NAN before any */
-    double wall;                  /* the time --wall-clock last moved it to; NAN before */
-    bool clock_agreed;            /* two messages agreed on a time (clock_agreed) */
+    const char *key_form;         /* the form it is remembered by (find_conversation) */
+    size_t key_form_len;
+    size_t key_hash;                              /* the hashtab_hash of key_form */
+    size_t key_id_at;                             /* where its id starts in key */
+    struct key_form_buf key_digest, alias_digest; /* the digest forms of long keys */
+    struct siphash_key secret;                    /* drawn for the run: the digests of long keys */
+    struct strbuf alias;                          /* scratch space for alias keys */
+    unsigned long seq;                            /* messages seen */
+    struct clock_book *clock; /* the stream clock, with what it knows of each sender */
+    double now;               /* stream time (the clock's); NAN before any */
+    double wall;              /* the time --wall-clock last moved it to; NAN before */
+    bool clock_agreed;        /* two messages agreed on a time (clock_agreed) */
     struct strbuf scratch;
 };
 
@@ -592,10 +270,19 @@ static void drop_alias(struct fipa_stream *s, struct alias *a)
     free(a);
 }
 
-/* The conversation an alias names, or NULL. */
-static struct conversation *aliased(const struct fipa_stream *s, const char *alias)
+/* The form an alias key is remembered by (keyform.h), in s->alias_digest when it is long. */
+static const char *alias_form(struct fipa_stream *s, const char *alias, size_t *len)
 {
-    struct alias *a = HASH_ITEM(hashtab_find(&s->aliases, alias), struct alias, node);
+    return key_form(&s->secret, alias, strlen(alias), &s->alias_digest, len);
+}
+
+/* The conversation an alias names, or NULL. */
+static struct conversation *aliased(struct fipa_stream *s, const char *alias)
+{
+    size_t len;
+    alias = alias_form(s, alias, &len);
+    struct alias *a = HASH_ITEM(
+        hashtab_find_hashed(&s->aliases, alias, hashtab_hash_len(alias, len)), struct alias, node);
     return a ? a->target : NULL;
 }
 
@@ -603,6 +290,8 @@ static struct conversation *aliased(const struct fipa_stream *s, const char *ali
  * the key hashed once. */
 static void add_alias(struct fipa_stream *s, struct conversation *c, const char *alias)
 {
+    size_t len;
+    alias = alias_form(s, alias, &len);
     for (size_t i = 0; i < c->naliases; i++)
         if (strcmp(c->aliases[i]->key, alias) == 0)
             return;
@@ -615,7 +304,7 @@ static void add_alias(struct fipa_stream *s, struct conversation *c, const char 
         c->alias_cap = c->alias_cap ? c->alias_cap * 2 : 4;
         c->aliases = xrealloc(c->aliases, c->alias_cap * sizeof *c->aliases);
     }
-    size_t hash = hashtab_hash(alias), len = strlen(alias);
+    size_t hash = hashtab_hash_len(alias, len);
     struct alias *before =
         HASH_ITEM(hashtab_find_hashed(&s->aliases, alias, hash), struct alias, node);
     if (before) {
@@ -674,9 +363,10 @@ static void conversation_free(struct fipa_stream *s, struct conversation *c)
     free(c);
 }
 
+/* Its id as it is quoted: the whole id, or its first KEY_SHOWN_BYTES when it is longer. */
 static const char *conversation_id(const struct conversation *c)
 {
-    return c->key + c->id_at;
+    return c->key + strlen(c->key) + 1;
 }
 
 /* An agent's name and a reply_with value it chose, as one key (the length makes it
@@ -706,12 +396,13 @@ static const char *alias_key(const struct hash_node *node)
     return HASH_ITEM(node, struct alias, node)->key;
 }
 
-/* The conversation keyed by s->key, which is hashed here for the conversation_alloc that may
- * follow (every one follows a lookup of its key). */
+/* The conversation keyed by s->key, whose remembered form is made and hashed here for the
+ * conversation_alloc that may follow (every one follows a lookup of its key). */
 static struct conversation *find_conversation(struct fipa_stream *s)
 {
-    s->key_hash = hashtab_hash(s->key.buf);
-    return HASH_ITEM(hashtab_find_hashed(&s->conversations, s->key.buf, s->key_hash),
+    s->key_form = key_form(&s->secret, s->key.buf, s->key.len, &s->key_digest, &s->key_form_len);
+    s->key_hash = hashtab_hash_len(s->key_form, s->key_form_len);
+    return HASH_ITEM(hashtab_find_hashed(&s->conversations, s->key_form, s->key_hash),
                      struct conversation, node);
 }
 
@@ -770,12 +461,14 @@ static const char *qualified(struct fipa_stream *s, const char *key)
     return convert_conversation_id(&s->qualified, s->name.buf, colon + 1 + len);
 }
 
-/* What engine_feed says of a message of conversation c. */
+/* What engine_feed says of a message of conversation c: a chain is named by its opener (the
+ * agent of its key) and the reply_with. */
 static const char *belongs_to(struct fipa_stream *s, const struct conversation *c)
 {
     if (c->foreign)
         return ENGINE_ELSEWHERE;
-    return c->key[0] == 'r' ? qualified(s, c->key) : conversation_id(c);
+    return c->by_chain ? convert_conversation_id(&s->qualified, c->initiator, conversation_id(c))
+                       : conversation_id(c);
 }
 
 static void add_name(struct fipa_stream *s, size_t *n, const char *name)
@@ -844,7 +537,7 @@ static void report(struct fipa_stream *s, const struct conversation *c, const ch
         .proto = PROTO_FIPA,
         .id = conversation_id(c),
         .conversation = belongs_to(s, c),
-        .protocol = protocols[c->protocol].name,
+        .protocol = fipa_protocol_name(c->protocol),
         .initiator = c->initiator,
         .participants = s->names,
         .nparticipants = nparticipants,
@@ -901,7 +594,7 @@ static const struct party *first_open_party(const struct conversation *c)
 static void abandon(struct fipa_stream *s, struct conversation *c, const char *outcome)
 {
     list_remove(&s->open, &c->link);
-    report(s, c, c->open_parties ? outcome : outcome_names[overall_outcome(c)]);
+    report(s, c, c->open_parties ? outcome : fipa_outcome_name(overall_outcome(c)));
     conversation_free(s, c);
 }
 
@@ -929,9 +622,9 @@ static void warn_abandoned(struct fipa_stream *s, struct conversation *c, const 
     const struct party *waiting = first_open_party(c);
     if (waiting) {
         struct diag_where at = related_to(m, c->last_file, c->last_line);
-        diag_emit(sink, &at, SEV_WARNING, code, "%s conversation '%s' %s while %s was %s",
-                  protocols[c->protocol].name, conversation_id(c), why, waiting->name,
-                  state_names[waiting->state]);
+        diag_emit(sink, &at, code, "%s conversation '%s' %s while %s was %s",
+                  fipa_protocol_name(c->protocol), conversation_id(c), why, waiting->name,
+                  fipa_party_state_name(waiting->state));
     }
     abandon(s, c, outcome);
     s->blame = blamed != c ? blamed : NULL;
@@ -1010,16 +703,21 @@ static uint32_t call_digest(const struct incoming *in)
 static struct conversation *conversation_alloc(struct fipa_stream *s, const struct incoming *in)
 {
     struct conversation *c = xcalloc(1, sizeof *c);
-    c->key = xstrdup(s->key.buf);
-    c->id_at = s->key_id_at;
+    const char *id = s->key.buf + s->key_id_at;
+    size_t id_len = key_shown_len(id, s->key.len - s->key_id_at);
+    c->key = xmalloc(s->key_form_len + 1 + id_len + 1);
+    memcpy(c->key, s->key_form, s->key_form_len + 1);
+    memcpy(c->key + s->key_form_len + 1, id, id_len);
+    c->key[s->key_form_len + 1 + id_len] = '\0';
+    c->by_chain = s->key.buf[0] == 'r';
     c->initiator = xstrdup(in->sender);
     c->started = c->ended = c->active = NAN;
     c->first_file = in->m->at.file;
     c->first_line = in->m->at.line;
     if (s->done)
         story_of(c, in->act, written_time(in));
-    c->foreign = s->sharded && c->key[0] == 'r' &&
-                 engine_shard_of(qualified(s, c->key), s->cfg->shards) != s->cfg->shard;
+    c->foreign = s->sharded && c->by_chain &&
+                 engine_shard_of(qualified(s, s->key.buf), s->cfg->shards) != s->cfg->shard;
     /* A new run of a conversation takes its key over. */
     struct conversation *before = HASH_ITEM(
         hashtab_find_hashed(&s->conversations, c->key, s->key_hash), struct conversation, node);
@@ -1061,7 +759,7 @@ static void finish(struct fipa_stream *s, struct conversation *c)
 {
     c->outcome = overall_outcome(c);
     list_remove(&s->open, &c->link);
-    report(s, c, outcome_names[c->outcome]);
+    report(s, c, fipa_outcome_name(c->outcome));
     if (s->blame == c)
         s->blame = NULL;
     story_free(c->story);
@@ -1133,7 +831,7 @@ static const struct transition *auction_step(struct conversation *c, const struc
     static const struct transition won = {PS_ACTIVE, BY_INITIATOR, FIPA_INFORM, PS_WON, OUT_NONE};
     static const struct transition outbid = {PS_ACTIVE, BY_INITIATOR, FIPA_INFORM, PS_ENDED,
                                              OUT_DONE};
-    if (!protocols[c->protocol].auction || t->by != BY_INITIATOR)
+    if (!fipa_protocol_is_auction(c->protocol) || t->by != BY_INITIATOR)
         return t;
     size_t index = (size_t)(p - c->parties) + 1;
     if (t->act == FIPA_ACCEPT_PROPOSAL) {
@@ -1191,7 +889,7 @@ static const char *expected_acts(struct fipa_stream *s, const struct conversatio
     for (size_t r = 0; r < 2; r++) {
         size_t before = sb->len;
         for (int act = 0; act < FIPA_ACT_COUNT; act++)
-            if (transition_find(c->protocol, state, roles[r], act)) {
+            if (fipa_transition_find(c->protocol, state, roles[r], act)) {
                 sb_adds(sb, sb->len == before ? (before ? "; " : "") : ", ");
                 sb_adds(sb, fipa_act_name((enum fipa_act)act, SPELL_KEBAB));
             }
@@ -1212,7 +910,7 @@ static const char *opening_acts(struct fipa_stream *s, enum fipa_protocol p)
     sb_reset(sb);
     sb_adds(sb, "");
     for (int act = 0; act < FIPA_ACT_COUNT; act++)
-        if (opens(p, (enum fipa_act)act)) {
+        if (fipa_protocol_opens(p, (enum fipa_act)act)) {
             sb_adds(sb, sb->len ? " or " : "");
             sb_adds(sb, fipa_act_name((enum fipa_act)act, SPELL_KEBAB));
         }
@@ -1224,17 +922,16 @@ static void unexpected(struct fipa_stream *s, struct conversation *c, const stru
 {
     struct diag_where at = related_to(in->m, p->file, p->line);
     if (p->state == PS_ENDED) {
-        diag_emit(sink, &at, SEV_ERROR, "fipa-after-end",
-                  "%s after %s's part of conversation '%s' ended (%s)",
+        diag_emit(sink, &at, "fipa-after-end", "%s after %s's part of conversation '%s' ended (%s)",
                   fipa_act_name(in->act, SPELL_KEBAB), p->name, conversation_id(c),
-                  outcome_names[p->outcome]);
+                  fipa_outcome_name(p->outcome));
         return;
     }
     const char *expected = expected_acts(s, c, p->state, p->name);
-    diag_emit(sink, &at, SEV_ERROR, "fipa-unexpected-act",
+    diag_emit(sink, &at, "fipa-unexpected-act",
               "%s from %s is not allowed in %s when %s is %s; expected %s",
-              fipa_act_name(in->act, SPELL_KEBAB), in->sender, protocols[c->protocol].name, p->name,
-              state_names[p->state], expected);
+              fipa_act_name(in->act, SPELL_KEBAB), in->sender, fipa_protocol_name(c->protocol),
+              p->name, fipa_party_state_name(p->state), expected);
 }
 
 /* The first message after a reply_by answers it (the party's file and line name the message that
@@ -1253,10 +950,10 @@ static bool check_late(const struct fipa_stream *s, const struct conversation *c
     long long seconds = double_fits_llong(late) ? (long long)late : LLONG_MAX;
     /* A participant's propose answers a cfp: contract net and the auctions. */
     if (in->act == FIPA_PROPOSE && strcmp(in->sender, c->initiator) != 0)
-        diag_emit(sink, &at, SEV_WARNING, "fipa-late-proposal",
+        diag_emit(sink, &at, "fipa-late-proposal",
                   "proposal from %s arrived %lld s after the cfp's reply_by", in->sender, seconds);
     else
-        diag_emit(sink, &at, SEV_WARNING, "fipa-late-reply",
+        diag_emit(sink, &at, "fipa-late-reply",
                   "%s from %s arrived %lld s after the reply_by of the message it answers",
                   fipa_act_name(in->act, SPELL_KEBAB), in->sender, seconds);
     return true;
@@ -1285,7 +982,7 @@ static bool accept_without_proposal(const struct conversation *c, const struct p
         return false;
     struct diag_where at =
         p ? related_to(in->m, p->file, p->line) : related_to(in->m, c->first_file, c->first_line);
-    diag_emit(sink, &at, SEV_ERROR, "fipa-accept-no-proposal",
+    diag_emit(sink, &at, "fipa-accept-no-proposal",
               "accept-proposal to %s, who %s in conversation '%s'", name, why, conversation_id(c));
     return true;
 }
@@ -1301,7 +998,7 @@ static void second_accept(const struct conversation *c, const struct party *p, c
     if (winner == p)
         return;
     struct diag_where at = related_to(in->m, winner->file, winner->line);
-    diag_emit(sink, &at, SEV_ERROR, "fipa-auction-second-accept",
+    diag_emit(sink, &at, "fipa-auction-second-accept",
               "accept-proposal to %s, but %s's bid already won this round of auction '%s'", name,
               winner->name, conversation_id(c));
 }
@@ -1315,7 +1012,7 @@ static void initiator_reaches(struct fipa_stream *s, struct conversation *c, str
     check_late(s, c, p, &p->answer_due, in, sink);
     if (in->act == FIPA_ACCEPT_PROPOSAL && p->late) {
         struct diag_where at = related_to(in->m, p->file, p->line);
-        diag_emit(sink, &at, SEV_WARNING, "fipa-late-accept",
+        diag_emit(sink, &at, "fipa-late-accept",
                   "accept-proposal to %s, whose proposal came after the reply_by, in conversation "
                   "'%s'",
                   p->name, conversation_id(c));
@@ -1332,12 +1029,12 @@ static void initiator_to(struct fipa_stream *s, struct conversation *c, const ch
         return;
     struct party *p = party_find(c, name);
     enum party_state state = p ? p->state : PS_NONE;
-    const struct transition *t = transition_find(c->protocol, state, BY_INITIATOR, in->act);
+    const struct transition *t = fipa_transition_find(c->protocol, state, BY_INITIATOR, in->act);
     /* A cfp to a bidder that proposed starts the next round: the run is iterated. */
     if (!t && c->protocol == FP_CONTRACT_NET && !c->protocol_named && in->act == FIPA_CFP &&
         state == PS_PROPOSED) {
         c->protocol = FP_ITERATED_CONTRACT_NET;
-        t = transition_find(c->protocol, state, BY_INITIATOR, in->act);
+        t = fipa_transition_find(c->protocol, state, BY_INITIATOR, in->act);
     }
     if (t) {
         second_accept(c, p, name, in, sink);
@@ -1353,9 +1050,9 @@ static void initiator_to(struct fipa_stream *s, struct conversation *c, const ch
         return;
     }
     struct diag_where at = related_to(in->m, c->first_file, c->first_line);
-    diag_emit(sink, &at, SEV_ERROR, "fipa-unexpected-act",
+    diag_emit(sink, &at, "fipa-unexpected-act",
               "%s to %s, who is not part of %s conversation '%s'; expected %s",
-              fipa_act_name(in->act, SPELL_KEBAB), name, protocols[c->protocol].name,
+              fipa_act_name(in->act, SPELL_KEBAB), name, fipa_protocol_name(c->protocol),
               conversation_id(c), expected_acts(s, c, PS_NONE, name));
 }
 
@@ -1367,13 +1064,14 @@ static void initiator_to_all(struct fipa_stream *s, struct conversation *c,
     bool applied = false;
     for (size_t i = 0; i < c->nparties; i++) {
         struct party *p = &c->parties[i];
-        const struct transition *t = transition_find(c->protocol, p->state, BY_INITIATOR, in->act);
+        const struct transition *t =
+            fipa_transition_find(c->protocol, p->state, BY_INITIATOR, in->act);
         if (t) {
             initiator_reaches(s, c, p, t, in, sink);
             applied = true;
         }
     }
-    const struct transition *t = transition_find(c->protocol, PS_NONE, BY_INITIATOR, in->act);
+    const struct transition *t = fipa_transition_find(c->protocol, PS_NONE, BY_INITIATOR, in->act);
     if (t) {
         c->broadcast_state = t->to;
         struct rare *r = rare(c);
@@ -1384,9 +1082,9 @@ static void initiator_to_all(struct fipa_stream *s, struct conversation *c,
     }
     if (!applied) {
         struct diag_where at = related_to(in->m, c->last_file, c->last_line);
-        diag_emit(sink, &at, SEV_ERROR, "fipa-unexpected-act",
+        diag_emit(sink, &at, "fipa-unexpected-act",
                   "broadcast %s applies to no participant of %s conversation '%s'",
-                  fipa_act_name(in->act, SPELL_KEBAB), protocols[c->protocol].name,
+                  fipa_act_name(in->act, SPELL_KEBAB), fipa_protocol_name(c->protocol),
                   conversation_id(c));
     }
 }
@@ -1397,9 +1095,9 @@ static void cannot_follow(const struct conversation *c, const struct incoming *i
                           const char *member, struct diag_sink *sink)
 {
     struct diag_where at = related_to(in->m, c->last_file, c->last_line);
-    diag_emit(sink, &at, SEV_WARNING, "fipa-cannot-follow",
+    diag_emit(sink, &at, "fipa-cannot-follow",
               "%s has no %s: %s conversation '%s' cannot follow it",
-              fipa_act_name(in->act, SPELL_KEBAB), member, protocols[c->protocol].name,
+              fipa_act_name(in->act, SPELL_KEBAB), member, fipa_protocol_name(c->protocol),
               conversation_id(c));
 }
 
@@ -1588,9 +1286,9 @@ static const struct transition *participant_step(const struct conversation *c,
                                                  enum party_state state, const struct incoming *in)
 {
     const struct transition *t =
-        in->partial ? transition_find(c->protocol, state, BY_PARTICIPANT, ACT_PARTIAL_INFORM)
+        in->partial ? fipa_transition_find(c->protocol, state, BY_PARTICIPANT, ACT_PARTIAL_INFORM)
                     : NULL;
-    return t ? t : transition_find(c->protocol, state, BY_PARTICIPANT, in->act);
+    return t ? t : fipa_transition_find(c->protocol, state, BY_PARTICIPANT, in->act);
 }
 
 /* While a cancel is pending, a message the participant sent before the cancel reached it (it
@@ -1630,7 +1328,7 @@ static void crossed(struct conversation *c, struct party *p, const struct transi
     }
     if (!cancel_ref(c)) {
         struct diag_where at = related_to(in->m, p->file, p->line);
-        diag_emit(sink, &at, SEV_WARNING, "fipa-cancel-crossed",
+        diag_emit(sink, &at, "fipa-cancel-crossed",
                   "%s from %s names an earlier message, not the cancel, which has no reply_with: "
                   "read as the final answer, sent before the cancel arrived",
                   fipa_act_name(in->act, SPELL_KEBAB), in->sender);
@@ -1679,9 +1377,9 @@ static void from_participant(struct fipa_stream *s, struct conversation *c,
         if (recruited_reply(c, in) || c->crowded)
             return;
         struct diag_where at = related_to(in->m, c->first_file, c->first_line);
-        diag_emit(sink, &at, SEV_ERROR, "fipa-not-addressed",
+        diag_emit(sink, &at, "fipa-not-addressed",
                   "%s from %s, whom %s conversation '%s' never addressed",
-                  fipa_act_name(in->act, SPELL_KEBAB), in->sender, protocols[c->protocol].name,
+                  fipa_act_name(in->act, SPELL_KEBAB), in->sender, fipa_protocol_name(c->protocol),
                   conversation_id(c));
         return;
     }
@@ -1706,7 +1404,7 @@ static void from_participant(struct fipa_stream *s, struct conversation *c,
         p->late = late;
     if (p->state == PS_ASKED && in->act == FIPA_FAILURE && is_contract_net(c->protocol)) {
         struct diag_where at = related_to(in->m, p->file, p->line);
-        diag_emit(sink, &at, SEV_WARNING, "fipa-cfp-failure",
+        diag_emit(sink, &at, "fipa-cfp-failure",
                   "failure from %s answers a cfp in conversation '%s'; contract net expects "
                   "propose or refuse",
                   in->sender, conversation_id(c));
@@ -1739,7 +1437,7 @@ static void check_in_reply_to(struct conversation *c, const struct incoming *in,
     if (!in_reply_to || c->messages == 0 || c->replies_forgotten || reply_seen(c, in_reply_to))
         return;
     struct diag_where at = related_to(in->m, c->first_file, c->first_line);
-    diag_emit(sink, &at, SEV_WARNING, "fipa-reply-unknown",
+    diag_emit(sink, &at, "fipa-reply-unknown",
               "in_reply_to '%s' names no message of conversation '%s'", in_reply_to,
               conversation_id(c));
 }
@@ -1807,20 +1505,20 @@ static void after_end(struct conversation *c, const struct incoming *in, struct 
         return;
     }
     struct diag_where at = related_to(in->m, c->last_file, c->last_line);
-    diag_emit(sink, &at, SEV_ERROR, "fipa-after-end", "%s after %s conversation '%s' ended (%s)",
-              fipa_act_name(in->act, SPELL_KEBAB), protocols[c->protocol].name, conversation_id(c),
-              outcome_names[c->outcome]);
+    diag_emit(sink, &at, "fipa-after-end", "%s after %s conversation '%s' ended (%s)",
+              fipa_act_name(in->act, SPELL_KEBAB), fipa_protocol_name(c->protocol),
+              conversation_id(c), fipa_outcome_name(c->outcome));
 }
 
 static void reused(struct fipa_stream *s, struct conversation *c, const struct incoming *in,
                    enum fipa_protocol p, struct diag_sink *sink)
 {
     struct diag_where at = related_to(in->m, c->first_file, c->first_line);
-    diag_emit(sink, &at, SEV_ERROR, "fipa-conversation-reused",
+    diag_emit(sink, &at, "fipa-conversation-reused",
               "%s opens a new %s run in conversation '%s', which %s (%s)",
-              fipa_act_name(in->act, SPELL_KEBAB), protocols[p].name, conversation_id(c),
+              fipa_act_name(in->act, SPELL_KEBAB), fipa_protocol_name(p), conversation_id(c),
               c->finished ? "already ended" : "is still open",
-              c->finished ? outcome_names[c->outcome] : protocols[c->protocol].name);
+              c->finished ? fipa_outcome_name(c->outcome) : fipa_protocol_name(c->protocol));
     if (c->finished) {
         list_remove(&s->tombstones, &c->link);
         conversation_free(s, c);
@@ -1837,9 +1535,10 @@ static enum fipa_protocol would_open(const struct incoming *in, bool *named)
     /* Guessed from the act, only a message that answers nothing opens: a propose answering a
      * cfp nobody saw is contract net met midway, not a new fipa-propose. */
     if (!name)
-        return jv_member_string(in->m->view, "in_reply_to") ? FP_NONE : protocol_inferred(in->act);
-    enum fipa_protocol p = protocol_lookup(name);
-    return p != FP_NONE && opens(p, in->act) ? p : FP_NONE;
+        return jv_member_string(in->m->view, "in_reply_to") ? FP_NONE
+                                                            : fipa_protocol_inferred(in->act);
+    enum fipa_protocol p = fipa_protocol_lookup(name);
+    return p != FP_NONE && fipa_protocol_opens(p, in->act) ? p : FP_NONE;
 }
 
 /* The conversation of the message a reply answers: the reply goes to the agent that chose the
@@ -1911,7 +1610,7 @@ static bool reuses(const struct conversation *c, const struct incoming *in, enum
         return false;
     if (c->finished)
         return !jv_member_string(in->m->view, "in_reply_to");
-    return named && !same_family(p, c->protocol);
+    return named && !fipa_protocol_same_family(p, c->protocol);
 }
 
 /* JADE sends a cfp as one message per participant, all in one conversation: a copy that comes
@@ -1936,9 +1635,9 @@ static void revive(struct fipa_stream *s, struct conversation *c)
  * the same run (contract net that turned iterated). */
 static bool same_protocol(enum fipa_protocol running, const char *running_name, const char *name)
 {
-    enum fipa_protocol p = protocol_lookup(name);
+    enum fipa_protocol p = fipa_protocol_lookup(name);
     if (p != FP_NONE && running != FP_NONE)
-        return same_family(p, running);
+        return fipa_protocol_same_family(p, running);
     return running_name && strcasecmp(name, running_name) == 0;
 }
 
@@ -1946,7 +1645,7 @@ static void protocol_changed(const struct conversation *c, const struct incoming
                              const char *name, const char *running, struct diag_sink *sink)
 {
     struct diag_where at = related_to(in->m, c->first_file, c->first_line);
-    diag_emit(sink, &at, SEV_ERROR, "fipa-protocol-changed",
+    diag_emit(sink, &at, "fipa-protocol-changed",
               "%s names protocol '%s' in conversation '%s', which runs %s",
               fipa_act_name(in->act, SPELL_KEBAB), name, conversation_id(c), running);
 }
@@ -1965,7 +1664,7 @@ static const char *remember_unfollowed(struct fipa_stream *s, const struct incom
     c->unfollowed = c->finished = true;
     touch(s, c, in);
     list_append(&s->tombstones, &c->link);
-    if (c->key[0] == 'r')
+    if (c->by_chain)
         add_aliases(s, c, in);
     return belongs_to(s, c);
 }
@@ -1980,7 +1679,7 @@ static const char *in_unfollowed(struct fipa_stream *s, struct conversation *c,
     touch(s, c, in);
     list_remove(&s->tombstones, &c->link);
     list_append(&s->tombstones, &c->link);
-    if (c->key[0] == 'r')
+    if (c->by_chain)
         add_aliases(s, c, in);
     return belongs_to(s, c);
 }
@@ -1988,15 +1687,15 @@ static const char *in_unfollowed(struct fipa_stream *s, struct conversation *c,
 static const char *unknown_protocol(struct fipa_stream *s, const struct incoming *in,
                                     const char *name, struct diag_sink *sink)
 {
-    diag_emit(sink, &in->m->at, SEV_WARNING, "fipa-protocol-unknown",
-              "unknown interaction protocol '%s'", name);
+    diag_emit(sink, &in->m->at, "fipa-protocol-unknown", "unknown interaction protocol '%s'", name);
     return remember_unfollowed(s, in, FP_NONE, name);
 }
 
 /* Acts that start an interaction: sent without in_reply_to, one of them opens a conversation. */
 static bool opens_some_protocol(const struct incoming *in)
 {
-    return protocol_inferred(in->act) != FP_NONE && !jv_member_string(in->m->view, "in_reply_to");
+    return fipa_protocol_inferred(in->act) != FP_NONE &&
+           !jv_member_string(in->m->view, "in_reply_to");
 }
 
 static const char *wrong_opening(struct fipa_stream *s, const struct incoming *in,
@@ -2006,12 +1705,12 @@ static const char *wrong_opening(struct fipa_stream *s, const struct incoming *i
     const char *act = fipa_act_name(in->act, SPELL_KEBAB);
     const char *expected = opening_acts(s, p);
     if (id)
-        diag_emit(sink, &in->m->at, SEV_ERROR, "fipa-wrong-opening",
+        diag_emit(sink, &in->m->at, "fipa-wrong-opening",
                   "%s opens conversation '%s' as %s, which opens with %s", act, id,
-                  protocols[p].name, expected);
+                  fipa_protocol_name(p), expected);
     else
-        diag_emit(sink, &in->m->at, SEV_ERROR, "fipa-wrong-opening",
-                  "%s opens a %s conversation, which opens with %s", act, protocols[p].name,
+        diag_emit(sink, &in->m->at, "fipa-wrong-opening",
+                  "%s opens a %s conversation, which opens with %s", act, fipa_protocol_name(p),
                   expected);
     return remember_unfollowed(s, in, p, name);
 }
@@ -2037,9 +1736,9 @@ static const char *follow_unattributed(struct fipa_stream *s, const struct incom
     }
     enum fipa_protocol p = would_open(in, &named);
     if (!c && p != FP_NONE)
-        diag_emit(sink, &in->m->at, SEV_WARNING, "fipa-cannot-follow",
+        diag_emit(sink, &in->m->at, "fipa-cannot-follow",
                   "%s has no sender: the %s conversation it opens cannot be followed",
-                  fipa_act_name(in->act, SPELL_KEBAB), protocols[p].name);
+                  fipa_act_name(in->act, SPELL_KEBAB), fipa_protocol_name(p));
     return c ? belongs_to(s, c) : NULL;
 }
 
@@ -2061,7 +1760,7 @@ static const char *follow_message(struct fipa_stream *s, const struct incoming *
                                   struct diag_sink *sink)
 {
     const char *name = jv_member_string(in->m->view, "protocol");
-    enum fipa_protocol declared = name ? protocol_lookup(name) : FP_NONE;
+    enum fipa_protocol declared = name ? fipa_protocol_lookup(name) : FP_NONE;
     struct conversation *c = lookup(s, in, &s->key);
     struct diag_sink *all = sink; /* for what is found about other conversations */
     s->accounted = accounts_for(s, c);
@@ -2095,9 +1794,9 @@ static const char *follow_message(struct fipa_stream *s, const struct incoming *
         if (p == FP_NONE || s->key.len == 0)
             return NULL;
         if (!has_receiver(in->receiver)) {
-            diag_emit(sink, &in->m->at, SEV_WARNING, "fipa-cannot-follow",
+            diag_emit(sink, &in->m->at, "fipa-cannot-follow",
                       "%s has no receiver: the %s conversation it opens cannot be followed",
-                      fipa_act_name(in->act, SPELL_KEBAB), protocols[p].name);
+                      fipa_act_name(in->act, SPELL_KEBAB), fipa_protocol_name(p));
             return NULL;
         }
         make_room(s, in->m, all);
@@ -2105,11 +1804,11 @@ static const char *follow_message(struct fipa_stream *s, const struct incoming *
         s->blame = c;
         if (s->pending) /* found before it opened: a reused conversation_id */
             findings_move(&story_of(c, in->act, NAN)->findings, &s->pending);
-    } else if (name && !same_protocol(c->protocol, protocols[c->protocol].name, name)) {
-        protocol_changed(c, in, name, protocols[c->protocol].name, sink);
+    } else if (name && !same_protocol(c->protocol, fipa_protocol_name(c->protocol), name)) {
+        protocol_changed(c, in, name, fipa_protocol_name(c->protocol), sink);
     }
     follow(s, c, in, sink);
-    if (c->key[0] == 'r')
+    if (c->by_chain)
         add_aliases(s, c, in);
     return belongs_to(s, c);
 }
@@ -2166,6 +1865,7 @@ struct fipa_stream *fipa_stream_new(const struct engine_config *cfg, conversatio
     s->probe.quiet = true;
     s->done = done;
     s->ctx = ctx;
+    key_secret_draw(&s->secret);
     s->conversations.key = conversation_key;
     s->aliases.key = alias_key;
     s->clock = clock_book_quiet(cfg->clock_skew, cfg->max_open);
@@ -2229,7 +1929,7 @@ static void read_clock(struct fipa_stream *s, struct incoming *in, struct diag_s
     char off[32], skew[32];
     snprintf(off, sizeof off, "%.0f", fabs(offset));
     snprintf(skew, sizeof skew, "%g", s->cfg->clock_skew);
-    diag_emit(outside(s, sink), &in->m->at, SEV_WARNING, "fipa-clock-skew",
+    diag_emit(outside(s, sink), &in->m->at, "fipa-clock-skew",
               "the clock of '%s' runs %s s %s the others' (--clock-skew is %s s); its messages "
               "are read with that offset from here on",
               in->sender, off, offset > 0 ? "ahead of" : "behind", skew);
@@ -2271,10 +1971,10 @@ void fipa_stream_finish(struct fipa_stream *s, struct diag_sink *sink)
                 if (c->last_file && strcmp(c->last_file, c->first_file) != 0)
                     at.related_file = c->last_file;
             }
-            diag_emit(sink_for(s, c, sink), &at, SEV_WARNING, "fipa-open-at-end",
+            diag_emit(sink_for(s, c, sink), &at, "fipa-open-at-end",
                       "%s conversation '%s' is still open at end of input: %s is %s",
-                      protocols[c->protocol].name, conversation_id(c), waiting->name,
-                      state_names[waiting->state]);
+                      fipa_protocol_name(c->protocol), conversation_id(c), waiting->name,
+                      fipa_party_state_name(waiting->state));
         }
         abandon(s, c, "open");
     }

@@ -15,9 +15,11 @@
 #include <string.h>
 
 #include "base/hashtab.h"
+#include "base/keyform.h"
 #include "base/list.h"
 #include "base/pool.h"
 #include "base/streamclock.h"
+#include "base/timeutil.h"
 #include "base/util.h"
 #include "diag/findings.h"
 #include "proto/convert.h"
@@ -87,11 +89,12 @@ struct story {
 };
 
 /* An open conversation. Its key is the opener's name with its length, then the id, so that two
- * agents may use the same id (ids are unique per sender only); the name of the agent it went to
- * and an assign's body.node follow the key. It holds the agent record of its initiator, and a
- * task that of its forager (the agent a tool query went to needs none). The open assigns of one
- * node are a chain: a reissue adds to it, and two final results in one chain mean the node ran
- * twice. */
+ * agents may use the same id (ids are unique per sender only), in the form it is remembered by
+ * (keyform.h); after a digest form, the id as it is quoted (at most KEY_SHOWN_BYTES of it); then
+ * the name of the agent it went to and an assign's body.node. It holds the agent record of its
+ * initiator, and a task that of its forager (the agent a tool query went to needs none). The open
+ * assigns of one node are a chain: a reissue adds to it, and two final results in one chain mean
+ * the node ran twice. */
 struct conv {
     struct hash_node node;        /* in the open map, by key */
     struct hash_node by_node;     /* in the nodes map while it is a run of its node */
@@ -120,11 +123,12 @@ struct conv {
     bool chained;             /* in the nodes map */
     bool ran_twice;           /* its final result made iacp-duplicate-execution, with done */
     unsigned char size_class; /* in the stream's pool */
-    char key[];               /* then the name of the agent it went to, then its node */
+    char key[]; /* then (after a digest) its id as quoted, the agent it went to, its node */
 };
 
 /* A message id seen from one sender, kept to catch reuse and to name what a ref points at; once
- * the conversation it opened ended, also how, to recognise late replies (a tombstone). */
+ * the conversation it opened ended, also how, to recognise late replies (a tombstone). Its key
+ * is in the form it is remembered by (keyform.h): at most KEY_KEPT_BYTES. */
 struct sent {
     /* what forgetting the oldest id reads (expire) comes first, within 40 bytes */
     struct hash_node node;    /* in the ids map, by key */
@@ -152,7 +156,7 @@ struct held_skew {
     bool initiator_off;
     struct diag_where at; /* the reply, and its cause as related line */
     char *id;             /* the reply's id, which at.id points at */
-    char *conversation;   /* the key of the conversation it is blamed on */
+    char *conversation;   /* the key of the conversation it is blamed on, as remembered */
     double reply_ts;      /* by the replier's clock */
     double cause_ts;      /* by the initiator's clock */
     enum conv_kind kind;
@@ -166,6 +170,7 @@ struct id_key {
 
 struct iacp_stream {
     const struct engine_config *cfg;
+    struct siphash_key secret; /* drawn for the run: the digests of long keys (keyform.h) */
     conversation_done_fn done;
     void *ctx;
     struct stream_clock clock;
@@ -191,11 +196,11 @@ struct iacp_stream {
     /* the keys of the message being followed (its digest's), the ref's absent (NULL) when the
      * message is no reply with a ref */
     struct id_key own, ref;
-    struct strbuf digest;       /* the digest of a message that came without one */
-    struct pool pool;           /* the records of ids and conversations */
-    struct strbuf conversation; /* the conversation_id engine_feed returns */
-    struct strbuf ended;        /* the id of a conversation that ended, in shard mode */
-    struct strbuf number[2];    /* scratch space for durations in messages */
+    struct key_form_buf own_form, ref_form; /* their digest forms, for long ones */
+    struct strbuf digest;                   /* the digest of a message that came without one */
+    struct pool pool;                       /* the records of ids and conversations */
+    struct strbuf conversation;             /* the conversation_id engine_feed returns */
+    struct strbuf number[2];                /* scratch space for durations in messages */
 };
 
 /* What the rules read of a message's body, but its node (fields.node). */
@@ -241,7 +246,7 @@ struct iacp_digest {
     char text[]; /* the own key (at 0), a NUL, the ref key, a NUL, then the strings */
 };
 
-enum { NO_TEXT = SIZE_MAX };
+static const size_t NO_TEXT = SIZE_MAX;
 
 static bool key_is(const struct jv *key, const char *name, size_t len)
 {
@@ -424,8 +429,8 @@ static struct iacp_digest *digest_make(struct strbuf *into, const struct message
         d.legacy = e.v && iacp_version_parse(jv_string_value(e.v)) == IACP_V1_0;
         /* A ts beyond any era (iacp-ts-range) says no time at all; one in milliseconds
          * (iacp-ts-millis) would age the stream by years. */
-        d.followed = d.ts <= IACP_TS_MAX;
-        if (d.ts > IACP_TS_MILLIS)
+        d.followed = d.ts <= UNIX_NO_TIME_ABOVE;
+        if (d.ts > UNIX_MILLISECONDS_ABOVE)
             d.ts /= 1000;
     }
     const struct jv *node =
@@ -468,14 +473,6 @@ static struct id_key id_key_of(const char *text)
     return (struct id_key){text, len, hashtab_hash_len(text, len)};
 }
 
-/* The id inside a key (put_key). */
-static const char *key_id(const char *key)
-{
-    char *colon;
-    unsigned long len = strtoul(key, &colon, 10);
-    return colon + 1 + len;
-}
-
 /* A number of seconds as people write it: no trailing zeros, and no endless digits. */
 static const char *seconds(struct strbuf *sb, double value)
 {
@@ -509,15 +506,31 @@ static struct diag_sink *outside(struct iacp_stream *s, struct diag_sink *sink)
     return s->sharded && s->cfg->shard != 1 ? &s->probe : sink;
 }
 
+/* Whether a key is a digest form (keyform.h): a key kept as it is begins with a digit. */
+static bool digested(const char *key)
+{
+    return key[0] == '\xff';
+}
+
+/* The id inside a key kept as it is (put_key). */
+static const char *key_id(const char *key)
+{
+    char *colon;
+    unsigned long len = strtoul(key, &colon, 10);
+    return colon + 1 + len;
+}
+
+/* Its id as it is quoted: inside its key, or after a digest form its first KEY_SHOWN_BYTES. */
 static const char *conv_id(const struct conv *c)
 {
-    return key_id(c->key);
+    return digested(c->key) ? c->key + strlen(c->key) + 1 : key_id(c->key);
 }
 
 /* The agent the opening message went to. */
 static const char *conv_to(const struct conv *c)
 {
-    return c->key + strlen(c->key) + 1;
+    const char *before = digested(c->key) ? conv_id(c) : c->key;
+    return before + strlen(before) + 1;
 }
 
 /* An assign's body.node, or NULL. */
@@ -734,7 +747,7 @@ static void check_silence(struct iacp_stream *s, const struct diag_where *at,
             continue;
         a->silence_reported = true;
         struct diag_where w = related_to(at, a->file, a->line);
-        diag_emit(sink, &w, SEV_WARNING, "iacp-silent",
+        diag_emit(sink, &w, "iacp-silent",
                   "'%s' holds %lu task(s) and has been silent for %s s (%d heartbeat periods "
                   "without a message)",
                   a->name, a->outstanding, seconds(&s->number[0], s->now - a->heard),
@@ -889,10 +902,9 @@ static void drop_open(struct iacp_stream *s, struct conv *c)
     hashtab_remove_hashed(&s->open, &c->node, c->key_hash);
 }
 
-/* Ends a conversation: hands it over, and marks its id with how it ended (a tombstone). Returns
- * its id, which stays valid until the id is forgotten. */
-static const char *finish_conv(struct iacp_stream *s, struct conv *c, enum ending ending,
-                               const char *outcome, const struct diag_where *by)
+/* Ends a conversation: hands it over, and marks its id with how it ended (a tombstone). */
+static void finish_conv(struct iacp_stream *s, struct conv *c, enum ending ending,
+                        const char *outcome, const struct diag_where *by)
 {
     report_done(s, c, outcome);
     if (s->blame == c)
@@ -909,10 +921,8 @@ static const char *finish_conv(struct iacp_stream *s, struct conv *c, enum endin
             e->end_file = by->file;
             e->end_line = by->line;
         }
-        sb_reset(&s->ended);
-        sb_adds(&s->ended, conv_id(c));
         free_conv(s, c);
-        return s->ended.buf;
+        return;
     }
     if (e) {
         list_remove(&s->ids, &e->link);
@@ -928,7 +938,6 @@ static const char *finish_conv(struct iacp_stream *s, struct conv *c, enum endin
     e->end_file = by->file;
     e->end_line = by->line;
     free_conv(s, c);
-    return key_id(e->key);
 }
 
 static void evict(struct iacp_stream *s, struct conv *c, const struct diag_where *at,
@@ -938,11 +947,11 @@ static void evict(struct iacp_stream *s, struct conv *c, const struct diag_where
     s->blame = c;
     struct diag_where w = related_to(at, c->file, c->line);
     if (idle)
-        diag_emit(sink, &w, SEV_WARNING, "iacp-evicted",
+        diag_emit(sink, &w, "iacp-evicted",
                   "conversation '%s' had no message for %s s and is forgotten (--idle-timeout)",
                   conv_id(c), seconds(&s->number[0], s->now - c->active));
     else
-        diag_emit(sink, &w, SEV_WARNING, "iacp-evicted",
+        diag_emit(sink, &w, "iacp-evicted",
                   "more than %lu conversations are open; the least recently active, '%s', is "
                   "forgotten (--max-open)",
                   s->cfg->max_open, conv_id(c));
@@ -1002,6 +1011,19 @@ static const char *ref_owner(const struct fields *f)
     return ref_is_senders(f->kind) ? f->from : f->to;
 }
 
+/* A key of the digest (hashed there) in the form it is remembered by: a long one by its digest
+ * under the run's secret, which the digest, made without the stream, cannot know. */
+static struct id_key remembered(const struct iacp_stream *s, const char *text, size_t len,
+                                size_t hash, struct key_form_buf *buf)
+{
+    if (len <= KEY_KEPT_BYTES)
+        return (struct id_key){text, len, hash};
+    struct id_key key;
+    key.text = key_form(&s->secret, text, len, buf, &key.len);
+    key.hash = hashtab_hash_len(key.text, key.len);
+    return key;
+}
+
 /* The fields of a message whose digest says it is followed, and its keys. */
 static void read_fields(struct iacp_stream *s, const struct iacp_digest *d, struct fields *f)
 {
@@ -1018,10 +1040,10 @@ static void read_fields(struct iacp_stream *s, const struct iacp_digest *d, stru
         .at = d->ts,
         .legacy = d->legacy,
     };
-    s->own = (struct id_key){d->text, d->own_len, d->own_hash};
+    s->own = remembered(s, d->text, d->own_len, d->own_hash, &s->own_form);
     s->ref = (struct id_key){0};
     if (d->ref_len != SIZE_MAX)
-        s->ref = (struct id_key){d->text + d->own_len + 1, d->ref_len, d->ref_hash};
+        s->ref = remembered(s, d->text + d->own_len + 1, d->ref_len, d->ref_hash, &s->ref_form);
 }
 
 /* Records the id; reports its reuse by the same sender. Returns false for a reused id. */
@@ -1035,8 +1057,8 @@ static bool note_id(struct iacp_stream *s, const struct message *m, const struct
         struct diag_where w = prev ? related_to(&m->at, prev->file, prev->line)
                                    : related_to(&m->at, c->file, c->line);
         if (!s->sharded) /* a per-agent check */
-            diag_emit(sink, &w, SEV_ERROR, "iacp-duplicate-id",
-                      "'%s' already sent a message with id '%s'", f->from, m->id);
+            diag_emit(sink, &w, "iacp-duplicate-id", "'%s' already sent a message with id '%s'",
+                      f->from, m->id);
         return false;
     }
     remember_id(s, &s->own, m, f->kind);
@@ -1046,15 +1068,25 @@ static bool note_id(struct iacp_stream *s, const struct message *m, const struct
 static struct conv *open_conv(struct iacp_stream *s, const struct message *m,
                               const struct fields *f, struct agent *forager, const char *node)
 {
+    /* a key kept as it is holds the id; after a digest form, the id as quoted follows */
+    bool quoted = digested(s->own.text);
     size_t len = s->own.len, to_len = strlen(f->to), node_len = node ? strlen(node) : 0;
+    size_t id_room = quoted ? key_shown_len(m->id, strlen(m->id)) + 1 : 0;
     unsigned char size_class;
     struct conv *c = pool_get_zeroed(
-        &s->pool, offsetof(struct conv, key) + len + 1 + to_len + 1 + node_len + 1, &size_class);
+        &s->pool, offsetof(struct conv, key) + len + 1 + id_room + to_len + 1 + node_len + 1,
+        &size_class);
     c->size_class = size_class;
-    memcpy(c->key, s->own.text, len + 1);
-    memcpy(c->key + len + 1, f->to, to_len + 1);
+    char *at = c->key;
+    memcpy(at, s->own.text, len + 1);
+    at += len + 1;
+    if (quoted)
+        memcpy(at, m->id, id_room - 1); /* zeroed: the NUL follows */
+    at += id_room;
+    memcpy(at, f->to, to_len + 1);
+    at += to_len + 1;
     if (node) {
-        memcpy(c->key + len + 1 + to_len + 1, node, node_len + 1);
+        memcpy(at, node, node_len + 1);
         c->has_node = true;
         c->node_hash = (uint32_t)hashtab_hash_len(node, node_len);
     }
@@ -1088,7 +1120,7 @@ static void check_slots(const struct iacp_stream *s, const struct message *m,
     unsigned long slots = allowed_slots(s, forager);
     if (forager->outstanding >= slots) {
         struct diag_where w = related_to(&m->at, forager->assign_file, forager->assign_line);
-        diag_emit(sink, &w, SEV_ERROR, "iacp-slots",
+        diag_emit(sink, &w, "iacp-slots",
                   "'%s' already holds %lu outstanding task.assign and has %lu slot(s)",
                   forager->name, forager->outstanding, slots);
     }
@@ -1104,19 +1136,19 @@ static void report_reissue(struct iacp_stream *s, const struct message *m, const
     const char *waited = seconds(&s->number[0], elapsed);
     const char *timeout = seconds(&s->number[1], s->cfg->assign_timeout);
     if (prev->forager == c->forager) {
-        diag_emit(sink, &w, SEV_ERROR, "iacp-reissue-unexpected",
+        diag_emit(sink, &w, "iacp-reissue-unexpected",
                   "node '%s' assigned again to '%s', whose assign '%s' of it has had no final "
                   "result for %s s; the queen reissues to a different forager",
                   node, c->forager->name, conv_id(prev), waited);
         return;
     }
     if (elapsed < s->cfg->assign_timeout)
-        diag_emit(sink, &w, SEV_ERROR, "iacp-reissue-unexpected",
+        diag_emit(sink, &w, "iacp-reissue-unexpected",
                   "node '%s' reissued to '%s' only %s s after assign '%s' to '%s', before the "
                   "assign timeout (%s s)",
                   node, c->forager->name, waited, conv_id(prev), prev->forager->name, timeout);
     else
-        diag_emit(sink, &w, SEV_WARNING, "iacp-reissue",
+        diag_emit(sink, &w, "iacp-reissue",
                   "node '%s' reissued to '%s': assign '%s' to '%s' has had no final result for "
                   "%s s (assign timeout %s s)",
                   node, c->forager->name, conv_id(prev), prev->forager->name, waited, timeout);
@@ -1155,7 +1187,7 @@ static void check_drained(const struct message *m, const struct agent *forager,
         return;
     const struct control *drain = &forager->orders->drain;
     struct diag_where w = related_to(&m->at, drain->file, drain->line);
-    diag_emit(sink, &w, SEV_WARNING, "iacp-assign-drained",
+    diag_emit(sink, &w, "iacp-assign-drained",
               "task.assign to '%s', which was drained (ctl.drain: accept nothing new)",
               forager->name);
 }
@@ -1228,7 +1260,7 @@ static void check_halted(struct iacp_stream *s, const struct message *m, const s
     if (!halt || !halt->given || f->kind == IACP_HB || f->at <= halt->at + s->cfg->max_skew)
         return;
     struct diag_where w = related_to(&m->at, halt->file, halt->line);
-    diag_emit(sink, &w, SEV_ERROR, "iacp-after-halt",
+    diag_emit(sink, &w, "iacp-after-halt",
               "%s from '%s' after it was halted (ctl.halt: stop immediately)",
               iacp_kind_name(f->kind), a->name);
 }
@@ -1249,7 +1281,7 @@ static void report_ref_kind(const struct message *m, const struct fields *f, con
                             unsigned long line, const char *named, struct diag_sink *sink)
 {
     struct diag_where w = related_to(&m->at, file, line);
-    diag_emit(sink, &w, SEV_ERROR, "iacp-ref-kind", "%s answers a %s, but ref '%s' names a %s",
+    diag_emit(sink, &w, "iacp-ref-kind", "%s answers a %s, but ref '%s' names a %s",
               iacp_kind_name(f->kind), opener_name(kind_answered(f->kind)), f->ref, named);
 }
 
@@ -1257,7 +1289,7 @@ static void report_ref_kind(const struct message *m, const struct fields *f, con
 static const char *late_reply(const struct message *m, const struct fields *f, const struct sent *t,
                               struct diag_sink *sink)
 {
-    const char *id = key_id(t->key);
+    const char *id = f->ref; /* the id it names */
     enum conv_kind kind = kind_opened(t->kind);
     if (t->ending == END_EVICTED || f->kind == IACP_TASK_CANCEL)
         return id;
@@ -1267,10 +1299,10 @@ static const char *late_reply(const struct message *m, const struct fields *f, c
     }
     struct diag_where w = related_to(&m->at, t->end_file, t->end_line);
     if (t->ending == END_REJECT)
-        diag_emit(sink, &w, SEV_ERROR, "iacp-reply-after-reject", "%s for '%s', which was rejected",
+        diag_emit(sink, &w, "iacp-reply-after-reject", "%s for '%s', which was rejected",
                   iacp_kind_name(f->kind), id);
     else
-        diag_emit(sink, &w, SEV_ERROR, "iacp-result-after-final",
+        diag_emit(sink, &w, "iacp-result-after-final",
                   "%s for '%s', which already had its final %s", iacp_kind_name(f->kind), id,
                   kind == CONV_TASK ? "task.result" : "tool.reply");
     return id;
@@ -1281,7 +1313,7 @@ static void unknown_ref(const struct message *m, const struct fields *f, const c
                         const struct sent *named, struct diag_sink *sink)
 {
     if (!named) {
-        diag_emit(sink, &m->at, SEV_WARNING, "iacp-orphan",
+        diag_emit(sink, &m->at, "iacp-orphan",
                   "%s with ref '%s': no message with that id from '%s' was seen",
                   iacp_kind_name(f->kind), f->ref, owner);
         return;
@@ -1296,7 +1328,7 @@ static void report_skew(struct iacp_stream *s, const struct diag_where *w, doubl
                         enum conv_kind kind, struct diag_sink *sink)
 {
     if (early > s->cfg->max_skew)
-        diag_emit(sink, w, SEV_WARNING, "iacp-skew",
+        diag_emit(sink, w, "iacp-skew",
                   "stamped %s s before the %s it answers (clock skew; --max-skew is %s s)",
                   seconds(&s->number[0], early), opener_name(kind),
                   seconds(&s->number[1], s->cfg->max_skew));
@@ -1362,8 +1394,8 @@ static void check_skew(struct iacp_stream *s, const struct message *m, const str
                             .reply_ts = f->ts,
                             .cause_ts = c->sent_ts,
                             .kind = c->kind};
-    if (w.id)
-        h->id = xstrdup(w.id);
+    if (w.id) /* quoted as the reply's id: a long one is quoted by its prefix */
+        h->id = xstrndup(w.id, key_shown_len(w.id, strlen(w.id)));
     h->at.id = h->id;
     h->conversation = xstrdup(c->key);
     hold_agent(s, h->replier);
@@ -1382,7 +1414,7 @@ static void check_twice_done(struct iacp_stream *s, const struct message *m, str
         return;
     if (c->done) {
         struct diag_where w = related_to(&m->at, c->done->file, c->done->line);
-        diag_emit(sink, &w, SEV_ERROR, "iacp-duplicate-execution",
+        diag_emit(sink, &w, "iacp-duplicate-execution",
                   "node '%s' ran twice: assign '%s' (line %lu) to '%s' and assign '%s' (line %lu) "
                   "both have a final task.result",
                   conv_node(c), conv_id(c), c->line, conv_to(c), c->done->id, c->done->line);
@@ -1408,8 +1440,7 @@ static void apply_accept(const struct message *m, const struct fields *f, struct
 {
     if (c->accept_line) {
         struct diag_where w = related_to(&m->at, c->accept_file, c->accept_line);
-        diag_emit(sink, &w, SEV_ERROR, "iacp-accept-twice", "a second task.accept for '%s'",
-                  conv_id(c));
+        diag_emit(sink, &w, "iacp-accept-twice", "a second task.accept for '%s'", conv_id(c));
         return;
     }
     c->accept_file = m->at.file;
@@ -1418,13 +1449,13 @@ static void apply_accept(const struct message *m, const struct fields *f, struct
         c->story->accept_ts = f->ts;
     if (c->reissue_line) {
         struct diag_where w = related_to(&m->at, c->reissue_file, c->reissue_line);
-        diag_emit(sink, &w, SEV_WARNING, "iacp-late-accept",
-                  "'%s' accepts '%s' after the queen reissued it", f->from, conv_id(c));
+        diag_emit(sink, &w, "iacp-late-accept", "'%s' accepts '%s' after the queen reissued it",
+                  f->from, conv_id(c));
     }
     const struct control *drain = c->forager->orders ? &c->forager->orders->drain : NULL;
     if (drain && drain->given && c->fed > drain->fed) {
         struct diag_where w = related_to(&m->at, drain->file, drain->line);
-        diag_emit(sink, &w, SEV_ERROR, "iacp-accept-drained",
+        diag_emit(sink, &w, "iacp-accept-drained",
                   "'%s' accepts '%s', assigned after it was drained (ctl.drain: accept nothing "
                   "new)",
                   f->from, conv_id(c));
@@ -1457,17 +1488,20 @@ static const char *apply_reply(struct iacp_stream *s, const struct message *m,
     case IACP_TASK_REJECT:
         if (c->accept_line) {
             struct diag_where w = related_to(&m->at, c->accept_file, c->accept_line);
-            diag_emit(sink, &w, SEV_ERROR, "iacp-reject-after-accept",
+            diag_emit(sink, &w, "iacp-reject-after-accept",
                       "task.reject for '%s', which '%s' had accepted", conv_id(c), f->from);
         }
-        return finish_conv(s, c, END_REJECT, "refused", &m->at);
+        finish_conv(s, c, END_REJECT, "refused", &m->at);
+        return f->ref;
     case IACP_TASK_RESULT:
         if (f->body.partial)
             return conv_id(c);
         check_twice_done(s, m, c, sink);
-        return finish_conv(s, c, END_RESULT, final_outcome(c, f), &m->at);
+        finish_conv(s, c, END_RESULT, final_outcome(c, f), &m->at);
+        return f->ref;
     default:
-        return finish_conv(s, c, END_RESULT, final_outcome(c, f), &m->at);
+        finish_conv(s, c, END_RESULT, final_outcome(c, f), &m->at);
+        return f->ref;
     }
 }
 
@@ -1492,9 +1526,8 @@ static const char *follow_reply(struct iacp_stream *s, const struct message *m,
     if (f->kind != IACP_TASK_CANCEL) {
         if (strcmp(f->from, conv_to(c)) != 0) {
             struct diag_where w = related_to(&m->at, c->file, c->line);
-            diag_emit(sink, &w, SEV_ERROR, "iacp-wrong-replier",
-                      "%s from '%s' for '%s', which went to '%s'", iacp_kind_name(f->kind), f->from,
-                      conv_id(c), conv_to(c));
+            diag_emit(sink, &w, "iacp-wrong-replier", "%s from '%s' for '%s', which went to '%s'",
+                      iacp_kind_name(f->kind), f->from, conv_id(c), conv_to(c));
             return NULL;
         }
         check_skew(s, m, f, c, sink);
@@ -1554,7 +1587,7 @@ static void read_clock(struct iacp_stream *s, const struct message *m, struct fi
     if (!r.report)
         return;
     double offset = sender->clock.offset;
-    diag_emit(outside(s, sink), &m->at, SEV_WARNING, "iacp-clock-skew",
+    diag_emit(outside(s, sink), &m->at, "iacp-clock-skew",
               "the clock of '%s' runs %s s %s the others' (--clock-skew is %s s); its messages "
               "are read with that offset from here on",
               sender->name, seconds(&s->number[0], fabs(offset)),
@@ -1570,6 +1603,7 @@ struct iacp_stream *iacp_stream_new(const struct engine_config *cfg, conversatio
     s->cfg = cfg;
     s->done = done;
     s->ctx = ctx;
+    key_secret_draw(&s->secret);
     clock_init(&s->clock, &(struct clock_config){
                               .step = cfg->heartbeat_period,
                               .skew = cfg->clock_skew,
@@ -1677,8 +1711,10 @@ const char *iacp_stream_feed(struct iacp_stream *s, const struct message *m, str
             cap_open(s, m, sink);
         }
         s->blame = NULL;
+        /* named by the message's own text: the conversation keeps only a prefix of a long id */
         if (key)
-            key = conversation_of(s, is_reply(f.kind) ? ref_owner(&f) : f.from, key);
+            key = conversation_of(s, is_reply(f.kind) ? ref_owner(&f) : f.from,
+                                  is_reply(f.kind) ? f.ref : m->id);
         else if (here != sink)
             key = ENGINE_ELSEWHERE;
     }
@@ -1699,13 +1735,13 @@ static void report_open(struct iacp_stream *s, struct conv *c, struct diag_sink 
 {
     s->blame = c;
     const struct diag_where at = {.file = c->file, .line = c->line, .id = conv_id(c)};
-    diag_emit(sink, &at, SEV_WARNING, "iacp-open-at-end",
+    diag_emit(sink, &at, "iacp-open-at-end",
               "%s to '%s' is still open at the end of the input (%lu message(s), the last at "
               "line %lu)",
               opener_name(c->kind), conv_to(c), c->messages, c->last_line);
     double deadline = c->deadline - c->initiator->clock.offset; /* by the queen's clock */
     if (c->kind == CONV_TASK && deadline < s->now)
-        diag_emit(sink, &at, SEV_WARNING, "iacp-deadline-passed",
+        diag_emit(sink, &at, "iacp-deadline-passed",
                   "the deadline of '%s' passed %s s before the last message time without a "
                   "final task.result",
                   conv_id(c), seconds(&s->number[0], s->now - deadline));
@@ -1799,7 +1835,6 @@ void iacp_stream_free(struct iacp_stream *s)
     free(s->heap);
     sb_free(&s->digest);
     sb_free(&s->conversation);
-    sb_free(&s->ended);
     sb_free(&s->number[0]);
     sb_free(&s->number[1]);
     diag_sink_free(&s->probe);

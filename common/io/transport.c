@@ -27,7 +27,6 @@ enum { READ_CHUNK = 64 * 1024 };
 static const double REAP_FIRST_POLL = 0.0002, REAP_LAST_POLL = 0.01;
 
 struct transport {
-    char *name;
     struct transport_config cfg;
     int rfd, wfd; /* the same socket, or the child's stdout and stdin; -1 once closed */
     bool socket;  /* send with MSG_NOSIGNAL */
@@ -44,10 +43,9 @@ struct transport {
     size_t out_start; /* bytes of out already written */
 };
 
-static struct transport *transport_new(const char *name, const struct transport_config *cfg)
+static struct transport *transport_new(const struct transport_config *cfg)
 {
     struct transport *t = xcalloc(1, sizeof *t);
-    t->name = xstrdup(name);
     t->cfg = *cfg;
     t->rfd = t->wfd = -1;
     return t;
@@ -61,13 +59,7 @@ static void transport_free(struct transport *t)
         close(t->wfd);
     sb_free(&t->in);
     sb_free(&t->out);
-    free(t->name);
     free(t);
-}
-
-const char *transport_name(const struct transport *t)
-{
-    return t->name;
 }
 
 bool transport_is_child(const struct transport *t)
@@ -243,7 +235,7 @@ struct transport *transport_connect(const char *address, const struct transport_
     address_free(&a);
     if (rc)
         return NULL;
-    struct transport *t = transport_new(address, cfg);
+    struct transport *t = transport_new(cfg);
     t->rfd = t->wfd = fd;
     t->socket = true;
     return t;
@@ -312,7 +304,7 @@ struct transport *transport_exec(char *const *argv, const struct transport_confi
     }
     /* Also from here, so that the group exists before we might signal it. */
     setpgid(pid, pid);
-    struct transport *t = transport_new(argv[0], cfg);
+    struct transport *t = transport_new(cfg);
     t->pid = pid;
     t->wfd = to_child[1];
     t->rfd = from_child[0];

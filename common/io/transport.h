@@ -52,8 +52,6 @@ struct transport *transport_connect(const char *address, const struct transport_
 struct transport *transport_exec(char *const *argv, const struct transport_config *cfg,
                                  struct strbuf *err);
 
-/* The address, or the command's first word: for messages. */
-const char *transport_name(const struct transport *t);
 bool transport_is_child(const struct transport *t);
 /* The errno behind the last TRANSPORT_ERROR or TRANSPORT_CLOSED (0 for a plain end of file). */
 int transport_error(const struct transport *t);

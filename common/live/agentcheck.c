@@ -236,7 +236,7 @@ static void report_extra(struct agentcheck *ac, struct live_reply *r, struct dia
 {
     struct diag_where at = where_of(&r->cause->where, NULL);
     ac->counts.differences++;
-    diag_emit(sink, &at, SEV_ERROR, "agent-extra",
+    diag_emit(sink, &at, "agent-extra",
               "the agent answered this message with %s, which the recording does not have",
               kind_of(r->msg, r->proto));
 }
@@ -362,9 +362,8 @@ static void report_difference(struct agentcheck *ac, const struct expectation *e
     add_value(&l, live);
     struct diag_where at = where_of(&e->where, e->cause);
     ac->counts.differences++;
-    diag_emit(sink, &at, SEV_ERROR, "agent-differs",
-              "the agent's %s differs in %s: recorded %s, live %s", kind_of(e->recorded, e->proto),
-              what, r.buf, l.buf);
+    diag_emit(sink, &at, "agent-differs", "the agent's %s differs in %s: recorded %s, live %s",
+              kind_of(e->recorded, e->proto), what, r.buf, l.buf);
     sb_free(&r);
     sb_free(&l);
 }
@@ -479,7 +478,7 @@ static void report_garbage(struct agentcheck *ac, const struct transport_line *l
     /* diag_emit escapes what it quotes (a NUL too), and cuts it short. */
     struct diag_where at = where_of(&ac->last_sent, NULL);
     ac->broken = true;
-    diag_emit(sink, &at, SEV_ERROR, "agent-garbage",
+    diag_emit(sink, &at, "agent-garbage",
               "the agent wrote a line that is not a message (%s): '%.*s'; the replay ends", why,
               diag_quote_len(line->len), line->text);
 }
@@ -555,9 +554,8 @@ static void report_missing(struct agentcheck *ac, struct expectation *e, struct 
 {
     struct diag_where at = where_of(&e->where, e->cause);
     ac->counts.differences++;
-    diag_emit(sink, &at, SEV_ERROR, "agent-missing",
-              "no %s from the agent in answer to the message (%s)", kind_of(e->recorded, e->proto),
-              why);
+    diag_emit(sink, &at, "agent-missing", "no %s from the agent in answer to the message (%s)",
+              kind_of(e->recorded, e->proto), why);
 }
 
 static void settle(struct agentcheck *ac, struct expectation *e, struct diag_sink *sink)
@@ -569,7 +567,7 @@ static void settle(struct agentcheck *ac, struct expectation *e, struct diag_sin
         struct live_reply *r = LIST_ITEM(c->pool.head, struct live_reply, in_cause);
         struct diag_where at = where_of(&e->where, c);
         ac->counts.differences++;
-        diag_emit(sink, &at, SEV_ERROR, "agent-kind",
+        diag_emit(sink, &at, "agent-kind",
                   "the agent answered the message with %s where the recording has %s",
                   kind_of(r->msg, r->proto), kind_of(e->recorded, e->proto));
         bind_ids(ac, e, r);
@@ -577,7 +575,7 @@ static void settle(struct agentcheck *ac, struct expectation *e, struct diag_sin
     } else if (ac->last_output < c->sent_at) {
         struct diag_where at = where_of(&e->where, c);
         ac->broken = true;
-        diag_emit(sink, &at, SEV_ERROR, "agent-hang",
+        diag_emit(sink, &at, "agent-hang",
                   "the agent wrote nothing in the %s after the message was sent, where the "
                   "recording has %s; it seems to hang, and the replay ends",
                   waited, kind_of(e->recorded, e->proto));
@@ -609,13 +607,13 @@ void agentcheck_gone(struct agentcheck *ac, const char *how, struct diag_sink *s
     if (ac->pending.head) {
         struct expectation *e = LIST_ITEM(ac->pending.head, struct expectation, in_all);
         struct diag_where at = where_of(&e->where, e->cause);
-        diag_emit(sink, &at, SEV_ERROR, "agent-exited",
+        diag_emit(sink, &at, "agent-exited",
                   "the agent %s while its %s was awaited; the replay ends", how,
                   kind_of(e->recorded, e->proto));
         return;
     }
     struct diag_where at = where_of(&ac->last_sent, NULL);
-    diag_emit(sink, &at, SEV_ERROR, "agent-exited", "the agent %s%s; the replay ends", how,
+    diag_emit(sink, &at, "agent-exited", "the agent %s%s; the replay ends", how,
               ac->last_sent.file ? " after this message was sent" : " before anything was sent");
 }
 
@@ -627,7 +625,7 @@ void agentcheck_stalled(struct agentcheck *ac, double seconds, struct diag_sink 
     char waited[32];
     format_seconds(waited, sizeof waited, seconds);
     struct diag_where at = where_of(&ac->last_sent, NULL);
-    diag_emit(sink, &at, SEV_ERROR, "agent-hang",
+    diag_emit(sink, &at, "agent-hang",
               "the agent has not read its input for %s; it seems to hang, and the replay ends",
               waited);
 }

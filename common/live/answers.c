@@ -383,7 +383,7 @@ static bool time_of(const json_t *v, double *epoch)
 {
     if (json_is_number(v)) {
         double t = json_number_value(v);
-        *epoch = t > IACP_TS_MILLIS ? t / 1000 : t;
+        *epoch = t > UNIX_MILLISECONDS_ABOVE ? t / 1000 : t;
         return t >= 0;
     }
     bool zone;

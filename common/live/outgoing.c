@@ -7,7 +7,9 @@
 #include "base/timeutil.h"
 #include "proto/iacp.h"
 
-bool outgoing_expects_answer(enum fipa_act act)
+/* Whether a FIPA act expects an answer: request, request_when, request_whenever, query_if,
+ * query_ref, cfp, propose, counter_propose, subscribe, proxy, cancel, accept_proposal. */
+static bool outgoing_expects_answer(enum fipa_act act)
 {
     switch (act) {
     case FIPA_REQUEST:
@@ -90,7 +92,9 @@ void outgoing_merge(json_t *root, const json_t *defaults)
 
 /* --- filling in --- */
 
-bool outgoing_format_time(double t, char *buf, size_t size)
+/* Writes t (unix seconds) as RFC 3339 in UTC, with milliseconds when it has a fraction. False,
+ * with nothing written, when t is outside the years 0 to 9999 that RFC 3339 can write. */
+static bool outgoing_format_time(double t, char *buf, size_t size)
 {
     if (!(t >= TIME_RFC3339_FIRST && t < TIME_RFC3339_LAST + 1))
         return false; /* no year of four digits: and past long long, no integer at all */

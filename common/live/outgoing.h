@@ -6,10 +6,12 @@
  *         ctl.drain, ctl.halt) and to the queen for the kinds sent to her (task.accept,
  *         task.reject, task.result); a fresh id (q- and 8 hex digits from the queen, m- and 6 hex
  *         digits from anyone else); ts, now in whole seconds.
- *   FIPA  on every act that expects an answer (outgoing_expects_answer): a fresh reply_with (m-
- *         and 6 hex digits) and conversation_id (conv- and 12 hex digits; not for a reply to a
- *         message that had none); timestamp, now in RFC 3339 (UTC); and a reply_by of "+DURATION"
- *         ("+30s", "+5m", "+90") becomes now plus that duration.
+ *   FIPA  on every act that expects an answer (request, request_when, request_whenever,
+ *         query_if, query_ref, cfp, propose, counter_propose, subscribe, proxy, cancel,
+ *         accept_proposal): a fresh reply_with (m- and 6 hex digits) and conversation_id (conv-
+ *         and 12 hex digits; not for a reply to a message that had none); timestamp, now in
+ *         RFC 3339 (UTC); and a reply_by of "+DURATION" ("+30s", "+5m", "+90") becomes now plus
+ *         that duration.
  * Ids a message brings are noted with the generator, so that no fresh one repeats them. */
 #ifndef ACP_OUTGOING_H
 #define ACP_OUTGOING_H
@@ -26,10 +28,6 @@ struct outgoing_config {
     struct idgen *ids;
     double now; /* unix seconds: ts, timestamp, and what a relative reply_by counts from */
 };
-
-/* Whether a FIPA act expects an answer: request, request_when, request_whenever, query_if,
- * query_ref, cfp, propose, counter_propose, subscribe, proxy, cancel, accept_proposal. */
-bool outgoing_expects_answer(enum fipa_act act);
 
 /* The reply to original (a JSON object), as JADE's createReply builds it: IACP to its from, from
  * its to, ref its id; FIPA to its reply_to if set, else its sender, from its receiver when that is
@@ -51,10 +49,6 @@ void outgoing_complete(json_t *root, enum protocol proto, bool no_new_conversati
  * conversation_id, reply_with, in_reply_to, reply_by, timestamp), the others after them in the
  * order they have. Returns a new object. */
 json_t *outgoing_ordered(const json_t *root, enum protocol proto);
-
-/* Writes t (unix seconds) as RFC 3339 in UTC, with milliseconds when it has a fraction. False,
- * with nothing written, when t is outside the years 0 to 9999 that RFC 3339 can write. */
-bool outgoing_format_time(double t, char *buf, size_t size);
 
 /* The reply_by relative to now ("+30s") that outgoing_complete could not make a date-time of,
  * since it falls past the year 9999; NULL when there is none. */

@@ -40,7 +40,7 @@ struct transport *peer_open(const char *address, char *const *command,
     struct transport *peer =
         address ? transport_connect(address, cfg, &err) : transport_exec(command, cfg, &err);
     if (!peer)
-        diag_emit(sink, at, SEV_ERROR, "peer-connect",
+        diag_emit(sink, at, "peer-connect",
                   address ? "cannot connect: %s" : "cannot run the command: %s", err.buf);
     sb_free(&err);
     return peer;
@@ -63,6 +63,6 @@ void peer_report_stalled(struct diag_sink *sink, const struct diag_where *at, do
 {
     char secs[32];
     snprintf(secs, sizeof secs, "%g", io_timeout);
-    diag_emit(sink, at, SEV_ERROR, "peer-timeout",
-              "the peer has not read for %s s; %lu messages were sent", secs, sent);
+    diag_emit(sink, at, "peer-timeout", "the peer has not read for %s s; %lu messages were sent",
+              secs, sent);
 }

@@ -104,11 +104,10 @@ void session_failed(struct session *s, enum transport_status st, const struct di
         sb_adds(&how, "failed: ");
     session_describe_failure(s, st, &how);
     if (awaited)
-        diag_emit(&s->sink, at, SEV_ERROR, "peer-closed",
-                  "the peer %s before the conversation ended (%s)", how.buf, awaited);
+        diag_emit(&s->sink, at, "peer-closed", "the peer %s before the conversation ended (%s)",
+                  how.buf, awaited);
     else
-        diag_emit(&s->sink, at, SEV_ERROR, "peer-closed", "the peer %s after %lu messages", how.buf,
-                  s->sent);
+        diag_emit(&s->sink, at, "peer-closed", "the peer %s after %lu messages", how.buf, s->sent);
     sb_free(&how);
 }
 

@@ -79,8 +79,7 @@ static void syntax_error(struct acl_parser *p, size_t offset, const char *what)
     if (p->failed)
         return;
     struct diag_where at = where_at(p, offset);
-    diag_emit(p->sink, &at, SEV_ERROR, "acl-syntax", "%s (byte %zu of the message)", what,
-              offset + 1);
+    diag_emit(p->sink, &at, "acl-syntax", "%s (byte %zu of the message)", what, offset + 1);
     p->failed = true;
 }
 
@@ -139,7 +138,7 @@ static void shape_error(struct acl_parser *p, const struct acl_shape *sh, enum a
     }
     char *name = xstrndup(p->rec->text + key->start, key->size);
     struct diag_where where = where_at(p, at);
-    diag_emit(p->sink, &where, SEV_ERROR, "acl-syntax",
+    diag_emit(p->sink, &where, "acl-syntax",
               "parameter '%s' without a value (byte %zu of the message)", name, at + 1);
     free(name);
     p->failed = true;
@@ -213,7 +212,7 @@ static bool is_text(const struct sexp *x)
 #define fail_at(p, x, code, ...)                                                                   \
     do {                                                                                           \
         struct diag_where at_ = where_at((p), (x)->start);                                         \
-        diag_emit((p)->sink, &at_, SEV_ERROR, code, __VA_ARGS__);                                  \
+        diag_emit((p)->sink, &at_, code, __VA_ARGS__);                                             \
         (p)->failed = true;                                                                        \
     } while (0)
 
@@ -354,8 +353,7 @@ static void set_user_parameter(struct acl_parser *p, struct object_reading *r, j
             return;
         }
         struct diag_where at = where_at(p, value->start);
-        diag_emit(p->sink, &at, SEV_WARNING, "acl-json", "':%s' is not JSON (%s); kept as text",
-                  name, err.text);
+        diag_emit(p->sink, &at, "acl-json", "':%s' is not JSON (%s); kept as text", name, err.text);
         set_value(p, r, obj, name + 11, v, key, value, agent);
         return;
     }
@@ -600,12 +598,12 @@ static void read_reply_by(struct acl_parser *p, json_t *msg, const struct sexp *
     } else if (dt.designator != 'Z' && dt.designator != 'z') {
         struct diag_where at = where_at(p, x->start);
         if (dt.designator)
-            diag_emit(p->sink, &at, SEV_WARNING, "acl-time-zone",
+            diag_emit(p->sink, &at, "acl-time-zone",
                       "date-time '%s' has the type designator '%c', not Z; read as UTC", x->text,
                       dt.designator);
         else
-            diag_emit(p->sink, &at, SEV_WARNING, "acl-time-zone",
-                      "date-time '%s' has no Z; read as UTC", x->text);
+            diag_emit(p->sink, &at, "acl-time-zone", "date-time '%s' has no Z; read as UTC",
+                      x->text);
     }
     char buf[48];
     format_rfc3339_millis(millis, buf, sizeof buf);
@@ -694,8 +692,8 @@ static void read_parameter(struct acl_parser *p, json_t *msg, const struct sexp 
     if (!param) {
         if (strncasecmp(name, "x-", 2) != 0) {
             struct diag_where at = where_at(p, key->start);
-            diag_emit(p->sink, &at, SEV_WARNING, "acl-parameter",
-                      "unknown parameter ':%s' kept as a member", name);
+            diag_emit(p->sink, &at, "acl-parameter", "unknown parameter ':%s' kept as a member",
+                      name);
         }
         set_user_parameter(p, &mr->object, msg, key, value, false);
         return;
@@ -734,8 +732,7 @@ static void decode_content(struct acl_parser *p, json_t *msg, const struct messa
                                 JSON_DECODE_ANY | JSON_REJECT_DUPLICATES, &err);
     if (!parsed) {
         struct diag_where at = where_at(p, mr->content_at);
-        diag_emit(p->sink, &at, SEV_WARNING, "acl-json",
-                  "the content is not JSON (%s); kept as text", err.text);
+        diag_emit(p->sink, &at, "acl-json", "the content is not JSON (%s); kept as text", err.text);
         return;
     }
     json_object_set_new(msg, "content", parsed);
@@ -818,7 +815,7 @@ struct acl_writer {
 #define unwritable(w, ...)                                                                         \
     do {                                                                                           \
         if (!(w)->failed)                                                                          \
-            diag_emit((w)->sink, (w)->at, SEV_ERROR, "convert-unwritable", __VA_ARGS__);           \
+            diag_emit((w)->sink, (w)->at, "convert-unwritable", __VA_ARGS__);                      \
         (w)->failed = true;                                                                        \
     } while (0)
 

@@ -87,11 +87,6 @@ void converter_free(struct converter *c)
     free(c);
 }
 
-size_t converter_remembered(const struct converter *c)
-{
-    return c->conversations.size;
-}
-
 /* --- remembering conversations --- */
 
 static void forget_one(struct converter *c, struct remembered *r)
@@ -177,9 +172,9 @@ static void read_clock(struct converter *c, const char *sender, bool timed, doub
  * above 10^14 (iacp.h). */
 static bool ts_seconds(bool number, double value, double *ts)
 {
-    if (!number || !(value >= 0 && value <= IACP_TS_MAX))
+    if (!number || !(value >= 0 && value <= UNIX_NO_TIME_ABOVE))
         return false;
-    *ts = value > IACP_TS_MILLIS ? value / 1000 : value;
+    *ts = value > UNIX_MILLISECONDS_ABOVE ? value / 1000 : value;
     return true;
 }
 
@@ -367,11 +362,9 @@ static void report_unconvertible(struct diag_sink *sink, const struct diag_where
                                  const char *what)
 {
     if (value)
-        diag_emit(sink, at, SEV_ERROR, code, "'%s' is not %s; the message cannot be converted",
-                  value, what);
+        diag_emit(sink, at, code, "'%s' is not %s; the message cannot be converted", value, what);
     else
-        diag_emit(sink, at, SEV_ERROR, code, "no string '%s': the message cannot be converted",
-                  member);
+        diag_emit(sink, at, code, "no string '%s': the message cannot be converted", member);
 }
 
 /* --- IACP -> FIPA --- */
@@ -467,7 +460,7 @@ static void warn_unknown_kind(const struct jv *iacp, enum iacp_kind kind, struct
 {
     const char *name = kind == IACP_DOTTED ? jv_member_string(iacp, "kind") : NULL;
     if (name)
-        diag_emit(sink, at, SEV_WARNING, "convert-kind-unknown",
+        diag_emit(sink, at, "convert-kind-unknown",
                   "unknown kind '%s' written as inform (x-iacp-kind keeps it)", name);
 }
 

@@ -109,7 +109,4 @@ bool convert_respell(json_t *fipa, enum fipa_spelling spelling);
  * written %25 and %2F, a "/", then the id as it is. Written into sb; returns sb's text. */
 const char *convert_conversation_id(struct strbuf *sb, const char *agent, const char *id);
 
-/* How many conversations the converter remembers now (for tests of the bound). */
-size_t converter_remembered(const struct converter *c);
-
 #endif

@@ -135,7 +135,8 @@ static const char *const protocols[] = {
     "fipa-dutch-auction",
 };
 
-bool fipa_protocol_known(const char *name)
+/* Whether name is an interaction protocol this toolkit knows (case-insensitively). */
+static bool fipa_protocol_known(const char *name)
 {
     for (size_t i = 0; i < sizeof protocols / sizeof *protocols; i++)
         if (strcasecmp(name, protocols[i]) == 0)
@@ -196,7 +197,8 @@ const char *fipa_agent_name_jv(const struct jv *v)
     return name && *name ? name : NULL;
 }
 
-bool fipa_agent_valid_jv(const struct jv *v)
+/* fipa_agent_valid over the scanner's view. */
+static bool fipa_agent_valid_jv(const struct jv *v)
 {
     if (!fipa_agent_name_jv(v))
         return false;
@@ -234,13 +236,12 @@ static enum fipa_act check_performative(const struct message *m, struct diag_sin
     const struct jv *p = jv_object_get(m->view, "performative");
     const char *s = jv_string_value(p);
     if (!s) {
-        diag_emit(sink, &m->at, SEV_ERROR, "fipa-type", "'performative' must be a string");
+        diag_emit(sink, &m->at, "fipa-type", "'performative' must be a string");
         return FIPA_ACT_INVALID;
     }
     enum fipa_act act = fipa_act_parse(s);
     if (act == FIPA_ACT_INVALID)
-        diag_emit(sink, &m->at, SEV_ERROR, "fipa-performative",
-                  "'%s' is not a FIPA communicative act", s);
+        diag_emit(sink, &m->at, "fipa-performative", "'%s' is not a FIPA communicative act", s);
     return act;
 }
 
@@ -251,8 +252,7 @@ static void check_required(const struct message *m, const struct fipa_rules *rul
     size_t n = rules->profile == FIPA_PROFILE_STANDARD ? 1 : sizeof required / sizeof *required;
     for (size_t i = 0; i < n; i++)
         if (!jv_object_get(m->view, required[i]))
-            diag_emit(sink, &m->at, SEV_ERROR, "fipa-missing", "missing required member '%s'",
-                      required[i]);
+            diag_emit(sink, &m->at, "fipa-missing", "missing required member '%s'", required[i]);
 }
 
 static void check_agents(const struct message *m, const struct fipa_rules *rules,
@@ -260,18 +260,18 @@ static void check_agents(const struct message *m, const struct fipa_rules *rules
 {
     const struct jv *sender = jv_object_get(m->view, "sender");
     if (sender && !fipa_agent_valid_jv(sender))
-        diag_emit(sink, &m->at, SEV_ERROR, "fipa-agent",
+        diag_emit(sink, &m->at, "fipa-agent",
                   "'sender' must be an agent name or an agent-identifier object");
     const struct jv *receiver = jv_object_get(m->view, "receiver");
     /* SC00061 makes the receiver optional: an empty set says the same as none. */
     bool no_receiver = rules->profile == FIPA_PROFILE_STANDARD && jv_is_array(receiver) &&
                        jv_array_size(receiver) == 0;
     if (receiver && !no_receiver && !agent_set_valid(receiver))
-        diag_emit(sink, &m->at, SEV_ERROR, "fipa-agent",
+        diag_emit(sink, &m->at, "fipa-agent",
                   "'receiver' must be an agent or a non-empty array of agents");
     const struct jv *reply_to = jv_object_get(m->view, "reply_to");
     if (reply_to && !agent_set_valid(reply_to))
-        diag_emit(sink, &m->at, SEV_ERROR, "fipa-agent",
+        diag_emit(sink, &m->at, "fipa-agent",
                   "'reply_to' must be an agent or a non-empty array of agents");
 }
 
@@ -282,27 +282,22 @@ static void check_strings(const struct message *m, struct diag_sink *sink)
     for (size_t i = 0; i < sizeof strings / sizeof *strings; i++) {
         const struct jv *v = jv_object_get(m->view, strings[i]);
         if (v && !jv_is_string(v))
-            diag_emit(sink, &m->at, SEV_ERROR, "fipa-type", "'%s' must be a string", strings[i]);
+            diag_emit(sink, &m->at, "fipa-type", "'%s' must be a string", strings[i]);
     }
     const struct jv *irt = jv_object_get(m->view, "in_reply_to");
     if (irt && !jv_is_string(irt) && !jv_is_null(irt))
-        diag_emit(sink, &m->at, SEV_ERROR, "fipa-type", "'in_reply_to' must be a string or null");
+        diag_emit(sink, &m->at, "fipa-type", "'in_reply_to' must be a string or null");
 }
-
-/* Unix seconds above this (the year 5138) are milliseconds by mistake, as IACP's ts; above
- * NO_TIME_FROM they are neither seconds nor milliseconds of this era. */
-static const double MILLISECONDS_FROM = 1e11;
-static const double NO_TIME_FROM = 1e14;
 
 /* A time in unix seconds: reported when it cannot be seconds of this era. */
 static void check_seconds(const struct message *m, struct diag_sink *sink, const char *key,
                           double value)
 {
-    if (value > NO_TIME_FROM)
-        diag_emit(sink, &m->at, SEV_ERROR, "fipa-time-range",
+    if (value > UNIX_NO_TIME_ABOVE)
+        diag_emit(sink, &m->at, "fipa-time-range",
                   "'%s' is above 10^14: neither unix seconds nor milliseconds of this era", key);
-    else if (value > MILLISECONDS_FROM)
-        diag_emit(sink, &m->at, SEV_WARNING, "fipa-time-millis",
+    else if (value > UNIX_MILLISECONDS_ABOVE)
+        diag_emit(sink, &m->at, "fipa-time-millis",
                   "'%s' is above 10^11 and looks like milliseconds", key);
 }
 
@@ -320,15 +315,14 @@ static void check_date_time(const struct message *m, struct diag_sink *sink, con
     bool zone;
     const char *s = jv_string_value(v);
     if (!s || !time_parse_rfc3339(s, &epoch, &zone)) {
-        diag_emit(sink, &m->at, SEV_ERROR, "fipa-time",
+        diag_emit(sink, &m->at, "fipa-time",
                   seconds_allowed ? "'%s' must be an RFC 3339 date-time or unix seconds"
                                   : "'%s' must be an RFC 3339 date-time",
                   key);
         return;
     }
     if (!zone)
-        diag_emit(sink, &m->at, SEV_WARNING, "fipa-time-zone", "'%s' has no time zone; read as UTC",
-                  key);
+        diag_emit(sink, &m->at, "fipa-time-zone", "'%s' has no time zone; read as UTC", key);
 }
 
 static bool is_reply_act(enum fipa_act act)
@@ -349,11 +343,11 @@ static bool is_reply_act(enum fipa_act act)
 static void check_conventions(const struct message *m, struct diag_sink *sink, enum fipa_act act)
 {
     if (is_reply_act(act) && !jv_is_string(jv_object_get(m->view, "in_reply_to")))
-        diag_emit(sink, &m->at, SEV_WARNING, "fipa-no-in-reply-to",
+        diag_emit(sink, &m->at, "fipa-no-in-reply-to",
                   "%s answers a message but has no in_reply_to", fipa_act_name(act, SPELL_KEBAB));
     if ((act == FIPA_REQUEST || act == FIPA_CFP) &&
         !jv_is_string(jv_object_get(m->view, "reply_with")))
-        diag_emit(sink, &m->at, SEV_WARNING, "fipa-no-reply-with",
+        diag_emit(sink, &m->at, "fipa-no-reply-with",
                   "%s without reply_with: replies cannot name it", fipa_act_name(act, SPELL_KEBAB));
 }
 
@@ -361,17 +355,17 @@ static void check_protocol_name(const struct message *m, struct diag_sink *sink)
 {
     const char *protocol = jv_member_string(m->view, "protocol");
     if (protocol && !fipa_protocol_known(protocol))
-        diag_emit(sink, &m->at, SEV_WARNING, "fipa-protocol-unknown",
-                  "unknown interaction protocol '%s'", protocol);
+        diag_emit(sink, &m->at, "fipa-protocol-unknown", "unknown interaction protocol '%s'",
+                  protocol);
 }
 
 static bool time_value(const json_t *v, double *epoch)
 {
     if (json_is_number(v) && json_number_value(v) >= 0) {
         double value = json_number_value(v);
-        if (value > NO_TIME_FROM)
+        if (value > UNIX_NO_TIME_ABOVE)
             return false;
-        *epoch = value > MILLISECONDS_FROM ? value / 1000 : value;
+        *epoch = value > UNIX_MILLISECONDS_ABOVE ? value / 1000 : value;
         return true;
     }
     bool zone;
@@ -389,9 +383,9 @@ static bool time_value_jv(const struct jv *v, double *epoch)
 {
     if (jv_is_number(v) && jv_number_value(v) >= 0) {
         double value = jv_number_value(v);
-        if (value > NO_TIME_FROM)
+        if (value > UNIX_NO_TIME_ABOVE)
             return false;
-        *epoch = value > MILLISECONDS_FROM ? value / 1000 : value;
+        *epoch = value > UNIX_MILLISECONDS_ABOVE ? value / 1000 : value;
         return true;
     }
     bool zone;

@@ -44,9 +44,6 @@ enum fipa_act fipa_act_parse(const char *s);
 /* The act in the given spelling; the result is a static string. */
 const char *fipa_act_name(enum fipa_act act, enum fipa_spelling spelling);
 
-/* Whether name is an interaction protocol this toolkit knows (case-insensitively). */
-bool fipa_protocol_known(const char *name);
-
 /* Whether v is an agent identifier: a non-empty string, or an object with a non-empty string
  * "name" and optional "addresses" (array of strings) and "resolvers" (array of identifiers). */
 bool fipa_agent_valid(const json_t *v);
@@ -54,7 +51,6 @@ bool fipa_agent_valid(const json_t *v);
 const char *fipa_agent_name(const json_t *v);
 
 /* The same over the scanner's view. */
-bool fipa_agent_valid_jv(const struct jv *v);
 const char *fipa_agent_name_jv(const struct jv *v);
 /* The members of an agent set (one agent, or an array of them) in order:
  * for (a = fipa_agents_first(set); a; a = fipa_agents_next(set, a)). */

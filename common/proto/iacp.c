@@ -4,6 +4,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "base/timeutil.h"
 #include "proto/fipa.h"
 
 enum direction { ANY_WAY, FROM_QUEEN, TO_QUEEN };
@@ -70,12 +71,12 @@ static const char *required_string(const struct message *m, struct diag_sink *si
 {
     const struct jv *v = jv_object_get(m->view, key);
     if (!v) {
-        diag_emit(sink, &m->at, SEV_ERROR, "iacp-missing", "missing required member '%s'", key);
+        diag_emit(sink, &m->at, "iacp-missing", "missing required member '%s'", key);
         return NULL;
     }
     const char *s = jv_string_value(v);
     if (!s || (non_empty && *s == '\0')) {
-        diag_emit(sink, &m->at, SEV_ERROR, "iacp-type", "'%s' must be a %sstring", key,
+        diag_emit(sink, &m->at, "iacp-type", "'%s' must be a %sstring", key,
                   non_empty ? "non-empty " : "");
         return NULL;
     }
@@ -91,40 +92,40 @@ static void check_version(const struct message *m, struct diag_sink *sink,
         return;
     *version = iacp_version_parse(v);
     if (*version == IACP_V_OTHER)
-        diag_emit(sink, &m->at, SEV_ERROR, "iacp-version", "unknown IACP version '%s'", v);
+        diag_emit(sink, &m->at, "iacp-version", "unknown IACP version '%s'", v);
     else if (*version != IACP_V1_1)
-        diag_emit(sink, &m->at, SEV_WARNING, "iacp-version-legacy",
-                  "IACP version %s (the colony speaks 1.1)", v);
+        diag_emit(sink, &m->at, "iacp-version-legacy", "IACP version %s (the colony speaks 1.1)",
+                  v);
 }
 
 static void check_ts(const struct message *m, struct diag_sink *sink)
 {
     const struct jv *ts = jv_object_get(m->view, "ts");
     if (!ts) {
-        diag_emit(sink, &m->at, SEV_ERROR, "iacp-missing", "missing required member 'ts'");
+        diag_emit(sink, &m->at, "iacp-missing", "missing required member 'ts'");
         return;
     }
     if (!jv_is_number(ts)) {
-        diag_emit(sink, &m->at, SEV_ERROR, "iacp-type", "'ts' must be a number of unix seconds");
+        diag_emit(sink, &m->at, "iacp-type", "'ts' must be a number of unix seconds");
         return;
     }
     double value = jv_number_value(ts);
     if (value < 0) {
-        diag_emit(sink, &m->at, SEV_ERROR, "iacp-ts", "'ts' is negative");
+        diag_emit(sink, &m->at, "iacp-ts", "'ts' is negative");
         return;
     }
-    if (value > IACP_TS_MAX) {
-        diag_emit(sink, &m->at, SEV_ERROR, "iacp-ts-range",
+    if (value > UNIX_NO_TIME_ABOVE) {
+        diag_emit(sink, &m->at, "iacp-ts-range",
                   "'ts' is above 10^14: no time of this era, in seconds or in milliseconds");
         return;
     }
     /* 1312284100.0 is whole seconds written by a float-minded encoder; only a real fraction is
      * worth a word. */
     if (jv_is_real(ts) && value != floor(value))
-        diag_emit(sink, &m->at, SEV_WARNING, "iacp-ts-fraction",
+        diag_emit(sink, &m->at, "iacp-ts-fraction",
                   "'ts' has a fractional part; IACP time is whole seconds");
-    if (value > IACP_TS_MILLIS)
-        diag_emit(sink, &m->at, SEV_WARNING, "iacp-ts-millis",
+    if (value > UNIX_MILLISECONDS_ABOVE)
+        diag_emit(sink, &m->at, "iacp-ts-millis",
                   "'ts' is above 10^11 and looks like milliseconds");
 }
 
@@ -135,9 +136,9 @@ static enum iacp_kind check_kind(const struct message *m, struct diag_sink *sink
         return IACP_INVALID;
     enum iacp_kind k = iacp_kind_parse(kind);
     if (k == IACP_INVALID)
-        diag_emit(sink, &m->at, SEV_ERROR, "iacp-kind", "'%s' is not an IACP kind", kind);
+        diag_emit(sink, &m->at, "iacp-kind", "'%s' is not an IACP kind", kind);
     else if (k == IACP_DOTTED)
-        diag_emit(sink, &m->at, SEV_WARNING, "iacp-kind-unknown", "unknown kind '%s'", kind);
+        diag_emit(sink, &m->at, "iacp-kind-unknown", "unknown kind '%s'", kind);
     return k;
 }
 
@@ -147,11 +148,11 @@ static void check_direction(const struct message *m, struct diag_sink *sink,
 {
     if (strcmp(rules->queen, "queen") != 0) {
         if (from && strcmp(from, "queen") == 0)
-            diag_emit(sink, &m->at, SEV_ERROR, "iacp-reserved-name",
+            diag_emit(sink, &m->at, "iacp-reserved-name",
                       "sender 'queen' is not the queen ('%s'); only the queen may be called queen",
                       rules->queen);
         if (to && strcmp(to, "queen") == 0)
-            diag_emit(sink, &m->at, SEV_ERROR, "iacp-reserved-name",
+            diag_emit(sink, &m->at, "iacp-reserved-name",
                       "receiver 'queen' is not the queen ('%s'); only the queen may be called "
                       "queen",
                       rules->queen);
@@ -162,10 +163,10 @@ static void check_direction(const struct message *m, struct diag_sink *sink,
     bool to_queen = strcmp(to, rules->queen) == 0;
     const char *name = kinds[k].name;
     if (kinds[k].direction == FROM_QUEEN && (!from_queen || to_queen))
-        diag_emit(sink, &m->at, SEV_ERROR, "iacp-direction",
+        diag_emit(sink, &m->at, "iacp-direction",
                   "%s goes from the queen to a forager, not from '%s' to '%s'", name, from, to);
     else if (kinds[k].direction == TO_QUEEN && (from_queen || !to_queen))
-        diag_emit(sink, &m->at, SEV_ERROR, "iacp-direction",
+        diag_emit(sink, &m->at, "iacp-direction",
                   "%s goes from a forager to the queen, not from '%s' to '%s'", name, from, to);
 }
 
@@ -184,7 +185,7 @@ static void check_id_style(const struct message *m, struct diag_sink *sink, cons
     bool ok = from_queen ? strncmp(id, "q-", 2) == 0 && all_hex(id + 2, 1, (size_t)-1)
                          : strncmp(id, "m-", 2) == 0 && all_hex(id + 2, 6, 6);
     if (!ok)
-        diag_emit(sink, &m->at, SEV_WARNING, "iacp-id-style",
+        diag_emit(sink, &m->at, "iacp-id-style",
                   from_queen ? "id '%s' is not q- and hex digits, as the queen writes them"
                              : "id '%s' is not m- and 6 hex digits, as foragers write them",
                   id);
@@ -194,17 +195,15 @@ static void check_body(const struct message *m, struct diag_sink *sink, enum iac
 {
     const struct jv *body = jv_object_get(m->view, "body");
     if (body && !jv_is_object(body)) {
-        diag_emit(sink, &m->at, SEV_ERROR, "iacp-type", "'body' must be an object");
+        diag_emit(sink, &m->at, "iacp-type", "'body' must be an object");
         body = NULL;
     }
     if (k == IACP_TASK_REJECT && !jv_is_string(jv_object_get(body, "reason")))
-        diag_emit(sink, &m->at, SEV_ERROR, "iacp-reason",
-                  "task.reject must carry a string body.reason");
+        diag_emit(sink, &m->at, "iacp-reason", "task.reject must carry a string body.reason");
     if (k == IACP_TASK_RESULT) {
         const struct jv *partial = jv_object_get(body, "partial");
         if (partial && !jv_is_boolean(partial))
-            diag_emit(sink, &m->at, SEV_ERROR, "iacp-partial",
-                      "body.partial must be true or false");
+            diag_emit(sink, &m->at, "iacp-partial", "body.partial must be true or false");
     }
 }
 
@@ -219,18 +218,17 @@ void iacp_check(const struct message *m, const struct iacp_rules *rules, struct 
     check_ts(m, sink);
     const struct jv *ref = jv_object_get(m->view, "ref");
     if (ref && !jv_is_string(ref))
-        diag_emit(sink, &m->at, SEV_ERROR, "iacp-type", "'ref' must be a string");
+        diag_emit(sink, &m->at, "iacp-type", "'ref' must be a string");
     else if (!ref && kinds[k].ref == REF_REQUIRED && version != IACP_V1_0)
-        diag_emit(sink, &m->at, SEV_ERROR, "iacp-ref-missing", "%s must carry 'ref'",
-                  kinds[k].name);
+        diag_emit(sink, &m->at, "iacp-ref-missing", "%s must carry 'ref'", kinds[k].name);
     else if (!ref && kinds[k].ref == REF_EXPECTED && version != IACP_V1_0)
-        diag_emit(sink, &m->at, SEV_WARNING, "iacp-no-ref",
+        diag_emit(sink, &m->at, "iacp-no-ref",
                   "%s carries no 'ref': it cannot be paired with the message it answers",
                   kinds[k].name);
     check_direction(m, sink, rules, k, from, to);
     check_body(m, sink, k);
     if (k == IACP_MEM_SYNC && version == IACP_V1_1)
-        diag_emit(sink, &m->at, SEV_WARNING, "iacp-mem-sync",
+        diag_emit(sink, &m->at, "iacp-mem-sync",
                   "mem.sync came with IACP 2.0; a 1.1 agent may not know it");
     if (id && from)
         check_id_style(m, sink, id, strcmp(from, rules->queen) == 0);

@@ -24,10 +24,9 @@ enum iacp_kind {
 
 enum iacp_version { IACP_V1_0, IACP_V1_1, IACP_V2_0, IACP_V_OTHER };
 
-/* ts is unix seconds. Above 10^11 (the year 5138) it is taken for milliseconds (a warning, and
- * message time divides it by 1000); above 10^14 it is neither (an error). */
-#define IACP_TS_MILLIS 1e11
-#define IACP_TS_MAX    1e14
+/* ts is unix seconds. Above UNIX_MILLISECONDS_ABOVE (base/timeutil.h) it is taken for
+ * milliseconds (a warning, and message time divides it by 1000); above UNIX_NO_TIME_ABOVE it is
+ * neither (an error). */
 
 struct iacp_rules {
     const char *queen; /* the queen's name: "queen" unless --queen says otherwise */

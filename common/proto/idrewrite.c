@@ -8,8 +8,9 @@
 #include "base/strmap.h"
 #include "proto/idgen.h"
 
-/* The mapping's bound; and how many fresh ids the generator remembers, which it needs only to
- * skip the ones noted as used, and replays note none. */
+/* The mapping's bound, the stream checks' window of ids at the defaults (--max-open): a
+ * duplicate id of the recording stays one within it; and how many fresh ids the generator
+ * remembers, which it needs only to skip the ones noted as used, and replays note none. */
 enum { MAX_REMEMBERED = 100000, GENERATOR_MEMORY = 1024 };
 
 struct mapping {
@@ -132,8 +133,9 @@ static bool rewrite_own(struct idrewrite *r, json_t *root, const char *key, cons
     if (!recorded)
         return false;
     struct mapping *m = strmap_get(r->map, recorded);
-    if (m && !m->owned) {
-        /* A reference came first: the message takes the id that reference was given. */
+    if (m) {
+        /* A reference came first, and the message takes the id that reference was given; or
+         * an earlier message carried the id, and a duplicate of the recording stays one. */
         m->owned = true;
         touch(r, m);
     } else {

@@ -8,7 +8,9 @@
  * - or _ followed by 12 hex digits. They come from the toolkit's generator (idgen.h,
  * idgen_fresh_like), one counter per style for the whole run, so ids are unique within a run
  * (for 16,777,216 m- ids) and a seed reproduces them. The mapping is bounded: it keeps the
- * 100,000 ids used last. */
+ * 100,000 ids used last, as the stream checks remember at most --max-open (100,000) ids. Two
+ * recorded messages with one id get one fresh id, so that a duplicate stays a duplicate, while
+ * the first id is among those kept. */
 #ifndef ACP_IDREWRITE_H
 #define ACP_IDREWRITE_H
 
@@ -32,9 +34,9 @@ void idrewrite_bind(struct idrewrite *r, const char *recorded, const char *live)
 const char *idrewrite_lookup(const struct idrewrite *r, const char *recorded);
 
 /* Rewrites root's ids in place. With fresh, the message's own id (IACP id, FIPA reply_with) gets
- * a fresh one, unless an earlier reference already gave it one. References (IACP ref, FIPA
- * in_reply_to, conversation_id in both) take the id their value stands for; with fresh, a value
- * that stands for nothing yet gets a fresh id too, so that references to messages outside the
+ * a fresh one, unless an earlier reference or message already gave it one. References (IACP ref,
+ * FIPA in_reply_to, conversation_id in both) take the id their value stands for; with fresh, a
+ * value that stands for nothing yet gets a fresh id too, so that references to messages outside the
  * capture change between loops as well. Returns whether anything changed. */
 bool idrewrite_message(struct idrewrite *r, json_t *root, enum protocol proto, bool fresh);
 

@@ -58,14 +58,13 @@ json_t *message_parse_json(const struct record *rec, struct diag_sink *sink)
     struct diag_where at = {.file = rec->file, .line = rec->line};
     if (rec->len >= sizeof utf8_bom && memcmp(rec->text, utf8_bom, sizeof utf8_bom) == 0) {
         at.column = rec->column_base + 1;
-        diag_emit(sink, &at, SEV_ERROR, "bom-mid-stream",
-                  "byte-order mark in the middle of the stream");
+        diag_emit(sink, &at, "bom-mid-stream", "byte-order mark in the middle of the stream");
         return NULL;
     }
     const char *nul = memchr(rec->text, '\0', rec->len);
     if (nul) {
         at.column = rec->column_base + (size_t)(nul - rec->text) + 1;
-        diag_emit(sink, &at, SEV_ERROR, "nul-byte", "NUL byte in the line");
+        diag_emit(sink, &at, "nul-byte", "NUL byte in the line");
         return NULL;
     }
     json_error_t err;
@@ -73,7 +72,7 @@ json_t *message_parse_json(const struct record *rec, struct diag_sink *sink)
     if (!root) {
         if (err.position > 0)
             at.column = rec->column_base + (size_t)err.position;
-        diag_emit(sink, &at, SEV_ERROR, parse_error_code(&err), "%s", err.text);
+        diag_emit(sink, &at, parse_error_code(&err), "%s", err.text);
         return NULL;
     }
     if (!json_is_object(root)) {
@@ -82,7 +81,7 @@ json_t *message_parse_json(const struct record *rec, struct diag_sink *sink)
                (rec->text[at.column - rec->column_base - 1] == ' ' ||
                 rec->text[at.column - rec->column_base - 1] == '\t'))
             at.column++;
-        diag_emit(sink, &at, SEV_ERROR, "not-object", "the message is %s, not an object",
+        diag_emit(sink, &at, "not-object", "the message is %s, not an object",
                   json_type_name(root));
         json_decref(root);
         return NULL;
@@ -104,7 +103,8 @@ enum protocol message_protocol(const json_t *root, enum protocol_choice choice)
     return PROTOCOL_BY_MEMBERS(json_object_get, root, choice);
 }
 
-enum protocol message_view_protocol(const struct jv *view, enum protocol_choice choice)
+/* message_protocol over the scanner's view. */
+static enum protocol message_view_protocol(const struct jv *view, enum protocol_choice choice)
 {
     return PROTOCOL_BY_MEMBERS(jv_object_get, view, choice);
 }

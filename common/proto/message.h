@@ -57,8 +57,6 @@ bool message_read(struct message *m, const struct record *rec, struct jscan *js,
  * "performative" member means FIPA, otherwise PROTO_NONE. */
 enum protocol message_protocol(const json_t *root, enum protocol_choice choice);
 
-enum protocol message_view_protocol(const struct jv *view, enum protocol_choice choice);
-
 /* Fills m for root (taking ownership) and points its diagnostics at the record (which may be
  * NULL: then the protocol is what choice says, or decided as auto). A record of the FIPA string
  * form is FIPA whatever choice says. The view is made in js, or with js NULL in a scanner the

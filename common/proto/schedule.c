@@ -4,10 +4,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "base/timeutil.h"
 #include "proto/fipa.h"
-#include "proto/iacp.h"
-
-enum { MILLISECONDS_THRESHOLD = 100000000000LL }; /* as iacp.c: 10^11 s is the year 5138 */
 
 bool schedule_message_time(const json_t *root, enum protocol proto, double *t, bool *whole_second)
 {
@@ -20,9 +18,9 @@ bool schedule_message_time(const json_t *root, enum protocol proto, double *t, b
     if (!json_is_number(ts) || json_number_value(ts) < 0)
         return false;
     double v = json_number_value(ts);
-    if (!(v <= IACP_TS_MAX))
+    if (!(v <= UNIX_NO_TIME_ABOVE))
         return false; /* schedule_beyond_era */
-    if (v > (double)MILLISECONDS_THRESHOLD) {
+    if (v > UNIX_MILLISECONDS_ABOVE) {
         *t = v / 1000;
         return true;
     }
@@ -34,7 +32,7 @@ bool schedule_message_time(const json_t *root, enum protocol proto, double *t, b
 bool schedule_beyond_era(const json_t *root, enum protocol proto)
 {
     json_t *ts = proto == PROTO_IACP ? json_object_get(root, "ts") : NULL;
-    return json_is_number(ts) && !(json_number_value(ts) <= IACP_TS_MAX);
+    return json_is_number(ts) && !(json_number_value(ts) <= UNIX_NO_TIME_ABOVE);
 }
 
 void schedule_init(struct schedule *s, const struct schedule_config *cfg)

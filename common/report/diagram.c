@@ -711,7 +711,6 @@ static size_t svg_px(size_t columns)
 }
 
 struct svg_ctx {
-    const struct diagram *d;
     struct writer w; /* writes to the body */
     size_t gap, y, right;
 };
@@ -797,7 +796,7 @@ static void svg_note(void *ctx, const struct note *n)
 static void write_svg(const struct diagram *d, struct strbuf *out)
 {
     struct strbuf body = STRBUF_INIT;
-    struct svg_ctx s = {.d = d, .w = {&body, DIAGRAM_SVG, 0}};
+    struct svg_ctx s = {.w = {&body, DIAGRAM_SVG, 0}};
     size_t name_w = 0, label_w = 0;
     for (size_t i = 0; i < d->nnames; i++)
         name_w = max_size(name_w, shown_width(d->names[i], SVG_NAME_MAX, false));

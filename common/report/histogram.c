@@ -16,8 +16,8 @@ void histogram_init(struct histogram *h)
 
 void histogram_free(struct histogram *h)
 {
-    free(h->positive.counts);
-    free(h->negative.counts);
+    free(h->positive.buckets);
+    free(h->negative.buckets);
     histogram_init(h);
 }
 
@@ -27,28 +27,44 @@ static long bucket_of(double magnitude)
     return (long)fmax(-INDEX_MAX, fmin(INDEX_MAX, i));
 }
 
-/* Makes room for index i in the store. */
-static unsigned long long *slot(struct histogram_store *s, long i)
+/* Room for at least n buckets in the store. */
+static void reserve(struct histogram_store *s, size_t n)
 {
-    if (s->n == 0) {
-        s->counts = xcalloc(1, sizeof *s->counts);
-        s->lo = i;
-        s->n = 1;
-    } else if (i < s->lo) {
-        size_t extra = (size_t)(s->lo - i);
-        unsigned long long *counts = xcalloc(s->n + extra, sizeof *counts);
-        memcpy(counts + extra, s->counts, s->n * sizeof *counts);
-        free(s->counts);
-        s->counts = counts;
-        s->n += extra;
-        s->lo = i;
-    } else if (i >= s->lo + (long)s->n) {
-        size_t n = (size_t)(i - s->lo) + 1;
-        s->counts = xrealloc(s->counts, n * sizeof *s->counts);
-        memset(s->counts + s->n, 0, (n - s->n) * sizeof *s->counts);
-        s->n = n;
+    if (n <= s->cap)
+        return;
+    size_t cap = s->cap ? s->cap : 8;
+    while (cap < n)
+        cap *= 2;
+    s->buckets = xrealloc(s->buckets, cap * sizeof *s->buckets);
+    s->cap = cap;
+}
+
+/* Where index i is in the store, or where it would go. */
+static size_t position(const struct histogram_store *s, long i)
+{
+    size_t lo = 0, hi = s->n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (s->buckets[mid].index < i)
+            lo = mid + 1;
+        else
+            hi = mid;
     }
-    return &s->counts[i - s->lo];
+    return lo;
+}
+
+/* Adds count (not 0) to the bucket of index i, making it when absent. */
+static void count_in(struct histogram_store *s, long i, unsigned long long count)
+{
+    size_t at = position(s, i);
+    if (at < s->n && s->buckets[at].index == i) {
+        s->buckets[at].count += count;
+        return;
+    }
+    reserve(s, s->n + 1);
+    memmove(&s->buckets[at + 1], &s->buckets[at], (s->n - at) * sizeof *s->buckets);
+    s->buckets[at] = (struct histogram_bucket){i, count};
+    s->n++;
 }
 
 static void note_extremes(struct histogram *h, double min, double max)
@@ -70,14 +86,37 @@ void histogram_add(struct histogram *h, double value)
     if (magnitude < HISTOGRAM_ZERO)
         h->zero++;
     else
-        (*slot(value > 0 ? &h->positive : &h->negative, bucket_of(magnitude)))++;
+        count_in(value > 0 ? &h->positive : &h->negative, bucket_of(magnitude), 1);
 }
 
+/* Adds the buckets of from (in increasing order) to those of into: one walk of both, from the
+ * high end, in place. */
 static void merge_store(struct histogram_store *into, const struct histogram_store *from)
 {
-    for (size_t k = 0; k < from->n; k++)
-        if (from->counts[k])
-            *slot(into, from->lo + (long)k) += from->counts[k];
+    size_t shared = 0;
+    for (size_t a = 0, b = 0; a < into->n && b < from->n;) {
+        long x = into->buckets[a].index, y = from->buckets[b].index;
+        shared += x == y;
+        a += x <= y;
+        b += y <= x;
+    }
+    size_t n = into->n + from->n - shared;
+    reserve(into, n);
+    struct histogram_bucket *out = into->buckets;
+    size_t a = into->n, b = from->n, k = n;
+    while (b > 0) {
+        const struct histogram_bucket *y = &from->buckets[b - 1];
+        if (a > 0 && out[a - 1].index > y->index) {
+            out[--k] = out[--a];
+        } else if (a > 0 && out[a - 1].index == y->index) {
+            out[--k] = (struct histogram_bucket){y->index, out[--a].count + y->count};
+            b--;
+        } else {
+            out[--k] = *y;
+            b--;
+        }
+    }
+    into->n = n; /* what is left of into, below k, is where it was */
 }
 
 void histogram_merge(struct histogram *into, const struct histogram *from)
@@ -128,20 +167,18 @@ void histogram_each(const struct histogram *h,
                     void *ctx)
 {
     const struct histogram_store *n = &h->negative, *p = &h->positive;
-    for (size_t k = n->n; k-- > 0;)
-        if (n->counts[k]) {
-            long i = n->lo + (long)k;
-            fn(ctx, -pow(HISTOGRAM_BASE, (double)i), -pow(HISTOGRAM_BASE, (double)(i - 1)),
-               n->counts[k]);
-        }
+    for (size_t k = n->n; k-- > 0;) {
+        long i = n->buckets[k].index;
+        fn(ctx, -pow(HISTOGRAM_BASE, (double)i), -pow(HISTOGRAM_BASE, (double)(i - 1)),
+           n->buckets[k].count);
+    }
     if (h->zero)
         fn(ctx, 0, 0, h->zero);
-    for (size_t k = 0; k < p->n; k++)
-        if (p->counts[k]) {
-            long i = p->lo + (long)k;
-            fn(ctx, pow(HISTOGRAM_BASE, (double)(i - 1)), pow(HISTOGRAM_BASE, (double)i),
-               p->counts[k]);
-        }
+    for (size_t k = 0; k < p->n; k++) {
+        long i = p->buckets[k].index;
+        fn(ctx, pow(HISTOGRAM_BASE, (double)(i - 1)), pow(HISTOGRAM_BASE, (double)i),
+           p->buckets[k].count);
+    }
 }
 
 static void write_number(struct jsonout *w, double v)
@@ -155,13 +192,12 @@ static void write_number(struct jsonout *w, double v)
 static void write_store(struct jsonout *w, const struct histogram_store *s)
 {
     jsonout_begin_array(w);
-    for (size_t k = 0; k < s->n; k++)
-        if (s->counts[k]) {
-            jsonout_begin_array(w);
-            jsonout_integer(w, s->lo + (long)k);
-            jsonout_integer(w, (json_int_t)s->counts[k]);
-            jsonout_end_array(w);
-        }
+    for (size_t k = 0; k < s->n; k++) {
+        jsonout_begin_array(w);
+        jsonout_integer(w, s->buckets[k].index);
+        jsonout_integer(w, (json_int_t)s->buckets[k].count);
+        jsonout_end_array(w);
+    }
     jsonout_end_array(w);
 }
 
@@ -193,7 +229,31 @@ static bool read_count(const json_t *v, unsigned long long *out)
     return true;
 }
 
-/* Reads [[index, count], ...] into s, adding up the counts in *total. */
+static int by_index(const void *a, const void *b)
+{
+    long x = ((const struct histogram_bucket *)a)->index;
+    long y = ((const struct histogram_bucket *)b)->index;
+    return (x > y) - (x < y);
+}
+
+/* Puts the buckets of s in increasing order, adding up those of one index. */
+static void sort_store(struct histogram_store *s)
+{
+    if (s->n == 0)
+        return;
+    qsort(s->buckets, s->n, sizeof *s->buckets, by_index);
+    size_t kept = 0;
+    for (size_t k = 1; k < s->n; k++) {
+        if (s->buckets[k].index == s->buckets[kept].index)
+            s->buckets[kept].count += s->buckets[k].count;
+        else
+            s->buckets[++kept] = s->buckets[k];
+    }
+    s->n = kept + 1;
+}
+
+/* Reads [[index, count], ...] into s (empty), adding up the counts in *total: the pairs as they
+ * come, then sorted once, so that the time grows with them as n log n whatever their order. */
 static bool read_store(struct histogram_store *s, const json_t *v, unsigned long long *total)
 {
     if (!json_is_array(v))
@@ -208,9 +268,13 @@ static bool read_store(struct histogram_store *s, const json_t *v, unsigned long
             json_integer_value(index) < -INDEX_MAX || json_integer_value(index) > INDEX_MAX ||
             !read_count(json_array_get(pair, 1), &count))
             return false;
-        *slot(s, (long)json_integer_value(index)) += count;
+        if (count) {
+            reserve(s, s->n + 1);
+            s->buckets[s->n++] = (struct histogram_bucket){(long)json_integer_value(index), count};
+        }
         *total += count;
     }
+    sort_store(s);
     return true;
 }
 

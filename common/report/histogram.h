@@ -20,11 +20,18 @@
 #define HISTOGRAM_ZERO   1e-6
 enum { HISTOGRAM_VERSION = 1 };
 
-/* Counts by bucket index, for the indices lo .. lo + n - 1. */
+/* A bucket that holds values. */
+struct histogram_bucket {
+    long index;
+    unsigned long long count; /* never 0 */
+};
+
+/* The buckets that hold values, by increasing index: sparse, so that what a histogram holds,
+ * and the time to merge it, grow with its buckets in use, never with the span of their indices
+ * (a stats file of histograms each spanning the whole range took 850 times its size). */
 struct histogram_store {
-    long lo;
-    size_t n;
-    unsigned long long *counts;
+    struct histogram_bucket *buckets;
+    size_t n, cap;
 };
 
 struct histogram {

@@ -8,7 +8,9 @@
 #include "base/timeutil.h"
 #include "diag/findings.h"
 
-void trace_format_time(double t, char *buf, size_t size)
+/* Writes a message time as RFC 3339 in UTC, with milliseconds when it has a fraction:
+ * "2011-08-02T11:21:40Z", "2011-08-02T11:21:40.250Z". buf holds at least 40 bytes. */
+static void trace_format_time(double t, char *buf, size_t size)
 {
     long long ms = llround(t * 1000);
     long long seconds = ms / 1000, fraction = ms % 1000;

@@ -10,8 +10,4 @@
 void trace_summary_write(const struct conversation_summary *s, const char *outcome,
                          struct strbuf *out);
 
-/* Writes a message time as RFC 3339 in UTC, with milliseconds when it has a fraction:
- * "2011-08-02T11:21:40Z", "2011-08-02T11:21:40.250Z". buf holds at least 40 bytes. */
-void trace_format_time(double t, char *buf, size_t size);
-
 #endif

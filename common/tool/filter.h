@@ -17,8 +17,9 @@ enum verdict {
 
 struct filter_ops {
     /* Called for every message in order. A message for which an error was reported during the
-     * call is rejected whatever the verdict; the tool must not have written output for it. May
-     * be NULL when prepare does all there is to do (the verdict is then VERDICT_PASS). */
+     * call is rejected whatever the verdict (unless filter_config.pass lets it through); the tool
+     * must not have written output for it. May be NULL when prepare does all there is to do (the
+     * verdict is then VERDICT_PASS). */
     enum verdict (*message)(void *ctx, struct filter *f, struct message *m);
     /* Called once after the last record, unless the run was cut short. */
     void (*end_of_input)(void *ctx, struct filter *f);
@@ -48,10 +49,18 @@ struct filter_ops {
     bool heavy_in_order;
 };
 
+/* Which messages go to the output despite an error (acp-validate --pass). */
+enum pass_rule {
+    PASS_VALID,       /* none: a message with an error is rejected */
+    PASS_WELL_FORMED, /* those whose errors all came from `message` (the stream checks) */
+    PASS_ALL,         /* every message read: a JSON object, or a parsed string-form record */
+};
+
 struct filter_config {
     const struct common_opts *opts;
     enum protocol_choice protocol;
     enum reader_mode mode;
+    enum pass_rule pass;
     struct diag_observer *observer; /* told of every finding of the run; may be NULL */
 };
 
@@ -82,7 +91,5 @@ void filter_unused(struct filter *f, unsigned long records);
 /* Whether SIGINT asked the run to stop. */
 bool filter_interrupted(void);
 struct diag_sink *filter_sink(struct filter *f);
-/* The time relative date-times count from: --now, else SOURCE_DATE_EPOCH, else the clock. */
-time_t filter_now(const struct filter *f);
 
 #endif

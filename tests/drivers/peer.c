@@ -1,7 +1,7 @@
 /* peer: a scripted peer for acp-replay's tests. It listens on a Unix socket or on a free port of
  * the loopback interface chosen at start, serves one connection, and exits.
  *
- * Usage: peer unix:PATH|tcp|tcp6 READY [MODE]... [-- COMMAND...]
+ * Usage: peer unix:PATH|tcp|tcp:PORT|tcp6 READY [MODE]... [-- COMMAND...]
  *   READY           a file written once the peer listens; for tcp and tcp6 it holds the address
  *                   to connect to (tcp:127.0.0.1:PORT, tcp:[::1]:PORT), for unix:PATH the path
  *   --record=FILE   write every byte received to FILE
@@ -40,8 +40,12 @@ static int listen_on(const char *spec, char *address, size_t size)
         if (fd < 0 || bind(fd, (struct sockaddr *)&sun, sizeof sun) != 0)
             fail("bind");
         snprintf(address, size, "%s", spec);
-    } else if (strcmp(spec, "tcp") == 0) {
-        struct sockaddr_in sin = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
+    } else if (strcmp(spec, "tcp") == 0 || strncmp(spec, "tcp:", 4) == 0) {
+        /* tcp:PORT: a port of the docs' recipes, in a network namespace of the test's own */
+        unsigned port = spec[3] == ':' ? (unsigned)strtoul(spec + 4, NULL, 10) : 0;
+        struct sockaddr_in sin = {.sin_family = AF_INET,
+                                  .sin_port = htons((unsigned short)port),
+                                  .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
         socklen_t len = sizeof sin;
         fd = socket(AF_INET, SOCK_STREAM, 0);
         if (fd < 0 || bind(fd, (struct sockaddr *)&sin, sizeof sin) != 0 ||
@@ -88,7 +92,7 @@ static void send_all(int fd, const char *data, size_t len)
 int main(int argc, char **argv)
 {
     if (argc < 3) {
-        fprintf(stderr, "usage: peer unix:PATH|tcp|tcp6 READY [MODE]... [-- COMMAND...]\n");
+        fprintf(stderr, "usage: peer unix:PATH|tcp|tcp:PORT|tcp6 READY [MODE]... [-- COMMAND...]\n");
         return 2;
     }
     const char *record = NULL;

@@ -135,12 +135,12 @@ static void ids(void)
 {
     struct idrewrite *r = idrewrite_new(42);
     json_t *a, *b, *c, *d;
-    /* 100,000 forager ids, all distinct, all m- and 6 hex digits */
+    /* 100,000 distinct forager ids get distinct fresh ids, all m- and 6 hex digits */
     struct strmap *seen = strmap_new();
     int dup = 0, style = 0;
     for (int i = 0; i < 100000; i++) {
         char msg[64];
-        snprintf(msg, sizeof msg, "{\"id\":\"m-%06x\"}", i % 1000);
+        snprintf(msg, sizeof msg, "{\"id\":\"m-%06x\"}", i);
         const char *id = rewritten(r, msg, "id", true, &a);
         dup += strmap_get(seen, id) != NULL;
         style += strlen(id) != 8 || strncmp(id, "m-", 2) != 0;
@@ -150,6 +150,20 @@ static void ids(void)
     check(dup == 0, "distinct fresh ids", dup, 0);
     check(style == 0, "m- and 6 hex digits", style, 0);
     strmap_free(seen, NULL);
+    /* a recorded duplicate stays one within the window of 100,000 ids, and not beyond it */
+    const char *first = rewritten(r, "{\"id\":\"m-dup001\"}", "id", true, &a);
+    const char *second = rewritten(r, "{\"id\":\"m-dup001\"}", "id", true, &b);
+    check(strcmp(first, second) == 0, "a duplicate stays one", 0, 0);
+    json_decref(b);
+    for (int i = 0; i < 100000; i++) {
+        char msg[64];
+        snprintf(msg, sizeof msg, "{\"id\":\"m-%06x\"}", 0x200000 + i);
+        json_decref((rewritten(r, msg, "id", true, &b), b));
+    }
+    const char *third = rewritten(r, "{\"id\":\"m-dup001\"}", "id", true, &b);
+    check(strcmp(first, third) != 0, "beyond the window, a fresh id", 0, 0);
+    json_decref(a);
+    json_decref(b);
 
     /* a reference follows the id; a forward reference gives the id its value */
     const char *assign = rewritten(r, "{\"id\":\"q-00a1\"}", "id", true, &a);

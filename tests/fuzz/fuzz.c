@@ -306,7 +306,7 @@ static bool output_allowed(const json_t *out, enum fuzz_format to, const struct 
         return true;
     if (proto == PROTO_FIPA && !breaks_rules(out, proto, FIPA_PROFILE_STANDARD, m))
         return true;
-    diag_emit(sink, &m->at, SEV_ERROR, "convert-output-invalid", "the output breaks its rules");
+    diag_emit(sink, &m->at, "convert-output-invalid", "the output breaks its rules");
     return false;
 }
 

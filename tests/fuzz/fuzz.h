@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "diag/diag.h"
+#include "io/reader.h"
 #include "proto/convert.h"
 #include "proto/message.h"
 

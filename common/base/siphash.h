@@ -1,0 +1,30 @@
+/* SipHash-2-4 with a 128-bit output (Aumasson and Bernstein, "SipHash: a fast short-input PRF",
+ * 2012): a keyed digest that nobody who does not know the key can make collide on purpose. The
+ * stream checks remember a long key by its digest under a key drawn for the run, so that what
+ * they hold per id is bounded whatever the input chooses, and no input can make two ids one. */
+#ifndef ACP_SIPHASH_H
+#define ACP_SIPHASH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+enum { SIPHASH_KEY_BYTES = 16, SIPHASH_128_BYTES = 16 };
+
+/* The 128-bit key as the two little-endian words the algorithm reads it as. */
+struct siphash_key {
+    uint64_t k0, k1;
+};
+
+/* The key of 16 bytes, as the reference code and its test vectors give it. */
+struct siphash_key siphash_key_of(const unsigned char bytes[SIPHASH_KEY_BYTES]);
+
+/* Draws a key from the kernel's random source (getrandom(2), else /dev/urandom); false, with
+ * errno set, when neither gave 16 bytes. */
+bool siphash_key_draw(struct siphash_key *key);
+
+/* SipHash-2-4-128 of len bytes at data under key, into out (the bytes the reference writes). */
+void siphash128(const struct siphash_key *key, const void *data, size_t len,
+                unsigned char out[SIPHASH_128_BYTES]);
+
+#endif
