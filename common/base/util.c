@@ -223,5 +223,6 @@ bool parse_duration(const char *s, double *seconds)
 
 bool double_fits_llong(double v)
 {
-    return v >= -0x1p63 && v < 0x1p63; /* false for NaN */
+    const double two_to_63 = 9223372036854775808.0; /* LLONG_MAX + 1, exactly */
+    return v >= -two_to_63 && v < two_to_63;        /* false for NaN */
 }

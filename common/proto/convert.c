@@ -1038,7 +1038,8 @@ static const char *fresh_id(struct converter *c, const json_t *fipa, const char 
         char *text = json_dumps(fipa, JSON_COMPACT | JSON_SORT_KEYS);
         if (!text)
             die_oom();
-        idgen_reseed(c->ids, c->cfg.seed ^ (unsigned long)text_hash(text));
+        else
+            idgen_reseed(c->ids, c->cfg.seed ^ (unsigned long)text_hash(text));
         free(text);
     }
     return idgen_fresh(c->ids, from, c->now);
