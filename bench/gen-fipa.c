@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 enum { INITIATOR = 0, EVERYONE = -1, PARTICIPANTS = 3 };
@@ -104,10 +105,16 @@ static void write_step(const struct slot *s, unsigned long count)
         printf("\"agent-%lu\"", s->agents[st->to]);
     printf(",\"content\":{\"n\":%lu},\"conversation_id\":\"conv-%lu\",\"protocol\":\"%s\"", count,
            s->id, s->script->protocol);
+    /* A cancel carries a reply_with of its own, which its answer names: a cancel nothing can
+     * name leaves the subscription open until it is handed over (acp(7)). */
+    bool cancel = strcmp(st->act, "cancel") == 0;
+    bool answers_cancel = s->next > 0 && strcmp(s->script->steps[s->next - 1].act, "cancel") == 0;
     if (s->next == 0)
         printf(",\"reply_with\":\"open-%lu\",\"reply_by\":\"2100-01-01T00:00:00Z\"", s->id);
     else
-        printf(",\"in_reply_to\":\"open-%lu\"", s->id);
+        printf(",\"in_reply_to\":\"%s-%lu\"", answers_cancel ? "cancel" : "open", s->id);
+    if (cancel)
+        printf(",\"reply_with\":\"cancel-%lu\"", s->id);
     printf(",\"timestamp\":\"%s\"}\n", stamp);
 }
 

@@ -83,6 +83,10 @@ struct trace {
     bool inside; /* in a message, or at the end: what is found is counted */
 
     struct trace_diagram *diagram; /* NULL unless a diagram is drawn */
+
+    bool follow_matched;   /* a message or a summary of the followed conversation was seen */
+    char *follow_near;     /* the first conversation whose id ends in "/" --follow, or NULL */
+    const char *last_file; /* the display name of the last message's file, or NULL */
 };
 
 /* ---- options ---- */
@@ -218,9 +222,44 @@ static bool followed(const struct trace *t, const char *conversation)
     return !t->follow || (conversation && strcmp(conversation, t->follow) == 0);
 }
 
+/* Whether id is "PREFIX/" --follow: a --follow=q-00a1 that meant queen/q-00a1. */
+static bool follow_near(const struct trace *t, const char *id)
+{
+    size_t n = strlen(id), k = strlen(t->follow);
+    return n > k && id[n - k - 1] == '/' && strcmp(id + n - k, t->follow) == 0;
+}
+
+/* Remembers what --follow found, for the warning when it found nothing. */
+static void note_conversation(struct trace *t, const char *conversation)
+{
+    if (!t->follow || !conversation || conversation == ENGINE_ELSEWHERE)
+        return;
+    if (followed(t, conversation))
+        t->follow_matched = true;
+    else if (!t->follow_near && follow_near(t, conversation))
+        t->follow_near = xstrdup(conversation);
+}
+
+/* A --follow that matched nothing would otherwise be an empty output and status 0, which reads
+ * as a clean conversation. */
+static void warn_follow_unmatched(struct trace *t, struct filter *f)
+{
+    if (!t->follow || t->follow_matched)
+        return;
+    const struct diag_where at = {.file = t->last_file ? t->last_file : "<stdin>"};
+    if (t->follow_near)
+        diag_emit(filter_sink(f), &at, "trace-follow-unmatched",
+                  "--follow=%s matched no conversation; did you mean --follow=%s?", t->follow,
+                  t->follow_near);
+    else
+        diag_emit(filter_sink(f), &at, "trace-follow-unmatched",
+                  "--follow=%s matched no conversation", t->follow);
+}
+
 static void summary_done(void *ctx, const struct conversation_summary *s)
 {
     struct trace *t = ctx;
+    note_conversation(t, s->conversation);
     if (!followed(t, s->conversation))
         return;
     const char *outcome = trace_outcome(s);
@@ -254,6 +293,8 @@ static enum verdict trace_message(void *ctx, struct filter *f, struct message *m
     const char *conversation = t->diagram
                                    ? engine_check(t->engine, m, filter_sink(f))
                                    : engine_check_passed(t->engine, m, m->passed, filter_sink(f));
+    t->last_file = m->rec->file;
+    note_conversation(t, conversation);
     if (conversation != ENGINE_ELSEWHERE && followed(t, conversation)) {
         const char *kind = trace_kind_of(m), *sender = trace_sender_of(m);
         if (!kind_hidden(t, kind))
@@ -312,6 +353,7 @@ static void end_of_input(void *ctx, struct filter *f)
     t->filter = f;
     t->inside = true;
     engine_finish(t->engine, filter_sink(f));
+    warn_follow_unmatched(t, f);
     t->inside = false;
     write_views(t, f);
 }
@@ -354,10 +396,11 @@ static void merge_end(void *ctx, struct filter *f)
 /* ---- main ---- */
 
 static const char help_tail[] =
-    "A conversation's summary is written as soon as it ends (or times out), one JSON\n"
-    "object a line; its outcome is done, failed, refused, rejected, not-understood,\n"
-    "cancelled, timeout, violated or open. --format=stats writes one object for the\n"
-    "whole stream, which --merge-stats merges with others (e.g. the shards of a run).\n";
+    "A conversation's summary is written when it ends (a FIPA one --linger later) or\n"
+    "times out, one JSON object a line; its outcome is done, failed, refused, rejected,\n"
+    "not-understood, cancelled, timeout, violated or open. --format=stats writes one\n"
+    "object for the whole stream, which --merge-stats merges with others (e.g. the\n"
+    "shards of a run).\n";
 
 static void trace_free(struct trace *t)
 {
@@ -367,6 +410,7 @@ static void trace_free(struct trace *t)
     for (size_t i = 0; i < t->nhidden; i++)
         free(t->hidden[i]);
     free(t->hidden);
+    free(t->follow_near);
     sb_free(&t->out);
 }
 
@@ -395,8 +439,8 @@ int main(int argc, char **argv)
                    "messages: a summary of each as it ends, statistics of latency and anomalies,\n"
                    "or a sequence diagram.",
         .options = trace_options,
-        .groups =
-            GROUP_CHECKS | GROUP_ENGINE | GROUP_LIVE | GROUP_FIPA | GROUP_PROGRESS | GROUP_JOBS,
+        .groups = GROUP_CHECKS | GROUP_ENGINE | GROUP_LINGER | GROUP_LIVE | GROUP_FIPA |
+                  GROUP_PROGRESS | GROUP_JOBS,
         .help_tail = help_tail,
         .handle = handle_option,
         .ctx = &t,

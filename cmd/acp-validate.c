@@ -161,8 +161,8 @@ int main(int argc, char **argv)
                    "form)\nagainst its protocol; write the valid ones to stdout and report the "
                    "others on stderr.",
         .options = validate_options,
-        .groups =
-            GROUP_CHECKS | GROUP_ENGINE | GROUP_LIVE | GROUP_FIPA | GROUP_PROGRESS | GROUP_JOBS,
+        .groups = GROUP_CHECKS | GROUP_ENGINE | GROUP_LINGER | GROUP_LIVE | GROUP_FIPA |
+                  GROUP_PROGRESS | GROUP_JOBS,
         .handle = handle_option,
         .ctx = &v,
     };

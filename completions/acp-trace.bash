@@ -20,6 +20,7 @@ _acp_trace_options='
 --clock-skew=
 --idle-timeout=
 --max-open=
+--linger=
 --wall-clock
 --fipa-profile=     caxton standard
 -j --jobs=

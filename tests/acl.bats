@@ -175,6 +175,67 @@ finish_live() {
     [[ $stderr == *"aid.acl:2:52: error: expression without its closing parenthesis"* ]]
 }
 
+# A line "(" (a string-form record cut after its first byte), then N heartbeats, as JSON Lines.
+paren_then_heartbeats() {
+    local i
+    printf '(\n'
+    for ((i = 1; i <= $2; i++)); do
+        printf '{"v":"1.1","id":"m-%06x","from":"forager-%02d","to":"queen","kind":"hb","ts":%d}\n' \
+            "$i" $((i % 100)) $((1312284100 + i))
+    done >"$1.hb"
+    cat "$1.hb"
+}
+
+@test "auto: a lone '(' before 30,000 JSON lines loses only itself, in every tool" {
+    local f=$BATS_TEST_TMPDIR/paren.jsonl rej=$BATS_TEST_TMPDIR/rej
+    paren_then_heartbeats "$f" 30000 >"$f"
+    run -1 --separate-stderr acp-validate --rejects="$rej" "$f"
+    assert_equal "${#lines[@]}" 30000
+    assert_equal "$output" "$(cat "$f.hb")"
+    assert_equal "$stderr" "acp-validate: $f:1:1: error: expression without its closing parenthesis (byte 1 of the message) [acl-syntax]"
+    assert_equal "$(od -c "$rej")" "$(printf '(\n' | od -c)"
+    run -1 --separate-stderr acp-convert --to=fipa --rejects="$rej" "$f"
+    assert_equal "${#lines[@]}" 30000
+    assert_equal "$(grep -c '^{"performative":"inform"' <<<"$output")" 30000
+    [[ $stderr == *"$f:1:1: error: expression without its closing parenthesis"* ]]
+    assert_equal "$(wc -l <<<"$stderr")" 1
+    assert_equal "$(od -c "$rej")" "$(printf '(\n' | od -c)"
+    run -1 --separate-stderr acp-trace --format=stats --rejects="$rej" "$f"
+    [[ $output == '{"type":"trace-stats","version":1,"messages":30000,"kinds":{"hb":30000},'* ]]
+    [[ $stderr == *"$f:1:1: error: expression without its closing parenthesis"* ]]
+    assert_equal "$(wc -l <<<"$stderr")" 1
+    assert_equal "$(od -c "$rej")" "$(printf '(\n' | od -c)"
+}
+
+@test "acl: a lone '(' before 30,000 JSON lines ends before the first, each line a record" {
+    local f=$BATS_TEST_TMPDIR/paren.jsonl tool
+    paren_then_heartbeats "$f" 30000 >"$f"
+    for tool in acp-validate "acp-convert --to=fipa"; do
+        # shellcheck disable=SC2086
+        run -1 --separate-stderr $tool --from=fipa-acl --rejects="$BATS_TEST_TMPDIR/rej" "$f"
+        assert_output ''
+        [[ $stderr == *"$f:1:1: error: expression without its closing parenthesis"* ]]
+        [[ $stderr != *line-too-long* ]]
+        # The "(" alone, then one error for each line, each at its own line.
+        assert_equal "$(grep -c "expected '(' to start a message" <<<"$stderr")" 30000
+        [[ $stderr == *"$f:30001:1: error: expected '(' to start a message"* ]]
+        assert_equal "$(head -c 2 "$BATS_TEST_TMPDIR/rej" | od -c)" "$(printf '(\n' | od -c)"
+        cmp "$f" "$BATS_TEST_TMPDIR/rej"
+    done
+}
+
+@test "acl: a broken message ends before a line that starts with '{', a valid one never" {
+    local f=$BATS_TEST_TMPDIR/brace.acl
+    printf '%s\n' '(inform :content "ok1")' '(inform :content (cut' '{"v":"1.1"}' \
+        '(inform :content "two lines:' '{\"a\":1}")' >"$f"
+    run -1 --separate-stderr acp-convert --fipa-profile=standard --to=fipa "$f"
+    assert_line --index 0 '{"performative":"inform","content":"ok1"}'
+    assert_line --index 1 '{"performative":"inform","content":"two lines:\n{\"a\":1}"}'
+    assert_equal "${#lines[@]}" 2
+    [[ $stderr == *"brace.acl:2:"* ]]
+    [[ $stderr == *"brace.acl:3:"* ]]
+}
+
 # --- Junk, over-long records, and the accounting of every byte. ---
 
 @test "acl: junk after a message on its line is acl-syntax at its real column" {

@@ -368,6 +368,16 @@ seed_exchange() {
     assert_equal "$(jq -r '.related_line' <<<"$stderr" | tr '\n' ' ')" "1 4 "
 }
 
+# An IACP id is unique per sender: two foragers' messages that both carry m-000000 (as every
+# gen-colony capture has) are two messages, and get two fresh ids.
+@test "--rewrite-ids: one id in two senders' messages is no duplicate; each gets its own" {
+    f=$(lines_file \
+        '{"v":"1.1","id":"m-000000","from":"forager-01","to":"queen","kind":"hb","ts":100,"body":{"slots":1}}' \
+        '{"v":"1.1","id":"m-000000","from":"forager-02","to":"queen","kind":"hb","ts":100,"body":{"slots":1}}')
+    run -0 bash -c 'acp-replay --topspeed --loop=2 --rewrite-ids "$1" | jq -r .id | sort -u | wc -l' _ "$f"
+    assert_output 4
+}
+
 @test "--rewrite-ids keeps each id's style; --seed reproduces" {
     run -0 acp-replay --topspeed --rewrite-ids --seed=7 "$(seed_exchange)"
     [[ $(jq -r .id <<<"${lines[0]}") =~ ^q-[0-9a-f]{8}$ ]] || fail "${lines[0]}"

@@ -989,6 +989,92 @@ OUT
     awk -v t="$at" 'BEGIN { exit !(t >= 0.9 && t < 3.5) }' || fail "the warning came after $at s"
 }
 
+# ---- issue 22: JADE's copies, summaries that wait (--linger), the cancel as JADE runs it ----
+
+# The summaries of acp-trace, one line each: conversation, outcome, messages, participants and
+# the codes of its issues.
+summaries() {
+    acp-trace "$@" 2>/dev/null |
+        jq -r '"\(.conversation) \(.outcome) \(.messages) \(.participants | join(",")) \([.issues[].code] | join(","))"'
+}
+
+@test "copies: a further copy of the opening after a refusal adds its receiver; other content is a reuse" {
+    # request to a, a refuses (the conversation ended), the copy to b, b agrees and informs: one
+    # run with two participants. The request of line 6 has other content: a new run.
+    run -0 findings "$F/copies-interleaved.jsonl"
+    assert_output - <<'OUT'
+6 error fipa-conversation-reused 1
+6 warning fipa-open-at-end -
+OUT
+    run -0 summaries "$F/copies-interleaved.jsonl"
+    assert_output - <<'OUT'
+c1 done 5 alice,a,b 
+c1 violated 1 alice,c fipa-conversation-reused,fipa-open-at-end
+OUT
+}
+
+@test "--linger: a copy 1.5 s after the end lands in the conversation; with --linger=1 it is a reuse" {
+    run -0 findings "$F/linger-late-copy.jsonl"
+    assert_output ''
+    run -0 summaries "$F/linger-late-copy.jsonl"
+    assert_output 'c1 done 4 alice,a,b '
+    run -0 findings --linger=1 "$F/linger-late-copy.jsonl"
+    assert_output '3 error fipa-conversation-reused 1'
+    run -0 summaries --linger=1 "$F/linger-late-copy.jsonl"
+    assert_output - <<'OUT'
+c1 refused 2 alice,a 
+c1 violated 2 alice,b fipa-conversation-reused
+OUT
+}
+
+@test "--linger: a finding after the end goes into the summary, and the error makes it violated" {
+    run -0 findings "$F/after-end-in-summary.jsonl"
+    assert_output '3 error fipa-after-end 2'
+    run -0 summaries "$F/after-end-in-summary.jsonl"
+    assert_output 'c1 violated 3 alice,bob fipa-after-end'
+    # Without the wait, the summary was written at the end: the late inform is on stderr only.
+    run -0 summaries --linger=0 "$F/after-end-in-summary.jsonl"
+    assert_output 'c1 done 2 alice,bob '
+}
+
+@test "the cancel nothing can name: crossing notifications are no error; cancelled when handed over" {
+    # s1: a cancel without reply_with (JADE's cancel(r, true)), notifications after it and one
+    # inform without in_reply_to; s2: one carrying the subscribe's reply_with (cancel(r, false));
+    # s3: nothing after the cancel, so still open at the end.
+    run -0 findings --fipa-profile=standard "$F/cancel-unnamed-crossing.jsonl"
+    assert_output '14 warning fipa-open-at-end 16'
+    run -0 summaries --fipa-profile=standard "$F/cancel-unnamed-crossing.jsonl"
+    assert_output - <<'OUT'
+s1 cancelled 8 sam,erin 
+s2 cancelled 5 sam,dave 
+s3 open 3 sam,frank fipa-open-at-end
+OUT
+    # expired, or evicted, it is handed over as cancelled too, without a warning
+    run -0 summaries --fipa-profile=standard --max-open=1 "$F/cancel-unnamed-crossing.jsonl"
+    assert_line --index 0 's1 cancelled 8 sam,erin '
+    assert_line --index 1 's2 cancelled 5 sam,dave '
+}
+
+@test "the cancel named by its answer: notifications cross it until the answer, then are after the end" {
+    run -0 findings "$F/cancel-named-answer.jsonl"
+    assert_output '7 error fipa-after-end 6'
+    run -0 summaries "$F/cancel-named-answer.jsonl"
+    assert_output 's1 violated 7 sam,erin fipa-after-end'
+}
+
+@test "fipa-after-reject: accept-proposal to, or inform from, a bidder that was rejected" {
+    run -0 findings "$F/contract-net-after-reject.jsonl"
+    assert_output - <<'OUT'
+6 error fipa-after-reject 5
+8 error fipa-after-reject 5
+OUT
+    validate "$F/contract-net-after-reject.jsonl"
+    assert_line --index 0 --partial "accept-proposal to b, whose proposal was rejected, in conversation 'n1' (see line 5) [fipa-after-reject]"
+    assert_line --index 1 --partial "inform from b, whose proposal was rejected, in conversation 'n1'"
+    run -0 acp-validate --explain=fipa-after-reject
+    assert_line --index 0 --partial 'fipa-after-reject (error)'
+}
+
 # long_id N: an id of 100,000 bytes, the same but for its last 8 (N in hex).
 long_id() {
     printf '%s%08x' "$(head -c 99992 /dev/zero | tr '\0' x)" "$1"

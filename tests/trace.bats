@@ -226,7 +226,9 @@ check_same_findings() {
     run -0 bash -c 'cat "$1" "$2" | acp-trace --fipa-profile=standard' _ \
         "$FIPA_FIXTURES/jade-subscribe-cancel.acl" "$SEED_IACP"
     run jq -r '"\(.conversation) \(.protocol) \(.outcome)"' <<<"$output"
-    assert_output $'C1467_1700000000000 fipa-subscribe cancelled\nqueen/q-00a1 iacp-task done'
+    # The JADE log carries no message times: its conversation is held to the end of input
+    # (--linger), after the IACP one that ended before.
+    assert_output $'queen/q-00a1 iacp-task done\nC1467_1700000000000 fipa-subscribe cancelled'
 }
 
 @test "latencies: IACP accept and result, FIPA first and final reply, by the times as written" {
@@ -331,8 +333,21 @@ check_same_findings() {
     assert_output $'done\nviolated'
     run -0 bash -c 'acp-trace --follow=alice/r1 "$1" | jq -r .performative' _ "$FIPA_FIXTURES/ok-chain.jsonl"
     assert_output $'request\nagree\ninform'
-    run -0 acp-trace --follow=nobody/none "$SEED_IACP"
+    run -0 --separate-stderr acp-trace --follow=nobody/none "$SEED_IACP"
     assert_output ''
+}
+
+@test "--follow that matches nothing says so, names the id it may have meant, and exits 0" {
+    run -0 --separate-stderr acp-trace --follow=q-00a1 "$SEED_IACP"
+    assert_output ''
+    assert_equal "$stderr" "acp-trace: $SEED_IACP:0: warning: --follow=q-00a1 matched no conversation; did you mean --follow=queen/q-00a1? [trace-follow-unmatched]"
+    run -0 --separate-stderr acp-trace --follow=nobody/none --format=svg "$SEED_IACP"
+    assert_equal "$stderr" "acp-trace: $SEED_IACP:0: warning: --follow=nobody/none matched no conversation [trace-follow-unmatched]"
+    run -1 --separate-stderr acp-trace --strict --follow=q-00a1 --format=summary "$SEED_IACP"
+    [[ $stderr == *"[trace-follow-unmatched]"* ]]
+    # a match says nothing
+    run -0 --separate-stderr acp-trace --follow=queen/q-00a1 "$SEED_IACP"
+    assert_equal "$stderr" ''
 }
 
 @test "--follow: on the colony capture, exactly the messages of that task" {

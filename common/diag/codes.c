@@ -262,6 +262,11 @@ static const struct diag_code codes[] = {
      "result, reject-proposal, not-understood, or the answer to a cancel. A later message in it "
      "is out of protocol: a late or replayed reply, or a sender that lost track. related_line "
      "names the message that ended it."},
+    {"fipa-after-reject", "error", "a contract net goes on with a bidder it rejected",
+     "In contract net a reject-proposal ends that bidder's part: an accept-proposal to it, or an "
+     "inform from it (or to it), afterwards means the initiator and the bidder disagree on who "
+     "holds the task, as IACP's iacp-reply-after-reject. Other messages after the end are "
+     "fipa-after-end. related_line names the reject-proposal."},
     {"fipa-not-addressed", "error", "a reply from an agent the initiator never addressed",
      "Only an agent the initiator sent the conversation to may answer in it. A receiver written "
      "as broadcast://... addresses anyone; in recruiting the targets answer the initiator "
@@ -353,8 +358,9 @@ static const struct diag_code codes[] = {
      "value ...), its agents (agent-identifier :name ...) in (set ...), addresses in (sequence "
      "...). The diagnostic names the line and byte column where reading stopped (an unclosed "
      "string or parenthesis is reported where it opened). Only the broken message is lost: it "
-     "ends before the first line inside it that starts with '(' and a communicative act, and "
-     "reading goes on there; a valid message is never cut, whatever its lines hold. A line "
+     "ends before the first line inside it that starts with '(' and a communicative act, or "
+     "with '{' (a line of JSON), and reading goes on there; a valid message is never cut, whatever "
+     "its lines hold. A line "
      "outside a message that does not start with '(', and what follows a message on its line, "
      "is a record of its own, rejected with this error."},
     {"acl-performative", "error", "the message type is not a FIPA communicative act",
@@ -494,6 +500,12 @@ static const struct diag_code codes[] = {
      "with another version of the statistics or of the histogram scheme, whose buckets cannot "
      "be added to these; with --by-agent, it must have been written with --by-agent too. It is "
      "left out of the merge."},
+    {"trace-follow-unmatched", "warning", "--follow matched no conversation",
+     "No message of the input belongs to the conversation that --follow names, so the output "
+     "is empty: a conversation id is matched exactly, as the summaries write it (IACP ids are "
+     "the initiator's name, a slash and the id, as in queen/q-00a1). When a conversation's id "
+     "ends in a slash and the id given, the warning names it. It is a warning: the exit status "
+     "is 0 unless --strict."},
 
     {NULL, NULL, NULL, NULL},
 };

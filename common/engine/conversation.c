@@ -10,6 +10,7 @@ void engine_config_defaults(struct engine_config *cfg)
         .queen = "queen",
         .assign_timeout = 300,
         .max_skew = 2,
+        .linger = 2,
         .clock_skew = 30,
         .idle_timeout = 3600,
         .heartbeat_period = 10,

@@ -16,6 +16,7 @@ struct engine_config {
     const char *queen;           /* the queen's name (IACP) */
     double assign_timeout;       /* seconds of message time before the queen reissues; 300 */
     double max_skew;             /* tolerated clock skew between a reply and its cause; 2 */
+    double linger;               /* message time an ended FIPA conversation is held; 2 */
     double clock_skew;           /* a sender's clock offset from the stream's tolerated; 30 */
     double idle_timeout;         /* seconds of message time after which state expires; 3600 */
     double heartbeat_period;     /* IACP heartbeat period; 10 */

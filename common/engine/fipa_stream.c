@@ -46,6 +46,7 @@ struct party {
     uint8_t before_cancel;   /* its state when the initiator cancelled */
     bool late;               /* its latest proposal came after the reply_by it answered */
     bool cancel_answer_open; /* its final answer crossed a cancel, which it may still answer */
+    bool cancel_heard;       /* it sent something after a cancel that nothing can name */
     const char *file;
     unsigned long line; /* the last message between it and the initiator */
     /* reply_by deadlines: the first message of the other side after the message that set it (the
@@ -69,7 +70,7 @@ struct relay {
 struct rare {
     char *answer_to;  /* brokering, recruiting: the opener's reply_to, who gets the answers */
     char *declared;   /* unfollowed: the protocol name its first message gave */
-    char *cancel_ref; /* reply_with of the latest cancel, which its answer names; or NULL */
+    char *cancel_ref; /* the latest cancel's own reply_with, which its answer names; or NULL */
     const char *broadcast_file; /* the latest broadcast */
     unsigned long broadcast_line;
     double broadcast_reply_by; /* NAN if none */
@@ -99,11 +100,11 @@ struct conversation {
     bool finished;          /* a tombstone: only key, initiator, protocol, outcome, last line */
     bool unfollowed;        /* unknown protocol, or a wrong opening: kept so that it is quiet */
     bool crowded;           /* more agents took part than PARTIES_MAX */
-    bool decided;           /* the initiator accepted or rejected a proposal */
     bool forwarded;         /* brokering, recruiting: the request reached targets */
     bool replies_forgotten; /* more reply_with values than REPLIES_MAX */
     bool cancelled;         /* the initiator cancelled */
     bool foreign;           /* --shard: another shard reports it (a chain all shards follow) */
+    bool held;              /* it ended, and waits --linger before its summary (s->held) */
     uint8_t outcome;
     uint8_t broadcast_state; /* what a broadcast put every listener in; PS_NONE if none */
     uint8_t nreplies, replies_cap;
@@ -113,7 +114,7 @@ struct conversation {
     uint16_t leader; /* auctions: 1 + the index of the party whose bid was accepted (English: the
                       * leading bid; Dutch: this round's winner); 0 if none */
     uint16_t cancel_answers_open; /* a tombstone: answers to crossed cancels that may still come */
-    uint32_t call;       /* contract net: digest of the opening cfp's content and reply_by */
+    uint32_t opening;    /* digest of its opening message (opening_digest): copies have it */
     struct story *story; /* for its summary; NULL without a callback, or once it ended */
     struct party *parties;
     /* Digests of the reply_with values of its messages: the first two in place. */
@@ -129,7 +130,7 @@ struct conversation {
     double active;          /* stream time at its last message, for expiry; NAN when none */
     unsigned long last_seq; /* for expiry by count when there is no time */
     struct alias **aliases; /* only for conversations keyed by the chain */
-    struct list_link link;  /* in the open list (by activity) or the tombstone list */
+    struct list_link link;  /* in the open list (by activity), the held or the tombstones */
     struct hash_node node;  /* in fipa_stream.conversations, while keyed */
     bool keyed;             /* no later conversation took its key */
 };
@@ -161,6 +162,7 @@ struct fipa_stream {
                                    * chains without an id: reply_with values are only unique per
                                    * agent */
     struct list open, tombstones; /* of struct conversation, the oldest first */
+    struct list held;             /* ended, summaries not written yet (--linger), oldest first */
     struct strbuf key;            /* the key of the message being followed */
     const char *key_form;         /* the form it is remembered by (find_conversation) */
     size_t key_form_len;
@@ -326,8 +328,8 @@ static void story_free(struct story *t)
     free(t);
 }
 
-/* The story of a conversation, begun with its opening act (or, for one revived after it ended,
- * with none known). */
+/* The story of a conversation, begun with its opening act (or, when it was not begun at its
+ * opening, with none known). */
 static struct story *story_of(struct conversation *c, int act, double opened_at)
 {
     if (!c->story) {
@@ -427,14 +429,16 @@ static bool reply_seen(struct conversation *c, const char *reply_with)
     return false;
 }
 
-static void remember_reply(struct conversation *c, const char *reply_with)
+/* Returns whether the value is new to the conversation: not among those it remembers, while it
+ * remembers them all. */
+static bool remember_reply(struct conversation *c, const char *reply_with)
 {
     if (c->replies_forgotten || reply_seen(c, reply_with))
-        return;
+        return false;
     if (c->nreplies == REPLIES_MAX) {
         c->replies_forgotten = true;
         forget_replies(c);
-        return;
+        return true;
     }
     if (c->nreplies == c->replies_cap && c->replies_cap == 0) {
         c->replies_cap = REPLIES_LOCAL;
@@ -448,6 +452,7 @@ static void remember_reply(struct conversation *c, const char *reply_with)
         c->replies_cap = (uint8_t)cap;
     }
     reply_digests(c)[c->nreplies++] = digest(reply_with, DIGEST_SEED);
+    return true;
 }
 
 /* A key of a reply chain ('r', then an agent_key) as acp-convert writes the conversation_id:
@@ -560,7 +565,7 @@ static void report(struct fipa_stream *s, const struct conversation *c, const ch
 }
 
 /* The most telling outcome of the parts that ended: a result beats a refusal. A conversation
- * revived by a late cfp starts from the outcome it had. */
+ * that a late copy of its opening took out of its hold starts from the outcome it had. */
 static enum outcome overall_outcome(const struct conversation *c)
 {
     enum outcome best = c->outcome;
@@ -588,6 +593,24 @@ static const struct party *first_open_party(const struct conversation *c)
         if (c->parties[i].state != PS_ENDED)
             return &c->parties[i];
     return NULL;
+}
+
+/* The parts of participants that a cancel nothing can name interrupted, and that sent something
+ * since (a notification that crossed it, or its answer: they cannot be told apart), end as
+ * cancelled when the conversation is handed over; a participant that sent nothing since still
+ * owes the answer. */
+static void settle_cancels(struct conversation *c)
+{
+    if (!c->cancelled || cancel_ref(c))
+        return;
+    for (size_t i = 0; i < c->nparties; i++) {
+        struct party *p = &c->parties[i];
+        if (p->state == PS_CANCELLING && p->cancel_heard) {
+            p->state = PS_ENDED;
+            p->outcome = OUT_CANCELLED;
+            c->open_parties--;
+        }
+    }
 }
 
 /* Drops an open conversation that is abandoned (evicted, expired, replaced, open at the end). */
@@ -619,6 +642,7 @@ static void warn_abandoned(struct fipa_stream *s, struct conversation *c, const 
     struct conversation *blamed = s->blame;
     s->blame = c;
     sink = sink_for(s, c, sink);
+    settle_cancels(c);
     const struct party *waiting = first_open_party(c);
     if (waiting) {
         struct diag_where at = related_to(m, c->last_file, c->last_line);
@@ -628,6 +652,61 @@ static void warn_abandoned(struct fipa_stream *s, struct conversation *c, const 
     }
     abandon(s, c, outcome);
     s->blame = blamed != c ? blamed : NULL;
+}
+
+/* Turns a conversation that ended into a tombstone. */
+static void entomb(struct fipa_stream *s, struct conversation *c)
+{
+    if (s->blame == c)
+        s->blame = NULL;
+    story_free(c->story);
+    c->story = NULL;
+    c->cancel_answers_open = 0;
+    for (size_t i = 0; i < c->nparties; i++)
+        if (c->parties[i].cancel_answer_open)
+            c->cancel_answers_open++;
+    free_parties(c);
+    if (c->rare && !c->cancel_answers_open) {
+        free(c->rare->cancel_ref);
+        c->rare->cancel_ref = NULL;
+    }
+    forget_replies(c);
+    if (c->rare)
+        relay_clear(&c->rare->relay);
+    c->finished = true;
+    list_append(&s->tombstones, &c->link);
+}
+
+/* The end of a held conversation's wait: its summary is written, and it shrinks to a
+ * tombstone. */
+static void release(struct fipa_stream *s, struct conversation *c)
+{
+    list_remove(&s->held, &c->link);
+    c->held = false;
+    report(s, c, fipa_outcome_name(c->outcome));
+    entomb(s, c);
+}
+
+/* A conversation whose every part ended is held, whole, for --linger of message time before its
+ * summary is written: a late copy of its opening (JADE sends one per receiver, and a quick
+ * refusal may end the conversation before the next copy goes out) still adds its receivers, and
+ * what comes after the end still lands in it. */
+static void finish(struct fipa_stream *s, struct conversation *c)
+{
+    c->outcome = overall_outcome(c);
+    list_remove(&s->open, &c->link);
+    c->held = true;
+    list_append(&s->held, &c->link);
+    if (!(s->cfg->linger > 0))
+        release(s, c);
+}
+
+/* A copy of its opening took a held conversation up again. */
+static void unhold(struct fipa_stream *s, struct conversation *c)
+{
+    list_remove(&s->held, &c->link);
+    c->held = false;
+    list_append(&s->open, &c->link);
 }
 
 /* When a conversation was last active: the time of its last message once the stream clock has
@@ -649,9 +728,21 @@ static bool idle(const struct fipa_stream *s, const struct conversation *c)
     return s->seq - c->last_seq > limit;
 }
 
+/* Whether a held conversation has waited --linger of message time since it ended; without
+ * message time it waits until it is idle by count (or the end, or --max-open). */
+static bool lingered(const struct fipa_stream *s, const struct conversation *c)
+{
+    if (!isnan(c->active) && !isnan(s->now) && s->now - c->active > s->cfg->linger)
+        return true;
+    return idle(s, c);
+}
+
 /* Expires from the oldest end only, so each message costs little however much state there is. */
 static void expire(struct fipa_stream *s, const struct message *m, struct diag_sink *sink)
 {
+    /* Those held first: one released long after it ended may expire as a tombstone at once. */
+    for (struct conversation *c; (c = oldest(&s->held)) && lingered(s, c);)
+        release(s, c);
     for (struct conversation *c; (c = oldest(&s->tombstones)) && idle(s, c);) {
         list_remove(&s->tombstones, &c->link);
         conversation_free(s, c);
@@ -675,28 +766,52 @@ static void make_room(struct fipa_stream *s, const struct message *m, struct dia
     unsigned long cap = s->cfg->max_open;
     if (!cap)
         return;
-    while (s->open.size >= cap && s->open.head)
-        warn_abandoned(s, oldest(&s->open), m, sink, "fipa-evicted",
-                       "was evicted (more than --max-open conversations open)", "evicted");
+    /* Held conversations count as open: the one held longest is released before any open one
+     * is evicted, since it lost nothing but the chance of a late message. */
+    while (s->open.size + s->held.size >= cap) {
+        if (s->held.head)
+            release(s, oldest(&s->held));
+        else
+            warn_abandoned(s, oldest(&s->open), m, sink, "fipa-evicted",
+                           "was evicted (more than --max-open conversations open)", "evicted");
+    }
     trim_tombstones(s);
 }
 
-/* A digest of what makes one call for proposals: JADE sends one cfp per participant, each a
- * copy of the same message with its own receiver and reply_with. */
-static uint32_t call_digest(const struct incoming *in)
+static uint32_t digest_bytes(const void *bytes, size_t len, uint32_t h)
 {
-    const char *reply_by = jv_member_string(in->m->view, "reply_by");
-    uint32_t h = digest(reply_by ? reply_by : "", DIGEST_SEED);
-    const struct jv *content = jv_object_get(in->m->view, "content");
-    /* Rare enough (a cfp) to take jansson's canonical form, sorted keys and all. */
-    json_t *tree = content ? jscan_to_tree(content) : NULL;
-    char *text = tree ? json_dumps(tree, JSON_COMPACT | JSON_SORT_KEYS | JSON_ENCODE_ANY) : NULL;
-    json_decref(tree);
-    h = digest("\x01", h);
-    if (text)
-        h = digest(text, h);
-    free(text);
+    const unsigned char *p = bytes;
+    for (size_t i = 0; i < len; i++)
+        h = (h ^ p[i]) * 16777619u;
     return h;
+}
+
+/* A JSON value as written: strings byte for byte, numbers by value, members in their order. A
+ * value's nodes follow one another in the view (jscan.h), so this is one pass over them. */
+static uint32_t value_digest(const struct jv *v, uint32_t h)
+{
+    for (const struct jv *n = v, *end = v + v->size; n < end; n++) {
+        h = digest_bytes(&n->type, sizeof n->type, h);
+        h = digest_bytes(&n->len, sizeof n->len, h);
+        if (n->type == JV_STRING)
+            h = digest_bytes(n->u.s, n->len, h);
+        else if (n->type == JV_INTEGER || n->type == JV_REAL)
+            h = digest_bytes(&n->u, sizeof n->u, h);
+    }
+    return h;
+}
+
+/* What the copies of one opening message share (JADE's initiators address several receivers
+ * with one copy each, every copy with its own reply_with): its act, its protocol member and its
+ * content. Sender and conversation are the conversation's own. */
+static uint32_t opening_digest(const struct incoming *in)
+{
+    int act = in->act;
+    uint32_t h = digest_bytes(&act, sizeof act, DIGEST_SEED);
+    const char *protocol = jv_member_string(in->m->view, "protocol");
+    h = protocol ? digest(protocol, digest_bytes("p", 1, h)) : h;
+    const struct jv *content = jv_object_get(in->m->view, "content");
+    return content ? value_digest(content, digest_bytes("c", 1, h)) : h;
 }
 
 /* A conversation keyed by s->key, opened by the message, in no list yet. */
@@ -743,8 +858,7 @@ static struct conversation *conversation_new(struct fipa_stream *s, const struct
     }
     c->protocol = p;
     c->protocol_named = named;
-    if (in->act == FIPA_CFP)
-        c->call = call_digest(in);
+    c->opening = opening_digest(in);
     list_append(&s->open, &c->link);
     return c;
 }
@@ -752,34 +866,6 @@ static struct conversation *conversation_new(struct fipa_stream *s, const struct
 static bool is_contract_net(enum fipa_protocol p)
 {
     return p == FP_CONTRACT_NET || p == FP_ITERATED_CONTRACT_NET;
-}
-
-/* Turns a conversation whose every part ended into a tombstone. */
-static void finish(struct fipa_stream *s, struct conversation *c)
-{
-    c->outcome = overall_outcome(c);
-    list_remove(&s->open, &c->link);
-    report(s, c, fipa_outcome_name(c->outcome));
-    if (s->blame == c)
-        s->blame = NULL;
-    story_free(c->story);
-    c->story = NULL;
-    for (size_t i = 0; i < c->nparties; i++)
-        if (c->parties[i].cancel_answer_open)
-            c->cancel_answers_open++;
-    free_parties(c);
-    if (c->rare && !c->cancel_answers_open) {
-        free(c->rare->cancel_ref);
-        c->rare->cancel_ref = NULL;
-    }
-    /* A contract net nobody was accepted or rejected in may be revived by a late copy of its
-     * cfp: it keeps what the in_reply_to check needs. */
-    if (!is_contract_net(c->protocol) || c->decided)
-        forget_replies(c);
-    if (c->rare)
-        relay_clear(&c->rare->relay);
-    c->finished = true;
-    list_append(&s->tombstones, &c->link);
 }
 
 /* Over when every addressed party is done, except after a broadcast that nobody took up: more
@@ -858,6 +944,8 @@ static void party_enter(struct conversation *c, struct party *p, const struct tr
         c->open_parties++;
     if (t->to == PS_CANCELLING && p->state != PS_CANCELLING)
         p->before_cancel = p->state;
+    if (t->to == PS_CANCELLING)
+        p->cancel_heard = false;
     p->state = t->to == PS_RESUME ? p->before_cancel : t->to;
     if (p->state == PS_ENDED) {
         p->outcome = t->outcome;
@@ -917,9 +1005,29 @@ static const char *opening_acts(struct fipa_stream *s, enum fipa_protocol p)
     return sb->buf;
 }
 
+/* In contract net a reject-proposal ends the bidder's part: an accept-proposal or an inform
+ * between the initiator and that bidder afterwards means the two disagree on who holds the task
+ * (as IACP's iacp-reply-after-reject). Returns whether it reported one. */
+static bool after_reject(const struct conversation *c, const struct party *p,
+                         const struct incoming *in, struct diag_sink *sink)
+{
+    if (!p || p->state != PS_ENDED || p->outcome != OUT_REJECTED || !is_contract_net(c->protocol) ||
+        (in->act != FIPA_ACCEPT_PROPOSAL && in->act != FIPA_INFORM))
+        return false;
+    struct diag_where at = related_to(in->m, p->file, p->line);
+    bool to_bidder = strcmp(in->sender, p->name) != 0;
+    diag_emit(sink, &at, "fipa-after-reject",
+              "%s %s %s, whose proposal was rejected, in conversation '%s'",
+              fipa_act_name(in->act, SPELL_KEBAB), to_bidder ? "to" : "from", p->name,
+              conversation_id(c));
+    return true;
+}
+
 static void unexpected(struct fipa_stream *s, struct conversation *c, const struct party *p,
                        const struct incoming *in, struct diag_sink *sink)
 {
+    if (after_reject(c, p, in, sink))
+        return;
     struct diag_where at = related_to(in->m, p->file, p->line);
     if (p->state == PS_ENDED) {
         diag_emit(sink, &at, "fipa-after-end", "%s after %s's part of conversation '%s' ended (%s)",
@@ -1101,8 +1209,11 @@ static void cannot_follow(const struct conversation *c, const struct incoming *i
               conversation_id(c));
 }
 
+/* own_reply_with: the message's reply_with when no earlier message of the conversation had it,
+ * else NULL. A cancel is named by its answer only through a reply_with of its own: JADE's
+ * cancel(r, false) carries the subscribe's, which every notification names. */
 static void from_initiator(struct fipa_stream *s, struct conversation *c, const struct incoming *in,
-                           struct diag_sink *sink)
+                           const char *own_reply_with, struct diag_sink *sink)
 {
     if (!has_receiver(in->receiver)) {
         cannot_follow(c, in, "receiver", sink);
@@ -1110,13 +1221,10 @@ static void from_initiator(struct fipa_stream *s, struct conversation *c, const 
     }
     if (in->act == FIPA_CANCEL) {
         c->cancelled = true;
-        const char *reply_with = jv_member_string(in->m->view, "reply_with");
         struct rare *r = rare(c);
         free(r->cancel_ref);
-        r->cancel_ref = reply_with ? xstrdup(reply_with) : NULL;
+        r->cancel_ref = own_reply_with ? xstrdup(own_reply_with) : NULL;
     }
-    if (in->act == FIPA_ACCEPT_PROPOSAL || in->act == FIPA_REJECT_PROPOSAL)
-        c->decided = true;
     if (in->act == FIPA_CFP && c->protocol == FP_AUCTION_DUTCH)
         c->leader = 0; /* a new round */
     const struct jv *r = in->receiver;
@@ -1291,29 +1399,28 @@ static const struct transition *participant_step(const struct conversation *c,
     return t ? t : fipa_transition_find(c->protocol, state, BY_PARTICIPANT, in->act);
 }
 
-/* While a cancel is pending, a message the participant sent before the cancel reached it (it
- * names an earlier message in in_reply_to, or it is a partial result) is judged by the state the
- * cancel interrupted. Returns its step, or NULL when the message is the answer to the cancel.
- * Without reply_with on the cancel, a notification naming an earlier message may as well be the
- * answer (many agents name the conversation's first message in every reply): it is read as the
- * answer, *ambiguous is set, and the real answer may still come. */
+/* While a cancel is pending, what the participant sends is the answer to the cancel or a
+ * message it sent before the cancel reached it (it crossed the cancel), judged by the state the
+ * cancel interrupted. Returns the crossing step, or NULL for the answer. Only a message that names
+ * the cancel's own reply_with is surely the answer. Any other notification, or partial result,
+ * that fits is a crossing one, however many come: a subscription may notify dozens of times
+ * before it reads the cancel, and where nothing can name the cancel (JADE's carries no reply_with
+ * of its own) its answer is one of them, which is why such a part ends as cancelled only when
+ * the conversation is handed over (settle_cancels). A final answer crosses when it names an
+ * earlier message; without in_reply_to it is read as the answer. */
 static const struct transition *crossing(const struct conversation *c, const struct party *p,
-                                         const struct incoming *in, bool *ambiguous)
+                                         const struct incoming *in)
 {
-    *ambiguous = false;
     if (p->state != PS_CANCELLING)
         return NULL;
     const char *in_reply_to = jv_member_string(in->m->view, "in_reply_to");
     const char *cancel = cancel_ref(c);
-    bool earlier = in_reply_to && !(cancel && strcmp(in_reply_to, cancel) == 0);
-    if (!earlier && !in->partial)
+    if (cancel && in_reply_to && strcmp(in_reply_to, cancel) == 0)
         return NULL;
     const struct transition *t = participant_step(c, p->before_cancel, in);
-    if (t && t->to != PS_ENDED && !cancel && !in->partial) {
-        *ambiguous = true;
-        return NULL;
-    }
-    return t;
+    if (!t || t->to != PS_ENDED || in->partial)
+        return t;
+    return in_reply_to ? t : NULL;
 }
 
 /* A crossing message: a notification leaves the cancel pending; a final answer ends the part,
@@ -1321,6 +1428,8 @@ static const struct transition *crossing(const struct conversation *c, const str
 static void crossed(struct conversation *c, struct party *p, const struct transition *t,
                     const struct incoming *in, struct diag_sink *sink)
 {
+    if (!cancel_ref(c))
+        p->cancel_heard = true;
     if (t->to != PS_ENDED) {
         if (t->to != PS_RESUME)
             p->before_cancel = t->to;
@@ -1390,8 +1499,7 @@ static void from_participant(struct fipa_stream *s, struct conversation *c,
     }
     bool late = check_late(s, c, p, &p->reply_due, in, sink);
     p->answer_due = in->reply_by;
-    bool ambiguous;
-    const struct transition *t = crossing(c, p, in, &ambiguous);
+    const struct transition *t = crossing(c, p, in);
     if (t) {
         crossed(c, p, t, in, sink);
         return;
@@ -1411,8 +1519,6 @@ static void from_participant(struct fipa_stream *s, struct conversation *c,
     }
     if (!relayed_answer(c, p, in))
         party_enter(c, p, t, in->m);
-    if (ambiguous && p->state == PS_ENDED)
-        p->cancel_answer_open = true;
 }
 
 static void touch(struct fipa_stream *s, struct conversation *c, const struct incoming *in)
@@ -1469,10 +1575,9 @@ static void follow(struct fipa_stream *s, struct conversation *c, const struct i
 {
     check_in_reply_to(c, in, sink);
     const char *reply_with = jv_member_string(in->m->view, "reply_with");
-    if (reply_with)
-        remember_reply(c, reply_with);
+    bool own = reply_with && remember_reply(c, reply_with);
     if (strcmp(in->sender, c->initiator) == 0) {
-        from_initiator(s, c, in, sink);
+        from_initiator(s, c, in, own ? reply_with : NULL, sink);
     } else {
         from_participant(s, c, in, sink);
         note_reply(s, c, in);
@@ -1492,33 +1597,88 @@ static bool late_relay(const struct conversation *c, const struct incoming *in)
            (in->act == FIPA_INFORM || in->act == FIPA_FAILURE) && strcmp(in->sender, c->initiator);
 }
 
+/* The participant a message after the end is between the initiator and: its sender, or the
+ * first receiver the conversation knows. Only a held conversation still knows its parties. */
+static struct party *party_involved(struct conversation *c, const struct incoming *in)
+{
+    if (!c->held)
+        return NULL;
+    if (strcmp(in->sender, c->initiator) != 0)
+        return party_find(c, in->sender);
+    if (!has_receiver(in->receiver))
+        return NULL;
+    const struct jv *r = in->receiver;
+    struct party *p = NULL;
+    for (const struct jv *a = fipa_agents_first(r); a && !p; a = fipa_agents_next(r, a)) {
+        const char *name = fipa_agent_name_jv(a);
+        p = name ? party_find(c, name) : NULL;
+    }
+    return p;
+}
+
+/* The late answer to a cancel that a final answer crossed, still accepted once. */
+static bool answers_cancel_late(struct conversation *c, struct party *p, const struct incoming *in)
+{
+    if (strcmp(in->sender, c->initiator) == 0 || !answers_crossed_cancel(cancel_ref(c), in))
+        return false;
+    if (c->held) {
+        if (!p || !p->cancel_answer_open)
+            return false;
+        p->cancel_answer_open = false;
+        return true;
+    }
+    if (!c->cancel_answers_open)
+        return false;
+    c->cancel_answers_open--;
+    return true;
+}
+
+/* A message in a conversation that ended: held (its summary still to come) or a tombstone. */
 static void after_end(struct conversation *c, const struct incoming *in, struct diag_sink *sink)
 {
     bool broker_own = is_brokered(c) && strcmp(in->sender, c->initiator) != 0 &&
                       has_receiver(in->receiver) && !to_initiator(c, in);
-    bool cancel_answer = c->cancel_answers_open && strcmp(in->sender, c->initiator) != 0 &&
-                         answers_crossed_cancel(cancel_ref(c), in);
-    if (cancel_answer)
-        c->cancel_answers_open--;
-    if (broker_own || cancel_answer || late_relay(c, in)) {
-        c->messages++;
+    struct party *p = party_involved(c, in);
+    if (broker_own || answers_cancel_late(c, p, in) || late_relay(c, in)) {
+        if (c->finished)
+            c->messages++;
         return;
     }
-    struct diag_where at = related_to(in->m, c->last_file, c->last_line);
+    if (after_reject(c, p, in, sink))
+        return;
+    struct diag_where at =
+        p ? related_to(in->m, p->file, p->line) : related_to(in->m, c->last_file, c->last_line);
     diag_emit(sink, &at, "fipa-after-end", "%s after %s conversation '%s' ended (%s)",
               fipa_act_name(in->act, SPELL_KEBAB), fipa_protocol_name(c->protocol),
               conversation_id(c), fipa_outcome_name(c->outcome));
+}
+
+/* A message after a held conversation's end lands in it: its summary counts it. Its wait still
+ * counts from the end. */
+static void land(struct conversation *c, const struct incoming *in)
+{
+    c->messages++;
+    c->last_file = in->m->at.file;
+    c->last_line = in->m->at.line;
+    if (!isnan(in->time)) {
+        if (isnan(c->started))
+            c->started = in->time;
+        c->ended = in->time;
+    }
 }
 
 static void reused(struct fipa_stream *s, struct conversation *c, const struct incoming *in,
                    enum fipa_protocol p, struct diag_sink *sink)
 {
     struct diag_where at = related_to(in->m, c->first_file, c->first_line);
+    bool ended = c->finished || c->held;
     diag_emit(sink, &at, "fipa-conversation-reused",
               "%s opens a new %s run in conversation '%s', which %s (%s)",
               fipa_act_name(in->act, SPELL_KEBAB), fipa_protocol_name(p), conversation_id(c),
-              c->finished ? "already ended" : "is still open",
-              c->finished ? fipa_outcome_name(c->outcome) : fipa_protocol_name(c->protocol));
+              ended ? "already ended" : "is still open",
+              ended ? fipa_outcome_name(c->outcome) : fipa_protocol_name(c->protocol));
+    if (c->held)
+        release(s, c); /* its summary first, then the new run's */
     if (c->finished) {
         list_remove(&s->tombstones, &c->link);
         conversation_free(s, c);
@@ -1608,27 +1768,28 @@ static bool reuses(const struct conversation *c, const struct incoming *in, enum
 {
     if (p == FP_NONE)
         return false;
-    if (c->finished)
+    if (c->finished || c->held)
         return !jv_member_string(in->m->view, "in_reply_to");
     return named && !fipa_protocol_same_family(p, c->protocol);
 }
 
-/* JADE sends a cfp as one message per participant, all in one conversation: a copy that comes
- * after every participant so far refused is the same call reaching one more, not a new run. */
-static bool continues_call(const struct conversation *c, const struct incoming *in)
+/* A further copy of a held conversation's opening message: from its initiator, answering
+ * nothing, with the opening's act, protocol member and content, to receivers none of whom is in
+ * it yet. JADE's initiators address several responders with one copy each, in a loop, and a
+ * responder that answers at once may have ended its part, and so the conversation, before the
+ * next copy went out: the copy adds its receivers, as one message to all of them would have. */
+static bool is_copy(struct conversation *c, const struct incoming *in)
 {
-    return c->finished && is_contract_net(c->protocol) && !c->decided && in->act == FIPA_CFP &&
-           strcmp(in->sender, c->initiator) == 0 && !jv_member_string(in->m->view, "in_reply_to") &&
-           call_digest(in) == c->call;
-}
-
-/* Opens a tombstone again. Its summary was handed over when it ended; it is handed over again
- * when it ends anew. */
-static void revive(struct fipa_stream *s, struct conversation *c)
-{
-    list_remove(&s->tombstones, &c->link);
-    c->finished = false;
-    list_append(&s->open, &c->link);
+    if (!c->held || strcmp(in->sender, c->initiator) != 0 || !has_receiver(in->receiver) ||
+        !fipa_protocol_opens(c->protocol, in->act) || jv_member_string(in->m->view, "in_reply_to"))
+        return false;
+    const struct jv *r = in->receiver;
+    for (const struct jv *a = fipa_agents_first(r); a; a = fipa_agents_next(r, a)) {
+        const char *name = fipa_agent_name_jv(a);
+        if (!name || is_broadcast(name) || strcmp(name, c->initiator) == 0 || party_find(c, name))
+            return false;
+    }
+    return opening_digest(in) == c->opening;
 }
 
 /* Whether a message names the protocol its conversation runs: the names agree, or, known, are
@@ -1768,12 +1929,13 @@ static const char *follow_message(struct fipa_stream *s, const struct incoming *
         sink = &s->probe;
     if (c && c->unfollowed)
         return in_unfollowed(s, c, in, name, sink);
-    if (c && !c->finished)
+    /* Findings about a reused conversation that ended go to the new run (s->pending). */
+    if (c && !c->finished && !c->held)
         s->blame = c;
     bool named;
     enum fipa_protocol p = would_open(in, &named);
-    if (c && continues_call(c, in))
-        revive(s, c);
+    if (c && is_copy(c, in))
+        unhold(s, c);
     if (c && reuses(c, in, p, named)) {
         reused(s, c, in, p, sink);
         c = NULL;
@@ -1784,6 +1946,11 @@ static const char *follow_message(struct fipa_stream *s, const struct incoming *
     }
     if (c)
         s->blame = c;
+    if (c && c->held) { /* it ended: what comes now goes into its summary */
+        after_end(c, in, sink);
+        land(c, in);
+        return belongs_to(s, c);
+    }
     if (!c) {
         /* Only unknown protocols and wrong openings are remembered unfollowed: other messages
          * that open nothing belong to conversations met midway, or to none. */
@@ -1901,6 +2068,11 @@ static void clock_agreed(struct fipa_stream *s)
              c = LIST_ITEM(c->link.next, struct conversation, link))
             if (!isnan(c->active))
                 c->active = s->now;
+    /* The held ones all wait from now, those that ended with no time too, so that the list
+     * stays in the order they are due. */
+    for (struct conversation *c = oldest(&s->held); c;
+         c = LIST_ITEM(c->link.next, struct conversation, link))
+        c->active = s->now;
 }
 
 /* Reads the message's time on the stream clock, and reports a sender whose clock was found to be
@@ -1960,9 +2132,12 @@ const char *fipa_stream_feed(struct fipa_stream *s, const struct message *m, str
 
 void fipa_stream_finish(struct fipa_stream *s, struct diag_sink *sink)
 {
+    while (s->held.head)
+        release(s, oldest(&s->held));
     while (s->open.head) {
         struct conversation *c = oldest(&s->open);
         s->blame = c;
+        settle_cancels(c);
         const struct party *waiting = first_open_party(c);
         if (waiting) {
             struct diag_where at = {.file = c->first_file, .line = c->first_line};
@@ -1991,6 +2166,8 @@ void fipa_stream_note(struct fipa_stream *s, const struct diag_finding *finding)
 
 void fipa_stream_hand_over(struct fipa_stream *s)
 {
+    while (s->held.head)
+        release(s, oldest(&s->held));
     while (s->open.head)
         abandon(s, oldest(&s->open), "open");
 }
@@ -2019,11 +2196,13 @@ void fipa_stream_free(struct fipa_stream *s)
         list_remove(&s->open, &c->link);
         conversation_free(s, c);
     }
-    while (s->tombstones.head) {
-        struct conversation *c = oldest(&s->tombstones);
-        list_remove(&s->tombstones, &c->link);
-        conversation_free(s, c);
-    }
+    struct list *ended[] = {&s->held, &s->tombstones};
+    for (size_t i = 0; i < 2; i++)
+        while (ended[i]->head) {
+            struct conversation *c = oldest(ended[i]);
+            list_remove(ended[i], &c->link);
+            conversation_free(s, c);
+        }
     hashtab_free(&s->conversations, NULL);
     hashtab_free(&s->aliases, NULL);
     clock_book_free(s->clock);

@@ -286,21 +286,23 @@ static int next_line(struct reader *r, struct record *rec, enum record_syntax sy
  *
  * A record ends at the ")" that closes its message. A message whose syntax is broken (the shape
  * check fails, or a byte-length string could never fit in max_line) ends instead before the
- * first line inside it that starts a message ("(" and a communicative act at the very start of
- * a line), when that comes first; so does a message that is still open at the end of the input
- * or when it outgrows max_line. Valid messages are never cut: inside them such a line is text. */
+ * first line inside it that starts a record (acl_starts_record: "(" and a communicative act, or
+ * "{", at the very start of a line), when that comes first; so does a message that is still open
+ * at the end of the input or when it outgrows max_line. Without "{", a lone "(" before a stream
+ * of JSON would take in every line after it. Valid messages are never cut: inside them such a
+ * line is text. */
 
 struct acl_scan {
     struct acl_lexer lex;
     struct acl_shape shape;
     unsigned long depth; /* lists open */
     size_t closed;       /* the record's length once its ")" was read; 0 before */
-    size_t searched;     /* bytes searched for a line that starts a message */
+    size_t searched;     /* bytes searched for a line that starts a record */
     size_t candidate;    /* where the first such line inside the record starts; 0: none yet */
     bool broken;         /* the message cannot be valid: it ends at candidate */
 };
 
-/* Searches for "\n(" followed by a communicative act, up to avail. */
+/* Searches for a line end followed by a line that starts a record, up to avail. */
 static void find_candidate(struct acl_scan *sc, const char *p, size_t avail, bool eof)
 {
     while (!sc->candidate && sc->searched < avail) {
@@ -310,8 +312,7 @@ static void find_candidate(struct acl_scan *sc, const char *p, size_t avail, boo
             return;
         }
         size_t at = (size_t)(nl - p) + 1;
-        int starts = at < avail ? (p[at] == '(' ? acl_starts_message(p + at, avail - at, eof) : 0)
-                                : (eof ? 0 : -1);
+        int starts = at < avail ? acl_starts_record(p + at, avail - at, eof) : (eof ? 0 : -1);
         if (starts < 0) {
             sc->searched = at - 1; /* wait at the newline for the bytes that decide */
             return;

@@ -5,7 +5,8 @@
  * A string-form record starts at a line whose first byte after blanks is "(" (its indentation
  * included), or right after the previous record on its line. It ends at the ")" that closes its
  * message; a message that cannot be one (see acl_lex.h) ends before the first line inside it
- * that starts a message. White space after a record up to the end of its line is skipped;
+ * that starts a message ("(" and a communicative act) or a JSON object ("{" as its first byte).
+ * White space after a record up to the end of its line is skipped;
  * anything else there is a record of its own, up to the end of the line. */
 #ifndef ACP_READER_H
 #define ACP_READER_H

@@ -446,7 +446,8 @@ enum fipa_act acl_act(const char *word, size_t len)
     return fipa_act_parse(name);
 }
 
-int acl_starts_message(const char *p, size_t avail, bool eof)
+/* Whether a message starts at p, which holds "(" (acl_starts_record's rule). */
+static int starts_message(const char *p, size_t avail, bool eof)
 {
     size_t i = 1;
     while (i < avail && (p[i] == ' ' || p[i] == '\t') && i <= ACT_WORD_MAX)
@@ -461,4 +462,11 @@ int acl_starts_message(const char *p, size_t avail, bool eof)
     if (i == avail && !eof)
         return -1;
     return acl_act(p + word, i - word) != FIPA_ACT_INVALID;
+}
+
+int acl_starts_record(const char *p, size_t avail, bool eof)
+{
+    if (p[0] == '{')
+        return 1;
+    return p[0] == '(' ? starts_message(p, avail, eof) : 0;
 }

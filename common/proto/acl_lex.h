@@ -128,8 +128,11 @@ const char *acl_shape_message(enum acl_shape_error err);
  * counter-propose, in any case, with - or _; FIPA_ACT_INVALID for any other word. */
 enum fipa_act acl_act(const char *word, size_t len);
 
-/* Whether a message starts at p, which holds "(": spaces or tabs, then a communicative act ending
- * in white space or a parenthesis. 1 yes, 0 no, -1 not known before more bytes arrive. */
-int acl_starts_message(const char *p, size_t avail, bool eof);
+/* Whether a line that starts at p (avail bytes of it held, at least one) starts a record that a
+ * broken message must not swallow: "{" as its first byte (a JSON object: in a stream that mixes
+ * the two forms, a line of JSON ends a string-form record that is broken), or "(", spaces or
+ * tabs, then a communicative act ending in white space or a parenthesis. 1 yes, 0 no, -1 not
+ * known before more bytes arrive. */
+int acl_starts_record(const char *p, size_t avail, bool eof);
 
 #endif

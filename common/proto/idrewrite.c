@@ -17,7 +17,9 @@ struct mapping {
     struct list_link age; /* in order of last use */
     char *recorded;
     char *live;
-    bool owned; /* set by the message that carries the id, not only by a reference to it */
+    bool owned;  /* set by the message that carries the id, not only by a reference to it */
+    char *owner; /* the sender of the message that carried it, or NULL: an IACP id is unique per
+                  * sender, so only the same sender's id again is a duplicate */
 };
 
 struct idrewrite {
@@ -40,6 +42,7 @@ static void mapping_free(void *p)
     struct mapping *m = p;
     free(m->recorded);
     free(m->live);
+    free(m->owner);
     free(m);
 }
 
@@ -127,19 +130,33 @@ static const char *agent_name(const json_t *v)
     return json_string_value(v);
 }
 
+/* Whether the message of sender that carries an id mapped as m carries the same id again: the
+ * same sender's (a duplicate of the recording, which stays one), or any sender's when m came
+ * from a reference (the message takes the id that reference was given). */
+static bool same_id(const struct mapping *m, const char *sender)
+{
+    if (!m->owned)
+        return true;
+    if (!m->owner || !sender)
+        return !m->owner && !sender;
+    return strcmp(m->owner, sender) == 0;
+}
+
 static bool rewrite_own(struct idrewrite *r, json_t *root, const char *key, const char *owner)
 {
     const char *recorded = json_string_value(json_object_get(root, key));
     if (!recorded)
         return false;
     struct mapping *m = strmap_get(r->map, recorded);
-    if (m) {
-        /* A reference came first, and the message takes the id that reference was given; or
-         * an earlier message carried the id, and a duplicate of the recording stays one. */
+    if (m && same_id(m, owner)) {
         m->owned = true;
         touch(r, m);
     } else {
         m = put(r, recorded, fresh_id(r, recorded, owner), true);
+    }
+    if (owner && (!m->owner || strcmp(m->owner, owner) != 0)) {
+        free(m->owner);
+        m->owner = xstrdup(owner);
     }
     return set_string(root, key, m->live);
 }

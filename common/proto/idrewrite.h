@@ -9,8 +9,9 @@
  * idgen_fresh_like), one counter per style for the whole run, so ids are unique within a run
  * (for 16,777,216 m- ids) and a seed reproduces them. The mapping is bounded: it keeps the
  * 100,000 ids used last, as the stream checks remember at most --max-open (100,000) ids. Two
- * recorded messages with one id get one fresh id, so that a duplicate stays a duplicate, while
- * the first id is among those kept. */
+ * recorded messages of one sender with one id get one fresh id, so that a duplicate stays a
+ * duplicate, while the first id is among those kept; another sender's message with that id (an
+ * IACP id is unique per sender) gets one of its own. */
 #ifndef ACP_IDREWRITE_H
 #define ACP_IDREWRITE_H
 

@@ -55,6 +55,12 @@ static const struct opt engine_group[] = {
     {NULL, 0, 0, NULL, NULL},
 };
 
+static const struct opt linger_group[] = {
+    {"linger", OPT_LINGER, required_argument, "SECONDS",
+     "time an ended FIPA conversation waits for late messages (default 2)"},
+    {NULL, 0, 0, NULL, NULL},
+};
+
 static const struct opt live_group[] = {
     {"wall-clock", OPT_WALL_CLOCK, no_argument, NULL,
      "message time also passes while the input is idle (a live stream)"},
@@ -118,6 +124,7 @@ static size_t collect(const struct tool_spec *spec, const struct opt **out, size
     const struct opt *tables[] = {spec->options,
                                   (spec->groups & GROUP_CHECKS) ? checks_group : NULL,
                                   (spec->groups & GROUP_ENGINE) ? engine_group : NULL,
+                                  (spec->groups & GROUP_LINGER) ? linger_group : NULL,
                                   (spec->groups & GROUP_LIVE) ? live_group : NULL,
                                   (spec->groups & GROUP_FIPA) ? fipa_group : NULL,
                                   (spec->groups & GROUP_CLOCK) ? clock_group : NULL,
@@ -233,6 +240,8 @@ static bool engine_option(struct engine_config *e, int key, const char *arg)
         return parse_duration(arg, &e->assign_timeout);
     case OPT_MAX_SKEW:
         return parse_duration(arg, &e->max_skew);
+    case OPT_LINGER:
+        return parse_duration(arg, &e->linger);
     case OPT_CLOCK_SKEW:
         return parse_duration(arg, &e->clock_skew) && e->clock_skew > 0;
     case OPT_IDLE_TIMEOUT:
@@ -257,6 +266,7 @@ static bool common_option(struct common_opts *o, int key, const char *arg)
     case OPT_SLOTS:
     case OPT_ASSIGN_TIMEOUT:
     case OPT_MAX_SKEW:
+    case OPT_LINGER:
     case OPT_CLOCK_SKEW:
     case OPT_IDLE_TIMEOUT:
     case OPT_MAX_OPEN:

@@ -31,6 +31,7 @@ enum {
     OPT_MAX_OPEN,
     OPT_FIPA_PROFILE,
     OPT_WALL_CLOCK,
+    OPT_LINGER,
     OPT_NO_PROGRESS,
     OPT_VERSION,
     OPT_TOOL = 512,
@@ -54,6 +55,8 @@ enum {
     /* --no-progress: tools that show the progress of a long run on a terminal */
     GROUP_PROGRESS = 64,
     GROUP_JOBS = 32, /* --jobs: tools whose per-message work may run on several cores */
+    /* --linger: tools whose engine holds a FIPA conversation that ended for late messages */
+    GROUP_LINGER = 128,
 };
 
 enum color_when { COLOR_AUTO, COLOR_ALWAYS, COLOR_NEVER };
