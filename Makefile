@@ -42,7 +42,8 @@ PROGS = $(TOOLS:%=$(BIN)/%)
 # Keep objects between builds: make would otherwise delete the cmd/ ones as intermediates.
 .SECONDARY:
 
-all: $(PROGS)
+# The example agent too, at the path the README's and man pages' recipes run it by.
+all: $(PROGS) examples/forager
 
 $(BUILD)/%.o: %.c $(COMMON_HDR) | have-jansson
 	@mkdir -p $(dir $@)
@@ -81,7 +82,10 @@ check: deps
 	@$(MAKE) -s --no-print-directory all test-programs
 	@ACP_BUILD=$(BUILD) tests/run $(BIN)
 
-SANITIZE = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+# float-cast-overflow too: a double converted to an integer it does not fit is undefined
+# behaviour, which `undefined` does not check.
+SANITIZE = -fsanitize=address,undefined,float-cast-overflow -fno-omit-frame-pointer \
+	-fno-sanitize-recover=all
 check-asan: deps
 	@$(MAKE) -s --no-print-directory BUILD=build-asan BIN=build-asan/bin \
 	  CFLAGS="-O1 -g $(SANITIZE)" LDFLAGS="$(SANITIZE)" all test-programs
@@ -175,7 +179,7 @@ lint: layers
 	  -Icommon --suppress=missingIncludeSystem common cmd
 
 clean:
-	rm -rf build build-asan build-tsan build-fuzz build-valgrind bin bench/out
+	rm -rf build build-asan build-tsan build-fuzz build-valgrind bin bench/out examples/forager
 
 # Tools for tests and benchmarks, not installed: the capture generators and measures of bench/
 # (parse-floor and the example agent link jansson), built with the tools' flags.
@@ -188,6 +192,6 @@ $(BUILD)/parse-floor: bench/parse-floor.c
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -O2 -o $@ $< $(LIBS)
 
-$(BUILD)/forager: examples/forager.c
+$(BUILD)/forager examples/forager: examples/forager.c
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -o $@ $< $(LIBS)

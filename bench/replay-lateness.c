@@ -35,7 +35,7 @@ static double quantile(double *v, size_t n, double q)
 int main(int argc, char **argv)
 {
     double rate = argc > 1 ? atof(argv[1]) : 0;
-    if (rate <= 0) {
+    if (!(rate > 0 && rate < 1e9)) { /* and (size_t)rate below stays in range */
         fprintf(stderr, "usage: replay-lateness RATE < LINES\n");
         return 2;
     }

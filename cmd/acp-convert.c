@@ -560,7 +560,8 @@ int main(int argc, char **argv)
         .idle_timeout = opts.engine.idle_timeout,
         .max_open = opts.engine.max_open,
         .clock_skew = opts.engine.clock_skew,
-        .seed = opts.seed_given ? opts.seed : (unsigned long)opts.now ^ (unsigned long)getpid(),
+        .seed = opts.seed_given ? opts.seed : 0,
+        .seed_from_input = !opts.seed_given,
         .now = opts.now,
     };
     run.fipa.profile = opts.engine.fipa_profile;

@@ -542,14 +542,19 @@ static void send_at(struct replay *r, struct filter *f, const struct held *m, do
      * still read from the recording and awaited. */
     if (past_duration(r, due > now ? due : now) || (r->check && r->limit && r->sent >= r->limit)) {
         end_run(r, f);
+        filter_unused(f, 1);
         return;
     }
-    if (!wait_until(r, f, due, lockstep))
+    if (!wait_until(r, f, due, lockstep)) {
+        filter_unused(f, 1);
         return;
+    }
     now = clock_monotonic();
     json_t *sent;
     prepare(r, m, now, &sent);
-    if (deliver(r, f)) {
+    if (!deliver(r, f)) {
+        filter_unused(f, 1);
+    } else {
         if (!r->sent)
             r->first_sent = lockstep || r->pace.pace == PACE_TOPSPEED ? now : due;
         r->sent++;
@@ -585,11 +590,12 @@ static void release_run(struct replay *r)
 static void flush_run(struct replay *r, struct filter *f, bool burst)
 {
     struct run *run = &r->run;
-    size_t n = run->count;
-    for (size_t i = 0; i < n && !r->ended; i++) {
+    size_t n = run->count, i = 0;
+    for (; i < n && !r->ended; i++) {
         double t = burst ? run->second : run->second + (double)i / (double)n;
         send_at(r, f, &run->items[i], t, burst ? 0 : 1.0 / (double)n, NULL);
     }
+    filter_unused(f, n - i); /* the run ended before their turn */
     release_run(r);
 }
 
@@ -607,6 +613,10 @@ static void hold(struct replay *r, struct filter *f, const struct message *m, do
     struct run *run = &r->run;
     if (run->count && run->second != second)
         flush_run(r, f, false);
+    if (r->ended) {
+        filter_unused(f, 1); /* the run ended with the second before */
+        return;
+    }
     if (run->second != second)
         run->overflowed = false;
     run->second = second;
@@ -667,11 +677,24 @@ static void agent_message(struct replay *r, struct filter *f, struct message *m,
     send_at(r, f, &h, t, 0, m);
 }
 
+static void report_no_time(struct filter *f, const struct message *m)
+{
+    if (schedule_beyond_era(message_tree(m), m->proto))
+        diag_emit(filter_sink(f), &m->at, "replay-ts-range",
+                  "ts is above 10^14, no time of this era: this message cannot be scheduled, "
+                  "and is skipped (--rate and --topspeed send it)");
+    else
+        diag_emit(filter_sink(f), &m->at, "replay-no-time",
+                  "no time to schedule this message by (IACP ts, FIPA timestamp or created_at); "
+                  "replay a stream without times with --rate or --topspeed");
+}
+
 static enum verdict replay_message(void *ctx, struct filter *f, struct message *m)
 {
     struct replay *r = ctx;
     if (r->ended) {
         filter_stop(f);
+        filter_unused(f, 1);
         return VERDICT_WRITTEN;
     }
     r->pass_messages++;
@@ -679,9 +702,7 @@ static enum verdict replay_message(void *ctx, struct filter *f, struct message *
     bool whole = false;
     bool has_time = schedule_message_time(message_tree(m), m->proto, &t, &whole);
     if (!has_time && needs_time(r)) {
-        diag_emit(filter_sink(f), &m->at, "replay-no-time",
-                  "no time to schedule this message by (IACP ts, FIPA timestamp or created_at); "
-                  "replay a stream without times with --rate or --topspeed");
+        report_no_time(f, m);
         return VERDICT_WRITTEN;
     }
     if (r->start > 0 && before_start(r, t))

@@ -286,12 +286,9 @@ static void handle_line(struct send *s, struct filter *f, struct answers *a,
     const char *why = peer_message(line, &msg, &proto);
     if (why) {
         struct diag_where at = session_where(&s->session, s->session.lines);
-        struct strbuf shown = STRBUF_INIT;
-        sb_add(&shown, line->text, line->len);
         diag_emit(&s->session.sink, &at, "peer-garbage",
-                  "the peer wrote a line that is not a message (%s): '%s'; ignored", why,
-                  shown.buf ? shown.buf : "");
-        sb_free(&shown);
+                  "the peer wrote a line that is not a message (%s): '%.*s'; ignored", why,
+                  diag_quote_len(line->len), line->text);
         return;
     }
     enum answer_role role = a ? answers_classify(a, msg, proto) : ANSWER_UNRELATED;
@@ -422,9 +419,26 @@ static void await_end(struct send *s, struct filter *f, const json_t *msg, enum 
     answers_free(a);
 }
 
+/* A Caxton reply needs a content as every Caxton message does, and --answer fills in all the
+ * other members but that one: the user is told how to give it, where fipa_check would only say
+ * that it is missing. */
+static bool answer_lacks_content(const struct send *s, const struct message *m,
+                                 struct diag_sink *sink)
+{
+    if (s->answer_proto != PROTO_FIPA || s->fipa.profile == FIPA_PROFILE_STANDARD ||
+        json_object_get(message_tree(m), "content"))
+        return false;
+    diag_emit(sink, &m->at, "fipa-missing",
+              "missing required member 'content': a Caxton reply carries one too; give it as "
+              "content:={} (an empty object), content=TEXT or content.KEY=VALUE");
+    return true;
+}
+
 static void check(struct send *s, const struct message *m, struct diag_sink *sink)
 {
     unsigned long before = sink->errors;
+    if (answer_lacks_content(s, m, sink))
+        return;
     if (m->proto == PROTO_IACP)
         iacp_check(m, &s->iacp, sink);
     else if (s->engine)
@@ -482,6 +496,13 @@ static enum verdict send_message(void *ctx, struct filter *f, struct message *m)
     struct outgoing_config oc = {.queen = s->opts->engine.queen, .ids = s->ids, .now = now};
     bool answering = s->answer_proto != PROTO_NONE;
     outgoing_complete(message_tree(m), proto, answering && !s->answer_has_conversation, &oc);
+    const char *reply_by = outgoing_relative_time_left(message_tree(m));
+    if (reply_by) {
+        diag_emit(sink, &m->at, "fipa-time",
+                  "reply_by=%s falls past the year 9999, the last an RFC 3339 date-time can name",
+                  reply_by);
+        return VERDICT_WRITTEN;
+    }
     json_t *msg = outgoing_ordered(message_tree(m), proto);
     struct message out;
     message_init(&out, NULL, json_incref(msg), proto == PROTO_FIPA ? CHOOSE_FIPA : CHOOSE_IACP);

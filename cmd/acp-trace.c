@@ -33,7 +33,7 @@ static const struct opt trace_options[] = {
     {"merge-stats", OPT_MERGE_STATS, no_argument, NULL,
      "merge the --format=stats objects in the FILEs"},
     {"hide", OPT_HIDE, required_argument, "KIND,...",
-     "diagrams leave out these kinds or performatives"},
+     "diagrams, the report and the stats leave out these kinds or performatives"},
     {"max-arrows", OPT_MAX_ARROWS, required_argument, "N",
      "diagrams stop after N arrows (default 10000)"},
     {"now", OPT_NOW, required_argument, "TIME",
@@ -69,7 +69,7 @@ struct trace {
     bool by_agent;
     bool merge;
     unsigned long shard, shards;
-    char **hidden; /* kinds and acts (kebab) that diagrams leave out */
+    char **hidden; /* kinds and acts (kebab) that diagrams and the counts leave out */
     size_t nhidden;
     unsigned long max_arrows;
 
@@ -124,6 +124,16 @@ static bool parse_hide(struct trace *t, const char *arg)
         p += len;
     } while (*p++ == ',');
     return true;
+}
+
+/* --hide: the report and the statistics leave these kinds out of their counts, as diagrams do
+ * out of their arrows. */
+static bool kind_hidden(const struct trace *t, const char *kind)
+{
+    for (size_t i = 0; i < t->nhidden; i++)
+        if (strcmp(t->hidden[i], kind) == 0)
+            return true;
+    return false;
 }
 
 static bool handle_option(void *ctx, int key, const char *arg)
@@ -287,7 +297,8 @@ static enum verdict trace_message(void *ctx, struct filter *f, struct message *m
     note_conversation(t, conversation);
     if (conversation != ENGINE_ELSEWHERE && followed(t, conversation)) {
         const char *kind = trace_kind_of(m), *sender = trace_sender_of(m);
-        trace_stats_message(t->stats, kind, sender);
+        if (!kind_hidden(t, kind))
+            trace_stats_message(t->stats, kind, sender);
         if (t->format == FORMAT_MESSAGES)
             write_record(f, m->rec);
         if (t->diagram)

@@ -22,7 +22,7 @@ _acp_convert_options='
 --no-progress
 --max-line-bytes=
 --explain=          @code
---help
+-h --help
 --version
 '
 _acp_convert() { _acp_complete acp-convert "$_acp_convert_options"; }

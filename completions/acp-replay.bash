@@ -35,7 +35,7 @@ _acp_replay_options='
 --stats
 --max-line-bytes=
 --explain=          @code
---help
+-h --help
 --version
 '
 _acp_replay() { _acp_complete acp-replay "$_acp_replay_options"; }

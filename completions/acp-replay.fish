@@ -32,5 +32,5 @@ complete -c acp-replay -l color -x -a 'auto always never' -d 'colour diagnostics
 complete -c acp-replay -l stats -d 'print the counts and lateness of the run at the end'
 complete -c acp-replay -l max-line-bytes -x -d 'longest line'
 complete -c acp-replay -l explain -x -a 'list (acp-replay --explain=list </dev/null 2>/dev/null | string split -f1 " ")' -d 'explain a diagnostic code'
-complete -c acp-replay -l help -d 'display help and exit'
+complete -c acp-replay -s h -l help -d 'display help and exit'
 complete -c acp-replay -l version -d 'output version information and exit'

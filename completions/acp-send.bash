@@ -31,7 +31,7 @@ _acp_send_options='
 --stats
 --max-line-bytes=
 --explain=          @code
---help
+-h --help
 --version
 '
 _acp_send() { _acp_complete acp-send "$_acp_send_options"; }

@@ -32,7 +32,7 @@ _acp_trace_options='
 --no-progress
 --max-line-bytes=
 --explain=          @code
---help
+-h --help
 --version
 '
 _acp_trace() { _acp_complete acp-trace "$_acp_trace_options"; }

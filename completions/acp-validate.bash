@@ -29,7 +29,7 @@ _acp_validate_options='
 --no-progress
 --max-line-bytes=
 --explain=          @code
---help
+-h --help
 --version
 '
 _acp_validate() { _acp_complete acp-validate "$_acp_validate_options"; }

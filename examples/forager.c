@@ -20,7 +20,8 @@
  * Anything else is ignored. Its ids are its own (m-a00001, m-a00002, ...; p-1, p-2 ...), never
  * the recording's: acp-replay maps them. It exits at the end of its input.
  *
- * Build: cc -o forager examples/forager.c $(pkg-config --cflags --libs jansson)
+ * Build: `make` builds it as examples/forager (by hand: cc -o examples/forager examples/forager.c
+ *        $(pkg-config --cflags --libs jansson)).
  * Usage: forager [--hb] [--log=FILE] [NAME]    (NAME defaults to forager-07)
  *   --hb        send one heartbeat at start (a message that answers nothing)
  *   --log=FILE  append every line received to FILE */

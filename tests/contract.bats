@@ -202,6 +202,29 @@ reject_code() { # INPUT-BYTES (printf format) CODE COLUMN
     assert_equal "$stderr" "acp-validate: $BATS_TEST_TMPDIR/both:0: error: --rejects is the same file as the output '$BATS_TEST_TMPDIR/both'; nothing was read [io-error]"
 }
 
+@test "--rejects on the pipe, FIFO or terminal of stdout is refused, status 2; -q frees stdout for it" {
+    local f
+    f=$(lines_file '{"v":"1.1"}')
+    sh_run "set -o pipefail; acp-validate --stateless --rejects=/dev/stdout '$f' 2>'$BATS_TEST_TMPDIR/err' | cat"
+    assert_failure 2
+    assert_output ''
+    assert_equal "$(cat "$BATS_TEST_TMPDIR/err")" "acp-validate: /dev/stdout:0: error: --rejects is the same pipe as the output '<stdout>'; nothing was read [io-error]"
+    mkfifo "$BATS_TEST_TMPDIR/fifo"
+    cat "$BATS_TEST_TMPDIR/fifo" >/dev/null &
+    sh_run "acp-validate --stateless --rejects='$BATS_TEST_TMPDIR/fifo' '$f' >'$BATS_TEST_TMPDIR/fifo'"
+    wait
+    assert_failure 2
+    assert_equal "$output" "acp-validate: $BATS_TEST_TMPDIR/fifo:0: error: --rejects is the same pipe as the output '<stdout>'; nothing was read [io-error]"
+    local tty
+    for tty in /dev/tty /dev/stdout; do
+        run -2 script -qec "acp-validate --stateless --color=never --rejects=$tty '$f'" /dev/null
+        assert_output --partial "error: --rejects is the same terminal as the output '<stdout>'; nothing was read [io-error]"
+    done
+    sh_run "acp-validate --stateless -q --rejects=/dev/stdout '$f' | cat"
+    assert_output '{"v":"1.1"}'
+    run -1 acp-validate --stateless --rejects=/dev/null "$f" >/dev/null
+}
+
 @test "-o and --rejects replace what their files held" {
     f=$(lines_file "$GOOD" bad)
     seq 1000 >"$BATS_TEST_TMPDIR/out"

@@ -152,6 +152,25 @@ anonymous_informs() {
     assert_output 0
 }
 
+@test "fresh ids come from the input: the same log converted twice gives the same output; --seed changes them" {
+    local f=$BATS_TEST_TMPDIR/log.jsonl
+    printf '%s\n' '{"performative":"inform","sender":"a","receiver":"b","content":"x","timestamp":"2024-01-15T10:00:00Z"}' \
+        '{"performative":"inform","sender":"a","receiver":"b","content":"y","timestamp":"2024-01-15T10:00:01Z"}' >"$f"
+    local once twice
+    once=$(acp-convert --to=iacp "$f")
+    twice=$(acp-convert --to=iacp "$f")
+    assert_equal "$twice" "$once"
+    assert_equal "$(acp-convert -j 2 --to=iacp "$f")" "$once"
+    assert_equal "$(jq -r .id <<<"$once" | sort -u | wc -l)" 2
+    [ "$(acp-convert --to=iacp --seed=1 "$f")" != "$once" ] || fail "--seed=1 changed no id"
+    [ "$(acp-convert --to=iacp --seed=1 "$f")" != "$(acp-convert --to=iacp --seed=2 "$f")" ] || fail "--seed=2 gave --seed=1's ids"
+    assert_equal "$(acp-convert --to=iacp --seed=1 "$f")" "$(acp-convert --to=iacp --seed=1 "$f")"
+    # another log, other ids
+    sed 's/"x"/"z"/' "$f" >"$BATS_TEST_TMPDIR/other.jsonl"
+    [ "$(acp-convert --to=iacp "$BATS_TEST_TMPDIR/other.jsonl" | jq -r .id)" != "$(jq -r .id <<<"$once")" ] ||
+        fail "two logs got the same ids"
+}
+
 @test "fresh ids: never an id its sender uses in the stream, before or after" {
     local first
     first=$(printf '%s\n' '{"performative":"inform","sender":"a","receiver":"b","content":{}}' |

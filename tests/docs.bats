@@ -67,6 +67,35 @@ fish_options() {
     done
 }
 
+# The short options of --help ("-q, --quiet"), "LETTER NAME" a line.
+help_short_options() {
+    "$1" --help | sed -n 's/^ \{2,\}-\([a-zA-Z]\), --\([a-z][a-z-]*\).*/\1 \2/p' | sort -u
+}
+
+@test "-h is --help in every tool" {
+    local t
+    for t in $(tools); do
+        run -0 "$t" -h
+        [ "$output" = "$("$t" --help)" ] || fail "$t -h is not --help"
+    done
+}
+
+@test "man pages and completions give the short letter of each option --help gives one" {
+    local t letter name
+    for t in $(tools); do
+        while read -r letter name; do
+            grep -qF -- ".BR \\-$letter \", \" \\-\\-$name" "$TESTS_DIR/../man/$t.1" ||
+                fail "$t.1 does not give -$letter for --$name"
+            grep -qE -- "^-$letter --$name(=| |\$)" "$TESTS_DIR/../completions/$t.bash" ||
+                fail "$t.bash does not give -$letter for --$name"
+            grep -qE -- "\\{-$letter\\+?,--$name[=[}]" "$TESTS_DIR/../completions/_$t" ||
+                fail "_$t does not give -$letter for --$name"
+            grep -qF -- "-s $letter -l $name " "$TESTS_DIR/../completions/$t.fish" ||
+                fail "$t.fish does not give -$letter for --$name"
+        done < <(help_short_options "$t")
+    done
+}
+
 # Completions are tested the way the shells run them: bash and zsh interactive on a pty
 # (tests/drivers/complete-on-pty), fish through its own completion engine (complete -C). What each
 # option's value completes to comes from the table in the tool's bash completion (see
@@ -276,6 +305,40 @@ EOF
     fi
 }
 
+@test "zsh on a pty completes acp-send's kinds and performatives, under a messages format style too" {
+    need_pty_shell zsh
+    local kinds acts queries k
+    kinds=$(printf '%s\n' ctl.drain ctl.halt hb mem.sync task.accept task.assign task.cancel \
+        task.reject task.result tool.query tool.reply)
+    acts=$(printf '%s\n' accept_proposal agree cancel cfp confirm counter_propose disconfirm failure \
+        inform inform_if inform_ref not_understood propagate propose proxy query_if query_ref \
+        refuse reject_proposal request request_when request_whenever subscribe)
+    queries="> list acp-send kind=
+$kinds
+> list acp-send performative=
+$acts
+> list acp-send to=f kind=
+$kinds
+> list acp-send 
+kind=
+performative=
+> tab acp-send kind=task.as
+acp-send kind=task.assign 
+> tab acp-send performative=inform_r
+acp-send performative=inform_ref "
+    check_on_pty zsh "$queries"
+    ACP_ZSTYLE="':completion:*:messages' format '%d'" check_on_pty zsh "$queries"
+    # every kind and act offered is one the tools know
+    for k in $kinds; do
+        run --separate-stderr acp-validate --stateless <<<"{\"v\":\"1.1\",\"id\":\"m-000001\",\"from\":\"f\",\"to\":\"queen\",\"kind\":\"$k\",\"ts\":1}"
+        [[ $stderr != *iacp-kind-unknown* ]] || fail "$k: $stderr"
+    done
+    for k in $acts; do
+        run --separate-stderr acp-validate --stateless <<<"{\"performative\":\"$k\",\"sender\":\"a\",\"receiver\":\"b\",\"content\":\"x\"}"
+        [[ $stderr != *fipa-performative* ]] || fail "$k: $stderr"
+    done
+}
+
 @test "the zsh and fish completions parse" {
     if command -v zsh >/dev/null; then
         local f
@@ -332,6 +395,18 @@ EOF
         grep -q "^\.TH .* \"acp-tools $version\" " "$page" || fail "$page does not say acp-tools $version"
     done
     grep -q "^\* Noteworthy changes in release $version\$" "$TESTS_DIR/../NEWS" || fail "NEWS has no section for $version"
+}
+
+@test "the recipes run the example agent make builds, examples/forager, and git ignores it" {
+    local root="$TESTS_DIR/.." page
+    for page in "$root"/README.md "$root"/man/*.[17]; do
+        ! grep -n '\./forager' "$page" ||
+            fail "$page runs a forager no target builds"
+    done
+    make -s --no-print-directory -C "$root" -q examples/forager || fail "make leaves examples/forager to build"
+    git -C "$root" check-ignore -q examples/forager || fail "git does not ignore examples/forager"
+    cd "$root"
+    run -0 acp-replay --as=forager-07 --exec=examples/forager examples/iacp-exchange.jsonl
 }
 
 @test "every finding in the golden cases has the severity the table of codes gives its code" {

@@ -2,16 +2,16 @@ load test_helper
 load bus_helper
 
 # Every recipe of the README, the man pages and acp(7) runs here as the docs print it: each test
-# holds its recipes verbatim (in a heredoc, one a line, or split with '\' as printed), and the
-# first test fails when a recipe in the docs is in no test. A recipe runs in the world: a folder
-# holding the files the recipes name (capture.jsonl, a colony with faults planted; jade.log; the
-# example forager as ./forager; ...), with the broker it needs (mosquitto, nats-server) on a free
-# port that the clients find in their files of default options or in NATS_URL. The clients that
-# are not in Debian are stood in for by tests/standins/: nats (over tests/drivers/nats-lines),
-# kcat (a topic is a file) and ssh (runs the command here). The recipes that name hosts
-# (tcp:collector:7001, tcp:broker:7001, unix:/run/agent.sock) run in namespaces of their own
-# where those names are the loopback interface. On the capture with faults, each test checks that
-# the faults reach the last tool of the pipeline.
+# holds its recipes verbatim (in a heredoc, one a line, or split with '\' as printed), and the first
+# test fails when a recipe in the docs is in no test. A recipe runs in the world: a folder holding
+# the files the recipes name (capture.jsonl, a colony with faults planted; jade.log; the example
+# forager as examples/forager, where make builds it; ...), with the broker it needs (mosquitto,
+# nats-server) on a free port that the clients find in their files of default options or in
+# NATS_URL. The clients that are not in Debian are stood in for by tests/standins/: nats (over
+# tests/drivers/nats-lines), kcat (a topic is a file) and ssh (runs the command here). The recipes
+# that name hosts (tcp:collector:7001, tcp:broker:7001, unix:/run/agent.sock) run in namespaces of
+# their own where those names are the loopback interface. On the capture with faults, each test
+# checks that the faults reach the last tool of the pipeline.
 
 BATS_TEST_TIMEOUT=${BATS_TEST_TIMEOUT:-120}
 
@@ -29,7 +29,9 @@ setup_file() {
     acp-convert --to=fipa-acl "$EXAMPLES/fipa-exchange.jsonl" >"$w/jade.log"
     head -1 "$EXAMPLES/fipa-exchange.jsonl" >"$w/req.json"
     echo "a note" >"$w/note.txt"
-    ln -s "$EXAMPLES" "$w/examples"
+    # the examples, with the forager of this build (make check-asan's too) where make puts it
+    cp -R "$EXAMPLES" "$w/examples"
+    cp "$ACP_BUILD/forager" "$w/examples/forager"
     cp "$ACP_BUILD/forager" "$w/forager"
 }
 
@@ -210,29 +212,29 @@ EOF
 
 @test "README and man pages: recipes with a live agent" {
     recipe <<'EOF'
-acp-replay --as=forager-07 --exec='./forager' examples/iacp-exchange.jsonl   # exit 0 or 1
+acp-replay --as=forager-07 --exec=examples/forager examples/iacp-exchange.jsonl   # exit 0 or 1
 EOF
     assert_success
     recipe <<'EOF'
-acp-replay --as=forager-07 --exec=./forager examples/iacp-exchange.jsonl
+acp-replay --as=forager-07 --exec=examples/forager examples/iacp-exchange.jsonl
 EOF
     assert_success
     recipe <<'EOF'
-acp-replay --as=forager-07 --exec='./forager "forager-07"' day.jsonl
+acp-replay --as=forager-07 --exec='examples/forager "forager-07"' day.jsonl
 EOF
     assert_success
     recipe <<'EOF'
-acp-send --wait --exec=./forager kind=task.assign to=forager-07 body.node=tg:crawl-index/3
+acp-send --wait --exec=examples/forager kind=task.assign to=forager-07 body.node=tg:crawl-index/3
 EOF
     assert_success
     assert_line --index 1 --partial '"kind":"task.result"'
     recipe <<'EOF'
-acp-send --wait --exec=./forager kind=task.assign to=forager-07 \
+acp-send --wait --exec=examples/forager kind=task.assign to=forager-07 \
     body.node=tg:crawl-index/3
 EOF
     assert_success
     recipe <<'RECIPE'
-acp-send --stdin --wait --exec=./forager to=forager-07 <<'EOF'
+acp-send --stdin --wait --exec=examples/forager to=forager-07 <<'EOF'
 {"kind":"task.assign","body":{"node":"tg:crawl-index/3"}}
 {"kind":"task.assign","body":{"node":"tg:crawl-index/4"}}
 EOF

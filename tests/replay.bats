@@ -325,6 +325,18 @@ seed_exchange() {
     assert_equal "${#lines[@]}" 2
 }
 
+@test "a ts above 10^14 cannot be scheduled: replay-ts-range, and the replay goes on at once" {
+    local f
+    f=$({ iacp m-000001 a b hb 100; iacp m-000002 a b hb 1e300; iacp m-000003 a b hb 1.5e15; iacp m-000004 a b hb 101; } | capture)
+    timed_run -1 --separate-stderr timeout 10 acp-replay --speed=10 "$f"
+    assert_equal "$(jq -r .id <<<"$output")" "$(printf 'm-000001\nm-000004')"
+    [[ $stderr == *":2: error: ts is above 10^14, no time of this era: this message cannot be scheduled, and is skipped (--rate and --topspeed send it) [replay-ts-range]"* ]] || fail "$stderr"
+    [[ $stderr == *":3: error: "*"[replay-ts-range]"* ]] || fail "$stderr"
+    assert_elapsed 0 3
+    run -0 acp-replay --topspeed "$f"
+    assert_equal "${#lines[@]}" 4
+}
+
 # --- rewriting ---
 
 @test "--rewrite-ids: fresh ids in every loop, references follow, no duplicate-id" {
@@ -445,6 +457,28 @@ seed_exchange() {
     [[ $output != *"sent"* ]] || fail "$output"
     run -0 --separate-stderr acp-replay --speed=4 "$f"
     assert [ -z "$stderr" ]
+}
+
+@test "--stats: the records in are those sent, rejected and unread, with --duration and --limit too" {
+    local f
+    f=$({ for i in 1 2 3 4 5 6 7 8 9; do iacp "m-00000$i" a b hb "$((100 + i))"; done
+        printf 'not json\n'; iacp m-000010 a b hb 110; iacp m-000011 a b hb 111; } | capture)
+    local args
+    for args in "--rate=10 --duration=0.45" "--topspeed --limit=5" "--speed=20 --limit=5" "--speed=20 --duration=0.22"; do
+        # shellcheck disable=SC2086 # the options are words
+        run --separate-stderr acp-replay $args --stats --diagnostics=json "$f"
+        local stats replay
+        stats=$(grep '"type":"stats"' <<<"$stderr")
+        replay=$(grep '"type":"replay"' <<<"$stderr")
+        assert_equal "$(jq .sent <<<"$replay")" 5
+        assert_equal "$(jq .valid <<<"$stats")" 5
+        assert_equal "$(jq '.records + .unread' <<<"$stats")" 12
+        assert_equal "$(jq '.valid + .rejected + .blank + .unread' <<<"$stats")" 12
+    done
+    run -0 --separate-stderr acp-replay --topspeed --limit=5 --stats "$f"
+    [[ $stderr == *"acp-replay: 5 records: 5 valid, 0 rejected, 0 blank, 7 lines unread; 0 warnings, 0 errors"* ]] || fail "$stderr"
+    run -1 --separate-stderr acp-replay --topspeed --limit=10 --stats "$f"
+    [[ $stderr == *"acp-replay: 11 records: 10 valid, 1 rejected, 0 blank, 1 line unread; 0 warnings, 1 errors"* ]] || fail "$stderr"
 }
 
 @test "--stats tells how late messages went against the schedule" {
@@ -851,6 +885,13 @@ AGENT
     [[ $stderr == *"the agent has not read its input for 0.5 s; it seems to hang, and the replay ends [agent-hang]"* ]] ||
         fail "$stderr"
     assert_elapsed 0.4 3
+}
+
+@test "agent-garbage quotes a line with a NUL whole, the NUL escaped" {
+    local agent="$BATS_TEST_TMPDIR/nul-agent"
+    printf '#!/bin/sh\nread -r message\nprintf "ok\\000 then more\\n"\n' >"$agent"
+    run -1 --separate-stderr acp-replay --as=forager-07 --exec="sh $agent" "$(seed_exchange)"
+    [[ $stderr == *"error: the agent wrote a line that is not a message ("*"): 'ok\x00 then more'; the replay ends [agent-garbage]" ]] || fail "$stderr"
 }
 
 @test "an agent that answers garbage is reported, and the replay ends" {

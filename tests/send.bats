@@ -311,6 +311,15 @@ REQUEST=(performative=request sender=client_001 receiver=agent_123 content.actio
         <<<"$output" >/dev/null || fail "$output"
 }
 
+@test "--answer: a Caxton reply without content is refused, and the error says how to give one" {
+    local req=$BATS_TEST_TMPDIR/req.json
+    printf '%s\n' '{"performative":"request","sender":"client_001","receiver":"agent_123","content":{"action":"process"},"conversation_id":"conv_789","reply_with":"msg_001"}' >"$req"
+    run -1 --separate-stderr acp-send --now=0 --answer="$req" performative=agree
+    assert_output ''
+    assert_equal "$stderr" "acp-send: <arguments>:1: error: missing required member 'content': a Caxton reply carries one too; give it as content:={} (an empty object), content=TEXT or content.KEY=VALUE [fipa-missing]"
+    run -0 acp-send --now=0 --fipa-profile=standard --answer="$req" performative=agree
+}
+
 @test "--answer: several receivers need sender=; the reply keeps the protocol; bad files are usage errors" {
     local cfp=$BATS_TEST_TMPDIR/cfp
     printf '%s\n' '{"performative":"cfp","sender":"a","receiver":["b","c"],"content":{}}' >"$cfp"
@@ -535,6 +544,20 @@ EOF
     assert_equal "$(grep -c 'warning: the peer wrote a line that is not a message' <<<"$stderr")" 3
     [[ $stderr == *"scripted-agent:1: warning: the peer wrote a line that is not a message (not JSON): 'hello'; ignored [peer-garbage]"* ]] || fail "$stderr"
     [[ $stderr == *"scripted-agent:3: warning: "*"(neither IACP nor FIPA): '{\"x\":1}'"* ]] || fail "$stderr"
+}
+
+@test "a reply_by from now past the year 9999 is refused as such, converted to no integer" {
+    run -1 --separate-stderr acp-send --now=0 reply_by=+303e108s performative=request sender=a receiver=b content=x
+    assert_output ''
+    assert_equal "$stderr" "acp-send: <arguments>:1: error: reply_by=+303e108s falls past the year 9999, the last an RFC 3339 date-time can name [fipa-time]"
+    run -0 --separate-stderr acp-send --now=0 reply_by=+87600h performative=request sender=a receiver=b content=x
+}
+
+@test "peer-garbage quotes a line with a NUL whole, the NUL escaped" {
+    local peer="$BATS_TEST_TMPDIR/nul-peer"
+    printf '#!/bin/sh\nread -r message\nprintf "hello\\000 world\\n"\n' >"$peer"
+    run -2 --separate-stderr acp-send --wait --exec="sh $peer" kind=tool.query from=queen to=f
+    [[ $stderr == *"(not JSON): 'hello\x00 world'; ignored [peer-garbage]"* ]] || fail "$stderr"
 }
 
 @test "exit 2: a refused connection, a command that cannot start" {

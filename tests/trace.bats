@@ -561,6 +561,20 @@ shard_property() {
     assert_output --partial 'cfp'
 }
 
+@test "--hide leaves kinds out of the report's tables by kind and by agent, its totals, and the stats" {
+    run -1 --separate-stderr acp-trace --format=report --by-agent "$EXAMPLES/colony-capture.jsonl"
+    assert_line --index 0 "17 messages, 5 conversations"
+    assert_line --regexp '^  hb +1$'
+    assert_line --regexp '^  queen +5$'
+    run -1 --separate-stderr acp-trace --format=report --by-agent --hide=hb,task.assign,INFORM "$EXAMPLES/colony-capture.jsonl"
+    assert_line --index 0 "12 messages, 5 conversations"
+    refute_line --regexp '^  (hb|task\.assign|inform) +[0-9]+$'
+    assert_line --regexp '^  queen +2$'
+    assert_line --regexp '^  task\.accept +1$'
+    run -1 --separate-stderr acp-trace --format=stats --hide=hb "$EXAMPLES/colony-capture.jsonl"
+    assert_equal "$(jq -c '[.messages, .kinds.hb]' <<<"$output")" '[16,null]'
+}
+
 @test "a text diagram of 5,000 agents (200 MB: arrows times columns) is written as it grows, never held" {
     skip_under valgrind "200 MB"
     local i limit=()

@@ -141,7 +141,7 @@ bool time_parse_now(const char *s, time_t *out)
     }
     double epoch;
     bool zone;
-    if (time_parse_rfc3339(s, &epoch, &zone)) {
+    if (time_parse_rfc3339(s, &epoch, &zone) && double_fits_llong(epoch)) {
         *out = (time_t)epoch;
         return true;
     }

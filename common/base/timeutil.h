@@ -17,6 +17,10 @@
  * date-time or names an impossible date. *epoch gets seconds since 1970 (fractions kept). */
 bool time_parse_rfc3339(const char *s, double *epoch, bool *has_zone);
 
+/* The span of time RFC 3339 can write, in unix seconds: from year 0 to the end of year 9999. */
+#define TIME_RFC3339_FIRST (-62167219200.0)
+#define TIME_RFC3339_LAST  253402300799.0
+
 /* Writes t as "YYYY-MM-DDTHH:MM:SSZ" (UTC) into buf, which holds at least 32 bytes. */
 void time_format_rfc3339(long long t, char *buf, size_t size);
 

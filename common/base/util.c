@@ -220,3 +220,9 @@ bool parse_duration(const char *s, double *seconds)
     *seconds = v * unit;
     return true;
 }
+
+bool double_fits_llong(double v)
+{
+    const double two_to_63 = 9223372036854775808.0; /* LLONG_MAX + 1, exactly */
+    return v >= -two_to_63 && v < two_to_63;        /* false for NaN */
+}

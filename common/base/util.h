@@ -55,6 +55,10 @@ bool parse_duration(const char *s, double *seconds);
 /* Parses a whole non-negative decimal number. */
 bool parse_ulong(const char *s, unsigned long *out);
 
+/* Whether v converts to long long (its whole part fits, and it is a number): a conversion out
+ * of range is undefined behaviour, so every double a cast makes an integer of is checked. */
+bool double_fits_llong(double v);
+
 /* Asks the cache for the line at p, which the caller will read or write soon: for memory whose
  * turn comes predictably (the oldest record, about to expire) and would be a miss by then. */
 static inline void prefetch(const void *p)

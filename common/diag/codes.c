@@ -431,8 +431,9 @@ static const struct diag_code codes[] = {
     {"peer-garbage", "warning", "the peer wrote a line that is not a message",
      "acp-send reads what the peer writes as JSON Lines of IACP or FIPA messages. A line that "
      "is not one (not JSON, not an object, neither protocol, longer than --max-line-bytes, or "
-     "cut short by the peer closing) is quoted in the diagnostic, located at the peer and the "
-     "number of its line, and ignored: the conversation goes on."},
+     "cut short by the peer closing) is quoted in the diagnostic (its first 120 bytes, NULs and "
+     "other control bytes escaped), located at the peer and the number of its line, and "
+     "ignored: the conversation goes on."},
 
     /* Sending (acp-send): the reply it composes, and the conversations it follows (--wait). */
     {"send-answer", "error", "the reply to the message of --answer cannot be built",
@@ -456,6 +457,11 @@ static const struct diag_code codes[] = {
      "IACP ts, FIPA timestamp, else created_at (RFC 3339 or unix seconds). A message without "
      "any usable time cannot be scheduled; it is rejected and the replay goes on. --rate and "
      "--topspeed replay a stream without times. --start needs times as well."},
+    {"replay-ts-range", "error", "a message's ts is no time this replay can schedule",
+     "An IACP ts above 10^14 is neither unix seconds nor milliseconds of this era (acp-validate "
+     "calls it iacp-ts-range). Waiting for it would never end, so with --speed (the default), "
+     "or --start, the message is rejected and the replay goes on with the next. --rate and "
+     "--topspeed, which read no times, send it."},
     {"agent-missing", "error", "a recorded reply did not come from the live agent",
      "In the recording the agent answered a message that was sent to the live agent, but no "
      "reply of that kind or performative came by its deadline: the later of --reply-timeout "
@@ -484,7 +490,8 @@ static const struct diag_code codes[] = {
     {"agent-garbage", "error", "the live agent wrote a line that is not a message",
      "Every line the agent writes must be a JSON object of IACP or FIPA ACL. A line that is "
      "not (not JSON, not an object, neither protocol, or longer than --max-line-bytes) breaks "
-     "the protocol: it is quoted in the diagnostic and the replay ends."},
+     "the protocol: it is quoted in the diagnostic (its first 120 bytes, NULs and other control "
+     "bytes escaped) and the replay ends."},
 
     /* Trace (acp-trace). */
     {"trace-stats-invalid", "error", "a line given to --merge-stats is no trace-stats object",

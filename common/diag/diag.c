@@ -61,6 +61,12 @@ void diag_unobserve(struct diag_sink *sink, struct diag_observer *observer)
     observer->next = NULL;
 }
 
+int diag_quote_len(size_t len)
+{
+    /* escape_text shows QUOTE_MAX bytes and then "...": a byte more says there is more. */
+    return len > QUOTE_MAX + 1 ? QUOTE_MAX + 1 : (int)len;
+}
+
 /* Our own small printf, so that every string argument is escaped on its way out. */
 static void format_message(struct strbuf *out, const char *fmt, va_list ap)
 {
@@ -79,6 +85,13 @@ static void format_message(struct strbuf *out, const char *fmt, va_list ap)
         if (*p == 'z') {
             size = true;
             p++;
+        }
+        if (p[0] == '.' && p[1] == '*' && p[2] == 's') {
+            int len = va_arg(ap, int);
+            const char *s = va_arg(ap, const char *);
+            escape_text(out, s, len > 0 ? (size_t)len : 0, QUOTE_MAX);
+            p += 2;
+            continue;
         }
         switch (*p) {
         case 's': {

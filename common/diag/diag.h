@@ -76,9 +76,13 @@ void diag_unobserve(struct diag_sink *sink, struct diag_observer *observer);
 
 /* Reports one finding, with the severity the table of codes gives code (a code it lacks counts as
  * an error). fmt is always a literal of ours; every %s argument is treated as input text and
- * escaped. Supported conversions: %s %c %d %u %ld %lu %lld %llu %zu %%. */
+ * escaped. Supported conversions: %s %c %d %u %ld %lu %lld %llu %zu %%, and %.*s, the given
+ * number of bytes (NULs included: a line of input quoted whole, diag_quote_len of it). */
 void diag_emit(struct diag_sink *sink, const struct diag_where *where, const char *code,
                const char *fmt, ...) ACP_PRINTF(4, 5);
+
+/* The length to give %.*s for len bytes of input: no more than a quote shows. */
+int diag_quote_len(size_t len);
 
 /* Findings kept to be reported later: work done away from the sink (a worker thread of --jobs)
  * gets a sink of its own whose log keeps each finding as diag_emit formatted it, and the one

@@ -8,6 +8,8 @@
  * moves it for the others. */
 #include "engine/fipa_stream.h"
 
+#include <ctype.h>
+#include <limits.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -1052,14 +1054,15 @@ static bool check_late(const struct fipa_stream *s, const struct conversation *c
     if (isnan(deadline) || isnan(in->time) || in->time <= deadline + s->cfg->max_skew)
         return false;
     struct diag_where at = related_to(in->m, p->file, p->line);
-    long seconds = (long)(in->time - deadline);
+    double late = in->time - deadline;
+    long long seconds = double_fits_llong(late) ? (long long)late : LLONG_MAX;
     /* A participant's propose answers a cfp: contract net and the auctions. */
     if (in->act == FIPA_PROPOSE && strcmp(in->sender, c->initiator) != 0)
         diag_emit(sink, &at, "fipa-late-proposal",
-                  "proposal from %s arrived %ld s after the cfp's reply_by", in->sender, seconds);
+                  "proposal from %s arrived %lld s after the cfp's reply_by", in->sender, seconds);
     else
         diag_emit(sink, &at, "fipa-late-reply",
-                  "%s from %s arrived %ld s after the reply_by of the message it answers",
+                  "%s from %s arrived %lld s after the reply_by of the message it answers",
                   fipa_act_name(in->act, SPELL_KEBAB), in->sender, seconds);
     return true;
 }

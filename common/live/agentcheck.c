@@ -11,7 +11,7 @@
 #include "proto/fipa.h"
 #include "proto/schedule.h"
 
-enum { MAX_CAUSES = 10000, MAX_POOL = 10000, MAX_PENDING = 10000, QUOTE_MAX = 80 };
+enum { MAX_CAUSES = 10000, MAX_POOL = 10000, MAX_PENDING = 10000 };
 
 /* A line of the recording, kept for diagnostics after its record is gone. */
 struct place {
@@ -475,14 +475,12 @@ void agentcheck_expect(struct agentcheck *ac, const struct message *recorded,
 static void report_garbage(struct agentcheck *ac, const struct transport_line *line,
                            const char *why, struct diag_sink *sink)
 {
-    /* diag_emit escapes what it quotes, and cuts it short. */
-    char *shown = xstrndup(line->text, line->len < 4 * QUOTE_MAX ? line->len : 4 * QUOTE_MAX);
+    /* diag_emit escapes what it quotes (a NUL too), and cuts it short. */
     struct diag_where at = where_of(&ac->last_sent, NULL);
     ac->broken = true;
     diag_emit(sink, &at, "agent-garbage",
-              "the agent wrote a line that is not a message (%s): '%s'; the replay ends", why,
-              shown);
-    free(shown);
+              "the agent wrote a line that is not a message (%s): '%.*s'; the replay ends", why,
+              diag_quote_len(line->len), line->text);
 }
 
 static bool blank(const char *s, size_t len)

@@ -92,9 +92,12 @@ void outgoing_merge(json_t *root, const json_t *defaults)
 
 /* --- filling in --- */
 
-/* Writes t (unix seconds) as RFC 3339 in UTC, with milliseconds when it has a fraction. */
-static void outgoing_format_time(double t, char *buf, size_t size)
+/* Writes t (unix seconds) as RFC 3339 in UTC, with milliseconds when it has a fraction. False,
+ * with nothing written, when t is outside the years 0 to 9999 that RFC 3339 can write. */
+static bool outgoing_format_time(double t, char *buf, size_t size)
 {
+    if (!(t >= TIME_RFC3339_FIRST && t < TIME_RFC3339_LAST + 1))
+        return false; /* no year of four digits: and past long long, no integer at all */
     double whole = floor(t);
     long long millis = llround((t - whole) * 1000);
     if (millis == 1000) {
@@ -105,6 +108,7 @@ static void outgoing_format_time(double t, char *buf, size_t size)
     size_t n = strlen(buf);
     if (millis && n > 0 && n < size)
         snprintf(buf + n - 1, size - (n - 1), ".%03lldZ", millis);
+    return true;
 }
 
 static void set_string(json_t *root, const char *key, const char *value)
@@ -154,17 +158,23 @@ static void complete_iacp(json_t *root, const struct outgoing_config *cfg)
         json_object_set_new(root, "ts", json_integer((json_int_t)floor(cfg->now)));
 }
 
-/* "+30s", "+5m", "+90": a time relative to now. */
+/* "+30s", "+5m", "+90": a time relative to now. One past the year 9999 is left as it is, for
+ * outgoing_relative_time_left to find. */
 static void absolute_reply_by(json_t *root, double now)
 {
     const char *reply_by = json_member_string(root, "reply_by");
     double after;
-    if (!reply_by || reply_by[0] != '+' || !parse_duration(reply_by + 1, &after) ||
-        !isfinite(now + after))
-        return;
     char buf[48];
-    outgoing_format_time(now + after, buf, sizeof buf);
-    set_string(root, "reply_by", buf);
+    if (reply_by && reply_by[0] == '+' && parse_duration(reply_by + 1, &after) &&
+        outgoing_format_time(now + after, buf, sizeof buf))
+        set_string(root, "reply_by", buf);
+}
+
+const char *outgoing_relative_time_left(const json_t *root)
+{
+    const char *reply_by = json_member_string(root, "reply_by");
+    double after;
+    return reply_by && reply_by[0] == '+' && parse_duration(reply_by + 1, &after) ? reply_by : NULL;
 }
 
 static void complete_fipa(json_t *root, bool no_new_conversation, const struct outgoing_config *cfg)
@@ -179,11 +189,10 @@ static void complete_fipa(json_t *root, bool no_new_conversation, const struct o
     } else if (json_member_string(root, "reply_with")) {
         idgen_note(cfg->ids, sender, json_member_string(root, "reply_with"), cfg->now);
     }
-    if (!json_object_get(root, "timestamp")) {
-        char buf[48];
-        outgoing_format_time(cfg->now, buf, sizeof buf);
+    char buf[48];
+    /* A --now past the year 9999 leaves the timestamp out: it is optional. */
+    if (!json_object_get(root, "timestamp") && outgoing_format_time(cfg->now, buf, sizeof buf))
         set_string(root, "timestamp", buf);
-    }
     absolute_reply_by(root, cfg->now);
 }
 

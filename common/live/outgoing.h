@@ -50,4 +50,8 @@ void outgoing_complete(json_t *root, enum protocol proto, bool no_new_conversati
  * order they have. Returns a new object. */
 json_t *outgoing_ordered(const json_t *root, enum protocol proto);
 
+/* The reply_by relative to now ("+30s") that outgoing_complete could not make a date-time of,
+ * since it falls past the year 9999; NULL when there is none. */
+const char *outgoing_relative_time_left(const json_t *root);
+
 #endif

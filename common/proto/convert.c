@@ -1026,6 +1026,32 @@ static void map_timestamp(struct to_iacp *t, json_t *out, json_t *timestamp)
     json_decref(back);
 }
 
+/* FNV-1a: the same on every machine and in every run, as the ids it seeds must be. */
+static uint64_t text_hash(const char *s)
+{
+    uint64_t h = 14695981039346656037ULL;
+    for (; *s; s++)
+        h = (h ^ (unsigned char)*s) * 1099511628211ULL;
+    return h;
+}
+
+/* Without --seed, the ids are derived from the input: the seed mixed with the first message that
+ * needs one (its members sorted, so that spacing and order do not matter), which the later
+ * ones follow as counters, so that the same log gets the same ids and another log others. */
+static const char *fresh_id(struct converter *c, const json_t *fipa, const char *from)
+{
+    if (c->cfg.seed_from_input) {
+        c->cfg.seed_from_input = false;
+        char *text = json_dumps(fipa, JSON_COMPACT | JSON_SORT_KEYS);
+        if (!text)
+            die_oom();
+        else
+            idgen_reseed(c->ids, c->cfg.seed ^ (unsigned long)text_hash(text));
+        free(text);
+    }
+    return idgen_fresh(c->ids, from, c->now);
+}
+
 /* id from reply_with; one its sender already used in this run gets a fresh id, and the
  * reply_with rides along. */
 static void map_reply_with(struct to_iacp *t, json_t *out, json_t *reply_with)
@@ -1035,7 +1061,7 @@ static void map_reply_with(struct to_iacp *t, json_t *out, json_t *reply_with)
         json_object_set_nocheck(out, "id", reply_with);
         return;
     }
-    json_object_set_new_nocheck(out, "id", valid_string(idgen_fresh(t->c->ids, from, t->c->now)));
+    json_object_set_new_nocheck(out, "id", valid_string(fresh_id(t->c, t->fipa, from)));
     json_object_set_nocheck(out, "x-fipa-reply_with", reply_with);
 }
 
@@ -1172,7 +1198,7 @@ json_t *convert_fipa_to_iacp(struct converter *c, json_t *fipa, struct diag_sink
     }
     if (!json_object_get(out, "id"))
         json_object_set_new_nocheck(
-            out, "id", valid_string(idgen_fresh(c->ids, json_member_string(out, "from"), c->now)));
+            out, "id", valid_string(fresh_id(c, fipa, json_member_string(out, "from"))));
     else
         idgen_note(c->ids, json_member_string(out, "from"), json_member_string(out, "id"), c->now);
     if (!json_object_get(fipa, "content"))

@@ -14,8 +14,10 @@
  * makes it grow without bound. FIPA -> IACP follows the stream the same way, so that
  * conversation_id comes back.
  * FIPA -> IACP writes fresh ids (common/proto/idgen.h) where a message has no reply_with, or one
- * that its sender already used, and, without a timestamp, the time of conversion; --seed and --now
- * reproduce a run. */
+ * that its sender already used, and, without a timestamp, the time of conversion. The ids are
+ * derived from the input (seed_from_input: the seed is a hash of the first message that needs
+ * one), so that converting a log twice gives the same output; --seed changes them, and --now
+ * reproduces the times. */
 #ifndef ACP_CONVERT_H
 #define ACP_CONVERT_H
 
@@ -33,6 +35,7 @@ struct convert_config {
     unsigned long max_open; /* most conversations (and ids per direction) remembered */
     double clock_skew;      /* a sender's clock offset from the others' tolerated (streamclock.h) */
     unsigned long seed;     /* for fresh ids */
+    bool seed_from_input;   /* no --seed: mix seed with the first message that needs an id */
     time_t now;             /* the time of conversion */
 };
 

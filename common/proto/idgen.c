@@ -36,6 +36,7 @@ struct used_id {
 struct sender {
     struct hash_node node;
     uint64_t key;               /* of its permutations */
+    unsigned long key_seed;     /* the seed key was made with (idgen_reseed changes it) */
     uint64_t next[IDGEN_FORMS]; /* its counters */
     size_t ids;                 /* of its ids remembered */
     bool idle;                  /* in the idle list: it holds no id */
@@ -222,7 +223,12 @@ static struct sender *sender_get(struct idgen *g, const char *name)
         memcpy(s->name, key, len + 1);
         /* NULL and "" differ in their id keys but share a counter: no harm, both unnamed. */
         s->key = mix64(mix64((uint64_t)g->cfg.seed) ^ hash_name(s->name));
+        s->key_seed = g->cfg.seed;
         hashtab_add_hashed(&g->senders, &s->node, hash);
+    }
+    if (s->key_seed != g->cfg.seed) { /* reseeded since */
+        s->key = mix64(mix64((uint64_t)g->cfg.seed) ^ hash_name(s->name));
+        s->key_seed = g->cfg.seed;
     }
     return s;
 }
@@ -310,6 +316,11 @@ const char *idgen_fresh_form(struct idgen *g, const char *sender, enum idgen_for
     while (idgen_seen(g, sender, g->fresh.buf));
     idgen_note(g, sender, g->fresh.buf, when);
     return g->fresh.buf;
+}
+
+void idgen_reseed(struct idgen *g, unsigned long seed)
+{
+    g->cfg.seed = seed;
 }
 
 const char *idgen_fresh(struct idgen *g, const char *sender, double when)

@@ -50,6 +50,10 @@ enum idgen_form {
     IDGEN_FORMS,
 };
 
+/* The seed of the ids made from now on: for a caller that takes it from its input, and so learns
+ * it only at the first message that needs a fresh id (acp-convert). */
+void idgen_reseed(struct idgen *g, unsigned long seed);
+
 /* A fresh id for sender in the forager's form, which is noted as used at when. The text is valid
  * until the next call on g. */
 const char *idgen_fresh(struct idgen *g, const char *sender, double when);

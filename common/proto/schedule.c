@@ -18,6 +18,8 @@ bool schedule_message_time(const json_t *root, enum protocol proto, double *t, b
     if (!json_is_number(ts) || json_number_value(ts) < 0)
         return false;
     double v = json_number_value(ts);
+    if (!(v <= UNIX_NO_TIME_ABOVE))
+        return false; /* schedule_beyond_era */
     if (v > UNIX_MILLISECONDS_ABOVE) {
         *t = v / 1000;
         return true;
@@ -25,6 +27,12 @@ bool schedule_message_time(const json_t *root, enum protocol proto, double *t, b
     *t = v;
     *whole_second = v == floor(v);
     return true;
+}
+
+bool schedule_beyond_era(const json_t *root, enum protocol proto)
+{
+    json_t *ts = proto == PROTO_IACP ? json_object_get(root, "ts") : NULL;
+    return json_is_number(ts) && !(json_number_value(ts) <= UNIX_NO_TIME_ABOVE);
 }
 
 void schedule_init(struct schedule *s, const struct schedule_config *cfg)

@@ -46,6 +46,10 @@ struct schedule {
  * time. */
 bool schedule_message_time(const json_t *root, enum protocol proto, double *t, bool *whole_second);
 
+/* Whether the message has an IACP ts above 10^14 (iacp-ts-range), no time of this era:
+ * schedule_message_time finds no time in it, since the wait for it would never end. */
+bool schedule_beyond_era(const json_t *root, enum protocol proto);
+
 void schedule_init(struct schedule *s, const struct schedule_config *cfg);
 
 /* Whether this loop's origin is set yet. */

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <termios.h>
 #include <unistd.h>
 
 #include "base/escape.h"
@@ -144,7 +145,12 @@ void filter_flush(struct filter *f)
 
 void filter_stop(struct filter *f)
 {
-    f->stop = true;
+    f->stop = f->tool_stopped = true;
+}
+
+void filter_unused(struct filter *f, unsigned long records)
+{
+    f->stats.unused += records;
 }
 
 bool filter_interrupted(void)
@@ -391,16 +397,30 @@ static void run_file(struct filter *f, const char *path)
     jobs_drain(f);
     if (f->count_pending)
         count_unread_ahead(f, r);
+    else if (f->tool_stopped && !f->limit_reached && !interrupted)
+        count_unread(f, r);
     if (got < 0 && !interrupted)
         report_io_error(f, display, "cannot read", err);
     reader_close(r);
     f->in = NULL;
 }
 
+/* The counts as the run ends: what the tool took and then left unused (filter_unused) is
+ * unread, as what it never read. */
+static struct stats final_stats(const struct filter *f)
+{
+    struct stats s = f->stats;
+    unsigned long unused = s.unused <= s.valid ? s.unused : s.valid;
+    s.valid -= unused;
+    s.records -= unused;
+    s.unread += unused;
+    return s;
+}
+
 /* "lines" repeats "records" for the readers of 0.1's stats; it goes at 1.0 (acp(7)). */
 static void print_stats(struct filter *f)
 {
-    const struct stats *s = &f->stats;
+    const struct stats final = final_stats(f), *s = &final;
     char unread[64];
     if (f->sink.format == DIAG_JSON) {
         if (s->unread_unknown)
@@ -414,7 +434,7 @@ static void print_stats(struct filter *f)
                 f->sink.errors);
         return;
     }
-    if (!f->limit_reached)
+    if (!f->limit_reached && !s->unread && !(f->tool_stopped && s->unread_unknown))
         unread[0] = '\0';
     else if (s->unread_unknown)
         snprintf(unread, sizeof unread, ", the rest unread");
@@ -486,6 +506,35 @@ static void report_clash(struct filter *f, const char *display, const char *what
     f->trouble = true;
 }
 
+/* Two descriptors on one terminal: one device, or both our controlling terminal (/dev/tty is a
+ * device of its own that stands for it). */
+static bool same_terminal(FILE *a, const struct stat *sa, FILE *b, const struct stat *sb)
+{
+    if (!S_ISCHR(sa->st_mode) || !S_ISCHR(sb->st_mode) || !isatty(fileno(a)) || !isatty(fileno(b)))
+        return false;
+    pid_t session_a = tcgetsid(fileno(a));
+    return sa->st_rdev == sb->st_rdev || (session_a != -1 && session_a == tcgetsid(fileno(b)));
+}
+
+/* What --rejects and the output share, if anything: the lines of both would mix in it. A
+ * character device other than a terminal (/dev/null) takes any number of writers unharmed. */
+static const char *shared_with_output(struct filter *f, const struct stat *out,
+                                      const struct stat *rej)
+{
+    if (!f->rejects || (f->cfg->opts->quiet && f->out == stdout))
+        return NULL; /* -q: nothing goes to stdout */
+    if (same_regular_file(out, rej))
+        return "file";
+    bool same_node = out->st_dev == rej->st_dev && out->st_ino == rej->st_ino;
+    if (S_ISFIFO(out->st_mode) && S_ISFIFO(rej->st_mode) && same_node)
+        return "pipe";
+    if (S_ISSOCK(out->st_mode) && S_ISSOCK(rej->st_mode) && same_node)
+        return "socket";
+    if (same_terminal(f->out, out, f->rejects, rej))
+        return "terminal";
+    return NULL;
+}
+
 /* Truncating an input to write to it would destroy it (and appending would feed the tool its
  * own output forever); two outputs on one file would overwrite each other's lines. */
 static bool outputs_clash(struct filter *f, char **files, int nfiles)
@@ -494,8 +543,11 @@ static bool outputs_clash(struct filter *f, char **files, int nfiles)
     struct stat out, rej, in;
     stat_stream(f->out, &out);
     stat_stream(f->rejects, &rej);
-    if (same_regular_file(&out, &rej)) {
-        report_clash(f, rejects, "--rejects is the same file as the output", f->out_name);
+    const char *shared = shared_with_output(f, &out, &rej);
+    if (shared) {
+        char what[64];
+        snprintf(what, sizeof what, "--rejects is the same %s as the output", shared);
+        report_clash(f, rejects, what, f->out_name);
         return true;
     }
     for (int i = 0; i < nfiles; i++) {
@@ -616,7 +668,7 @@ static int run(const struct filter_config *cfg, const struct filter_ops *ops, ch
             while (!interrupted && !f.stop && ops->next_pass && ops->next_pass(ops->ctx, &f));
         progress_end(&f.progress);
         jobs_stop(&f);
-        if (f.limit_reached)
+        if (f.limit_reached || (f.tool_stopped && !interrupted))
             count_unread_files(&f, files + i, nfiles - i);
         if (!interrupted && !f.stop && ops->end_of_input)
             ops->end_of_input(ops->ctx, &f);

@@ -82,8 +82,12 @@ void filter_write(struct filter *f, const char *data, size_t len);
 /* Writes out what the outputs hold, as before a wait: for tools that wait for other things than
  * input (acp-replay waits for each message's time). */
 void filter_flush(struct filter *f);
-/* Reads no further record: the tool has what it wants (acp-replay --limit), or cannot go on. */
+/* Reads no further record: the tool has what it wants (acp-replay --limit), or cannot go on.
+ * What is left of the input is counted unread, where it can be (regular files). */
 void filter_stop(struct filter *f);
+/* Counts records the tool took (valid) and then did not use, since the run stopped before
+ * (acp-replay's --limit and --duration): --stats gives them as unread, not valid. */
+void filter_unused(struct filter *f, unsigned long records);
 /* Whether SIGINT asked the run to stop. */
 bool filter_interrupted(void);
 struct diag_sink *filter_sink(struct filter *f);

@@ -13,8 +13,9 @@
 
 struct stats {
     unsigned long records, valid, rejected, blank;
-    unsigned long unread; /* lines left unread when --max-errors stopped the run */
+    unsigned long unread; /* lines left unread when --max-errors or the tool stopped the run */
     bool unread_unknown;  /* and more that could not be counted (a pipe) */
+    unsigned long unused; /* valid records the tool then left unused: unread in the end */
 };
 
 struct jobs;
@@ -33,6 +34,7 @@ struct filter {
     bool trouble;       /* an I/O problem: exit 2 */
     bool stop;          /* stop reading: --max-errors reached, or the tool asked */
     bool limit_reached; /* --max-errors reached */
+    bool tool_stopped;  /* the tool asked for no more records (filter_stop) */
     struct diag_where stop_at; /* the record that reached it */
     struct progress progress;  /* the line on the terminal of a long run */
     struct jobs *jobs;         /* --jobs above 1: the worker threads; NULL otherwise */

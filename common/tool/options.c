@@ -26,7 +26,7 @@ static const struct opt every_tool[] = {
      "reject lines longer than N bytes (default 1M; K, M, G suffixes)"},
     {"explain", OPT_EXPLAIN, required_argument, "CODE",
      "explain a diagnostic code ('list' lists them all) and exit"},
-    {"help", OPT_HELP, no_argument, NULL, "display this help and exit"},
+    {"help", 'h', no_argument, NULL, "display this help and exit"},
     {"version", OPT_VERSION, no_argument, NULL, "output version information and exit"},
     {NULL, 0, 0, NULL, NULL},
 };
@@ -173,7 +173,8 @@ static void print_help(const struct tool_spec *spec)
 static void print_version(const struct tool_spec *spec)
 {
     printf("%s (%s) %s\n", spec->name, ACP_PACKAGE, ACP_VERSION);
-    (void)fputs("License MIT: see the README of acp-tools.\n"
+    (void)fputs("Copyright (c) 2026 the acp-tools authors.\n"
+                "License MIT: see the LICENSE file of acp-tools.\n"
                 "This is free software: you are free to change and redistribute it.\n",
                 stdout);
 }
@@ -438,7 +439,7 @@ int options_parse(const struct tool_spec *spec, struct common_opts *opts, int ar
             report_bad_option(longs, argv[optind - 1 > 0 ? optind - 1 : 1], key);
             return -1;
         }
-        if (key == OPT_HELP) {
+        if (key == 'h') {
             print_help(spec);
             exit(finish_stdout(0));
         }

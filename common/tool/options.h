@@ -33,7 +33,6 @@ enum {
     OPT_WALL_CLOCK,
     OPT_LINGER,
     OPT_NO_PROGRESS,
-    OPT_HELP,
     OPT_VERSION,
     OPT_TOOL = 512,
 };

@@ -91,7 +91,9 @@ static void add_bytes(struct strbuf *l, double bytes)
 
 static void add_duration(struct strbuf *l, double seconds)
 {
-    unsigned long s = seconds < 1e9 ? (unsigned long)(seconds + 0.5) : 999999999;
+    unsigned long s = !(seconds > 0)  ? 0
+                      : seconds < 1e9 ? (unsigned long)(seconds + 0.5)
+                                      : 999999999;
     if (s < 60)
         sb_addf(l, "%lu s", s);
     else if (s < 3600)
