@@ -146,15 +146,6 @@ struct glyph {
     unsigned cp;
 };
 
-static unsigned decode_utf8(const unsigned char *s, size_t n)
-{
-    static const unsigned char lead_bits[] = {0, 0x7f, 0x1f, 0x0f, 0x07};
-    unsigned cp = s[0] & lead_bits[n];
-    for (size_t i = 1; i < n; i++)
-        cp = (cp << 6) | (s[i] & 0x3f);
-    return cp;
-}
-
 /* Characters that are invisible, act on a terminal, reorder a line, or that XML 1.0 forbids
  * (U+FFFE, U+FFFF): shown as escapes, so that two names that differ never look the same. */
 static bool hidden(unsigned cp)
@@ -212,7 +203,7 @@ static size_t next_glyph(const char *str, size_t len, size_t i, bool ascii, stru
         set_escape(g, 'x', c, 2);
         return i + 1;
     }
-    unsigned cp = decode_utf8(s + i, n);
+    unsigned cp = utf8_decode(s + i, n);
     if (ascii || hidden(cp)) {
         set_escape(g, cp > 0xffff ? 'U' : 'u', cp, cp > 0xffff ? 8 : 4);
     } else {
