@@ -202,14 +202,14 @@ static bool rejected(const struct filter *f, unsigned long errors_before,
                      unsigned long errors_prepared)
 {
     switch (f->cfg->pass) {
-    case PASS_VALID:
-        break;
     case PASS_WELL_FORMED:
         return errors_prepared > errors_before;
     case PASS_ALL:
         return false;
+    case PASS_VALID:
+        break;
     }
-    return f->sink.errors > errors_before;
+    return f->sink.errors > errors_before; /* any error, the stream checks' too */
 }
 
 void filter_deliver(struct filter *f, struct message *m, unsigned long errors_before)
