@@ -495,8 +495,8 @@ static enum verdict send_message(void *ctx, struct filter *f, struct message *m)
     double now = s->opts->now_given ? (double)s->opts->now : clock_wall();
     struct outgoing_config oc = {.queen = s->opts->engine.queen, .ids = s->ids, .now = now};
     bool answering = s->answer_proto != PROTO_NONE;
-    outgoing_complete(message_tree(m), proto, answering && !s->answer_has_conversation, &oc);
-    const char *reply_by = outgoing_relative_time_left(message_tree(m));
+    const char *reply_by =
+        outgoing_complete(message_tree(m), proto, answering && !s->answer_has_conversation, &oc);
     if (reply_by) {
         diag_emit(sink, &m->at, "fipa-time",
                   "reply_by=%s falls past the year 9999, the last an RFC 3339 date-time can name",

@@ -158,26 +158,23 @@ static void complete_iacp(json_t *root, const struct outgoing_config *cfg)
         json_object_set_new(root, "ts", json_integer((json_int_t)floor(cfg->now)));
 }
 
-/* "+30s", "+5m", "+90": a time relative to now. One past the year 9999 is left as it is, for
- * outgoing_relative_time_left to find. */
-static void absolute_reply_by(json_t *root, double now)
+/* "+30s", "+5m", "+90": a time relative to now. Returns the one it cannot make a date-time of,
+ * past the year 9999, left as it is; NULL when there is none. */
+static const char *absolute_reply_by(json_t *root, double now)
 {
     const char *reply_by = json_member_string(root, "reply_by");
     double after;
     char buf[48];
-    if (reply_by && reply_by[0] == '+' && parse_duration(reply_by + 1, &after) &&
-        outgoing_format_time(now + after, buf, sizeof buf))
-        set_string(root, "reply_by", buf);
+    if (!reply_by || reply_by[0] != '+' || !parse_duration(reply_by + 1, &after))
+        return NULL;
+    if (!outgoing_format_time(now + after, buf, sizeof buf))
+        return reply_by;
+    set_string(root, "reply_by", buf);
+    return NULL;
 }
 
-const char *outgoing_relative_time_left(const json_t *root)
-{
-    const char *reply_by = json_member_string(root, "reply_by");
-    double after;
-    return reply_by && reply_by[0] == '+' && parse_duration(reply_by + 1, &after) ? reply_by : NULL;
-}
-
-static void complete_fipa(json_t *root, bool no_new_conversation, const struct outgoing_config *cfg)
+static const char *complete_fipa(json_t *root, bool no_new_conversation,
+                                 const struct outgoing_config *cfg)
 {
     const char *performative = json_member_string(root, "performative");
     enum fipa_act act = performative ? fipa_act_parse(performative) : FIPA_ACT_INVALID;
@@ -193,16 +190,17 @@ static void complete_fipa(json_t *root, bool no_new_conversation, const struct o
     /* A --now past the year 9999 leaves the timestamp out: it is optional. */
     if (!json_object_get(root, "timestamp") && outgoing_format_time(cfg->now, buf, sizeof buf))
         set_string(root, "timestamp", buf);
-    absolute_reply_by(root, cfg->now);
+    return absolute_reply_by(root, cfg->now);
 }
 
-void outgoing_complete(json_t *root, enum protocol proto, bool no_new_conversation,
-                       const struct outgoing_config *cfg)
+const char *outgoing_complete(json_t *root, enum protocol proto, bool no_new_conversation,
+                              const struct outgoing_config *cfg)
 {
+    if (proto == PROTO_FIPA)
+        return complete_fipa(root, no_new_conversation, cfg);
     if (proto == PROTO_IACP)
         complete_iacp(root, cfg);
-    else if (proto == PROTO_FIPA)
-        complete_fipa(root, no_new_conversation, cfg);
+    return NULL;
 }
 
 /* --- order --- */

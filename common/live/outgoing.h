@@ -40,18 +40,16 @@ json_t *outgoing_reply_to(const json_t *original, enum protocol *proto, bool *se
 void outgoing_merge(json_t *root, const json_t *defaults);
 
 /* Fills in what root (a message of protocol proto) leaves out. no_new_conversation: root answers
- * a message that had no conversation_id, so none is made up. */
-void outgoing_complete(json_t *root, enum protocol proto, bool no_new_conversation,
-                       const struct outgoing_config *cfg);
+ * a message that had no conversation_id, so none is made up. Returns the reply_by relative to now
+ * ("+30s") that could not be made a date-time, since it falls past the year 9999, left in root as
+ * it was; NULL when there is none. */
+const char *outgoing_complete(json_t *root, enum protocol proto, bool no_new_conversation,
+                              const struct outgoing_config *cfg);
 
 /* root's members in the protocol's order (IACP v, id, from, to, kind, ts, ref, body; FIPA
  * performative, sender, receiver, reply_to, content, language, encoding, ontology, protocol,
  * conversation_id, reply_with, in_reply_to, reply_by, timestamp), the others after them in the
  * order they have. Returns a new object. */
 json_t *outgoing_ordered(const json_t *root, enum protocol proto);
-
-/* The reply_by relative to now ("+30s") that outgoing_complete could not make a date-time of,
- * since it falls past the year 9999; NULL when there is none. */
-const char *outgoing_relative_time_left(const json_t *root);
 
 #endif
