@@ -130,10 +130,7 @@ static bool parse_hide(struct trace *t, const char *arg)
  * out of their arrows. */
 static bool kind_hidden(const struct trace *t, const char *kind)
 {
-    for (size_t i = 0; i < t->nhidden; i++)
-        if (strcmp(t->hidden[i], kind) == 0)
-            return true;
-    return false;
+    return strv_has(t->hidden, t->nhidden, kind);
 }
 
 static bool handle_option(void *ctx, int key, const char *arg)

@@ -221,6 +221,14 @@ bool parse_duration(const char *s, double *seconds)
     return true;
 }
 
+bool strv_has(char *const *v, size_t n, const char *s)
+{
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(v[i], s) == 0)
+            return true;
+    return false;
+}
+
 bool double_fits_llong(double v)
 {
     const double two_to_63 = 9223372036854775808.0; /* LLONG_MAX + 1, exactly */

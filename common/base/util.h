@@ -55,6 +55,9 @@ bool parse_duration(const char *s, double *seconds);
 /* Parses a whole non-negative decimal number. */
 bool parse_ulong(const char *s, unsigned long *out);
 
+/* Whether s is one of the n strings of v. */
+bool strv_has(char *const *v, size_t n, const char *s);
+
 /* Whether v converts to long long (its whole part fits, and it is a number): a conversion out
  * of range is undefined behaviour, so every double a cast makes an integer of is checked. */
 bool double_fits_llong(double v);

@@ -68,10 +68,7 @@ void trace_diagram_free(struct trace_diagram *t)
 
 static bool hidden(const struct trace_diagram *t, const char *kind)
 {
-    for (size_t i = 0; i < t->nhidden; i++)
-        if (strcmp(t->hidden[i], kind) == 0)
-            return true;
-    return false;
+    return strv_has(t->hidden, t->nhidden, kind);
 }
 
 /* Findings that tell of time passing: about a conversation or an agent that went quiet, not about
