@@ -43,46 +43,35 @@ static bool handle_option(void *ctx, int key, const char *arg)
 {
     struct validate *v = ctx;
     switch (key) {
-    case OPT_PROTOCOL:
-        if (strcmp(arg, "auto") == 0)
-            v->protocol = CHOOSE_AUTO;
-        else if (strcmp(arg, "iacp") == 0)
-            v->protocol = CHOOSE_IACP;
-        else if (strcmp(arg, "fipa") == 0)
-            v->protocol = CHOOSE_FIPA;
-        else {
-            options_usage_error("--protocol must be auto, iacp or fipa");
-            return false;
-        }
-        return true;
+    case OPT_PROTOCOL: {
+        static const char *const words[] = {"auto", "iacp", "fipa", NULL};
+        static const enum protocol_choice protocols[] = {CHOOSE_AUTO, CHOOSE_IACP, CHOOSE_FIPA};
+        int i = options_choice("protocol", arg, words);
+        if (i >= 0)
+            v->protocol = protocols[i];
+        return i >= 0;
+    }
     case OPT_STATELESS:
         v->stateless = true;
         return true;
-    case OPT_PASS:
-        if (strcmp(arg, "valid") == 0)
-            v->pass = PASS_VALID;
-        else if (strcmp(arg, "well-formed") == 0)
-            v->pass = PASS_WELL_FORMED;
-        else if (strcmp(arg, "all") == 0)
-            v->pass = PASS_ALL;
-        else {
-            options_usage_error("--pass must be valid, well-formed or all");
-            return false;
+    case OPT_PASS: {
+        static const char *const words[] = {"valid", "well-formed", "all", NULL};
+        static const enum pass_rule rules[] = {PASS_VALID, PASS_WELL_FORMED, PASS_ALL};
+        int i = options_choice("pass", arg, words);
+        if (i >= 0)
+            v->pass = rules[i];
+        return i >= 0;
+    }
+    case OPT_FROM: {
+        static const char *const words[] = {"auto", "json", "fipa-acl", NULL};
+        static const enum reader_mode modes[] = {READ_AUTO, READ_JSON, READ_ACL};
+        int i = options_choice("from", arg, words);
+        if (i >= 0) {
+            v->mode = modes[i];
+            v->mode_given = true;
         }
-        return true;
-    case OPT_FROM:
-        if (strcmp(arg, "auto") == 0)
-            v->mode = READ_AUTO;
-        else if (strcmp(arg, "json") == 0)
-            v->mode = READ_JSON;
-        else if (strcmp(arg, "fipa-acl") == 0)
-            v->mode = READ_ACL;
-        else {
-            options_usage_error("--from must be auto, json or fipa-acl");
-            return false;
-        }
-        v->mode_given = true;
-        return true;
+        return i >= 0;
+    }
     }
     return false;
 }

@@ -109,6 +109,20 @@ bool options_bad_value(const char *option, const char *what)
     return false;
 }
 
+int options_choice(const char *option, const char *arg, const char *const *words)
+{
+    size_t n = 0;
+    for (; words[n]; n++)
+        if (strcmp(words[n], arg) == 0)
+            return (int)n;
+    struct strbuf list = STRBUF_INIT;
+    for (size_t i = 0; i < n; i++)
+        sb_addf(&list, "%s%s", i == 0 ? "" : i + 1 < n ? ", " : " or ", words[i]);
+    options_usage_error("--%s must be %s", option, list.buf ? list.buf : "");
+    sb_free(&list);
+    return -1;
+}
+
 bool options_positive_duration(const char *arg, double *seconds)
 {
     double v;

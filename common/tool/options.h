@@ -108,6 +108,10 @@ void options_usage_error(const char *fmt, ...) ACP_PRINTF(1, 2);
  * say `return parse(arg) || options_bad_value("limit", "a whole number above 0");`. */
 bool options_bad_value(const char *option, const char *what);
 
+/* Which of the words (NULL-terminated) arg is, as an index; -1 after the usage error "--OPTION
+ * must be A, B or C" when it is none of them. */
+int options_choice(const char *option, const char *arg, const char *const *words);
+
 /* Parses a duration (seconds, or with an s, m or h suffix) above 0; false, *seconds untouched,
  * when arg is none. */
 bool options_positive_duration(const char *arg, double *seconds);
