@@ -26,23 +26,6 @@ teardown() {
     stop_started
 }
 
-# Starts mosquitto on a free loopback port (a port another program holds makes it exit, and then
-# another one is tried) and sets PORT once it accepts clients. Its queue per client is unbounded:
-# by default it holds 1000 QoS 1 messages for a subscriber that lags (as one does on a loaded
-# machine while a replay runs at 500 times its speed) and drops the rest.
-start_broker() {
-    local conf=$BATS_TEST_TMPDIR/mosquitto.conf log=$BATS_TEST_TMPDIR/mosquitto.log try
-    for try in $(seq 20); do
-        PORT=$(random_port)
-        printf 'listener %s 127.0.0.1\nallow_anonymous true\npersistence false\nmax_queued_messages 0\n' \
-            "$PORT" >"$conf"
-        start_bg "$MOSQUITTO" -c "$conf" >"$log" 2>&1
-        await_ready "$LAST_PID" "$log" ' running$' && return 0
-        stop_group "$LAST_PID"
-    done
-    fail "no broker could be started (try $try): $(cat "$log")"
-}
-
 # The probe: a heartbeat, which belongs to no conversation. It is retained, so that a subscriber
 # gets it exactly once whether it subscribed before it was published or after.
 PROBE='{"v":"1.1","id":"m-ffffff","from":"e2e-probe","to":"queen","kind":"hb","ts":1312284100}'

@@ -255,16 +255,7 @@ need_mosquitto() {
     MOSQUITTO=$(command -v mosquitto || command -v /usr/sbin/mosquitto) &&
         command -v mosquitto_pub >/dev/null && command -v mosquitto_sub >/dev/null ||
         skip "needs mosquitto, mosquitto_pub and mosquitto_sub (Debian: mosquitto mosquitto-clients)"
-    local conf=$BATS_TEST_TMPDIR/mosquitto.conf log=$BATS_TEST_TMPDIR/mosquitto.log try
-    for try in $(seq 20); do
-        PORT=$(random_port)
-        printf 'listener %s 127.0.0.1\nallow_anonymous true\npersistence false\nmax_queued_messages 0\n' \
-            "$PORT" >"$conf"
-        start_bg "$MOSQUITTO" -c "$conf" >"$log" 2>&1
-        await_ready "$LAST_PID" "$log" ' running$' && break
-        stop_group "$LAST_PID"
-    done
-    [ "$try" -lt 20 ] || fail "no broker could be started: $(cat "$log")"
+    start_broker
     # the clients find the port in their files of default options
     mkdir -p "$BATS_TEST_TMPDIR/config"
     export XDG_CONFIG_HOME=$BATS_TEST_TMPDIR/config
