@@ -14,9 +14,6 @@
 #include "proto/iacp.h"
 #include "proto/idgen.h"
 
-/* Unix seconds that RFC 3339 can write with four-digit years. */
-static const double LAST_WRITABLE_SECOND = 253402300799.0;
-
 /* A message remembered by its sender and id: one allocation that holds its key. */
 struct remembered {
     struct hash_node node;
@@ -319,7 +316,7 @@ static bool unix_seconds(const json_t *v, long long *out)
     if (!json_is_integer(v))
         return false;
     json_int_t t = json_integer_value(v);
-    if (t < 0 || (double)t > LAST_WRITABLE_SECOND)
+    if (t < 0 || (double)t > TIME_RFC3339_LAST)
         return false;
     *out = (long long)t;
     return true;
@@ -532,7 +529,7 @@ static void write_string_member(struct jsonout *w, const char *key, const char *
 static bool view_unix_seconds(const struct jv *v, long long *out)
 {
     if (!jv_is_integer(v) || jv_integer_value(v) < 0 ||
-        (double)jv_integer_value(v) > LAST_WRITABLE_SECOND)
+        (double)jv_integer_value(v) > TIME_RFC3339_LAST)
         return false;
     *out = (long long)jv_integer_value(v);
     return true;
