@@ -1023,15 +1023,6 @@ static void map_timestamp(struct to_iacp *t, json_t *out, json_t *timestamp)
     json_decref(back);
 }
 
-/* FNV-1a: the same on every machine and in every run, as the ids it seeds must be. */
-static uint64_t text_hash(const char *s)
-{
-    uint64_t h = 14695981039346656037ULL;
-    for (; *s; s++)
-        h = (h ^ (unsigned char)*s) * 1099511628211ULL;
-    return h;
-}
-
 /* Without --seed, the ids are derived from the input: the seed mixed with the first message that
  * needs one (its members sorted, so that spacing and order do not matter), which the later
  * ones follow as counters, so that the same log gets the same ids and another log others. */
@@ -1043,7 +1034,7 @@ static const char *fresh_id(struct converter *c, const json_t *fipa, const char 
         if (!text)
             die_oom();
         else
-            idgen_reseed(c->ids, c->cfg.seed ^ (unsigned long)text_hash(text));
+            idgen_reseed(c->ids, text);
         free(text);
     }
     return idgen_fresh(c->ids, from, c->now);

@@ -318,9 +318,9 @@ const char *idgen_fresh_form(struct idgen *g, const char *sender, enum idgen_for
     return g->fresh.buf;
 }
 
-void idgen_reseed(struct idgen *g, unsigned long seed)
+void idgen_reseed(struct idgen *g, const char *text)
 {
-    g->cfg.seed = seed;
+    g->cfg.seed ^= (unsigned long)hash_name(text);
 }
 
 const char *idgen_fresh(struct idgen *g, const char *sender, double when)
