@@ -14,9 +14,6 @@
 #include "proto/iacp.h"
 #include "proto/idgen.h"
 
-/* Unix seconds that RFC 3339 can write with four-digit years. */
-static const double LAST_WRITABLE_SECOND = 253402300799.0;
-
 /* A message remembered by its sender and id: one allocation that holds its key. */
 struct remembered {
     struct hash_node node;
@@ -319,7 +316,7 @@ static bool unix_seconds(const json_t *v, long long *out)
     if (!json_is_integer(v))
         return false;
     json_int_t t = json_integer_value(v);
-    if (t < 0 || (double)t > LAST_WRITABLE_SECOND)
+    if (t < 0 || (double)t > TIME_RFC3339_LAST)
         return false;
     *out = (long long)t;
     return true;
@@ -532,7 +529,7 @@ static void write_string_member(struct jsonout *w, const char *key, const char *
 static bool view_unix_seconds(const struct jv *v, long long *out)
 {
     if (!jv_is_integer(v) || jv_integer_value(v) < 0 ||
-        (double)jv_integer_value(v) > LAST_WRITABLE_SECOND)
+        (double)jv_integer_value(v) > TIME_RFC3339_LAST)
         return false;
     *out = (long long)jv_integer_value(v);
     return true;
@@ -1026,15 +1023,6 @@ static void map_timestamp(struct to_iacp *t, json_t *out, json_t *timestamp)
     json_decref(back);
 }
 
-/* FNV-1a: the same on every machine and in every run, as the ids it seeds must be. */
-static uint64_t text_hash(const char *s)
-{
-    uint64_t h = 14695981039346656037ULL;
-    for (; *s; s++)
-        h = (h ^ (unsigned char)*s) * 1099511628211ULL;
-    return h;
-}
-
 /* Without --seed, the ids are derived from the input: the seed mixed with the first message that
  * needs one (its members sorted, so that spacing and order do not matter), which the later
  * ones follow as counters, so that the same log gets the same ids and another log others. */
@@ -1046,7 +1034,7 @@ static const char *fresh_id(struct converter *c, const json_t *fipa, const char 
         if (!text)
             die_oom();
         else
-            idgen_reseed(c->ids, c->cfg.seed ^ (unsigned long)text_hash(text));
+            idgen_reseed(c->ids, text);
         free(text);
     }
     return idgen_fresh(c->ids, from, c->now);

@@ -217,19 +217,18 @@ static struct sender *sender_get(struct idgen *g, const char *name)
     const char *key = sender_key(name);
     size_t hash = hashtab_hash(key);
     struct sender *s = HASH_ITEM(hashtab_find_hashed(&g->senders, key, hash), struct sender, node);
+    if (s && s->key_seed == g->cfg.seed)
+        return s;
     if (!s) {
         size_t len = strlen(key);
         s = xcalloc(1, sizeof *s + len + 1);
         memcpy(s->name, key, len + 1);
-        /* NULL and "" differ in their id keys but share a counter: no harm, both unnamed. */
-        s->key = mix64(mix64((uint64_t)g->cfg.seed) ^ hash_name(s->name));
-        s->key_seed = g->cfg.seed;
         hashtab_add_hashed(&g->senders, &s->node, hash);
     }
-    if (s->key_seed != g->cfg.seed) { /* reseeded since */
-        s->key = mix64(mix64((uint64_t)g->cfg.seed) ^ hash_name(s->name));
-        s->key_seed = g->cfg.seed;
-    }
+    /* New, or reseeded since its key was made. NULL and "" differ in their id keys but share a
+     * counter: no harm, both unnamed. */
+    s->key = mix64(mix64((uint64_t)g->cfg.seed) ^ hash_name(s->name));
+    s->key_seed = g->cfg.seed;
     return s;
 }
 
@@ -318,9 +317,9 @@ const char *idgen_fresh_form(struct idgen *g, const char *sender, enum idgen_for
     return g->fresh.buf;
 }
 
-void idgen_reseed(struct idgen *g, unsigned long seed)
+void idgen_reseed(struct idgen *g, const char *text)
 {
-    g->cfg.seed = seed;
+    g->cfg.seed ^= (unsigned long)hash_name(text);
 }
 
 const char *idgen_fresh(struct idgen *g, const char *sender, double when)

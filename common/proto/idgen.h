@@ -50,9 +50,10 @@ enum idgen_form {
     IDGEN_FORMS,
 };
 
-/* The seed of the ids made from now on: for a caller that takes it from its input, and so learns
- * it only at the first message that needs a fresh id (acp-convert). */
-void idgen_reseed(struct idgen *g, unsigned long seed);
+/* Mixes text into the seed of the ids made from now on (the seed xor text's FNV-1a hash, the same
+ * on every machine and in every run): for a caller that takes the seed from its input, and so
+ * learns it only at the first message that needs a fresh id (acp-convert). */
+void idgen_reseed(struct idgen *g, const char *text);
 
 /* A fresh id for sender in the forager's form, which is noted as used at when. The text is valid
  * until the next call on g. */
