@@ -1,6 +1,7 @@
 #include "base/timeutil.h"
 
 #include <ctype.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -129,6 +130,23 @@ void time_format_rfc3339(long long t, char *buf, size_t size)
     *p++ = (char)('0' + rem % 10);
     *p++ = 'Z';
     *p = '\0';
+}
+
+bool time_format_rfc3339_ms(double t, char *buf, size_t size)
+{
+    if (!(t >= TIME_RFC3339_FIRST && t < TIME_RFC3339_LAST + 1))
+        return false; /* no year of four digits: and past long long, no integer at all */
+    long long ms = llround(t * 1000);
+    long long seconds = ms / 1000, fraction = ms % 1000;
+    if (fraction < 0) {
+        fraction += 1000;
+        seconds--;
+    }
+    time_format_rfc3339(seconds, buf, size);
+    size_t len = strlen(buf);
+    if (fraction && len > 0 && len + 4 < size)
+        snprintf(buf + len - 1, size - len + 1, ".%03lldZ", fraction);
+    return true;
 }
 
 bool time_parse_now(const char *s, time_t *out)

@@ -24,6 +24,11 @@ bool time_parse_rfc3339(const char *s, double *epoch, bool *has_zone);
 /* Writes t as "YYYY-MM-DDTHH:MM:SSZ" (UTC) into buf, which holds at least 32 bytes. */
 void time_format_rfc3339(long long t, char *buf, size_t size);
 
+/* Writes t (unix seconds) the same way, with milliseconds when it has a fraction
+ * ("2011-08-02T11:21:40.250Z"; buf holds at least 40 bytes). False, with nothing written, when t
+ * is outside the years 0 to 9999 that RFC 3339 can write. */
+bool time_format_rfc3339_ms(double t, char *buf, size_t size);
+
 /* Days since 1970-01-01 of a proleptic Gregorian date. */
 long long time_days_from_civil(long long y, unsigned m, unsigned d);
 

@@ -92,25 +92,6 @@ void outgoing_merge(json_t *root, const json_t *defaults)
 
 /* --- filling in --- */
 
-/* Writes t (unix seconds) as RFC 3339 in UTC, with milliseconds when it has a fraction. False,
- * with nothing written, when t is outside the years 0 to 9999 that RFC 3339 can write. */
-static bool outgoing_format_time(double t, char *buf, size_t size)
-{
-    if (!(t >= TIME_RFC3339_FIRST && t < TIME_RFC3339_LAST + 1))
-        return false; /* no year of four digits: and past long long, no integer at all */
-    double whole = floor(t);
-    long long millis = llround((t - whole) * 1000);
-    if (millis == 1000) {
-        whole += 1;
-        millis = 0;
-    }
-    time_format_rfc3339((long long)whole, buf, size);
-    size_t n = strlen(buf);
-    if (millis && n > 0 && n < size)
-        snprintf(buf + n - 1, size - (n - 1), ".%03lldZ", millis);
-    return true;
-}
-
 static void set_string(json_t *root, const char *key, const char *value)
 {
     json_object_set_new(root, key, json_string(value));
@@ -167,7 +148,7 @@ static const char *absolute_reply_by(json_t *root, double now)
     char buf[48];
     if (!reply_by || reply_by[0] != '+' || !parse_duration(reply_by + 1, &after))
         return NULL;
-    if (!outgoing_format_time(now + after, buf, sizeof buf))
+    if (!time_format_rfc3339_ms(now + after, buf, sizeof buf))
         return reply_by;
     set_string(root, "reply_by", buf);
     return NULL;
@@ -188,7 +169,7 @@ static const char *complete_fipa(json_t *root, bool no_new_conversation,
     }
     char buf[48];
     /* A --now past the year 9999 leaves the timestamp out: it is optional. */
-    if (!json_object_get(root, "timestamp") && outgoing_format_time(cfg->now, buf, sizeof buf))
+    if (!json_object_get(root, "timestamp") && time_format_rfc3339_ms(cfg->now, buf, sizeof buf))
         set_string(root, "timestamp", buf);
     return absolute_reply_by(root, cfg->now);
 }

@@ -8,22 +8,6 @@
 #include "base/timeutil.h"
 #include "diag/findings.h"
 
-/* Writes a message time as RFC 3339 in UTC, with milliseconds when it has a fraction:
- * "2011-08-02T11:21:40Z", "2011-08-02T11:21:40.250Z". buf holds at least 40 bytes. */
-static void trace_format_time(double t, char *buf, size_t size)
-{
-    long long ms = llround(t * 1000);
-    long long seconds = ms / 1000, fraction = ms % 1000;
-    if (fraction < 0) {
-        fraction += 1000;
-        seconds--;
-    }
-    time_format_rfc3339(seconds, buf, size);
-    size_t len = strlen(buf);
-    if (fraction && len > 0 && len + 4 < size)
-        snprintf(buf + len - 1, size - len + 1, ".%03lldZ", fraction);
-}
-
 static void put_string(struct jsonout *w, const char *s)
 {
     if (s)
@@ -43,11 +27,10 @@ static void put_number(struct jsonout *w, double v)
 static void put_time(struct jsonout *w, double t)
 {
     char buf[64];
-    if (!isfinite(t)) {
+    if (!time_format_rfc3339_ms(t, buf, sizeof buf)) { /* NAN: unknown */
         jsonout_null(w);
         return;
     }
-    trace_format_time(t, buf, sizeof buf);
     jsonout_string(w, buf, strlen(buf));
 }
 
