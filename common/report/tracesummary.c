@@ -1,7 +1,6 @@
 #include "report/tracesummary.h"
 
 #include <math.h>
-#include <stdio.h>
 #include <string.h>
 
 #include "base/jsonout.h"
