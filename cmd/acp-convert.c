@@ -38,45 +38,35 @@ struct convert_run {
     struct jscan *scan; /* the outputs' views: the input's stays in the filter's */
 };
 
-static enum format parse_format(const char *s, bool auto_allowed)
-{
-    if (auto_allowed && strcmp(s, "auto") == 0)
-        return FORMAT_AUTO;
-    if (strcmp(s, "iacp") == 0)
-        return FORMAT_IACP;
-    if (strcmp(s, "fipa") == 0)
-        return FORMAT_FIPA;
-    if (strcmp(s, "fipa-acl") == 0)
-        return FORMAT_FIPA_ACL;
-    return FORMAT_NONE;
-}
-
 static bool handle_option(void *ctx, int key, const char *arg)
 {
     struct convert_run *run = ctx;
     switch (key) {
-    case OPT_FROM:
-        run->from = parse_format(arg, true);
-        if (run->from == FORMAT_NONE)
-            options_usage_error("--from must be auto, iacp, fipa or fipa-acl");
-        return run->from != FORMAT_NONE;
-    case OPT_TO:
-        run->to = parse_format(arg, false);
-        if (run->to == FORMAT_NONE)
-            options_usage_error("--to must be iacp, fipa or fipa-acl");
-        return run->to != FORMAT_NONE;
-    case OPT_SPELLING:
-        if (strcmp(arg, "snake") == 0)
-            run->spelling = SPELL_SNAKE;
-        else if (strcmp(arg, "kebab") == 0)
-            run->spelling = SPELL_KEBAB;
-        else if (strcmp(arg, "upper") == 0)
-            run->spelling = SPELL_UPPER;
-        else {
-            options_usage_error("--spelling must be snake, kebab or upper");
-            return false;
-        }
-        return true;
+    case OPT_FROM: {
+        static const char *const words[] = {"auto", "iacp", "fipa", "fipa-acl", NULL};
+        static const enum format formats[] = {FORMAT_AUTO, FORMAT_IACP, FORMAT_FIPA,
+                                              FORMAT_FIPA_ACL};
+        int i = options_choice("from", arg, words);
+        if (i >= 0)
+            run->from = formats[i];
+        return i >= 0;
+    }
+    case OPT_TO: {
+        static const char *const words[] = {"iacp", "fipa", "fipa-acl", NULL};
+        static const enum format formats[] = {FORMAT_IACP, FORMAT_FIPA, FORMAT_FIPA_ACL};
+        int i = options_choice("to", arg, words);
+        if (i >= 0)
+            run->to = formats[i];
+        return i >= 0;
+    }
+    case OPT_SPELLING: {
+        static const char *const words[] = {"snake", "kebab", "upper", NULL};
+        static const enum fipa_spelling spellings[] = {SPELL_SNAKE, SPELL_KEBAB, SPELL_UPPER};
+        int i = options_choice("spelling", arg, words);
+        if (i >= 0)
+            run->spelling = spellings[i];
+        return i >= 0;
+    }
     }
     return false;
 }
