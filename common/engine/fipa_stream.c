@@ -91,10 +91,12 @@ struct story {
 
 struct conversation {
     /* 'c' + conversation_id, or 'r' + the opener's name and reply_with, in the form it is
-     * remembered by (keyform.h); then the id as it is quoted (at most KEY_SHOWN_BYTES of it) */
+     * remembered by (keyform.h); after a digest form, the id as it is quoted (at most
+     * KEY_SHOWN_BYTES of it), as IACP's conversations keep it */
     char *key;
     char *initiator;
     bool by_chain; /* keyed by the reply chain ('r'), not by conversation_id */
+    uint8_t id_at; /* where the id as it is quoted starts in key: a key kept as it is holds it */
     enum fipa_protocol protocol;
     bool protocol_named;    /* from the protocol member, not inferred */
     bool finished;          /* a tombstone: only key, initiator, protocol, outcome, last line */
@@ -368,7 +370,7 @@ static void conversation_free(struct fipa_stream *s, struct conversation *c)
 /* Its id as it is quoted: the whole id, or its first KEY_SHOWN_BYTES when it is longer. */
 static const char *conversation_id(const struct conversation *c)
 {
-    return c->key + strlen(c->key) + 1;
+    return c->key + c->id_at;
 }
 
 /* An agent's name and a reply_with value it chose, as one key (the length makes it
@@ -818,12 +820,18 @@ static uint32_t opening_digest(const struct incoming *in)
 static struct conversation *conversation_alloc(struct fipa_stream *s, const struct incoming *in)
 {
     struct conversation *c = xcalloc(1, sizeof *c);
-    const char *id = s->key.buf + s->key_id_at;
-    size_t id_len = key_shown_len(id, s->key.len - s->key_id_at);
-    c->key = xmalloc(s->key_form_len + 1 + id_len + 1);
-    memcpy(c->key, s->key_form, s->key_form_len + 1);
-    memcpy(c->key + s->key_form_len + 1, id, id_len);
-    c->key[s->key_form_len + 1 + id_len] = '\0';
+    if (s->key_form == s->key.buf) { /* kept as it is: the id is in it */
+        c->key = xstrdup(s->key.buf);
+        c->id_at = (uint8_t)s->key_id_at;
+    } else {
+        const char *id = s->key.buf + s->key_id_at;
+        size_t id_len = key_shown_len(id, s->key.len - s->key_id_at);
+        c->key = xmalloc(s->key_form_len + 1 + id_len + 1);
+        memcpy(c->key, s->key_form, s->key_form_len + 1);
+        memcpy(c->key + s->key_form_len + 1, id, id_len);
+        c->key[s->key_form_len + 1 + id_len] = '\0';
+        c->id_at = (uint8_t)(s->key_form_len + 1);
+    }
     c->by_chain = s->key.buf[0] == 'r';
     c->initiator = xstrdup(in->sender);
     c->started = c->ended = c->active = NAN;
