@@ -190,6 +190,9 @@ struct incoming {
     const struct jv *receiver;
     double time;     /* by the stream clock (its sender's learned offset taken off); NAN if none */
     double reply_by; /* likewise; NAN when it has none */
+    /* The string members the following reads, looked up once: NULL when absent. */
+    const char *conversation_id, *protocol, *in_reply_to, *reply_with;
+    enum fipa_protocol declared; /* the protocol member's: FP_NONE when absent or unknown */
 };
 
 /* A message's time as written (not as the stream clock reads it), NAN when it has none. */
@@ -810,8 +813,7 @@ static uint32_t opening_digest(const struct incoming *in)
 {
     int act = in->act;
     uint32_t h = digest_bytes(&act, sizeof act, DIGEST_SEED);
-    const char *protocol = jv_member_string(in->m->view, "protocol");
-    h = protocol ? digest(protocol, digest_bytes("p", 1, h)) : h;
+    h = in->protocol ? digest(in->protocol, digest_bytes("p", 1, h)) : h;
     const struct jv *content = jv_object_get(in->m->view, "content");
     return content ? value_digest(content, digest_bytes("c", 1, h)) : h;
 }
@@ -1421,7 +1423,7 @@ static const struct transition *crossing(const struct conversation *c, const str
 {
     if (p->state != PS_CANCELLING)
         return NULL;
-    const char *in_reply_to = jv_member_string(in->m->view, "in_reply_to");
+    const char *in_reply_to = in->in_reply_to;
     const char *cancel = cancel_ref(c);
     if (cancel && in_reply_to && strcmp(in_reply_to, cancel) == 0)
         return NULL;
@@ -1460,7 +1462,7 @@ static bool answers_crossed_cancel(const char *cancel_ref, const struct incoming
 {
     if (in->act != FIPA_INFORM && in->act != FIPA_FAILURE && in->act != FIPA_NOT_UNDERSTOOD)
         return false;
-    const char *in_reply_to = jv_member_string(in->m->view, "in_reply_to");
+    const char *in_reply_to = in->in_reply_to;
     return cancel_ref ? in_reply_to && strcmp(in_reply_to, cancel_ref) == 0 : !in_reply_to;
 }
 
@@ -1547,7 +1549,7 @@ static void touch(struct fipa_stream *s, struct conversation *c, const struct in
 static void check_in_reply_to(struct conversation *c, const struct incoming *in,
                               struct diag_sink *sink)
 {
-    const char *in_reply_to = jv_member_string(in->m->view, "in_reply_to");
+    const char *in_reply_to = in->in_reply_to;
     if (!in_reply_to || c->messages == 0 || c->replies_forgotten || reply_seen(c, in_reply_to))
         return;
     struct diag_where at = related_to(in->m, c->first_file, c->first_line);
@@ -1582,7 +1584,7 @@ static void follow(struct fipa_stream *s, struct conversation *c, const struct i
                    struct diag_sink *sink)
 {
     check_in_reply_to(c, in, sink);
-    const char *reply_with = jv_member_string(in->m->view, "reply_with");
+    const char *reply_with = in->reply_with;
     bool own = reply_with && remember_reply(c, reply_with);
     if (strcmp(in->sender, c->initiator) == 0) {
         from_initiator(s, c, in, own ? reply_with : NULL, sink);
@@ -1698,14 +1700,12 @@ static void reused(struct fipa_stream *s, struct conversation *c, const struct i
 /* The protocol the message would open, from its protocol member or its act; FP_NONE if none. */
 static enum fipa_protocol would_open(const struct incoming *in, bool *named)
 {
-    const char *name = jv_member_string(in->m->view, "protocol");
-    *named = name != NULL;
+    *named = in->protocol != NULL;
     /* Guessed from the act, only a message that answers nothing opens: a propose answering a
      * cfp nobody saw is contract net met midway, not a new fipa-propose. */
-    if (!name)
-        return jv_member_string(in->m->view, "in_reply_to") ? FP_NONE
-                                                            : fipa_protocol_inferred(in->act);
-    enum fipa_protocol p = fipa_protocol_lookup(name);
+    if (!in->protocol)
+        return in->in_reply_to ? FP_NONE : fipa_protocol_inferred(in->act);
+    enum fipa_protocol p = in->declared;
     return p != FP_NONE && fipa_protocol_opens(p, in->act) ? p : FP_NONE;
 }
 
@@ -1731,7 +1731,7 @@ static struct conversation *answered(struct fipa_stream *s, const struct incomin
 static struct conversation *lookup(struct fipa_stream *s, const struct incoming *in,
                                    struct strbuf *key)
 {
-    const char *id = jv_member_string(in->m->view, "conversation_id");
+    const char *id = in->conversation_id;
     sb_reset(key);
     sb_adds(key, "");
     s->key_id_at = 1;
@@ -1740,11 +1740,11 @@ static struct conversation *lookup(struct fipa_stream *s, const struct incoming 
         sb_adds(key, id);
         return find_conversation(s);
     }
-    const char *in_reply_to = jv_member_string(in->m->view, "in_reply_to");
+    const char *in_reply_to = in->in_reply_to;
     struct conversation *c = in_reply_to ? answered(s, in, in_reply_to) : NULL;
     if (c)
         return c;
-    const char *reply_with = jv_member_string(in->m->view, "reply_with");
+    const char *reply_with = in->reply_with;
     if (!reply_with)
         return NULL;
     sb_addc(key, 'r');
@@ -1757,7 +1757,7 @@ static struct conversation *lookup(struct fipa_stream *s, const struct incoming 
  * sender, and those its reply_to names. */
 static void add_aliases(struct fipa_stream *s, struct conversation *c, const struct incoming *in)
 {
-    const char *reply_with = jv_member_string(in->m->view, "reply_with");
+    const char *reply_with = in->reply_with;
     if (!reply_with)
         return;
     add_alias(s, c, agent_key(&s->alias, in->sender, reply_with));
@@ -1777,7 +1777,7 @@ static bool reuses(const struct conversation *c, const struct incoming *in, enum
     if (p == FP_NONE)
         return false;
     if (c->finished || c->held)
-        return !jv_member_string(in->m->view, "in_reply_to");
+        return !in->in_reply_to;
     return named && !fipa_protocol_same_family(p, c->protocol);
 }
 
@@ -1789,7 +1789,7 @@ static bool reuses(const struct conversation *c, const struct incoming *in, enum
 static bool is_copy(struct conversation *c, const struct incoming *in)
 {
     if (!c->held || strcmp(in->sender, c->initiator) != 0 || !has_receiver(in->receiver) ||
-        !fipa_protocol_opens(c->protocol, in->act) || jv_member_string(in->m->view, "in_reply_to"))
+        !fipa_protocol_opens(c->protocol, in->act) || in->in_reply_to)
         return false;
     const struct jv *r = in->receiver;
     for (const struct jv *a = fipa_agents_first(r); a; a = fipa_agents_next(r, a)) {
@@ -1800,14 +1800,14 @@ static bool is_copy(struct conversation *c, const struct incoming *in)
     return opening_digest(in) == c->opening;
 }
 
-/* Whether a message names the protocol its conversation runs: the names agree, or, known, are
- * the same run (contract net that turned iterated). */
-static bool same_protocol(enum fipa_protocol running, const char *running_name, const char *name)
+/* Whether a message that names a protocol names the one its conversation runs: the names agree,
+ * or, known, are the same run (contract net that turned iterated). */
+static bool same_protocol(enum fipa_protocol running, const char *running_name,
+                          const struct incoming *in)
 {
-    enum fipa_protocol p = fipa_protocol_lookup(name);
-    if (p != FP_NONE && running != FP_NONE)
-        return fipa_protocol_same_family(p, running);
-    return running_name && strcasecmp(name, running_name) == 0;
+    if (in->declared != FP_NONE && running != FP_NONE)
+        return fipa_protocol_same_family(in->declared, running);
+    return running_name && strcasecmp(in->protocol, running_name) == 0;
 }
 
 static void protocol_changed(const struct conversation *c, const struct incoming *in,
@@ -1843,7 +1843,7 @@ static const char *in_unfollowed(struct fipa_stream *s, struct conversation *c,
                                  struct diag_sink *sink)
 {
     const char *declared = c->rare->declared;
-    if (name && !same_protocol(c->protocol, declared, name))
+    if (name && !same_protocol(c->protocol, declared, in))
         protocol_changed(c, in, name, declared, sink);
     touch(s, c, in);
     list_remove(&s->tombstones, &c->link);
@@ -1863,14 +1863,13 @@ static const char *unknown_protocol(struct fipa_stream *s, const struct incoming
 /* Acts that start an interaction: sent without in_reply_to, one of them opens a conversation. */
 static bool opens_some_protocol(const struct incoming *in)
 {
-    return fipa_protocol_inferred(in->act) != FP_NONE &&
-           !jv_member_string(in->m->view, "in_reply_to");
+    return fipa_protocol_inferred(in->act) != FP_NONE && !in->in_reply_to;
 }
 
 static const char *wrong_opening(struct fipa_stream *s, const struct incoming *in,
                                  enum fipa_protocol p, const char *name, struct diag_sink *sink)
 {
-    const char *id = jv_member_string(in->m->view, "conversation_id");
+    const char *id = in->conversation_id;
     const char *act = fipa_act_name(in->act, SPELL_KEBAB);
     const char *expected = opening_acts(s, p);
     if (id)
@@ -1889,7 +1888,7 @@ static const char *wrong_opening(struct fipa_stream *s, const struct incoming *i
 static const char *follow_unattributed(struct fipa_stream *s, const struct incoming *in,
                                        struct diag_sink *sink)
 {
-    const char *id = jv_member_string(in->m->view, "conversation_id");
+    const char *id = in->conversation_id;
     struct conversation *c = NULL;
     if (id) {
         sb_reset(&s->key);
@@ -1928,8 +1927,8 @@ static bool accounts_for(struct fipa_stream *s, const struct conversation *c)
 static const char *follow_message(struct fipa_stream *s, const struct incoming *in,
                                   struct diag_sink *sink)
 {
-    const char *name = jv_member_string(in->m->view, "protocol");
-    enum fipa_protocol declared = name ? fipa_protocol_lookup(name) : FP_NONE;
+    const char *name = in->protocol;
+    enum fipa_protocol declared = in->declared;
     struct conversation *c = lookup(s, in, &s->key);
     struct diag_sink *all = sink; /* for what is found about other conversations */
     s->accounted = accounts_for(s, c);
@@ -1979,7 +1978,7 @@ static const char *follow_message(struct fipa_stream *s, const struct incoming *
         s->blame = c;
         if (s->pending) /* found before it opened: a reused conversation_id */
             findings_move(&story_of(c, in->act, NAN)->findings, &s->pending);
-    } else if (name && !same_protocol(c->protocol, fipa_protocol_name(c->protocol), name)) {
+    } else if (name && !same_protocol(c->protocol, fipa_protocol_name(c->protocol), in)) {
         protocol_changed(c, in, name, fipa_protocol_name(c->protocol), sink);
     }
     follow(s, c, in, sink);
@@ -1991,7 +1990,7 @@ static const char *follow_message(struct fipa_stream *s, const struct incoming *
 /* --shard: a message with a conversation_id goes to the shard its id hashes to. */
 static bool elsewhere(const struct fipa_stream *s, const struct incoming *in)
 {
-    const char *id = jv_member_string(in->m->view, "conversation_id");
+    const char *id = in->conversation_id;
     return s->sharded && id && engine_shard_of(id, s->cfg->shards) != s->cfg->shard;
 }
 
@@ -2007,7 +2006,7 @@ static const char *accounted(struct fipa_stream *s, const struct incoming *in, c
         return key;
     if (!s->accounted)
         return ENGINE_ELSEWHERE;
-    return jv_member_string(in->m->view, "conversation_id");
+    return in->conversation_id;
 }
 
 static const char *unattributed(struct fipa_stream *s, const struct incoming *in,
@@ -2015,8 +2014,7 @@ static const char *unattributed(struct fipa_stream *s, const struct incoming *in
 {
     if (elsewhere(s, in))
         return ENGINE_ELSEWHERE;
-    s->accounted =
-        !s->sharded || s->cfg->shard == 1 || jv_member_string(in->m->view, "conversation_id");
+    s->accounted = !s->sharded || s->cfg->shard == 1 || in->conversation_id;
     s->dispatching = true;
     return accounted(s, in, follow_unattributed(s, in, s->accounted ? sink : &s->probe));
 }
@@ -2130,6 +2128,11 @@ const char *fipa_stream_feed(struct fipa_stream *s, const struct message *m, str
     bool standard = s->cfg->fipa_profile == FIPA_PROFILE_STANDARD;
     if (in.act == FIPA_ACT_INVALID || (!standard && (!in.sender || !in.receiver)))
         return NULL;
+    in.conversation_id = jv_member_string(m->view, "conversation_id");
+    in.protocol = jv_member_string(m->view, "protocol");
+    in.declared = in.protocol ? fipa_protocol_lookup(in.protocol) : FP_NONE;
+    in.in_reply_to = jv_member_string(m->view, "in_reply_to");
+    in.reply_with = jv_member_string(m->view, "reply_with");
     s->seq++;
     read_clock(s, &in, sink);
     expire(s, m, sink);
