@@ -414,11 +414,26 @@ static struct conversation *find_conversation(struct fipa_stream *s)
 }
 
 /* FNV-1a: a small digest for telling values apart where a rare collision only costs a
- * finding not made. */
+ * finding not made; one byte a step. */
+static uint32_t digest_step(uint32_t h, unsigned char byte)
+{
+    return (h ^ byte) * 16777619u;
+}
+
+/* The digest of len bytes, continuing h. */
+static uint32_t digest_bytes(const void *bytes, size_t len, uint32_t h)
+{
+    const unsigned char *p = bytes;
+    for (size_t i = 0; i < len; i++)
+        h = digest_step(h, p[i]);
+    return h;
+}
+
+/* The same for a string, read to its NUL (one walk, where a strlen first would be two). */
 static uint32_t digest(const char *text, uint32_t h)
 {
     for (const unsigned char *p = (const unsigned char *)text; *p; p++)
-        h = (h ^ *p) * 16777619u;
+        h = digest_step(h, *p);
     return h;
 }
 
@@ -781,14 +796,6 @@ static void make_room(struct fipa_stream *s, const struct message *m, struct dia
                            "was evicted (more than --max-open conversations open)", "evicted");
     }
     trim_tombstones(s);
-}
-
-static uint32_t digest_bytes(const void *bytes, size_t len, uint32_t h)
-{
-    const unsigned char *p = bytes;
-    for (size_t i = 0; i < len; i++)
-        h = (h ^ p[i]) * 16777619u;
-    return h;
 }
 
 /* A JSON value as written: strings byte for byte, numbers by value, members in their order. A
