@@ -439,9 +439,9 @@ static uint32_t digest(const char *text, uint32_t h)
 
 static const uint32_t DIGEST_SEED = 2166136261u;
 
-static bool reply_seen(struct conversation *c, const char *reply_with)
+/* Whether the conversation remembers a reply_with value whose digest is h. */
+static bool digest_seen(struct conversation *c, uint32_t h)
 {
-    uint32_t h = digest(reply_with, DIGEST_SEED);
     const uint32_t *digests = reply_digests(c);
     for (size_t i = 0; i < c->nreplies; i++)
         if (digests[i] == h)
@@ -449,11 +449,19 @@ static bool reply_seen(struct conversation *c, const char *reply_with)
     return false;
 }
 
+static bool reply_seen(struct conversation *c, const char *reply_with)
+{
+    return digest_seen(c, digest(reply_with, DIGEST_SEED));
+}
+
 /* Returns whether the value is new to the conversation: not among those it remembers, while it
  * remembers them all. */
 static bool remember_reply(struct conversation *c, const char *reply_with)
 {
-    if (c->replies_forgotten || reply_seen(c, reply_with))
+    if (c->replies_forgotten)
+        return false;
+    uint32_t h = digest(reply_with, DIGEST_SEED);
+    if (digest_seen(c, h))
         return false;
     if (c->nreplies == REPLIES_MAX) {
         c->replies_forgotten = true;
@@ -471,7 +479,7 @@ static bool remember_reply(struct conversation *c, const char *reply_with)
         c->replies.heap = heap;
         c->replies_cap = (uint8_t)cap;
     }
-    reply_digests(c)[c->nreplies++] = digest(reply_with, DIGEST_SEED);
+    reply_digests(c)[c->nreplies++] = h;
     return true;
 }
 
