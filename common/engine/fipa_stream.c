@@ -91,10 +91,12 @@ struct story {
 
 struct conversation {
     /* 'c' + conversation_id, or 'r' + the opener's name and reply_with, in the form it is
-     * remembered by (keyform.h); then the id as it is quoted (at most KEY_SHOWN_BYTES of it) */
+     * remembered by (keyform.h); after a digest form, the id as it is quoted (at most
+     * KEY_SHOWN_BYTES of it), as IACP's conversations keep it */
     char *key;
     char *initiator;
     bool by_chain; /* keyed by the reply chain ('r'), not by conversation_id */
+    uint8_t id_at; /* where the id as it is quoted starts in key: a key kept as it is holds it */
     enum fipa_protocol protocol;
     bool protocol_named;    /* from the protocol member, not inferred */
     bool finished;          /* a tombstone: only key, initiator, protocol, outcome, last line */
@@ -188,6 +190,9 @@ struct incoming {
     const struct jv *receiver;
     double time;     /* by the stream clock (its sender's learned offset taken off); NAN if none */
     double reply_by; /* likewise; NAN when it has none */
+    /* The string members the following reads, looked up once: NULL when absent. */
+    const char *conversation_id, *protocol, *in_reply_to, *reply_with;
+    enum fipa_protocol declared; /* the protocol member's: FP_NONE when absent or unknown */
 };
 
 /* A message's time as written (not as the stream clock reads it), NAN when it has none. */
@@ -368,7 +373,7 @@ static void conversation_free(struct fipa_stream *s, struct conversation *c)
 /* Its id as it is quoted: the whole id, or its first KEY_SHOWN_BYTES when it is longer. */
 static const char *conversation_id(const struct conversation *c)
 {
-    return c->key + strlen(c->key) + 1;
+    return c->key + c->id_at;
 }
 
 /* An agent's name and a reply_with value it chose, as one key (the length makes it
@@ -409,19 +414,34 @@ static struct conversation *find_conversation(struct fipa_stream *s)
 }
 
 /* FNV-1a: a small digest for telling values apart where a rare collision only costs a
- * finding not made. */
+ * finding not made; one byte a step. */
+static uint32_t digest_step(uint32_t h, unsigned char byte)
+{
+    return (h ^ byte) * 16777619u;
+}
+
+/* The digest of len bytes, continuing h. */
+static uint32_t digest_bytes(const void *bytes, size_t len, uint32_t h)
+{
+    const unsigned char *p = bytes;
+    for (size_t i = 0; i < len; i++)
+        h = digest_step(h, p[i]);
+    return h;
+}
+
+/* The same for a string, read to its NUL (one walk, where a strlen first would be two). */
 static uint32_t digest(const char *text, uint32_t h)
 {
     for (const unsigned char *p = (const unsigned char *)text; *p; p++)
-        h = (h ^ *p) * 16777619u;
+        h = digest_step(h, *p);
     return h;
 }
 
 static const uint32_t DIGEST_SEED = 2166136261u;
 
-static bool reply_seen(struct conversation *c, const char *reply_with)
+/* Whether the conversation remembers a reply_with value whose digest is h. */
+static bool digest_seen(struct conversation *c, uint32_t h)
 {
-    uint32_t h = digest(reply_with, DIGEST_SEED);
     const uint32_t *digests = reply_digests(c);
     for (size_t i = 0; i < c->nreplies; i++)
         if (digests[i] == h)
@@ -429,11 +449,19 @@ static bool reply_seen(struct conversation *c, const char *reply_with)
     return false;
 }
 
+static bool reply_seen(struct conversation *c, const char *reply_with)
+{
+    return digest_seen(c, digest(reply_with, DIGEST_SEED));
+}
+
 /* Returns whether the value is new to the conversation: not among those it remembers, while it
  * remembers them all. */
 static bool remember_reply(struct conversation *c, const char *reply_with)
 {
-    if (c->replies_forgotten || reply_seen(c, reply_with))
+    if (c->replies_forgotten)
+        return false;
+    uint32_t h = digest(reply_with, DIGEST_SEED);
+    if (digest_seen(c, h))
         return false;
     if (c->nreplies == REPLIES_MAX) {
         c->replies_forgotten = true;
@@ -451,7 +479,7 @@ static bool remember_reply(struct conversation *c, const char *reply_with)
         c->replies.heap = heap;
         c->replies_cap = (uint8_t)cap;
     }
-    reply_digests(c)[c->nreplies++] = digest(reply_with, DIGEST_SEED);
+    reply_digests(c)[c->nreplies++] = h;
     return true;
 }
 
@@ -778,14 +806,6 @@ static void make_room(struct fipa_stream *s, const struct message *m, struct dia
     trim_tombstones(s);
 }
 
-static uint32_t digest_bytes(const void *bytes, size_t len, uint32_t h)
-{
-    const unsigned char *p = bytes;
-    for (size_t i = 0; i < len; i++)
-        h = (h ^ p[i]) * 16777619u;
-    return h;
-}
-
 /* A JSON value as written: strings byte for byte, numbers by value, members in their order. A
  * value's nodes follow one another in the view (jscan.h), so this is one pass over them. */
 static uint32_t value_digest(const struct jv *v, uint32_t h)
@@ -808,8 +828,7 @@ static uint32_t opening_digest(const struct incoming *in)
 {
     int act = in->act;
     uint32_t h = digest_bytes(&act, sizeof act, DIGEST_SEED);
-    const char *protocol = jv_member_string(in->m->view, "protocol");
-    h = protocol ? digest(protocol, digest_bytes("p", 1, h)) : h;
+    h = in->protocol ? digest(in->protocol, digest_bytes("p", 1, h)) : h;
     const struct jv *content = jv_object_get(in->m->view, "content");
     return content ? value_digest(content, digest_bytes("c", 1, h)) : h;
 }
@@ -818,12 +837,18 @@ static uint32_t opening_digest(const struct incoming *in)
 static struct conversation *conversation_alloc(struct fipa_stream *s, const struct incoming *in)
 {
     struct conversation *c = xcalloc(1, sizeof *c);
-    const char *id = s->key.buf + s->key_id_at;
-    size_t id_len = key_shown_len(id, s->key.len - s->key_id_at);
-    c->key = xmalloc(s->key_form_len + 1 + id_len + 1);
-    memcpy(c->key, s->key_form, s->key_form_len + 1);
-    memcpy(c->key + s->key_form_len + 1, id, id_len);
-    c->key[s->key_form_len + 1 + id_len] = '\0';
+    if (s->key_form == s->key.buf) { /* kept as it is: the id is in it */
+        c->key = xstrdup(s->key.buf);
+        c->id_at = (uint8_t)s->key_id_at;
+    } else {
+        const char *id = s->key.buf + s->key_id_at;
+        size_t id_len = key_shown_len(id, s->key.len - s->key_id_at);
+        c->key = xmalloc(s->key_form_len + 1 + id_len + 1);
+        memcpy(c->key, s->key_form, s->key_form_len + 1);
+        memcpy(c->key + s->key_form_len + 1, id, id_len);
+        c->key[s->key_form_len + 1 + id_len] = '\0';
+        c->id_at = (uint8_t)(s->key_form_len + 1);
+    }
     c->by_chain = s->key.buf[0] == 'r';
     c->initiator = xstrdup(in->sender);
     c->started = c->ended = c->active = NAN;
@@ -1413,7 +1438,7 @@ static const struct transition *crossing(const struct conversation *c, const str
 {
     if (p->state != PS_CANCELLING)
         return NULL;
-    const char *in_reply_to = jv_member_string(in->m->view, "in_reply_to");
+    const char *in_reply_to = in->in_reply_to;
     const char *cancel = cancel_ref(c);
     if (cancel && in_reply_to && strcmp(in_reply_to, cancel) == 0)
         return NULL;
@@ -1452,7 +1477,7 @@ static bool answers_crossed_cancel(const char *cancel_ref, const struct incoming
 {
     if (in->act != FIPA_INFORM && in->act != FIPA_FAILURE && in->act != FIPA_NOT_UNDERSTOOD)
         return false;
-    const char *in_reply_to = jv_member_string(in->m->view, "in_reply_to");
+    const char *in_reply_to = in->in_reply_to;
     return cancel_ref ? in_reply_to && strcmp(in_reply_to, cancel_ref) == 0 : !in_reply_to;
 }
 
@@ -1539,7 +1564,7 @@ static void touch(struct fipa_stream *s, struct conversation *c, const struct in
 static void check_in_reply_to(struct conversation *c, const struct incoming *in,
                               struct diag_sink *sink)
 {
-    const char *in_reply_to = jv_member_string(in->m->view, "in_reply_to");
+    const char *in_reply_to = in->in_reply_to;
     if (!in_reply_to || c->messages == 0 || c->replies_forgotten || reply_seen(c, in_reply_to))
         return;
     struct diag_where at = related_to(in->m, c->first_file, c->first_line);
@@ -1574,7 +1599,7 @@ static void follow(struct fipa_stream *s, struct conversation *c, const struct i
                    struct diag_sink *sink)
 {
     check_in_reply_to(c, in, sink);
-    const char *reply_with = jv_member_string(in->m->view, "reply_with");
+    const char *reply_with = in->reply_with;
     bool own = reply_with && remember_reply(c, reply_with);
     if (strcmp(in->sender, c->initiator) == 0) {
         from_initiator(s, c, in, own ? reply_with : NULL, sink);
@@ -1690,14 +1715,12 @@ static void reused(struct fipa_stream *s, struct conversation *c, const struct i
 /* The protocol the message would open, from its protocol member or its act; FP_NONE if none. */
 static enum fipa_protocol would_open(const struct incoming *in, bool *named)
 {
-    const char *name = jv_member_string(in->m->view, "protocol");
-    *named = name != NULL;
+    *named = in->protocol != NULL;
     /* Guessed from the act, only a message that answers nothing opens: a propose answering a
      * cfp nobody saw is contract net met midway, not a new fipa-propose. */
-    if (!name)
-        return jv_member_string(in->m->view, "in_reply_to") ? FP_NONE
-                                                            : fipa_protocol_inferred(in->act);
-    enum fipa_protocol p = fipa_protocol_lookup(name);
+    if (!in->protocol)
+        return in->in_reply_to ? FP_NONE : fipa_protocol_inferred(in->act);
+    enum fipa_protocol p = in->declared;
     return p != FP_NONE && fipa_protocol_opens(p, in->act) ? p : FP_NONE;
 }
 
@@ -1723,7 +1746,7 @@ static struct conversation *answered(struct fipa_stream *s, const struct incomin
 static struct conversation *lookup(struct fipa_stream *s, const struct incoming *in,
                                    struct strbuf *key)
 {
-    const char *id = jv_member_string(in->m->view, "conversation_id");
+    const char *id = in->conversation_id;
     sb_reset(key);
     sb_adds(key, "");
     s->key_id_at = 1;
@@ -1732,11 +1755,11 @@ static struct conversation *lookup(struct fipa_stream *s, const struct incoming 
         sb_adds(key, id);
         return find_conversation(s);
     }
-    const char *in_reply_to = jv_member_string(in->m->view, "in_reply_to");
+    const char *in_reply_to = in->in_reply_to;
     struct conversation *c = in_reply_to ? answered(s, in, in_reply_to) : NULL;
     if (c)
         return c;
-    const char *reply_with = jv_member_string(in->m->view, "reply_with");
+    const char *reply_with = in->reply_with;
     if (!reply_with)
         return NULL;
     sb_addc(key, 'r');
@@ -1749,7 +1772,7 @@ static struct conversation *lookup(struct fipa_stream *s, const struct incoming 
  * sender, and those its reply_to names. */
 static void add_aliases(struct fipa_stream *s, struct conversation *c, const struct incoming *in)
 {
-    const char *reply_with = jv_member_string(in->m->view, "reply_with");
+    const char *reply_with = in->reply_with;
     if (!reply_with)
         return;
     add_alias(s, c, agent_key(&s->alias, in->sender, reply_with));
@@ -1769,7 +1792,7 @@ static bool reuses(const struct conversation *c, const struct incoming *in, enum
     if (p == FP_NONE)
         return false;
     if (c->finished || c->held)
-        return !jv_member_string(in->m->view, "in_reply_to");
+        return !in->in_reply_to;
     return named && !fipa_protocol_same_family(p, c->protocol);
 }
 
@@ -1781,7 +1804,7 @@ static bool reuses(const struct conversation *c, const struct incoming *in, enum
 static bool is_copy(struct conversation *c, const struct incoming *in)
 {
     if (!c->held || strcmp(in->sender, c->initiator) != 0 || !has_receiver(in->receiver) ||
-        !fipa_protocol_opens(c->protocol, in->act) || jv_member_string(in->m->view, "in_reply_to"))
+        !fipa_protocol_opens(c->protocol, in->act) || in->in_reply_to)
         return false;
     const struct jv *r = in->receiver;
     for (const struct jv *a = fipa_agents_first(r); a; a = fipa_agents_next(r, a)) {
@@ -1792,14 +1815,14 @@ static bool is_copy(struct conversation *c, const struct incoming *in)
     return opening_digest(in) == c->opening;
 }
 
-/* Whether a message names the protocol its conversation runs: the names agree, or, known, are
- * the same run (contract net that turned iterated). */
-static bool same_protocol(enum fipa_protocol running, const char *running_name, const char *name)
+/* Whether a message that names a protocol names the one its conversation runs: the names agree,
+ * or, known, are the same run (contract net that turned iterated). */
+static bool same_protocol(enum fipa_protocol running, const char *running_name,
+                          const struct incoming *in)
 {
-    enum fipa_protocol p = fipa_protocol_lookup(name);
-    if (p != FP_NONE && running != FP_NONE)
-        return fipa_protocol_same_family(p, running);
-    return running_name && strcasecmp(name, running_name) == 0;
+    if (in->declared != FP_NONE && running != FP_NONE)
+        return fipa_protocol_same_family(in->declared, running);
+    return running_name && strcasecmp(in->protocol, running_name) == 0;
 }
 
 static void protocol_changed(const struct conversation *c, const struct incoming *in,
@@ -1835,7 +1858,7 @@ static const char *in_unfollowed(struct fipa_stream *s, struct conversation *c,
                                  struct diag_sink *sink)
 {
     const char *declared = c->rare->declared;
-    if (name && !same_protocol(c->protocol, declared, name))
+    if (name && !same_protocol(c->protocol, declared, in))
         protocol_changed(c, in, name, declared, sink);
     touch(s, c, in);
     list_remove(&s->tombstones, &c->link);
@@ -1855,14 +1878,13 @@ static const char *unknown_protocol(struct fipa_stream *s, const struct incoming
 /* Acts that start an interaction: sent without in_reply_to, one of them opens a conversation. */
 static bool opens_some_protocol(const struct incoming *in)
 {
-    return fipa_protocol_inferred(in->act) != FP_NONE &&
-           !jv_member_string(in->m->view, "in_reply_to");
+    return fipa_protocol_inferred(in->act) != FP_NONE && !in->in_reply_to;
 }
 
 static const char *wrong_opening(struct fipa_stream *s, const struct incoming *in,
                                  enum fipa_protocol p, const char *name, struct diag_sink *sink)
 {
-    const char *id = jv_member_string(in->m->view, "conversation_id");
+    const char *id = in->conversation_id;
     const char *act = fipa_act_name(in->act, SPELL_KEBAB);
     const char *expected = opening_acts(s, p);
     if (id)
@@ -1881,7 +1903,7 @@ static const char *wrong_opening(struct fipa_stream *s, const struct incoming *i
 static const char *follow_unattributed(struct fipa_stream *s, const struct incoming *in,
                                        struct diag_sink *sink)
 {
-    const char *id = jv_member_string(in->m->view, "conversation_id");
+    const char *id = in->conversation_id;
     struct conversation *c = NULL;
     if (id) {
         sb_reset(&s->key);
@@ -1920,8 +1942,8 @@ static bool accounts_for(struct fipa_stream *s, const struct conversation *c)
 static const char *follow_message(struct fipa_stream *s, const struct incoming *in,
                                   struct diag_sink *sink)
 {
-    const char *name = jv_member_string(in->m->view, "protocol");
-    enum fipa_protocol declared = name ? fipa_protocol_lookup(name) : FP_NONE;
+    const char *name = in->protocol;
+    enum fipa_protocol declared = in->declared;
     struct conversation *c = lookup(s, in, &s->key);
     struct diag_sink *all = sink; /* for what is found about other conversations */
     s->accounted = accounts_for(s, c);
@@ -1971,7 +1993,7 @@ static const char *follow_message(struct fipa_stream *s, const struct incoming *
         s->blame = c;
         if (s->pending) /* found before it opened: a reused conversation_id */
             findings_move(&story_of(c, in->act, NAN)->findings, &s->pending);
-    } else if (name && !same_protocol(c->protocol, fipa_protocol_name(c->protocol), name)) {
+    } else if (name && !same_protocol(c->protocol, fipa_protocol_name(c->protocol), in)) {
         protocol_changed(c, in, name, fipa_protocol_name(c->protocol), sink);
     }
     follow(s, c, in, sink);
@@ -1983,7 +2005,7 @@ static const char *follow_message(struct fipa_stream *s, const struct incoming *
 /* --shard: a message with a conversation_id goes to the shard its id hashes to. */
 static bool elsewhere(const struct fipa_stream *s, const struct incoming *in)
 {
-    const char *id = jv_member_string(in->m->view, "conversation_id");
+    const char *id = in->conversation_id;
     return s->sharded && id && engine_shard_of(id, s->cfg->shards) != s->cfg->shard;
 }
 
@@ -1999,7 +2021,7 @@ static const char *accounted(struct fipa_stream *s, const struct incoming *in, c
         return key;
     if (!s->accounted)
         return ENGINE_ELSEWHERE;
-    return jv_member_string(in->m->view, "conversation_id");
+    return in->conversation_id;
 }
 
 static const char *unattributed(struct fipa_stream *s, const struct incoming *in,
@@ -2007,8 +2029,7 @@ static const char *unattributed(struct fipa_stream *s, const struct incoming *in
 {
     if (elsewhere(s, in))
         return ENGINE_ELSEWHERE;
-    s->accounted =
-        !s->sharded || s->cfg->shard == 1 || jv_member_string(in->m->view, "conversation_id");
+    s->accounted = !s->sharded || s->cfg->shard == 1 || in->conversation_id;
     s->dispatching = true;
     return accounted(s, in, follow_unattributed(s, in, s->accounted ? sink : &s->probe));
 }
@@ -2122,6 +2143,11 @@ const char *fipa_stream_feed(struct fipa_stream *s, const struct message *m, str
     bool standard = s->cfg->fipa_profile == FIPA_PROFILE_STANDARD;
     if (in.act == FIPA_ACT_INVALID || (!standard && (!in.sender || !in.receiver)))
         return NULL;
+    in.conversation_id = jv_member_string(m->view, "conversation_id");
+    in.protocol = jv_member_string(m->view, "protocol");
+    in.declared = in.protocol ? fipa_protocol_lookup(in.protocol) : FP_NONE;
+    in.in_reply_to = jv_member_string(m->view, "in_reply_to");
+    in.reply_with = jv_member_string(m->view, "reply_with");
     s->seq++;
     read_clock(s, &in, sink);
     expire(s, m, sink);

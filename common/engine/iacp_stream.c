@@ -240,8 +240,8 @@ struct iacp_digest {
     double ts; /* in seconds */
     struct body_facts body;
     size_t from_hash, to_hash; /* to_hash: as fields.to_hash */
-    size_t own_len, own_hash;
-    size_t ref_len, ref_hash; /* ref_len SIZE_MAX: no ref key */
+    size_t own_len, own_hash;  /* the hashes of keys of at most KEY_KEPT_BYTES only */
+    size_t ref_len, ref_hash;  /* ref_len SIZE_MAX: no ref key */
     size_t id, from, to, ref, node;
     char text[]; /* the own key (at 0), a NUL, the ref key, a NUL, then the strings */
 };
@@ -394,14 +394,18 @@ static void digest_fields(struct digest_text *t, const struct message *m, size_t
     d->from_hash = hashtab_hash_len(e->from->u.s, e->from->len);
     if (names_agent_to(d->kind))
         d->to_hash = hashtab_hash_len(e->to->u.s, e->to->len);
+    /* a key longer than KEY_KEPT_BYTES is hashed in the form it is remembered by, which only the
+     * stream can make (remembered): hashed here as well, a 1 MB id was read once for nothing */
     d->own_len = put_key(t, e->from, m->id, id_len);
-    d->own_hash = hashtab_hash_len(t->start, d->own_len);
+    if (d->own_len <= KEY_KEPT_BYTES)
+        d->own_hash = hashtab_hash_len(t->start, d->own_len);
     d->id = d->own_len - id_len; /* the key ends with it */
     if (is_reply(d->kind) && e->ref) {
         const struct jv *owner = ref_is_senders(d->kind) ? e->from : e->to;
         const char *key = t->end;
         d->ref_len = put_key(t, owner, e->ref->u.s, e->ref->len);
-        d->ref_hash = hashtab_hash_len(key, d->ref_len);
+        if (d->ref_len <= KEY_KEPT_BYTES)
+            d->ref_hash = hashtab_hash_len(key, d->ref_len);
     }
     d->from = put_string(t, e->from);
     d->to = put_string(t, e->to);
@@ -1011,8 +1015,9 @@ static const char *ref_owner(const struct fields *f)
     return ref_is_senders(f->kind) ? f->from : f->to;
 }
 
-/* A key of the digest (hashed there) in the form it is remembered by: a long one by its digest
- * under the run's secret, which the digest, made without the stream, cannot know. */
+/* A key of the digest (hashed there when it is kept as it is) in the form it is remembered by: a
+ * long one by its digest under the run's secret, which the digest, made without the stream,
+ * cannot know. */
 static struct id_key remembered(const struct iacp_stream *s, const char *text, size_t len,
                                 size_t hash, struct key_form_buf *buf)
 {
