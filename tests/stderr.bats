@@ -269,6 +269,9 @@ assert_no_progress() {
     assert_no_progress "acp-validate --stateless --no-progress fifo >/dev/null"
     assert_no_progress "acp-trace --no-progress fifo >/dev/null"
     assert_no_progress "acp-convert --to=fipa -q fifo"
+    # /dev/tty is the terminal stderr is on, under another device number
+    assert_no_progress "acp-validate --stateless fifo >/dev/tty"
+    screen | grep -q '^{"v":"1.1"' || fail "the output did not reach the terminal: $(screen)"
     # acp-trace writes at the end: nothing on stdout would draw over a progress line meanwhile.
     assert_no_progress "acp-trace fifo"
     screen | grep -q '^{"type":"conversation"' || fail "the output did not reach the terminal: $(screen)"

@@ -6,10 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <termios.h>
 #include <unistd.h>
 
 #include "base/escape.h"
+#include "io/terminal.h"
 #include "tool/jobs.h"
 #include "tool/progress.h"
 
@@ -506,16 +506,6 @@ static void report_clash(struct filter *f, const char *display, const char *what
     f->trouble = true;
 }
 
-/* Two descriptors on one terminal: one device, or both our controlling terminal (/dev/tty is a
- * device of its own that stands for it). */
-static bool same_terminal(FILE *a, const struct stat *sa, FILE *b, const struct stat *sb)
-{
-    if (!S_ISCHR(sa->st_mode) || !S_ISCHR(sb->st_mode) || !isatty(fileno(a)) || !isatty(fileno(b)))
-        return false;
-    pid_t session_a = tcgetsid(fileno(a));
-    return sa->st_rdev == sb->st_rdev || (session_a != -1 && session_a == tcgetsid(fileno(b)));
-}
-
 /* What --rejects and the output share, if anything: the lines of both would mix in it. A
  * character device other than a terminal (/dev/null) takes any number of writers unharmed. */
 static const char *shared_with_output(struct filter *f, const struct stat *out,
@@ -530,7 +520,7 @@ static const char *shared_with_output(struct filter *f, const struct stat *out,
         return "pipe";
     if (S_ISSOCK(out->st_mode) && S_ISSOCK(rej->st_mode) && same_node)
         return "socket";
-    if (same_terminal(f->out, out, f->rejects, rej))
+    if (terminal_same(fileno(f->out), fileno(f->rejects)))
         return "terminal";
     return NULL;
 }

@@ -8,18 +8,12 @@
 
 #include "base/clock.h"
 #include "base/escape.h"
+#include "io/terminal.h"
 
 /* After a second of work, five times a second: often enough to look alive, rarely enough to cost
  * nothing and not to flicker. */
 static const double FIRST_DRAW = 1.0;
 static const double REDRAW = 0.2;
-
-static bool same_terminal(int a, int b)
-{
-    struct stat sa, sb;
-    return isatty(a) && isatty(b) && fstat(a, &sa) == 0 && fstat(b, &sb) == 0 &&
-           sa.st_rdev == sb.st_rdev;
-}
 
 static bool reads_terminal(char **files, int nfiles)
 {
@@ -33,7 +27,7 @@ bool progress_wanted(FILE *out, char **files, int nfiles)
 {
     const char *term = getenv("TERM");
     return isatty(STDERR_FILENO) && !(term && strcmp(term, "dumb") == 0) &&
-           !same_terminal(fileno(out), STDERR_FILENO) && !reads_terminal(files, nfiles);
+           !terminal_same(fileno(out), STDERR_FILENO) && !reads_terminal(files, nfiles);
 }
 
 /* The bytes of the input still to read, or false when a file is no regular file (a pipe, a
