@@ -66,3 +66,14 @@ check_golden() {
 skip_under() {
     [ "${ACP_UNDER-}" != "$1" ] || skip "under $1: $2"
 }
+
+# Fails unless the peak RSS that peak-rss wrote into the file $1 is under $2 KiB ($3 names the
+# run in the message). Not under AddressSanitizer or valgrind: their shadow memory and quarantine
+# grow with what is allocated, so the figure would be theirs; the run itself still counts.
+assert_rss_below() {
+    local rss
+    rss=$(sed -n 's/^peak-rss-kib //p' "$1")
+    [ -n "$rss" ] || fail "no peak-rss-kib line in $1: $(cat "$1")"
+    [[ $ACP_BIN == *asan* || ${ACP_UNDER-} == valgrind ]] && return 0
+    [ "$rss" -lt "$2" ] || fail "${3:+$3: }peak RSS $rss KiB"
+}

@@ -660,7 +660,7 @@ shard_property() {
 # ends of the index range (-5000 and 5000), given out of order. Kept dense, each took 160 KB:
 # 623 MiB for a file of 290 KB.
 @test "--merge-stats keeps buckets sparse: histograms spanning the whole range take what they hold" {
-    local d=$BATS_TEST_TMPDIR rss
+    local d=$BATS_TEST_TMPDIR
     awk 'BEGIN {
         h = "{\"count\":4,\"sum\":0,\"min\":-1,\"max\":1,\"zero\":0,\"positive\":[[5000,1],[-5000,1]],\"negative\":[[-5000,1],[5000,1]]}"
         printf "{\"type\":\"trace-stats\",\"version\":1,\"messages\":0,\"kinds\":{},\"other_kinds\":0,\"agents\":{},\"other_agents\":0,\"conversations\":{},\"anomalies\":{},\"histograms\":{\"scheme\":\"log\",\"base\":1.02,\"zero\":0.000001,\"version\":1,\"latency\":{\"a->b\":%s}},\"by_agent\":{", h
@@ -670,8 +670,7 @@ shard_property() {
     }' >"$d/hostile.json"
     "$ACP_BUILD/peak-rss" acp-trace --merge-stats --by-agent "$d/hostile.json" "$d/hostile.json" \
         >"$d/merged.json" 2>"$d/err" || fail "status $?"
-    rss=$(sed -n 's/^peak-rss-kib //p' "$d/err")
-    [[ $ACP_BIN == *asan* ]] || [ "$rss" -lt $((48 * 1024)) ] || fail "peak RSS $rss KiB"
+    assert_rss_below "$d/err" $((48 * 1024))
     # the two merged: every bucket counted twice, in increasing order
     run jq -c '.by_agent["agent-7"].histograms["a->b"] | [.count, .positive, .negative]' "$d/merged.json"
     assert_output '[8,[[-5000,2],[5000,2]],[[-5000,2],[5000,2]]]'
