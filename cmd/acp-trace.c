@@ -85,6 +85,7 @@ struct trace {
     struct trace_diagram *diagram; /* NULL unless a diagram is drawn */
 
     bool follow_matched;   /* a message or a summary of the followed conversation was seen */
+    bool follow_errors;    /* an error among the followed conversation's findings */
     char *follow_near;     /* the first conversation whose id ends in "/" --follow, or NULL */
     const char *last_file; /* the display name of the last message's file, or NULL */
 };
@@ -199,6 +200,15 @@ static bool settle_options(struct trace *t)
 
 /* ---- what is found ---- */
 
+/* --follow: what stderr shows of the findings as they are reported. Those of the followed
+ * conversation are shown when it ends (summary_done), from what it kept; as they are reported
+ * it is not yet known whose they are (a FIPA reply before its conversation is found). */
+static bool shown_now(void *ctx, const struct diag_finding *finding)
+{
+    (void)ctx;
+    return finding->where->line == 0; /* about a file or the run, not a message */
+}
+
 static void observe_finding(void *ctx, const struct diag_finding *f)
 {
     struct trace *t = ctx;
@@ -208,6 +218,8 @@ static void observe_finding(void *ctx, const struct diag_finding *f)
         return;
     if (!t->follow)
         trace_stats_finding(t->stats, f->code);
+    else if (f->severity == SEV_ERROR && shown_now(t, f))
+        t->follow_errors = true; /* an error about a file or the run is the run's */
     if (t->diagram)
         trace_diagram_finding(t->diagram, f);
 }
@@ -253,6 +265,16 @@ static void warn_follow_unmatched(struct trace *t, struct filter *f)
                   "--follow=%s matched no conversation", t->follow);
 }
 
+static void show_followed_findings(struct trace *t, const struct conversation_summary *s)
+{
+    if (!s->findings)
+        return;
+    for (size_t i = 0; i < s->findings->n; i++)
+        trace_stats_finding(t->stats, s->findings->v[i].code);
+    findings_print(filter_sink(t->filter), s->findings);
+    t->follow_errors = t->follow_errors || s->findings->errors;
+}
+
 static void summary_done(void *ctx, const struct conversation_summary *s)
 {
     struct trace *t = ctx;
@@ -261,9 +283,8 @@ static void summary_done(void *ctx, const struct conversation_summary *s)
         return;
     const char *outcome = trace_outcome(s);
     trace_stats_conversation(t->stats, s, outcome);
-    /* With --follow, the findings counted are the conversation's own. */
-    for (size_t i = 0; t->follow && s->findings && i < s->findings->n; i++)
-        trace_stats_finding(t->stats, s->findings->v[i].code);
+    if (t->follow)
+        show_followed_findings(t, s);
     if (t->format != FORMAT_SUMMARY)
         return;
     sb_reset(&t->out);
@@ -474,8 +495,11 @@ int main(int argc, char **argv)
             t.diagram =
                 trace_diagram_new(diagram_format(t.format), t.follow ? t.follow : "acp-trace",
                                   t.max_arrows, t.hidden, t.nhidden);
-        const struct filter_config cfg = {
-            .opts = &opts, .protocol = CHOOSE_AUTO, .mode = READ_AUTO, .observer = &t.observer};
+        const struct filter_config cfg = {.opts = &opts,
+                                          .protocol = CHOOSE_AUTO,
+                                          .mode = READ_AUTO,
+                                          .observer = &t.observer,
+                                          .shows = t.follow ? shown_now : NULL};
         const struct filter_ops ops = {
             .prepare = t.diagram ? NULL : check_alone,
             .message = trace_message,
@@ -487,6 +511,9 @@ int main(int argc, char **argv)
             .heavy_in_order = true,
         };
         status = filter_run(&cfg, &ops, argv + first, argc - first);
+        /* --follow: the findings of that conversation say whether it went wrong */
+        if (t.follow && status <= 1)
+            status = t.follow_errors ? 1 : 0;
     }
     trace_free(&t);
     options_free(&opts);

@@ -351,11 +351,53 @@ check_same_findings() {
 }
 
 @test "--follow: on the colony capture, exactly the messages of that task" {
-    run -1 --separate-stderr acp-trace --follow=queen/q-0010 "$C/colony.jsonl"
+    # a clean task of a capture with faults elsewhere: nothing on stderr, status 0
+    run -0 --separate-stderr acp-trace --follow=queen/q-0010 "$C/colony.jsonl"
+    assert_equal "$stderr" ''
     local ours
     ours=$(jq -c 'select((.id == "q-0010" and .from == "queen") or (.ref == "q-0010" and .to == "queen"))' "$C/colony.jsonl")
     [ -n "$ours" ]
     assert_output "$ours"
+}
+
+@test "--follow: stderr has that conversation's findings alone, and the status is its own" {
+    local in=$TESTS_DIR/golden/trace/iacp-outcomes/input
+    local -a opts=(--idle-timeout=60 --assign-timeout=20)
+    run -1 --separate-stderr acp-trace "${opts[@]}" --follow=queen/q-0006 "$in"
+    assert_equal "$stderr" "acp-trace: $in:15: error: task.accept from 'forager-06' for 'q-0006', which went to 'forager-05' (see line 14) [iacp-wrong-replier]"
+    # the same finding as the whole run reports it, in JSON too (without the message's id)
+    run -1 --separate-stderr acp-trace "${opts[@]}" --diagnostics=json "$in"
+    local whole
+    whole=$(jq -c 'select(.code == "iacp-wrong-replier") | del(.id)' <<<"$stderr")
+    run -1 --separate-stderr acp-trace "${opts[@]}" --diagnostics=json --follow=queen/q-0006 "$in"
+    assert_equal "$(jq -c . <<<"$stderr")" "$whole"
+    # a clean conversation: nothing, 0; warnings only: shown, 0, and 1 with --strict
+    run -0 --separate-stderr acp-trace "${opts[@]}" --follow=queen/q-0001 "$in"
+    assert_equal "$stderr" ''
+    run -0 --separate-stderr acp-trace "${opts[@]}" --follow=queen/q-0009 "$in"
+    assert_equal "$stderr" "acp-trace: $in:25: warning: node 'tg:b/1' reissued to 'forager-09': assign 'q-0008' to 'forager-08' has had no final result for 22 s (assign timeout 20 s) (see line 24) [iacp-reissue]"
+    run -1 --separate-stderr acp-trace "${opts[@]}" --strict --follow=queen/q-0009 "$in"
+    # -j 2 shows the same
+    run -1 --separate-stderr acp-trace "${opts[@]}" -j 2 --follow=queen/q-0006 "$in"
+    assert_equal "$stderr" "acp-trace: $in:15: error: task.accept from 'forager-06' for 'q-0006', which went to 'forager-05' (see line 14) [iacp-wrong-replier]"
+    # what is about a file, not a message, is still said: status 2
+    run -2 --separate-stderr acp-trace --follow=queen/q-0006 "$in" "$BATS_TEST_TMPDIR/missing"
+    [[ $stderr == *"missing:0: error: "*"[io-error]"* ]] || fail "$stderr"
+}
+
+@test "--follow: a reply from the wrong agent is among the messages, and the diagram marks it" {
+    local in=$TESTS_DIR/golden/trace/iacp-outcomes/input
+    run -1 --separate-stderr acp-trace --idle-timeout=60 --follow=queen/q-0006 "$in"
+    assert_output "$(sed -n '14,17p' "$in")"
+    run -1 --separate-stderr acp-trace --idle-timeout=60 --format=text --follow=queen/q-0006 "$in"
+    assert_line --regexp '^ +2X +\|<-+task\.accept q-0006-+\|$'
+    assert_line --regexp '^ +X error: iacp-wrong-replier: task\.accept from .forager-06.'
+    # a reply of the wrong kind too
+    printf '%s\n' '{"v":"1.1","id":"q-0001","from":"queen","to":"forager-01","kind":"task.assign","ts":1700000000,"body":{"node":"tg:a/1"}}' \
+        '{"v":"1.1","id":"m-000001","from":"forager-01","to":"queen","kind":"tool.reply","ts":1700000001,"ref":"q-0001","body":{}}' >"$BATS_TEST_TMPDIR/kind.jsonl"
+    run -1 --separate-stderr acp-trace --follow=queen/q-0001 "$BATS_TEST_TMPDIR/kind.jsonl"
+    assert_output "$(cat "$BATS_TEST_TMPDIR/kind.jsonl")"
+    [[ $stderr == *"[iacp-ref-kind]"* ]] || fail "$stderr"
 }
 
 # --- statistics ---
@@ -546,7 +588,7 @@ shard_property() {
 }
 
 @test "diagrams: --follow draws one conversation, --hide leaves kinds out, --max-arrows stops with a note" {
-    run -1 --separate-stderr acp-trace --format=text --follow=queen/q-00a1 "$EXAMPLES/colony-capture.jsonl"
+    run -0 --separate-stderr acp-trace --format=text --follow=queen/q-00a1 "$EXAMPLES/colony-capture.jsonl"
     assert_equal "$(grep -cE -- '->\||\|<-' <<<"$output")" 3
     run -1 --separate-stderr acp-trace --format=text --hide=hb,task.accept "$C/colony.jsonl"
     refute_output --partial '--hb '

@@ -182,21 +182,11 @@ static void put_json(struct diag_sink *sink, const struct diag_where *w, bool er
     sb_adds(l, "}\n");
 }
 
-/* Reports the finding whose message (without "(see line N)") is in sink->text. */
-static void publish(struct diag_sink *sink, const struct diag_where *where, bool error,
-                    const char *code)
+/* Writes the finding whose message (without "(see line N)") is in sink->text, in the sink's
+ * format. */
+static void write_finding(struct diag_sink *sink, const struct diag_where *where, bool error,
+                          const char *code)
 {
-    const struct diag_finding finding = {
-        .where = where,
-        .severity = error ? SEV_ERROR : SEV_WARNING,
-        .code = code,
-        .message = sink->text.buf ? sink->text.buf : "",
-        .message_len = sink->text.len,
-    };
-    for (struct diag_observer *o = sink->observers; o; o = o->next)
-        o->notify(o->ctx, &finding);
-    if (sink->quiet)
-        return;
     if (where->related_line && sink->format == DIAG_TEXT) {
         sb_adds(&sink->text, " (see line ");
         if (where->related_file && strcmp(where->related_file, where->file) != 0) {
@@ -214,6 +204,34 @@ static void publish(struct diag_sink *sink, const struct diag_where *where, bool
         sink->before_write(sink->before_write_ctx);
     if (fwrite(sink->line.buf, 1, sink->line.len, sink->stream) != sink->line.len && errno == EPIPE)
         die_of_broken_pipe();
+}
+
+/* Reports the finding whose message (without "(see line N)") is in sink->text. */
+static void publish(struct diag_sink *sink, const struct diag_where *where, bool error,
+                    const char *code)
+{
+    const struct diag_finding finding = {
+        .where = where,
+        .severity = error ? SEV_ERROR : SEV_WARNING,
+        .code = code,
+        .message = sink->text.buf ? sink->text.buf : "",
+        .message_len = sink->text.len,
+    };
+    for (struct diag_observer *o = sink->observers; o; o = o->next)
+        o->notify(o->ctx, &finding);
+    if (sink->quiet || (sink->shows && !sink->shows(sink->shows_ctx, &finding)))
+        return;
+    write_finding(sink, where, error, code);
+}
+
+void diag_print(struct diag_sink *sink, const struct diag_where *where, enum severity severity,
+                const char *code, const char *text, size_t len)
+{
+    if (sink->quiet)
+        return;
+    sb_reset(&sink->text);
+    sb_add(&sink->text, text, len);
+    write_finding(sink, where, severity == SEV_ERROR, code);
 }
 
 /* One finding of a log: its strings are offsets into the log's strings, NO_STRING for none. */

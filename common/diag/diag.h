@@ -55,6 +55,10 @@ struct diag_sink {
     void (*before_write)(void *ctx);
     void *before_write_ctx;
     struct diag_log *log; /* when set, findings are counted and kept here, not written */
+    /* When set, a finding it returns false for is counted and observed but not written (the
+     * findings of other conversations than acp-trace --follow's). */
+    bool (*shows)(void *ctx, const struct diag_finding *finding);
+    void *shows_ctx;
 };
 
 void diag_sink_init(struct diag_sink *sink, FILE *stream);
@@ -81,6 +85,11 @@ void diag_unobserve(struct diag_sink *sink, struct diag_observer *observer);
 void diag_emit(struct diag_sink *sink, const struct diag_where *where, const char *code,
                const char *fmt, ...) ACP_PRINTF(4, 5);
 
+/* Writes a finding reported earlier (and counted, and observed, then), whose message is text as
+ * the text form shows it: a finding a conversation kept, shown when the conversation ends.
+ * Writes nothing to a quiet sink; sink->shows is not asked. */
+void diag_print(struct diag_sink *sink, const struct diag_where *where, enum severity severity,
+                const char *code, const char *text, size_t len);
 /* The length to give %.*s for len bytes of input: no more than a quote shows. */
 int diag_quote_len(size_t len);
 

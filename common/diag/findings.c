@@ -27,6 +27,7 @@ void findings_add(struct findings **list, const struct diag_finding *finding)
         .severity = finding->severity,
         .file = w->file,
         .line = w->line,
+        .column = w->column,
         .related_line = w->related_line,
         .message = xstrndup(finding->message, finding->message_len),
     };
@@ -54,6 +55,21 @@ void findings_move(struct findings **to, struct findings **from)
     src->n = 0;
     findings_free(src);
     *from = NULL;
+}
+
+void findings_print(struct diag_sink *sink, const struct findings *list)
+{
+    for (size_t i = 0; list && i < list->n; i++) {
+        const struct finding *f = &list->v[i];
+        const struct diag_where at = {
+            .file = f->file,
+            .line = f->line,
+            .column = f->column,
+            .related_file = f->related_file,
+            .related_line = f->related_line,
+        };
+        diag_print(sink, &at, f->severity, f->code, f->message, strlen(f->message));
+    }
 }
 
 void findings_free(struct findings *list)

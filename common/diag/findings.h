@@ -13,7 +13,7 @@ struct finding {
     const char *code; /* a literal of ours */
     enum severity severity;
     const char *file; /* display names live for the whole run */
-    unsigned long line;
+    unsigned long line, column;
     const char *related_file; /* NULL when none, or the same as file */
     unsigned long related_line;
     char *message; /* as the text form shows it, escaped */
@@ -30,6 +30,8 @@ struct findings {
 void findings_add(struct findings **list, const struct diag_finding *finding);
 /* Moves every finding of *from to the end of *to, leaving *from empty (NULL). */
 void findings_move(struct findings **to, struct findings **from);
+/* Writes each finding kept to sink, as it was reported (diag_print): nothing is counted. */
+void findings_print(struct diag_sink *sink, const struct findings *list);
 void findings_free(struct findings *list);
 
 #endif

@@ -1524,16 +1524,18 @@ static const char *follow_reply(struct iacp_stream *s, const struct message *m,
         return NULL;
     }
     s->blame = c;
+    /* A reply of the wrong kind or from the wrong agent changes nothing in the conversation, but
+     * is part of its story: acp-trace --follow shows it, and its diagram draws it marked. */
     if (c->kind != kind_answered(f->kind)) {
         report_ref_kind(m, f, c->file, c->line, opener_name(c->kind), sink);
-        return NULL;
+        return f->ref;
     }
     if (f->kind != IACP_TASK_CANCEL) {
         if (strcmp(f->from, conv_to(c)) != 0) {
             struct diag_where w = related_to(&m->at, c->file, c->line);
             diag_emit(sink, &w, "iacp-wrong-replier", "%s from '%s' for '%s', which went to '%s'",
                       iacp_kind_name(f->kind), f->from, conv_id(c), conv_to(c));
-            return NULL;
+            return f->ref;
         }
         check_skew(s, m, f, c, sink);
     }

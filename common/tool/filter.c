@@ -632,6 +632,8 @@ static int run(const struct filter_config *cfg, const struct filter_ops *ops, ch
     f.sink.color = cfg->opts->diagnostics == DIAG_TEXT && options_want_color(cfg->opts);
     if (cfg->observer)
         diag_observe(&f.sink, cfg->observer);
+    f.sink.shows = cfg->shows;
+    f.sink.shows_ctx = cfg->shows_ctx;
     install_sigint();
     /* A reader gone is met as EPIPE, so that the diagnostics buffered so far go out first. */
     signal(SIGPIPE, SIG_IGN);

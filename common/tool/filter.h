@@ -62,6 +62,9 @@ struct filter_config {
     enum reader_mode mode;
     enum pass_rule pass;
     struct diag_observer *observer; /* told of every finding of the run; may be NULL */
+    /* When set, which findings are written (diag_sink.shows); every one is counted. */
+    bool (*shows)(void *ctx, const struct diag_finding *finding);
+    void *shows_ctx;
 };
 
 /* The first call of every tool's main: names the program in messages, and makes jansson's
