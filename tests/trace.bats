@@ -469,8 +469,29 @@ check_percentiles() {
         --idle-timeout=60 --assign-timeout=20
     assert_line --index 0 '29 messages, 11 conversations'
     assert_line --regexp '^  iacp-task violated +2$'
-    assert_line --regexp '^  task\.assign->task\.result +7 +2\.020 +24\.000 +24\.000 +24\.000$'
-    assert_line --regexp '^    <= +24\.000 s  #+ +1$'
+    # whole seconds are whole, and exact below 50 s: 2 s, not the 2.020 of its bucket
+    assert_line --regexp '^  task\.assign->task\.result +7 +2 +24 +24 +24$'
+    assert_line --regexp '^    <= +24 s  #+ +1$'
+}
+
+@test "numbers: whole ones are integers, others the shortest form that reads back, differences exact to the microsecond" {
+    local f=$BATS_TEST_TMPDIR/ms.jsonl
+    printf '%s\n' \
+        '{"performative":"request","sender":"alice","receiver":"bob","content":{},"conversation_id":"r1","protocol":"fipa-request","reply_with":"q","timestamp":"2024-01-15T10:00:00.000Z"}' \
+        '{"performative":"agree","sender":"bob","receiver":"alice","content":{},"conversation_id":"r1","protocol":"fipa-request","in_reply_to":"q","timestamp":"2024-01-15T10:00:00.100Z"}' \
+        '{"performative":"inform","sender":"bob","receiver":"alice","content":{},"conversation_id":"r1","protocol":"fipa-request","in_reply_to":"q","timestamp":"2024-01-15T10:00:02.250Z"}' >"$f"
+    # the text as written, not as jq would re-spell it
+    run -0 acp-trace "$f"
+    assert_output --partial '"duration":2.25,"latency":{"first_reply":0.1,"final_reply":2.25}'
+    run -0 acp-trace --format=stats "$f"
+    assert_output --partial '"request->agree":{"count":1,"min":0.1,"p50":0.1,"p90":0.1,"p99":0.1,"max":0.1}'
+    assert_output --partial '"request->inform":{"count":1,"min":2.25,"p50":2.25,"p90":2.25,"p99":2.25,"max":2.25}'
+    run -0 acp-trace --format=report "$f"
+    assert_line --regexp '^  request->agree +1 +0\.100 +0\.100 +0\.100 +0\.100$'
+    # IACP: whole seconds, written whole
+    run -0 acp-trace "$SEED_IACP"
+    assert_output --partial '"duration":80,'
+    refute_output --regexp '[0-9]\.0[,}]'
 }
 
 # --- shards and merging ---

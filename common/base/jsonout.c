@@ -304,6 +304,17 @@ void jsonout_real(struct jsonout *w, double v)
     sb_add(w->sb, buf, jsonout_format_real(buf, v));
 }
 
+void jsonout_number(struct jsonout *w, double v)
+{
+    const double exact = 9007199254740992.0; /* 2^53: past it, not every integer is a double */
+    if (!isfinite(v))
+        jsonout_null(w);
+    else if (v == floor(v) && fabs(v) <= exact)
+        jsonout_integer(w, (json_int_t)v);
+    else
+        jsonout_real(w, v);
+}
+
 void jsonout_bool(struct jsonout *w, bool v)
 {
     separate(w);

@@ -47,6 +47,10 @@ void jsonout_string(struct jsonout *w, const char *s, size_t len);
 void jsonout_integer(struct jsonout *w, json_int_t v);
 /* A real: the shortest digits that read back as the same double; a whole number keeps ".0". */
 void jsonout_real(struct jsonout *w, double v);
+/* A number the tools computed (a duration, a percentile): an integer when whole and exact as a
+ * double (80, not 80.0), otherwise the shortest digits that read back as the same double; null
+ * when it is not finite (unknown). */
+void jsonout_number(struct jsonout *w, double v);
 void jsonout_bool(struct jsonout *w, bool v);
 void jsonout_null(struct jsonout *w);
 /* Any jansson value, objects in their (insertion) order. */

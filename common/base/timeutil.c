@@ -165,3 +165,8 @@ bool time_parse_now(const char *s, time_t *out)
     }
     return false;
 }
+
+double time_elapsed(double later, double earlier)
+{
+    return round((later - earlier) * 1e6) / 1e6;
+}

@@ -32,6 +32,11 @@ bool time_format_rfc3339_ms(double t, char *buf, size_t size);
 /* Days since 1970-01-01 of a proleptic Gregorian date. */
 long long time_days_from_civil(long long y, unsigned m, unsigned d);
 
+/* later - earlier, to the microsecond. A time of this era as a double keeps about 0.24 us, so
+ * the difference of two times read from text with up to microsecond digits is exact once rounded
+ * there: 0.1 s, not the 0.09999990463256836 the subtraction gives. */
+double time_elapsed(double later, double earlier);
+
 /* Reads exactly n decimal digits at s into *out; false if any of them is not a digit. */
 bool time_digits(const char *s, int n, int *out);
 

@@ -543,7 +543,7 @@ static struct latency reply_latency(const struct conversation *c, const char *na
         .request = fipa_act_name((enum fipa_act)c->story->opening_act, SPELL_KEBAB),
         .reply = came ? fipa_act_name((enum fipa_act)act, SPELL_KEBAB) : NULL,
         .agent = came ? replier(c, index) : NULL,
-        .seconds = came ? at - c->story->opened_at : NAN,
+        .seconds = came ? time_elapsed(at, c->story->opened_at) : NAN,
     };
 }
 

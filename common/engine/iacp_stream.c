@@ -825,7 +825,7 @@ static struct latency latency_to(const struct conv *c, const char *name, const c
         .request = c->kind == CONV_TASK ? "task.assign" : "tool.query",
         .reply = came ? reply : NULL,
         .agent = came ? conv_to(c) : NULL,
-        .seconds = came ? ts - c->sent_ts : NAN,
+        .seconds = came ? time_elapsed(ts, c->sent_ts) : NAN,
     };
 }
 

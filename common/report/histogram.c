@@ -80,6 +80,7 @@ void histogram_add(struct histogram *h, double value)
     if (!isfinite(value))
         return;
     h->count++;
+    h->fractional += value != floor(value);
     h->sum += value;
     note_extremes(h, value, value);
     double magnitude = fabs(value);
@@ -125,6 +126,7 @@ void histogram_merge(struct histogram *into, const struct histogram *from)
         return;
     into->count += from->count;
     into->zero += from->zero;
+    into->fractional += from->fractional;
     into->sum += from->sum;
     note_extremes(into, from->min, from->max);
     merge_store(&into->positive, &from->positive);
@@ -133,9 +135,17 @@ void histogram_merge(struct histogram *into, const struct histogram *from)
 
 struct rank_walk {
     unsigned long long rank, seen;
+    bool whole; /* every value added was a whole number */
     double found;
     bool done;
 };
+
+/* The one whole number in (low, high], or NAN when there is none, or more than one. */
+static double only_whole(double low, double high)
+{
+    double n = floor(high);
+    return n > low && n - 1 <= low ? n : NAN;
+}
 
 static void find_rank(void *ctx, double low, double high, unsigned long long count)
 {
@@ -147,7 +157,12 @@ static void find_rank(void *ctx, double low, double high, unsigned long long cou
         return;
     w->done = true;
     /* 2 B^i / (B + 1), from the bucket's bound of largest magnitude B^i */
-    w->found = 2 * (high > 0 ? high : low) / (HISTOGRAM_BASE + 1);
+    double top = high > 0 ? high : low;
+    w->found = 2 * top / (HISTOGRAM_BASE + 1);
+    /* whole values, in a bucket narrower than 1 (below 50): the one it can hold, exactly */
+    double exact = w->whole ? only_whole(fmin(fabs(low), fabs(high)), fabs(top)) : NAN;
+    if (!isnan(exact))
+        w->found = copysign(exact, top);
 }
 
 double histogram_quantile(const struct histogram *h, double q)
@@ -155,7 +170,8 @@ double histogram_quantile(const struct histogram *h, double q)
     if (h->count == 0)
         return NAN;
     double wanted = ceil(q * (double)h->count);
-    struct rank_walk w = {.rank = wanted < 1 ? 1 : (unsigned long long)wanted};
+    struct rank_walk w = {.rank = wanted < 1 ? 1 : (unsigned long long)wanted,
+                          .whole = h->fractional == 0};
     if (w.rank > h->count)
         w.rank = h->count;
     histogram_each(h, find_rank, &w);
@@ -181,14 +197,6 @@ void histogram_each(const struct histogram *h,
     }
 }
 
-static void write_number(struct jsonout *w, double v)
-{
-    if (isfinite(v))
-        jsonout_real(w, v);
-    else
-        jsonout_null(w);
-}
-
 static void write_store(struct jsonout *w, const struct histogram_store *s)
 {
     jsonout_begin_array(w);
@@ -207,13 +215,15 @@ void histogram_write(const struct histogram *h, struct jsonout *w)
     jsonout_key(w, "count");
     jsonout_integer(w, (json_int_t)h->count);
     jsonout_key(w, "sum");
-    jsonout_real(w, h->sum);
+    jsonout_number(w, h->sum);
     jsonout_key(w, "min");
-    write_number(w, h->min);
+    jsonout_number(w, h->min);
     jsonout_key(w, "max");
-    write_number(w, h->max);
+    jsonout_number(w, h->max);
     jsonout_key(w, "zero");
     jsonout_integer(w, (json_int_t)h->zero);
+    jsonout_key(w, "fractional");
+    jsonout_integer(w, (json_int_t)h->fractional);
     jsonout_key(w, "positive");
     write_store(w, &h->positive);
     jsonout_key(w, "negative");
@@ -290,6 +300,11 @@ bool histogram_read(struct histogram *h, const json_t *v)
               read_store(&part.positive, json_object_get(v, "positive"), &total) &&
               read_store(&part.negative, json_object_get(v, "negative"), &total) &&
               total + part.zero == part.count;
+    const json_t *fractional = json_object_get(v, "fractional");
+    if (!fractional)
+        part.fractional = part.count;
+    else
+        ok = ok && read_count(fractional, &part.fractional) && part.fractional <= part.count;
     if (ok && part.count) {
         ok = json_is_number(min) && json_is_number(max) &&
              json_number_value(min) <= json_number_value(max);

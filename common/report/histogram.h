@@ -6,7 +6,11 @@
  * below HISTOGRAM_ZERO count as 0; negative values (a reply stamped before its cause) have buckets
  * of their own. Two histograms of the same scheme merge by adding their buckets, so that the
  * merge of the histograms of the parts of a stream is the histogram of the whole stream (sum
- * aside, which is a sum of doubles). The scheme has a version, written with it (acp(7)). */
+ * aside, which is a sum of doubles). The scheme has a version, written with it (acp(7)).
+ *
+ * While every value added is a whole number (IACP's ts are whole seconds), a bucket that can
+ * hold only one whole number (below 50, where buckets are narrower than 1) is read back as that
+ * number, exactly: 1 s is 1, not 0.99. */
 #ifndef ACP_HISTOGRAM_H
 #define ACP_HISTOGRAM_H
 
@@ -35,9 +39,10 @@ struct histogram_store {
 };
 
 struct histogram {
-    unsigned long long count; /* every value added */
-    unsigned long long zero;  /* those of magnitude below HISTOGRAM_ZERO */
-    double sum, min, max;     /* min and max NAN while empty */
+    unsigned long long count;      /* every value added */
+    unsigned long long zero;       /* those of magnitude below HISTOGRAM_ZERO */
+    unsigned long long fractional; /* those that are not whole numbers */
+    double sum, min, max;          /* min and max NAN while empty */
     struct histogram_store positive, negative;
 };
 
@@ -56,11 +61,12 @@ void histogram_each(const struct histogram *h,
                     void (*fn)(void *ctx, double low, double high, unsigned long long count),
                     void *ctx);
 
-/* As a JSON object: count, sum, min, max, zero, and the non-empty buckets as [index, count]
- * pairs in "positive" and "negative". */
+/* As a JSON object: count, sum, min, max, zero, fractional, and the non-empty buckets as
+ * [index, count] pairs in "positive" and "negative". */
 void histogram_write(const struct histogram *h, struct jsonout *w);
 /* Reads what histogram_write wrote into h (initialised), adding to what it holds. Returns false,
- * with h unchanged, when v is not such an object. */
+ * with h unchanged, when v is not such an object. Without "fractional" (written before 0.3.0),
+ * its values count as fractional: whether they were whole is not known. */
 bool histogram_read(struct histogram *h, const json_t *v);
 
 #endif

@@ -223,14 +223,6 @@ static void write_count(struct jsonout *w, unsigned long long n)
     jsonout_integer(w, (json_int_t)n);
 }
 
-static void write_number(struct jsonout *w, double v)
-{
-    if (isfinite(v))
-        jsonout_real(w, v);
-    else
-        jsonout_null(w);
-}
-
 static void write_tally(struct jsonout *w, const struct tally *t)
 {
     struct entries e = sorted(t->map);
@@ -255,15 +247,15 @@ static void write_percentiles(struct jsonout *w, struct strmap *latency)
         write_key(w, "count");
         write_count(w, h->count);
         write_key(w, "min");
-        write_number(w, h->min);
+        jsonout_number(w, h->min);
         write_key(w, "p50");
-        write_number(w, histogram_quantile(h, 0.5));
+        jsonout_number(w, histogram_quantile(h, 0.5));
         write_key(w, "p90");
-        write_number(w, histogram_quantile(h, 0.9));
+        jsonout_number(w, histogram_quantile(h, 0.9));
         write_key(w, "p99");
-        write_number(w, histogram_quantile(h, 0.99));
+        jsonout_number(w, histogram_quantile(h, 0.99));
         write_key(w, "max");
-        write_number(w, h->max);
+        jsonout_number(w, h->max);
         jsonout_end_object(w);
     }
     jsonout_end_object(w);
@@ -346,9 +338,9 @@ void trace_stats_write(const struct trace_stats *t, struct strbuf *out)
     write_key(&w, "scheme");
     jsonout_string(&w, HISTOGRAM_SCHEME, strlen(HISTOGRAM_SCHEME));
     write_key(&w, "base");
-    jsonout_real(&w, HISTOGRAM_BASE);
+    jsonout_number(&w, HISTOGRAM_BASE);
     write_key(&w, "zero");
-    jsonout_real(&w, HISTOGRAM_ZERO);
+    jsonout_number(&w, HISTOGRAM_ZERO);
     write_key(&w, "version");
     jsonout_integer(&w, HISTOGRAM_VERSION);
     write_key(&w, "latency");
@@ -554,6 +546,8 @@ static void put_seconds(struct strbuf *out, double v)
         sb_addf(out, " %9s", "-");
     else if (v != 0 && (fabs(v) < 0.001 || fabs(v) >= 1e6))
         sb_addf(out, " %9.2e", v);
+    else if (v == floor(v))
+        sb_addf(out, " %9.0f", v); /* whole seconds are whole */
     else
         sb_addf(out, " %9.3f", v);
 }

@@ -15,14 +15,6 @@ static void put_string(struct jsonout *w, const char *s)
         jsonout_null(w);
 }
 
-static void put_number(struct jsonout *w, double v)
-{
-    if (isfinite(v))
-        jsonout_real(w, v);
-    else
-        jsonout_null(w);
-}
-
 static void put_time(struct jsonout *w, double t)
 {
     char buf[64];
@@ -122,12 +114,12 @@ void trace_summary_write(const struct conversation_summary *s, const char *outco
     jsonout_key(&w, "end");
     put_time(&w, s->ended);
     jsonout_key(&w, "duration");
-    put_number(&w, s->ended - s->started);
+    jsonout_number(&w, time_elapsed(s->ended, s->started));
     jsonout_key(&w, "latency");
     jsonout_begin_object(&w);
     for (size_t i = 0; i < s->nlatency; i++) {
         jsonout_key(&w, s->latency[i].name);
-        put_number(&w, s->latency[i].seconds);
+        jsonout_number(&w, s->latency[i].seconds);
     }
     jsonout_end_object(&w);
     jsonout_key(&w, "outcome");
