@@ -317,6 +317,49 @@ static void status_draw(struct replay *r, struct filter *f, double now)
     s->drawn = true;
 }
 
+/* A time the clock measured, to the microsecond it is good to: 0, not 0.000000. */
+static void put_measured(struct jsonout *w, const char *key, double seconds)
+{
+    jsonout_key(w, key);
+    jsonout_number(w, round(seconds * 1e6) / 1e6);
+}
+
+static void put_count(struct jsonout *w, const char *key, unsigned long n)
+{
+    jsonout_key(w, key);
+    jsonout_integer(w, (json_int_t)n);
+}
+
+static void print_stats_json(const struct replay *r, double elapsed, bool timed,
+                             const struct agentcheck_counts *c)
+{
+    struct strbuf sb = STRBUF_INIT;
+    struct jsonout w;
+    jsonout_init(&w, &sb, 0);
+    jsonout_begin_object(&w);
+    jsonout_key(&w, "type");
+    jsonout_string(&w, "replay", 6);
+    put_count(&w, "sent", r->sent);
+    put_measured(&w, "seconds", elapsed);
+    if (timed) {
+        jsonout_key(&w, "lateness");
+        jsonout_begin_object(&w);
+        put_measured(&w, "median", lateness_quantile(&r->late, 0.5));
+        put_measured(&w, "p99", lateness_quantile(&r->late, 0.99));
+        put_measured(&w, "max", r->late.max);
+        jsonout_end_object(&w);
+    }
+    if (r->check) {
+        put_count(&w, "expected", c->expected);
+        put_count(&w, "matched", c->matched);
+        put_count(&w, "differences", c->differences);
+    }
+    jsonout_end_object(&w);
+    sb_addc(&sb, '\n');
+    (void)fwrite(sb.buf, 1, sb.len, stderr);
+    sb_free(&sb);
+}
+
 static void print_stats(const struct replay *r)
 {
     double elapsed = r->sent ? r->last_sent - r->first_sent : 0;
@@ -326,14 +369,7 @@ static void print_stats(const struct replay *r)
     struct agentcheck_counts c =
         r->check ? agentcheck_counts(r->check) : (struct agentcheck_counts){0};
     if (r->opts->diagnostics == DIAG_JSON) {
-        fprintf(stderr, "{\"type\":\"replay\",\"sent\":%lu,\"seconds\":%.6f", r->sent, elapsed);
-        if (timed)
-            fprintf(stderr, ",\"lateness\":{\"median\":%.6f,\"p99\":%.6f,\"max\":%.6f}",
-                    lateness_quantile(l, 0.5), lateness_quantile(l, 0.99), l->max);
-        if (r->check)
-            fprintf(stderr, ",\"expected\":%lu,\"matched\":%lu,\"differences\":%lu", c.expected,
-                    c.matched, c.differences);
-        (void)fputs("}\n", stderr);
+        print_stats_json(r, elapsed, timed, &c);
         return;
     }
     fprintf(stderr, "%s: %lu sent in %.3f s (%.0f msg/s)", util_progname(), r->sent, elapsed, rate);

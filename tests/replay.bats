@@ -495,6 +495,18 @@ seed_exchange() {
         <<<"$replay" >/dev/null || fail "$replay"
 }
 
+@test "--stats --diagnostics=json: measured times to the microsecond, whole ones whole" {
+    local f
+    f=$(iacp m-000001 a b hb 100 | capture)
+    run -0 --separate-stderr acp-replay --topspeed --stats --diagnostics=json "$f"
+    assert_equal "$(grep '"type":"replay"' <<<"$stderr")" '{"type":"replay","sent":1,"seconds":0}'
+    f=$(for i in 1 2 3; do iacp "m-00000$i" a b hb "$((100 + i))"; done | capture)
+    run -0 --separate-stderr acp-replay --speed=10 --stats --diagnostics=json "$f"
+    grep '"type":"replay"' <<<"$stderr" |
+        grep -Eq '^\{"type":"replay","sent":3,"seconds":0\.[0-9]{1,6},"lateness":\{"median":[0-9.e-]+,"p99":[0-9.e-]+,"max":[0-9.e-]+\}\}$' ||
+        fail "$stderr"
+}
+
 # --- peers: sockets ---
 
 @test "a Unix socket peer receives every message, in order" {
