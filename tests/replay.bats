@@ -862,6 +862,16 @@ AGENT
     assert_elapsed 0 2
 }
 
+@test "an agent that exits while what it started holds its stdout is reported as exited at once" {
+    local pidfile=$BATS_TEST_TMPDIR/pid
+    # before, its pipe stayed open and the replay waited the 5 s of --reply-timeout for the
+    # task.result, then called the agent hanging
+    run -1 --separate-stderr timeout 30 acp-replay --as=forager-07 \
+        --exec="$AGENTS/leaving.sh $pidfile" "$(seed_exchange)"
+    assert_equal "$stderr" "acp-replay: $(seed_exchange):3: error: the agent exited with status 0 while its task.result was awaited; the replay ends (see line 1) [agent-exited]"
+    assert_ended "$pidfile"
+}
+
 @test "an agent that hangs is reported, killed and reaped; the replay never hangs" {
     local f
     f=$({

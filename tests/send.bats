@@ -585,6 +585,16 @@ EOF
     [[ $stderr == *"error: the peer exited with status 4 before the conversation ended"* ]] || fail "$stderr"
 }
 
+@test "exit 2: a command that exits while what it started holds its stdout, at once" {
+    local pidfile=$BATS_TEST_TMPDIR/pid
+    # before, its pipe stayed open: the whole --timeout went by, and the exit status was 3
+    run -2 --separate-stderr timeout 30 acp-send --wait --timeout=20 \
+        --exec="$AGENTS/leaving.sh $pidfile" "${ASSIGN[@]}"
+    assert_equal "$(jq -r .kind <<<"$output")" task.accept
+    assert_equal "$stderr" "acp-send: <arguments>:1: error: the peer exited with status 0 before the conversation ended (task.accept came; waiting for the task.result) [peer-closed]"
+    assert_ended "$pidfile"
+}
+
 @test "exit 2: a peer that stops reading makes the write time out" {
     head -c 3000000 /dev/zero | tr '\0' x >"$BATS_TEST_TMPDIR/big"
     start_peer "unix:$BATS_TEST_TMPDIR/s" --no-read

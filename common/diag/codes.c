@@ -423,7 +423,9 @@ static const struct diag_code codes[] = {
      "away while a conversation was awaited (the diagnostic is then at the message sent, and "
      "says what was awaited). The diagnostic says how the "
      "command ended (its exit status or the signal that killed it) and how many messages were "
-     "sent. The run stops, and the exit status is 2."},
+     "sent. A command that exits is gone at once, even while something it started holds its "
+     "output open: what it wrote before it exited is read first. The run stops, and the exit "
+     "status is 2."},
     {"peer-timeout", "error", "the peer stopped reading",
      "A write to the peer made no progress for --io-timeout (default 10 s): the peer does not "
      "read what it is sent. Waiting longer could wait for ever, so the run stops, and the exit "
@@ -482,7 +484,9 @@ static const struct diag_code codes[] = {
     {"agent-exited", "error", "the live agent exited or closed the connection during the replay",
      "The agent under test ended (the diagnostic gives its exit status or the signal that "
      "killed it) or closed the connection while replies were awaited or messages remained to "
-     "be sent. The replay ends there."},
+     "be sent. An agent that exits is gone at once, even while something it started holds its "
+     "output open: what it wrote before it exited is read and compared first. The replay ends "
+     "there."},
     {"agent-hang", "error", "the live agent stopped answering or reading",
      "The agent wrote nothing at all between a message it was sent and the deadline of the "
      "reply the recording has, or it has not read its input for --io-timeout. It seems to "

@@ -62,8 +62,10 @@ enum transport_status transport_write(struct transport *t, const char *data, siz
 enum transport_status transport_flush(struct transport *t);
 
 /* Waits until a whole line from the peer is ready (TRANSPORT_OK), the monotonic clock passes
- * deadline (TRANSPORT_TIMEOUT; INFINITY waits for ever), or the peer closes. Unwritten output
- * is written meanwhile. */
+ * deadline (TRANSPORT_TIMEOUT; INFINITY waits for ever), or the peer closes: a child closes its
+ * stdout or exits (it is reaped within 0.1 s of its exit, and what it left in the pipe read),
+ * even while something it started holds its stdout open. Unwritten output is written
+ * meanwhile; to a child that exited, it cannot be (TRANSPORT_CLOSED). */
 enum transport_status transport_wait(struct transport *t, double deadline);
 
 struct transport_line {
