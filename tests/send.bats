@@ -690,9 +690,27 @@ EOF
 
 @test "child hygiene: a command that ignores the end of its input is killed after --grace, and reaped" {
     local pidfile=$BATS_TEST_TMPDIR/pid
-    timed_run -3 --separate-stderr acp-send --wait --timeout=0.3 --grace=0.5 \
+    # the conversation ends at once (rejected), then the command has its grace period
+    timed_run -1 --separate-stderr acp-send --wait --timeout=10 --grace=0.5 \
+        --exec="$AGENT --pid=$pidfile read 'say {\"v\":\"1.1\",\"id\":\"m-1\",\"from\":\"forager-07\",\"to\":\"queen\",\"kind\":\"task.reject\",\"ts\":1,\"ref\":\"@id@\"}' hang" \
+        "${ASSIGN[@]}"
+    assert_elapsed 0.4 3
+    assert_gone "$pidfile"
+}
+
+@test "--timeout bounds the whole wait: the grace period at the end is part of it" {
+    local pidfile=$BATS_TEST_TMPDIR/pid
+    # before, the peer had its whole --grace after the timeout: 21 s
+    timed_run -3 --separate-stderr timeout 15 acp-send --wait --timeout=1 --grace=20 \
         --exec="sh -c 'echo \$\$ >$pidfile; trap \"\" TERM; exec sleep 60'" "${ASSIGN[@]}"
-    assert_elapsed 0.7 3
+    [[ $stderr == *"no final answer within 1 s (waiting for task.accept or task.reject) [send-timeout]" ]] || fail "$stderr"
+    assert_elapsed 0 10
+    assert_gone "$pidfile"
+    # a conversation that ended in time leaves the peer what is left of the wait, up to --grace
+    timed_run -0 --separate-stderr timeout 15 acp-send --wait --timeout=1 --grace=20 \
+        --exec="$AGENT --pid=$pidfile read 'say {\"v\":\"1.1\",\"id\":\"m-1\",\"from\":\"f\",\"to\":\"a\",\"kind\":\"tool.reply\",\"ts\":1,\"ref\":\"@id@\"}' hang" \
+        kind=tool.query from=a to=f
+    assert_elapsed 0 10
     assert_gone "$pidfile"
 }
 

@@ -1,5 +1,6 @@
 #include "live/session.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -124,10 +125,18 @@ static void read_last_replies(struct session *s, struct filter *f, double deadli
 
 void session_close(struct session *s, struct filter *f, bool drain)
 {
+    session_close_by(s, f, drain, INFINITY);
+}
+
+void session_close_by(struct session *s, struct filter *f, bool drain, double latest)
+{
     if (!s->peer)
         return;
     bool interrupted = filter_interrupted();
-    double deadline = clock_monotonic() + (interrupted ? 0 : s->cfg.grace);
+    double now = clock_monotonic();
+    double deadline = now + (interrupted ? 0 : s->cfg.grace);
+    if (deadline > latest)
+        deadline = latest > now ? latest : now;
     if (!interrupted && drain) {
         transport_close_write(s->peer);
         read_last_replies(s, f, deadline);

@@ -92,4 +92,8 @@ void session_failed(struct session *s, enum transport_status st, const struct di
  * user's interrupt, the peer is given no time and not read. Does nothing once it is closed. */
 void session_close(struct session *s, struct filter *f, bool drain);
 
+/* session_close, with the grace period ending by the monotonic time latest at the latest: at
+ * once when that has passed (INFINITY: the whole grace period). */
+void session_close_by(struct session *s, struct filter *f, bool drain, double latest);
+
 #endif
