@@ -468,11 +468,15 @@ static const struct diag_code codes[] = {
      "In the recording the agent answered a message that was sent to the live agent, but no "
      "reply of that kind or performative came by its deadline: the later of --reply-timeout "
      "(default 5 s) and twice the delay the recording shows between the message and its reply. "
-     "The diagnostic is at the recorded reply; related_line is the message it answers."},
+     "When the live agent's answer ended the conversation (a task.reject, refuse or failure, a "
+     "final result), every reply still recorded is missing at once: nothing more can come. A "
+     "partial result is a kind of its own, which the final result does not stand for. The "
+     "diagnostic is at the recorded reply; related_line is the message it answers."},
     {"agent-kind", "error", "the live agent answered with another kind or performative",
      "No live reply of the recorded kind (IACP) or performative (FIPA) came by the deadline, "
-     "but a reply of another kind to the same message did: the agent answered differently, for "
-     "instance task.reject where the recording has task.accept, or refuse instead of agree."},
+     "or before the live conversation ended, but a reply of another kind to the same message "
+     "did: the agent answered differently, for instance task.reject where the recording has "
+     "task.accept, or refuse instead of agree."},
     {"agent-differs", "error", "a live reply differs from the recorded one",
      "The live reply matched the recorded one by the message it answers and by its kind, but "
      "its sender, its receiver or a field listed with --compare (default body.status and "
