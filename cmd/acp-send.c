@@ -585,6 +585,7 @@ static void init_session(struct send *s, const struct common_opts *opts)
                                       .io_timeout = s->io_timeout,
                                       .grace = s->grace,
                                       .flush_each_batch = true, /* replies go out as they come */
+                                      .converses = s->wait,
                                       .on_line = take_unawaited_line,
                                       .ctx = s};
     session_init(&s->session, &sc, opts);

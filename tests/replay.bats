@@ -640,6 +640,16 @@ OUT
     assert [ -z "$output" ]
 }
 
+@test "a command that hands its input to a process it leaves running still gets every message" {
+    local got=$BATS_TEST_TMPDIR/got
+    # without --as, the command's exit does not end its output: the processes it left holding
+    # its pipes read on, and at the end have --grace to finish
+    run -0 --separate-stderr timeout 30 acp-replay --speed=100 --grace=0.5 \
+        --exec="sh -c 'exec 3<&0; cat <&3 >$got & sleep 30 & exit 0'" "$(seed_exchange)"
+    assert [ -z "$stderr" ]
+    assert_equal "$(grep -c . "$got")" 3
+}
+
 @test "a command that exits early is reported with its status, exit status 2" {
     local f
     f=$(many 20 0)

@@ -423,9 +423,9 @@ static const struct diag_code codes[] = {
      "away while a conversation was awaited (the diagnostic is then at the message sent, and "
      "says what was awaited). The diagnostic says how the "
      "command ended (its exit status or the signal that killed it) and how many messages were "
-     "sent. A command that exits is gone at once, even while something it started holds its "
-     "output open: what it wrote before it exited is read first. The run stops, and the exit "
-     "status is 2."},
+     "sent. With acp-send --wait, a command that exits is gone at once, even while something "
+     "it started holds its output open: what it wrote before it exited is read first. The run "
+     "stops, and the exit status is 2."},
     {"peer-timeout", "error", "the peer stopped reading",
      "A write to the peer made no progress for --io-timeout (default 10 s): the peer does not "
      "read what it is sent. Waiting longer could wait for ever, so the run stops, and the exit "

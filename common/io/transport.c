@@ -470,11 +470,19 @@ static bool take_what_exited_child_left(struct transport *t)
     return true;
 }
 
+/* Whether a running child's exit ends its output: while its input is open. Once it is closed,
+ * whatever holds the child's pipes has the caller's grace period to finish what it was given. */
+static bool watching_exit(const struct transport *t)
+{
+    return t->cfg.exit_ends_output && !t->socket && !t->reaped && !t->eof && t->rfd >= 0 &&
+           t->wfd >= 0;
+}
+
 /* Looks whether a running child exited, at most every EXIT_CHECK_INTERVAL (reaping it when it
  * did); false on a read error. */
 static bool notice_exit(struct transport *t, double now)
 {
-    if (t->socket || t->reaped || t->eof || t->rfd < 0 || now < t->next_exit_check)
+    if (!watching_exit(t) || now < t->next_exit_check)
         return true;
     t->next_exit_check = now + EXIT_CHECK_INTERVAL;
     return !reap(t, false) || take_what_exited_child_left(t);
@@ -483,8 +491,7 @@ static bool notice_exit(struct transport *t, double now)
 /* The deadline of one poll: a running child's exit is looked for between polls. */
 static double poll_deadline(const struct transport *t, double deadline)
 {
-    bool watching = !t->socket && !t->reaped && !t->eof && t->rfd >= 0;
-    return watching && t->next_exit_check < deadline ? t->next_exit_check : deadline;
+    return watching_exit(t) && t->next_exit_check < deadline ? t->next_exit_check : deadline;
 }
 
 /* One poll for what the transport needs: room to write (when output is pending), and input
@@ -526,8 +533,7 @@ static enum transport_status poll_once(struct transport *t, double deadline, boo
 
 enum transport_status transport_flush(struct transport *t)
 {
-    /* A child that exited reads nothing more, whoever holds its stdin. */
-    if (t->wfd < 0 || t->reaped)
+    if (t->wfd < 0)
         return output_pending(t) ? TRANSPORT_CLOSED : TRANSPORT_OK;
     double stall_deadline = clock_monotonic() + t->cfg.io_timeout;
     for (;;) {
@@ -543,8 +549,6 @@ enum transport_status transport_flush(struct transport *t)
         enum transport_status st = poll_once(t, stall_deadline, &timed_out);
         if (st != TRANSPORT_OK)
             return st;
-        if (t->reaped && output_pending(t))
-            return TRANSPORT_CLOSED;
         if (t->out_start != before)
             stall_deadline = clock_monotonic() + t->cfg.io_timeout;
         else if (timed_out && clock_monotonic() >= stall_deadline)

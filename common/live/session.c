@@ -32,7 +32,9 @@ struct diag_where session_where(const struct session *s, unsigned long line)
 
 bool session_open(struct session *s)
 {
-    struct transport_config tc = {.io_timeout = s->cfg.io_timeout, .max_line = s->max_line};
+    struct transport_config tc = {.io_timeout = s->cfg.io_timeout,
+                                  .max_line = s->max_line,
+                                  .exit_ends_output = s->cfg.converses};
     struct diag_where at = session_where(s, 0);
     s->peer = peer_open(s->cfg.address, s->cfg.command, &tc, &s->sink, &at);
     if (!s->peer)

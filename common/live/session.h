@@ -24,6 +24,9 @@ struct session_config {
     /* Each batch of lines taken is written out at once (what the handler wrote with
      * filter_write), rather than before the tool next waits for its own input. */
     bool flush_each_batch;
+    /* The peer is a party to a conversation: a command that exits is gone, whatever it leaves
+     * running (transport_config's exit_ends_output). */
+    bool converses;
     session_line_fn *on_line;
     void *ctx; /* the handler's */
 };
