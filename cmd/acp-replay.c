@@ -823,6 +823,7 @@ static void init_session(struct replay *r, const struct common_opts *opts)
                                       .command = r->exec,
                                       .io_timeout = r->io_timeout,
                                       .grace = r->grace,
+                                      .converses = r->agent != NULL,
                                       .on_line = handle_peer_line,
                                       .ctx = r};
     session_init(&r->session, &sc, opts);

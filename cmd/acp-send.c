@@ -51,7 +51,8 @@ static const struct opt send_options[] = {
     {"io-timeout", OPT_IO_TIMEOUT, required_argument, "SECONDS",
      "longest wait to connect, or for the peer to read (default 10)"},
     {"grace", OPT_GRACE, required_argument, "SECONDS",
-     "time the peer has to finish once its input ends (default 2)"},
+     "time the peer has to finish once its input ends (default 2; with --wait, part of "
+     "--timeout)"},
     {NULL, 0, 0, NULL, NULL},
 };
 
@@ -88,6 +89,9 @@ struct send {
     struct fipa_rules fipa;
     struct engine *engine; /* --stdin: the script passes the stream rules too */
     bool ended;
+    /* The deadline of the last conversation awaited (monotonic), which the peer's grace period
+     * does not outlast: --timeout bounds the whole wait. INFINITY when none is. */
+    double wait_ends;
     unsigned long sent, succeeded, failed, timed_out;
     struct strbuf out;
 };
@@ -317,7 +321,7 @@ static void end_run(struct send *s, struct filter *f)
     s->ended = true;
     filter_stop(f);
     filter_flush(f);
-    session_close(&s->session, f, true);
+    session_close_by(&s->session, f, true, s->wait_ends);
 }
 
 /* The transport failed: say why, where (at the message whose conversation a was awaited, else at
@@ -394,12 +398,14 @@ static void await_end(struct send *s, struct filter *f, const json_t *msg, enum 
                       const struct diag_where *at, double now)
 {
     struct answers *a = answers_new(msg, proto);
+    s->wait_ends = INFINITY;
     if (!a) {
         s->succeeded++; /* it expects no answer: done once sent */
         return;
     }
     double seconds = wait_for(s, msg, proto, now);
     double deadline = clock_monotonic() + seconds;
+    s->wait_ends = deadline;
     while (!s->ended && answers_outcome(a) == ANSWER_OPEN) {
         struct transport_line line;
         while (answers_outcome(a) == ANSWER_OPEN && session_line(&s->session, &line))
@@ -579,6 +585,7 @@ static void init_session(struct send *s, const struct common_opts *opts)
                                       .io_timeout = s->io_timeout,
                                       .grace = s->grace,
                                       .flush_each_batch = true, /* replies go out as they come */
+                                      .converses = s->wait,
                                       .on_line = take_unawaited_line,
                                       .ctx = s};
     session_init(&s->session, &sc, opts);
@@ -601,7 +608,8 @@ static int run_arguments(struct send *s, const struct filter_config *cfg,
 int main(int argc, char **argv)
 {
     filter_tool_init("acp-send");
-    struct send s = {.timeout = DEFAULT_TIMEOUT, .io_timeout = 10, .grace = 2};
+    struct send s = {
+        .timeout = DEFAULT_TIMEOUT, .io_timeout = 10, .grace = 2, .wait_ends = INFINITY};
     const struct tool_spec spec = {
         .name = "acp-send",
         .usage = "[OPTION]... MEMBER=VALUE...",

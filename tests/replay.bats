@@ -12,6 +12,8 @@ setup() {
     PEER=$ACP_BUILD/tests/peer
     AGENTS=$EXAMPLES/agents
     REPLAY_FIXTURES=$FIXTURES/replay
+    # accepts the first message it reads, then says nothing more until its input ends
+    ACCEPTING="$TESTS_DIR/drivers/scripted-agent read 'say {\"v\":\"1.1\",\"id\":\"m-9\",\"from\":\"forager-07\",\"to\":\"queen\",\"kind\":\"task.accept\",\"ts\":1,\"ref\":\"@id@\"}'"
 }
 
 # An IACP message: iacp ID FROM TO KIND TS [REF [BODY]]
@@ -650,6 +652,16 @@ OUT
     assert [ -z "$output" ]
 }
 
+@test "a command that hands its input to a process it leaves running still gets every message" {
+    local got=$BATS_TEST_TMPDIR/got
+    # without --as, the command's exit does not end its output: the processes it left holding
+    # its pipes read on, and at the end have --grace to finish
+    run -0 --separate-stderr timeout 30 acp-replay --speed=100 --grace=0.5 \
+        --exec="sh -c 'exec 3<&0; cat <&3 >$got & sleep 30 & exit 0'" "$(seed_exchange)"
+    assert [ -z "$stderr" ]
+    assert_equal "$(grep -c . "$got")" 3
+}
+
 @test "a command that exits early is reported with its status, exit status 2" {
     local f
     f=$(many 20 0)
@@ -797,9 +809,13 @@ acp-replay: $f:1: error: the agent answered this message with task.result, which
         iacp m-2 forager-07 queen task.result 100 q-1 '{"status":"ok"}'
         iacp m-3 forager-07 queen task.result 100 q-1 '{"status":"ok"}'
     } | capture)
-    timed_run -1 --separate-stderr acp-replay --as=forager-07 --exec="$FORAGER" --reply-timeout=0.3 "$f"
-    assert_equal "$stderr" "acp-replay: $f:4: error: no task.result from the agent in answer to the message (waited 0.3 s) (see line 1) [agent-missing]"
+    timed_run -1 --separate-stderr acp-replay --as=forager-07 --exec="$ACCEPTING" --reply-timeout=0.3 "$f"
+    assert_equal "$stderr" "acp-replay: $f:3: error: no task.result from the agent in answer to the message (waited 0.3 s) (see line 1) [agent-missing]
+acp-replay: $f:4: error: no task.result from the agent in answer to the message (waited 0.3 s) (see line 1) [agent-missing]"
     assert_elapsed 0.2 2
+    # the forager's one final task.result ends the conversation: the second cannot come
+    run -1 --separate-stderr acp-replay --as=forager-07 --exec="$FORAGER" --reply-timeout=0.3 "$f"
+    assert_equal "$stderr" "acp-replay: $f:4: error: no task.result from the agent in answer to the message (the agent's task.result ended the conversation) (see line 1) [agent-missing]"
 }
 
 @test "a reply may take twice its recorded delay before it is missing" {
@@ -810,10 +826,43 @@ acp-replay: $f:1: error: the agent answered this message with task.result, which
         iacp m-2 forager-07 queen task.result 100 q-1 '{"status":"ok"}'
         iacp m-3 forager-07 queen tool.query 100.5 q-1
     } | capture)
-    timed_run -1 --separate-stderr acp-replay --as=forager-07 --exec="$FORAGER" --reply-timeout=0.1 "$f"
+    # an agent that accepts and says no more: the conversation stays open
+    timed_run -1 --separate-stderr acp-replay --as=forager-07 --exec="$ACCEPTING" --reply-timeout=0.1 "$f"
     [[ $stderr == *"no tool.query from the agent in answer to the message (waited 1.0 s, twice the recorded delay)"* ]] ||
         fail "$stderr"
     assert_elapsed 0.9 3
+}
+
+@test "an answer that ends the conversation makes every reply still recorded missing at once" {
+    local f
+    # the seed exchange, whose task.result came 80 s after the assign, with a node the forager
+    # rejects: before, the task.result was awaited twice those 80 s
+    f=$(sed 's|tg:crawl-index/3|tg:reject-index/3|' "$(seed_exchange)" | capture)
+    run -1 --separate-stderr timeout 30 acp-replay --as=forager-07 --exec="$FORAGER" "$f"
+    assert_equal "$stderr" "acp-replay: $f:2: error: the agent answered the message with task.reject where the recording has task.accept (see line 1) [agent-kind]
+acp-replay: $f:3: error: no task.result from the agent in answer to the message (the agent's task.reject ended the conversation) (see line 1) [agent-missing]"
+    # a FIPA refusal ends a request: the recorded agree and inform are settled with it
+    f=$({
+        printf '%s\n' '{"performative":"request","sender":"c","receiver":"agent_123","content":{"action":"refuse"},"reply_with":"r-1","timestamp":"2024-01-01T00:00:00Z"}'
+        printf '%s\n' '{"performative":"agree","sender":"agent_123","receiver":"c","content":{},"in_reply_to":"r-1","timestamp":"2024-01-01T00:00:01Z"}'
+        printf '%s\n' '{"performative":"inform","sender":"agent_123","receiver":"c","content":{"status":"processed"},"in_reply_to":"r-1","timestamp":"2024-01-01T00:01:30Z"}'
+    } | capture)
+    run -1 --separate-stderr timeout 30 acp-replay --as=agent_123 --exec="$FORAGER agent_123" "$f"
+    assert_equal "$stderr" "acp-replay: $f:2: error: the agent answered the message with refuse where the recording has agree (see line 1) [agent-kind]
+acp-replay: $f:3: error: no inform from the agent in answer to the message (the agent's refuse ended the conversation) (see line 1) [agent-missing]"
+}
+
+@test "a missing partial result is reported at its own line, not at the final one's" {
+    local f
+    f=$({
+        iacp q-1 queen forager-07 task.assign 100 "" '{"node":"tg:crawl-a"}'
+        iacp m-1 forager-07 queen task.accept 100 q-1
+        iacp m-2 forager-07 queen task.result 100 q-1 '{"partial":true,"status":"ok"}'
+        iacp m-3 forager-07 queen task.result 100 q-1 '{"status":"ok","artifacts":["cm://a"]}'
+    } | capture)
+    # the forager sends no partial result: its final one is the recorded final one
+    run -1 --separate-stderr timeout 30 acp-replay --as=forager-07 --exec="$FORAGER" "$f"
+    assert_equal "$stderr" "acp-replay: $f:3: error: no partial task.result from the agent in answer to the message (the agent's task.result ended the conversation) (see line 1) [agent-missing]"
 }
 
 @test "messages from the agent that answer nothing are not compared" {
@@ -872,6 +921,16 @@ AGENT
     timed_run -1 --separate-stderr acp-replay --as=forager-07 --exec="sh $AGENTS/crashing.sh" "$(seed_exchange)"
     assert_equal "$stderr" "acp-replay: $(seed_exchange):2: error: the agent was killed by signal 11 (Segmentation fault) while its task.accept was awaited; the replay ends (see line 1) [agent-exited]"
     assert_elapsed 0 2
+}
+
+@test "an agent that exits while what it started holds its stdout is reported as exited at once" {
+    local pidfile=$BATS_TEST_TMPDIR/pid
+    # before, its pipe stayed open and the replay waited the 5 s of --reply-timeout for the
+    # task.result, then called the agent hanging
+    run -1 --separate-stderr timeout 30 acp-replay --as=forager-07 \
+        --exec="$AGENTS/leaving.sh $pidfile" "$(seed_exchange)"
+    assert_equal "$stderr" "acp-replay: $(seed_exchange):3: error: the agent exited with status 0 while its task.result was awaited; the replay ends (see line 1) [agent-exited]"
+    assert_ended "$pidfile"
 }
 
 @test "an agent that hangs is reported, killed and reaped; the replay never hangs" {

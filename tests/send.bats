@@ -585,6 +585,16 @@ EOF
     [[ $stderr == *"error: the peer exited with status 4 before the conversation ended"* ]] || fail "$stderr"
 }
 
+@test "exit 2: a command that exits while what it started holds its stdout, at once" {
+    local pidfile=$BATS_TEST_TMPDIR/pid
+    # before, its pipe stayed open: the whole --timeout went by, and the exit status was 3
+    run -2 --separate-stderr timeout 30 acp-send --wait --timeout=20 \
+        --exec="$AGENTS/leaving.sh $pidfile" "${ASSIGN[@]}"
+    assert_equal "$(jq -r .kind <<<"$output")" task.accept
+    assert_equal "$stderr" "acp-send: <arguments>:1: error: the peer exited with status 0 before the conversation ended (task.accept came; waiting for the task.result) [peer-closed]"
+    assert_ended "$pidfile"
+}
+
 @test "exit 2: a peer that stops reading makes the write time out" {
     head -c 3000000 /dev/zero | tr '\0' x >"$BATS_TEST_TMPDIR/big"
     start_peer "unix:$BATS_TEST_TMPDIR/s" --no-read
@@ -680,9 +690,27 @@ EOF
 
 @test "child hygiene: a command that ignores the end of its input is killed after --grace, and reaped" {
     local pidfile=$BATS_TEST_TMPDIR/pid
-    timed_run -3 --separate-stderr acp-send --wait --timeout=0.3 --grace=0.5 \
+    # the conversation ends at once (rejected), then the command has its grace period
+    timed_run -1 --separate-stderr acp-send --wait --timeout=10 --grace=0.5 \
+        --exec="$AGENT --pid=$pidfile read 'say {\"v\":\"1.1\",\"id\":\"m-1\",\"from\":\"forager-07\",\"to\":\"queen\",\"kind\":\"task.reject\",\"ts\":1,\"ref\":\"@id@\"}' hang" \
+        "${ASSIGN[@]}"
+    assert_elapsed 0.4 3
+    assert_gone "$pidfile"
+}
+
+@test "--timeout bounds the whole wait: the grace period at the end is part of it" {
+    local pidfile=$BATS_TEST_TMPDIR/pid
+    # before, the peer had its whole --grace after the timeout: 21 s
+    timed_run -3 --separate-stderr timeout 15 acp-send --wait --timeout=1 --grace=20 \
         --exec="sh -c 'echo \$\$ >$pidfile; trap \"\" TERM; exec sleep 60'" "${ASSIGN[@]}"
-    assert_elapsed 0.7 3
+    [[ $stderr == *"no final answer within 1 s (waiting for task.accept or task.reject) [send-timeout]" ]] || fail "$stderr"
+    assert_elapsed 0 10
+    assert_gone "$pidfile"
+    # a conversation that ended in time leaves the peer what is left of the wait, up to --grace
+    timed_run -0 --separate-stderr timeout 15 acp-send --wait --timeout=1 --grace=20 \
+        --exec="$AGENT --pid=$pidfile read 'say {\"v\":\"1.1\",\"id\":\"m-1\",\"from\":\"f\",\"to\":\"a\",\"kind\":\"tool.reply\",\"ts\":1,\"ref\":\"@id@\"}' hang" \
+        kind=tool.query from=a to=f
+    assert_elapsed 0 10
     assert_gone "$pidfile"
 }
 

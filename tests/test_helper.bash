@@ -77,3 +77,17 @@ assert_rss_below() {
     [[ $ACP_BIN == *asan* || ${ACP_UNDER-} == valgrind ]] && return 0
     [ "$rss" -lt "$2" ] || fail "${3:+$3: }peak RSS $rss KiB"
 }
+
+# Fails while the process whose pid is in the file $1 still runs. One that is not the tool's own
+# child may stay a zombie for a while after it was killed (until init reaps it): that counts as
+# ended. The kill is given a second.
+assert_ended() {
+    local pid state i
+    pid=$(cat "$1")
+    for i in $(seq 20); do
+        state=$(ps -o stat= -p "$pid" 2>/dev/null) || return 0
+        [[ -z $state || $state == Z* ]] && return 0
+        sleep 0.05
+    done
+    fail "process $pid still runs ($state)"
+}

@@ -423,7 +423,9 @@ static const struct diag_code codes[] = {
      "away while a conversation was awaited (the diagnostic is then at the message sent, and "
      "says what was awaited). The diagnostic says how the "
      "command ended (its exit status or the signal that killed it) and how many messages were "
-     "sent. The run stops, and the exit status is 2."},
+     "sent. With acp-send --wait, a command that exits is gone at once, even while something "
+     "it started holds its output open: what it wrote before it exited is read first. The run "
+     "stops, and the exit status is 2."},
     {"peer-timeout", "error", "the peer stopped reading",
      "A write to the peer made no progress for --io-timeout (default 10 s): the peer does not "
      "read what it is sent. Waiting longer could wait for ever, so the run stops, and the exit "
@@ -466,11 +468,15 @@ static const struct diag_code codes[] = {
      "In the recording the agent answered a message that was sent to the live agent, but no "
      "reply of that kind or performative came by its deadline: the later of --reply-timeout "
      "(default 5 s) and twice the delay the recording shows between the message and its reply. "
-     "The diagnostic is at the recorded reply; related_line is the message it answers."},
+     "When the live agent's answer ended the conversation (a task.reject, refuse or failure, a "
+     "final result), every reply still recorded is missing at once: nothing more can come. A "
+     "partial result is a kind of its own, which the final result does not stand for. The "
+     "diagnostic is at the recorded reply; related_line is the message it answers."},
     {"agent-kind", "error", "the live agent answered with another kind or performative",
      "No live reply of the recorded kind (IACP) or performative (FIPA) came by the deadline, "
-     "but a reply of another kind to the same message did: the agent answered differently, for "
-     "instance task.reject where the recording has task.accept, or refuse instead of agree."},
+     "or before the live conversation ended, but a reply of another kind to the same message "
+     "did: the agent answered differently, for instance task.reject where the recording has "
+     "task.accept, or refuse instead of agree."},
     {"agent-differs", "error", "a live reply differs from the recorded one",
      "The live reply matched the recorded one by the message it answers and by its kind, but "
      "its sender, its receiver or a field listed with --compare (default body.status and "
@@ -482,7 +488,9 @@ static const struct diag_code codes[] = {
     {"agent-exited", "error", "the live agent exited or closed the connection during the replay",
      "The agent under test ended (the diagnostic gives its exit status or the signal that "
      "killed it) or closed the connection while replies were awaited or messages remained to "
-     "be sent. The replay ends there."},
+     "be sent. An agent that exits is gone at once, even while something it started holds its "
+     "output open: what it wrote before it exited is read and compared first. The replay ends "
+     "there."},
     {"agent-hang", "error", "the live agent stopped answering or reading",
      "The agent wrote nothing at all between a message it was sent and the deadline of the "
      "reply the recording has, or it has not read its input for --io-timeout. It seems to "

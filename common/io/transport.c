@@ -26,6 +26,14 @@ enum { READ_CHUNK = 64 * 1024 };
  * end is usually gone within a millisecond), then less often. */
 static const double REAP_FIRST_POLL = 0.0002, REAP_LAST_POLL = 0.01;
 
+/* How often a running child is looked for while its pipes are awaited: one that exits while
+ * something it started still holds its stdout closes nothing, and is only seen by its exit. */
+static const double EXIT_CHECK_INTERVAL = 0.1;
+
+/* Most reads of what an exited child left in its pipe (64 KiB each): what it wrote before it
+ * exited, not what whatever it left running goes on writing. */
+enum { LEFT_IN_PIPE_READS = 16 };
+
 struct transport {
     struct transport_config cfg;
     int rfd, wfd; /* the same socket, or the child's stdout and stdin; -1 once closed */
@@ -33,9 +41,10 @@ struct transport {
     pid_t pid;    /* the child, 0 for a socket or once reaped */
     int wstatus;  /* the child's, once reaped */
     bool reaped;
-    int error;     /* errno of the last failure */
-    bool eof;      /* the peer closed its side */
-    bool skipping; /* inside an over-long line: drop bytes up to its newline */
+    double next_exit_check; /* monotonic: when a running child is next looked for */
+    int error;              /* errno of the last failure */
+    bool eof;               /* the peer closed its side */
+    bool skipping;          /* inside an over-long line: drop bytes up to its newline */
     struct strbuf in;
     size_t in_start;   /* bytes of in already handed out */
     size_t in_scanned; /* bytes of in (from in_start) known to hold no newline */
@@ -441,6 +450,50 @@ static enum transport_status write_failure(struct transport *t)
     return t->error == EPIPE || t->error == ECONNRESET ? TRANSPORT_CLOSED : TRANSPORT_ERROR;
 }
 
+static bool reap(struct transport *t, bool block);
+
+/* Whether any of the peer's output is there to be read now. */
+static bool input_waiting(const struct transport *t)
+{
+    struct pollfd p = {.fd = t->rfd, .events = POLLIN};
+    return poll(&p, 1, 0) > 0 && (p.revents & (POLLIN | POLLHUP | POLLERR));
+}
+
+/* A child that exited has said all it will, even while something it started holds its stdout
+ * open: what it left in the pipe is read, and its output ends there. False on a read error. */
+static bool take_what_exited_child_left(struct transport *t)
+{
+    for (int i = 0; i < LEFT_IN_PIPE_READS && !t->eof && input_waiting(t); i++)
+        if (!read_some(t))
+            return false;
+    t->eof = true;
+    return true;
+}
+
+/* Whether a running child's exit ends its output: while its input is open. Once it is closed,
+ * whatever holds the child's pipes has the caller's grace period to finish what it was given. */
+static bool watching_exit(const struct transport *t)
+{
+    return t->cfg.exit_ends_output && !t->socket && !t->reaped && !t->eof && t->rfd >= 0 &&
+           t->wfd >= 0;
+}
+
+/* Looks whether a running child exited, at most every EXIT_CHECK_INTERVAL (reaping it when it
+ * did); false on a read error. */
+static bool notice_exit(struct transport *t, double now)
+{
+    if (!watching_exit(t) || now < t->next_exit_check)
+        return true;
+    t->next_exit_check = now + EXIT_CHECK_INTERVAL;
+    return !reap(t, false) || take_what_exited_child_left(t);
+}
+
+/* The deadline of one poll: a running child's exit is looked for between polls. */
+static double poll_deadline(const struct transport *t, double deadline)
+{
+    return watching_exit(t) && t->next_exit_check < deadline ? t->next_exit_check : deadline;
+}
+
 /* One poll for what the transport needs: room to write (when output is pending), and input
  * (unless the buffer is full while a write waits). */
 static enum transport_status poll_once(struct transport *t, double deadline, bool *timed_out)
@@ -458,7 +511,7 @@ static enum transport_status poll_once(struct transport *t, double deadline, boo
             p[n++] = (struct pollfd){.fd = t->wfd, .events = POLLOUT};
     }
     struct timespec ts;
-    int got = ppoll(n ? p : NULL, n, clock_timeout_until(deadline, &ts), NULL);
+    int got = ppoll(n ? p : NULL, n, clock_timeout_until(poll_deadline(t, deadline), &ts), NULL);
     *timed_out = got == 0;
     if (got < 0) {
         if (errno == EINTR)
@@ -475,7 +528,7 @@ static enum transport_status poll_once(struct transport *t, double deadline, boo
         if (p[i].fd == t->rfd && (p[i].revents & (POLLIN | POLLHUP | POLLERR)) && !read_some(t))
             return TRANSPORT_ERROR;
     }
-    return TRANSPORT_OK;
+    return notice_exit(t, clock_monotonic()) ? TRANSPORT_OK : TRANSPORT_ERROR;
 }
 
 enum transport_status transport_flush(struct transport *t)

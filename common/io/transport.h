@@ -26,6 +26,10 @@
 struct transport_config {
     double io_timeout; /* seconds for a connect, and for a write that makes no progress */
     size_t max_line;   /* longest line kept from the peer */
+    /* A child's exit ends its output, even while something it started holds its stdout open:
+     * for a party to a conversation, which what it leaves running is not. Otherwise only the
+     * pipe's end does, so that a command may hand its input to a process it leaves running. */
+    bool exit_ends_output;
 };
 
 enum transport_status {
@@ -62,8 +66,9 @@ enum transport_status transport_write(struct transport *t, const char *data, siz
 enum transport_status transport_flush(struct transport *t);
 
 /* Waits until a whole line from the peer is ready (TRANSPORT_OK), the monotonic clock passes
- * deadline (TRANSPORT_TIMEOUT; INFINITY waits for ever), or the peer closes. Unwritten output
- * is written meanwhile. */
+ * deadline (TRANSPORT_TIMEOUT; INFINITY waits for ever), or the peer closes: a child closes its
+ * stdout or, with exit_ends_output, exits while its stdin is open (it is reaped within 0.1 s of
+ * its exit, and what it left in the pipe read). Unwritten output is written meanwhile. */
 enum transport_status transport_wait(struct transport *t, double deadline);
 
 struct transport_line {

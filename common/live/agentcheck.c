@@ -8,6 +8,7 @@
 #include "base/jsonout.h"
 #include "base/list.h"
 #include "base/strmap.h"
+#include "live/answers.h"
 #include "proto/fipa.h"
 #include "proto/schedule.h"
 
@@ -30,6 +31,8 @@ struct cause {
     double recorded_time; /* NAN when the recording has none */
     struct list pending;  /* expectations that answer it, in file order */
     struct list pool;     /* live replies to it that no expectation took yet */
+    struct answers *flow; /* how the conversation it opens goes; NULL when it expects no answer */
+    char *ended_by;       /* the kind of the live reply that ended that conversation, or NULL */
 };
 
 struct expectation {
@@ -120,10 +123,26 @@ static const char *own_id(const json_t *msg, enum protocol proto)
     return member(msg, proto == PROTO_FIPA ? "reply_with" : "id");
 }
 
-/* The kind or performative, FIPA's in one spelling so that spellings compare equal. */
+/* A partial result (IACP body.partial, FIPA x-acp-partial): an intermediate one, before the
+ * final answer. */
+static bool partial(const json_t *msg, enum protocol proto)
+{
+    if (proto == PROTO_FIPA)
+        return json_is_true(json_object_get(msg, "x-acp-partial"));
+    return json_is_true(json_object_get(json_object_get(msg, "body"), "partial"));
+}
+
+/* The kind or performative, FIPA's in one spelling so that spellings compare equal; a partial
+ * result is a kind of its own, so that the final result never stands for a missing partial. */
 static const char *kind_of(const json_t *msg, enum protocol proto)
 {
     const char *k = member(msg, proto == PROTO_FIPA ? "performative" : "kind");
+    if (k && partial(msg, proto)) {
+        if (proto == PROTO_IACP && strcmp(k, "task.result") == 0)
+            return "partial task.result";
+        if (proto == PROTO_FIPA && fipa_act_parse(k) == FIPA_INFORM)
+            return "partial inform";
+    }
     if (proto == PROTO_FIPA && k) {
         enum fipa_act act = fipa_act_parse(k);
         if (act != FIPA_ACT_INVALID)
@@ -243,6 +262,7 @@ static void report_extra(struct agentcheck *ac, struct live_reply *r, struct dia
 
 static void report_missing(struct agentcheck *ac, struct expectation *e, struct diag_sink *sink,
                            const char *why);
+static void settle(struct agentcheck *ac, struct expectation *e, struct diag_sink *sink);
 
 static void cause_free(struct agentcheck *ac, struct cause *c, struct diag_sink *sink)
 {
@@ -263,6 +283,8 @@ static void cause_free(struct agentcheck *ac, struct cause *c, struct diag_sink 
     unmap(ac->by_live, c->live_id, c);
     unmap(ac->by_live_conv, c->live_conv, c);
     list_remove(&ac->causes, &c->age);
+    answers_free(c->flow);
+    free(c->ended_by);
     place_free(&c->where);
     free(c->recorded_id);
     free(c->recorded_conv);
@@ -303,6 +325,7 @@ void agentcheck_sent(struct agentcheck *ac, const struct message *recorded, cons
     c->live_conv = strdup_or_null(member(sent, "conversation_id"));
     c->sent_at = now;
     c->recorded_time = message_time(message_tree(recorded), recorded->proto);
+    c->flow = answers_new(sent ? sent : message_tree(recorded), recorded->proto);
     remap(ac->by_recorded, c->recorded_id, c);
     remap(ac->by_recorded_conv, c->recorded_conv, c);
     remap(ac->by_live, c->live_id, c);
@@ -463,6 +486,8 @@ void agentcheck_expect(struct agentcheck *ac, const struct message *recorded,
         match(ac, e, r, sink);
         expectation_free(ac, e);
         live_free(ac, r);
+    } else if (c->ended_by) {
+        settle(ac, e, sink); /* the live conversation is over: it cannot come */
     } else if (ac->pending.size > MAX_PENDING) {
         struct expectation *oldest = LIST_ITEM(ac->pending.head, struct expectation, in_all);
         report_missing(ac, oldest, sink, "no longer awaited: 10,000 replies were awaited at once");
@@ -491,6 +516,24 @@ static bool blank(const char *s, size_t len)
     return true;
 }
 
+/* Whether the live reply msg ends the conversation c opened (a rejection, a refusal, a failure,
+ * a final result), so that the agent can send nothing more to c. No partial result does. */
+static bool ends_conversation(struct cause *c, const json_t *msg, enum protocol proto)
+{
+    if (!c->flow || c->ended_by || partial(msg, proto))
+        return false;
+    answers_take(c->flow, msg, proto);
+    return answers_over(c->flow);
+}
+
+/* Once the conversation is over, the replies still expected to c cannot come: each is settled
+ * now, not at its deadline (which may be minutes away, twice a recorded delay). */
+static void end_conversation(struct agentcheck *ac, struct cause *c, struct diag_sink *sink)
+{
+    while (c->pending.head && !ac->broken)
+        settle(ac, LIST_ITEM(c->pending.head, struct expectation, in_cause), sink);
+}
+
 void agentcheck_live(struct agentcheck *ac, const struct transport_line *line, double now,
                      struct diag_sink *sink)
 {
@@ -514,6 +557,8 @@ void agentcheck_live(struct agentcheck *ac, const struct transport_line *line, d
         json_decref(msg); /* it answers nothing that was sent: a heartbeat, an initiative */
         return;
     }
+    if (ends_conversation(c, msg, proto))
+        c->ended_by = xstrdup(kind_of(msg, proto));
     struct live_reply *r = xcalloc(1, sizeof *r);
     r->cause = c;
     r->msg = msg;
@@ -530,6 +575,8 @@ void agentcheck_live(struct agentcheck *ac, const struct transport_line *line, d
         report_extra(ac, oldest, sink);
         live_free(ac, oldest);
     }
+    if (c->ended_by)
+        end_conversation(ac, c, sink);
 }
 
 /* --- deadlines and the end --- */
@@ -572,6 +619,11 @@ static void settle(struct agentcheck *ac, struct expectation *e, struct diag_sin
                   kind_of(r->msg, r->proto), kind_of(e->recorded, e->proto));
         bind_ids(ac, e, r);
         live_free(ac, r);
+    } else if (c->ended_by) {
+        struct strbuf why = STRBUF_INIT;
+        sb_addf(&why, "the agent's %s ended the conversation", c->ended_by);
+        report_missing(ac, e, sink, why.buf);
+        sb_free(&why);
     } else if (ac->last_output < c->sent_at) {
         struct diag_where at = where_of(&e->where, c);
         ac->broken = true;

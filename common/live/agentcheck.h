@@ -3,15 +3,18 @@
  * The messages the recording sent to the agent are sent to the live agent; the replies the
  * agent gave in the recording become expectations. A live reply answers the message its ref
  * (IACP) or in_reply_to (FIPA; else its conversation_id) names, as sent; it is matched to a
- * recorded reply to the same message of the same kind or performative, and compared: sender,
- * receiver, and the fields listed in the configuration. An expectation that no reply of its kind
- * meets by its deadline takes a reply of another kind to the same message (a wrong kind), else
- * it is a missing reply; when the agent wrote nothing at all since that message was sent, the
- * agent hangs. At the end, live replies nothing expected are extra. Messages from the agent that
- * answer nothing we sent (heartbeats, its own initiatives) are not compared, in the recording or
- * live. Every difference is an error diagnostic located at a line of the recording. When a live
- * reply is matched, the id the agent chose is bound to the one it chose in the recording, so
- * that later recorded messages that name it reach the agent rewritten.
+ * recorded reply to the same message of the same kind or performative (a partial result is a
+ * kind of its own), and compared: sender, receiver, and the fields listed in the configuration.
+ * An expectation that no reply of its kind meets by its deadline takes a reply of another kind
+ * to the same message (a wrong kind), else it is a missing reply; when the agent wrote nothing
+ * at all since that message was sent, the agent hangs. Once a live reply ends the conversation
+ * the message opened (as acp-send --wait reads its end: a rejection, a refusal, a failure, a
+ * final result), the expectations of that message are settled so at once, not at their
+ * deadlines: nothing more can come. At the end, live replies nothing expected are extra. Messages
+ * from the agent that answer nothing we sent (heartbeats, its own initiatives) are not compared, in
+ * the recording or live. Every difference is an error diagnostic located at a line of the
+ * recording. When a live reply is matched, the id the agent chose is bound to the one it chose in
+ * the recording, so that later recorded messages that name it reach the agent rewritten.
  *
  * State is bounded: at most 10,000 messages sent are remembered for matching, at most 10,000
  * recorded replies are awaited at once (the oldest is then reported missing), and at most 10,000

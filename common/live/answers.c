@@ -30,7 +30,8 @@ struct answers {
     bool *answered;
     size_t nreceivers;
     unsigned long proposals, refusals;
-    bool agreed; /* task.accept or agree came */
+    bool agreed;   /* task.accept or agree came */
+    bool standing; /* a subscribe or request_whenever: informs go on after the first */
     enum answer_outcome outcome;
     struct strbuf state;
 };
@@ -114,6 +115,7 @@ struct answers *answers_new(const json_t *sent, enum protocol proto)
     a->sender = dup_or_null(fipa ? fipa_agent_name(json_object_get(sent, "sender"))
                                  : json_member_string(sent, "from"));
     a->conversation = dup_or_null(fipa ? json_member_string(sent, "conversation_id") : NULL);
+    a->standing = fipa && (act_of(sent) == FIPA_SUBSCRIBE || act_of(sent) == FIPA_REQUEST_WHENEVER);
     switch (flow) {
     case FLOW_TASK:
         set_state(a, "waiting for task.accept or task.reject");
@@ -372,6 +374,11 @@ enum answer_outcome answers_expire(struct answers *a)
 enum answer_outcome answers_outcome(const struct answers *a)
 {
     return a->outcome;
+}
+
+bool answers_over(const struct answers *a)
+{
+    return a->outcome == ANSWER_FAILED || (a->outcome == ANSWER_SUCCEEDED && !a->standing);
 }
 
 const char *answers_state(const struct answers *a)

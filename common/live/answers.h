@@ -54,6 +54,10 @@ enum answer_outcome answers_expire(struct answers *a);
 
 enum answer_outcome answers_outcome(const struct answers *a);
 
+/* Whether the peer has nothing more to say in the conversation: it ended, and not with the
+ * first inform of a subscribe or request_whenever, whose informs go on. */
+bool answers_over(const struct answers *a);
+
 /* What the conversation waits for, or how it ended, for a diagnostic: "agree came; waiting for
  * inform or failure", "agent_456 answered refuse". */
 const char *answers_state(const struct answers *a);

@@ -1,5 +1,6 @@
 #include "live/session.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -31,7 +32,9 @@ struct diag_where session_where(const struct session *s, unsigned long line)
 
 bool session_open(struct session *s)
 {
-    struct transport_config tc = {.io_timeout = s->cfg.io_timeout, .max_line = s->max_line};
+    struct transport_config tc = {.io_timeout = s->cfg.io_timeout,
+                                  .max_line = s->max_line,
+                                  .exit_ends_output = s->cfg.converses};
     struct diag_where at = session_where(s, 0);
     s->peer = peer_open(s->cfg.address, s->cfg.command, &tc, &s->sink, &at);
     if (!s->peer)
@@ -124,10 +127,18 @@ static void read_last_replies(struct session *s, struct filter *f, double deadli
 
 void session_close(struct session *s, struct filter *f, bool drain)
 {
+    session_close_by(s, f, drain, INFINITY);
+}
+
+void session_close_by(struct session *s, struct filter *f, bool drain, double latest)
+{
     if (!s->peer)
         return;
     bool interrupted = filter_interrupted();
-    double deadline = clock_monotonic() + (interrupted ? 0 : s->cfg.grace);
+    double now = clock_monotonic();
+    double deadline = now + (interrupted ? 0 : s->cfg.grace);
+    if (deadline > latest)
+        deadline = latest > now ? latest : now;
     if (!interrupted && drain) {
         transport_close_write(s->peer);
         read_last_replies(s, f, deadline);

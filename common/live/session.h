@@ -24,6 +24,9 @@ struct session_config {
     /* Each batch of lines taken is written out at once (what the handler wrote with
      * filter_write), rather than before the tool next waits for its own input. */
     bool flush_each_batch;
+    /* The peer is a party to a conversation: a command that exits is gone, whatever it leaves
+     * running (transport_config's exit_ends_output). */
+    bool converses;
     session_line_fn *on_line;
     void *ctx; /* the handler's */
 };
@@ -91,5 +94,9 @@ void session_failed(struct session *s, enum transport_status st, const struct di
  * command still running is given the grace period, then killed, and always reaped). After the
  * user's interrupt, the peer is given no time and not read. Does nothing once it is closed. */
 void session_close(struct session *s, struct filter *f, bool drain);
+
+/* session_close, with the grace period ending by the monotonic time latest at the latest: at
+ * once when that has passed (INFINITY: the whole grace period). */
+void session_close_by(struct session *s, struct filter *f, bool drain, double latest);
 
 #endif
