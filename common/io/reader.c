@@ -400,7 +400,8 @@ static void make_acl_record(struct reader *r, struct record *rec, const struct a
     rec->ends_mid_line = closed;
 }
 
-/* Passes on, and forgets, the first n bytes held of an over-long record. */
+/* Passes on, and forgets, the first n bytes held of an over-long record (never its candidate's
+ * line end: the record ends there, with it). */
 static void spill_front(struct reader *r, struct acl_scan *sc, size_t n)
 {
     spill(r, r->buf + r->start, n);
@@ -408,6 +409,8 @@ static void spill_front(struct reader *r, struct acl_scan *sc, size_t n)
     r->start += n;
     acl_lex_drop(&sc->lex, n);
     sc->searched -= n;
+    if (sc->candidate)
+        sc->candidate -= n;
 }
 
 static int next_acl(struct reader *r, struct record *rec)
@@ -467,6 +470,8 @@ static int next_acl(struct reader *r, struct record *rec)
         }
         if (spilling) {
             size_t safe = sc.searched < avail ? sc.searched : avail;
+            if (sc.candidate && safe >= sc.candidate)
+                safe = sc.candidate - 1; /* where the line before it ends */
             spill_front(r, &sc, safe);
             spilled += safe;
             if (stop_requested(r))
