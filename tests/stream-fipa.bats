@@ -1196,3 +1196,17 @@ fipa() {
         assert_output --partial "[fipa-late-reply]"
     done
 }
+
+@test "--wall-clock: a reply_by pending where no message has a time does not wake idle input over and over" {
+    command -v strace >/dev/null || skip "strace is not installed"
+    skip_under valgrind "it counts the waits of an idle second or two"
+    # no timestamp, so no message time for the reply_by to pass in; the wait stays a second long
+    local request='{"performative":"request","sender":"a","receiver":"b","content":{},"conversation_id":"c1","reply_with":"r1","reply_by":"2024-01-15T10:00:10Z"}'
+    ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 \
+        bash -c '{ printf "%s\n" "$1"; sleep 3; } |
+            strace -f -e trace=poll,ppoll -o "$2" acp-validate --wall-clock >/dev/null 2>&1' _ \
+        "$request" "$BATS_TEST_TMPDIR/trace"
+    local waits
+    waits=$(grep -c 'poll(' "$BATS_TEST_TMPDIR/trace")
+    [ "$waits" -lt 50 ] || fail "$waits waits in 3 s of idle input"
+}

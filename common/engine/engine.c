@@ -173,10 +173,11 @@ static double idle_step(const struct engine_config *cfg)
 }
 
 /* Seconds until the half whose message time is now has something fall due (due), with a
- * millisecond to spare so that the wait ends past it; INFINITY when nothing is pending. */
+ * millisecond to spare so that the wait ends past it; INFINITY when nothing is pending, or the
+ * half has no message time (FIPA messages without timestamps) for anything to fall due in. */
 static double until(double due, double now)
 {
-    return due < INFINITY ? fmax(due - now, 0) + 0.001 : INFINITY;
+    return due < INFINITY && !isnan(now) ? fmax(due - now, 0) + 0.001 : INFINITY;
 }
 
 double engine_idle(struct engine *e, struct diag_sink *sink)
