@@ -75,16 +75,6 @@ void due_queue_set(struct due_queue *q, struct due_entry *e, double due)
     sift_up(q, q->len - 1);
 }
 
-struct due_entry *due_queue_first(const struct due_queue *q)
-{
-    return q->len ? q->items[0] : NULL;
-}
-
-double due_queue_next(const struct due_queue *q)
-{
-    return q->len ? q->items[0]->due : INFINITY;
-}
-
 void due_queue_free(struct due_queue *q)
 {
     free(q->items);

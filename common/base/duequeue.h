@@ -5,6 +5,7 @@
 #ifndef ACP_DUEQUEUE_H
 #define ACP_DUEQUEUE_H
 
+#include <math.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -27,11 +28,20 @@ struct due_queue {
 void due_queue_set(struct due_queue *q, struct due_entry *e, double due);
 /* Takes the entry out of the queue; one in none is left as it is. */
 void due_queue_remove(struct due_queue *q, struct due_entry *e);
-/* The entry due first, or NULL when the queue is empty. */
-struct due_entry *due_queue_first(const struct due_queue *q);
-/* When the first entry is due: INFINITY when the queue is empty. */
-double due_queue_next(const struct due_queue *q);
 void due_queue_free(struct due_queue *q);
+
+/* The entry due first, or NULL when the queue is empty. Inline, as the stream checks look at
+ * it for every message. */
+static inline struct due_entry *due_queue_first(const struct due_queue *q)
+{
+    return q->len ? q->items[0] : NULL;
+}
+
+/* When the first entry is due: INFINITY when the queue is empty. */
+static inline double due_queue_next(const struct due_queue *q)
+{
+    return q->len ? q->items[0]->due : INFINITY;
+}
 
 static inline bool due_queued(const struct due_entry *e)
 {

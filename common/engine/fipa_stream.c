@@ -766,9 +766,8 @@ static void queue_due(struct fipa_stream *s, struct conversation *c)
 /* Reports every reply_by that passed with no reply by message time, the earliest first. */
 static void check_overdue(struct fipa_stream *s, const struct message *m, struct diag_sink *sink)
 {
-    for (struct conversation *c;
-         (c = DUE_ITEM(due_queue_first(&s->due), struct conversation, due)) && c->due.due < s->now;)
-        report_overdue(s, c, m, sink);
+    while (due_queue_next(&s->due) < s->now)
+        report_overdue(s, DUE_ITEM(due_queue_first(&s->due), struct conversation, due), m, sink);
 }
 
 /* Turns a conversation that ended into a tombstone. */

@@ -1068,9 +1068,8 @@ static void report_due(struct iacp_stream *s, struct conv *c, const struct diag_
 /* Reports what fell due by message time, the earliest first. */
 static void check_due(struct iacp_stream *s, const struct diag_where *at, struct diag_sink *sink)
 {
-    for (struct conv *c;
-         (c = DUE_ITEM(due_queue_first(&s->due), struct conv, due)) && c->due.due < s->now;)
-        report_due(s, c, at, sink);
+    while (due_queue_next(&s->due) < s->now)
+        report_due(s, DUE_ITEM(due_queue_first(&s->due), struct conv, due), at, sink);
 }
 
 /* ---- per message ---- */
