@@ -1126,3 +1126,87 @@ fipa() {
         "$ACP_BUILD/peak-rss" acp-validate -q 2>"$t/err" || fail "status $?"
     assert_rss_below "$t/err" $((32 * 1024))
 }
+
+# ---- issue 23: a reply_by that passes with no reply is told when it does ----
+
+# reply-by-passed.jsonl: c1's reply_by (10:00:10, and --max-skew 2 s) passes at line 5
+# (10:00:13), not at line 4 (10:00:12); its agree comes later (line 6), late. c2 is answered in
+# time. In c5 the initiator owes the answer to a proposal whose reply_by passes at line 9.
+@test "fipa-reply-by-passed: told at the first message past the reply_by; a late reply is still fipa-late-reply" {
+    validate_json "$F/reply-by-passed.jsonl"
+    assert_success
+    assert_finding fipa-reply-by-passed 5 1
+    assert_finding fipa-late-reply 6 1
+    assert_finding fipa-reply-by-passed 9 8
+    run -0 bash -c 'acp-validate --diagnostics=json "$1" 2>&1 >/dev/null | jq -r "select(.code == \"fipa-reply-by-passed\") | .line"' _ "$F/reply-by-passed.jsonl"
+    assert_output "$(printf '%s\n' 5 9)"
+    validate "$F/reply-by-passed.jsonl"
+    assert_line --partial ":5: warning: b has not replied in fipa-request conversation 'c1' 3 s after the reply_by of the message it was sent (see line 1) [fipa-reply-by-passed]"
+    assert_line --partial ":9: warning: a has not answered f in fipa-contract-net conversation 'c5' 3 s after the reply_by of its message (see line 8) [fipa-reply-by-passed]"
+    # the same with the work split, with --wall-clock on a file read at once, and in acp-trace
+    local one
+    one=$(acp-validate --diagnostics=json -j 1 "$F/reply-by-passed.jsonl" 2>&1 >/dev/null)
+    assert_equal "$(acp-validate --diagnostics=json -j 2 "$F/reply-by-passed.jsonl" 2>&1 >/dev/null)" "$one"
+    assert_equal "$(acp-validate --diagnostics=json --wall-clock "$F/reply-by-passed.jsonl" 2>&1 >/dev/null)" "$one"
+    run -0 bash -c 'acp-trace --diagnostics=json "$1" 2>&1 >/dev/null | jq -r "select(.code == \"fipa-reply-by-passed\") | \"\(.line) \(.related_line)\""' _ "$F/reply-by-passed.jsonl"
+    assert_output "$(printf '%s\n' '5 1' '9 8')"
+}
+
+@test "fipa-reply-by-passed: none for a reply in time, or for a late reply that itself moves message time past the reply_by" {
+    local request='{"performative":"request","sender":"a","receiver":"b","content":{},"conversation_id":"c1","reply_with":"r1","timestamp":"2024-01-15T10:00:00Z","reply_by":"2024-01-15T10:00:10Z"}'
+    printf '%s\n' "$request" \
+        '{"performative":"agree","sender":"b","receiver":"a","content":{},"conversation_id":"c1","in_reply_to":"r1","timestamp":"2024-01-15T10:00:09Z"}' \
+        '{"performative":"inform","sender":"b","receiver":"a","content":{},"conversation_id":"c1","in_reply_to":"r1","timestamp":"2024-01-15T10:00:30Z"}' \
+        >"$BATS_TEST_TMPDIR/in-time.jsonl"
+    validate "$BATS_TEST_TMPDIR/in-time.jsonl"
+    assert_success
+    assert_output ''
+    printf '%s\n' "$request" \
+        '{"performative":"agree","sender":"b","receiver":"a","content":{},"conversation_id":"c1","in_reply_to":"r1","timestamp":"2024-01-15T10:00:20Z"}' \
+        >"$BATS_TEST_TMPDIR/late.jsonl"
+    validate_json "$BATS_TEST_TMPDIR/late.jsonl"
+    assert_finding fipa-late-reply 2 1
+    refute_output --partial fipa-reply-by-passed
+}
+
+@test "--wall-clock: on a quiet live pipe, a reply_by that passed is told before the writer's next line" {
+    skip_under valgrind "a timing test: the finding must come before the writer's next line"
+    local fifo=$BATS_TEST_TMPDIR/fifo err=$BATS_TEST_TMPDIR/err now writer pid tool
+    for tool in acp-validate acp-trace; do
+        rm -f "$fifo"
+        mkfifo "$fifo"
+        "$tool" --wall-clock --max-skew=0 <"$fifo" >/dev/null 2>"$err" &
+        pid=$!
+        exec {writer}>"$fifo"
+        now=$(date +%s)
+        # due within 2 s; the next line comes 8 s after the request
+        printf '{"performative":"request","sender":"a","receiver":"b","content":{},"conversation_id":"c1","reply_with":"r1","timestamp":"%s","reply_by":"%s"}\n' \
+            "$(date -u -d "@$now" +%FT%TZ)" "$(date -u -d "@$((now + 2))" +%FT%TZ)" >&"$writer"
+        sleep 8
+        run cat "$err"
+        printf '{"performative":"agree","sender":"b","receiver":"a","content":{},"conversation_id":"c1","in_reply_to":"r1","timestamp":"%s"}\n' \
+            "$(date -u +%FT%TZ)" >&"$writer"
+        exec {writer}>&-
+        wait "$pid"
+        assert_output --partial "b has not replied in fipa-request conversation 'c1'"
+        assert_output --partial "[fipa-reply-by-passed]"
+        assert_equal "${#lines[@]}" 1
+        # the late reply that came after all is still told as late
+        run cat "$err"
+        assert_output --partial "[fipa-late-reply]"
+    done
+}
+
+@test "--wall-clock: a reply_by pending where no message has a time does not wake idle input over and over" {
+    command -v strace >/dev/null || skip "strace is not installed"
+    skip_under valgrind "it counts the waits of an idle second or two"
+    # no timestamp, so no message time for the reply_by to pass in; the wait stays a second long
+    local request='{"performative":"request","sender":"a","receiver":"b","content":{},"conversation_id":"c1","reply_with":"r1","reply_by":"2024-01-15T10:00:10Z"}'
+    ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 \
+        bash -c '{ printf "%s\n" "$1"; sleep 3; } |
+            strace -f -e trace=poll,ppoll -o "$2" acp-validate --wall-clock >/dev/null 2>&1' _ \
+        "$request" "$BATS_TEST_TMPDIR/trace"
+    local waits
+    waits=$(grep -c 'poll(' "$BATS_TEST_TMPDIR/trace")
+    [ "$waits" -lt 50 ] || fail "$waits waits in 3 s of idle input"
+}

@@ -738,3 +738,20 @@ shard_property() {
     run jq -c '.by_agent["agent-7"].histograms["a->b"] | [.count, .positive, .negative]' "$d/merged.json"
     assert_output '[8,[[-5000,2],[5000,2]],[[-5000,2],[5000,2]]]'
 }
+
+@test "a summary carries what fell due in its conversation, where it was told" {
+    {
+        m q-0001 queen forager-01 task.assign 100 "" '{"node":"a","deadline":105}'
+        m m-000001 forager-09 queen hb 110
+        m m-000002 forager-09 queen hb 120
+        m m-000003 forager-09 queen hb 125
+    } >"$BATS_TEST_TMPDIR/due.jsonl"
+    run -0 bash -c 'acp-trace --assign-timeout=20 "$1" 2>/dev/null |
+        jq -r ".issues[] | \"\(.code) \(.line) \(.related_line)\""' _ "$BATS_TEST_TMPDIR/due.jsonl"
+    assert_output "$(printf '%s\n' 'iacp-deadline-passed 2 1' 'iacp-assign-timeout 4 1' 'iacp-open-at-end 1 null')"
+    run -0 bash -c 'acp-trace "$1" 2>/dev/null |
+        jq -r "select(.conversation == \"c1\" or .conversation == \"c5\") | .conversation as \$c |
+            .issues[] | select(.code == \"fipa-reply-by-passed\") | \"\(\$c) \(.line) \(.related_line)\""' \
+        _ "$FIPA_FIXTURES/reply-by-passed.jsonl"
+    assert_output "$(printf '%s\n' 'c1 5 1' 'c5 9 8')"
+}

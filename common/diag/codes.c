@@ -185,9 +185,19 @@ static const struct diag_code codes[] = {
      "A task.assign without a final result or reject, or a tool.query without its reply, when "
      "the input ended. Normal for a capture cut short; a sign of lost messages otherwise."},
     {"iacp-deadline-passed", "warning", "an open assign's deadline passed",
-     "At the end of the input, an assign still without a final result whose body.deadline "
-     "(unix seconds, by the queen's clock) is earlier than the message time at the end of "
-     "the stream."},
+     "An assign without a final result whose body.deadline (unix seconds, by the queen's "
+     "clock, less the offset learned for it) passed: told once, at the first message that "
+     "moves message time past it (with --wall-clock, when the wall clock does on idle input), "
+     "or at the end of the input. A final result that comes later is followed as any other; "
+     "the warning stands. related_line names the assign."},
+    {"iacp-assign-timeout", "warning", "an assign outlived the assign timeout, not reissued",
+     "An assign of a body.node that has had no final result (nor task.reject) for "
+     "--assign-timeout of message time (default 300 s) and --max-skew (2 s) more, and was "
+     "neither reissued nor cancelled: the seed's queen reissues such an assign to a different "
+     "forager, and this one did not. Told once, at the first message that moves message time "
+     "past it (with --wall-clock, when the wall clock does on idle input), or not at all when "
+     "the input ends first. A result, or a reissue (iacp-reissue), that comes later is "
+     "followed as any other; the warning stands. related_line names the assign."},
     {"iacp-evicted", "warning", "a conversation was forgotten to bound memory",
      "An open conversation with no message for --idle-timeout of message time (default 3600 "
      "s), or the least recently active one when more than --max-open are open. Later messages "
@@ -291,6 +301,14 @@ static const struct diag_code codes[] = {
      "participant's message that carries one. A reply whose timestamp (or created_at) is later "
      "than it by more than --max-skew is reported (a late proposal to a cfp as "
      "fipa-late-proposal). related_line names the message with the reply_by."},
+    {"fipa-reply-by-passed", "warning", "a reply_by passed with no reply",
+     "A reply_by that binds a reply (see fipa-late-reply) passed by more than --max-skew with "
+     "no message of the other side: told once per reply_by, at the first message that moves "
+     "message time past it (with --wall-clock, when the wall clock does on idle input), while "
+     "the conversation is open and that participant's part of it has not ended. A reply that "
+     "comes later is followed as any other and is fipa-late-reply; the warning stands. A "
+     "broadcast's reply_by binds only the listeners already known. related_line names the "
+     "message with the reply_by."},
     {"fipa-late-accept", "warning", "accept-proposal to a proposal that came after the reply_by",
      "A proposal that arrived after the cfp's reply_by should have been rejected; the initiator "
      "accepted it. related_line names that participant's proposal."},

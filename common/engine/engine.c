@@ -172,6 +172,14 @@ static double idle_step(const struct engine_config *cfg)
     return fmin(1.0, fmax(0.05, cfg->idle_timeout / 8));
 }
 
+/* Seconds until the half whose message time is now has something fall due (due), with a
+ * millisecond to spare so that the wait ends past it; INFINITY when nothing is pending, or the
+ * half has no message time (FIPA messages without timestamps) for anything to fall due in. */
+static double until(double due, double now)
+{
+    return due < INFINITY && !isnan(now) ? fmax(due - now, 0) + 0.001 : INFINITY;
+}
+
 double engine_idle(struct engine *e, struct diag_sink *sink)
 {
     if (!e->cfg->wall_clock)
@@ -186,7 +194,9 @@ double engine_idle(struct engine *e, struct diag_sink *sink)
     observe(e, sink, &o, PROTO_FIPA);
     fipa_stream_advance(e->fipa, e->fipa_then + idle, &e->latest, sink);
     unobserve(e, sink, &o);
-    return idle_step(e->cfg);
+    double iacp_due = until(iacp_stream_next_due(e->iacp), iacp_stream_now(e->iacp));
+    double fipa_due = until(fipa_stream_next_due(e->fipa), fipa_stream_now(e->fipa));
+    return fmin(idle_step(e->cfg), fmin(iacp_due, fipa_due));
 }
 
 void engine_free(struct engine *e)

@@ -35,8 +35,9 @@ void engine_finish(struct engine *e, struct diag_sink *sink);
 /* A run cut short (SIGINT): hands over every open conversation as "open", reporting nothing. */
 void engine_hand_over(struct engine *e);
 /* With --wall-clock, for input that went idle: message time advances by the wall-clock time
- * since the last message, and what expired is reported. Returns the seconds until it should be
- * called again while the input stays idle (INFINITY without --wall-clock). */
+ * since the last message, and what expired or fell due is reported. Returns the seconds until it
+ * should be called again while the input stays idle, no later than when the next thing falls
+ * due (INFINITY without --wall-clock). */
 double engine_idle(struct engine *e, struct diag_sink *sink);
 void engine_free(struct engine *e);
 

@@ -17,6 +17,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "base/duequeue.h"
 #include "base/hashtab.h"
 #include "base/keyform.h"
 #include "base/list.h"
@@ -47,6 +48,8 @@ struct party {
     bool late;               /* its latest proposal came after the reply_by it answered */
     bool cancel_answer_open; /* its final answer crossed a cancel, which it may still answer */
     bool cancel_heard;       /* it sent something after a cancel that nothing can name */
+    bool reply_told;         /* fipa-reply-by-passed was reported for reply_due */
+    bool answer_told;        /* and for answer_due */
     const char *file;
     unsigned long line; /* the last message between it and the initiator */
     /* reply_by deadlines: the first message of the other side after the message that set it (the
@@ -124,7 +127,8 @@ struct conversation {
         uint32_t local[2];
         uint32_t *heap;
     } replies;
-    struct rare *rare; /* or NULL */
+    struct rare *rare;    /* or NULL */
+    struct due_entry due; /* in the due queue while a reply_by of its parties is pending */
     unsigned long messages;
     const char *first_file, *last_file;
     unsigned long first_line, last_line;
@@ -165,8 +169,9 @@ struct fipa_stream {
                                    * agent */
     struct list open, tombstones; /* of struct conversation, the oldest first */
     struct list held;             /* ended, summaries not written yet (--linger), oldest first */
-    struct strbuf key;            /* the key of the message being followed */
-    const char *key_form;         /* the form it is remembered by (find_conversation) */
+    struct due_queue due; /* of struct conversation: open ones, by their earliest reply_by */
+    struct strbuf key;    /* the key of the message being followed */
+    const char *key_form; /* the form it is remembered by (find_conversation) */
     size_t key_form_len;
     size_t key_hash;                              /* the hashtab_hash of key_form */
     size_t key_id_at;                             /* where its id starts in key */
@@ -356,6 +361,7 @@ static void conversation_free(struct fipa_stream *s, struct conversation *c)
 {
     if (s->blame == c)
         s->blame = NULL;
+    due_queue_remove(&s->due, &c->due);
     if (c->keyed)
         hashtab_remove(&s->conversations, &c->node);
     for (size_t i = 0; i < c->naliases; i++)
@@ -682,6 +688,88 @@ static void warn_abandoned(struct fipa_stream *s, struct conversation *c, const 
     s->blame = blamed != c ? blamed : NULL;
 }
 
+/* ---- what falls due: a reply_by that passes with no reply ---- */
+
+/* A span of time in whole seconds, for a message (LLONG_MAX past what fits). */
+static long long whole_seconds(double span)
+{
+    return double_fits_llong(span) ? (long long)span : LLONG_MAX;
+}
+
+/* The message time past which a pending reply_by is overdue: by more than --max-skew, as a reply
+ * is late (fipa-late-reply). NAN when none is pending, or it was told. */
+static double overdue_at(const struct fipa_stream *s, double due, bool told)
+{
+    return told ? NAN : due + s->cfg->max_skew;
+}
+
+/* A reply_by now pending for a party (due, or NAN for none): the conversation is queued by it,
+ * unless it is queued earlier already. A due time spent since leaves it queued early: it is
+ * judged again when it comes (report_overdue). */
+static void set_due(struct fipa_stream *s, struct conversation *c, double *due, bool *told,
+                    double value)
+{
+    *due = value;
+    *told = false;
+    double at = overdue_at(s, value, false);
+    if (!isnan(at) && (!due_queued(&c->due) || at < c->due.due))
+        due_queue_set(&s->due, &c->due, at);
+}
+
+/* Reports the reply_by values of a conversation that passed with no reply (m locates the
+ * findings) and queues it by the earliest still to come, or takes it out of the queue. */
+static void report_overdue(struct fipa_stream *s, struct conversation *c, const struct message *m,
+                           struct diag_sink *sink)
+{
+    struct conversation *blamed = s->blame;
+    s->blame = c;
+    sink = m ? sink_for(s, c, sink) : NULL;
+    double next = NAN;
+    for (size_t i = 0; i < c->nparties; i++) {
+        struct party *p = &c->parties[i];
+        if (p->state == PS_ENDED)
+            continue;
+        double reply = overdue_at(s, p->reply_due, p->reply_told);
+        double answer = overdue_at(s, p->answer_due, p->answer_told);
+        struct diag_where at = m ? related_to(m, p->file, p->line) : (struct diag_where){0};
+        if (sink && reply < s->now) {
+            p->reply_told = true;
+            diag_emit(sink, &at, "fipa-reply-by-passed",
+                      "%s has not replied in %s conversation '%s' %lld s after the reply_by of "
+                      "the message it was sent",
+                      p->name, fipa_protocol_name(c->protocol), conversation_id(c),
+                      whole_seconds(s->now - p->reply_due));
+        } else {
+            next = fmin(next, reply);
+        }
+        if (sink && answer < s->now) {
+            p->answer_told = true;
+            diag_emit(sink, &at, "fipa-reply-by-passed",
+                      "%s has not answered %s in %s conversation '%s' %lld s after the reply_by of "
+                      "its message",
+                      c->initiator, p->name, fipa_protocol_name(c->protocol), conversation_id(c),
+                      whole_seconds(s->now - p->answer_due));
+        } else {
+            next = fmin(next, answer);
+        }
+    }
+    s->blame = blamed != c ? blamed : NULL;
+    due_queue_set(&s->due, &c->due, next);
+}
+
+/* Queues a conversation by its earliest pending reply_by, reporting nothing. */
+static void queue_due(struct fipa_stream *s, struct conversation *c)
+{
+    report_overdue(s, c, NULL, NULL);
+}
+
+/* Reports every reply_by that passed with no reply by message time, the earliest first. */
+static void check_overdue(struct fipa_stream *s, const struct message *m, struct diag_sink *sink)
+{
+    while (due_queue_next(&s->due) < s->now)
+        report_overdue(s, DUE_ITEM(due_queue_first(&s->due), struct conversation, due), m, sink);
+}
+
 /* Turns a conversation that ended into a tombstone. */
 static void entomb(struct fipa_stream *s, struct conversation *c)
 {
@@ -722,6 +810,7 @@ static void release(struct fipa_stream *s, struct conversation *c)
 static void finish(struct fipa_stream *s, struct conversation *c)
 {
     c->outcome = overall_outcome(c);
+    due_queue_remove(&s->due, &c->due); /* nobody owes an answer any more */
     list_remove(&s->open, &c->link);
     c->held = true;
     list_append(&s->held, &c->link);
@@ -735,6 +824,7 @@ static void unhold(struct fipa_stream *s, struct conversation *c)
     list_remove(&s->held, &c->link);
     c->held = false;
     list_append(&s->open, &c->link);
+    queue_due(s, c);
 }
 
 /* When a conversation was last active: the time of its last message once the stream clock has
@@ -1079,8 +1169,7 @@ static bool check_late(const struct fipa_stream *s, const struct conversation *c
     if (isnan(deadline) || isnan(in->time) || in->time <= deadline + s->cfg->max_skew)
         return false;
     struct diag_where at = related_to(in->m, p->file, p->line);
-    double late = in->time - deadline;
-    long long seconds = double_fits_llong(late) ? (long long)late : LLONG_MAX;
+    long long seconds = whole_seconds(in->time - deadline);
     /* A participant's propose answers a cfp: contract net and the auctions. */
     if (in->act == FIPA_PROPOSE && strcmp(in->sender, c->initiator) != 0)
         diag_emit(sink, &at, "fipa-late-proposal",
@@ -1151,7 +1240,7 @@ static void initiator_reaches(struct fipa_stream *s, struct conversation *c, str
                   p->name, conversation_id(c));
     }
     party_enter(c, p, t, in->m);
-    p->reply_due = in->reply_by;
+    set_due(s, c, &p->reply_due, &p->reply_told, in->reply_by);
 }
 
 /* The initiator's act reaches one named receiver. */
@@ -1523,7 +1612,7 @@ static void from_participant(struct fipa_stream *s, struct conversation *c,
         return;
     }
     bool late = check_late(s, c, p, &p->reply_due, in, sink);
-    p->answer_due = in->reply_by;
+    set_due(s, c, &p->answer_due, &p->answer_told, in->reply_by);
     const struct transition *t = crossing(c, p, in);
     if (t) {
         crossed(c, p, t, in, sink);
@@ -2151,9 +2240,10 @@ const char *fipa_stream_feed(struct fipa_stream *s, const struct message *m, str
     s->seq++;
     read_clock(s, &in, sink);
     expire(s, m, sink);
-    if (!in.sender)
-        return unattributed(s, &in, sink);
-    return dispatch(s, &in, sink);
+    const char *key = in.sender ? dispatch(s, &in, sink) : unattributed(s, &in, sink);
+    /* after the message is followed: a reply that itself comes late is fipa-late-reply only */
+    check_overdue(s, m, sink);
+    return key;
 }
 
 void fipa_stream_finish(struct fipa_stream *s, struct diag_sink *sink)
@@ -2210,7 +2300,13 @@ void fipa_stream_advance(struct fipa_stream *s, double now, const struct diag_wh
         return;
     s->now = s->wall = now;
     const struct message latest = {.at = *where};
+    check_overdue(s, &latest, sink);
     expire(s, &latest, sink);
+}
+
+double fipa_stream_next_due(const struct fipa_stream *s)
+{
+    return due_queue_next(&s->due);
 }
 
 void fipa_stream_free(struct fipa_stream *s)
@@ -2231,6 +2327,7 @@ void fipa_stream_free(struct fipa_stream *s)
         }
     hashtab_free(&s->conversations, NULL);
     hashtab_free(&s->aliases, NULL);
+    due_queue_free(&s->due);
     clock_book_free(s->clock);
     sb_free(&s->scratch);
     sb_free(&s->key);

@@ -23,6 +23,9 @@ double fipa_stream_now(const struct fipa_stream *s);
  * locates the findings (the latest message). */
 void fipa_stream_advance(struct fipa_stream *s, double now, const struct diag_where *where,
                          struct diag_sink *sink);
+/* The message time at which a reply_by pending in an open conversation is next overdue, to be
+ * told when message time passes it; INFINITY when none is pending. */
+double fipa_stream_next_due(const struct fipa_stream *s);
 void fipa_stream_free(struct fipa_stream *s);
 
 #endif

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/duequeue.h"
 #include "base/hashtab.h"
 #include "base/keyform.h"
 #include "base/list.h"
@@ -99,6 +100,7 @@ struct conv {
     struct hash_node node;        /* in the open map, by key */
     struct hash_node by_node;     /* in the nodes map while it is a run of its node */
     struct list_link active_link; /* in the open list, least recently active first */
+    struct due_entry due;         /* an assign's, in the due queue while something falls due */
     struct agent *initiator;      /* the agent that opened it */
     struct agent *forager;        /* a task's assignee; NULL for a tool query */
     struct done_by *done;         /* another run of its node finished; NULL when none */
@@ -116,12 +118,15 @@ struct conv {
     double last_at;
     double active;   /* stream time of its last message */
     double deadline; /* body.deadline, by the queen's clock; NAN when none */
+    double opened;   /* an assign's message time, for --assign-timeout */
     enum conv_kind kind;
     uint32_t key_hash, node_hash; /* kept: each is looked up or removed by again */
     bool cancelled;
     bool has_node;            /* an assign with a body.node */
     bool chained;             /* in the nodes map */
     bool ran_twice;           /* its final result made iacp-duplicate-execution, with done */
+    bool deadline_told;       /* iacp-deadline-passed was reported */
+    bool timeout_told;        /* iacp-assign-timeout was reported */
     unsigned char size_class; /* in the stream's pool */
     char key[]; /* then (after a digest) its id as quoted, the agent it went to, its node */
 };
@@ -183,6 +188,7 @@ struct iacp_stream {
     struct list idle;      /* of struct agent: those holding nothing, least recently active first */
     struct list held;      /* of struct held_skew */
     struct agent **heap;   /* agents holding tasks, the longest silent first */
+    struct due_queue due;  /* of struct conv: open assigns, by when their deadline or timeout is */
     size_t heap_len, heap_cap;
     double now;             /* stream time (the clock's); NAN before the first message */
     double wall;            /* --wall-clock: how far idle input moved it; NAN when not */
@@ -897,6 +903,7 @@ static void free_conv(struct iacp_stream *s, struct conv *c)
 static void drop_open(struct iacp_stream *s, struct conv *c)
 {
     leave_chain(s, c);
+    due_queue_remove(&s->due, &c->due);
     if (c->forager) {
         c->forager->outstanding--;
         release_agent(s, c->forager);
@@ -1000,6 +1007,69 @@ static void cap_agents(struct iacp_stream *s)
     for (struct agent *a; s->agents.size > s->cfg->max_open &&
                           (a = LIST_ITEM(s->idle.head, struct agent, idle_link));)
         drop_agent(s, a);
+}
+
+/* ---- what falls due: an open assign's body.deadline, and its --assign-timeout ---- */
+
+/* The message time at which an assign's body.deadline passes: by the queen's clock, less the
+ * offset learned for it. NAN when it has none. */
+static double deadline_due(const struct conv *c)
+{
+    return c->deadline - c->initiator->clock.offset;
+}
+
+/* The message time past which the queen should have reissued an assign that has had no final
+ * result: --assign-timeout (with --max-skew to spare) after it came. Only an assign of a node
+ * can be seen reissued; one reissued or cancelled is no longer waited for. NAN when none. */
+static double timeout_due(const struct iacp_stream *s, const struct conv *c)
+{
+    if (c->timeout_told || !c->has_node || c->cancelled || c->reissue_line)
+        return NAN;
+    return c->opened + s->cfg->assign_timeout + s->cfg->max_skew;
+}
+
+/* Queues an open assign at the earlier of what it still has to tell, or takes it out. The due
+ * time may turn out early (a cancel since): it is judged again when it comes. */
+static void schedule(struct iacp_stream *s, struct conv *c)
+{
+    if (c->kind != CONV_TASK)
+        return;
+    double deadline = c->deadline_told ? NAN : deadline_due(c);
+    due_queue_set(&s->due, &c->due, fmin(deadline, timeout_due(s, c))); /* fmin skips a NAN */
+}
+
+static void report_due(struct iacp_stream *s, struct conv *c, const struct diag_where *at,
+                       struct diag_sink *sink)
+{
+    struct conv *blamed = s->blame;
+    s->blame = c;
+    struct diag_where w = related_to(at, c->file, c->line);
+    double deadline = deadline_due(c);
+    if (!c->deadline_told && deadline < s->now) {
+        c->deadline_told = true;
+        diag_emit(sink, &w, "iacp-deadline-passed",
+                  "the deadline of '%s' passed %s s ago (message time) without a final "
+                  "task.result",
+                  conv_id(c), seconds(&s->number[0], s->now - deadline));
+    }
+    if (timeout_due(s, c) < s->now) {
+        c->timeout_told = true;
+        diag_emit(sink, &w, "iacp-assign-timeout",
+                  "assign '%s' of node '%s' to '%s' has had no final result for %s s, past the "
+                  "assign timeout (%s s): the queen should have reissued it to another forager",
+                  conv_id(c), conv_node(c), c->forager->name,
+                  seconds(&s->number[0], s->now - c->opened),
+                  seconds(&s->number[1], s->cfg->assign_timeout));
+    }
+    s->blame = blamed;
+    schedule(s, c);
+}
+
+/* Reports what fell due by message time, the earliest first. */
+static void check_due(struct iacp_stream *s, const struct diag_where *at, struct diag_sink *sink)
+{
+    while (due_queue_next(&s->due) < s->now)
+        report_due(s, DUE_ITEM(due_queue_first(&s->due), struct conv, due), at, sink);
 }
 
 /* ---- per message ---- */
@@ -1159,6 +1229,7 @@ static void report_reissue(struct iacp_stream *s, const struct message *m, const
                   node, c->forager->name, conv_id(prev), prev->forager->name, waited, timeout);
     prev->reissue_file = m->at.file;
     prev->reissue_line = m->at.line;
+    schedule(s, prev); /* it was reissued: only its deadline is still to come */
 }
 
 static struct done_by *new_done(const char *id, const char *forager, const char *file,
@@ -1211,8 +1282,12 @@ static const char *open_task(struct iacp_stream *s, const struct message *m, con
     forager->assign_line = m->at.line;
     watch_agent(s, forager);
     c->deadline = f->body.deadline;
+    /* its own time, unless that is before the stream time (a jump the clock has not followed
+     * yet would have the timeout count from before the assign) */
+    c->opened = fmax(s->now, f->at);
     if (c->has_node)
         join_chain(s, m, c, sink);
+    schedule(s, c);
     return conv_id(c);
 }
 
@@ -1728,6 +1803,8 @@ const char *iacp_stream_feed(struct iacp_stream *s, const struct message *m, str
     agent_heard(s, sender, m);
     s->fed++;
     cap_agents(s);
+    /* after the message is followed: a final result that itself comes late is no missing one */
+    check_due(s, &m->at, sink);
     return key;
 }
 
@@ -1746,8 +1823,8 @@ static void report_open(struct iacp_stream *s, struct conv *c, struct diag_sink 
               "%s to '%s' is still open at the end of the input (%lu message(s), the last at "
               "line %lu)",
               opener_name(c->kind), conv_to(c), c->messages, c->last_line);
-    double deadline = c->deadline - c->initiator->clock.offset; /* by the queen's clock */
-    if (c->kind == CONV_TASK && deadline < s->now)
+    double deadline = deadline_due(c);
+    if (c->kind == CONV_TASK && !c->deadline_told && deadline < s->now)
         diag_emit(sink, &at, "iacp-deadline-passed",
                   "the deadline of '%s' passed %s s before the last message time without a "
                   "final task.result",
@@ -1807,7 +1884,13 @@ void iacp_stream_advance(struct iacp_stream *s, double now, const struct diag_wh
     s->now = s->wall = now;
     if (!s->sharded)
         check_silence(s, where, sink);
+    check_due(s, where, sink);
     expire(s, where, sink);
+}
+
+double iacp_stream_next_due(const struct iacp_stream *s)
+{
+    return due_queue_next(&s->due);
 }
 
 static void free_agent(struct hash_node *node)
@@ -1840,6 +1923,7 @@ void iacp_stream_free(struct iacp_stream *s)
     pool_free(&s->pool);
     hashtab_free(&s->agents, free_agent);
     free(s->heap);
+    due_queue_free(&s->due);
     sb_free(&s->digest);
     sb_free(&s->conversation);
     sb_free(&s->number[0]);

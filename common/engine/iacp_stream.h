@@ -28,6 +28,9 @@ double iacp_stream_now(const struct iacp_stream *s);
  * locates the findings (the latest message). */
 void iacp_stream_advance(struct iacp_stream *s, double now, const struct diag_where *where,
                          struct diag_sink *sink);
+/* The message time at which something falls due next (an open assign's body.deadline, or its
+ * --assign-timeout), to be told when message time passes it; INFINITY when nothing is pending. */
+double iacp_stream_next_due(const struct iacp_stream *s);
 void iacp_stream_free(struct iacp_stream *s);
 
 #endif

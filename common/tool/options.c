@@ -63,7 +63,8 @@ static const struct opt linger_group[] = {
 
 static const struct opt live_group[] = {
     {"wall-clock", OPT_WALL_CLOCK, no_argument, NULL,
-     "message time also passes while the input is idle (a live stream)"},
+     "message time also passes while the input is idle, and what falls due is told then "
+     "(a live stream)"},
     {NULL, 0, 0, NULL, NULL},
 };
 
