@@ -5,7 +5,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#define ACP_VERSION "0.2.0"
+#define ACP_VERSION "0.3.0"
 #define ACP_PACKAGE "acp-tools"
 
 #if defined(__GNUC__)
