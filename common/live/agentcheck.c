@@ -123,21 +123,12 @@ static const char *own_id(const json_t *msg, enum protocol proto)
     return member(msg, proto == PROTO_FIPA ? "reply_with" : "id");
 }
 
-/* A partial result (IACP body.partial, FIPA x-acp-partial): an intermediate one, before the
- * final answer. */
-static bool partial(const json_t *msg, enum protocol proto)
-{
-    if (proto == PROTO_FIPA)
-        return json_is_true(json_object_get(msg, "x-acp-partial"));
-    return json_is_true(json_object_get(json_object_get(msg, "body"), "partial"));
-}
-
 /* The kind or performative, FIPA's in one spelling so that spellings compare equal; a partial
  * result is a kind of its own, so that the final result never stands for a missing partial. */
 static const char *kind_of(const json_t *msg, enum protocol proto)
 {
     const char *k = member(msg, proto == PROTO_FIPA ? "performative" : "kind");
-    if (k && partial(msg, proto)) {
+    if (k && answers_partial(msg, proto)) {
         if (proto == PROTO_IACP && strcmp(k, "task.result") == 0)
             return "partial task.result";
         if (proto == PROTO_FIPA && fipa_act_parse(k) == FIPA_INFORM)
@@ -520,7 +511,7 @@ static bool blank(const char *s, size_t len)
  * a final result), so that the agent can send nothing more to c. No partial result does. */
 static bool ends_conversation(struct cause *c, const json_t *msg, enum protocol proto)
 {
-    if (!c->flow || c->ended_by || partial(msg, proto))
+    if (!c->flow || c->ended_by || answers_partial(msg, proto))
         return false;
     answers_take(c->flow, msg, proto);
     return answers_over(c->flow);

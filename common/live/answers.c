@@ -251,7 +251,7 @@ static enum answer_outcome take_iacp(struct answers *a, const json_t *reply)
             return ANSWER_OPEN;
         return failed_by(a, from, "task.reject", json_member_string(body, "reason"));
     case IACP_TASK_RESULT: {
-        if (a->flow != FLOW_TASK || json_is_true(json_object_get(body, "partial")))
+        if (a->flow != FLOW_TASK || answers_partial(reply, PROTO_IACP))
             return ANSWER_OPEN;
         const json_t *status = json_object_get(body, "status");
         if (!status || same(json_string_value(status), "ok"))
@@ -379,6 +379,13 @@ enum answer_outcome answers_outcome(const struct answers *a)
 bool answers_over(const struct answers *a)
 {
     return a->outcome == ANSWER_FAILED || (a->outcome == ANSWER_SUCCEEDED && !a->standing);
+}
+
+bool answers_partial(const json_t *msg, enum protocol proto)
+{
+    if (proto == PROTO_FIPA)
+        return json_is_true(json_object_get(msg, "x-acp-partial"));
+    return json_is_true(json_object_get(json_object_get(msg, "body"), "partial"));
 }
 
 const char *answers_state(const struct answers *a)

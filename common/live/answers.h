@@ -57,6 +57,9 @@ enum answer_outcome answers_outcome(const struct answers *a);
 /* Whether the peer has nothing more to say in the conversation: it ended, and not with the
  * first inform of a subscribe or request_whenever, whose informs go on. */
 bool answers_over(const struct answers *a);
+/* Whether msg is a partial result (IACP body.partial, FIPA x-acp-partial: true), an
+ * intermediate one before the final answer. */
+bool answers_partial(const json_t *msg, enum protocol proto);
 
 /* What the conversation waits for, or how it ended, for a diagnostic: "agree came; waiting for
  * inform or failure", "agent_456 answered refuse". */
