@@ -479,10 +479,13 @@ static bool watching_exit(const struct transport *t)
 }
 
 /* Looks whether a running child exited, at most every EXIT_CHECK_INTERVAL (reaping it when it
- * did); false on a read error. */
-static bool notice_exit(struct transport *t, double now)
+ * did); false on a read error. The clock is read only when a child is watched. */
+static bool notice_exit(struct transport *t)
 {
-    if (!watching_exit(t) || now < t->next_exit_check)
+    if (!watching_exit(t))
+        return true;
+    double now = clock_monotonic();
+    if (now < t->next_exit_check)
         return true;
     t->next_exit_check = now + EXIT_CHECK_INTERVAL;
     return !reap(t, false) || take_what_exited_child_left(t);
@@ -528,7 +531,7 @@ static enum transport_status poll_once(struct transport *t, double deadline, boo
         if (p[i].fd == t->rfd && (p[i].revents & (POLLIN | POLLHUP | POLLERR)) && !read_some(t))
             return TRANSPORT_ERROR;
     }
-    return notice_exit(t, clock_monotonic()) ? TRANSPORT_OK : TRANSPORT_ERROR;
+    return notice_exit(t) ? TRANSPORT_OK : TRANSPORT_ERROR;
 }
 
 enum transport_status transport_flush(struct transport *t)
