@@ -66,6 +66,70 @@ static uint64_t fold(const struct sip_state *s)
     return s->v0 ^ s->v1 ^ s->v2 ^ s->v3;
 }
 
+void siphash64_begin(struct siphash64 *h, const struct siphash_key *key)
+{
+    *h = (struct siphash64){
+        .v0 = key->k0 ^ 0x736f6d6570736575ULL,
+        .v1 = key->k1 ^ 0x646f72616e646f6dULL,
+        .v2 = key->k0 ^ 0x6c7967656e657261ULL,
+        .v3 = key->k1 ^ 0x7465646279746573ULL,
+    };
+}
+
+/* The state of h as the rounds read it. */
+static struct sip_state state_of(const struct siphash64 *h)
+{
+    return (struct sip_state){h->v0, h->v1, h->v2, h->v3};
+}
+
+static void set_state(struct siphash64 *h, const struct sip_state *s)
+{
+    h->v0 = s->v0;
+    h->v1 = s->v1;
+    h->v2 = s->v2;
+    h->v3 = s->v3;
+}
+
+void siphash64_add(struct siphash64 *h, const void *data, size_t len)
+{
+    const unsigned char *p = data;
+    struct sip_state s = state_of(h);
+    size_t filled = h->len % 8;
+    h->len += len;
+    while (len > 0 && filled != 0) { /* the unfinished word first */
+        h->pending |= (uint64_t)*p++ << (8 * filled);
+        len--;
+        if (++filled == 8) {
+            absorb(&s, h->pending);
+            h->pending = 0;
+            filled = 0;
+        }
+    }
+    for (; len >= 8; p += 8, len -= 8)
+        absorb(&s, read_le(p, 8));
+    if (len > 0)
+        h->pending = read_le(p, len);
+    set_state(h, &s);
+}
+
+uint64_t siphash64_end(struct siphash64 *h)
+{
+    struct sip_state s = state_of(h);
+    /* the last 0 to 7 bytes, with the length's low byte in the top one */
+    absorb(&s, h->pending | (uint64_t)(h->len & 0xff) << 56);
+    s.v2 ^= 0xff; /* finalization: d = 4 rounds */
+    sip_rounds(&s, 4);
+    return fold(&s);
+}
+
+uint64_t siphash64(const struct siphash_key *key, const void *data, size_t len)
+{
+    struct siphash64 h;
+    siphash64_begin(&h, key);
+    siphash64_add(&h, data, len);
+    return siphash64_end(&h);
+}
+
 struct siphash_key siphash_key_of(const unsigned char bytes[SIPHASH_KEY_BYTES])
 {
     return (struct siphash_key){read_le(bytes, 8), read_le(bytes + 8, 8)};

@@ -27,4 +27,20 @@ bool siphash_key_draw(struct siphash_key *key);
 void siphash128(const struct siphash_key *key, const void *data, size_t len,
                 unsigned char out[SIPHASH_128_BYTES]);
 
+/* SipHash-2-4 with its 64-bit output (the reference's bytes read as a little-endian word), of
+ * bytes given in pieces: the digest of the pieces joined. For a value that is not in one piece of
+ * memory, such as the nodes of a JSON value. */
+struct siphash64 {
+    uint64_t v0, v1, v2, v3;
+    uint64_t pending; /* the bytes of an unfinished word, little-endian */
+    size_t len;       /* bytes given so far */
+};
+
+void siphash64_begin(struct siphash64 *h, const struct siphash_key *key);
+void siphash64_add(struct siphash64 *h, const void *data, size_t len);
+uint64_t siphash64_end(struct siphash64 *h);
+
+/* The same of len bytes at data, in one piece. */
+uint64_t siphash64(const struct siphash_key *key, const void *data, size_t len);
+
 #endif

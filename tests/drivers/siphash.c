@@ -1,7 +1,9 @@
 /* siphash: checks common/base/siphash.h against the 64 test vectors of SipHash-2-4-128 that the
- * reference implementation publishes (key 00 01 .. 0f, messages 00 01 .. of 0 to 63 bytes), and
+ * reference implementation publishes (key 00 01 .. 0f, messages 00 01 .. of 0 to 63 bytes), those
+ * of SipHash-2-4-64, whole and fed in two pieces split anywhere, and
  * that two keys drawn with siphash_key_draw differ. Prints "ok 64" or the first mismatch, and
  * exits 1 on one. Usage: siphash */
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -43,6 +45,32 @@ static const char *const expected[64] = {
     "5853542321f567a005d547a4f04759bd", "5150d1772f50834a503e069a973fbd7c",
 };
 
+/* The reference's vectors_sip64 (the same key and messages), each read as a little-endian word. */
+static const uint64_t expected64[64] = {
+    0x726fdb47dd0e0e31ULL, 0x74f839c593dc67fdULL, 0x0d6c8009d9a94f5aULL,
+    0x85676696d7fb7e2dULL, 0xcf2794e0277187b7ULL, 0x18765564cd99a68dULL,
+    0xcbc9466e58fee3ceULL, 0xab0200f58b01d137ULL, 0x93f5f5799a932462ULL,
+    0x9e0082df0ba9e4b0ULL, 0x7a5dbbc594ddb9f3ULL, 0xf4b32f46226bada7ULL,
+    0x751e8fbc860ee5fbULL, 0x14ea5627c0843d90ULL, 0xf723ca908e7af2eeULL,
+    0xa129ca6149be45e5ULL, 0x3f2acc7f57c29bdbULL, 0x699ae9f52cbe4794ULL,
+    0x4bc1b3f0968dd39cULL, 0xbb6dc91da77961bdULL, 0xbed65cf21aa2ee98ULL,
+    0xd0f2cbb02e3b67c7ULL, 0x93536795e3a33e88ULL, 0xa80c038ccd5ccec8ULL,
+    0xb8ad50c6f649af94ULL, 0xbce192de8a85b8eaULL, 0x17d835b85bbb15f3ULL,
+    0x2f2e6163076bcfadULL, 0xde4daaaca71dc9a5ULL, 0xa6a2506687956571ULL,
+    0xad87a3535c49ef28ULL, 0x32d892fad841c342ULL, 0x7127512f72f27cceULL,
+    0xa7f32346f95978e3ULL, 0x12e0b01abb051238ULL, 0x15e034d40fa197aeULL,
+    0x314dffbe0815a3b4ULL, 0x027990f029623981ULL, 0xcadcd4e59ef40c4dULL,
+    0x9abfd8766a33735cULL, 0x0e3ea96b5304a7d0ULL, 0xad0c42d6fc585992ULL,
+    0x187306c89bc215a9ULL, 0xd4a60abcf3792b95ULL, 0xf935451de4f21df2ULL,
+    0xa9538f0419755787ULL, 0xdb9acddff56ca510ULL, 0xd06c98cd5c0975ebULL,
+    0xe612a3cb9ecba951ULL, 0xc766e62cfcadaf96ULL, 0xee64435a9752fe72ULL,
+    0xa192d576b245165aULL, 0x0a8787bf8ecb74b2ULL, 0x81b3e73d20b49b6fULL,
+    0x7fa8220ba3b2eceaULL, 0x245731c13ca42499ULL, 0xb78dbfaf3a8d83bdULL,
+    0xea1ad565322a1a0bULL, 0x60e61c23a3795013ULL, 0x6606d7e446282b93ULL,
+    0x6ca4ecb15c5f91e1ULL, 0x9f626da15c9625f3ULL, 0xe51b38608ef25f57ULL,
+    0x958a324ceb064572ULL,
+};
+
 static void to_hex(const unsigned char *bytes, size_t n, char *out)
 {
     static const char digits[] = "0123456789abcdef";
@@ -53,16 +81,23 @@ static void to_hex(const unsigned char *bytes, size_t n, char *out)
     out[2 * n] = '\0';
 }
 
-/* The vectors; the number of the first that differs, or -1. */
-static int first_mismatch(void)
+/* The reference's key (00 01 .. 0f) and messages (the first 0 to 63 bytes of 00 01 .. 3f). */
+static struct siphash_key reference_inputs(unsigned char message[64])
 {
-    unsigned char key_bytes[SIPHASH_KEY_BYTES], message[64], digest[SIPHASH_128_BYTES];
-    char hex[2 * SIPHASH_128_BYTES + 1];
+    unsigned char key_bytes[SIPHASH_KEY_BYTES];
     for (int i = 0; i < SIPHASH_KEY_BYTES; i++)
         key_bytes[i] = (unsigned char)i;
     for (int i = 0; i < 64; i++)
         message[i] = (unsigned char)i;
-    const struct siphash_key key = siphash_key_of(key_bytes);
+    return siphash_key_of(key_bytes);
+}
+
+/* The vectors; the number of the first that differs, or -1. */
+static int first_mismatch(void)
+{
+    unsigned char message[64], digest[SIPHASH_128_BYTES];
+    char hex[2 * SIPHASH_128_BYTES + 1];
+    const struct siphash_key key = reference_inputs(message);
     for (int len = 0; len < 64; len++) {
         siphash128(&key, message, (size_t)len, digest);
         to_hex(digest, sizeof digest, hex);
@@ -74,9 +109,36 @@ static int first_mismatch(void)
     return -1;
 }
 
+/* SipHash-2-4-64 against its vectors, given whole and in two pieces split at every point (the
+ * pieces joined are the message): the number of the first that differs, or -1. */
+static int first_mismatch64(void)
+{
+    unsigned char message[64];
+    const struct siphash_key key = reference_inputs(message);
+    for (int len = 0; len < 64; len++) {
+        uint64_t whole = siphash64(&key, message, (size_t)len);
+        if (whole != expected64[len]) {
+            printf("SipHash-64, length %d: %016llx, expected %016llx\n", len,
+                   (unsigned long long)whole, (unsigned long long)expected64[len]);
+            return len;
+        }
+        for (int cut = 0; cut <= len; cut++) {
+            struct siphash64 h;
+            siphash64_begin(&h, &key);
+            siphash64_add(&h, message, (size_t)cut);
+            siphash64_add(&h, message + cut, (size_t)(len - cut));
+            if (siphash64_end(&h) != whole) {
+                printf("SipHash-64, length %d cut at %d differs\n", len, cut);
+                return len;
+            }
+        }
+    }
+    return -1;
+}
+
 int main(void)
 {
-    if (first_mismatch() >= 0)
+    if (first_mismatch() >= 0 || first_mismatch64() >= 0)
         return 1;
     struct siphash_key a, b;
     if (!siphash_key_draw(&a) || !siphash_key_draw(&b)) {
