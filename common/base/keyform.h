@@ -15,6 +15,7 @@
 #include <stddef.h>
 
 #include "base/siphash.h"
+#include "base/util.h"
 
 enum {
     KEY_KEPT_BYTES = 64,                             /* longer keys are remembered by digest */
@@ -35,6 +36,33 @@ struct key_form_buf {
  * else its digest form under secret, written to buf. *form_len receives its length. */
 const char *key_form(const struct siphash_key *secret, const char *key, size_t len,
                      struct key_form_buf *buf, size_t *form_len);
+
+/* The form in which the stream checks remember a name (an agent's, an assign's body.node): a name
+ * of at most KEY_SHOWN_BYTES bytes as it is; a longer one by its first bytes (key_shown_len), the
+ * byte 0xff and the 32 hex digits of its SipHash-128 under secret. Names are compared as they are
+ * remembered, so two names are one only when their forms are (a short name never equals a long
+ * one's form, which holds 0xff), and a name is shown by what comes before the 0xff: a diagnostic,
+ * which quotes 120 bytes of a string and then "...", quotes a long name's form as it would quote
+ * the name. */
+enum { NAME_FORM_MAX = KEY_SHOWN_BYTES + KEY_DIGEST_FORM_LEN };
+
+struct name_form_buf {
+    char text[NAME_FORM_MAX + 1];
+};
+
+/* The form name (len bytes) is remembered by: name itself, or its form written to buf. */
+const char *name_form(const struct siphash_key *secret, const char *name, size_t len,
+                      struct name_form_buf *buf);
+
+/* The same for a name with its NUL (NULL: NULL); only a long one is read to its end. */
+const char *name_form_of(const struct siphash_key *secret, const char *name,
+                         struct name_form_buf *buf);
+
+/* How many bytes of a name's form show it: those before its 0xff (all of a short name's). */
+size_t name_shown_len(const char *form);
+
+/* A name's form as it is shown: form itself, or a long name's first bytes copied into scratch. */
+const char *name_shown(const char *form, struct strbuf *scratch);
 
 /* Draws a secret for the digests of a run; ends the process with status 2 when the kernel's
  * random source gives none (a secret anybody could guess would let the input forge collisions). */

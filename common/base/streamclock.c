@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "base/hashtab.h"
+#include "base/keyform.h"
 #include "base/list.h"
 #include "base/util.h"
 
@@ -165,7 +166,8 @@ struct clock_reading clock_observe(struct stream_clock *c, struct clock_sender *
 
 /* ---- senders kept by name ---- */
 
-/* One allocation per sender, its name stored once (the table is intrusive). */
+/* One allocation per sender, its name stored once (the table is intrusive), in the form it is
+ * remembered by (keyform.h), so that what a sender holds is bounded. */
 struct book_entry {
     struct hash_node node; /* in the book's table, by name */
     struct list_link link; /* in the book's list, least recently heard first */
@@ -178,6 +180,7 @@ struct clock_book {
     struct hashtab senders; /* of struct book_entry */
     struct list heard;
     size_t max;
+    struct siphash_key secret; /* the digests of long names */
 };
 
 static const char *entry_name(const struct hash_node *n)
@@ -191,6 +194,7 @@ struct clock_book *clock_book_new(const struct clock_config *cfg, size_t max_sen
     clock_init(&b->clock, cfg);
     b->senders = (struct hashtab){.key = entry_name};
     b->max = max_senders > 0 ? max_senders : 1;
+    key_secret_draw(&b->secret);
     return b;
 }
 
@@ -202,13 +206,22 @@ struct clock_book *clock_book_quiet(double skew, unsigned long max_open)
                                                                           : CLOCK_BOOK_SENDERS);
 }
 
-static struct book_entry *book_find(const struct clock_book *b, const char *name)
+/* A sender's name as the book remembers it, in buf when it is long. */
+static const char *book_key(const struct clock_book *b, const char *name, struct key_form_buf *buf)
 {
-    return HASH_ITEM(hashtab_find(&b->senders, name), struct book_entry, node);
+    size_t len;
+    return key_form(&b->secret, name, strlen(name), buf, &len);
+}
+
+static struct book_entry *book_find(const struct clock_book *b, const char *key)
+{
+    return HASH_ITEM(hashtab_find(&b->senders, key), struct book_entry, node);
 }
 
 static struct book_entry *book_entry(struct clock_book *b, const char *name)
 {
+    struct key_form_buf buf;
+    name = book_key(b, name, &buf);
     struct book_entry *e = book_find(b, name);
     if (e) {
         list_remove(&b->heard, &e->link);
@@ -237,7 +250,8 @@ struct clock_reading clock_book_observe(struct clock_book *b, const char *sender
 
 double clock_book_offset(const struct clock_book *b, const char *sender)
 {
-    const struct book_entry *e = book_find(b, sender);
+    struct key_form_buf buf;
+    const struct book_entry *e = book_find(b, book_key(b, sender, &buf));
     return e ? e->sender.offset : 0;
 }
 

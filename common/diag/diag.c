@@ -8,9 +8,14 @@
 #include <unistd.h>
 
 #include "base/escape.h"
+#include "base/keyform.h"
 
 /* How much of one input string a diagnostic quotes before it says "...". */
 enum { QUOTE_MAX = 120 };
+/* A quote ends within the first character past QUOTE_MAX bytes (at most 3 more bytes), before the
+ * 0xff that a long name's remembered form holds after at least KEY_SHOWN_BYTES - 3 bytes of the
+ * name (keyform.h): so a diagnostic quotes that form as it would quote the whole name. */
+_Static_assert(QUOTE_MAX + 3 < KEY_SHOWN_BYTES - 3, "a quote stops before a name form's digest");
 
 void diag_sink_init(struct diag_sink *sink, FILE *stream)
 {
