@@ -1,6 +1,7 @@
 /* gen-adversarial: writes a capture built to make the stream checks hold as much state as they
  * can, for `make bench` to measure their peak memory: IACP 1.1, or FIPA for fipa-open.
- * Usage: gen-adversarial frozen|agents|open|queries|fipa-open|long-ids|fipa-long-ids [MESSAGES]
+ * Usage: gen-adversarial frozen|agents|open|queries|fipa-open|long-ids|fipa-long-ids|long-names|
+ *        fipa-long-names [MESSAGES]
  *   frozen   a busy colony (assign, accept, result, heartbeats) whose ts never moves: nothing
  *            expires by time, so ids and tombstones are bounded by count only;
  *   agents   every message is the first heartbeat of a new agent, 1000 a second of message time;
@@ -16,8 +17,15 @@
  *            each would hold a megabyte if kept whole;
  *   fipa-long-ids  FIPA requests that nobody answers, from 64 agents at one timestamp, each with
  *            a reply_with of 1,000,000 bytes alike but for its last 8: each conversation is
- *            keyed by its chain, and stays open until --max-open evicts it.
- * Every message is valid on its own (MESSAGES defaults to a million, for long-ids to 1,000). */
+ *            keyed by its chain, and stays open until --max-open evicts it;
+ *   long-names  IACP at one ts: a heartbeat from a forager whose name is 480,000 bytes, then an
+ *            assign to it of a body.node of as many, each alike but for its last 8: every
+ *            forager holds a task that stays open, with its name and node;
+ *   fipa-long-names  FIPA requests nobody answers, at one timestamp, from an agent of a name of
+ *            480,000 bytes to another one, alike but for their last 8: every conversation stays
+ *            open, with its two parties.
+ * Every message is valid on its own (MESSAGES defaults to a million, for the long kinds to
+ * 1,000). */
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -127,17 +135,61 @@ static void long_ids(unsigned long messages, bool fipa)
     }
 }
 
+enum { LONG_NAME_BYTES = 480000 };
+
+/* A name of LONG_NAME_BYTES: a letter, then the same bytes, then n in 8 hex digits. */
+static void long_name(char letter, unsigned long n)
+{
+    static char same[LONG_NAME_BYTES - 9];
+    memset(same, 'x', sizeof same);
+    putchar(letter);
+    fwrite(same, 1, sizeof same, stdout);
+    printf("%08lx", n);
+}
+
+/* IACP heartbeats and assigns, or FIPA requests (fipa), of names of LONG_NAME_BYTES. */
+static void long_names(unsigned long messages, bool fipa)
+{
+    for (unsigned long n = 0; n < messages; n++) {
+        if (fipa) {
+            printf("{\"performative\":\"request\",\"sender\":\"");
+            long_name('a', n);
+            printf("\",\"receiver\":\"");
+            long_name('s', n);
+            printf("\",\"content\":{\"n\":1},\"protocol\":\"fipa-request\",\"conversation_id\":"
+                   "\"conv-%07lu\",\"reply_with\":\"r-1\",\"timestamp\":%lld}\n",
+                   n, START);
+            continue;
+        }
+        unsigned long forager = n / 2;
+        if (n % 2 == 0) {
+            printf("{\"v\":\"1.1\",\"id\":\"m-000001\",\"from\":\"");
+            long_name('f', forager);
+            printf("\",\"to\":\"queen\",\"kind\":\"hb\",\"ts\":%lld,\"body\":{\"slots\":1}}\n",
+                   START);
+            continue;
+        }
+        printf("{\"v\":\"1.1\",\"id\":\"q-%08lx\",\"from\":\"queen\",\"to\":\"", forager);
+        long_name('f', forager);
+        printf("\",\"kind\":\"task.assign\",\"ts\":%lld,\"body\":{\"node\":\"tg:", START);
+        long_name('n', forager);
+        printf("\"}}\n");
+    }
+}
+
 int main(int argc, char **argv)
 {
     static const char usage[] =
-        "usage: gen-adversarial frozen|agents|open|queries|fipa-open|long-ids|fipa-long-ids "
-        "[MESSAGES]\n";
+        "usage: gen-adversarial frozen|agents|open|queries|fipa-open|long-ids|fipa-long-ids|"
+        "long-names|fipa-long-names [MESSAGES]\n";
     if (argc < 2 || argc > 3) {
         fputs(usage, stderr);
         return 2;
     }
     bool fipa_long = strcmp(argv[1], "fipa-long-ids") == 0;
-    bool long_kind = fipa_long || strcmp(argv[1], "long-ids") == 0;
+    bool fipa_names = strcmp(argv[1], "fipa-long-names") == 0;
+    bool names = fipa_names || strcmp(argv[1], "long-names") == 0;
+    bool long_kind = names || fipa_long || strcmp(argv[1], "long-ids") == 0;
     unsigned long messages = argc > 2 ? strtoul(argv[2], NULL, 10) : long_kind ? 1000 : 1000000;
     if (strcmp(argv[1], "frozen") == 0)
         frozen(messages);
@@ -149,6 +201,8 @@ int main(int argc, char **argv)
         open_queries(messages);
     else if (strcmp(argv[1], "fipa-open") == 0)
         fipa_open(messages);
+    else if (names)
+        long_names(messages, fipa_names);
     else if (long_kind)
         long_ids(messages, fipa_long);
     else {

@@ -1127,6 +1127,56 @@ fipa() {
     assert_rss_below "$t/err" $((32 * 1024))
 }
 
+# long_name LETTER N: a name of 300 bytes, LETTER then the same bytes then N in 8 hex digits, so
+# that two differ only past the 128 bytes by which a summary names them.
+long_name() {
+    printf '%s%s%08x' "$1" "$(head -c 291 /dev/zero | tr '\0' x)" "$2"
+}
+
+# Names longer than 128 bytes are remembered by their first 128 and a digest (keyform.h).
+@test "agent names longer than 128 bytes, remembered by digest: alike but at the end, they are two" {
+    local a b t=$BATS_TEST_TMPDIR
+    a=$(long_name s 1) b=$(long_name s 2)
+    local c='"conversation_id":"c1","protocol":"fipa-request"'
+    { fipa request alice "$a" "$c,\"reply_with\":\"r1\""
+      fipa agree "$b" alice "$c,\"in_reply_to\":\"r1\""
+      fipa inform "$a" alice "$c,\"in_reply_to\":\"r1\""; } >"$t/in"
+    validate_json "$t/in"
+    assert_failure 1
+    assert_finding fipa-not-addressed 2 1
+    [ "${#lines[@]}" -eq 1 ]
+    # the summary names the party by its first 128 bytes
+    run -0 bash -c "acp-trace '$t/in' 2>/dev/null | jq -r '.participants[1]'"
+    assert_output "${a:0:128}"
+}
+
+# The reply_with values a conversation remembers are told apart by a 32-bit digest under the run's
+# key: r-00249fa and r-0067887 have one FNV-1a digest (10bb3a98), which the input could choose, and
+# an in_reply_to naming the second passed for a reply to the first.
+@test "fipa-reply-unknown: two reply_with values the input chose to collide are still two" {
+    local t=$BATS_TEST_TMPDIR c='"conversation_id":"c1","protocol":"fipa-request"'
+    { fipa request alice bob "$c,\"reply_with\":\"r-00249fa\""
+      fipa agree bob alice "$c,\"in_reply_to\":\"r-0067887\""
+      fipa inform bob alice "$c,\"in_reply_to\":\"r-00249fa\""; } >"$t/in"
+    validate_json "$t/in"
+    assert_success
+    assert_finding fipa-reply-unknown 2 1
+    [ "${#lines[@]}" -eq 1 ]
+}
+
+# Memory the input cannot blow up: 1,000 requests nobody answers, from and to agents whose names
+# are 480,000 bytes, alike but for their last 8; kept whole they held 1.35 GiB (acp-validate) and
+# 1.8 GiB (acp-trace).
+@test "1,000 conversations between agents of 480,000-byte names hold a few MiB" {
+    skip_under valgrind "a gigabyte through it takes too long"
+    local t=$BATS_TEST_TMPDIR tool
+    "$ACP_BUILD/gen-adversarial" fipa-long-names 1000 >"$t/in"
+    for tool in acp-validate acp-trace; do
+        "$ACP_BUILD/peak-rss" "$tool" -q "$t/in" >/dev/null 2>"$t/err" || fail "$tool: status $?"
+        assert_rss_below "$t/err" $((32 * 1024)) "$tool"
+    done
+}
+
 # ---- issue 23: a reply_by that passes with no reply is told when it does ----
 
 # reply-by-passed.jsonl: c1's reply_by (10:00:10, and --max-skew 2 s) passes at line 5

@@ -1133,6 +1133,71 @@ OUT
     done
 }
 
+# long_name LETTER N: a name of 300 bytes, LETTER then the same bytes then N in 8 hex digits, so
+# that two differ only past the 128 bytes by which a summary names them.
+long_name() {
+    printf '%s%s%08x' "$1" "$(head -c 291 /dev/zero | tr '\0' x)" "$2"
+}
+
+# Names longer than 128 bytes are remembered by their first 128 and a digest (keyform.h): two
+# foragers alike but for their last bytes are two agents, and one cannot answer for the other.
+@test "agent names longer than 128 bytes, remembered by digest: alike but at the end, they are two" {
+    local a b
+    a=$(long_name f 1) b=$(long_name f 2)
+    f=$( (m q-0001 queen "$a" task.assign 100 "" "$NODE"
+        m m-000001 "$b" queen task.accept 101 q-0001
+        m m-000002 "$a" queen task.accept 102 q-0001
+        m m-000003 "$a" queen task.result 103 q-0001 "$OK") | capture)
+    run findings "$f"
+    assert_output "2 error iacp-wrong-replier 1"
+    # the diagnostic quotes the name as it would quote any string: its first 120 bytes, then "..."
+    run -1 --separate-stderr acp-validate "$f"
+    [[ $stderr == *"from '${b:0:120}...'"* ]] || fail "got: $stderr"
+    # the summary names the forager by its first 128 bytes, and counts two participants
+    run -0 bash -c "acp-trace '$f' 2>/dev/null | jq -r '.participants[1], (.participants | length), .latency.result'"
+    assert_output "$(printf '%s\n' "${a:0:128}" 2 3)"
+}
+
+@test "a long forager name holds its slots and its --slots, and a long node its reissues" {
+    local a b node other
+    a=$(long_name f 1) b=$(long_name f 2)
+    node="{\"node\":\"tg:$(long_name n 1)\"}" other="{\"node\":\"tg:$(long_name n 2)\"}"
+    f=$( (m q-0001 queen "$a" task.assign 100 "" "$node"
+        m q-0002 queen "$a" task.assign 101 "" "$other"
+        m q-0003 queen "$b" task.assign 400 "" "$node"
+        m m-000001 "$b" queen task.result 401 q-0003 "$OK"
+        m m-000001 "$a" queen task.result 402 q-0001 "$OK") | capture)
+    run findings "$f"
+    assert_output "$(printf '%s\n' '2 error iacp-slots 1' '3 warning iacp-reissue 1' \
+        '5 error iacp-duplicate-execution 3' '2 warning iacp-open-at-end -')"
+    run findings --slots="$a=2" "$f"
+    assert_output "$(printf '%s\n' '3 warning iacp-reissue 1' '5 error iacp-duplicate-execution 3' \
+        '2 warning iacp-open-at-end -')"
+}
+
+# Memory the input cannot blow up: 500 foragers whose names are 480,000 bytes each, alike but for
+# their last 8, each holding an assign of a node as long; kept whole they held 693 MiB
+# (acp-validate) and 922 MiB (acp-trace).
+@test "500 foragers and nodes of 480,000-byte names hold a few MiB, with -j 1 and -j 2" {
+    skip_under valgrind "half a gigabyte through it takes too long"
+    skip_under ThreadSanitizer "its shadow memory is several times the program's"
+    local t=$BATS_TEST_TMPDIR jobs tool
+    "$ACP_BUILD/gen-adversarial" long-names 1000 >"$t/in"
+    for jobs in 1 2; do
+        for tool in acp-validate acp-trace; do
+            "$ACP_BUILD/peak-rss" "$tool" -q -j "$jobs" "$t/in" >/dev/null 2>"$t/err" ||
+                fail "$tool: status $?"
+            assert_rss_below "$t/err" $((32 * 1024)) "$tool -j $jobs"
+        done
+    done
+    "$ACP_BUILD/peak-rss" acp-trace --format=stats --by-agent "$t/in" >"$t/stats" 2>"$t/err" ||
+        fail "stats: status $?"
+    assert_rss_below "$t/err" $((32 * 1024)) "acp-trace --format=stats --by-agent"
+    # the table by agent names each forager by its first 128 bytes
+    run -0 jq -r '.agents | keys | map(length) | unique | @csv' "$t/stats"
+    assert_output '5,128'
+}
+
 # ---- issue 23: what falls due is told when it does ----
 
 # An assign left past --assign-timeout (20 s here, and --max-skew 2 s), one answered in time,

@@ -71,9 +71,12 @@ struct relay {
 /* What few conversations need, apart and allocated when first needed, so that a million plain
  * open conversations stay small. */
 struct rare {
-    char *answer_to;  /* brokering, recruiting: the opener's reply_to, who gets the answers */
-    char *declared;   /* unfollowed: the protocol name its first message gave */
-    char *cancel_ref; /* the latest cancel's own reply_with, which its answer names; or NULL */
+    /* brokering, recruiting: the opener's reply_to, who gets the answers (name_form) */
+    char *answer_to;
+    char *declared; /* unfollowed: the protocol name its first message gave (declared_form) */
+    /* the latest cancel's own reply_with, which its answer names, as it is remembered
+     * (name_form); or NULL */
+    char *cancel_ref;
     const char *broadcast_file; /* the latest broadcast */
     unsigned long broadcast_line;
     double broadcast_reply_by; /* NAN if none */
@@ -184,6 +187,10 @@ struct fipa_stream {
     double wall;              /* the time --wall-clock last moved it to; NAN before */
     bool clock_agreed;        /* two messages agreed on a time (clock_agreed) */
     struct strbuf scratch;
+    /* the forms of the message's long sender and in_reply_to (name_form) */
+    struct name_form_buf sender_form, in_reply_to_form;
+    struct strbuf shown[3];    /* long names as a summary shows them: initiator, repliers */
+    struct strbuf shown_names; /* and its participants' (show_names) */
 };
 
 /* Everything known about the message being followed. */
@@ -191,14 +198,26 @@ struct incoming {
     const struct message *m;
     enum fipa_act act;
     bool partial; /* an inform marked x-acp-partial */
-    const char *sender;
+    /* as it is remembered (keyform.h: name_form), so that it compares with what is remembered;
+     * sender_text as written, for the keys of reply chains (every shard makes them alike) */
+    const char *sender, *sender_text;
     const struct jv *receiver;
     double time;     /* by the stream clock (its sender's learned offset taken off); NAN if none */
     double reply_by; /* likewise; NAN when it has none */
     /* The string members the following reads, looked up once: NULL when absent. */
     const char *conversation_id, *protocol, *in_reply_to, *reply_with;
-    enum fipa_protocol declared; /* the protocol member's: FP_NONE when absent or unknown */
+    const char *in_reply_to_kept;     /* in_reply_to as a remembered reply_with is (cancel_ref) */
+    const struct siphash_key *secret; /* the stream's: the forms of long names (agent_kept) */
+    enum fipa_protocol declared;      /* the protocol member's: FP_NONE when absent or unknown */
 };
+
+/* The name of an agent of the message (a receiver, a reply_to) as it is remembered (keyform.h:
+ * name_form), in buf when it is long; NULL when it names none. */
+static const char *agent_kept(const struct incoming *in, const struct jv *agent,
+                              struct name_form_buf *buf)
+{
+    return name_form_of(in->secret, fipa_agent_name_jv(agent), buf);
+}
 
 /* A message's time as written (not as the stream clock reads it), NAN when it has none. */
 static double written_time(const struct incoming *in)
@@ -419,31 +438,13 @@ static struct conversation *find_conversation(struct fipa_stream *s)
                      struct conversation, node);
 }
 
-/* FNV-1a: a small digest for telling values apart where a rare collision only costs a
- * finding not made; one byte a step. */
-static uint32_t digest_step(uint32_t h, unsigned char byte)
+/* A small digest for telling values apart, where a collision would cost a finding not made: 32
+ * bits of SipHash-2-4 under the run's key (siphash.h), so that no input can choose two values
+ * that collide; by chance two do with a probability of 2^-32. */
+static uint32_t digest_of(const struct siphash_key *secret, const char *text)
 {
-    return (h ^ byte) * 16777619u;
+    return (uint32_t)siphash64(secret, text, strlen(text));
 }
-
-/* The digest of len bytes, continuing h. */
-static uint32_t digest_bytes(const void *bytes, size_t len, uint32_t h)
-{
-    const unsigned char *p = bytes;
-    for (size_t i = 0; i < len; i++)
-        h = digest_step(h, p[i]);
-    return h;
-}
-
-/* The same for a string, read to its NUL (one walk, where a strlen first would be two). */
-static uint32_t digest(const char *text, uint32_t h)
-{
-    for (const unsigned char *p = (const unsigned char *)text; *p; p++)
-        h = digest_step(h, *p);
-    return h;
-}
-
-static const uint32_t DIGEST_SEED = 2166136261u;
 
 /* Whether the conversation remembers a reply_with value whose digest is h. */
 static bool digest_seen(struct conversation *c, uint32_t h)
@@ -455,18 +456,20 @@ static bool digest_seen(struct conversation *c, uint32_t h)
     return false;
 }
 
-static bool reply_seen(struct conversation *c, const char *reply_with)
+static bool reply_seen(const struct siphash_key *secret, struct conversation *c,
+                       const char *reply_with)
 {
-    return digest_seen(c, digest(reply_with, DIGEST_SEED));
+    return digest_seen(c, digest_of(secret, reply_with));
 }
 
 /* Returns whether the value is new to the conversation: not among those it remembers, while it
  * remembers them all. */
-static bool remember_reply(struct conversation *c, const char *reply_with)
+static bool remember_reply(const struct siphash_key *secret, struct conversation *c,
+                           const char *reply_with)
 {
     if (c->replies_forgotten)
         return false;
-    uint32_t h = digest(reply_with, DIGEST_SEED);
+    uint32_t h = digest_of(secret, reply_with);
     if (digest_seen(c, h))
         return false;
     if (c->nreplies == REPLIES_MAX) {
@@ -501,12 +504,13 @@ static const char *qualified(struct fipa_stream *s, const char *key)
 }
 
 /* What engine_feed says of a message of conversation c: a chain is named by its opener (the
- * agent of its key) and the reply_with. */
+ * agent of its key, as shown) and the reply_with. */
 static const char *belongs_to(struct fipa_stream *s, const struct conversation *c)
 {
     if (c->foreign)
         return ENGINE_ELSEWHERE;
-    return c->by_chain ? convert_conversation_id(&s->qualified, c->initiator, conversation_id(c))
+    return c->by_chain ? convert_conversation_id(&s->qualified, name_shown(c->initiator, &s->name),
+                                                 conversation_id(c))
                        : conversation_id(c);
 }
 
@@ -522,7 +526,28 @@ static void add_name(struct fipa_stream *s, size_t *n, const char *name)
     s->names[(*n)++] = name;
 }
 
-/* The initiator, the agents it addressed, and those a broker forwarded to. */
+/* The first n names of s->names as a summary shows them (keyform.h): a long one by its first
+ * bytes, copied into s->shown_names. */
+static void show_names(struct fipa_stream *s, size_t n)
+{
+    struct strbuf *shown = &s->shown_names;
+    sb_reset(shown);
+    for (size_t i = 0; i < n; i++) {
+        size_t len = name_shown_len(s->names[i]);
+        if (s->names[i][len]) {
+            sb_add(shown, s->names[i], len);
+            sb_addc(shown, '\0');
+        }
+    }
+    const char *next = shown->buf; /* where it stays, now that it is written */
+    for (size_t i = 0; i < n; i++)
+        if (s->names[i][name_shown_len(s->names[i])]) {
+            s->names[i] = next;
+            next += strlen(next) + 1;
+        }
+}
+
+/* The initiator, the agents it addressed, and those a broker forwarded to, as shown. */
 static size_t participants(struct fipa_stream *s, const struct conversation *c)
 {
     size_t n = 0;
@@ -532,6 +557,7 @@ static size_t participants(struct fipa_stream *s, const struct conversation *c)
     const struct relay *r = c->rare ? &c->rare->relay : NULL;
     for (size_t i = 0; r && i < r->ntargets; i++)
         add_name(s, &n, r->targets[i]);
+    show_names(s, n);
     return n;
 }
 
@@ -540,15 +566,17 @@ static const char *replier(const struct conversation *c, uint16_t index)
     return index && index <= c->nparties ? c->parties[index - 1].name : NULL;
 }
 
+/* A latency of c to the reply from its party index, whose name shows in *shown. */
 static struct latency reply_latency(const struct conversation *c, const char *name, int act,
-                                    uint16_t index, double at)
+                                    uint16_t index, double at, struct strbuf *shown)
 {
     bool came = act != FIPA_ACT_INVALID;
+    const char *agent = came ? replier(c, index) : NULL;
     return (struct latency){
         .name = name,
         .request = fipa_act_name((enum fipa_act)c->story->opening_act, SPELL_KEBAB),
         .reply = came ? fipa_act_name((enum fipa_act)act, SPELL_KEBAB) : NULL,
-        .agent = came ? replier(c, index) : NULL,
+        .agent = agent ? name_shown(agent, shown) : NULL,
         .seconds = came ? time_elapsed(at, c->story->opened_at) : NAN,
     };
 }
@@ -569,7 +597,7 @@ static void report(struct fipa_stream *s, const struct conversation *c, const ch
     const struct story *t = c->story;
     bool ended = is_ending(outcome);
     struct latency final = reply_latency(c, "final_reply", ended ? t->latest_act : FIPA_ACT_INVALID,
-                                         t->latest_replier, t->latest_reply_at);
+                                         t->latest_replier, t->latest_reply_at, &s->shown[1]);
     final.repeats = ended && !t->replied_again;
     size_t nparticipants = participants(s, c);
     const struct conversation_summary summary = {
@@ -577,7 +605,7 @@ static void report(struct fipa_stream *s, const struct conversation *c, const ch
         .id = conversation_id(c),
         .conversation = belongs_to(s, c),
         .protocol = fipa_protocol_name(c->protocol),
-        .initiator = c->initiator,
+        .initiator = name_shown(c->initiator, &s->shown[0]),
         .participants = s->names,
         .nparticipants = nparticipants,
         .outcome = outcome,
@@ -590,7 +618,7 @@ static void report(struct fipa_stream *s, const struct conversation *c, const ch
         .started = c->started,
         .ended = c->ended,
         .latency = {reply_latency(c, "first_reply", t->first_act, t->first_replier,
-                                  t->first_reply_at),
+                                  t->first_reply_at, &s->shown[2]),
                     final},
         .nlatency = 2,
         .findings = t->findings,
@@ -896,31 +924,42 @@ static void make_room(struct fipa_stream *s, const struct message *m, struct dia
     trim_tombstones(s);
 }
 
-/* A JSON value as written: strings byte for byte, numbers by value, members in their order. A
- * value's nodes follow one another in the view (jscan.h), so this is one pass over them. */
-static uint32_t value_digest(const struct jv *v, uint32_t h)
+/* A JSON value as written into h: strings byte for byte, numbers by value, members in their
+ * order. A value's nodes follow one another in the view (jscan.h), so this is one pass over
+ * them; each node's type and length go first, so that no two values give the same bytes. */
+static void add_value(struct siphash64 *h, const struct jv *v)
 {
     for (const struct jv *n = v, *end = v + v->size; n < end; n++) {
-        h = digest_bytes(&n->type, sizeof n->type, h);
-        h = digest_bytes(&n->len, sizeof n->len, h);
+        siphash64_add(h, &n->type, sizeof n->type);
+        siphash64_add(h, &n->len, sizeof n->len);
         if (n->type == JV_STRING)
-            h = digest_bytes(n->u.s, n->len, h);
+            siphash64_add(h, n->u.s, n->len);
         else if (n->type == JV_INTEGER || n->type == JV_REAL)
-            h = digest_bytes(&n->u, sizeof n->u, h);
+            siphash64_add(h, &n->u, sizeof n->u);
     }
-    return h;
 }
 
 /* What the copies of one opening message share (JADE's initiators address several receivers
  * with one copy each, every copy with its own reply_with): its act, its protocol member and its
- * content. Sender and conversation are the conversation's own. */
+ * content, as digest_of digests. Sender and conversation are the conversation's own. */
 static uint32_t opening_digest(const struct incoming *in)
 {
+    struct siphash64 h;
+    siphash64_begin(&h, in->secret);
     int act = in->act;
-    uint32_t h = digest_bytes(&act, sizeof act, DIGEST_SEED);
-    h = in->protocol ? digest(in->protocol, digest_bytes("p", 1, h)) : h;
+    siphash64_add(&h, &act, sizeof act);
+    if (in->protocol) { /* its length first: the protocol and the content cannot run together */
+        size_t len = strlen(in->protocol);
+        siphash64_add(&h, "p", 1);
+        siphash64_add(&h, &len, sizeof len);
+        siphash64_add(&h, in->protocol, len);
+    }
     const struct jv *content = jv_object_get(in->m->view, "content");
-    return content ? value_digest(content, digest_bytes("c", 1, h)) : h;
+    if (content) {
+        siphash64_add(&h, "c", 1);
+        add_value(&h, content);
+    }
+    return (uint32_t)siphash64_end(&h);
 }
 
 /* A conversation keyed by s->key, opened by the message, in no list yet. */
@@ -966,8 +1005,9 @@ static struct conversation *conversation_new(struct fipa_stream *s, const struct
     struct conversation *c = conversation_alloc(s, in);
     if (p == FP_BROKERING || p == FP_RECRUITING) {
         const struct jv *reply_to = jv_object_get(in->m->view, "reply_to");
+        struct name_form_buf buf;
         const char *name =
-            fipa_agent_name_jv(jv_is_array(reply_to) ? jv_array_get(reply_to, 0) : reply_to);
+            agent_kept(in, jv_is_array(reply_to) ? jv_array_get(reply_to, 0) : reply_to, &buf);
         if (name)
             rare(c)->answer_to = xstrdup(name);
     }
@@ -1337,13 +1377,16 @@ static void from_initiator(struct fipa_stream *s, struct conversation *c, const 
         c->cancelled = true;
         struct rare *r = rare(c);
         free(r->cancel_ref);
-        r->cancel_ref = own_reply_with ? xstrdup(own_reply_with) : NULL;
+        struct name_form_buf buf;
+        r->cancel_ref =
+            own_reply_with ? xstrdup(name_form_of(&s->secret, own_reply_with, &buf)) : NULL;
     }
     if (in->act == FIPA_CFP && c->protocol == FP_AUCTION_DUTCH)
         c->leader = 0; /* a new round */
     const struct jv *r = in->receiver;
     for (const struct jv *a = fipa_agents_first(r); a; a = fipa_agents_next(r, a)) {
-        const char *name = fipa_agent_name_jv(a);
+        struct name_form_buf buf;
+        const char *name = agent_kept(in, a, &buf);
         if (!name)
             continue;
         if (is_broadcast(name))
@@ -1353,12 +1396,14 @@ static void from_initiator(struct fipa_stream *s, struct conversation *c, const 
     }
 }
 
-static bool addresses(const struct jv *receiver, const char *name)
+static bool addresses(const struct incoming *in, const char *name)
 {
+    const struct jv *receiver = in->receiver;
     if (!has_receiver(receiver))
         return false;
     for (const struct jv *a = fipa_agents_first(receiver); a; a = fipa_agents_next(receiver, a)) {
-        const char *r = fipa_agent_name_jv(a);
+        struct name_form_buf buf;
+        const char *r = agent_kept(in, a, &buf);
         if (r && strcmp(r, name) == 0)
             return true;
     }
@@ -1373,8 +1418,7 @@ static bool is_brokered(const struct conversation *c)
 /* Whether a message goes to the initiator, or to the agent the proxy's reply_to named. */
 static bool to_initiator(const struct conversation *c, const struct incoming *in)
 {
-    return addresses(in->receiver, c->initiator) ||
-           (answer_to(c) && addresses(in->receiver, answer_to(c)));
+    return addresses(in, c->initiator) || (answer_to(c) && addresses(in, answer_to(c)));
 }
 
 static const size_t NO_TARGET = SIZE_MAX;
@@ -1461,7 +1505,8 @@ static void broker_exchange(struct conversation *c, const struct incoming *in)
     }
     const struct jv *r = in->receiver;
     for (const struct jv *a = fipa_agents_first(r); a; a = fipa_agents_next(r, a)) {
-        const char *name = fipa_agent_name_jv(a);
+        struct name_form_buf buf;
+        const char *name = agent_kept(in, a, &buf);
         if (name && strcmp(name, c->initiator) != 0) {
             target_add(c, name);
             c->forwarded = true;
@@ -1567,7 +1612,7 @@ static bool answers_crossed_cancel(const char *cancel_ref, const struct incoming
     if (in->act != FIPA_INFORM && in->act != FIPA_FAILURE && in->act != FIPA_NOT_UNDERSTOOD)
         return false;
     const char *in_reply_to = in->in_reply_to;
-    return cancel_ref ? in_reply_to && strcmp(in_reply_to, cancel_ref) == 0 : !in_reply_to;
+    return cancel_ref ? in_reply_to && strcmp(in->in_reply_to_kept, cancel_ref) == 0 : !in_reply_to;
 }
 
 /* The party a participant's message comes from: one addressed, or a listener of a broadcast. */
@@ -1654,7 +1699,8 @@ static void check_in_reply_to(struct conversation *c, const struct incoming *in,
                               struct diag_sink *sink)
 {
     const char *in_reply_to = in->in_reply_to;
-    if (!in_reply_to || c->messages == 0 || c->replies_forgotten || reply_seen(c, in_reply_to))
+    if (!in_reply_to || c->messages == 0 || c->replies_forgotten ||
+        reply_seen(in->secret, c, in_reply_to))
         return;
     struct diag_where at = related_to(in->m, c->first_file, c->first_line);
     diag_emit(sink, &at, "fipa-reply-unknown",
@@ -1689,7 +1735,7 @@ static void follow(struct fipa_stream *s, struct conversation *c, const struct i
 {
     check_in_reply_to(c, in, sink);
     const char *reply_with = in->reply_with;
-    bool own = reply_with && remember_reply(c, reply_with);
+    bool own = reply_with && remember_reply(in->secret, c, reply_with);
     if (strcmp(in->sender, c->initiator) == 0) {
         from_initiator(s, c, in, own ? reply_with : NULL, sink);
     } else {
@@ -1724,7 +1770,8 @@ static struct party *party_involved(struct conversation *c, const struct incomin
     const struct jv *r = in->receiver;
     struct party *p = NULL;
     for (const struct jv *a = fipa_agents_first(r); a && !p; a = fipa_agents_next(r, a)) {
-        const char *name = fipa_agent_name_jv(a);
+        struct name_form_buf buf;
+        const char *name = agent_kept(in, a, &buf);
         p = name ? party_find(c, name) : NULL;
     }
     return p;
@@ -1827,7 +1874,7 @@ static struct conversation *answered(struct fipa_stream *s, const struct incomin
         if (c)
             return c;
     }
-    return aliased(s, agent_key(&s->alias, in->sender, in_reply_to));
+    return aliased(s, agent_key(&s->alias, in->sender_text, in_reply_to));
 }
 
 /* Looks the conversation up by id, or by the chain of replies; *key gets the key a new
@@ -1852,7 +1899,7 @@ static struct conversation *lookup(struct fipa_stream *s, const struct incoming 
     if (!reply_with)
         return NULL;
     sb_addc(key, 'r');
-    sb_adds(key, agent_key(&s->alias, in->sender, reply_with));
+    sb_adds(key, agent_key(&s->alias, in->sender_text, reply_with));
     s->key_id_at = key->len - strlen(reply_with);
     return find_conversation(s);
 }
@@ -1864,7 +1911,7 @@ static void add_aliases(struct fipa_stream *s, struct conversation *c, const str
     const char *reply_with = in->reply_with;
     if (!reply_with)
         return;
-    add_alias(s, c, agent_key(&s->alias, in->sender, reply_with));
+    add_alias(s, c, agent_key(&s->alias, in->sender_text, reply_with));
     const struct jv *reply_to = jv_object_get(in->m->view, "reply_to");
     for (const struct jv *a = fipa_agents_first(reply_to); a; a = fipa_agents_next(reply_to, a)) {
         const char *name = fipa_agent_name_jv(a);
@@ -1897,7 +1944,8 @@ static bool is_copy(struct conversation *c, const struct incoming *in)
         return false;
     const struct jv *r = in->receiver;
     for (const struct jv *a = fipa_agents_first(r); a; a = fipa_agents_next(r, a)) {
-        const char *name = fipa_agent_name_jv(a);
+        struct name_form_buf buf;
+        const char *name = agent_kept(in, a, &buf);
         if (!name || is_broadcast(name) || strcmp(name, c->initiator) == 0 || party_find(c, name))
             return false;
     }
@@ -1906,12 +1954,25 @@ static bool is_copy(struct conversation *c, const struct incoming *in)
 
 /* Whether a message that names a protocol names the one its conversation runs: the names agree,
  * or, known, are the same run (contract net that turned iterated). */
-static bool same_protocol(enum fipa_protocol running, const char *running_name,
-                          const struct incoming *in)
+/* A protocol name as an unfollowed conversation remembers it: names compare without case, so
+ * a long one (keyform.h) by the form of its lower case. */
+static const char *declared_form(struct fipa_stream *s, const char *name, struct name_form_buf *buf)
+{
+    if (strnlen(name, KEY_SHOWN_BYTES + 1) <= KEY_SHOWN_BYTES)
+        return name;
+    sb_reset(&s->scratch);
+    for (const char *p = name; *p; p++)
+        sb_addc(&s->scratch, (char)tolower((unsigned char)*p));
+    return name_form(&s->secret, s->scratch.buf, s->scratch.len, buf);
+}
+
+static bool same_protocol(struct fipa_stream *s, enum fipa_protocol running,
+                          const char *running_name, const struct incoming *in)
 {
     if (in->declared != FP_NONE && running != FP_NONE)
         return fipa_protocol_same_family(in->declared, running);
-    return running_name && strcasecmp(in->protocol, running_name) == 0;
+    struct name_form_buf buf;
+    return running_name && strcasecmp(declared_form(s, in->protocol, &buf), running_name) == 0;
 }
 
 static void protocol_changed(const struct conversation *c, const struct incoming *in,
@@ -1933,7 +1994,8 @@ static const char *remember_unfollowed(struct fipa_stream *s, const struct incom
     trim_tombstones(s);
     struct conversation *c = conversation_alloc(s, in);
     c->protocol = p;
-    rare(c)->declared = xstrdup(name);
+    struct name_form_buf buf;
+    rare(c)->declared = xstrdup(declared_form(s, name, &buf));
     c->unfollowed = c->finished = true;
     touch(s, c, in);
     list_append(&s->tombstones, &c->link);
@@ -1947,7 +2009,7 @@ static const char *in_unfollowed(struct fipa_stream *s, struct conversation *c,
                                  struct diag_sink *sink)
 {
     const char *declared = c->rare->declared;
-    if (name && !same_protocol(c->protocol, declared, in))
+    if (name && !same_protocol(s, c->protocol, declared, in))
         protocol_changed(c, in, name, declared, sink);
     touch(s, c, in);
     list_remove(&s->tombstones, &c->link);
@@ -2082,7 +2144,7 @@ static const char *follow_message(struct fipa_stream *s, const struct incoming *
         s->blame = c;
         if (s->pending) /* found before it opened: a reused conversation_id */
             findings_move(&story_of(c, in->act, NAN)->findings, &s->pending);
-    } else if (name && !same_protocol(c->protocol, fipa_protocol_name(c->protocol), in)) {
+    } else if (name && !same_protocol(s, c->protocol, fipa_protocol_name(c->protocol), in)) {
         protocol_changed(c, in, name, fipa_protocol_name(c->protocol), sink);
     }
     follow(s, c, in, sink);
@@ -2223,11 +2285,13 @@ const char *fipa_stream_feed(struct fipa_stream *s, const struct message *m, str
     struct incoming in = {
         .m = m,
         .act = performative ? fipa_act_parse(performative) : FIPA_ACT_INVALID,
-        .sender = fipa_agent_name_jv(jv_object_get(m->view, "sender")),
+        .sender_text = fipa_agent_name_jv(jv_object_get(m->view, "sender")),
         .receiver = jv_object_get(m->view, "receiver"),
         .time = NAN,
         .reply_by = reply_by_of(m->view),
     };
+    in.secret = &s->secret;
+    in.sender = name_form_of(&s->secret, in.sender_text, &s->sender_form);
     in.partial = in.act == FIPA_INFORM && is_partial(m->view);
     bool standard = s->cfg->fipa_profile == FIPA_PROFILE_STANDARD;
     if (in.act == FIPA_ACT_INVALID || (!standard && (!in.sender || !in.receiver)))
@@ -2237,6 +2301,7 @@ const char *fipa_stream_feed(struct fipa_stream *s, const struct message *m, str
     in.declared = in.protocol ? fipa_protocol_lookup(in.protocol) : FP_NONE;
     in.in_reply_to = jv_member_string(m->view, "in_reply_to");
     in.reply_with = jv_member_string(m->view, "reply_with");
+    in.in_reply_to_kept = name_form_of(&s->secret, in.in_reply_to, &s->in_reply_to_form);
     s->seq++;
     read_clock(s, &in, sink);
     expire(s, m, sink);
@@ -2330,6 +2395,9 @@ void fipa_stream_free(struct fipa_stream *s)
     due_queue_free(&s->due);
     clock_book_free(s->clock);
     sb_free(&s->scratch);
+    for (size_t i = 0; i < sizeof s->shown / sizeof s->shown[0]; i++)
+        sb_free(&s->shown[i]);
+    sb_free(&s->shown_names);
     sb_free(&s->key);
     sb_free(&s->alias);
     sb_free(&s->qualified);

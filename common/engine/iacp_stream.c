@@ -65,7 +65,7 @@ struct agent {
     struct clock_sender clock;
     bool heartbeats;       /* its heartbeats were seen: only then can it fall silent */
     bool silence_reported; /* once per silence */
-    char name[];
+    char name[];           /* as it is remembered (keyform.h: name_form) */
 };
 
 enum conv_kind { CONV_TASK, CONV_TOOL };
@@ -92,7 +92,8 @@ struct story {
 /* An open conversation. Its key is the opener's name with its length, then the id, so that two
  * agents may use the same id (ids are unique per sender only), in the form it is remembered by
  * (keyform.h); after a digest form, the id as it is quoted (at most KEY_SHOWN_BYTES of it); then
- * the name of the agent it went to and an assign's body.node. It holds the agent record of its
+ * the name of the agent it went to and an assign's body.node, as they are remembered (name_form).
+ * It holds the agent record of its
  * initiator, and a task that of its forager (the agent a tool query went to needs none). The open
  * assigns of one node are a chain: a reissue adds to it, and two final results in one chain mean
  * the node ran twice. */
@@ -203,10 +204,14 @@ struct iacp_stream {
      * message is no reply with a ref */
     struct id_key own, ref;
     struct key_form_buf own_form, ref_form; /* their digest forms, for long ones */
-    struct strbuf digest;                   /* the digest of a message that came without one */
-    struct pool pool;                       /* the records of ids and conversations */
-    struct strbuf conversation;             /* the conversation_id engine_feed returns */
-    struct strbuf number[2];                /* scratch space for durations in messages */
+    /* the forms of the message's long names: from, to and body.node (name_form) */
+    struct name_form_buf from_form, to_form, node_form;
+    char **slot_agents;         /* the agents of --slots, as they are remembered */
+    struct strbuf shown[4];     /* long names as a summary shows them (shown) */
+    struct strbuf digest;       /* the digest of a message that came without one */
+    struct pool pool;           /* the records of ids and conversations */
+    struct strbuf conversation; /* the conversation_id engine_feed returns */
+    struct strbuf number[2];    /* scratch space for durations in messages */
 };
 
 /* What the rules read of a message's body, but its node (fields.node). */
@@ -217,12 +222,16 @@ struct body_facts {
     bool partial;    /* body.partial is true */
 };
 
-/* The fields every rule needs, read once. */
+/* The fields every rule needs, read once. The names are as they are remembered (name_form): a
+ * long one by its first bytes and digest, so that it is compared with what is remembered. */
 struct fields {
     const char *from, *to, *ref;
     const char *node; /* an assign's body.node, or NULL */
+    /* from, to and node as written: what names the message's conversation and shard */
+    const char *from_text, *to_text, *node_text;
     size_t from_hash; /* of from, for the agents map */
-    size_t to_hash;   /* of to, for the kinds that look its agent up (to_agent), else 0 */
+    size_t to_hash;   /* of to, for the kinds that look its agent up (to_agent) and a long to;
+                       * else 0 */
     struct agent *sender;
     enum iacp_kind kind;
     struct body_facts body;
@@ -245,9 +254,11 @@ struct iacp_digest {
     enum iacp_kind kind;
     double ts; /* in seconds */
     struct body_facts body;
-    size_t from_hash, to_hash; /* to_hash: as fields.to_hash */
-    size_t own_len, own_hash;  /* the hashes of keys of at most KEY_KEPT_BYTES only */
-    size_t ref_len, ref_hash;  /* ref_len SIZE_MAX: no ref key */
+    /* of from and to if short enough to be remembered as they are (name_form); to_hash: as
+     * fields.to_hash */
+    size_t from_hash, to_hash;
+    size_t own_len, own_hash; /* the hashes of keys of at most KEY_KEPT_BYTES only */
+    size_t ref_len, ref_hash; /* ref_len SIZE_MAX: no ref key */
     size_t id, from, to, ref, node;
     char text[]; /* the own key (at 0), a NUL, the ref key, a NUL, then the strings */
 };
@@ -397,8 +408,10 @@ static struct body_facts read_body(const struct jv *body, enum iacp_kind kind)
 static void digest_fields(struct digest_text *t, const struct message *m, size_t id_len,
                           const struct envelope *e, const struct jv *node, struct iacp_digest *d)
 {
-    d->from_hash = hashtab_hash_len(e->from->u.s, e->from->len);
-    if (names_agent_to(d->kind))
+    /* a long name is hashed in the form it is remembered by, which only the stream can make */
+    if (e->from->len <= KEY_SHOWN_BYTES)
+        d->from_hash = hashtab_hash_len(e->from->u.s, e->from->len);
+    if (names_agent_to(d->kind) && e->to->len <= KEY_SHOWN_BYTES)
         d->to_hash = hashtab_hash_len(e->to->u.s, e->to->len);
     /* a key longer than KEY_KEPT_BYTES is hashed in the form it is remembered by, which only the
      * stream can make (remembered): hashed here as well, a 1 MB id was read once for nothing */
@@ -661,12 +674,12 @@ static void watch_agent(struct iacp_stream *s, struct agent *a)
 
 /* ---- agents ---- */
 
-static unsigned long configured_slots(const struct engine_config *cfg, const char *name)
+static unsigned long configured_slots(const struct iacp_stream *s, const char *name)
 {
     unsigned long slots = 0;
-    for (size_t i = 0; i < cfg->nslots; i++)
-        if (strcmp(cfg->slots[i].agent, name) == 0)
-            slots = cfg->slots[i].slots;
+    for (size_t i = 0; i < s->cfg->nslots; i++)
+        if (strcmp(s->slot_agents[i], name) == 0)
+            slots = s->cfg->slots[i].slots;
     return slots;
 }
 
@@ -704,7 +717,8 @@ static struct agent *agent_get(struct iacp_stream *s, const char *name, size_t h
 /* The agent a message goes to (of a kind names_agent_to says). */
 static struct agent *to_agent(struct iacp_stream *s, const struct fields *f)
 {
-    return agent_get(s, f->to, names_agent_to(f->kind) ? f->to_hash : hashtab_hash(f->to));
+    /* 0: not made in the digest (a hash that is 0 is made again, the same) */
+    return agent_get(s, f->to, f->to_hash ? f->to_hash : hashtab_hash(f->to));
 }
 
 /* An open conversation names the agent: it must not be forgotten meanwhile. */
@@ -736,7 +750,7 @@ static void agent_heard(struct iacp_stream *s, struct agent *a, const struct mes
 
 static unsigned long allowed_slots(const struct iacp_stream *s, const struct agent *a)
 {
-    unsigned long slots = 1, configured = configured_slots(s->cfg, a->name);
+    unsigned long slots = 1, configured = configured_slots(s, a->name);
     if (a->advertised > slots)
         slots = a->advertised;
     if (configured > slots)
@@ -821,16 +835,23 @@ static const char *conversation_of(struct iacp_stream *s, const char *agent, con
     return convert_conversation_id(&s->conversation, agent, id);
 }
 
+/* A remembered name as a summary shows it (keyform.h): a long one by its first bytes, copied
+ * into s->shown[slot]. */
+static const char *shown(struct iacp_stream *s, size_t slot, const char *form)
+{
+    return name_shown(form, &s->shown[slot]);
+}
+
 /* A latency from the opening message's ts to a reply's, as written; NAN for none. */
-static struct latency latency_to(const struct conv *c, const char *name, const char *reply,
-                                 double ts)
+static struct latency latency_to(const struct conv *c, const char *to, const char *name,
+                                 const char *reply, double ts)
 {
     bool came = !isnan(ts);
     return (struct latency){
         .name = name,
         .request = c->kind == CONV_TASK ? "task.assign" : "tool.query",
         .reply = came ? reply : NULL,
-        .agent = came ? conv_to(c) : NULL,
+        .agent = came ? to : NULL,
         .seconds = came ? time_elapsed(ts, c->sent_ts) : NAN,
     };
 }
@@ -842,22 +863,23 @@ static void report_done(struct iacp_stream *s, const struct conv *c, const char 
     /* A final task.result (or tool.reply) ended it. */
     bool result = strcmp(outcome, "done") == 0 || strcmp(outcome, "failed") == 0 ||
                   strcmp(outcome, "cancelled") == 0;
-    const char *participants[] = {c->initiator->name, conv_to(c)};
+    const char *initiator = shown(s, 0, c->initiator->name), *to = shown(s, 1, conv_to(c));
+    const char *participants[] = {initiator, to};
     struct duplicate_execution twice = {0};
     if (c->ran_twice)
         twice = (struct duplicate_execution){
-            .node = conv_node(c),
+            .node = shown(s, 2, conv_node(c)),
             .assigns = {c->done->id, conv_id(c)},
-            .foragers = {c->done->forager, conv_to(c)},
+            .foragers = {shown(s, 3, c->done->forager), to},
         };
     const struct conversation_summary summary = {
         .proto = PROTO_IACP,
         .id = conv_id(c),
-        .conversation = conversation_of(s, c->initiator->name, conv_id(c)),
+        .conversation = conversation_of(s, initiator, conv_id(c)),
         .protocol = c->kind == CONV_TASK ? "iacp-task" : "iacp-tool",
-        .initiator = c->initiator->name,
+        .initiator = initiator,
         .participants = participants,
-        .nparticipants = strcmp(participants[0], participants[1]) == 0 ? 1 : 2,
+        .nparticipants = strcmp(c->initiator->name, conv_to(c)) == 0 ? 1 : 2,
         .outcome = outcome,
         .cancelled = c->cancelled,
         .messages = c->messages,
@@ -867,8 +889,8 @@ static void report_done(struct iacp_stream *s, const struct conv *c, const char 
         .last_line = c->last_line,
         .started = c->sent_ts - c->initiator->clock.offset,
         .ended = c->last_at,
-        .latency = {latency_to(c, "accept", "task.accept", c->story->accept_ts),
-                    latency_to(c, "result", c->kind == CONV_TASK ? "task.result" : "tool.reply",
+        .latency = {latency_to(c, to, "accept", "task.accept", c->story->accept_ts),
+                    latency_to(c, to, "result", c->kind == CONV_TASK ? "task.result" : "tool.reply",
                                result ? s->reply_ts : NAN)},
         .nlatency = 2,
         .duplicate = c->ran_twice ? &twice : NULL,
@@ -1079,10 +1101,10 @@ static const char *digest_string(const struct iacp_digest *d, size_t at)
     return at == NO_TEXT ? NULL : d->text + at;
 }
 
-/* The agent that sent the message a reply's ref names. */
+/* The agent that sent the message a reply's ref names, as written. */
 static const char *ref_owner(const struct fields *f)
 {
-    return ref_is_senders(f->kind) ? f->from : f->to;
+    return ref_is_senders(f->kind) ? f->from_text : f->to_text;
 }
 
 /* A key of the digest (hashed there when it is kept as it is) in the form it is remembered by: a
@@ -1099,14 +1121,25 @@ static struct id_key remembered(const struct iacp_stream *s, const char *text, s
     return key;
 }
 
+/* A name of the message in the form it is remembered by (name_form), in buf when it is long;
+ * *hash (NULL: none), made of the name in the digest, is then that of the form. */
+static const char *name_kept(const struct iacp_stream *s, const char *name, size_t *hash,
+                             struct name_form_buf *buf)
+{
+    const char *form = name_form_of(&s->secret, name, buf);
+    if (form != name && hash)
+        *hash = hashtab_hash(form);
+    return form;
+}
+
 /* The fields of a message whose digest says it is followed, and its keys. */
 static void read_fields(struct iacp_stream *s, const struct iacp_digest *d, struct fields *f)
 {
     *f = (struct fields){
-        .from = digest_string(d, d->from),
-        .to = digest_string(d, d->to),
+        .from_text = digest_string(d, d->from),
+        .to_text = digest_string(d, d->to),
         .ref = digest_string(d, d->ref),
-        .node = digest_string(d, d->node),
+        .node_text = digest_string(d, d->node),
         .from_hash = d->from_hash,
         .to_hash = d->to_hash,
         .kind = d->kind,
@@ -1115,6 +1148,9 @@ static void read_fields(struct iacp_stream *s, const struct iacp_digest *d, stru
         .at = d->ts,
         .legacy = d->legacy,
     };
+    f->from = name_kept(s, f->from_text, &f->from_hash, &s->from_form);
+    f->to = name_kept(s, f->to_text, &f->to_hash, &s->to_form);
+    f->node = name_kept(s, f->node_text, NULL, &s->node_form);
     s->own = remembered(s, d->text, d->own_len, d->own_hash, &s->own_form);
     s->ref = (struct id_key){0};
     if (d->ref_len != SIZE_MAX)
@@ -1695,6 +1731,13 @@ struct iacp_stream *iacp_stream_new(const struct engine_config *cfg, conversatio
     s->open = (struct hashtab){.key = conv_key};
     s->sent = (struct hashtab){.key = sent_key};
     s->nodes = (struct hashtab){.key = node_key};
+    if (cfg->nslots)
+        s->slot_agents = xcalloc(cfg->nslots, sizeof *s->slot_agents);
+    for (size_t i = 0; i < cfg->nslots; i++) {
+        struct name_form_buf buf;
+        const char *agent = cfg->slots[i].agent;
+        s->slot_agents[i] = xstrdup(name_form(&s->secret, agent, strlen(agent), &buf));
+    }
     s->now = s->wall = NAN;
     s->sharded = cfg->shards > 0;
     diag_sink_init(&s->probe, NULL);
@@ -1716,8 +1759,9 @@ static enum place place_of(struct iacp_stream *s, const struct message *m, const
     if (f->legacy || find_sent(s, &s->own) || find_open(s, &s->own))
         return PLACE_OUTSIDE; /* IACP 1.0, or an id used again: followed nowhere */
     if (f->kind == IACP_TASK_ASSIGN || f->kind == IACP_TOOL_QUERY) {
-        const char *node = f->node;
-        const char *shard_key = node ? node : conversation_of(s, f->from, m->id);
+        /* as written: the shards' digests of a long name differ, as each draws its own key */
+        const char *node = f->node_text;
+        const char *shard_key = node ? node : conversation_of(s, f->from_text, m->id);
         return engine_shard_of(shard_key, s->cfg->shards) == s->cfg->shard ? PLACE_HERE
                                                                            : PLACE_ELSEWHERE;
     }
@@ -1795,7 +1839,7 @@ const char *iacp_stream_feed(struct iacp_stream *s, const struct message *m, str
         s->blame = NULL;
         /* named by the message's own text: the conversation keeps only a prefix of a long id */
         if (key)
-            key = conversation_of(s, is_reply(f.kind) ? ref_owner(&f) : f.from,
+            key = conversation_of(s, is_reply(f.kind) ? ref_owner(&f) : f.from_text,
                                   is_reply(f.kind) ? f.ref : m->id);
         else if (here != sink)
             key = ENGINE_ELSEWHERE;
@@ -1928,6 +1972,11 @@ void iacp_stream_free(struct iacp_stream *s)
     sb_free(&s->conversation);
     sb_free(&s->number[0]);
     sb_free(&s->number[1]);
+    for (size_t i = 0; i < sizeof s->shown / sizeof s->shown[0]; i++)
+        sb_free(&s->shown[i]);
+    for (size_t i = 0; i < s->cfg->nslots; i++)
+        free(s->slot_agents[i]);
+    free(s->slot_agents);
     diag_sink_free(&s->probe);
     free(s);
 }

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "base/escape.h"
+#include "base/keyform.h"
 #include "base/jsonout.h"
 #include "base/strmap.h"
 #include "diag/findings.h"
@@ -34,6 +35,7 @@ struct trace_stats {
     struct tally anomalies;
     struct strmap *latency; /* pair -> struct histogram */
     struct strbuf pair;     /* scratch space for a pair's name */
+    struct strbuf name;     /* scratch space for a long name's first bytes (told_as) */
 };
 
 static void tally_init(struct tally *t)
@@ -45,6 +47,19 @@ static void tally_init(struct tally *t)
 static void tally_free(struct tally *t)
 {
     strmap_free(t->map, free);
+}
+
+/* A name of the input as the statistics tell it apart: its first KEY_SHOWN_BYTES at most, as a
+ * summary names it (keyform.h), so that what a name holds is bounded. Not a digest: the objects
+ * of several processes (--merge-stats) must name an agent alike. */
+static const char *told_as(struct strbuf *scratch, const char *name)
+{
+    size_t len = strnlen(name, KEY_SHOWN_BYTES + 1);
+    if (len <= KEY_SHOWN_BYTES)
+        return name;
+    sb_reset(scratch);
+    sb_add(scratch, name, key_shown_len(name, len));
+    return scratch->buf;
 }
 
 static void tally_add(struct tally *t, const char *name, unsigned long long n, size_t max)
@@ -114,12 +129,14 @@ void trace_stats_free(struct trace_stats *t)
     strmap_free(t->conversations, free_tally);
     strmap_free(t->latency, free_histogram);
     sb_free(&t->pair);
+    sb_free(&t->name);
     free(t);
 }
 
 /* The agent's record, or NULL past the cap (then counted with the others). */
 static struct agent_stats *agent_of(struct trace_stats *t, const char *name)
 {
+    name = told_as(&t->name, name);
     struct agent_stats *a = strmap_get(t->agents, name);
     if (!a && strmap_size(t->agents) < t->max_names) {
         a = xcalloc(1, sizeof *a);
@@ -132,7 +149,7 @@ static struct agent_stats *agent_of(struct trace_stats *t, const char *name)
 void trace_stats_message(struct trace_stats *t, const char *kind, const char *sender)
 {
     t->messages++;
-    tally_add(&t->kinds, kind, 1, t->max_names);
+    tally_add(&t->kinds, told_as(&t->name, kind), 1, t->max_names);
     struct agent_stats *a = agent_of(t, sender ? sender : "");
     if (a)
         a->messages++;
