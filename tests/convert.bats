@@ -513,6 +513,7 @@ iacp_to_fipa() {
 # --- Property tests: round trips on generated captures, compared after one normalisation. ---
 
 setup_file() {
+    build_test_programs
     export GEN_MIXED=$BATS_FILE_TMPDIR/gen-mixed
     cc -std=c11 -O2 -o "$GEN_MIXED" "$TESTS_DIR/../bench/gen-mixed.c"
 }
@@ -659,4 +660,36 @@ help_long_options() {
     f=$(lines_file '{"performative":"inform","json-note":"text","x-acp-odd":"v","X-ACP-JSON-n":"1","trace":{"a":[1]},"X-flag":"on","content":{}}')
     run -0 --separate-stderr bash -c "acp-convert --to=fipa-acl '$f' | acp-convert --to=fipa"
     assert_output "$(cat "$f")"
+}
+
+# Memory the input cannot blow up: what the converter remembers of each message (its key, and the
+# conversation_id its replies take) is bounded whatever the ids' length: 1,000 IACP heartbeats
+# with ids of 1 MB each held 1.9 GiB on the way to FIPA, and 1,000 FIPA requests with 1 MB
+# reply_with values 960 MiB on the way to IACP.
+@test "1,000 messages of 1 MB ids hold a few MiB, converted either way" {
+    skip_under valgrind "a gigabyte through it takes too long"
+    local t=$BATS_TEST_TMPDIR to
+    "$ACP_BUILD/gen-adversarial" long-ids 1000 >"$t/iacp"
+    "$ACP_BUILD/gen-adversarial" fipa-long-ids 1000 >"$t/fipa"
+    for to in fipa fipa-acl; do
+        "$ACP_BUILD/peak-rss" acp-convert --to="$to" "$t/iacp" >"$t/out" 2>"$t/err" || fail "status $?"
+        assert_rss_below "$t/err" $((48 * 1024)) "--to=$to"
+        [ "$(grep -c '^[({]' "$t/out")" -eq 1000 ] || fail "--to=$to: $(grep -c '^[({]' "$t/out")"
+    done
+    "$ACP_BUILD/peak-rss" acp-convert --to=iacp "$t/fipa" >"$t/out" 2>"$t/err" || fail "status $?"
+    assert_rss_below "$t/err" $((48 * 1024)) "--to=iacp"
+    [ "$(wc -l <"$t/out")" -eq 1000 ] || fail "--to=iacp: $(wc -l <"$t/out") lines"
+}
+
+# And names: the stream clock knows each sender by name (1,000 senders of 480,000 bytes held
+# 1.35 GiB on the way to IACP), the converter each forager (695 MiB on the way to FIPA).
+@test "1,000 messages of agents of 480,000-byte names hold a few MiB, converted either way" {
+    skip_under valgrind "half a gigabyte through it takes too long"
+    local t=$BATS_TEST_TMPDIR
+    "$ACP_BUILD/gen-adversarial" fipa-long-names 1000 >"$t/fipa"
+    "$ACP_BUILD/gen-adversarial" long-names 1000 >"$t/iacp"
+    "$ACP_BUILD/peak-rss" acp-convert --to=iacp "$t/fipa" >/dev/null 2>"$t/err" || fail "status $?"
+    assert_rss_below "$t/err" $((48 * 1024)) "--to=iacp"
+    "$ACP_BUILD/peak-rss" acp-convert --to=fipa "$t/iacp" >/dev/null 2>"$t/err" || fail "status $?"
+    assert_rss_below "$t/err" $((48 * 1024)) "--to=fipa"
 }

@@ -7,12 +7,18 @@
 #include <string.h>
 
 #include "base/hashtab.h"
+#include "base/keyform.h"
 #include "base/jsonout.h"
 #include "base/list.h"
 #include "base/streamclock.h"
 #include "base/timeutil.h"
 #include "proto/iacp.h"
 #include "proto/idgen.h"
+
+/* The most bytes the texts of the remembered messages (conversation, cancel, cancel_to) may
+ * hold: the least recently used go first past it. Those texts are written out as they are, so
+ * they cannot be digests; the keys are (keyform.h). */
+enum { REMEMBERED_TEXT_MAX = 16 << 20 };
 
 /* A message remembered by its sender and id: one allocation that holds its key. */
 struct remembered {
@@ -22,7 +28,8 @@ struct remembered {
     char *cancel;         /* an assign: the id of the latest task.cancel sent for it, or NULL */
     char *cancel_to;      /* and whom that cancel went to */
     double seen;          /* message time it was last used; -INFINITY before any */
-    char key[];           /* sender "/" id (qualified_id) */
+    size_t text_bytes;    /* of its texts */
+    char key[];           /* sender "/" id (qualified_id), in the form it is remembered by */
 };
 
 struct converter {
@@ -38,6 +45,9 @@ struct converter {
     struct clock_book *clock;
     double now; /* message time; NAN before any */
     struct strbuf key, answered_key;
+    size_t text_bytes;         /* of the texts of every remembered message */
+    struct siphash_key secret; /* the digests of long keys */
+    struct key_form_buf key_form, answered_form;
     /* The timestamp written last, and its second: a capture's messages come many to a second,
      * so most are written from here without formatting them again. */
     long long stamp_second;
@@ -68,6 +78,7 @@ struct converter *converter_new(const struct convert_config *cfg)
     c->ids = idgen_new(&ids);
     c->clock = clock_book_quiet(cfg->clock_skew, cfg->max_open);
     c->now = NAN;
+    key_secret_draw(&c->secret);
     return c;
 }
 
@@ -90,18 +101,32 @@ static void forget_one(struct converter *c, struct remembered *r)
 {
     list_remove(&c->by_age, &r->age);
     hashtab_remove(&c->conversations, &r->node);
+    c->text_bytes -= r->text_bytes;
     free_remembered(&r->node);
 }
 
-/* Forgets idle conversations, then the least recently used until at most max_open are left:
- * a few from the front of by_age per message, never a pass over them all. */
+/* Forgets idle conversations, then the least recently used until at most max_open are left and
+ * their texts within REMEMBERED_TEXT_MAX: a few from the front of by_age per message, never a
+ * pass over them all. */
 static void forget(struct converter *c)
 {
     double idle_before = isnan(c->now) ? -INFINITY : c->now - c->cfg.idle_timeout;
     struct remembered *oldest;
     while ((oldest = LIST_ITEM(c->by_age.head, struct remembered, age)) &&
-           (oldest->seen < idle_before || c->conversations.size > c->cfg.max_open))
+           (oldest->seen < idle_before || c->conversations.size > c->cfg.max_open ||
+            c->text_bytes > REMEMBERED_TEXT_MAX))
         forget_one(c, oldest);
+}
+
+/* Sets one of r's texts (NULL: none), counting what the texts hold. */
+static void set_text(struct converter *c, struct remembered *r, char **text, const char *value)
+{
+    size_t before = *text ? strlen(*text) : 0, after = value ? strlen(value) : 0;
+    char *copy = value ? xstrdup(value) : NULL; /* value may be the text it replaces */
+    free(*text);
+    *text = copy;
+    r->text_bytes += after - before;
+    c->text_bytes += after - before;
 }
 
 /* Marks r used at message time now. */
@@ -112,23 +137,35 @@ static void touch(struct converter *c, struct remembered *r, double now)
     list_append(&c->by_age, &r->age);
 }
 
-/* The message remembered by key (in sb), or NULL. */
-static struct remembered *recall(const struct converter *c, const struct strbuf *key)
+/* A key (in sb) in the form it is remembered by, in buf when it is long. */
+static const char *key_kept(const struct converter *c, const struct strbuf *key,
+                            struct key_form_buf *buf, size_t *len)
 {
-    return HASH_ITEM(hashtab_find(&c->conversations, key->buf), struct remembered, node);
+    return key_form(&c->secret, key->buf, key->len, buf, len);
+}
+
+/* The message remembered by key (in sb), or NULL. */
+static struct remembered *recall(struct converter *c, const struct strbuf *key)
+{
+    size_t len;
+    const char *kept = key_kept(c, key, &c->answered_form, &len);
+    return HASH_ITEM(hashtab_find_hashed(&c->conversations, kept, hashtab_hash_len(kept, len)),
+                     struct remembered, node);
 }
 
 /* The message remembered by key, remembered now if it was not (its fields all empty): one
  * lookup, and the key hashed once. */
 static struct remembered *recall_or_add(struct converter *c, const struct strbuf *key, bool *added)
 {
-    size_t hash = hashtab_hash(key->buf);
-    struct hash_node *node = hashtab_find_hashed(&c->conversations, key->buf, hash);
+    size_t len;
+    const char *kept = key_kept(c, key, &c->key_form, &len);
+    size_t hash = hashtab_hash_len(kept, len);
+    struct hash_node *node = hashtab_find_hashed(&c->conversations, kept, hash);
     *added = !node;
     if (node)
         return HASH_ITEM(node, struct remembered, node);
-    struct remembered *r = xcalloc(1, sizeof *r + key->len + 1);
-    memcpy(r->key, key->buf, key->len + 1);
+    struct remembered *r = xcalloc(1, sizeof *r + len + 1);
+    memcpy(r->key, kept, len + 1);
     r->seen = -INFINITY;
     hashtab_add_hashed(&c->conversations, &r->node, hash);
     list_append(&c->by_age, &r->age);
@@ -235,24 +272,20 @@ static struct followed follow(struct converter *c, const struct envelope *e)
     if (!e->id)
         return f;
     const char *own = qualified_id(&c->key, e->from, e->id);
-    char *conversation = xstrdup(f.answered ? f.answered->conversation
-                                 : e->ref   ? c->answered_key.buf
-                                            : own);
+    const char *conversation = f.answered ? f.answered->conversation
+                               : e->ref   ? c->answered_key.buf
+                                          : own;
     bool added;
     struct remembered *r = recall_or_add(c, &c->key, &added);
     if (!added && r != f.answered) { /* an id used again: a new message */
-        free(r->cancel);
-        free(r->cancel_to);
-        r->cancel = r->cancel_to = NULL;
+        set_text(c, r, &r->cancel, NULL);
+        set_text(c, r, &r->cancel_to, NULL);
     }
-    free(r->conversation);
-    r->conversation = conversation;
+    set_text(c, r, &r->conversation, conversation);
     touch(c, r, now);
     if (e->kind == IACP_TASK_CANCEL && f.answered && f.answered != r) {
-        free(f.answered->cancel);
-        free(f.answered->cancel_to);
-        f.answered->cancel = xstrdup(e->id);
-        f.answered->cancel_to = e->to ? xstrdup(e->to) : NULL;
+        set_text(c, f.answered, &f.answered->cancel, e->id);
+        set_text(c, f.answered, &f.answered->cancel_to, e->to);
     }
     f.conversation = r->conversation;
     return f;
@@ -265,10 +298,8 @@ static void correct_conversation(struct converter *c, const char *sender, const 
 {
     qualified_id(&c->key, sender, id);
     struct remembered *r = recall(c, &c->key);
-    if (r && strcmp(r->conversation, conversation) != 0) {
-        free(r->conversation);
-        r->conversation = xstrdup(conversation);
-    }
+    if (r && strcmp(r->conversation, conversation) != 0)
+        set_text(c, r, &r->conversation, conversation);
 }
 
 /* --- small JSON helpers --- */

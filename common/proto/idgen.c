@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "base/hashtab.h"
+#include "base/keyform.h"
 #include "base/list.h"
 #include "base/util.h"
 
@@ -30,7 +31,7 @@ struct used_id {
     struct sender *sender;
     double seen;
     struct list_link link;
-    char key[]; /* id_key */
+    char key[]; /* id_key, in the form it is remembered by (keyform.h) */
 };
 
 struct sender {
@@ -41,7 +42,7 @@ struct sender {
     size_t ids;                 /* of its ids remembered */
     bool idle;                  /* in the idle list: it holds no id */
     struct list_link link;
-    char name[]; /* sender_key */
+    char name[]; /* sender_key, in the form it is remembered by (keyform.h) */
 };
 
 struct idgen {
@@ -53,6 +54,8 @@ struct idgen {
     double latest;          /* the latest time seen; -INFINITY before any */
     struct strbuf scratch;
     struct strbuf fresh;
+    struct siphash_key secret; /* the digests of long keys */
+    struct key_form_buf form;  /* and the latest one */
 };
 
 static uint64_t mix64(uint64_t x)
@@ -111,6 +114,7 @@ struct idgen *idgen_new(const struct idgen_config *cfg)
     g->ids.key = used_id_key;
     g->senders.key = sender_name;
     g->latest = -INFINITY;
+    key_secret_draw(&g->secret);
     return g;
 }
 
@@ -145,9 +149,11 @@ size_t idgen_remembered_senders(const struct idgen *g)
     return g->senders.size;
 }
 
-/* The map key of a sender's id; the length prefix keeps "ab"+"c" apart from "a"+"bc". */
-static const char *id_key(struct strbuf *sb, const char *sender, const char *id)
+/* The map key of a sender's id, in the form it is remembered by; *len receives its length. The
+ * length prefix keeps "ab"+"c" apart from "a"+"bc". */
+static const char *id_key(struct idgen *g, const char *sender, const char *id, size_t *key_len)
 {
+    struct strbuf *sb = &g->scratch;
     sb_reset(sb);
     if (sender) {
         size_t len = strlen(sender), n = len;
@@ -162,12 +168,7 @@ static const char *id_key(struct strbuf *sb, const char *sender, const char *id)
         sb_adds(sb, "-:");
     }
     sb_adds(sb, id);
-    return sb->buf;
-}
-
-static const char *sender_key(const char *sender)
-{
-    return sender ? sender : "";
+    return key_form(&g->secret, sb->buf, sb->len, &g->form, key_len);
 }
 
 static void forget_id(struct idgen *g, struct used_id *u)
@@ -214,20 +215,23 @@ static void advance(struct idgen *g, double when)
 /* A sender, created when new; a new one holds no id but is in no list until it does. */
 static struct sender *sender_get(struct idgen *g, const char *name)
 {
-    const char *key = sender_key(name);
-    size_t hash = hashtab_hash(key);
+    if (!name) /* NULL and "" differ in their id keys but share a counter: no harm, both unnamed */
+        name = "";
+    size_t len;
+    struct key_form_buf buf;
+    const char *key = key_form(&g->secret, name, strlen(name), &buf, &len);
+    size_t hash = hashtab_hash_len(key, len);
     struct sender *s = HASH_ITEM(hashtab_find_hashed(&g->senders, key, hash), struct sender, node);
     if (s && s->key_seed == g->cfg.seed)
         return s;
     if (!s) {
-        size_t len = strlen(key);
         s = xcalloc(1, sizeof *s + len + 1);
         memcpy(s->name, key, len + 1);
         hashtab_add_hashed(&g->senders, &s->node, hash);
     }
-    /* New, or reseeded since its key was made. NULL and "" differ in their id keys but share a
-     * counter: no harm, both unnamed. */
-    s->key = mix64(mix64((uint64_t)g->cfg.seed) ^ hash_name(s->name));
+    /* New, or reseeded since its key was made: made of the name itself, as the ids must be the
+     * same in every run, whatever form the name is remembered by. */
+    s->key = mix64(mix64((uint64_t)g->cfg.seed) ^ hash_name(name));
     s->key_seed = g->cfg.seed;
     return s;
 }
@@ -244,14 +248,14 @@ bool idgen_note(struct idgen *g, const char *sender, const char *id, double when
 {
     advance(g, when);
     double seen = isfinite(when) ? when : g->latest;
-    const char *key = id_key(&g->scratch, sender, id);
-    size_t hash = hashtab_hash(key);
+    size_t len;
+    const char *key = id_key(g, sender, id, &len);
+    size_t hash = hashtab_hash_len(key, len);
     struct used_id *u = HASH_ITEM(hashtab_find_hashed(&g->ids, key, hash), struct used_id, node);
     bool again = u && !expired(g, u->seen);
     if (u) {
         list_remove(&g->by_use, &u->link);
     } else {
-        size_t len = g->scratch.len;
         u = xcalloc(1, sizeof *u + len + 1);
         memcpy(u->key, key, len + 1);
         u->sender = sender_get(g, sender);
@@ -266,8 +270,10 @@ bool idgen_note(struct idgen *g, const char *sender, const char *id, double when
 
 bool idgen_seen(struct idgen *g, const char *sender, const char *id)
 {
-    const struct used_id *u =
-        HASH_ITEM(hashtab_find(&g->ids, id_key(&g->scratch, sender, id)), struct used_id, node);
+    size_t len;
+    const char *key = id_key(g, sender, id, &len);
+    const struct used_id *u = HASH_ITEM(
+        hashtab_find_hashed(&g->ids, key, hashtab_hash_len(key, len)), struct used_id, node);
     return u && !expired(g, u->seen);
 }
 
@@ -344,11 +350,16 @@ const char *idgen_fresh_like(struct idgen *g, const char *sender, const char *mo
         return idgen_fresh_form(g, sender, IDGEN_FORAGER, NULL, when);
     const char *dash = strrchr(model, '-'), *under = strrchr(model, '_');
     const char *cut = dash > under ? dash : under;
+    size_t stem = cut ? (size_t)(cut - model) : strlen(model);
+    char separator = cut ? *cut : '-';
+    if (stem > IDGEN_STEM_MAX - 1) { /* a fresh id stays short whatever the model's length */
+        stem = IDGEN_STEM_MAX - 1;
+        while (stem > 0 && ((unsigned char)model[stem] & 0xc0) == 0x80) /* not mid-character */
+            stem--;
+    }
     struct strbuf prefix = STRBUF_INIT;
-    if (cut)
-        sb_add(&prefix, model, (size_t)(cut - model) + 1);
-    else
-        sb_addf(&prefix, "%s-", model);
+    sb_add(&prefix, model, stem);
+    sb_addc(&prefix, separator);
     idgen_fresh_form(g, sender, IDGEN_PREFIXED, prefix.buf, when);
     sb_free(&prefix);
     return g->fresh.buf;

@@ -18,7 +18,9 @@
  * that is forgotten starts its counter again, so "unique within a run" holds for every sender
  * heard from at least once in every max_ids senders.
  *
- * Ids and senders are compared byte for byte; a sender of NULL is the sender with no name. */
+ * Ids and senders are compared byte for byte; a sender of NULL is the sender with no name. A
+ * sender's id longer than 64 bytes, and a sender's name, are remembered by their digest under a
+ * key drawn for the run (keyform.h), so that what each holds is bounded. */
 #ifndef ACP_IDGEN_H
 #define ACP_IDGEN_H
 
@@ -63,9 +65,13 @@ const char *idgen_fresh(struct idgen *g, const char *sender, double when);
 const char *idgen_fresh_form(struct idgen *g, const char *sender, enum idgen_form form,
                              const char *prefix, double when);
 
+/* The most bytes of a model's text a fresh id in its style keeps (idgen_fresh_like). */
+enum { IDGEN_STEM_MAX = 64 };
+
 /* A fresh id in the style of model: the queen's form for "q-" and hex digits, the forager's for
  * "m-" and 6 hex digits, else model's text up to its last "-" or "_" (all of it and a "-" when
- * it has neither) and 12 hex digits. */
+ * it has neither; past IDGEN_STEM_MAX bytes, its first bytes up to IDGEN_STEM_MAX - 1, cut where a
+ * character begins, and the "-" or "_") and 12 hex digits. */
 const char *idgen_fresh_like(struct idgen *g, const char *sender, const char *model, double when);
 
 /* A seed that differs from run to run (the system's random bytes, else the clocks and the pid),

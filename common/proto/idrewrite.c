@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/keyform.h"
 #include "base/list.h"
 #include "base/strmap.h"
 #include "proto/idgen.h"
@@ -12,7 +13,12 @@
  * duplicate id of the recording stays one within it; and how many fresh ids the generator
  * remembers, which it needs only to skip the ones noted as used, and replays note none. */
 enum { MAX_REMEMBERED = 100000, GENERATOR_MEMORY = 1024 };
+/* The most bytes of live ids the mapping holds: a live agent chooses its ids, which may be long;
+ * the least recently used mappings go first past it. Fresh ids are short (idgen.h). */
+enum { LIVE_BYTES_MAX = 16 << 20 };
 
+/* The recorded id and its owner are kept in the form they are remembered by (keyform.h): a long
+ * one by its digest, so that what a mapping holds is bounded by its live id. */
 struct mapping {
     struct list_link age; /* in order of last use */
     char *recorded;
@@ -26,7 +32,17 @@ struct idrewrite {
     struct strmap *map; /* recorded id -> struct mapping */
     struct list ages;
     struct idgen *ids;
+    size_t live_bytes;         /* of the live ids of the mappings */
+    struct siphash_key secret; /* the digests of long ids and names */
+    struct key_form_buf recorded_form, owner_form;
 };
+
+/* A recorded id or an owner's name as the mapping remembers it, in buf when it is long. */
+static const char *kept(const struct idrewrite *r, const char *text, struct key_form_buf *buf)
+{
+    size_t len;
+    return text ? key_form(&r->secret, text, strlen(text), buf, &len) : NULL;
+}
 
 struct idrewrite *idrewrite_new(unsigned long seed)
 {
@@ -34,6 +50,7 @@ struct idrewrite *idrewrite_new(unsigned long seed)
     r->map = strmap_new();
     struct idgen_config ids = {.seed = seed, .keep_for = INFINITY, .max_ids = GENERATOR_MEMORY};
     r->ids = idgen_new(&ids);
+    key_secret_draw(&r->secret);
     return r;
 }
 
@@ -60,6 +77,7 @@ void idrewrite_forget(struct idrewrite *r)
     strmap_free(r->map, mapping_free);
     r->map = strmap_new();
     r->ages = (struct list){NULL, NULL, 0};
+    r->live_bytes = 0;
 }
 
 /* The one place fresh ids are made: the toolkit's generator, in the style of the id replaced.
@@ -78,19 +96,26 @@ static void touch(struct idrewrite *r, struct mapping *m)
     list_append(&r->ages, &m->age);
 }
 
+static void forget_oldest(struct idrewrite *r)
+{
+    struct mapping *oldest = LIST_ITEM(r->ages.head, struct mapping, age);
+    list_remove(&r->ages, &oldest->age);
+    strmap_remove(r->map, oldest->recorded);
+    r->live_bytes -= strlen(oldest->live);
+    mapping_free(oldest);
+}
+
+/* Maps recorded (in the form it is remembered by) to live, which it takes. */
 static struct mapping *put(struct idrewrite *r, const char *recorded, char *live, bool owned)
 {
     struct mapping *m = strmap_get(r->map, recorded);
     if (m) {
+        r->live_bytes -= strlen(m->live);
         free(m->live);
         touch(r, m);
     } else {
-        if (r->ages.size >= MAX_REMEMBERED) {
-            struct mapping *oldest = LIST_ITEM(r->ages.head, struct mapping, age);
-            list_remove(&r->ages, &oldest->age);
-            strmap_remove(r->map, oldest->recorded);
-            mapping_free(oldest);
-        }
+        if (r->ages.size >= MAX_REMEMBERED)
+            forget_oldest(r);
         m = xcalloc(1, sizeof *m);
         m->recorded = xstrdup(recorded);
         strmap_put(r->map, recorded, m);
@@ -98,17 +123,21 @@ static struct mapping *put(struct idrewrite *r, const char *recorded, char *live
     }
     m->live = live;
     m->owned = owned;
+    r->live_bytes += strlen(live);
+    while (r->live_bytes > LIVE_BYTES_MAX && r->ages.head != &m->age)
+        forget_oldest(r);
     return m;
 }
 
 void idrewrite_bind(struct idrewrite *r, const char *recorded, const char *live)
 {
-    put(r, recorded, xstrdup(live), true);
+    put(r, kept(r, recorded, &r->recorded_form), xstrdup(live), true);
 }
 
 const char *idrewrite_lookup(const struct idrewrite *r, const char *recorded)
 {
-    struct mapping *m = strmap_get(r->map, recorded);
+    struct key_form_buf buf;
+    struct mapping *m = strmap_get(r->map, kept(r, recorded, &buf));
     return m ? m->live : NULL;
 }
 
@@ -147,12 +176,14 @@ static bool rewrite_own(struct idrewrite *r, json_t *root, const char *key, cons
     const char *recorded = json_string_value(json_object_get(root, key));
     if (!recorded)
         return false;
-    struct mapping *m = strmap_get(r->map, recorded);
+    const char *form = kept(r, recorded, &r->recorded_form);
+    owner = kept(r, owner, &r->owner_form);
+    struct mapping *m = strmap_get(r->map, form);
     if (m && same_id(m, owner)) {
         m->owned = true;
         touch(r, m);
     } else {
-        m = put(r, recorded, fresh_id(r, recorded, owner), true);
+        m = put(r, form, fresh_id(r, recorded, owner), true);
     }
     if (owner && (!m->owner || strcmp(m->owner, owner) != 0)) {
         free(m->owner);
@@ -167,11 +198,12 @@ static bool rewrite_reference(struct idrewrite *r, json_t *root, const char *key
     const char *recorded = json_string_value(json_object_get(root, key));
     if (!recorded)
         return false;
-    struct mapping *m = strmap_get(r->map, recorded);
+    const char *form = kept(r, recorded, &r->recorded_form);
+    struct mapping *m = strmap_get(r->map, form);
     if (m)
         touch(r, m);
     else if (fresh)
-        m = put(r, recorded, fresh_id(r, recorded, owner), false);
+        m = put(r, form, fresh_id(r, recorded, owner), false);
     return m && set_string(root, key, m->live);
 }
 
