@@ -846,8 +846,9 @@ acp-replay: $f:4: error: no task.result from the agent in answer to the message 
         iacp m-2 forager-07 queen task.result 100 q-1 '{"status":"ok"}'
         iacp m-3 forager-07 queen tool.query 100.5 q-1
     } | capture)
-    # an agent that accepts and says no more: the conversation stays open
-    timed_run -1 --separate-stderr acp-replay --as=forager-07 --exec="$ACCEPTING" --reply-timeout=0.1 "$f"
+    # an agent that accepts and says no more: the conversation stays open (its accept, recorded
+    # at once, has --reply-timeout: a loaded machine may start the agent later than 0.1 s)
+    timed_run -1 --separate-stderr acp-replay --as=forager-07 --exec="$ACCEPTING" --reply-timeout=0.4 "$f"
     [[ $stderr == *"no tool.query from the agent in answer to the message (waited 1.0 s, twice the recorded delay)"* ]] ||
         fail "$stderr"
     assert_elapsed 0.9 3
