@@ -16,13 +16,17 @@ static uint64_t rotate_left(uint64_t word, unsigned bits)
     return word << bits | word >> (64 - bits);
 }
 
-/* Bytes as a little-endian word, whatever the machine's byte order: the digest is the
- * algorithm's, so that the reference vectors check it. */
+/* Bytes (at most 8) as a little-endian word, whatever the machine's byte order: the digest is
+ * the algorithm's, so that the reference vectors check it. */
 static uint64_t read_le(const unsigned char *p, size_t n)
 {
     uint64_t word = 0;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    memcpy(&word, p, n); /* one load for a whole word: the digest of a short key is a few words */
+#else
     for (size_t i = 0; i < n; i++)
         word |= (uint64_t)p[i] << (8 * i);
+#endif
     return word;
 }
 
@@ -93,22 +97,22 @@ static void set_state(struct siphash64 *h, const struct sip_state *s)
 void siphash64_add(struct siphash64 *h, const void *data, size_t len)
 {
     const unsigned char *p = data;
-    struct sip_state s = state_of(h);
     size_t filled = h->len % 8;
     h->len += len;
-    while (len > 0 && filled != 0) { /* the unfinished word first */
-        h->pending |= (uint64_t)*p++ << (8 * filled);
-        len--;
-        if (++filled == 8) {
-            absorb(&s, h->pending);
-            h->pending = 0;
-            filled = 0;
-        }
+    if (filled + len < 8) { /* within the unfinished word */
+        h->pending |= read_le(p, len) << (8 * filled);
+        return;
+    }
+    struct sip_state s = state_of(h);
+    if (filled != 0) { /* the unfinished word first */
+        size_t take = 8 - filled;
+        absorb(&s, h->pending | read_le(p, take) << (8 * filled));
+        p += take;
+        len -= take;
     }
     for (; len >= 8; p += 8, len -= 8)
         absorb(&s, read_le(p, 8));
-    if (len > 0)
-        h->pending = read_le(p, len);
+    h->pending = read_le(p, len);
     set_state(h, &s);
 }
 

@@ -924,18 +924,28 @@ static void make_room(struct fipa_stream *s, const struct message *m, struct dia
     trim_tombstones(s);
 }
 
+/* Feeds len bytes of text to h, then zeros to the next multiple of 8, so that what comes next is
+ * fed a word at a time (its length, fed before it, tells where it ends). */
+static void add_padded(struct siphash64 *h, const char *text, size_t len)
+{
+    static const char zeros[8];
+    siphash64_add(h, text, len);
+    siphash64_add(h, zeros, (8 - len % 8) % 8);
+}
+
 /* A JSON value as written into h: strings byte for byte, numbers by value, members in their
  * order. A value's nodes follow one another in the view (jscan.h), so this is one pass over
  * them; each node's type and length go first, so that no two values give the same bytes. */
 static void add_value(struct siphash64 *h, const struct jv *v)
 {
     for (const struct jv *n = v, *end = v + v->size; n < end; n++) {
-        siphash64_add(h, &n->type, sizeof n->type);
-        siphash64_add(h, &n->len, sizeof n->len);
+        uint64_t head[2] = {(uint64_t)n->type << 32 | n->len, 0};
+        bool number = n->type == JV_INTEGER || n->type == JV_REAL;
+        if (number)
+            memcpy(&head[1], &n->u, sizeof head[1]);
+        siphash64_add(h, head, number ? sizeof head : sizeof head[0]);
         if (n->type == JV_STRING)
-            siphash64_add(h, n->u.s, n->len);
-        else if (n->type == JV_INTEGER || n->type == JV_REAL)
-            siphash64_add(h, &n->u, sizeof n->u);
+            add_padded(h, n->u.s, n->len);
     }
 }
 
@@ -946,19 +956,15 @@ static uint32_t opening_digest(const struct incoming *in)
 {
     struct siphash64 h;
     siphash64_begin(&h, in->secret);
-    int act = in->act;
-    siphash64_add(&h, &act, sizeof act);
-    if (in->protocol) { /* its length first: the protocol and the content cannot run together */
-        size_t len = strlen(in->protocol);
-        siphash64_add(&h, "p", 1);
-        siphash64_add(&h, &len, sizeof len);
-        siphash64_add(&h, in->protocol, len);
-    }
+    /* the act, then the protocol's length (all ones when it has none), then its text */
+    size_t protocol_len = in->protocol ? strlen(in->protocol) : 0;
+    uint64_t head[2] = {(uint64_t)in->act, in->protocol ? protocol_len : UINT64_MAX};
+    siphash64_add(&h, head, sizeof head);
+    if (in->protocol)
+        add_padded(&h, in->protocol, protocol_len);
     const struct jv *content = jv_object_get(in->m->view, "content");
-    if (content) {
-        siphash64_add(&h, "c", 1);
+    if (content)
         add_value(&h, content);
-    }
     return (uint32_t)siphash64_end(&h);
 }
 
