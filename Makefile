@@ -36,7 +36,7 @@ COMMON_OBJ = $(COMMON_SRC:%.c=$(BUILD)/%.o)
 LIB = $(BUILD)/libacp.a
 PROGS = $(TOOLS:%=$(BIN)/%)
 
-.PHONY: all check check-asan check-tsan check-valgrind fuzz fuzz-build demo deps install uninstall bench clean \
+.PHONY: all check asan-build check-asan check-tsan check-valgrind fuzz fuzz-build demo deps install uninstall bench clean \
 	format format-check layers lint test-programs
 
 # Keep objects between builds: make would otherwise delete the cmd/ ones as intermediates.
@@ -82,15 +82,18 @@ check: deps
 	@$(MAKE) -s --no-print-directory all test-programs
 	@ACP_BUILD=$(BUILD) tests/run $(BIN)
 
+# The tree check-asan tests, which CI builds before it runs make check and check-asan side by side.
+asan-build: deps
+	@$(MAKE) -s --no-print-directory BUILD=build-asan BIN=build-asan/bin \
+	  CFLAGS="-O1 -g $(SANITIZE)" LDFLAGS="$(SANITIZE)" all test-programs
+
 # float-cast-overflow too: a double converted to an integer it does not fit is undefined
 # behaviour, which `undefined` does not check.
 SANITIZE = -fsanitize=address,undefined,float-cast-overflow -fno-omit-frame-pointer \
 	-fno-sanitize-recover=all
-check-asan: deps
-	@$(MAKE) -s --no-print-directory BUILD=build-asan BIN=build-asan/bin \
-	  CFLAGS="-O1 -g $(SANITIZE)" LDFLAGS="$(SANITIZE)" all test-programs
+check-asan: asan-build
 	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
-	  ACP_BUILD=build-asan tests/run build-asan/bin
+	  ACP_UNDER=AddressSanitizer ACP_BUILD=build-asan tests/run build-asan/bin
 
 # The suite of --jobs under ThreadSanitizer: no data race between its threads. clang's (gcc's
 # needs libtsan, which the other runs do not).

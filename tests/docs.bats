@@ -185,6 +185,14 @@ tab_queries() {
     done
 }
 
+# The output of value_queries or tab_queries ($1), made once for the tests of this file: a few
+# hundred processes each time.
+cached() {
+    local file=$BATS_FILE_TMPDIR/$1
+    [ -s "$file" ] || "$1" >"$file" || return 1
+    cat "$file"
+}
+
 # Runs the queries in $2 on shell $1 and compares the answers with the ones $2 expects.
 check_on_pty() {
     local expected=$BATS_TEST_TMPDIR/expected-$1 got=$BATS_TEST_TMPDIR/got-$1
@@ -196,6 +204,9 @@ check_on_pty() {
 }
 
 need_pty_shell() {
+    # A shell's line editor is what these test, a few seconds a query; the tools' --help they
+    # run has ASan's attention in the other suites.
+    skip_under AddressSanitizer "the shells are under test here, not the tools"
     command -v tmux >/dev/null || skip "tmux is not installed (scripts/deps installs it)"
     command -v "$1" >/dev/null || skip "$1 is not installed (scripts/deps installs it)"
 }
@@ -225,23 +236,23 @@ need_pty_shell() {
 @test "bash on a pty completes the value of every option, '=' splitting the word as bash does" {
     need_pty_shell bash
     [ -f /usr/share/bash-completion/bash_completion ] || skip "bash-completion is not installed"
-    check_on_pty bash "$(value_queries)"
+    check_on_pty bash "$(cached value_queries)"
 }
 
 @test "bash on a pty completes values without the bash-completion package too" {
     need_pty_shell bash
-    check_on_pty bash-plain "$(value_queries)"
+    check_on_pty bash-plain "$(cached value_queries)"
 }
 
 @test "bash on a pty: Tab completes option names with '=' and values with a space" {
     need_pty_shell bash
-    check_on_pty bash "$(tab_queries)"
+    check_on_pty bash "$(cached tab_queries)"
 }
 
 @test "bash on a pty: Tab completes values when '=' and ':' are not word breaks" {
     need_pty_shell bash
     local queries
-    queries=$(tab_queries)
+    queries=$(cached tab_queries)
     ACP_WORDBREAKS=$' \t\n"\'><;|&(' check_on_pty bash-plain "$queries"
 }
 
@@ -270,14 +281,14 @@ EOF
 
 @test "zsh on a pty completes the value of every option; Tab completes names and values" {
     need_pty_shell zsh
-    check_on_pty zsh "$(value_queries)"
-    check_on_pty zsh "$(tab_queries)"
+    check_on_pty zsh "$(cached value_queries)"
+    check_on_pty zsh "$(cached tab_queries)"
 }
 
 @test "fish completes the value of every option" {
     command -v fish >/dev/null || skip "fish is not installed (scripts/deps installs it)"
     local expected=$BATS_TEST_TMPDIR/expected got=$BATS_TEST_TMPDIR/got
-    value_queries >"$expected"
+    cached value_queries >"$expected"
     (cd "$(completion_dir)" && sed -n 's/^> list //p' "$expected" |
         fish --no-config -c '
             for f in $argv; source $f; end

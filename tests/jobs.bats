@@ -286,11 +286,10 @@ bad_input() {
 
 @test "-j 2 keeps memory bounded: a big capture, and lines as long as --max-line-bytes allows" {
     skip_under ThreadSanitizer "its shadow memory is several times the program's"
-    local t=$BATS_TEST_TMPDIR rss
+    local t=$BATS_TEST_TMPDIR
     "$ACP_BUILD/gen-colony" 200000 8 >"$t/big"
     "$ACP_BUILD/peak-rss" acp-validate -j 2 --stateless "$t/big" >/dev/null 2>"$t/err"
-    rss=$(sed -n 's/^peak-rss-kib //p' "$t/err")
-    [ "$rss" -lt $((16 * 1024)) ] || fail "peak RSS $rss KiB with --stateless -j 2"
+    assert_rss_below "$t/err" $((16 * 1024)) "--stateless -j 2"
     # Lines of 1 MiB less a little, each an object of many small members: trees many times
     # their size, of which only a few may be held at once.
     awk 'BEGIN { for (l = 0; l < 40; l++) { printf "{"; for (i = 0; i < 87000; i++) printf "%s\"k%d\":1", i ? "," : "", i; print "}" } }' >"$t/wide"

@@ -61,8 +61,8 @@ check_golden() {
 
 # Leaves out a test that would test the instrument the tools run under rather than the tools (one
 # that measures time or memory, counts threads, needs a tool to keep pace, or feeds it 100 MB).
-# The runs under one name it in ACP_UNDER: valgrind (tests/valgrind), ThreadSanitizer (make
-# check-tsan). Usage: skip_under INSTRUMENT WHY
+# The runs under one name it in ACP_UNDER: valgrind (tests/valgrind), AddressSanitizer (make
+# check-asan), ThreadSanitizer (make check-tsan). Usage: skip_under INSTRUMENT WHY
 skip_under() {
     [ "${ACP_UNDER-}" != "$1" ] || skip "under $1: $2"
 }
