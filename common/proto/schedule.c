@@ -7,6 +7,20 @@
 #include "base/timeutil.h"
 #include "proto/fipa.h"
 
+/* The time an IACP ts of v says: milliseconds above 10^11, none above 10^14 or below 0. */
+static bool iacp_ts_time(double v, double *t, bool *whole_second)
+{
+    if (!(v >= 0 && v <= UNIX_NO_TIME_ABOVE))
+        return false; /* below 0, or schedule_beyond_era */
+    if (v > UNIX_MILLISECONDS_ABOVE) {
+        *t = v / 1000;
+        return true;
+    }
+    *t = v;
+    *whole_second = v == floor(v);
+    return true;
+}
+
 bool schedule_message_time(const json_t *root, enum protocol proto, double *t, bool *whole_second)
 {
     *whole_second = false;
@@ -15,18 +29,16 @@ bool schedule_message_time(const json_t *root, enum protocol proto, double *t, b
     if (proto != PROTO_IACP)
         return false;
     json_t *ts = json_object_get(root, "ts");
-    if (!json_is_number(ts) || json_number_value(ts) < 0)
-        return false;
-    double v = json_number_value(ts);
-    if (!(v <= UNIX_NO_TIME_ABOVE))
-        return false; /* schedule_beyond_era */
-    if (v > UNIX_MILLISECONDS_ABOVE) {
-        *t = v / 1000;
-        return true;
-    }
-    *t = v;
-    *whole_second = v == floor(v);
-    return true;
+    return json_is_number(ts) && iacp_ts_time(json_number_value(ts), t, whole_second);
+}
+
+bool schedule_view_time(const struct message *m, double *t)
+{
+    bool whole_second;
+    if (m->proto == PROTO_FIPA)
+        return fipa_message_time_jv(m->view, t);
+    const struct jv *ts = m->proto == PROTO_IACP ? jv_object_get(m->view, "ts") : NULL;
+    return jv_is_number(ts) && iacp_ts_time(jv_number_value(ts), t, &whole_second);
 }
 
 bool schedule_beyond_era(const json_t *root, enum protocol proto)

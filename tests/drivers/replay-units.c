@@ -80,27 +80,51 @@ static void schedules(void)
     near(schedule_due(&s, 200, 0, 4), 4, "topspeed, later");
 }
 
+/* Both readings of a message's time, from its tree and from its view, are t (NAN: none). */
+static void time_both_ways(json_t *root, enum protocol proto, double want, const char *what)
+{
+    double t = NAN, v = NAN;
+    bool whole;
+    bool has = schedule_message_time(root, proto, &t, &whole);
+    struct message m;
+    message_init(&m, NULL, json_incref(root), proto == PROTO_FIPA ? CHOOSE_FIPA : CHOOSE_IACP);
+    bool view_has = schedule_view_time(&m, &v);
+    message_clear(&m);
+    check(isnan(want) ? !has && !view_has : has && view_has && t == want && v == want, what,
+          view_has ? v : NAN, want);
+}
+
 static void message_times(void)
 {
     double t;
     bool whole;
     json_t *m = json_pack("{s:s, s:I}", "kind", "hb", "ts", (json_int_t)1312284100);
     check(schedule_message_time(m, PROTO_IACP, &t, &whole) && whole, "IACP ts", t, 1312284100);
+    time_both_ways(m, PROTO_IACP, 1312284100, "IACP ts, tree and view");
     json_object_set_new(m, "ts", json_real(1312284100.25));
     check(schedule_message_time(m, PROTO_IACP, &t, &whole) && !whole && t == 1312284100.25,
           "IACP fractional ts", t, 1312284100.25);
+    time_both_ways(m, PROTO_IACP, 1312284100.25, "IACP fractional ts, tree and view");
     json_object_set_new(m, "ts", json_integer(1312284100250));
     check(schedule_message_time(m, PROTO_IACP, &t, &whole) && !whole && t == 1312284100.25,
           "IACP millisecond ts", t, 1312284100.25);
+    time_both_ways(m, PROTO_IACP, 1312284100.25, "IACP millisecond ts, tree and view");
     json_object_set_new(m, "ts", json_string("soon"));
     check(!schedule_message_time(m, PROTO_IACP, &t, &whole), "IACP string ts", 0, 0);
+    time_both_ways(m, PROTO_IACP, NAN, "IACP string ts, tree and view");
+    json_object_set_new(m, "ts", json_integer(-5));
+    time_both_ways(m, PROTO_IACP, NAN, "IACP negative ts, tree and view");
+    json_object_set_new(m, "ts", json_real(1e15));
+    time_both_ways(m, PROTO_IACP, NAN, "IACP ts beyond the era, tree and view");
     json_decref(m);
     m = json_pack("{s:s, s:s}", "performative", "inform", "created_at", "2024-01-15T10:00:00.5Z");
     check(schedule_message_time(m, PROTO_FIPA, &t, &whole) && t == 1705312800.5, "created_at", t,
           1705312800.5);
+    time_both_ways(m, PROTO_FIPA, 1705312800.5, "created_at, tree and view");
     json_object_set_new(m, "timestamp", json_string("2024-01-15T10:00:01Z"));
     check(schedule_message_time(m, PROTO_FIPA, &t, &whole) && t == 1705312801,
           "timestamp before created_at", t, 1705312801);
+    time_both_ways(m, PROTO_FIPA, 1705312801, "timestamp before created_at, tree and view");
     json_decref(m);
 }
 
