@@ -122,6 +122,101 @@ EOF
     assert_line --index 0 --regexp ' alice +alice\\u200b +alice\\ufeff$'
 }
 
+# ---- Names that differ look different, in every format and once rendered ----
+
+# Names an impostor could take: the queen's with a blank at an end, with a Cc, Cf or Zs character
+# (not U+0020 inside a name), with a backslash that reads as an escape; Mermaid's placeholders
+# U+FB02 U+00B0 and U+00B6 U+00DF, which it turns into "&" and ";" when it meets them.
+LOOKALIKES=(queen 'queen ' ' queen' $'queen\u00a0' $'que\u2060en' $'queen\u3000' $'queen\x7f'
+    $'queen\u200b' 'queen\u00a0' $'a\ufb02\u00b0b' $'a\u00b6\u00dfb' $'a\ufb02\u00b0amp\u00b6\u00dfb'
+    'x#38;y' 'two spaces' $'two\u00a0spaces' '  ')
+
+# esc CP: the escape that shows code point CP (hexadecimal).
+esc() {
+    printf '\\u%04x' "$((16#$1))"
+}
+
+# How each of LOOKALIKES is shown; ASCII=1 for the text format, which escapes all but ASCII.
+shown_lookalikes() {
+    local ascii=${1:-0} fb b0 b6 df
+    fb=$'\ufb02' b0=$'\u00b0' b6=$'\u00b6' df=$'\u00df'
+    if [ "$ascii" = 1 ]; then
+        fb=$(esc fb02) b0=$(esc b0) b6=$(esc b6) df=$(esc df)
+    fi
+    printf '%s\n' queen "queen$(esc 20)" "$(esc 20)queen" "queen$(esc a0)" "que$(esc 2060)en" \
+        "queen$(esc 3000)" 'queen\x7f' "queen$(esc 200b)" 'queen\\u00a0' "a$fb${b0}b" "a$b6${df}b" \
+        "a$fb${b0}amp$b6${df}b" 'x#38;y' 'two spaces' "two$(esc a0)spaces" "$(esc 20)$(esc 20)"
+}
+
+# A script of one arrow from each of LOOKALIKES to the next (its participants in that order).
+lookalike_script() {
+    local i name
+    for name in "${LOOKALIKES[@]}"; do
+        name=${name//\\/\\\\}
+        printf 'p\t%s\n' "${name//$'\x7f'/\\x7f}"
+    done
+    for ((i = 1; i < ${#LOOKALIKES[@]}; i++)); do
+        printf 'a\t%s\t%s\tm%d\n' "${LOOKALIKES[i - 1]//\\/\\\\}" "${LOOKALIKES[i]//\\/\\\\}" "$i"
+    done
+}
+
+@test "diagram: names that differ by an end blank, a Cc, Cf or Zs character or a backslash look different (SVG and text)" {
+    need_xmllint
+    local n=${#LOOKALIKES[@]} i shown=()
+    lookalike_script >"$BATS_TEST_TMPDIR/s"
+    diagram svg <"$BATS_TEST_TMPDIR/s" >"$BATS_TEST_TMPDIR/d.svg" 2>/dev/null
+    for ((i = 1; i <= n; i++)); do
+        shown+=("$(xpath "$BATS_TEST_TMPDIR/d.svg" "string(//*[@id=\"participant-$i\"]/*[local-name()=\"text\"])")")
+    done
+    assert_equal "$(printf '%s\n' "${shown[@]}")" "$(shown_lookalikes)"
+    # The text format: the names' line, split where two blanks or more part them.
+    diagram text <"$BATS_TEST_TMPDIR/s" 2>/dev/null | head -1 |
+        sed -E 's/^ +//; s/ {2,}/\n/g' >"$BATS_TEST_TMPDIR/text-names"
+    # (cut to the format's 20 columns, the one too long)
+    assert_equal "$(cat "$BATS_TEST_TMPDIR/text-names")" \
+        "$(shown_lookalikes 1 | sed 's/^a\\ufb02\\u00b0amp\\u00b6\\u00dfb$/a\\ufb02\\u00b0amp.../')"
+}
+
+@test "diagram: every Cc (beyond ASCII), Cf and Zs character but U+0020 is shown as an escape; visible ones are not" {
+    need_xmllint
+    local lo hi cat cp names=() wants=()
+    while read -r lo hi cat; do
+        [[ $lo == '#'* ]] && continue
+        for ((cp = 16#$lo; cp <= 16#$hi; cp++)); do
+            names+=("$(printf 'a\\U%08x' "$cp")")
+            wants+=("a$(printf '\\%s%0*x' "$([ "$cp" -gt 65535 ] && echo U || echo u)" "$([ "$cp" -gt 65535 ] && echo 8 || echo 4)" "$cp")")
+        done
+    done <"$D/invisible"
+    # Visible characters beyond ASCII stay themselves.
+    names+=('a\u00e9' 'a\u4e2d' 'a\U0001f600' 'a\u00a1')
+    wants+=($'a\u00e9' $'a\u4e2d' $'a\U0001f600' $'a\u00a1')
+    local i script=$BATS_TEST_TMPDIR/s
+    for ((i = 0; i < ${#names[@]}; i++)); do
+        printf 'p\t%s\n' "$(printf '%b' "${names[i]}")"
+    done >"$script"
+    diagram svg <"$script" >"$BATS_TEST_TMPDIR/d.svg" 2>/dev/null
+    xpath "$BATS_TEST_TMPDIR/d.svg" '//*[@class="participant"]/*[local-name()="title"]' |
+        sed -E 's/^<title>//; s/<\/title>$//' >"$BATS_TEST_TMPDIR/shown"
+    printf '%s\n' "${wants[@]}" >"$BATS_TEST_TMPDIR/wanted"
+    diff "$BATS_TEST_TMPDIR/wanted" "$BATS_TEST_TMPDIR/shown"
+    [ "${#names[@]}" -gt 200 ] || fail "only ${#names[@]} names"
+}
+
+@test "diagram: long names that differ at their end stay apart in Mermaid, PlantUML and SVG (cut in the middle)" {
+    local long
+    long=$(printf 'x%.0s' {1..90})
+    printf 'a\tagent-%s-000001\tagent-%s-000002\tm\n' "$long" "$long" >"$BATS_TEST_TMPDIR/s"
+    run -0 --separate-stderr diagram mermaid <"$BATS_TEST_TMPDIR/s"
+    assert_line --regexp '^    participant p1 as agent-x+\.\.\.x+-000001$'
+    assert_line --regexp '^    participant p2 as agent-x+\.\.\.x+-000002$'
+    run -0 --separate-stderr diagram plantuml <"$BATS_TEST_TMPDIR/s"
+    assert_line --regexp '^participant "agent-x+\.\.\.x+-000001" as p1$'
+    assert_line --regexp '^participant "agent-x+\.\.\.x+-000002" as p2$'
+    run -0 --separate-stderr diagram svg <"$BATS_TEST_TMPDIR/s"
+    assert_output --regexp '>agent-x+\.\.\.x+-000001</text>'
+    assert_output --regexp '>agent-x+\.\.\.x+-000002</text>'
+}
+
 @test "diagram: a mark on an arrow that does not exist, or a note on no column, is ignored" {
     run -0 --separate-stderr diagram plantuml <<'EOF'
 a	a	b	x
@@ -392,6 +487,37 @@ plantuml_render() {
     done
 }
 
+# mmdc_actors SVG N: the names of participants p1 to pN as mmdc drew them, one a line (xmllint
+# ends each string with a newline).
+mmdc_actors() {
+    local i
+    for ((i = 1; i <= $2; i++)); do
+        xpath "$1" "string(//*[local-name()=\"rect\"][@name=\"p$i\"][contains(@class,\"actor-top\")]/following-sibling::*[local-name()=\"text\"][1])"
+    done
+}
+
+@test "mmdc draws names that differ differently: no placeholder of its own comes out as & or ;" {
+    need_mmdc
+    need_xmllint
+    lookalike_script | diagram mermaid >"$BATS_TEST_TMPDIR/d.mmd" 2>/dev/null
+    mmdc_render "$BATS_TEST_TMPDIR/d.mmd" "$BATS_TEST_TMPDIR/d.svg"
+    run -0 mmdc_actors "$BATS_TEST_TMPDIR/d.svg" "${#LOOKALIKES[@]}"
+    assert_output "$(shown_lookalikes)"
+}
+
+@test "plantuml draws names that differ differently" {
+    need_plantuml
+    need_xmllint
+    lookalike_script | diagram plantuml >"$BATS_TEST_TMPDIR/d.puml" 2>/dev/null
+    plantuml_render "$BATS_TEST_TMPDIR/d.puml"
+    # Each participant's name at the top and at the foot of its column, in order, then the labels.
+    local i n=${#LOOKALIKES[@]}
+    for ((i = 1; i <= 2 * n; i += 2)); do
+        xpath "$BATS_TEST_TMPDIR/d.svg" "string((//*[local-name()=\"text\"])[$i])"
+    done >"$BATS_TEST_TMPDIR/names"
+    assert_equal "$(cat "$BATS_TEST_TMPDIR/names")" "$(shown_lookalikes)"
+}
+
 # ---- SVG, drawn by the module ----
 
 # check_svg FILE ARROWS PARTICIPANTS: well-formed XML 1.0 in UTF-8; exactly its arrows and
@@ -454,13 +580,14 @@ warning: fipa-late: inform 40 s after the request"
     [ "${wider% *}" -eq $((${base% *} + 110)) ] || fail "base $base, one more column $wider"
     [ "${wider#* }" -eq "${base#* }" ] || fail "a column changed the height"
     [ "${taller#* }" -eq $((${base#* } + 30)) ] || fail "base $base, one more arrow $taller"
-    # Long names widen the columns, and are cut at 24 characters with the whole name in a tooltip.
+    # Long names widen the columns, and are cut in the middle to 24 characters with the whole name
+    # in a tooltip.
     local long
     long=$(printf 'N%.0s' {1..80})
     printf 'a\t%s\tb\tx\n' "$long" | diagram svg >"$BATS_TEST_TMPDIR/long.svg"
     need_xmllint
     run -0 xpath "$BATS_TEST_TMPDIR/long.svg" 'string(//*[@id="participant-1"]/*[local-name()="text"])'
-    assert_output "NNNNNNNNNNNNNNNNNNNNN..."
+    assert_output "NNNNNNNNNNN...NNNNNNNNNN"
     run -0 xpath "$BATS_TEST_TMPDIR/long.svg" 'string(//*[@id="participant-1"]/*[local-name()="title"])'
     assert_output "$long"
 }

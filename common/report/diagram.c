@@ -146,15 +146,36 @@ struct glyph {
     unsigned cp;
 };
 
-/* Characters that are invisible, act on a terminal, reorder a line, or that XML 1.0 forbids
- * (U+FFFE, U+FFFF): shown as escapes, so that two names that differ never look the same. */
+/* Characters shown as escapes, so that two names that differ never look the same: the Unicode
+ * categories Cc (C1 controls here: C0 ones and DEL are bytes below 0x80), Cf (invisible, or
+ * reordering a line), Zs but U+0020 (blanks that look like a space, or like nothing), Zl and Zp;
+ * and non-characters (U+FDD0 to U+FDEF, U+xFFFE and U+xFFFF, which XML 1.0 forbids). Unicode
+ * 15.1's tables; U+2065 and the rest of the tags block, unassigned, with their neighbours. */
 static bool hidden(unsigned cp)
 {
-    return (cp >= 0x80 && cp <= 0x9f) || cp == 0xad || cp == 0x061c || cp == 0x180e ||
-           (cp >= 0x200b && cp <= 0x200f) || (cp >= 0x2028 && cp <= 0x202e) ||
-           (cp >= 0x2060 && cp <= 0x206f) || cp == 0xfeff || (cp >= 0xfdd0 && cp <= 0xfdef) ||
-           (cp >= 0xfff9 && cp <= 0xfffb) || (cp & 0xfffe) == 0xfffe ||
-           (cp >= 0xe0000 && cp <= 0xe007f);
+    static const struct {
+        unsigned lo, hi;
+    } ranges[] = {
+        {0x80, 0xa0},       {0xad, 0xad},       {0x600, 0x605},     {0x61c, 0x61c},
+        {0x6dd, 0x6dd},     {0x70f, 0x70f},     {0x890, 0x891},     {0x8e2, 0x8e2},
+        {0x1680, 0x1680},   {0x180e, 0x180e},   {0x2000, 0x200f},   {0x2028, 0x202f},
+        {0x205f, 0x206f},   {0x3000, 0x3000},   {0xfdd0, 0xfdef},   {0xfeff, 0xfeff},
+        {0xfff9, 0xfffb},   {0x110bd, 0x110bd}, {0x110cd, 0x110cd}, {0x13430, 0x1343f},
+        {0x1bca0, 0x1bca3}, {0x1d173, 0x1d17a}, {0xe0000, 0xe007f},
+    };
+    if ((cp & 0xfffe) == 0xfffe)
+        return true;
+    size_t lo = 0, hi = sizeof ranges / sizeof *ranges;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (cp < ranges[mid].lo)
+            hi = mid;
+        else if (cp > ranges[mid].hi)
+            lo = mid + 1;
+        else
+            return true;
+    }
+    return false;
 }
 
 /* East Asian wide characters and emoji take two columns of a monospaced font. */
@@ -181,12 +202,37 @@ static void set_escape(struct glyph *g, char kind, unsigned value, unsigned digi
     g->literal = false;
 }
 
-/* Reads the glyph at s[i]; returns the index after it. ascii: escape everything beyond
- * printable ASCII too (the text format). */
-static size_t next_glyph(const char *str, size_t len, size_t i, bool ascii, struct glyph *g)
+/* A text being made visible. The blanks (U+0020) before lead and from trail on are shown as
+ * escapes too: "queen " and "queen" must not look alike, and a name's ends cannot be seen. */
+struct visible {
+    const unsigned char *s;
+    size_t len, lead, trail;
+    bool ascii; /* escape everything beyond printable ASCII too (the text format) */
+};
+
+static struct visible visible_of(const char *s, bool ascii)
 {
-    const unsigned char *s = (const unsigned char *)str;
-    unsigned char c = s[i];
+    struct visible v = {(const unsigned char *)s, strlen(s), 0, 0, ascii};
+    while (v.lead < v.len && v.s[v.lead] == ' ')
+        v.lead++;
+    v.trail = v.len;
+    while (v.trail > v.lead && v.s[v.trail - 1] == ' ')
+        v.trail--;
+    return v;
+}
+
+/* Reads the glyph at v->s[i]; returns the index after it. */
+static size_t next_glyph(const struct visible *v, size_t i, struct glyph *g)
+{
+    unsigned char c = v->s[i];
+    if (c == '\\') { /* doubled, so that no text can look like an escape */
+        set_escape(g, '\\', 0, 0);
+        return i + 1;
+    }
+    if (c == ' ' && (i < v->lead || i >= v->trail)) {
+        set_escape(g, 'u', c, 4);
+        return i + 1;
+    }
     if (c >= 0x20 && c < 0x7f) {
         g->text[0] = (char)c;
         g->len = g->width = 1;
@@ -198,16 +244,16 @@ static size_t next_glyph(const char *str, size_t len, size_t i, bool ascii, stru
         set_escape(g, c == '\n' ? 'n' : c == '\r' ? 'r' : 't', 0, 0);
         return i + 1;
     }
-    size_t n = c < 0x80 ? 0 : utf8_sequence_length(s + i, len - i);
+    size_t n = c < 0x80 ? 0 : utf8_sequence_length(v->s + i, v->len - i);
     if (n == 0) {
         set_escape(g, 'x', c, 2);
         return i + 1;
     }
-    unsigned cp = utf8_decode(s + i, n);
-    if (ascii || hidden(cp)) {
+    unsigned cp = utf8_decode(v->s + i, n);
+    if (v->ascii || hidden(cp)) {
         set_escape(g, cp > 0xffff ? 'U' : 'u', cp, cp > 0xffff ? 8 : 4);
     } else {
-        memcpy(g->text, s + i, n);
+        memcpy(g->text, v->s + i, n);
         g->len = n;
         g->width = char_width(cp);
         g->literal = true;
@@ -224,9 +270,14 @@ struct writer {
     unsigned prev; /* the last character written as itself, 0 after a reference */
 };
 
-/* Characters Mermaid's sequence grammar never reads as syntax in a message, note or alias. */
+/* Characters Mermaid's sequence grammar never reads as syntax in a message, note or alias. Not
+ * the four of the placeholders Mermaid hides its entities behind while it parses ("#38;" becomes
+ * U+FB02 U+00B0 "38" U+00B6 U+00DF, turned back into "&#38;" afterwards): written as they are,
+ * they would come out as "&" and ";" (a name "a\ufb02\u00b0b" drawn "a&b"). */
 static bool mermaid_plain(unsigned cp)
 {
+    if (cp == 0xfb02 || cp == 0xb0 || cp == 0xb6 || cp == 0xdf)
+        return false;
     return cp >= 0x80 || (cp >= 'a' && cp <= 'z') || (cp >= 'A' && cp <= 'Z') ||
            (cp >= '0' && cp <= '9') || cp == ' ' || cp == '.' || cp == '-' || cp == '_' ||
            cp == '/';
@@ -308,15 +359,15 @@ struct measure {
 static struct measure measure(const char *s, size_t max, bool ascii)
 {
     struct measure m = {0, 0, 0};
-    size_t len = strlen(s);
+    struct visible v = visible_of(s, ascii);
     bool fits = true;
     struct glyph g;
-    if (len == 0) {
+    if (v.len == 0) {
         m.width = 2; /* shown as "" */
         return m;
     }
-    for (size_t i = 0; i < len;) {
-        size_t next = next_glyph(s, len, i, ascii, &g);
+    for (size_t i = 0; i < v.len;) {
+        size_t next = next_glyph(&v, i, &g);
         m.width += g.width;
         if (fits && m.fit_width + g.width + 3 <= max) {
             m.fit_bytes = next;
@@ -340,22 +391,88 @@ static size_t shown_width(const char *s, size_t max, bool ascii)
 static void put_text(struct writer *w, const char *s, size_t max)
 {
     bool ascii = w->format == DIAGRAM_TEXT;
-    size_t len = strlen(s);
+    struct visible v = visible_of(s, ascii);
     w->prev = 0; /* what comes before a text is the format's own syntax */
-    if (len == 0) {
+    if (v.len == 0) {
         put_ascii(w, "\"\"");
         return;
     }
     struct measure m = measure(s, max, ascii);
     bool cut = m.width > max;
-    size_t end = cut ? m.fit_bytes : len;
+    size_t end = cut ? m.fit_bytes : v.len;
     struct glyph g;
     for (size_t i = 0; i < end;) {
-        i = next_glyph(s, len, i, ascii, &g);
+        i = next_glyph(&v, i, &g);
         put_glyph(w, &g);
     }
     if (cut)
         put_ascii(w, "...");
+}
+
+/* Where a name wider than max columns is cut: its head, "...", then its tail, each about half of
+ * what is left, so that names that differ at their end (agent-000001, agent-000002) stay apart. */
+struct name_cut {
+    size_t head_end, tail_start; /* bytes */
+    size_t width;
+};
+
+static struct name_cut cut_name(const char *s, size_t max, bool ascii)
+{
+    struct measure m = measure(s, max, ascii);
+    struct visible v = visible_of(s, ascii);
+    struct name_cut c = {v.len, v.len, m.width};
+    if (m.width <= max)
+        return c;
+    size_t head = (max - 3 + 1) / 2, tail = max - 3 - head, head_w = 0, tail_w = 0, at = 0;
+    bool in_head = true;
+    struct glyph g;
+    c.head_end = 0;
+    for (size_t i = 0; i < v.len;) {
+        size_t next = next_glyph(&v, i, &g);
+        if (in_head && at + g.width <= head) {
+            c.head_end = next;
+            head_w = at + g.width;
+        } else {
+            in_head = false;
+        }
+        if (c.tail_start == v.len && !in_head && m.width - at <= tail) {
+            c.tail_start = i;
+            tail_w = m.width - at;
+        }
+        at += g.width;
+        i = next;
+    }
+    c.width = head_w + 3 + tail_w;
+    return c;
+}
+
+/* The columns a name takes as put_name(s, max) shows it. */
+static size_t name_width(const char *s, size_t max, bool ascii)
+{
+    return cut_name(s, max, ascii).width;
+}
+
+/* Writes a name made visible, cut in the middle to at most max columns (max is at least 5). */
+static void put_name(struct writer *w, const char *s, size_t max)
+{
+    bool ascii = w->format == DIAGRAM_TEXT;
+    struct visible v = visible_of(s, ascii);
+    struct name_cut c = cut_name(s, max, ascii);
+    if (c.head_end == v.len) {
+        put_text(w, s, max);
+        return;
+    }
+    w->prev = 0;
+    struct glyph g;
+    for (size_t i = 0; i < c.head_end;) {
+        i = next_glyph(&v, i, &g);
+        put_glyph(w, &g);
+    }
+    put_ascii(w, "...");
+    for (size_t i = c.tail_start; i < v.len;) {
+        i = next_glyph(&v, i, &g);
+        put_glyph(w, &g);
+    }
 }
 
 static const char *mark_word(enum diagram_mark mark)
@@ -460,7 +577,7 @@ static void write_mermaid(const struct diagram *d, struct writer *w)
     }
     for (size_t i = 0; i < d->nnames; i++) {
         sb_addf(w->out, "    participant p%zu as ", i + 1);
-        put_text(w, d->names[i], SOURCE_NAME_MAX);
+        put_name(w, d->names[i], SOURCE_NAME_MAX);
         sb_addc(w->out, '\n');
     }
     static const struct sink sink = {mermaid_arrow, mermaid_standalone_note};
@@ -520,7 +637,7 @@ static void write_plantuml(const struct diagram *d, struct writer *w)
     }
     for (size_t i = 0; i < d->nnames; i++) {
         sb_adds(w->out, "participant \"");
-        put_text(w, d->names[i], SOURCE_NAME_MAX);
+        put_name(w, d->names[i], SOURCE_NAME_MAX);
         sb_addf(w->out, "\" as p%zu\n", i + 1);
     }
     static const struct sink sink = {plantuml_arrow, plantuml_standalone_note};
@@ -790,7 +907,7 @@ static void write_svg(const struct diagram *d, struct strbuf *out)
     struct svg_ctx s = {.w = {&body, DIAGRAM_SVG, 0}};
     size_t name_w = 0, label_w = 0;
     for (size_t i = 0; i < d->nnames; i++)
-        name_w = max_size(name_w, shown_width(d->names[i], SVG_NAME_MAX, false));
+        name_w = max_size(name_w, name_width(d->names[i], SVG_NAME_MAX, false));
     for (size_t i = 0; i < d->narrows; i++)
         label_w = max_size(label_w, shown_width(d->arrows[i].label, SVG_LABEL_MAX, false));
     s.gap = max_size(SVG_MIN_GAP, max_size(svg_px(name_w) + 40, svg_px(label_w) + 40));
@@ -828,7 +945,7 @@ static void write_svg(const struct diagram *d, struct strbuf *out)
     }
     for (size_t i = 0; i < d->nnames; i++) {
         size_t x = svg_x(&s, i);
-        size_t box = svg_px(shown_width(d->names[i], SVG_NAME_MAX, false)) + 16;
+        size_t box = svg_px(name_width(d->names[i], SVG_NAME_MAX, false)) + 16;
         sb_addf(out, "<g class=\"participant\" id=\"participant-%zu\">\n<title>", i + 1);
         put_text(&w, d->names[i], SVG_TIP_MAX);
         sb_adds(out, "</title>\n");
@@ -841,7 +958,7 @@ static void write_svg(const struct diagram *d, struct strbuf *out)
                 "stroke=\"#3949ab\"/>\n",
                 x - box / 2, top, box, SVG_BOX_H);
         sb_addf(out, "<text x=\"%zu\" y=\"%zu\" text-anchor=\"middle\">", x, top + 18);
-        put_text(&w, d->names[i], SVG_NAME_MAX);
+        put_name(&w, d->names[i], SVG_NAME_MAX);
         sb_adds(out, "</text>\n</g>\n");
     }
     sb_add(out, body.buf, body.len);
