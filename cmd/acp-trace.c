@@ -21,6 +21,7 @@ enum {
     OPT_MERGE_STATS,
     OPT_HIDE,
     OPT_MAX_ARROWS,
+    OPT_NO_TIMES,
 };
 
 static const struct opt trace_options[] = {
@@ -36,6 +37,8 @@ static const struct opt trace_options[] = {
      "diagrams, the report and the stats leave out these kinds or performatives"},
     {"max-arrows", OPT_MAX_ARROWS, required_argument, "N",
      "diagrams stop after N arrows (default 10000)"},
+    {"no-times", OPT_NO_TIMES, no_argument, NULL,
+     "diagrams leave out each message's time and delta"},
     {"now", OPT_NOW, required_argument, "TIME",
      "relative date-times count from TIME (default: SOURCE_DATE_EPOCH, else the clock)"},
     {NULL, 0, 0, NULL, NULL},
@@ -72,6 +75,7 @@ struct trace {
     char **hidden; /* kinds and acts (kebab) that diagrams and the counts leave out */
     size_t nhidden;
     unsigned long max_arrows;
+    bool no_times;
 
     struct engine *engine;
     const struct engine_config *engine_config;
@@ -163,6 +167,9 @@ static bool handle_option(void *ctx, int key, const char *arg)
         return true;
     case OPT_HIDE:
         return parse_hide(t, arg);
+    case OPT_NO_TIMES:
+        t->no_times = true;
+        return true;
     case OPT_MAX_ARROWS:
         if (parse_ulong(arg, &t->max_arrows) && t->max_arrows > 0)
             return true;
@@ -283,6 +290,8 @@ static void summary_done(void *ctx, const struct conversation_summary *s)
         return;
     const char *outcome = trace_outcome(s);
     trace_stats_conversation(t->stats, s, outcome);
+    if (t->diagram)
+        trace_diagram_outcome(t->diagram, s, outcome);
     if (t->follow)
         show_followed_findings(t, s);
     if (t->format != FORMAT_SUMMARY)
@@ -320,7 +329,7 @@ static enum verdict trace_message(void *ctx, struct filter *f, struct message *m
         if (t->format == FORMAT_MESSAGES)
             write_record(f, m->rec);
         if (t->diagram)
-            trace_diagram_message(t->diagram, m, kind, sender);
+            trace_diagram_message(t->diagram, m, kind, sender, conversation);
     }
     if (t->diagram)
         trace_diagram_end(t->diagram);
@@ -360,8 +369,11 @@ static void write_views(struct trace *t, struct filter *f)
     else if (t->format == FORMAT_REPORT)
         trace_stats_report(t->stats, &t->out);
     else if (t->diagram)
-        trace_diagram_write(t->diagram, &t->out,
-                            &(struct diagram_flush){.flush = flush_view, .ctx = t});
+        trace_diagram_write(t->diagram,
+                            &(struct diagram_layout){
+                                .no_times = t->no_times,
+                                .flush = &(struct diagram_flush){.flush = flush_view, .ctx = t}},
+                            &t->out);
     filter_write(f, t->out.buf, t->out.len);
 }
 

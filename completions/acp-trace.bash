@@ -9,6 +9,7 @@ _acp_trace_options='
 --merge-stats
 --hide=
 --max-arrows=
+--no-times
 --now=
 -q --quiet
 --strict

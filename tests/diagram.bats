@@ -72,12 +72,21 @@ need_xmllint() {
 
 # ---- Golden diagrams of a small exchange ----
 
+# golden FORMAT EXT [CASE TITLE COUNTS]: the diagram of tests/fixtures/diagram/CASE.script (the
+# small exchange by default) is CASE.EXT.
 golden() {
-    local format=$1 ext=$2
-    diagram "$format" "Colony capture" <"$D/exchange.script" >"$BATS_TEST_TMPDIR/out" \
+    local format=$1 ext=$2 case=${3:-exchange} title=${4:-Colony capture}
+    local counts=${5:-arrows 7 participants 3}
+    diagram "$format" "$title" <"$D/$case.script" >"$BATS_TEST_TMPDIR/out" \
         2>"$BATS_TEST_TMPDIR/err" || fail "the driver failed"
-    diff -u "$D/exchange.$ext" "$BATS_TEST_TMPDIR/out" || fail "$format differs from the golden diagram"
-    assert_equal "$(cat "$BATS_TEST_TMPDIR/err")" "arrows 7 participants 3"
+    diff -u "$D/$case.$ext" "$BATS_TEST_TMPDIR/out" || fail "$format differs from the golden diagram"
+    assert_equal "$(cat "$BATS_TEST_TMPDIR/err")" "$counts"
+}
+
+# The story of two conversations: times and deltas, two files, a date that changes, a message to
+# three receivers, findings, outcomes.
+story() {
+    golden "$1" "$2" story "A story" "arrows 8 participants 4"
 }
 
 @test "diagram: golden Mermaid of a small exchange" {
@@ -94,6 +103,107 @@ golden() {
 
 @test "diagram: golden text flow of a small exchange" {
     golden text txt
+}
+
+@test "diagram: golden Mermaid of a story: times, deltas, outcomes, a legend" {
+    story mermaid mmd
+}
+
+@test "diagram: golden PlantUML of a story: times, deltas, outcomes, a legend" {
+    story plantuml puml
+}
+
+@test "diagram: golden SVG of a story: times, deltas, lines, outcomes, a legend" {
+    story svg svg
+}
+
+# whens_of DELTA...: the times of messages a second apart with each delta, as Mermaid shows them.
+whens_of() {
+    local delta t=1312284100
+    for delta in "$@"; do
+        printf 't\t%s\t%s\t\t\na\ta\tb\tx\n' "$t" "$delta"
+        t=$((t + 1))
+    done | diagram mermaid 2>/dev/null | sed -n 's/^    p1->>p2: \(.*\) x$/\1/p'
+}
+
+@test "diagram: each arrow shows its time, its date on the first and when it changes, and its delta" {
+    run -0 whens_of '' 1 0.25 0.001 59.9996 60 80 3725 90061 -3 -0.5 0
+    assert_output "2011-08-02 11:21:40
+11:21:41 +1s
+11:21:42 +0.25s
+11:21:43 +0.001s
+11:21:44 +1m00s
+11:21:45 +1m00s
+11:21:46 +1m20s
+11:21:47 +1h02m05s
+11:21:48 +1d01h01m01s
+11:21:49 -3s
+11:21:50 -0.5s
+11:21:51 +0s"
+    # Milliseconds where the time has them; a new date where it changes.
+    run -0 --separate-stderr diagram plantuml <<<$'t\t1312284100.25\t\t\t\na\ta\tb\tx\nt\t1312416000\t131899.75\t\t\na\tb\ta\ty'
+    assert_line 'p1 -> p2 : 2011-08-02 11:21:40.250 x'
+    assert_line 'p2 -> p1 : 2011-08-04 00:00:00 +1d12h38m20s y'
+}
+
+@test "diagram: --no-times leaves every time and delta out, and the legend's line on them" {
+    local f
+    for f in mermaid plantuml svg; do
+        diagram --no-times "$f" <"$D/story.script" >"$BATS_TEST_TMPDIR/d" 2>/dev/null
+        run -1 grep -E '11:21|[+]1s|times: when' "$BATS_TEST_TMPDIR/d"
+        diagram "$f" <"$D/story.script" >"$BATS_TEST_TMPDIR/d" 2>/dev/null
+        run -0 grep -E '11:21|times: when' "$BATS_TEST_TMPDIR/d"
+    done
+}
+
+@test "diagram: a message to several receivers is an arrow to each, its findings noted once" {
+    run -0 --separate-stderr diagram mermaid <<'EOF'
+g	a	cfp c1	b	c	d
+m	2	warning	w: once
+a	b	a	propose c1
+EOF
+    assert_equal "$stderr" "arrows 4 participants 4"
+    assert_output "sequenceDiagram
+    participant p1 as a
+    participant p2 as b
+    participant p3 as c
+    participant p4 as d
+    rect rgb(255, 224, 178)
+    p1->>p2: cfp c1
+    p1->>p3: cfp c1
+    p1->>p4: cfp c1
+    Note over p1,p4: warning#58; w#58; once
+    end
+    p2->>p1: propose c1
+    Note over p1,p4: legend#58; orange box#58; a warning#44; each diagnostic in a note"
+}
+
+@test "diagram: the legend tells what the diagram holds, and only that" {
+    run -0 --separate-stderr diagram plantuml <<<$'a\ta\tb\tx'
+    refute_output --partial 'legend'
+    run -0 --separate-stderr diagram plantuml <<<$'t\t100\t\t\t\na\ta\tb\tx\nm\t1\terror\te\no\t1\tended\tc: failed'
+    assert_output --partial "legend
+times: when each message was sent (UTC), then +how long after the previous message of its conversation
+<color:#C000C0>magenta</color> arrow: an error, each diagnostic in a note
+how each conversation ended, at its last message: <color:#616161>grey</color> ended otherwise
+endlegend"
+}
+
+@test "diagram: an outcome goes after its message, its marks and the notes there, in its colour" {
+    run -0 --separate-stderr diagram plantuml <<'EOF'
+a	a	b	one
+a	b	a	two
+n	a	warning	after two
+o	1	done	c1: done
+m	1	error	bad
+n	b	none	last
+EOF
+    assert_output --partial 'p1 -[#C000C0]> p2 : one
+note over p1, p2 #F8D0F8 : error: bad
+note over p1, p2 #C8E6C9 : c1: done
+p2 -> p1 : two
+note over p1 #FFE0B2 : warning: after two
+note over p2 : last'
 }
 
 @test "diagram: participants in order of first appearance, one column per name" {
@@ -230,6 +340,9 @@ participant \"a\" as p1
 participant \"b\" as p2
 p1 -[#B26A00]> p2 : x
 note over p1, p2 #FFE0B2 : warning: one
+legend
+<color:#B26A00>orange</color> arrow: a warning, each diagnostic in a note
+endlegend
 @enduml"
 }
 
@@ -355,7 +468,9 @@ EOF
 # Every line of a Mermaid document is one of the lines the writer writes, with its texts made of
 # plain characters, #NN; references and UTF-8 beyond ASCII only.
 MERMAID_TEXT='([A-Za-z0-9 ./_-]|#[0-9]+;|[^[:print:][:cntrl:]])*'
-MERMAID_LINE="^(sequenceDiagram|    title $MERMAID_TEXT|    participant p[0-9]+ as $MERMAID_TEXT|    p[0-9]+->>p[0-9]+: $MERMAID_TEXT|    Note over p[0-9]+(,p[0-9]+)?: $MERMAID_TEXT|    rect rgb\\([0-9]+, [0-9]+, [0-9]+\\)|    end)\$"
+# A message's time, its date where it changes, and its delta, which the writer puts before a label.
+WHEN='(([0-9]{4}-[0-9]{2}-[0-9]{2} )?[0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]{3})?( [+-][0-9dhms.]+)? )?'
+MERMAID_LINE="^(sequenceDiagram|    title $MERMAID_TEXT|    participant p[0-9]+ as $MERMAID_TEXT|    p[0-9]+->>p[0-9]+: $WHEN$MERMAID_TEXT|    Note over p[0-9]+(,p[0-9]+)?: $MERMAID_TEXT|    rect rgb\\([0-9]+, [0-9]+, [0-9]+\\)|    end)\$"
 
 @test "diagram: hostile Mermaid keeps to its grammar, exact counts (property)" {
     make_hostile mermaid mmd "${SEEDS[@]}"
@@ -392,12 +507,25 @@ mmdc_render() {
     mmdc_render "$D/exchange.mmd" "$BATS_TEST_TMPDIR/exchange.svg"
     [ "$(count 'class="messageLine[01]"' "$BATS_TEST_TMPDIR/exchange.svg")" -eq 7 ]
     [ "$(count 'class="actor actor-top"' "$BATS_TEST_TMPDIR/exchange.svg")" -eq 3 ]
-    [ "$(count 'class="note"' "$BATS_TEST_TMPDIR/exchange.svg")" -eq 5 ]
+    # five notes, and the legend's line
+    [ "$(count 'class="note"' "$BATS_TEST_TMPDIR/exchange.svg")" -eq 6 ]
     # And a line it cannot parse is an error, so the test can tell a broken diagram.
     printf 'sequenceDiagram\n    participant p1 as a;b\n    p1->>p1: end\n' >"$BATS_TEST_TMPDIR/broken.mmd"
     run "$MMDC" -q -p "$BATS_TEST_TMPDIR/puppeteer.json" -i "$BATS_TEST_TMPDIR/broken.mmd" \
         -o "$BATS_TEST_TMPDIR/broken.svg"
     [ "$status" -ne 0 ] || fail "mmdc took a broken diagram"
+}
+
+@test "mmdc renders the story: its arrows, notes, outcomes and legend" {
+    need_mmdc
+    diagram mermaid "A story" <"$D/story.script" >"$BATS_TEST_TMPDIR/story.mmd" 2>/dev/null
+    mmdc_render "$BATS_TEST_TMPDIR/story.mmd" "$BATS_TEST_TMPDIR/story.svg"
+    [ "$(count 'class="messageLine[01]"' "$BATS_TEST_TMPDIR/story.svg")" -eq 8 ]
+    [ "$(count 'class="actor actor-top"' "$BATS_TEST_TMPDIR/story.svg")" -eq 4 ]
+    # a warning, an error, two outcomes, a note and the legend's three lines
+    [ "$(count 'class="note"' "$BATS_TEST_TMPDIR/story.svg")" -eq 8 ]
+    grep -q '>11:21:42.500 +1.25s propose c1<' "$BATS_TEST_TMPDIR/story.svg"
+    grep -q '>queen/q-00a1: done after 1d00h00m10s<' "$BATS_TEST_TMPDIR/story.svg"
 }
 
 @test "mmdc renders hostile Mermaid with exactly its arrows and participants (property)" {
@@ -424,7 +552,9 @@ mmdc_render() {
 # ---- PlantUML ----
 
 PLANTUML_TEXT='([A-Za-z0-9 .,:_/-]|<U\+[0-9A-F]{4,6}>)*'
-PLANTUML_LINE="^(@startuml|title $PLANTUML_TEXT|participant \"$PLANTUML_TEXT\" as p[0-9]+|p[0-9]+ -(\\[#[0-9A-F]{6}\\])?> p[0-9]+ : $PLANTUML_TEXT|note over p[0-9]+(, p[0-9]+)?( #[0-9A-F]{6})? : $PLANTUML_TEXT|@enduml)\$"
+# The legend's lines: words of ours, some in colour, about times, anomalies or outcomes.
+PLANTUML_LEGEND='(times: |<color:|how each conversation ended)([A-Za-z ,.:()+]|<color:#[0-9A-F]{6}>[a-z]+</color>|#[0-9A-F]{6}>[a-z]+</color>)*'
+PLANTUML_LINE="^(@startuml|title $PLANTUML_TEXT|participant \"$PLANTUML_TEXT\" as p[0-9]+|p[0-9]+ -(\\[#[0-9A-F]{6}\\])?> p[0-9]+ : $WHEN$PLANTUML_TEXT|note over p[0-9]+(, p[0-9]+)?( #[0-9A-F]{6})? : $PLANTUML_TEXT|legend|$PLANTUML_LEGEND|endlegend|@enduml)\$"
 
 @test "diagram: hostile PlantUML keeps to its grammar, in ASCII, exact counts (property)" {
     make_hostile plantuml puml "${SEEDS[@]}"
@@ -463,13 +593,28 @@ plantuml_render() {
     need_plantuml
     cp "$D/exchange.puml" "$BATS_TEST_TMPDIR/"
     plantuml_render "$BATS_TEST_TMPDIR/exchange.puml"
-    # One arrowhead (polygon) per arrow; a box at the top and at the foot of each column.
+    # One arrowhead (polygon) per arrow; a box at the top and at the foot of each column, and the
+    # legend's.
     [ "$(count '<polygon' "$BATS_TEST_TMPDIR/exchange.svg")" -eq 7 ]
-    [ "$(count '<rect' "$BATS_TEST_TMPDIR/exchange.svg")" -eq 6 ]
+    [ "$(count '<rect' "$BATS_TEST_TMPDIR/exchange.svg")" -eq 7 ]
     # And the check tells a broken diagram.
     printf '@startuml\nparticipant "a"b" as p1\n@enduml\n' >"$BATS_TEST_TMPDIR/broken.puml"
     run plantuml -tsvg -failfast2 "$BATS_TEST_TMPDIR/broken.puml"
     [ "$status" -ne 0 ] || fail "plantuml took a broken diagram"
+}
+
+@test "plantuml draws anomalies in colours of their own, not in its default arrows' #A80036" {
+    need_plantuml
+    diagram plantuml <"$D/story.script" >"$BATS_TEST_TMPDIR/story.puml" 2>/dev/null
+    plantuml_render "$BATS_TEST_TMPDIR/story.puml"
+    # The arrowheads: four unmarked ones in PlantUML's colour, the cfp's three (a warning) in
+    # orange, the result's (an error) in magenta.
+    run -0 bash -c "grep -o '<polygon[^>]*>' '$BATS_TEST_TMPDIR/story.svg' | grep -o 'fill=\"#[0-9A-F]*\"' | sort | uniq -c"
+    assert_output "      4 fill=\"#A80036\"
+      3 fill=\"#B26A00\"
+      1 fill=\"#C000C0\""
+    # the legend names them
+    grep -q '>magenta<' "$BATS_TEST_TMPDIR/story.svg"
 }
 
 @test "plantuml renders hostile PlantUML with exactly its arrows and participants (property)" {
@@ -483,7 +628,10 @@ plantuml_render() {
     for seed in "${RENDER_SEEDS[@]}"; do
         local svg=$BATS_TEST_TMPDIR/h.$seed.svg
         [ "$(count '<polygon' "$svg")" -eq 60 ] || fail "seed $seed: arrows"
-        [ "$(count '<rect' "$svg")" -eq $((2 * $(participants_of "$seed"))) ] || fail "seed $seed: participants"
+        # a box at each end of each column, and the legend's where there are marks
+        local legend=0
+        ! grep -q '^legend$' "$BATS_TEST_TMPDIR/h.$seed.puml" || legend=1
+        [ "$(count '<rect' "$svg")" -eq $((2 * $(participants_of "$seed") + legend)) ] || fail "seed $seed: participants"
     done
 }
 
@@ -544,13 +692,41 @@ check_svg() {
 @test "diagram: the golden SVG holds its arrows, columns, marks and tooltips" {
     need_xmllint
     check_svg "$D/exchange.svg" 7 3
-    # Marked arrows in colour, every finding in the arrow's tooltip.
-    [ "$(xpath "$D/exchange.svg" 'count(//*[@id="arrow-5"]/*[local-name()="path"][@stroke="#c62828"])')" -eq 1 ]
+    # Marked arrows in colour, every finding in the arrow's tooltip and under the arrow.
+    [ "$(xpath "$D/exchange.svg" 'count(//*[@id="arrow-5"]/*[local-name()="path"][@stroke="#c000c0"])')" -eq 1 ]
     [ "$(xpath "$D/exchange.svg" 'count(//*[@id="arrow-2"]/*[local-name()="path"][@stroke="#b26a00"])')" -eq 1 ]
     run -0 xpath "$D/exchange.svg" 'string(//*[@id="arrow-5"]/*[local-name()="title"])'
     assert_output "inform r1
 error: fipa-reply: inform answers no open request
 warning: fipa-late: inform 40 s after the request"
+    run -0 xpath "$D/exchange.svg" '//*[@id="arrow-5"]/*[@class="diagnostic"]'
+    assert_output '<text class="diagnostic" x="306" y="274" fill="#c000c0">error: fipa-reply: inform answers no open request</text>
+<text class="diagnostic" x="306" y="290" fill="#b26a00">warning: fipa-late: inform 40 s after the request</text>'
+}
+
+@test "diagram: the SVG's rows name their line (and file, with several) and time; outcomes and legend" {
+    need_xmllint
+    local f=$BATS_TEST_TMPDIR/story.svg
+    diagram svg <"$D/story.script" >"$f" 2>/dev/null
+    check_svg "$f" 8 4
+    run -0 xpath "$f" '//*[@class="when"]/text()'
+    assert_output 'colony.jsonl:1  2011-08-02 11:21:40
+colony.jsonl:2  11:21:41 +1s
+colony.jsonl:3  11:21:41.250
+colony.jsonl:4  11:21:42.500 +1.25s
+colony.jsonl:5  11:21:43
+fipa.jsonl:1  2011-08-03 11:21:50 +1d00h00m08s'
+    run -0 xpath "$f" 'string(//*[@id="arrow-1"]/*[local-name()="title"])'
+    assert_output $'colony.jsonl:1  2011-08-02 11:21:40\ntask.assign q-00a1'
+    run -0 xpath "$f" '//*[@class="outcome"]/*[local-name()="rect"]/@fill'
+    assert_output ' fill="#fff59d"
+ fill="#c8e6c9"'
+    run -0 xpath "$f" 'count(//*[@class="legend"]/*[local-name()="text"])'
+    assert_output 3
+    # one file: its lines alone
+    grep -v fipa.jsonl "$D/story.script" | sed 's/\tcolony.jsonl\t/\tc.jsonl\t/' | diagram svg >"$BATS_TEST_TMPDIR/one.svg" 2>/dev/null
+    run -0 xpath "$BATS_TEST_TMPDIR/one.svg" 'string(//*[@class="when"])'
+    assert_output '1  2011-08-02 11:21:40'
 }
 
 @test "diagram: hostile SVG is well-formed XML with exactly its arrows and columns (property)" {

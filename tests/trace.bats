@@ -608,6 +608,71 @@ shard_property() {
     assert_output --partial 'error: iacp-wrong-replier'
 }
 
+# outcomes_in_svg SVG: each outcome noted in an SVG, "CONVERSATION: OUTCOME LINE", LINE that of
+# the message it follows (the gutter of the last arrow before it), one a line.
+outcomes_in_svg() {
+    awk '
+        /^<g class="arrow"/ { arrow = 1; next }
+        arrow && /^<title>/ { sub(/^<title>/, ""); split($0, f, " "); line = f[1]; arrow = 0; next }
+        /^<g class="outcome"/ { outcome = 1; next }
+        outcome && /^<title>/ {
+            sub(/^<title>/, ""); sub(/<\/title>$/, ""); sub(/ after [0-9dhms.]+$/, "")
+            print $0, line; outcome = 0
+        }' "$1"
+}
+
+@test "diagrams: every conversation's outcome is noted once, after its last message" {
+    acp-trace --format=svg --max-arrows=100000 "$C/colony.jsonl" >"$BATS_TEST_TMPDIR/d.svg" 2>/dev/null || true
+    acp-trace "$C/colony.jsonl" 2>/dev/null | jq -r '"\(.conversation): \(.outcome) \(.last_line)"' |
+        sort >"$BATS_TEST_TMPDIR/summaries"
+    [ "$(wc -l <"$BATS_TEST_TMPDIR/summaries")" -gt 100 ]
+    outcomes_in_svg "$BATS_TEST_TMPDIR/d.svg" | sort >"$BATS_TEST_TMPDIR/outcomes"
+    diff "$BATS_TEST_TMPDIR/summaries" "$BATS_TEST_TMPDIR/outcomes"
+    # FIPA too, where a conversation ends a --linger after its last message
+    acp-trace --format=svg "$FIPA_FIXTURES/ok-contract-net.jsonl" >"$BATS_TEST_TMPDIR/f.svg" 2>/dev/null
+    acp-trace "$FIPA_FIXTURES/ok-contract-net.jsonl" 2>/dev/null |
+        jq -r '"\(.conversation): \(.outcome) \(.last_line)"' | sort >"$BATS_TEST_TMPDIR/summaries"
+    outcomes_in_svg "$BATS_TEST_TMPDIR/f.svg" | sort >"$BATS_TEST_TMPDIR/outcomes"
+    diff "$BATS_TEST_TMPDIR/summaries" "$BATS_TEST_TMPDIR/outcomes"
+}
+
+@test "diagrams: an outcome goes after the last message drawn, none for a conversation cut by --max-arrows" {
+    run -0 --separate-stderr acp-trace --format=plantuml --hide=task.result "$SEED_IACP"
+    assert_line --index 5 'p2 -> p1 : 11:21:41 +1s task.accept q-00a1'
+    assert_line --index 6 'note over p1, p2 #C8E6C9 : queen/q-00a1: done after 1m20s'
+    run -0 --separate-stderr acp-trace --format=plantuml --max-arrows=2 "$SEED_IACP"
+    refute_output --partial 'queen/q-00a1: done'
+    assert_output --partial 'stopped after 2 arrows'
+}
+
+@test "diagrams: a delta is since the previous message of the conversation, not of the stream; --no-times" {
+    {
+        m q-0001 queen forager-01 task.assign 100 "" '{"node":"a"}'
+        m q-0002 queen forager-02 task.assign 101 "" '{"node":"b"}'
+        m m-000001 forager-01 queen task.accept 105 q-0001
+        m m-000002 forager-03 queen hb 106
+        m m-000003 forager-02 queen task.accept 110 q-0002
+    } >"$BATS_TEST_TMPDIR/two.jsonl"
+    run -0 --separate-stderr acp-trace --format=plantuml "$BATS_TEST_TMPDIR/two.jsonl"
+    assert_line 'p1 -> p2 : 1970-01-01 00:01:40 task.assign q-0001'
+    assert_line 'p1 -> p3 : 00:01:41 task.assign q-0002'
+    assert_line 'p2 -> p1 : 00:01:45 +5s task.accept q-0001'
+    assert_line 'p4 -> p1 : 00:01:46 hb m-000002'
+    assert_line 'p3 -> p1 : 00:01:50 +9s task.accept q-0002'
+    run -0 --separate-stderr acp-trace --no-times --format=plantuml "$BATS_TEST_TMPDIR/two.jsonl"
+    assert_line 'p2 -> p1 : task.accept q-0001'
+    refute_output --partial '00:01'
+    refute_output --partial 'times:'
+}
+
+@test "diagrams: a FIPA message to several receivers is an arrow to each, its finding noted once" {
+    printf '%s\n' '{"performative":"cfp","sender":"m","receiver":["a","b","c"],"content":"x","conversation_id":"c1","protocol":"fipa-contract-net"}' \
+        >"$BATS_TEST_TMPDIR/cfp.jsonl"
+    run -0 --separate-stderr acp-trace --format=mermaid "$BATS_TEST_TMPDIR/cfp.jsonl"
+    assert_equal "$(grep -c '^    p1->>p[234]: cfp c1$' <<<"$output")" 3
+    assert_equal "$(grep -c 'fipa-no-reply-with' <<<"$output")" 1
+}
+
 @test "diagrams: --follow draws one conversation, --hide leaves kinds out, --max-arrows stops with a note" {
     run -0 --separate-stderr acp-trace --format=text --follow=queen/q-00a1 "$EXAMPLES/colony-capture.jsonl"
     assert_equal "$(grep -cE -- '->\||\|<-' <<<"$output")" 3

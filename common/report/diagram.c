@@ -1,13 +1,14 @@
 #include "report/diagram.h"
 
+#include <math.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "base/escape.h"
 #include "base/strmap.h"
+#include "base/timeutil.h"
 #include "base/utf8.h"
 
 struct finding {
@@ -15,18 +16,26 @@ struct finding {
     char *text;
 };
 
-struct arrow {
-    size_t from, to;
+/* A message: its arrows, their label, when and where it was read, and its findings. */
+struct row {
+    size_t from;
+    size_t first, n; /* its receivers: the columns d->to[first] to d->to[first + n - 1] */
     char *label;
+    const char *file; /* one of d->files, or NULL */
+    unsigned long line;
+    double time, delta; /* NAN: unknown */
     struct finding *marks;
     size_t nmarks;
     enum diagram_mark worst;
 };
 
+/* A note, or a conversation's outcome, after `after` messages. */
 struct note {
-    size_t after; /* how many arrows came before it */
-    size_t column;
-    enum diagram_mark mark;
+    size_t after;
+    size_t a, b; /* over the columns a to b (a == b: over one) */
+    bool outcome;
+    enum diagram_mark mark; /* a note's severity */
+    enum diagram_end end;   /* an outcome's */
     char *text;
 };
 
@@ -36,10 +45,14 @@ struct diagram {
     struct strmap *columns; /* name -> column + 1 */
     char **names;
     size_t nnames, names_cap;
-    struct arrow *arrows;
-    size_t narrows, arrows_cap;
-    struct note *notes;
+    struct row *rows;
+    size_t nrows, rows_cap;
+    size_t *to; /* every message's receivers, in order: arrow n is to[n - 1] */
+    size_t nto, to_cap;
+    struct note *notes; /* in the order they were added */
     size_t nnotes, notes_cap;
+    char **files; /* the files messages were read from, each once, in order */
+    size_t nfiles;
 };
 
 /* Grows an array of elem-sized items so that it holds at least need of them. */
@@ -67,20 +80,24 @@ void diagram_free(struct diagram *d)
 {
     if (!d)
         return;
-    for (size_t i = 0; i < d->narrows; i++) {
-        for (size_t k = 0; k < d->arrows[i].nmarks; k++)
-            free(d->arrows[i].marks[k].text);
-        free(d->arrows[i].marks);
-        free(d->arrows[i].label);
+    for (size_t i = 0; i < d->nrows; i++) {
+        for (size_t k = 0; k < d->rows[i].nmarks; k++)
+            free(d->rows[i].marks[k].text);
+        free(d->rows[i].marks);
+        free(d->rows[i].label);
     }
     for (size_t i = 0; i < d->nnotes; i++)
         free(d->notes[i].text);
     for (size_t i = 0; i < d->nnames; i++)
         free(d->names[i]);
+    for (size_t i = 0; i < d->nfiles; i++)
+        free(d->files[i]);
     strmap_free(d->columns, NULL);
-    free(d->arrows);
+    free(d->rows);
+    free(d->to);
     free(d->notes);
     free(d->names);
+    free(d->files);
     free(d->title);
     free(d);
 }
@@ -101,37 +118,172 @@ size_t diagram_participants(const struct diagram *d)
     return d->nnames;
 }
 
+/* The file's copy the rows share: messages come file after file, so it is the last one but when
+ * a file starts. */
+static const char *file_of(struct diagram *d, const char *file)
+{
+    if (!file)
+        return NULL;
+    if (!d->nfiles || strcmp(d->files[d->nfiles - 1], file) != 0) {
+        d->files = xrealloc(d->files, (d->nfiles + 1) * sizeof *d->files);
+        d->files[d->nfiles++] = xstrdup(file);
+    }
+    return d->files[d->nfiles - 1];
+}
+
+size_t diagram_message(struct diagram *d, const struct diagram_message *m)
+{
+    if (m->from >= d->nnames || m->nto == 0)
+        return 0;
+    for (size_t i = 0; i < m->nto; i++)
+        if (m->to[i] >= d->nnames)
+            return 0;
+    d->to = grow(d->to, &d->to_cap, d->nto + m->nto, sizeof *d->to);
+    memcpy(d->to + d->nto, m->to, m->nto * sizeof *m->to);
+    d->rows = grow(d->rows, &d->rows_cap, d->nrows + 1, sizeof *d->rows);
+    d->rows[d->nrows++] = (struct row){
+        .from = m->from,
+        .first = d->nto,
+        .n = m->nto,
+        .label = xstrdup(m->label),
+        .file = file_of(d, m->file),
+        .line = m->line,
+        .time = m->time,
+        .delta = m->delta,
+    };
+    d->nto += m->nto;
+    return d->nto - m->nto + 1;
+}
+
 size_t diagram_arrow(struct diagram *d, size_t from, size_t to, const char *label)
 {
-    if (from >= d->nnames || to >= d->nnames)
-        return 0;
-    d->arrows = grow(d->arrows, &d->arrows_cap, d->narrows + 1, sizeof *d->arrows);
-    d->arrows[d->narrows] = (struct arrow){.from = from, .to = to, .label = xstrdup(label)};
-    return ++d->narrows;
+    return diagram_message(
+        d, &(struct diagram_message){
+               .from = from, .to = &to, .nto = 1, .label = label, .time = NAN, .delta = NAN});
+}
+
+/* The message of arrow n (from 1), or NULL. */
+static struct row *row_of(const struct diagram *d, size_t n)
+{
+    if (n == 0 || n > d->nto)
+        return NULL;
+    size_t lo = 0, hi = d->nrows;
+    while (hi - lo > 1) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (d->rows[mid].first < n)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return &d->rows[lo];
 }
 
 void diagram_mark(struct diagram *d, size_t n, enum diagram_mark mark, const char *diagnostic)
 {
-    if (n == 0 || n > d->narrows)
+    struct row *r = row_of(d, n);
+    if (!r)
         return;
-    struct arrow *a = &d->arrows[n - 1];
-    a->marks = xrealloc(a->marks, (a->nmarks + 1) * sizeof *a->marks);
-    a->marks[a->nmarks++] = (struct finding){mark, xstrdup(diagnostic)};
-    if (mark > a->worst)
-        a->worst = mark;
+    r->marks = xrealloc(r->marks, (r->nmarks + 1) * sizeof *r->marks);
+    r->marks[r->nmarks++] = (struct finding){mark, xstrdup(diagnostic)};
+    if (mark > r->worst)
+        r->worst = mark;
+}
+
+static void add_note(struct diagram *d, const struct note *n)
+{
+    d->notes = grow(d->notes, &d->notes_cap, d->nnotes + 1, sizeof *d->notes);
+    d->notes[d->nnotes] = *n;
+    d->notes[d->nnotes++].text = xstrdup(n->text);
 }
 
 void diagram_note(struct diagram *d, size_t column, enum diagram_mark mark, const char *text)
 {
     if (column >= d->nnames)
         return;
-    d->notes = grow(d->notes, &d->notes_cap, d->nnotes + 1, sizeof *d->notes);
-    d->notes[d->nnotes++] = (struct note){d->narrows, column, mark, xstrdup(text)};
+    add_note(d,
+             &(struct note){
+                 .after = d->nrows, .a = column, .b = column, .mark = mark, .text = (char *)text});
+}
+
+void diagram_outcome(struct diagram *d, size_t n, enum diagram_end end, const char *text)
+{
+    const struct row *r = row_of(d, n);
+    if (!r)
+        return;
+    add_note(d, &(struct note){.after = (size_t)(r - d->rows) + 1,
+                               .a = r->from,
+                               .b = d->to[r->first + r->n - 1],
+                               .outcome = true,
+                               .end = end,
+                               .text = (char *)text});
 }
 
 size_t diagram_arrows(const struct diagram *d)
 {
-    return d->narrows;
+    return d->nto;
+}
+
+/* ---- Times, as the diagrams write them ---- */
+
+void diagram_duration(double seconds, char *buf, size_t size)
+{
+    const char *sign = seconds < 0 ? "-" : "";
+    double magnitude = fabs(seconds);
+    if (!(magnitude < 1e15)) {
+        snprintf(buf, size, "%s%.3gs", sign, magnitude);
+        return;
+    }
+    long long ms = llround(magnitude * 1000);
+    if (ms < 60000) {
+        long long whole = ms / 1000, frac = ms % 1000;
+        if (!frac) {
+            snprintf(buf, size, "%s%llds", sign, whole);
+            return;
+        }
+        int digits = frac % 100 == 0 ? 1 : frac % 10 == 0 ? 2 : 3;
+        long long shown = digits == 1 ? frac / 100 : digits == 2 ? frac / 10 : frac;
+        snprintf(buf, size, "%s%lld.%0*llds", sign, whole, digits, shown);
+        return;
+    }
+    long long s = (ms + 500) / 1000;
+    long long days = s / 86400, hours = s / 3600 % 24, minutes = s / 60 % 60, secs = s % 60;
+    if (days)
+        snprintf(buf, size, "%s%lldd%02lldh%02lldm%02llds", sign, days, hours, minutes, secs);
+    else if (hours)
+        snprintf(buf, size, "%s%lldh%02lldm%02llds", sign, hours, minutes, secs);
+    else
+        snprintf(buf, size, "%s%lldm%02llds", sign, minutes, secs);
+}
+
+/* When messages were sent, as a page shows it: the time of day (UTC), with its date on the first
+ * message of the page and whenever the date changes, then the delta. */
+struct when {
+    bool shown;     /* times are drawn at all */
+    long long day;  /* the day of the last time written on this page */
+    bool day_known; /* one was */
+};
+
+enum { WHEN_SIZE = 96 };
+
+/* Writes what w shows of r's time into buf ("" when nothing). */
+static void when_text(struct when *w, const struct row *r, char *buf)
+{
+    char stamp[48];
+    buf[0] = '\0';
+    if (!w->shown || isnan(r->time) || !time_format_rfc3339_ms(r->time, stamp, sizeof stamp))
+        return;
+    long long day = (long long)floor(r->time / 86400);
+    bool dated = !w->day_known || day != w->day;
+    w->day = day;
+    w->day_known = true;
+    stamp[10] = ' ';
+    stamp[strlen(stamp) - 1] = '\0'; /* the Z: the legend says UTC */
+    size_t len = (size_t)snprintf(buf, WHEN_SIZE, "%s", dated ? stamp : stamp + 11);
+    if (!isnan(r->delta)) {
+        char delta[DIAGRAM_DURATION_SIZE];
+        diagram_duration(r->delta, delta, sizeof delta);
+        snprintf(buf + len, WHEN_SIZE - len, " %s%s", r->delta < 0 ? "" : "+", delta);
+    }
 }
 
 /* ---- Making a text visible: the first layer, the same for every format. ---- */
@@ -487,23 +639,40 @@ static void put_finding(struct writer *w, enum diagram_mark mark, const char *te
     put_text(w, text, max);
 }
 
-/* ---- Walking the diagram in order: arrows, each followed by its marks, and the notes. ---- */
+/* ---- Walking the diagram in order: messages, each followed by its marks, and the notes ---- */
 
 struct sink {
-    void (*arrow)(void *ctx, const struct arrow *a, size_t number);
+    void (*row)(void *ctx, const struct row *r, size_t number); /* number: its first arrow's */
     void (*note)(void *ctx, const struct note *n);
 };
 
+/* The notes in the order they are drawn: by the messages before them, then as they were added
+ * (a counting sort: an outcome is added after the messages that followed its conversation's). */
+static size_t *notes_in_order(const struct diagram *d)
+{
+    size_t *start = xcalloc(d->nrows + 2, sizeof *start);
+    size_t *order = xmalloc((d->nnotes ? d->nnotes : 1) * sizeof *order);
+    for (size_t i = 0; i < d->nnotes; i++)
+        start[d->notes[i].after + 1]++;
+    for (size_t r = 1; r <= d->nrows + 1; r++)
+        start[r] += start[r - 1];
+    for (size_t i = 0; i < d->nnotes; i++)
+        order[start[d->notes[i].after]++] = i;
+    free(start);
+    return order;
+}
+
 static void walk(const struct diagram *d, const struct sink *sink, void *ctx)
 {
-    size_t k = 0;
-    for (size_t a = 0;; a++) {
-        for (; k < d->nnotes && d->notes[k].after == a; k++)
-            sink->note(ctx, &d->notes[k]);
-        if (a == d->narrows)
+    size_t *order = notes_in_order(d), k = 0;
+    for (size_t r = 0;; r++) {
+        for (; k < d->nnotes && d->notes[order[k]].after == r; k++)
+            sink->note(ctx, &d->notes[order[k]]);
+        if (r == d->nrows)
             break;
-        sink->arrow(ctx, &d->arrows[a], a + 1);
+        sink->row(ctx, &d->rows[r], d->rows[r].first + 1);
     }
+    free(order);
 }
 
 static size_t min_size(size_t a, size_t b)
@@ -516,6 +685,122 @@ static size_t max_size(size_t a, size_t b)
     return a > b ? a : b;
 }
 
+/* The column of the last arrow of r. */
+static size_t last_to(const struct diagram *d, const struct row *r)
+{
+    return d->to[r->first + r->n - 1];
+}
+
+/* ---- What a diagram shows, for its legend, and in which colours ---- */
+
+/* The colour a note is drawn in: its severity's, or its outcome's. */
+enum tone { TONE_PLAIN, TONE_WARNING, TONE_ERROR, TONE_DONE, TONE_ENDED, TONE_OPEN };
+
+static enum tone tone_of_mark(enum diagram_mark mark)
+{
+    return mark == MARK_ERROR ? TONE_ERROR : mark == MARK_WARNING ? TONE_WARNING : TONE_PLAIN;
+}
+
+static enum tone tone_of(const struct note *n)
+{
+    static const enum tone ends[] = {
+        [END_DONE] = TONE_DONE,
+        [END_ENDED] = TONE_ENDED,
+        [END_OPEN] = TONE_OPEN,
+        [END_VIOLATED] = TONE_ERROR,
+    };
+    return n->outcome ? ends[n->end] : tone_of_mark(n->mark);
+}
+
+/* Anomalies in colours no renderer draws with by default (PlantUML's arrows are #A80036, or
+ * #181818 since 2023; Mermaid's and ours #333333): magenta for an error, orange for a warning;
+ * outcomes green (done), grey (ended otherwise), yellow (open, timed out), magenta (violated). */
+static const char *const tone_stroke[] = {"#9e9d24", "#b26a00", "#c000c0",
+                                          "#2e7d32", "#616161", "#9e9d24"};
+static const char *const tone_fill[] = {"#fffde7", "#ffe0b2", "#f8d0f8",
+                                        "#c8e6c9", "#e0e0e0", "#fff59d"};
+static const char *const tone_name[] = {"", "orange", "magenta", "green", "grey", "yellow"};
+
+/* What a diagram holds that its legend explains. */
+struct legend {
+    bool times;    /* a message with its time */
+    bool tones[6]; /* marks and notes of each colour; outcomes apart */
+    bool ends[4];  /* outcomes of each kind */
+};
+
+static struct legend legend_of(const struct diagram *d, bool times_shown)
+{
+    struct legend l = {0};
+    for (size_t i = 0; i < d->nrows; i++) {
+        l.times = l.times || (times_shown && !isnan(d->rows[i].time));
+        l.tones[tone_of_mark(d->rows[i].worst)] = true;
+    }
+    for (size_t i = 0; i < d->nnotes; i++) {
+        if (d->notes[i].outcome)
+            l.ends[d->notes[i].end] = true;
+        else
+            l.tones[tone_of(&d->notes[i])] = true;
+    }
+    return l;
+}
+
+static bool legend_has_outcomes(const struct legend *l)
+{
+    return l->ends[END_DONE] || l->ends[END_ENDED] || l->ends[END_OPEN] || l->ends[END_VIOLATED];
+}
+
+/* How a format words its legend: what it puts before each line, what it colours for an anomaly
+ * and where it attaches the diagnostic, and how it writes a word in a colour. */
+struct legend_words {
+    const char *prefix;   /* "legend: " where the legend is no box of its own */
+    const char *coloured; /* what is in colour: "arrow", "box" */
+    const char *attached; /* where the diagnostic is: "in a note", "under it" */
+    void (*colour)(struct strbuf *out, enum tone tone, const char *word);
+};
+
+static void plain_word(struct strbuf *out, enum tone tone, const char *word)
+{
+    (void)tone;
+    sb_adds(out, word);
+}
+
+/* The legend's lines (the text format draws its own), each appended to out with "\n" after it:
+ * what the times say, the colours of anomalies and of outcomes, as far as the diagram has them. */
+static void legend_lines(const struct legend *l, const struct legend_words *words,
+                         struct strbuf *out)
+{
+    static const char *const end_words[] = {"done", "ended otherwise", "still open or timed out",
+                                            "violated"};
+    static const enum tone end_tones[] = {TONE_DONE, TONE_ENDED, TONE_OPEN, TONE_ERROR};
+    if (l->times)
+        sb_addf(out,
+                "%stimes: when each message was sent (UTC), then +how long after the previous "
+                "message of its conversation\n",
+                words->prefix);
+    if (l->tones[TONE_ERROR] || l->tones[TONE_WARNING]) {
+        sb_adds(out, words->prefix);
+        for (enum tone tone = TONE_ERROR; tone >= TONE_WARNING; tone--) {
+            if (!l->tones[tone])
+                continue;
+            words->colour(out, tone, tone_name[tone]);
+            sb_addf(out, " %s: %s, ", words->coloured,
+                    tone == TONE_ERROR ? "an error" : "a warning");
+        }
+        sb_addf(out, "each diagnostic %s\n", words->attached);
+    }
+    if (legend_has_outcomes(l)) {
+        sb_addf(out, "%show each conversation ended, at its last message:", words->prefix);
+        for (int e = END_DONE; e <= END_VIOLATED; e++) {
+            if (!l->ends[e])
+                continue;
+            sb_adds(out, " ");
+            words->colour(out, end_tones[e], tone_name[end_tones[e]]);
+            sb_addf(out, " %s,", end_words[e]);
+        }
+        out->buf[--out->len] = '\n';
+    }
+}
+
 /* ---- Mermaid ---- */
 
 enum {
@@ -525,10 +810,23 @@ enum {
     SOURCE_TITLE_MAX = 200
 };
 
-static const char *mermaid_rect(enum diagram_mark mark)
+/* Mermaid colours no arrow: a box behind the messages and notes of a tone. */
+static void mermaid_rect(struct strbuf *out, enum tone tone)
 {
-    return mark == MARK_ERROR ? "    rect rgb(255, 205, 210)\n" : "    rect rgb(255, 224, 178)\n";
+    static const char *const rgb[] = {"",
+                                      "rgb(255, 224, 178)",
+                                      "rgb(248, 208, 248)",
+                                      "rgb(200, 230, 201)",
+                                      "rgb(224, 224, 224)",
+                                      "rgb(255, 245, 157)"};
+    sb_addf(out, "    rect %s\n", rgb[tone]);
 }
+
+struct mermaid {
+    const struct diagram *d;
+    struct writer w;
+    struct when when;
+};
 
 static void mermaid_note(struct writer *w, size_t a, size_t b, enum diagram_mark mark,
                          const char *text)
@@ -541,108 +839,184 @@ static void mermaid_note(struct writer *w, size_t a, size_t b, enum diagram_mark
     sb_addc(w->out, '\n');
 }
 
-static void mermaid_arrow(void *ctx, const struct arrow *a, size_t number)
+/* Our own words, which hold no ';' or '#' and begin with no "wrap:", go as they are in a
+ * message's text. */
+static void mermaid_row(void *ctx, const struct row *r, size_t number)
 {
-    struct writer *w = ctx;
+    struct mermaid *m = ctx;
+    struct strbuf *out = m->w.out;
+    char when[WHEN_SIZE];
     (void)number;
-    bool boxed = a->worst != MARK_NONE;
+    when_text(&m->when, r, when);
+    bool boxed = r->worst != MARK_NONE;
     if (boxed)
-        sb_adds(w->out, mermaid_rect(a->worst));
-    sb_addf(w->out, "    p%zu->>p%zu: ", a->from + 1, a->to + 1);
-    put_text(w, a->label, SOURCE_LABEL_MAX);
-    sb_addc(w->out, '\n');
-    for (size_t k = 0; k < a->nmarks; k++)
-        mermaid_note(w, a->from, a->to, a->marks[k].mark, a->marks[k].text);
+        mermaid_rect(out, tone_of_mark(r->worst));
+    for (size_t i = 0; i < r->n; i++) {
+        sb_addf(out, "    p%zu->>p%zu: %s%s", r->from + 1, m->d->to[r->first + i] + 1, when,
+                *when ? " " : "");
+        put_text(&m->w, r->label, SOURCE_LABEL_MAX);
+        sb_addc(out, '\n');
+    }
+    for (size_t k = 0; k < r->nmarks; k++)
+        mermaid_note(&m->w, r->from, last_to(m->d, r), r->marks[k].mark, r->marks[k].text);
     if (boxed)
-        sb_adds(w->out, "    end\n");
+        sb_adds(out, "    end\n");
 }
 
 static void mermaid_standalone_note(void *ctx, const struct note *n)
 {
-    struct writer *w = ctx;
-    if (n->mark != MARK_NONE)
-        sb_adds(w->out, mermaid_rect(n->mark));
-    mermaid_note(w, n->column, n->column, n->mark, n->text);
-    if (n->mark != MARK_NONE)
-        sb_adds(w->out, "    end\n");
+    struct mermaid *m = ctx;
+    enum tone tone = tone_of(n);
+    if (tone != TONE_PLAIN)
+        mermaid_rect(m->w.out, tone);
+    mermaid_note(&m->w, n->a, n->b, n->outcome ? MARK_NONE : n->mark, n->text);
+    if (tone != TONE_PLAIN)
+        sb_adds(m->w.out, "    end\n");
 }
 
-static void write_mermaid(const struct diagram *d, struct writer *w)
+/* The legend: a note a line under the messages, over every column. */
+static void mermaid_legend(struct mermaid *m, const struct legend *l)
 {
-    sb_adds(w->out, "sequenceDiagram\n");
+    struct strbuf lines = STRBUF_INIT;
+    static const struct legend_words words = {"legend: ", "box", "in a note", plain_word};
+    legend_lines(l, &words, &lines);
+    for (char *line = lines.buf; line && *line;) {
+        char *end = strchr(line, '\n');
+        *end = '\0';
+        sb_addf(m->w.out, "    Note over p1%s", m->d->nnames > 1 ? "," : "");
+        if (m->d->nnames > 1)
+            sb_addf(m->w.out, "p%zu", m->d->nnames);
+        sb_adds(m->w.out, ": ");
+        m->w.prev = 0;
+        put_ascii(&m->w, line);
+        sb_addc(m->w.out, '\n');
+        line = end + 1;
+    }
+    sb_free(&lines);
+}
+
+static void write_mermaid(const struct diagram *d, const struct diagram_layout *layout,
+                          struct strbuf *out)
+{
+    struct mermaid m = {d, {out, DIAGRAM_MERMAID, 0}, {.shown = !layout->no_times}};
+    sb_adds(out, "sequenceDiagram\n");
     if (d->title) {
-        sb_adds(w->out, "    title ");
-        put_text(w, d->title, SOURCE_TITLE_MAX);
-        sb_addc(w->out, '\n');
+        sb_adds(out, "    title ");
+        put_text(&m.w, d->title, SOURCE_TITLE_MAX);
+        sb_addc(out, '\n');
     }
     for (size_t i = 0; i < d->nnames; i++) {
-        sb_addf(w->out, "    participant p%zu as ", i + 1);
-        put_name(w, d->names[i], SOURCE_NAME_MAX);
-        sb_addc(w->out, '\n');
+        sb_addf(out, "    participant p%zu as ", i + 1);
+        put_name(&m.w, d->names[i], SOURCE_NAME_MAX);
+        sb_addc(out, '\n');
     }
-    static const struct sink sink = {mermaid_arrow, mermaid_standalone_note};
-    walk(d, &sink, w);
+    static const struct sink sink = {mermaid_row, mermaid_standalone_note};
+    walk(d, &sink, &m);
+    if (d->nnames) {
+        struct legend l = legend_of(d, !layout->no_times);
+        mermaid_legend(&m, &l);
+    }
 }
 
 /* ---- PlantUML ---- */
 
-static const char *plantuml_colour(enum diagram_mark mark)
+struct plantuml {
+    const struct diagram *d;
+    struct writer w;
+    struct when when;
+};
+
+/* PlantUML's colours in capitals, as it writes them. */
+static void plantuml_colour(struct strbuf *out, const char *colour)
 {
-    return mark == MARK_ERROR ? "#C62828" : mark == MARK_WARNING ? "#B26A00" : NULL;
+    for (const char *c = colour; *c; c++)
+        sb_addc(out, *c >= 'a' && *c <= 'f' ? (char)(*c - 'a' + 'A') : *c);
 }
 
-static const char *plantuml_note_colour(enum diagram_mark mark)
+static void plantuml_coloured(struct strbuf *out, enum tone tone, const char *word)
 {
-    return mark == MARK_ERROR ? " #FFCDD2" : mark == MARK_WARNING ? " #FFE0B2" : "";
+    sb_adds(out, "<color:");
+    plantuml_colour(out, tone_stroke[tone]);
+    sb_addf(out, ">%s</color>", word);
 }
 
-static void plantuml_note(struct writer *w, size_t a, size_t b, enum diagram_mark mark,
-                          const char *text)
+static void plantuml_note(struct writer *w, const struct note *n)
 {
-    sb_addf(w->out, "note over p%zu", min_size(a, b) + 1);
-    if (a != b)
-        sb_addf(w->out, ", p%zu", max_size(a, b) + 1);
-    sb_addf(w->out, "%s : ", plantuml_note_colour(mark));
-    put_finding(w, mark, text, SOURCE_NOTE_MAX);
+    enum tone tone = tone_of(n);
+    sb_addf(w->out, "note over p%zu", min_size(n->a, n->b) + 1);
+    if (n->a != n->b)
+        sb_addf(w->out, ", p%zu", max_size(n->a, n->b) + 1);
+    if (tone != TONE_PLAIN) {
+        sb_adds(w->out, " ");
+        plantuml_colour(w->out, tone_fill[tone]);
+    }
+    sb_adds(w->out, " : ");
+    put_finding(w, n->outcome ? MARK_NONE : n->mark, n->text, SOURCE_NOTE_MAX);
     sb_addc(w->out, '\n');
 }
 
-static void plantuml_arrow(void *ctx, const struct arrow *a, size_t number)
+/* Our own words hold no creole (no "--", "__" or "//") and go as they are. */
+static void plantuml_row(void *ctx, const struct row *r, size_t number)
 {
-    struct writer *w = ctx;
-    const char *colour = plantuml_colour(a->worst);
+    struct plantuml *p = ctx;
+    struct strbuf *out = p->w.out;
+    char when[WHEN_SIZE];
     (void)number;
-    if (colour)
-        sb_addf(w->out, "p%zu -[%s]> p%zu : ", a->from + 1, colour, a->to + 1);
-    else
-        sb_addf(w->out, "p%zu -> p%zu : ", a->from + 1, a->to + 1);
-    put_text(w, a->label, SOURCE_LABEL_MAX);
-    sb_addc(w->out, '\n');
-    for (size_t k = 0; k < a->nmarks; k++)
-        plantuml_note(w, a->from, a->to, a->marks[k].mark, a->marks[k].text);
+    when_text(&p->when, r, when);
+    for (size_t i = 0; i < r->n; i++) {
+        sb_addf(out, "p%zu -", r->from + 1);
+        if (r->worst != MARK_NONE) {
+            sb_adds(out, "[");
+            plantuml_colour(out, tone_stroke[tone_of_mark(r->worst)]);
+            sb_adds(out, "]");
+        }
+        sb_addf(out, "> p%zu : %s%s", p->d->to[r->first + i] + 1, when, *when ? " " : "");
+        put_text(&p->w, r->label, SOURCE_LABEL_MAX);
+        sb_addc(out, '\n');
+    }
+    for (size_t k = 0; k < r->nmarks; k++)
+        plantuml_note(&p->w, &(struct note){.a = r->from,
+                                            .b = last_to(p->d, r),
+                                            .mark = r->marks[k].mark,
+                                            .text = r->marks[k].text});
 }
 
 static void plantuml_standalone_note(void *ctx, const struct note *n)
 {
-    plantuml_note(ctx, n->column, n->column, n->mark, n->text);
+    struct plantuml *p = ctx;
+    plantuml_note(&p->w, n);
 }
 
-static void write_plantuml(const struct diagram *d, struct writer *w)
+static void plantuml_legend(struct strbuf *out, const struct legend *l)
 {
-    sb_adds(w->out, "@startuml\n");
+    struct strbuf lines = STRBUF_INIT;
+    static const struct legend_words words = {"", "arrow", "in a note", plantuml_coloured};
+    legend_lines(l, &words, &lines);
+    if (lines.len)
+        sb_addf(out, "legend\n%sendlegend\n", lines.buf);
+    sb_free(&lines);
+}
+
+static void write_plantuml(const struct diagram *d, const struct diagram_layout *layout,
+                           struct strbuf *out)
+{
+    struct plantuml p = {d, {out, DIAGRAM_PLANTUML, 0}, {.shown = !layout->no_times}};
+    sb_adds(out, "@startuml\n");
     if (d->title) {
-        sb_adds(w->out, "title ");
-        put_text(w, d->title, SOURCE_TITLE_MAX);
-        sb_addc(w->out, '\n');
+        sb_adds(out, "title ");
+        put_text(&p.w, d->title, SOURCE_TITLE_MAX);
+        sb_addc(out, '\n');
     }
     for (size_t i = 0; i < d->nnames; i++) {
-        sb_adds(w->out, "participant \"");
-        put_name(w, d->names[i], SOURCE_NAME_MAX);
-        sb_addf(w->out, "\" as p%zu\n", i + 1);
+        sb_adds(out, "participant \"");
+        put_name(&p.w, d->names[i], SOURCE_NAME_MAX);
+        sb_addf(out, "\" as p%zu\n", i + 1);
     }
-    static const struct sink sink = {plantuml_arrow, plantuml_standalone_note};
-    walk(d, &sink, w);
-    sb_adds(w->out, "@enduml\n");
+    static const struct sink sink = {plantuml_row, plantuml_standalone_note};
+    walk(d, &sink, &p);
+    struct legend l = legend_of(d, !layout->no_times);
+    plantuml_legend(out, &l);
+    sb_adds(out, "@enduml\n");
 }
 
 /* ---- Text: an ASCII flow for a terminal ---- */
@@ -725,15 +1099,15 @@ static void text_gutter(struct text_ctx *t, size_t number, enum diagram_mark wor
     memcpy(t->row, gutter, min_size(strlen(gutter), TEXT_GUTTER - 1));
 }
 
-static void text_arrow(void *ctx, const struct arrow *a, size_t number)
+static void text_arrow(struct text_ctx *t, size_t from, size_t to, const char *label, size_t number,
+                       enum diagram_mark worst)
 {
-    struct text_ctx *t = ctx;
-    size_t xf = text_x(t, a->from), xt = text_x(t, a->to);
+    size_t xf = text_x(t, from), xt = text_x(t, to);
     text_row(t);
-    text_gutter(t, number, a->worst);
-    if (a->from == a->to) {
+    text_gutter(t, number, worst);
+    if (from == to) {
         text_put(t, xf + 1, "--+ ");
-        text_put(t, xf + 5, text_visible(t, a->label, t->gap - 6));
+        text_put(t, xf + 5, text_visible(t, label, t->gap - 6));
         text_emit(t);
         text_row(t);
         text_put(t, xf + 1, "<-+");
@@ -743,19 +1117,28 @@ static void text_arrow(void *ctx, const struct arrow *a, size_t number)
         memset(t->row + left + 1, '-', span);
         t->row[xf < xt ? right - 1 : left + 1] = xf < xt ? '>' : '<';
         /* Centred on the shaft: the span less the head. */
-        const char *label = text_visible(t, a->label, min_size(span - 4, TEXT_LABEL_MAX));
+        const char *shown = text_visible(t, label, min_size(span - 4, TEXT_LABEL_MAX));
         size_t shaft = left + 1 + (xf < xt ? 0 : 1);
-        text_put(t, shaft + (span - 1 - strlen(label)) / 2, label);
+        text_put(t, shaft + (span - 1 - strlen(shown)) / 2, shown);
     }
     text_emit(t);
-    for (size_t k = 0; k < a->nmarks; k++)
-        text_note(t, min_size(a->from, a->to), a->marks[k].mark, a->marks[k].text);
 }
 
+static void text_message(void *ctx, const struct row *r, size_t number)
+{
+    struct text_ctx *t = ctx;
+    for (size_t i = 0; i < r->n; i++)
+        text_arrow(t, r->from, t->d->to[r->first + i], r->label, number + i, r->worst);
+    for (size_t k = 0; k < r->nmarks; k++)
+        text_note(t, min_size(r->from, last_to(t->d, r)), r->marks[k].mark, r->marks[k].text);
+}
+
+/* Outcomes are not drawn yet. */
 static void text_standalone_note(void *ctx, const struct note *n)
 {
     struct text_ctx *t = ctx;
-    text_note(t, n->column, n->mark, n->text);
+    if (!n->outcome)
+        text_note(t, n->a, n->mark, n->text);
 }
 
 static void write_text(const struct diagram *d, struct strbuf *out,
@@ -765,8 +1148,8 @@ static void write_text(const struct diagram *d, struct strbuf *out,
     size_t name_w = 0, label_w = 0;
     for (size_t i = 0; i < d->nnames; i++)
         name_w = max_size(name_w, shown_width(d->names[i], TEXT_NAME_MAX, true));
-    for (size_t i = 0; i < d->narrows; i++)
-        label_w = max_size(label_w, shown_width(d->arrows[i].label, TEXT_LABEL_MAX, true));
+    for (size_t i = 0; i < d->nrows; i++)
+        label_w = max_size(label_w, shown_width(d->rows[i].label, TEXT_LABEL_MAX, true));
     t.gap = max_size(TEXT_MIN_GAP, max_size(name_w + 2, label_w + 6));
     /* Half a gap more: the label of an arrow to oneself in the last column. */
     t.width = TEXT_GUTTER + d->nnames * t.gap + t.gap / 2;
@@ -784,7 +1167,7 @@ static void write_text(const struct diagram *d, struct strbuf *out,
     text_emit(&t);
     text_row(&t);
     text_emit(&t);
-    static const struct sink sink = {text_arrow, text_standalone_note};
+    static const struct sink sink = {text_message, text_standalone_note};
     walk(d, &sink, &t);
     text_row(&t);
     text_emit(&t);
@@ -802,6 +1185,8 @@ enum {
     SVG_ROW = 30,
     SVG_SELF_ROW = 42,
     SVG_NOTE_ROW = 28,
+    SVG_MARK_ROW = 16,
+    SVG_LEGEND_ROW = 18,
     SVG_MIN_GAP = 110,
     SVG_MIN_WIDTH = 160,
     SVG_NAME_MAX = 24,
@@ -819,35 +1204,63 @@ static size_t svg_px(size_t columns)
 }
 
 struct svg_ctx {
+    const struct diagram *d;
     struct writer w; /* writes to the body */
+    struct when when;
+    bool several_files; /* rows name their file too */
+    size_t gutter;      /* the width of the gutter left of the columns: lines and times */
     size_t gap, y, right;
 };
 
 static size_t svg_x(const struct svg_ctx *s, size_t column)
 {
-    return SVG_MARGIN + s->gap / 2 + column * s->gap;
+    return SVG_MARGIN + s->gutter + s->gap / 2 + column * s->gap;
 }
 
-static const char *svg_colour(enum diagram_mark mark)
+/* Where a message was read, as the gutters show it: its line, with its file when the diagram
+ * has messages of several. */
+static void put_source(struct writer *w, const struct row *r, bool several_files)
 {
-    return mark == MARK_ERROR ? "#c62828" : mark == MARK_WARNING ? "#b26a00" : "#333333";
+    if (!r->line)
+        return;
+    if (several_files && r->file) {
+        put_text(w, r->file, SVG_NAME_MAX);
+        sb_addc(w->out, ':');
+    }
+    sb_addf(w->out, "%lu", r->line);
 }
 
-static void svg_arrow(void *ctx, const struct arrow *a, size_t number)
+/* The gutter's text for r: where it was read, then when it was sent. */
+static void svg_gutter_text(struct svg_ctx *s, const struct row *r, struct strbuf *out)
 {
-    struct svg_ctx *s = ctx;
+    char when[WHEN_SIZE];
+    struct writer w = {out, DIAGRAM_SVG, 0};
+    when_text(&s->when, r, when);
+    put_source(&w, r, s->several_files);
+    if (*when)
+        sb_addf(out, "%s%s", r->line ? "  " : "", when);
+}
+
+static void svg_arrow(struct svg_ctx *s, const struct row *r, size_t i, const char *gutter)
+{
     struct strbuf *out = s->w.out;
-    size_t xf = svg_x(s, a->from), xt = svg_x(s, a->to), y = s->y;
-    const char *colour = svg_colour(a->worst);
-    unsigned stroke = a->worst != MARK_NONE ? 2 : 1;
-    sb_addf(out, "<g class=\"arrow\" id=\"arrow-%zu\">\n<title>", number);
-    put_text(&s->w, a->label, SVG_TIP_MAX);
-    for (size_t k = 0; k < a->nmarks; k++) {
+    size_t from = r->from, to = s->d->to[r->first + i];
+    size_t xf = svg_x(s, from), xt = svg_x(s, to), y = s->y;
+    const char *colour = r->worst != MARK_NONE ? tone_stroke[tone_of_mark(r->worst)] : "#333333";
+    unsigned stroke = r->worst != MARK_NONE ? 2 : 1;
+    sb_addf(out, "<g class=\"arrow\" id=\"arrow-%zu\">\n<title>", r->first + i + 1);
+    if (*gutter)
+        sb_addf(out, "%s\n", gutter);
+    put_text(&s->w, r->label, SVG_TIP_MAX);
+    for (size_t k = 0; k < r->nmarks; k++) {
         sb_addc(out, '\n');
-        put_finding(&s->w, a->marks[k].mark, a->marks[k].text, SVG_TIP_MAX);
+        put_finding(&s->w, r->marks[k].mark, r->marks[k].text, SVG_TIP_MAX);
     }
     sb_adds(out, "</title>\n");
-    if (a->from == a->to) {
+    if (i == 0 && *gutter)
+        sb_addf(out, "<text class=\"when\" x=\"%d\" y=\"%zu\" fill=\"#666666\">%s</text>\n",
+                SVG_MARGIN, y + 24, gutter);
+    if (from == to) {
         size_t line = y + 18, back = y + 32;
         sb_addf(out,
                 "<path d=\"M%zu %zu H%zu V%zu H%zu\" fill=\"none\" stroke=\"%s\" "
@@ -857,9 +1270,9 @@ static void svg_arrow(void *ctx, const struct arrow *a, size_t number)
                 xf + 10, back - 4, xf + 10, back + 4, colour);
         size_t max = min_size((s->gap - 24) * 5 / 36, SVG_LABEL_MAX);
         sb_addf(out, "<text x=\"%zu\" y=\"%zu\" fill=\"%s\">", xf + 6, y + 12, colour);
-        put_text(&s->w, a->label, max);
+        put_text(&s->w, r->label, max);
         /* Right of the last column, the label may reach past the columns. */
-        s->right = max_size(s->right, xf + 6 + svg_px(shown_width(a->label, max, false)));
+        s->right = max_size(s->right, xf + 6 + svg_px(shown_width(r->label, max, false)));
         s->y += SVG_SELF_ROW;
     } else {
         size_t line = y + 20, left = min_size(xf, xt), right = max_size(xf, xt);
@@ -872,51 +1285,140 @@ static void svg_arrow(void *ctx, const struct arrow *a, size_t number)
         size_t max = (right - left - 16) * 5 / 36;
         sb_addf(out, "<text x=\"%zu\" y=\"%zu\" text-anchor=\"middle\" fill=\"%s\">",
                 (left + right) / 2, y + 13, colour);
-        put_text(&s->w, a->label, min_size(max, SVG_LABEL_MAX));
+        put_text(&s->w, r->label, min_size(max, SVG_LABEL_MAX));
         s->y += SVG_ROW;
     }
-    sb_adds(out, "</text>\n</g>\n");
+    sb_adds(out, "</text>\n");
+}
+
+/* A message: an arrow a receiver, the gutter on the first, its diagnostics under the last. */
+static void svg_row(void *ctx, const struct row *r, size_t number)
+{
+    struct svg_ctx *s = ctx;
+    struct strbuf gutter = STRBUF_INIT;
+    (void)number;
+    sb_add(&gutter, "", 0);
+    svg_gutter_text(s, r, &gutter);
+    for (size_t i = 0; i < r->n; i++) {
+        svg_arrow(s, r, i, gutter.buf);
+        if (i + 1 == r->n) {
+            size_t x = svg_x(s, min_size(r->from, min_size(s->d->to[r->first], last_to(s->d, r))));
+            for (size_t k = 0; k < r->nmarks; k++) {
+                const struct finding *f = &r->marks[k];
+                sb_addf(s->w.out, "<text class=\"diagnostic\" x=\"%zu\" y=\"%zu\" fill=\"%s\">",
+                        x + 4, s->y + 10, tone_stroke[tone_of_mark(f->mark)]);
+                put_finding(&s->w, f->mark, f->text, SVG_NOTE_MAX);
+                sb_adds(s->w.out, "</text>\n");
+                size_t width =
+                    svg_px(strlen(mark_word(f->mark)) + shown_width(f->text, SVG_NOTE_MAX, false));
+                s->right = max_size(s->right, x + 4 + width);
+                s->y += SVG_MARK_ROW;
+            }
+        }
+        sb_adds(s->w.out, "</g>\n");
+    }
+    sb_free(&gutter);
 }
 
 static void svg_note(void *ctx, const struct note *n)
 {
-    static const char *const fill[] = {"#fffde7", "#fff3e0", "#ffebee"};
-    static const char *const edge[] = {"#9e9d24", "#b26a00", "#c62828"};
     struct svg_ctx *s = ctx;
     struct strbuf *out = s->w.out;
-    size_t x = svg_x(s, n->column) - 12, y = s->y;
-    size_t w = svg_px(strlen(mark_word(n->mark)) + shown_width(n->text, SVG_NOTE_MAX, false)) + 16;
-    sb_adds(out, "<g class=\"note\">\n<title>");
-    put_finding(&s->w, n->mark, n->text, SVG_TIP_MAX);
+    enum tone tone = tone_of(n);
+    enum diagram_mark mark = n->outcome ? MARK_NONE : n->mark;
+    size_t x = svg_x(s, min_size(n->a, n->b)) - 12, y = s->y;
+    size_t w = svg_px(strlen(mark_word(mark)) + shown_width(n->text, SVG_NOTE_MAX, false)) + 16;
+    if (n->a != n->b)
+        w = max_size(w, svg_x(s, max_size(n->a, n->b)) + 12 - x);
+    sb_addf(out, "<g class=\"%s\">\n<title>", n->outcome ? "outcome" : "note");
+    put_finding(&s->w, mark, n->text, SVG_TIP_MAX);
     sb_adds(out, "</title>\n");
     sb_addf(out,
             "<rect x=\"%zu\" y=\"%zu\" width=\"%zu\" height=\"20\" rx=\"3\" fill=\"%s\" "
             "stroke=\"%s\"/>\n",
-            x, y + 4, w, fill[n->mark], edge[n->mark]);
+            x, y + 4, w, tone_fill[tone], tone_stroke[tone]);
     sb_addf(out, "<text x=\"%zu\" y=\"%zu\">", x + 8, y + 18);
-    put_finding(&s->w, n->mark, n->text, SVG_NOTE_MAX);
+    put_finding(&s->w, mark, n->text, SVG_NOTE_MAX);
     sb_adds(out, "</text>\n</g>\n");
     s->right = max_size(s->right, x + w);
     s->y += SVG_NOTE_ROW;
 }
 
-/* The marks of an arrow are in its colour and tooltip; notes are for notes only. */
-static void write_svg(const struct diagram *d, struct strbuf *out)
+static void svg_coloured(struct strbuf *out, enum tone tone, const char *word)
+{
+    sb_addf(out, "<tspan fill=\"%s\" font-weight=\"bold\">%s</tspan>", tone_stroke[tone], word);
+}
+
+/* The legend under the messages: a line of text each. */
+static void svg_legend(struct svg_ctx *s, const struct legend *l)
+{
+    struct strbuf lines = STRBUF_INIT, plain = STRBUF_INIT;
+    static const struct legend_words words = {"", "arrow", "under it", svg_coloured};
+    static const struct legend_words plain_words = {"", "arrow", "under it", plain_word};
+    legend_lines(l, &words, &lines);
+    legend_lines(l, &plain_words, &plain);
+    if (!lines.len) {
+        sb_free(&lines);
+        sb_free(&plain);
+        return;
+    }
+    s->y += 8;
+    sb_adds(s->w.out, "<g class=\"legend\">\n");
+    for (char *line = lines.buf, *p = plain.buf; *line;) {
+        char *end = strchr(line, '\n'), *pend = strchr(p, '\n');
+        sb_addf(s->w.out, "<text x=\"%d\" y=\"%zu\" fill=\"#444444\">%.*s</text>\n", SVG_MARGIN,
+                s->y + 12, (int)(end - line), line);
+        s->right = max_size(s->right, SVG_MARGIN + svg_px((size_t)(pend - p)));
+        s->y += SVG_LEGEND_ROW;
+        line = end + 1;
+        p = pend + 1;
+    }
+    sb_adds(s->w.out, "</g>\n");
+    sb_free(&lines);
+    sb_free(&plain);
+}
+
+/* The widest gutter text of the rows, in characters. */
+static size_t svg_gutter_chars(struct svg_ctx *s)
+{
+    struct strbuf text = STRBUF_INIT;
+    size_t widest = 0;
+    struct when saved = s->when;
+    for (size_t i = 0; i < s->d->nrows; i++) {
+        sb_reset(&text);
+        sb_add(&text, "", 0);
+        svg_gutter_text(s, &s->d->rows[i], &text);
+        widest = max_size(widest, shown_width(text.buf, SIZE_MAX, false));
+    }
+    s->when = saved;
+    sb_free(&text);
+    return widest;
+}
+
+static void write_svg(const struct diagram *d, const struct diagram_layout *layout,
+                      struct strbuf *out)
 {
     struct strbuf body = STRBUF_INIT;
-    struct svg_ctx s = {.w = {&body, DIAGRAM_SVG, 0}};
-    size_t name_w = 0, label_w = 0;
+    struct svg_ctx s = {.d = d,
+                        .w = {&body, DIAGRAM_SVG, 0},
+                        .when = {.shown = !layout->no_times},
+                        .several_files = d->nfiles > 1};
+    size_t name_w = 0, label_w = 0, gutter_chars = svg_gutter_chars(&s);
+    s.gutter = gutter_chars ? svg_px(gutter_chars) + 16 : 0;
     for (size_t i = 0; i < d->nnames; i++)
         name_w = max_size(name_w, name_width(d->names[i], SVG_NAME_MAX, false));
-    for (size_t i = 0; i < d->narrows; i++)
-        label_w = max_size(label_w, shown_width(d->arrows[i].label, SVG_LABEL_MAX, false));
+    for (size_t i = 0; i < d->nrows; i++)
+        label_w = max_size(label_w, shown_width(d->rows[i].label, SVG_LABEL_MAX, false));
     s.gap = max_size(SVG_MIN_GAP, max_size(svg_px(name_w) + 40, svg_px(label_w) + 40));
     size_t top = SVG_MARGIN + (d->title ? SVG_TITLE_H : 0);
     s.y = top + SVG_BOX_H + 12;
-    s.right = SVG_MARGIN + d->nnames * s.gap;
-    static const struct sink sink = {svg_arrow, svg_note};
+    s.right = SVG_MARGIN + s.gutter + d->nnames * s.gap;
+    static const struct sink sink = {svg_row, svg_note};
     sb_add(&body, "", 0);
     walk(d, &sink, &s);
+    size_t lifelines_end = s.y + 12;
+    struct legend l = legend_of(d, !layout->no_times);
+    svg_legend(&s, &l);
     size_t height = s.y + 12 + SVG_MARGIN;
     size_t width = max_size(SVG_MIN_WIDTH, s.right + SVG_MARGIN);
     if (d->title)
@@ -952,7 +1454,7 @@ static void write_svg(const struct diagram *d, struct strbuf *out)
         sb_addf(out,
                 "<line class=\"lifeline\" x1=\"%zu\" y1=\"%zu\" x2=\"%zu\" y2=\"%zu\" "
                 "stroke=\"#999999\" stroke-dasharray=\"4 3\"/>\n",
-                x, top + SVG_BOX_H, x, height - SVG_MARGIN);
+                x, top + SVG_BOX_H, x, lifelines_end);
         sb_addf(out,
                 "<rect x=\"%zu\" y=\"%zu\" width=\"%zu\" height=\"%d\" rx=\"4\" fill=\"#e8eaf6\" "
                 "stroke=\"#3949ab\"/>\n",
@@ -968,25 +1470,27 @@ static void write_svg(const struct diagram *d, struct strbuf *out)
 
 void diagram_write(const struct diagram *d, struct strbuf *out)
 {
-    diagram_write_flushing(d, out, NULL);
+    diagram_render(d, NULL, out);
 }
 
-void diagram_write_flushing(const struct diagram *d, struct strbuf *out,
-                            const struct diagram_flush *flush)
+void diagram_render(const struct diagram *d, const struct diagram_layout *layout,
+                    struct strbuf *out)
 {
-    struct writer w = {out, d->format, 0};
+    static const struct diagram_layout defaults = {0};
+    if (!layout)
+        layout = &defaults;
     switch (d->format) {
     case DIAGRAM_MERMAID:
-        write_mermaid(d, &w);
+        write_mermaid(d, layout, out);
         break;
     case DIAGRAM_PLANTUML:
-        write_plantuml(d, &w);
+        write_plantuml(d, layout, out);
         break;
     case DIAGRAM_SVG:
-        write_svg(d, out);
+        write_svg(d, layout, out);
         break;
     case DIAGRAM_TEXT:
-        write_text(d, out, flush);
+        write_text(d, out, layout->flush);
         break;
     }
 }

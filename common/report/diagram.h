@@ -16,12 +16,16 @@
 #ifndef ACP_DIAGRAM_H
 #define ACP_DIAGRAM_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "base/util.h"
 
 enum diagram_format { DIAGRAM_MERMAID, DIAGRAM_PLANTUML, DIAGRAM_SVG, DIAGRAM_TEXT };
 enum diagram_mark { MARK_NONE, MARK_WARNING, MARK_ERROR };
+/* How a conversation ended, for the colour of its outcome: done; ended otherwise (failed,
+ * refused, rejected, not-understood, cancelled); not ended (open, timeout); violated. */
+enum diagram_end { END_DONE, END_ENDED, END_OPEN, END_VIOLATED };
 
 struct diagram;
 
@@ -35,39 +39,70 @@ size_t diagram_participant(struct diagram *d, const char *name);
 /* How many participants (columns) it holds. */
 size_t diagram_participants(const struct diagram *d);
 
-/* One arrow, in order, from column `from` to column `to` (equal for a message to oneself),
- * labelled e.g. "task.assign q-00a1" or "request r1"; returns the arrow's number, from 1 (the
- * number the text format shows). Returns 0 and adds nothing when a column was never returned by
- * diagram_participant. */
+/* One message: an arrow from column `from` to each column of to (from itself, for a message to
+ * oneself), all with one label (e.g. "task.assign q-00a1"), shown with the message's time and the
+ * delta since its conversation's previous message, and (text, SVG) with where it was read. */
+struct diagram_message {
+    size_t from;
+    const size_t *to;
+    size_t nto;
+    const char *label;
+    const char *file;   /* the file it was read from, as diagnostics name it; NULL: none */
+    unsigned long line; /* its line there; 0: unknown */
+    double time;        /* its time, in unix seconds; NAN: unknown */
+    double delta;       /* seconds since its conversation's previous message; NAN: none */
+};
+
+/* Adds a message, in order; returns the number of its first arrow, from 1 (its others follow).
+ * Returns 0 and adds nothing when a column was never returned by diagram_participant, or when it
+ * has no receiver. */
+size_t diagram_message(struct diagram *d, const struct diagram_message *m);
+/* A message to one receiver, with neither time nor place. */
 size_t diagram_arrow(struct diagram *d, size_t from, size_t to, const char *label);
 
-/* Marks arrow n as an anomaly with a diagnostic ("code: message"), shown in colour (svg), as a
- * note (mermaid, plantuml, text) and as a tooltip (svg: <title>); may be called more than once
- * per arrow (several findings), also after later arrows were added. The arrow is drawn in the
- * colour of its worst mark. An n that names no arrow is ignored. */
+/* Marks the message of arrow n as an anomaly with a diagnostic ("code: message"): its arrows are
+ * drawn in the colour of its worst mark, one no renderer uses by default, and each diagnostic is
+ * attached, under them (a note in Mermaid, PlantUML and text; a line under the arrow and in its
+ * tooltip in the SVG). May be called more than once (several findings), also after later
+ * messages were added. An n that names no arrow is ignored. */
 void diagram_mark(struct diagram *d, size_t n, enum diagram_mark mark, const char *diagnostic);
 
-/* A note not tied to an arrow (e.g. "conversation c1 still open at the end"), over a column,
- * after the arrows added so far. A column that names no participant is ignored. */
+/* A note not tied to a message (e.g. "conversation c1 still open at the end"), over a column,
+ * after the messages added so far. A column that names no participant is ignored. */
 void diagram_note(struct diagram *d, size_t column, enum diagram_mark mark, const char *text);
+
+/* How a conversation ended (e.g. "queen/q-00a1: done after 1m20s"), noted where it ended: after
+ * the message of arrow n (and its marks and the notes already there), over its columns. An n that
+ * names no arrow is ignored. */
+void diagram_outcome(struct diagram *d, size_t n, enum diagram_end end, const char *text);
 
 /* How many arrows it holds (acp-trace stops adding at --max-arrows and adds a note). */
 size_t diagram_arrows(const struct diagram *d);
 
-/* The whole document, appended to out. */
-void diagram_write(const struct diagram *d, struct strbuf *out);
+/* A duration as the diagrams write a delta: "0.25s", "80s", "1m20s", "2h05m03s", "3d04h05m06s"
+ * (to the millisecond below a minute, to the second above), with a '-' before a negative one.
+ * size is at least DIAGRAM_DURATION_SIZE. */
+enum { DIAGRAM_DURATION_SIZE = 32 };
+void diagram_duration(double seconds, char *buf, size_t size);
 
-/* Takes what a document being written has so far, and empties out: a text diagram is as long as
- * its arrows times its columns (a gigabyte for ten thousand agents), so it is given away as it
- * grows rather than held whole. */
+/* Takes what a document being written has so far, and empties out, so that a long document is
+ * given away as it grows rather than held whole. */
 struct diagram_flush {
     void (*flush)(void *ctx, struct strbuf *out);
     void *ctx;
 };
 enum { DIAGRAM_FLUSH_BYTES = 1 << 16 };
 
-/* diagram_write, calling flush (when not NULL) whenever out holds DIAGRAM_FLUSH_BYTES or more. */
-void diagram_write_flushing(const struct diagram *d, struct strbuf *out,
-                            const struct diagram_flush *flush);
+/* How to lay a diagram out, beyond its format. Zeroed: the defaults. */
+struct diagram_layout {
+    bool no_times;                     /* leave the times and deltas out */
+    const struct diagram_flush *flush; /* called whenever out holds DIAGRAM_FLUSH_BYTES or more */
+};
+
+/* The whole document, appended to out. */
+void diagram_write(const struct diagram *d, struct strbuf *out);
+/* The same, laid out as layout says (NULL: the defaults). */
+void diagram_render(const struct diagram *d, const struct diagram_layout *layout,
+                    struct strbuf *out);
 
 #endif

@@ -1,15 +1,28 @@
 #include "report/tracediagram.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/strmap.h"
+#include "base/timeutil.h"
 #include "proto/fipa.h"
+#include "proto/schedule.h"
 
 /* A message drawn: where it was, its arrows, and its sender's column. */
 struct drawn {
     unsigned long file; /* the how-manieth file, from 1 */
     unsigned long line;
     size_t first, arrows, column;
+};
+
+/* A conversation with messages drawn, until its outcome: its last message drawn. */
+struct drawn_conversation {
+    size_t arrow;       /* the first arrow of its last message drawn */
+    unsigned long file; /* where that message was read */
+    unsigned long line;
+    double time; /* its time, NAN when it had none */
+    bool cut;    /* a message of it came after the drawing stopped */
 };
 
 /* A finding at the message being traced, for its arrows. */
@@ -31,6 +44,14 @@ struct trace_diagram {
     const struct message *now; /* the message being traced, or NULL */
     struct pending *pending;
     size_t npending, pending_cap;
+    struct strmap *conversations; /* id -> struct drawn_conversation, until its outcome */
+    /* The outcome of a conversation that the message being traced ended, told by the engine
+     * before the message is drawn: it goes after that message. */
+    char *ended; /* its id, or NULL */
+    char *ended_text;
+    enum diagram_end ended_end;
+    size_t *to; /* the receivers' columns of the message being drawn */
+    size_t to_cap;
     struct strbuf text;
 };
 
@@ -43,6 +64,7 @@ struct trace_diagram *trace_diagram_new(enum diagram_format format, const char *
     t->max_arrows = max_arrows;
     t->hidden = hidden;
     t->nhidden = nhidden;
+    t->conversations = strmap_new();
     return t;
 }
 
@@ -62,6 +84,10 @@ void trace_diagram_free(struct trace_diagram *t)
     free(t->pending);
     free(t->drawn);
     free(t->files);
+    free(t->to);
+    free(t->ended);
+    free(t->ended_text);
+    strmap_free(t->conversations, free);
     sb_free(&t->text);
     free(t);
 }
@@ -137,11 +163,33 @@ void trace_diagram_finding(struct trace_diagram *t, const struct diag_finding *f
     if (!d)
         return;
     if (t->now && !quiet) {
-        for (size_t i = 0; i < d->arrows; i++)
-            diagram_mark(t->d, d->first + i, mark, t->text.buf);
+        diagram_mark(t->d, d->first, mark, t->text.buf);
     } else if (!t->stopped) {
         diagram_note(t->d, d->column, mark, t->text.buf);
     }
+}
+
+static enum diagram_end end_of(const char *outcome)
+{
+    if (strcmp(outcome, "done") == 0)
+        return END_DONE;
+    if (strcmp(outcome, "violated") == 0)
+        return END_VIOLATED;
+    if (strcmp(outcome, "open") == 0 || strcmp(outcome, "timeout") == 0)
+        return END_OPEN;
+    return END_ENDED;
+}
+
+/* Notes the outcome after arrow's message, unless the drawing stopped before the conversation's
+ * end; the conversation's entry goes unless a later run of its id is drawn. */
+static void place_outcome(struct trace_diagram *t, const char *conversation, size_t arrow,
+                          enum diagram_end end, const char *text, bool later_run)
+{
+    struct drawn_conversation *c = strmap_get(t->conversations, conversation);
+    if (c && !c->cut && arrow)
+        diagram_outcome(t->d, arrow, end, text);
+    if (c && !later_run)
+        free(strmap_remove(t->conversations, conversation));
 }
 
 void trace_diagram_begin(struct trace_diagram *t, const struct message *m)
@@ -153,6 +201,12 @@ void trace_diagram_end(struct trace_diagram *t)
 {
     clear_pending(t);
     t->now = NULL;
+    if (t->ended) { /* the message that ended it was not drawn: after its last one that was */
+        struct drawn_conversation *c = strmap_get(t->conversations, t->ended);
+        place_outcome(t, t->ended, c ? c->arrow : 0, t->ended_end, t->ended_text, false);
+        free(t->ended);
+        t->ended = NULL;
+    }
 }
 
 /* A label's short id: what ties the message to its conversation. */
@@ -226,39 +280,116 @@ static const struct jv *receivers(const struct message *m, size_t *n)
     return to;
 }
 
+/* The message's time, and the delta since the previous message of its conversation drawn; the
+ * conversation now ends, as far as the diagram knows, at this message. */
+static void note_conversation(struct trace_diagram *t, const char *conversation,
+                              struct diagram_message *dm, size_t first)
+{
+    if (!schedule_view_time(t->now, &dm->time))
+        dm->time = NAN;
+    if (!conversation)
+        return;
+    struct drawn_conversation *c = strmap_get(t->conversations, conversation);
+    if (!c) {
+        c = xcalloc(1, sizeof *c);
+        c->time = NAN;
+        strmap_put(t->conversations, conversation, c);
+    }
+    if (!isnan(c->time) && !isnan(dm->time))
+        dm->delta = time_elapsed(dm->time, c->time);
+    c->time = dm->time;
+    c->arrow = first;
+    c->file = t->nfiles;
+    c->line = dm->line;
+}
+
 void trace_diagram_message(struct trace_diagram *t, const struct message *m, const char *kind,
-                           const char *sender)
+                           const char *sender, const char *conversation)
 {
     size_t n;
     const struct jv *to = receivers(m, &n);
-    if (!sender || n == 0 || hidden(t, kind) || t->stopped)
+    if (!sender || n == 0 || hidden(t, kind))
         return;
-    if (diagram_arrows(t->d) + n > t->max_arrows) {
+    if (!t->stopped && diagram_arrows(t->d) + n > t->max_arrows)
         stop_drawing(t);
+    if (t->stopped) {
+        struct drawn_conversation *c =
+            conversation ? strmap_get(t->conversations, conversation) : NULL;
+        if (c)
+            c->cut = true;
         return;
     }
-    size_t from = diagram_participant(t->d, sender), first = 0, arrows = 0;
-    char *label = xstrdup(label_of(t, m, kind));
+    size_t from = diagram_participant(t->d, sender), arrows = 0;
     for (const struct jv *r = fipa_agents_first(to); r; r = fipa_agents_next(to, r)) {
         const char *name = m->proto == PROTO_IACP ? jv_string_value(r) : fipa_agent_name_jv(r);
         if (!name)
             continue;
-        size_t number = diagram_arrow(t->d, from, diagram_participant(t->d, name), label);
-        if (!first)
-            first = number;
-        arrows++;
+        if (arrows == t->to_cap) {
+            t->to_cap = t->to_cap ? 2 * t->to_cap : 8;
+            t->to = xrealloc(t->to, t->to_cap * sizeof *t->to);
+        }
+        t->to[arrows++] = diagram_participant(t->d, name);
     }
-    free(label);
     if (!arrows)
         return;
-    remember_drawn(t, m, first, arrows, from);
+    struct diagram_message dm = {.from = from,
+                                 .to = t->to,
+                                 .nto = arrows,
+                                 .label = label_of(t, m, kind),
+                                 .file = m->at.file,
+                                 .line = m->at.line,
+                                 .delta = NAN};
+    remember_drawn(t, m, diagram_arrows(t->d) + 1, arrows, from);
+    note_conversation(t, conversation, &dm, diagram_arrows(t->d) + 1);
+    size_t first = diagram_message(t->d, &dm);
     for (size_t i = 0; i < t->npending; i++)
-        for (size_t a = 0; a < arrows; a++)
-            diagram_mark(t->d, first + a, t->pending[i].mark, t->pending[i].diagnostic);
+        diagram_mark(t->d, first, t->pending[i].mark, t->pending[i].diagnostic);
+    if (t->ended && conversation && strcmp(t->ended, conversation) == 0) {
+        place_outcome(t, t->ended, first, t->ended_end, t->ended_text, false);
+        free(t->ended);
+        t->ended = NULL;
+    }
 }
 
-void trace_diagram_write(const struct trace_diagram *t, struct strbuf *out,
-                         const struct diagram_flush *flush)
+void trace_diagram_outcome(struct trace_diagram *t, const struct conversation_summary *s,
+                           const char *outcome)
 {
-    diagram_write_flushing(t->d, out, flush);
+    struct drawn_conversation *c =
+        s->conversation ? strmap_get(t->conversations, s->conversation) : NULL;
+    bool ends_now = t->now && s->last_line == t->now->at.line && s->last_file && t->now->at.file &&
+                    strcmp(s->last_file, t->now->at.file) == 0;
+    if (!c && !ends_now)
+        return;
+    sb_reset(&t->text);
+    sb_addf(&t->text, "%s: %s", s->conversation, outcome);
+    double took = time_elapsed(s->ended, s->started);
+    if (took > 0) {
+        char duration[DIAGRAM_DURATION_SIZE];
+        diagram_duration(took, duration, sizeof duration);
+        sb_addf(&t->text, " after %s", duration);
+    }
+    if (ends_now) { /* its last message is the one being traced, which is drawn next */
+        free(t->ended);
+        free(t->ended_text);
+        t->ended = xstrdup(s->conversation);
+        t->ended_text = xstrdup(t->text.buf);
+        t->ended_end = end_of(outcome);
+        return;
+    }
+    /* Its last message drawn; but when a message of a later run of the id was drawn since, that
+     * run's entry stays, and this run's outcome goes at its last message if it was drawn. */
+    unsigned long file = file_number(t, s->last_file);
+    size_t arrow = c->arrow;
+    bool later_run = c->file > file || (c->file == file && c->line > s->last_line);
+    if (later_run) {
+        const struct drawn *last = drawn_at(t, s->last_file, s->last_line);
+        arrow = last ? last->first : 0;
+    }
+    place_outcome(t, s->conversation, arrow, end_of(outcome), t->text.buf, later_run);
+}
+
+void trace_diagram_write(const struct trace_diagram *t, const struct diagram_layout *layout,
+                         struct strbuf *out)
+{
+    diagram_render(t->d, layout, out);
 }

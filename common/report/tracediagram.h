@@ -1,11 +1,14 @@
-/* acp-trace's sequence diagrams, over diagram.h: one arrow per message and receiver,
- * labelled with its kind or performative and a short id; each finding marked on the arrows of the
+/* acp-trace's sequence diagrams, over diagram.h: one message a row, an arrow to each receiver,
+ * labelled with its kind or performative and a short id, with its time, the delta since the
+ * previous message of its conversation drawn, and its file and line; each finding marked on the
  * message it is about, or, when it is about time passing or comes at the end, a note over the
- * column of the agent whose message it names; hidden kinds left out; and a stop, with a note, at
- * the most arrows asked for, since a diagram holds everything it draws. */
+ * column of the agent whose message it names; each conversation's outcome where it ends; hidden
+ * kinds left out; and a stop, with a note, at the most arrows asked for, since a diagram holds
+ * everything it draws. */
 #ifndef ACP_TRACEDIAGRAM_H
 #define ACP_TRACEDIAGRAM_H
 
+#include "engine/conversation.h"
 #include "proto/message.h"
 #include "report/diagram.h"
 
@@ -19,16 +22,20 @@ void trace_diagram_free(struct trace_diagram *t);
 
 /* The message being traced (NULL once it was): findings at it wait for its arrows. */
 void trace_diagram_begin(struct trace_diagram *t, const struct message *m);
-/* Draws the message being traced, sent by sender (NULL: not drawn), of the given kind. */
+/* Draws the message being traced, sent by sender (NULL: not drawn), of the given kind, in the
+ * conversation whose id engine_check returned (NULL: none). */
 void trace_diagram_message(struct trace_diagram *t, const struct message *m, const char *kind,
-                           const char *sender);
+                           const char *sender, const char *conversation);
 void trace_diagram_end(struct trace_diagram *t);
 /* A finding of the run. */
 void trace_diagram_finding(struct trace_diagram *t, const struct diag_finding *f);
+/* A conversation handed over, with the outcome acp-trace gives it: noted after its last message
+ * drawn (none when the drawing stopped before its end). */
+void trace_diagram_outcome(struct trace_diagram *t, const struct conversation_summary *s,
+                           const char *outcome);
 
-/* The diagram, appended to out; given away as it grows through flush, when not NULL
- * (diagram_write_flushing). */
-void trace_diagram_write(const struct trace_diagram *t, struct strbuf *out,
-                         const struct diagram_flush *flush);
+/* The diagram, laid out as layout says, appended to out (diagram_render). */
+void trace_diagram_write(const struct trace_diagram *t, const struct diagram_layout *layout,
+                         struct strbuf *out);
 
 #endif
