@@ -22,6 +22,7 @@ enum {
     OPT_HIDE,
     OPT_MAX_ARROWS,
     OPT_NO_TIMES,
+    OPT_PAGE_SIZE,
 };
 
 static const struct opt trace_options[] = {
@@ -39,6 +40,8 @@ static const struct opt trace_options[] = {
      "diagrams stop after N arrows (default 10000)"},
     {"no-times", OPT_NO_TIMES, no_argument, NULL,
      "diagrams leave out each message's time and delta"},
+    {"page-size", OPT_PAGE_SIZE, required_argument, "N",
+     "diagrams: at most N messages a page (default: as many as fit)"},
     {"now", OPT_NOW, required_argument, "TIME",
      "relative date-times count from TIME (default: SOURCE_DATE_EPOCH, else the clock)"},
     {NULL, 0, 0, NULL, NULL},
@@ -76,6 +79,7 @@ struct trace {
     size_t nhidden;
     unsigned long max_arrows;
     bool no_times;
+    unsigned long page_size; /* 0: as many messages a page as its renderer takes */
 
     struct engine *engine;
     const struct engine_config *engine_config;
@@ -170,6 +174,11 @@ static bool handle_option(void *ctx, int key, const char *arg)
     case OPT_NO_TIMES:
         t->no_times = true;
         return true;
+    case OPT_PAGE_SIZE:
+        if (parse_ulong(arg, &t->page_size) && t->page_size > 0)
+            return true;
+        options_usage_error("--page-size must be a whole number above 0");
+        return false;
     case OPT_MAX_ARROWS:
         if (parse_ulong(arg, &t->max_arrows) && t->max_arrows > 0)
             return true;
@@ -360,20 +369,45 @@ static void flush_view(void *ctx, struct strbuf *out)
     sb_reset(out);
 }
 
+/* A diagram beyond what its renderer takes by default, even in pages, says so. */
+static void warn_too_big(struct trace *t, struct filter *f, const struct diagram_fit *fit)
+{
+    if (!fit->too_big)
+        return;
+    const struct diag_where at = {.file = t->last_file ? t->last_file : "<stdin>"};
+    if (t->format == FORMAT_SVG && fit->pages > 0 &&
+        (fit->width > DIAGRAM_SVG_MAX || fit->height > DIAGRAM_SVG_MAX))
+        diag_emit(filter_sink(f), &at, "trace-diagram-size",
+                  "the SVG is %zux%zu pixels in %zu pages, more than rsvg-convert draws (%d "
+                  "either way): draw less with --follow=ID or --hide=KIND, or in smaller pages "
+                  "with --page-size=N",
+                  fit->width, fit->height, fit->pages, DIAGRAM_SVG_MAX);
+    else
+        diag_emit(filter_sink(f), &at, "trace-diagram-size",
+                  "a message is more than a page of the %s diagram holds: draw less with "
+                  "--follow=ID or --hide=KIND, or in smaller pages with --page-size=N",
+                  format_names[t->format]);
+}
+
 static void write_views(struct trace *t, struct filter *f)
 {
     t->filter = f;
     sb_reset(&t->out);
-    if (t->format == FORMAT_STATS)
+    if (t->format == FORMAT_STATS) {
         trace_stats_write(t->stats, &t->out);
-    else if (t->format == FORMAT_REPORT)
+    } else if (t->format == FORMAT_REPORT) {
         trace_stats_report(t->stats, &t->out);
-    else if (t->diagram)
+    } else if (t->diagram) {
+        struct diagram_fit fit = {0};
         trace_diagram_write(t->diagram,
                             &(struct diagram_layout){
                                 .no_times = t->no_times,
-                                .flush = &(struct diagram_flush){.flush = flush_view, .ctx = t}},
+                                .page_size = t->page_size,
+                                .flush = &(struct diagram_flush){.flush = flush_view, .ctx = t},
+                                .fit = &fit},
                             &t->out);
+        warn_too_big(t, f, &fit);
+    }
     filter_write(f, t->out.buf, t->out.len);
 }
 

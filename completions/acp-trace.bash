@@ -10,6 +10,7 @@ _acp_trace_options='
 --hide=
 --max-arrows=
 --no-times
+--page-size=
 --now=
 -q --quiet
 --strict

@@ -7,6 +7,7 @@ complete -c acp-trace -l merge-stats -d 'Merge the statistics in the files'
 complete -c acp-trace -l hide -x -d 'Kinds or performatives diagrams, report and stats leave out'
 complete -c acp-trace -l max-arrows -x -d 'Diagrams stop after N arrows'
 complete -c acp-trace -l no-times -d "Diagrams leave out each message's time and delta"
+complete -c acp-trace -l page-size -x -d 'Diagrams put at most N messages on a page'
 complete -c acp-trace -l now -x -d 'Time relative date-times count from'
 complete -c acp-trace -s q -l quiet -d 'Write nothing; only the exit status'
 complete -c acp-trace -l strict -d 'Treat warnings as errors'

@@ -554,7 +554,17 @@ mmdc_render() {
 PLANTUML_TEXT='([A-Za-z0-9 .,:_/-]|<U\+[0-9A-F]{4,6}>)*'
 # The legend's lines: words of ours, some in colour, about times, anomalies or outcomes.
 PLANTUML_LEGEND='(times: |<color:|how each conversation ended)([A-Za-z ,.:()+]|<color:#[0-9A-F]{6}>[a-z]+</color>|#[0-9A-F]{6}>[a-z]+</color>)*'
-PLANTUML_LINE="^(@startuml|title $PLANTUML_TEXT|participant \"$PLANTUML_TEXT\" as p[0-9]+|p[0-9]+ -(\\[#[0-9A-F]{6}\\])?> p[0-9]+ : $WHEN$PLANTUML_TEXT|note over p[0-9]+(, p[0-9]+)?( #[0-9A-F]{6})? : $PLANTUML_TEXT|legend|$PLANTUML_LEGEND|endlegend|@enduml)\$"
+PLANTUML_LINE="^(@startuml|(title|newpage) $PLANTUML_TEXT|participant \"$PLANTUML_TEXT\" as p[0-9]+|p[0-9]+ -(\\[#[0-9A-F]{6}\\])?> p[0-9]+ : $WHEN$PLANTUML_TEXT|note over p[0-9]+(, p[0-9]+)?( #[0-9A-F]{6})? : $PLANTUML_TEXT|legend|$PLANTUML_LEGEND|endlegend|@enduml)\$"
+
+# plantuml_blocks FILE: a PlantUML file is blocks, each from @startuml to @enduml, the last line
+# @enduml; prints how many participants it declares apart (each block its own).
+plantuml_blocks() {
+    awk '/^@startuml$/ { if (open) exit 1; open = 1; blocks++; next }
+         /^@enduml$/ { if (!open) exit 1; open = 0; next }
+         !open { exit 1 }
+         /^participant / { ids[$NF] = 1 }
+         END { if (open || !blocks) exit 1; for (id in ids) n++; print n }' "$1"
+}
 
 @test "diagram: hostile PlantUML keeps to its grammar, in ASCII, exact counts (property)" {
     make_hostile plantuml puml "${SEEDS[@]}"
@@ -566,10 +576,10 @@ PLANTUML_LINE="^(@startuml|title $PLANTUML_TEXT|participant \"$PLANTUML_TEXT\" a
         [ "$(LC_ALL=C grep -c '[^ -~]' "$f")" -eq 0 ] || fail "seed $seed: not ASCII"
         # Creole markup is two of a kind: none of it is left as it is.
         run -1 grep -E -- '--|__|//' "$f"
-        [ "$(count '^@enduml$' "$f")" -eq 1 ] || fail "seed $seed: @enduml"
-        [ "$(tail -1 "$f")" = "@enduml" ] || fail "seed $seed: does not end with @enduml"
+        # blocks (where the columns are wider than an image) that are blocks
+        run -0 plantuml_blocks "$f"
+        assert_output "$(participants_of "$seed")"
         [ "$(count '^p[0-9]+ -' "$f")" -eq 60 ] || fail "seed $seed: arrows"
-        [ "$(count '^participant ' "$f")" -eq "$(participants_of "$seed")" ] || fail "seed $seed: participants"
     done
 }
 
@@ -626,12 +636,17 @@ plantuml_render() {
     done
     plantuml_render "${files[@]}"
     for seed in "${RENDER_SEEDS[@]}"; do
-        local svg=$BATS_TEST_TMPDIR/h.$seed.svg
-        [ "$(count '<polygon' "$svg")" -eq 60 ] || fail "seed $seed: arrows"
-        # a box at each end of each column, and the legend's where there are marks
-        local legend=0
-        ! grep -q '^legend$' "$BATS_TEST_TMPDIR/h.$seed.puml" || legend=1
-        [ "$(count '<rect' "$svg")" -eq $((2 * $(participants_of "$seed") + legend)) ] || fail "seed $seed: participants"
+        local puml=$BATS_TEST_TMPDIR/h.$seed.puml images
+        images=("$BATS_TEST_TMPDIR/h.$seed".svg "$BATS_TEST_TMPDIR/h.$seed"_[0-9]*.svg)
+        [ "$(cat "${images[@]}" | count '<polygon' /dev/stdin)" -eq 60 ] || fail "seed $seed: arrows"
+        # an image a page; on each, a box at each end of each column of its block, and the
+        # block's legend where it has marks
+        local want
+        want=$(awk '/^@startuml$/ { p = 0; l = 0; pages = 1 } /^participant / { p++ } /^newpage / { pages++ }
+                    /^legend$/ { l = 1 } /^@enduml$/ { n += pages; r += pages * (2 * p + l) }
+                    END { print n, r }' "$puml")
+        [ "${#images[@]} $(cat "${images[@]}" | count '<rect' /dev/stdin)" = "$want" ] ||
+            fail "seed $seed: ${#images[@]} images, $(cat "${images[@]}" | count '<rect' /dev/stdin) boxes; expected $want"
     done
 }
 
@@ -797,6 +812,119 @@ need_rsvg() {
     [ "$(png_size "$BATS_TEST_TMPDIR/shot.png")" = "$w $h" ]
 }
 
+# ---- Pages: within what each renderer takes by default ----
+
+# many_script N [RECEIVERS]: N messages, a second apart, among 6 agents, every 7th with a warning.
+many_script() {
+    awk -v n="$1" 'BEGIN {
+        for (i = 1; i <= n; i++) {
+            printf "t\t%d\t1\tcapture.jsonl\t%d\n", 1312284100 + i, i
+            printf "a\tagent-%d\tagent-%d\ttask.assign q-%04x\n", i % 6, (i + 1) % 6, i
+            if (i % 7 == 0)
+                printf "m\t%d\twarning\tw: finding %d\n", i, i
+        }
+    }'
+}
+
+# blocks FILE: the fenced mermaid blocks of a Markdown file, each into FILE.N (from 1); prints N.
+blocks() {
+    awk -v f="$1" '/^```mermaid$/ { n++; on = 1; next } /^```$/ { on = 0; next } on { print > (f "." n) }
+        END { print n }' "$1"
+}
+
+@test "diagram: --page-size=N: pages of N messages at most, in every format, each arrow on one" {
+    many_script 35 >"$BATS_TEST_TMPDIR/s"
+    local out=$BATS_TEST_TMPDIR/d i n
+    # Mermaid: a Markdown document, a block a page, each with the columns it draws
+    diagram --fit --page-size=10 mermaid Many <"$BATS_TEST_TMPDIR/s" >"$out" 2>"$out.err"
+    assert_equal "$(tail -1 "$out.err")" "pages 4 too-big 0 width 0 height 0"
+    n=$(blocks "$out")
+    [ "$n" -eq 4 ] || fail "$n blocks"
+    for ((i = 1; i <= 4; i++)); do
+        [ "$(head -2 "$out.$i" | tail -1)" = "    title Many - page $i of 4" ] || fail "block $i: title"
+        [ "$(count '^    p[0-9]+->>' "$out.$i")" -le 10 ] || fail "block $i: more than 10 arrows"
+        # the columns it declares are those its arrows and notes name
+        diff <(sed -n 's/^    participant \(p[0-9]*\) as .*/\1/p' "$out.$i" | sort) \
+            <(grep -oE 'p[0-9]+' <(grep -E '^    (p[0-9]+->>|Note over)' "$out.$i") | sort -u) ||
+            fail "block $i: its columns"
+    done
+    [ "$(cat "$out".[1-4] | count '^    p[0-9]+->>' /dev/stdin)" -eq 35 ]
+    # PlantUML: newpage within blocks of two pages
+    diagram --page-size=10 plantuml Many <"$BATS_TEST_TMPDIR/s" >"$out" 2>/dev/null
+    [ "$(count '^@startuml$' "$out")" -eq 2 ] && [ "$(count '^newpage Many - page [24] of 4$' "$out")" -eq 2 ] ||
+        fail "$(grep -E '^(@startuml|newpage|title)' "$out")"
+    [ "$(count '^p[0-9]+ -' "$out")" -eq 35 ]
+    awk '/^(@startuml|newpage)/ { if (n > 10) bad = 1; n = 0 } /^p[0-9]+ -/ { n++ } END { exit bad || n > 10 }' "$out" ||
+        fail "a PlantUML page of more than 10 arrows"
+    # SVG: pages side by side, each framed
+    diagram --fit --page-size=10 svg Many <"$BATS_TEST_TMPDIR/s" >"$out" 2>"$out.err"
+    need_xmllint
+    [ "$(xpath "$out" 'count(//*[@class="page"])')" -eq 4 ]
+    [ "$(xpath "$out" 'count(//*[@class="arrow"])')" -eq 35 ]
+    for ((i = 1; i <= 4; i++)); do
+        [ "$(xpath "$out" "count(//*[@id=\"page-$i\"]//*[@class=\"arrow\"])")" -le 10 ] || fail "SVG page $i"
+    done
+}
+
+@test "diagram: the SVG's pages lie apart, within the picture, rows of them about as wide as high" {
+    need_xmllint
+    many_script 300 | diagram --fit svg >"$BATS_TEST_TMPDIR/d.svg" 2>"$BATS_TEST_TMPDIR/err"
+    local w h
+    read -r w h < <(svg_size "$BATS_TEST_TMPDIR/d.svg")
+    assert_equal "$(tail -1 "$BATS_TEST_TMPDIR/err")" "pages 3 too-big 0 width $w height $h"
+    # every page's box: inside the picture, none over another
+    xpath "$BATS_TEST_TMPDIR/d.svg" '//*[@class="page"]/@transform | //*[@class="frame"]/@width | //*[@class="frame"]/@height' |
+        grep -oE '[0-9]+' | paste - - - - >"$BATS_TEST_TMPDIR/boxes"
+    run awk -v w="$w" -v h="$h" '
+        { x[NR] = $1; y[NR] = $2; pw[NR] = $3; ph[NR] = $4
+          if ($1 + $3 > w || $2 + $4 > h) { print "page " NR " outside"; bad = 1 } }
+        END { for (i = 1; i <= NR; i++) for (j = i + 1; j <= NR; j++)
+                  if (x[i] < x[j] + pw[j] && x[j] < x[i] + pw[i] && y[i] < y[j] + ph[j] && y[j] < y[i] + ph[i]) {
+                      print "pages " i " and " j " overlap"; bad = 1 }
+              exit bad }' "$BATS_TEST_TMPDIR/boxes"
+    [ "$status" -eq 0 ] || fail "$output"
+    [ "$(wc -l <"$BATS_TEST_TMPDIR/boxes")" -eq 3 ]
+    # each page at most 4,000 pixels high
+    run -0 awk '$4 > 4000' "$BATS_TEST_TMPDIR/boxes"
+    assert_output ""
+}
+
+@test "diagram: Mermaid's pages stay under its maxTextSize, 50,000 characters" {
+    many_script 3000 | diagram --fit mermaid >"$BATS_TEST_TMPDIR/d.md" 2>"$BATS_TEST_TMPDIR/err"
+    local n i
+    n=$(blocks "$BATS_TEST_TMPDIR/d.md")
+    [ "$n" -ge 3 ] || fail "$n pages"
+    for ((i = 1; i <= n; i++)); do
+        [ "$(LC_ALL=C.UTF-8 wc -m <"$BATS_TEST_TMPDIR/d.md.$i")" -le 50000 ] || fail "page $i: too long"
+    done
+    [ "$(cat "$BATS_TEST_TMPDIR"/d.md.* | count '^    p[0-9]+->>' /dev/stdin)" -eq 3000 ]
+    # one page, as it always was: no Markdown
+    many_script 20 | diagram mermaid >"$BATS_TEST_TMPDIR/one" 2>/dev/null
+    [ "$(head -1 "$BATS_TEST_TMPDIR/one")" = sequenceDiagram ]
+}
+
+@test "diagram: a message to more receivers than a page holds: as many arrows a page as fit, its note after the last" {
+    local i receivers=()
+    for ((i = 1; i <= 60; i++)); do receivers+=("forager-with-a-long-name-$i"); done
+    {
+        printf 'a\tqueen\tforager-with-a-long-name-1\tbefore\n'
+        printf 'g\tqueen\tcfp c1'
+        printf '\t%s' "${receivers[@]}"
+        printf '\nm\t2\twarning\tw: once\na\tqueen\tforager-with-a-long-name-1\tafter\n'
+    } >"$BATS_TEST_TMPDIR/s"
+    diagram --fit plantuml <"$BATS_TEST_TMPDIR/s" >"$BATS_TEST_TMPDIR/d" 2>"$BATS_TEST_TMPDIR/err"
+    # PlantUML: 61 columns are wider than an image; blocks of fewer
+    [ "$(count '^@startuml$' "$BATS_TEST_TMPDIR/d")" -ge 3 ] || fail "$(cat "$BATS_TEST_TMPDIR/err")"
+    [ "$(count '^p1 -\[#B26A00\]> p[0-9]+ : cfp c1$' "$BATS_TEST_TMPDIR/d")" -eq 60 ]
+    [ "$(count 'w: once' "$BATS_TEST_TMPDIR/d")" -eq 1 ]
+    # the note comes after the last of its arrows, the next message after it
+    run -0 grep -nE 'cfp c1$|w: once|: after$' "$BATS_TEST_TMPDIR/d"
+    assert_line --index 60 --regexp ':note over p1, p[0-9]+ #FFE0B2 : warning: w: once$'
+    assert_line --index 61 --regexp ': after$'
+    # no block's columns wider than PlantUML's image, as estimated: at most 4,000 pixels
+    awk '/^@startuml/ { n = 0 } /^participant/ { n++ } /^@enduml/ { if (n > 30) exit 1 }' "$BATS_TEST_TMPDIR/d"
+}
+
 # ---- acp-trace's diagrams of a hostile capture ----
 
 # Names that act on a terminal or speak each format's syntax: Mermaid's arrows and entities,
@@ -840,8 +968,8 @@ hostile_capture() {
         [ -z "$output" ] || fail "${follow@Q}: PlantUML lines off its grammar: $output"
         run -1 grep -E -- '--|__|//' "$d.puml"
         [ "$(LC_ALL=C grep -c '[^ -~]' "$d.puml")" -eq 0 ] || fail "${follow@Q}: PlantUML not ASCII"
-        [ "$(count '^@enduml$' "$d.puml")" -eq 1 ] && [ "$(tail -1 "$d.puml")" = "@enduml" ] ||
-            fail "${follow@Q}: @enduml"
+        run -0 plantuml_blocks "$d.puml"
+        [ "$output" -eq "$participants" ] || fail "${follow@Q}: PlantUML blocks, participants $output"
         [ "$(count '^p[0-9]+ -' "$d.puml")" -eq "$arrows" ] || fail "${follow@Q}: PlantUML arrows"
         acp-trace "${opts[@]}" --format=svg "$f" >"$d.svg" 2>/dev/null
         check_svg "$d.svg" "$arrows" "$participants"
@@ -849,4 +977,81 @@ hostile_capture() {
         acp-trace "${opts[@]}" --format=text "$f" >"$d.txt" 2>/dev/null
         [ "$(LC_ALL=C grep -c '[^ -~]' "$d.txt")" -eq 0 ] || fail "${follow@Q}: the text diagram is not printable ASCII"
     done
+}
+
+# ---- A capture of 2,000 messages, drawn whole by each renderer ----
+
+# capture2000 FORMAT: acp-trace's diagram of a colony capture of 2,000 messages, into big.EXT;
+# sets ARROWS to how many arrows it has.
+capture2000() {
+    local format=$1 ext=$2
+    "$ACP_BUILD/gen-colony" 2000 8 7 >"$BATS_TEST_TMPDIR/big.jsonl"
+    acp-trace --format=plantuml "$BATS_TEST_TMPDIR/big.jsonl" 2>/dev/null | count '^p[0-9]+ -' /dev/stdin >"$BATS_TEST_TMPDIR/arrows" || true
+    ARROWS=$(cat "$BATS_TEST_TMPDIR/arrows")
+    [ "$ARROWS" -ge 2000 ] || fail "$ARROWS arrows"
+    acp-trace --format="$format" "$BATS_TEST_TMPDIR/big.jsonl" >"$BATS_TEST_TMPDIR/big.$ext" 2>"$BATS_TEST_TMPDIR/big.err" || true
+    run -1 grep -F '[trace-diagram-size]' "$BATS_TEST_TMPDIR/big.err"
+}
+
+@test "mmdc draws a 2,000-message capture whole: a page an image, each under maxTextSize" {
+    need_mmdc
+    capture2000 mermaid md
+    local f pages=0 lines=0
+    mmdc_render "$BATS_TEST_TMPDIR/big.md" "$BATS_TEST_TMPDIR/out.md"
+    for f in "$BATS_TEST_TMPDIR"/out-*.svg; do
+        pages=$((pages + 1))
+        ! grep -q 'Maximum text size' "$f" || fail "$f: Maximum text size in diagram exceeded"
+        lines=$((lines + $(count 'class="messageLine[01]"' "$f")))
+    done
+    [ "$pages" -eq "$(count '^```mermaid$' "$BATS_TEST_TMPDIR/big.md")" ] && [ "$pages" -gt 1 ] || fail "$pages pictures"
+    [ "$lines" -eq "$ARROWS" ] || fail "$lines arrows drawn of $ARROWS"
+}
+
+@test "plantuml draws a 2,000-message capture whole: a page an image, each within 4,096 pixels" {
+    need_plantuml
+    capture2000 plantuml puml
+    plantuml_render "$BATS_TEST_TMPDIR/big.puml"
+    local f pages=0 heads=0 size
+    for f in "$BATS_TEST_TMPDIR"/big*.svg; do
+        pages=$((pages + 1))
+        heads=$((heads + $(count '<polygon' "$f")))
+        size=$(grep -o 'width:[0-9]*px;height:[0-9]*px' "$f" | head -1)
+        [[ $size =~ width:([0-9]+)px\;height:([0-9]+)px ]] && [ "${BASH_REMATCH[1]}" -le 4096 ] &&
+            [ "${BASH_REMATCH[2]}" -le 4096 ] || fail "$f: $size"
+    done
+    [ "$pages" -eq $(($(count '^@startuml$' "$BATS_TEST_TMPDIR/big.puml") + $(count '^newpage ' "$BATS_TEST_TMPDIR/big.puml"))) ] ||
+        fail "$pages pictures"
+    [ "$heads" -eq "$ARROWS" ] || fail "$heads arrowheads of $ARROWS"
+}
+
+@test "rsvg-convert draws a 2,000-message capture whole, its pages in one picture" {
+    need_rsvg
+    capture2000 svg svg
+    run rsvg-convert -o "$BATS_TEST_TMPDIR/big.png" "$BATS_TEST_TMPDIR/big.svg"
+    [ "$status" -eq 0 ] || fail "rsvg-convert: $output"
+    [ "$(png_size "$BATS_TEST_TMPDIR/big.png")" = "$(svg_size "$BATS_TEST_TMPDIR/big.svg")" ]
+    [ "$(count '<g class="arrow"' "$BATS_TEST_TMPDIR/big.svg")" -eq "$ARROWS" ]
+}
+
+@test "headless chromium draws a 2,000-message capture whole" {
+    [ -x /usr/bin/chromium ] || skip "chromium is not installed (scripts/deps installs it)"
+    capture2000 svg svg
+    local w h
+    read -r w h < <(svg_size "$BATS_TEST_TMPDIR/big.svg")
+    # A blank picture of the same size, for the size of a screenshot of nothing.
+    printf '<svg xmlns="http://www.w3.org/2000/svg" width="%s" height="%s"><rect width="%s" height="%s" fill="#ffffff"/></svg>\n' \
+        "$w" "$h" "$w" "$h" >"$BATS_TEST_TMPDIR/blank.svg"
+    local f
+    for f in big blank; do
+        # the whole picture in one screenshot, at half its size (chromium's smallest scale)
+        run timeout 120 /usr/bin/chromium --headless --no-sandbox --disable-gpu --no-first-run \
+            --disable-background-networking --disable-component-update --disable-sync \
+            --user-data-dir="$BATS_TEST_TMPDIR/profile" --hide-scrollbars --force-device-scale-factor=0.5 \
+            --window-size="$w,$h" --screenshot="$BATS_TEST_TMPDIR/$f.png" "file://$BATS_TEST_TMPDIR/$f.svg"
+        [ -s "$BATS_TEST_TMPDIR/$f.png" ] || fail "no screenshot of $f: $output"
+        [ "$(png_size "$BATS_TEST_TMPDIR/$f.png")" = "$(((w + 1) / 2)) $(((h + 1) / 2))" ] ||
+            fail "$f: $(png_size "$BATS_TEST_TMPDIR/$f.png") for $w $h"
+    done
+    # what it drew is no blank page
+    [ "$(stat -c %s "$BATS_TEST_TMPDIR/big.png")" -gt $((20 * $(stat -c %s "$BATS_TEST_TMPDIR/blank.png"))) ]
 }

@@ -152,6 +152,17 @@ acp-trace --follow=queen/q-00a1 --format=svg capture.jsonl >q-00a1.svg
 EOF
     grep -q '<svg' "$WORLD/q-00a1.svg" || fail "no SVG"
     recipe <<'EOF'
+acp-trace --format=mermaid --page-size=200 capture.jsonl > flow.md
+acp-trace --format=mermaid --page-size=200 capture.jsonl >flow.md
+EOF
+    [ "$(grep -c '^```mermaid$' "$WORLD/flow.md")" -ge 10 ] || fail "no pages of 200 messages"
+    if [ -x "$TESTS_DIR/node_modules/.bin/mmdc" ] && [ -x /usr/bin/chromium ]; then
+        printf '%s' '{"executablePath":"/usr/bin/chromium","args":["--no-sandbox","--headless","--disable-gpu"]}' >"$WORLD/p.json"
+        (cd "$WORLD" && "$TESTS_DIR/node_modules/.bin/mmdc" -q -p p.json -i flow.md -o flow.md) ||
+            fail "mmdc -i flow.md -o flow.md failed"
+        [ -s "$WORLD/flow-1.svg" ] || fail "mmdc drew no page"
+    fi
+    recipe <<'EOF'
 acp-trace --format=report --by-agent capture.jsonl
 EOF
     assert_output --partial forager-

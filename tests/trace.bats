@@ -598,7 +598,8 @@ shard_property() {
     arrows=$(jq -s '[.[] | select(.kind and .to)] | length' "$C/colony.jsonl")
     agents=$(jq -rs '[.[] | .from, .to] | unique | length' "$C/colony.jsonl")
     assert_equal "$(grep -c '<g class="arrow"' "$BATS_TEST_TMPDIR/all.svg")" "$arrows"
-    assert_equal "$(grep -c '<g class="participant"' "$BATS_TEST_TMPDIR/all.svg")" "$agents"
+    # in pages, each with the columns it draws: every agent on one at least
+    assert_equal "$(grep -A1 '<g class="participant"' "$BATS_TEST_TMPDIR/all.svg" | grep '^<title>' | sort -u | wc -l)" "$agents"
     # FIPA: one arrow per receiver; anomalies marked
     run -0 --separate-stderr acp-trace --format=svg "$FIPA_FIXTURES/ok-contract-net.jsonl"
     assert_equal "$(grep -c '<g class="arrow"' <<<"$output")" \
@@ -671,6 +672,35 @@ outcomes_in_svg() {
     run -0 --separate-stderr acp-trace --format=mermaid "$BATS_TEST_TMPDIR/cfp.jsonl"
     assert_equal "$(grep -c '^    p1->>p[234]: cfp c1$' <<<"$output")" 3
     assert_equal "$(grep -c 'fipa-no-reply-with' <<<"$output")" 1
+}
+
+@test "diagrams: too big even in pages says so, naming --follow, --hide and --page-size; a warning" {
+    local i
+    for ((i = 1; i <= 3000; i++)); do
+        printf '{"v":"1.1","id":"m-%06x","from":"forager-%d","to":"queen","kind":"hb","ts":%d}\n' "$i" "$i" $((1312284100 + i))
+    done >"$BATS_TEST_TMPDIR/many"
+    run -0 --separate-stderr acp-trace --format=svg "$BATS_TEST_TMPDIR/many"
+    [[ $stderr =~ ^acp-trace:\ .*many:0:\ warning:\ the\ SVG\ is\ ([0-9]+)x([0-9]+)\ pixels\ in\ [0-9]+\ pages,\ more\ than\ rsvg-convert\ draws\ \(32767\ either\ way\):\ draw\ less\ with\ --follow=ID\ or\ --hide=KIND,\ or\ in\ smaller\ pages\ with\ --page-size=N\ \[trace-diagram-size\]$ ]] ||
+        fail "$stderr"
+    [ "${BASH_REMATCH[1]}" -gt 32767 ] || [ "${BASH_REMATCH[2]}" -gt 32767 ] || fail "$stderr"
+    run -1 --separate-stderr acp-trace --strict --format=svg "$BATS_TEST_TMPDIR/many"
+    # what fits says nothing
+    run -0 --separate-stderr acp-trace --format=svg --hide=hb "$BATS_TEST_TMPDIR/many"
+    assert_equal "$stderr" ""
+    run -0 --separate-stderr acp-trace --format=mermaid "$BATS_TEST_TMPDIR/many"
+    assert_equal "$stderr" ""
+}
+
+@test "--page-size: pages of so many messages; a whole number above 0" {
+    run -0 --separate-stderr acp-trace --format=mermaid --page-size=1 "$SEED_IACP"
+    assert_equal "$(grep -c '^```mermaid$' <<<"$output")" 3
+    run -0 --separate-stderr acp-trace --format=plantuml --page-size=2 "$SEED_IACP"
+    assert_equal "$(grep -cE '^(@startuml|newpage )' <<<"$output")" 2
+    local bad
+    for bad in --page-size=0 --page-size=x --page-size=-1; do
+        run -2 acp-trace --format=svg "$bad" "$SEED_IACP"
+        assert_line --index 0 "acp-trace: --page-size must be a whole number above 0"
+    done
 }
 
 @test "diagrams: --follow draws one conversation, --hide leaves kinds out, --max-arrows stops with a note" {

@@ -526,6 +526,16 @@ static const struct diag_code codes[] = {
      "with another version of the statistics or of the histogram scheme, whose buckets cannot "
      "be added to these; with --by-agent, it must have been written with --by-agent too. It is "
      "left out of the merge."},
+    {"trace-diagram-size", "warning", "a diagram is larger than its renderer draws by default",
+     "acp-trace writes a diagram in pages that its renderer takes by default: Mermaid's "
+     "maxTextSize (50,000 characters a diagram), PlantUML's largest image (4,096 pixels either "
+     "way), rsvg-convert's and cairo's (32,767 pixels either way, for the whole SVG, whose pages "
+     "are laid out side by side). This one does not fit: its SVG pages make a picture larger than "
+     "that, or a message is more than a page holds (a message to so many receivers that one page "
+     "cannot hold its arrows). The diagram is written all the same; draw less of it with "
+     "--follow=ID (one conversation) or --hide=KIND (leave out, e.g., heartbeats), or in smaller "
+     "pages with --page-size=N, which pack tighter. It is a warning: the exit status is 0 unless "
+     "--strict."},
     {"trace-follow-unmatched", "warning", "--follow matched no conversation",
      "No message of the input belongs to the conversation that --follow names, so the output "
      "is empty: a conversation id is matched exactly, as the summaries write it (IACP ids are "

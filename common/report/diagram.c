@@ -577,7 +577,7 @@ void draw_finding(struct writer *w, enum diagram_mark mark, const char *text, si
     draw_text(w, text, max);
 }
 
-/* ---- Walking the diagram in order: messages, each followed by its marks, and the notes ---- */
+/* ---- Pages: the walk over messages and notes in order, cut where a page holds no more ---- */
 
 /* The notes in the order they are drawn: by the messages before them, then as they were added
  * (a counting sort: an outcome is added after the messages that followed its conversation's). */
@@ -595,17 +595,294 @@ static size_t *notes_in_order(const struct diagram *d)
     return order;
 }
 
-void draw_walk(const struct diagram *d, const struct draw_sink *sink, void *ctx)
+void draw_plan_free(struct plan *p)
 {
+    free(p->items);
+    free(p->pages);
+}
+
+/* What the page being planned holds so far, measured as its format measures it. */
+struct pager {
+    const struct diagram *d;
+    const struct measures *m;
+    struct plan *plan;
+    size_t *counted; /* per column: the block that counts it, from 1 */
+    size_t *tried;   /* per column: the try that counted it */
+    size_t block, try_no, pages_in_block;
+    size_t width, size, rows;
+};
+
+enum fit { FITS, TOO_WIDE, TOO_LONG };
+
+static bool page_empty(const struct pager *p)
+{
+    return p->plan->pages[p->plan->npages - 1].first == p->plan->nitems;
+}
+
+/* Counts column c in *width unless the block or this try counted it. */
+static void count_column(struct pager *p, size_t c, size_t *width)
+{
+    if (p->counted[c] == p->block || p->tried[c] == p->try_no)
+        return;
+    p->tried[c] = p->try_no;
+    *width += p->m->column[c];
+}
+
+/* The block's width with the item's columns. */
+static size_t width_with(struct pager *p, const struct item *it)
+{
+    size_t width = p->width;
+    p->try_no++;
+    if (it->note) {
+        count_column(p, it->note->a, &width);
+        count_column(p, it->note->b, &width);
+        return width;
+    }
+    count_column(p, it->row->from, &width);
+    for (size_t i = 0; i < it->n; i++)
+        count_column(p, p->d->to[it->row->first + it->first + i], &width);
+    return width;
+}
+
+static bool exceeds(size_t value, size_t overhead, size_t limit)
+{
+    return limit != SIZE_MAX && value + overhead > limit;
+}
+
+/* Whether the item fits the page; what it would make the block's width and the page's size. */
+static enum fit measure_fit(struct pager *p, const struct item *it, size_t *width, size_t *size)
+{
+    const struct limits *l = p->m->limits;
+    *width = width_with(p, it);
+    *size = p->size + p->m->size(p->m->ctx, it);
+    if (exceeds(*width, l->width_overhead, l->width))
+        return TOO_WIDE;
+    if (exceeds(*size + (l->width_in_size ? *width : 0), l->page_overhead, l->size) ||
+        (!it->note && l->rows && p->rows >= l->rows))
+        return TOO_LONG;
+    return FITS;
+}
+
+/* Puts the item on the page when it fits, or anyway when force. */
+static enum fit try_item(struct pager *p, const struct item *it, bool force)
+{
+    size_t width, size;
+    enum fit fit = measure_fit(p, it, &width, &size);
+    if (fit != FITS && !force)
+        return fit;
+    if (it->note) {
+        p->counted[it->note->a] = p->counted[it->note->b] = p->block;
+    } else {
+        p->counted[it->row->from] = p->block;
+        for (size_t i = 0; i < it->n; i++)
+            p->counted[p->d->to[it->row->first + it->first + i]] = p->block;
+        p->rows++;
+    }
+    p->width = width;
+    p->size = size;
+    struct plan *plan = p->plan;
+    plan->items = grow(plan->items, &plan->items_cap, plan->nitems + 1, sizeof *plan->items);
+    plan->items[plan->nitems++] = *it;
+    plan->pages[plan->npages - 1].end = plan->nitems;
+    return fit;
+}
+
+/* A new page; a new block of pages too when block (or when the format has no blocks). */
+static void start_page(struct pager *p, bool block)
+{
+    struct plan *plan = p->plan;
+    block = block || !plan->npages || p->pages_in_block >= p->m->limits->block_pages;
+    if (block) {
+        p->block++;
+        p->width = 0;
+        p->pages_in_block = 0;
+    }
+    p->pages_in_block++;
+    p->size = 0;
+    p->rows = 0;
+    plan->pages = grow(plan->pages, &plan->pages_cap, plan->npages + 1, sizeof *plan->pages);
+    plan->pages[plan->npages++] = (struct page){plan->nitems, plan->nitems, block};
+}
+
+/* A note on the page, or on the next. */
+static void place_note(struct pager *p, const struct note *n)
+{
+    struct item it = {.note = n};
+    bool empty = page_empty(p);
+    enum fit fit = try_item(p, &it, empty);
+    if (fit == FITS)
+        return;
+    if (!empty) {
+        start_page(p, fit == TOO_WIDE);
+        fit = try_item(p, &it, true);
+    }
+    if (fit != FITS)
+        p->plan->oversize = true;
+}
+
+/* How many of the row's arrows from first on fit a page of their own: at least one. */
+static size_t arrows_that_fit(struct pager *p, const struct row *r, size_t first)
+{
+    size_t lo = 1, hi = r->n - first, width, size;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo + 1) / 2;
+        struct item it = {NULL, r, first, mid};
+        if (measure_fit(p, &it, &width, &size) == FITS)
+            lo = mid;
+        else
+            hi = mid - 1;
+    }
+    struct item one = {NULL, r, first, 1};
+    if (lo == 1 && measure_fit(p, &one, &width, &size) != FITS)
+        p->plan->oversize = true;
+    return lo;
+}
+
+/* A message on the page, or on the next; one that no page holds whole, on pages of its own, as
+ * many of its arrows a page as fit. */
+static void place_row(struct pager *p, const struct row *r)
+{
+    for (size_t first = 0; first < r->n;) {
+        struct item rest = {NULL, r, first, r->n - first};
+        enum fit fit = try_item(p, &rest, false);
+        if (fit == FITS)
+            return;
+        if (!page_empty(p)) {
+            start_page(p, fit == TOO_WIDE);
+            fit = try_item(p, &rest, false);
+            if (fit == FITS)
+                return;
+        }
+        size_t n = arrows_that_fit(p, r, first);
+        try_item(p, &(struct item){NULL, r, first, n}, true);
+        first += n;
+        if (first < r->n)
+            start_page(p, fit == TOO_WIDE);
+    }
+}
+
+void draw_plan(const struct diagram *d, const struct measures *m, struct plan *plan)
+{
+    *plan = (struct plan){0};
+    struct pager p = {.d = d, .m = m, .plan = plan};
+    p.counted = xcalloc(d->nnames + 1, sizeof *p.counted);
+    p.tried = xcalloc(d->nnames + 1, sizeof *p.tried);
+    start_page(&p, true);
     size_t *order = notes_in_order(d), k = 0;
     for (size_t r = 0;; r++) {
         for (; k < d->nnotes && d->notes[order[k]].after == r; k++)
-            sink->note(ctx, &d->notes[order[k]]);
+            place_note(&p, &d->notes[order[k]]);
         if (r == d->nrows)
             break;
-        sink->row(ctx, &d->rows[r], d->rows[r].first + 1);
+        place_row(&p, &d->rows[r]);
     }
     free(order);
+    free(p.counted);
+    free(p.tried);
+}
+
+size_t draw_height(const struct diagram *d, const struct item *it, const struct heights *h)
+{
+    if (it->note)
+        return h->note;
+    size_t height = 0;
+    for (size_t i = it->first; i < it->first + it->n; i++)
+        height += d->to[it->row->first + i] == it->row->from ? h->self : h->arrow;
+    if (it->first + it->n == it->row->n)
+        height += it->row->nmarks * h->mark;
+    return height;
+}
+
+/* A page's things in order, each message's marks after its last arrow. */
+void draw_page(const struct diagram *d, const struct plan *plan, size_t page,
+               const struct draw_sink *sink, void *ctx)
+{
+    (void)d;
+    const struct page *pg = &plan->pages[page];
+    for (size_t i = pg->first; i < pg->end; i++) {
+        const struct item *it = &plan->items[i];
+        if (it->note)
+            sink->note(ctx, it->note);
+        else
+            sink->row(ctx,
+                      &(struct piece){it->row, it->first, it->n, it->first + it->n == it->row->n});
+    }
+}
+
+static int compare_columns(const void *a, const void *b)
+{
+    size_t x = *(const size_t *)a, y = *(const size_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Adds column c to cols (n of them) unless on says it is there. */
+static void take_column(bool *on, size_t *cols, size_t *n, size_t c)
+{
+    if (!on[c]) {
+        on[c] = true;
+        cols[(*n)++] = c;
+    }
+}
+
+size_t draw_page_columns(const struct diagram *d, const struct plan *plan, size_t first, size_t end,
+                         size_t *cols)
+{
+    if (plan->npages == 1) { /* every participant, those of no message too */
+        for (size_t c = 0; c < d->nnames; c++)
+            cols[c] = c;
+        return d->nnames;
+    }
+    bool *on = xcalloc(d->nnames + 1, sizeof *on);
+    size_t n = 0;
+    for (size_t i = plan->pages[first].first; i < plan->pages[end - 1].end; i++) {
+        const struct item *it = &plan->items[i];
+        if (it->note) {
+            take_column(on, cols, &n, it->note->a);
+            take_column(on, cols, &n, it->note->b);
+            continue;
+        }
+        take_column(on, cols, &n, it->row->from);
+        for (size_t k = 0; k < it->n; k++)
+            take_column(on, cols, &n, d->to[it->row->first + it->first + k]);
+    }
+    free(on);
+    qsort(cols, n, sizeof *cols, compare_columns);
+    return n;
+}
+
+static void legend_row(struct legend *l, const struct row *r, bool times_shown)
+{
+    l->times = l->times || (times_shown && !isnan(r->time));
+    l->tones[tone_of_mark(r->worst)] = true;
+}
+
+static void legend_note(struct legend *l, const struct note *n)
+{
+    if (n->outcome)
+        l->ends[n->end] = true;
+    else
+        l->tones[tone_of(n)] = true;
+}
+
+struct legend draw_legend_of(const struct diagram *d, const struct plan *plan, size_t first,
+                             size_t end, bool times_shown)
+{
+    struct legend l = {0};
+    if (!plan) {
+        for (size_t i = 0; i < d->nrows; i++)
+            legend_row(&l, &d->rows[i], times_shown);
+        for (size_t i = 0; i < d->nnotes; i++)
+            legend_note(&l, &d->notes[i]);
+        return l;
+    }
+    for (size_t i = plan->pages[first].first; i < plan->pages[end - 1].end; i++) {
+        const struct item *it = &plan->items[i];
+        if (it->note)
+            legend_note(&l, it->note);
+        else
+            legend_row(&l, it->row, times_shown);
+    }
+    return l;
 }
 
 /* ---- What a diagram shows, for its legend, and in which colours ---- */
@@ -617,22 +894,6 @@ const char *const draw_stroke[] = {"#9e9d24", "#b26a00", "#c000c0",
                                    "#2e7d32", "#616161", "#9e9d24"};
 const char *const draw_fill[] = {"#fffde7", "#ffe0b2", "#f8d0f8", "#c8e6c9", "#e0e0e0", "#fff59d"};
 const char *const draw_colour_name[] = {"", "orange", "magenta", "green", "grey", "yellow"};
-
-struct legend draw_legend_of(const struct diagram *d, bool times_shown)
-{
-    struct legend l = {0};
-    for (size_t i = 0; i < d->nrows; i++) {
-        l.times = l.times || (times_shown && !isnan(d->rows[i].time));
-        l.tones[tone_of_mark(d->rows[i].worst)] = true;
-    }
-    for (size_t i = 0; i < d->nnotes; i++) {
-        if (d->notes[i].outcome)
-            l.ends[d->notes[i].end] = true;
-        else
-            l.tones[tone_of(&d->notes[i])] = true;
-    }
-    return l;
-}
 
 static bool legend_has_outcomes(const struct legend *l)
 {
@@ -690,17 +951,20 @@ void diagram_render(const struct diagram *d, const struct diagram_layout *layout
                     struct strbuf *out)
 {
     static const struct diagram_layout defaults = {0};
+    struct diagram_fit ignored = {0};
     if (!layout)
         layout = &defaults;
+    struct diagram_fit *fit = layout->fit ? layout->fit : &ignored;
+    *fit = (struct diagram_fit){0};
     switch (d->format) {
     case DIAGRAM_MERMAID:
-        draw_mermaid(d, layout, out);
+        draw_mermaid(d, layout, out, fit);
         break;
     case DIAGRAM_PLANTUML:
-        draw_plantuml(d, layout, out);
+        draw_plantuml(d, layout, out, fit);
         break;
     case DIAGRAM_SVG:
-        draw_svg(d, layout, out);
+        draw_svg(d, layout, out, fit);
         break;
     case DIAGRAM_TEXT:
         draw_flow(d, out, layout->flush);

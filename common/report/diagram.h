@@ -93,13 +93,36 @@ struct diagram_flush {
 };
 enum { DIAGRAM_FLUSH_BYTES = 1 << 16 };
 
-/* How to lay a diagram out, beyond its format. Zeroed: the defaults. */
-struct diagram_layout {
-    bool no_times;                     /* leave the times and deltas out */
-    const struct diagram_flush *flush; /* called whenever out holds DIAGRAM_FLUSH_BYTES or more */
+/* What came of drawing a diagram. */
+struct diagram_fit {
+    size_t pages;
+    /* more than its renderer takes by default even in pages: a message wider or longer than a
+     * page (the text format: than the width), or pages that make an SVG larger than
+     * DIAGRAM_SVG_MAX pixels either way */
+    bool too_big;
+    size_t width, height; /* the SVG's, in pixels */
 };
 
-/* The whole document, appended to out. */
+/* librsvg (rsvg-convert) and cairo draw no image larger than this either way. */
+enum { DIAGRAM_SVG_MAX = 32767 };
+
+/* How to lay a diagram out, beyond its format. Zeroed: the defaults. */
+struct diagram_layout {
+    bool no_times;    /* leave the times and deltas out */
+    size_t page_size; /* at most so many messages a page; 0: as many as the renderer takes */
+    size_t width;     /* the text format's width, in columns (0: 80) */
+    bool color;       /* the text format in colour (ANSI escapes) */
+    const struct diagram_flush *flush; /* called whenever out holds DIAGRAM_FLUSH_BYTES or more */
+    struct diagram_fit *fit;           /* when not NULL, told what came of it */
+};
+
+/* The whole document, appended to out, in pages within what its renderer takes by default:
+ * Mermaid's maxTextSize (50,000 characters), PlantUML's largest image (4,096 pixels either way),
+ * rsvg-convert's (32,767), a terminal's width. Mermaid in pages is a Markdown document, a fenced
+ * mermaid block a page (mmdc draws an image a page); PlantUML's pages are newpage, and blocks of
+ * pages (@startuml to @enduml) where their columns would be wider than an image; the SVG's
+ * pages are laid side by side, rows of them, in one picture; the text format's are bands of
+ * rows, each headed by the columns it has. One page is the diagram as it always was. */
 void diagram_write(const struct diagram *d, struct strbuf *out);
 /* The same, laid out as layout says (NULL: the defaults). */
 void diagram_render(const struct diagram *d, const struct diagram_layout *layout,

@@ -1,5 +1,7 @@
 #include "report/drawing.h"
 
+#include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* ---- Mermaid ---- */
@@ -16,10 +18,16 @@ static void mermaid_rect(struct strbuf *out, enum tone tone)
     sb_addf(out, "    rect %s\n", rgb[tone]);
 }
 
+/* Mermaid draws nothing of a text longer than its maxTextSize, 50,000 characters (UTF-16 units,
+ * which are no more than bytes): a page's text stays under it, with room to spare. */
+enum { MERMAID_PAGE_TEXT = 49000 };
+
 struct mermaid {
     const struct diagram *d;
+    const struct plan *plan;
     struct writer w;
     struct when when;
+    struct strbuf scratch; /* a thing written to be measured */
 };
 
 static void mermaid_note(struct writer *w, size_t a, size_t b, enum diagram_mark mark,
@@ -35,23 +43,23 @@ static void mermaid_note(struct writer *w, size_t a, size_t b, enum diagram_mark
 
 /* Our own words, which hold no ';' or '#' and begin with no "wrap:", go as they are in a
  * message's text. */
-static void mermaid_row(void *ctx, const struct row *r, size_t number)
+static void mermaid_piece(void *ctx, const struct piece *p)
 {
     struct mermaid *m = ctx;
+    const struct row *r = p->r;
     struct strbuf *out = m->w.out;
     char when[WHEN_SIZE];
-    (void)number;
     draw_when(&m->when, r, when);
     bool boxed = r->worst != MARK_NONE;
     if (boxed)
         mermaid_rect(out, tone_of_mark(r->worst));
-    for (size_t i = 0; i < r->n; i++) {
+    for (size_t i = p->first; i < p->first + p->n; i++) {
         sb_addf(out, "    p%zu->>p%zu: %s%s", r->from + 1, m->d->to[r->first + i] + 1, when,
                 *when ? " " : "");
         draw_text(&m->w, r->label, SOURCE_LABEL_MAX);
         sb_addc(out, '\n');
     }
-    for (size_t k = 0; k < r->nmarks; k++)
+    for (size_t k = 0; p->last && k < r->nmarks; k++)
         mermaid_note(&m->w, r->from, last_to(m->d, r), r->marks[k].mark, r->marks[k].text);
     if (boxed)
         sb_adds(out, "    end\n");
@@ -68,8 +76,8 @@ static void mermaid_standalone_note(void *ctx, const struct note *n)
         sb_adds(m->w.out, "    end\n");
 }
 
-/* The legend: a note a line under the messages, over every column. */
-static void mermaid_legend(struct mermaid *m, const struct legend *l)
+/* The legend: a note a line under the messages, over columns first to last. */
+static void mermaid_legend(struct mermaid *m, const struct legend *l, size_t first, size_t last)
 {
     struct strbuf lines = STRBUF_INIT;
     static const struct legend_words words = {"legend: ", "box", "in a note", draw_plain_word};
@@ -77,9 +85,9 @@ static void mermaid_legend(struct mermaid *m, const struct legend *l)
     for (char *line = lines.buf; line && *line;) {
         char *end = strchr(line, '\n');
         *end = '\0';
-        sb_addf(m->w.out, "    Note over p1%s", m->d->nnames > 1 ? "," : "");
-        if (m->d->nnames > 1)
-            sb_addf(m->w.out, "p%zu", m->d->nnames);
+        sb_addf(m->w.out, "    Note over p%zu", first + 1);
+        if (last != first)
+            sb_addf(m->w.out, ",p%zu", last + 1);
         sb_adds(m->w.out, ": ");
         m->w.prev = 0;
         draw_ascii(&m->w, line);
@@ -89,24 +97,110 @@ static void mermaid_legend(struct mermaid *m, const struct legend *l)
     sb_free(&lines);
 }
 
-void draw_mermaid(const struct diagram *d, const struct diagram_layout *layout, struct strbuf *out)
+static void mermaid_title(struct mermaid *m, size_t page)
 {
-    struct mermaid m = {d, {out, DIAGRAM_MERMAID, 0}, {.shown = !layout->no_times}};
-    sb_adds(out, "sequenceDiagram\n");
-    if (d->title) {
-        sb_adds(out, "    title ");
-        draw_text(&m.w, d->title, SOURCE_TITLE_MAX);
-        sb_addc(out, '\n');
+    size_t pages = m->plan ? m->plan->npages : 2;
+    if (!m->d->title && pages == 1)
+        return;
+    sb_adds(m->w.out, "    title ");
+    if (m->d->title)
+        draw_text(&m->w, m->d->title, SOURCE_TITLE_MAX);
+    if (pages > 1)
+        sb_addf(m->w.out, "%spage %zu of %zu", m->d->title ? " - " : "", page + 1, pages);
+    sb_addc(m->w.out, '\n');
+}
+
+static void mermaid_participant(struct mermaid *m, size_t column)
+{
+    sb_addf(m->w.out, "    participant p%zu as ", column + 1);
+    draw_name(&m->w, m->d->names[column], SOURCE_NAME_MAX);
+    sb_addc(m->w.out, '\n');
+}
+
+static const struct draw_sink mermaid_sink = {mermaid_piece, mermaid_standalone_note};
+
+/* What a thing adds to a page's text: as much as with its date, which it may have. */
+static size_t mermaid_size(void *ctx, const struct item *it)
+{
+    struct mermaid *m = ctx;
+    struct strbuf *out = m->w.out;
+    m->w.out = &m->scratch;
+    sb_reset(&m->scratch);
+    m->when.day_known = false;
+    if (it->note)
+        mermaid_standalone_note(m, it->note);
+    else
+        mermaid_piece(m, &(struct piece){it->row, it->first, it->n, true});
+    m->w.out = out;
+    return m->scratch.len;
+}
+
+/* What a page takes beside its things and columns: its header, its longest title, and as long
+ * a legend as the diagram's (over the columns of the longest ids). */
+static size_t mermaid_page_overhead(struct mermaid *m, bool times_shown)
+{
+    struct strbuf *out = m->w.out;
+    m->w.out = &m->scratch;
+    sb_reset(&m->scratch);
+    sb_adds(&m->scratch, "sequenceDiagram\n");
+    mermaid_title(m, SIZE_MAX / 2);
+    struct legend l = draw_legend_of(m->d, NULL, 0, 0, times_shown);
+    mermaid_legend(m, &l, m->d->nnames, m->d->nnames + 1);
+    m->w.out = out;
+    return m->scratch.len;
+}
+
+static void mermaid_page(struct mermaid *m, size_t page, size_t *cols, bool times_shown)
+{
+    sb_adds(m->w.out, "sequenceDiagram\n");
+    mermaid_title(m, page);
+    size_t n = draw_page_columns(m->d, m->plan, page, page + 1, cols);
+    for (size_t i = 0; i < n; i++)
+        mermaid_participant(m, cols[i]);
+    m->when.day_known = false;
+    draw_page(m->d, m->plan, page, &mermaid_sink, m);
+    if (n) {
+        struct legend l = draw_legend_of(m->d, m->plan, page, page + 1, times_shown);
+        mermaid_legend(m, &l, cols[0], cols[n - 1]);
     }
-    for (size_t i = 0; i < d->nnames; i++) {
-        sb_addf(out, "    participant p%zu as ", i + 1);
-        draw_name(&m.w, d->names[i], SOURCE_NAME_MAX);
-        sb_addc(out, '\n');
+}
+
+/* One page: a Mermaid document. More: a Markdown document, a fenced mermaid block a page, which
+ * mmdc draws as an image a page. */
+void draw_mermaid(const struct diagram *d, const struct diagram_layout *layout, struct strbuf *out,
+                  struct diagram_fit *fit)
+{
+    struct mermaid m = {
+        d, NULL, {out, DIAGRAM_MERMAID, 0}, {.shown = !layout->no_times}, STRBUF_INIT};
+    size_t *column = xmalloc((d->nnames + 1) * sizeof *column);
+    m.w.out = &m.scratch;
+    for (size_t c = 0; c < d->nnames; c++) {
+        sb_reset(&m.scratch);
+        mermaid_participant(&m, c);
+        column[c] = m.scratch.len;
     }
-    static const struct draw_sink sink = {mermaid_row, mermaid_standalone_note};
-    draw_walk(d, &sink, &m);
-    if (d->nnames) {
-        struct legend l = draw_legend_of(d, !layout->no_times);
-        mermaid_legend(&m, &l);
+    m.w.out = out;
+    const struct limits limits = {.width = SIZE_MAX,
+                                  .size = MERMAID_PAGE_TEXT,
+                                  .page_overhead = mermaid_page_overhead(&m, !layout->no_times),
+                                  .width_in_size = true,
+                                  .rows = layout->page_size};
+    const struct measures measures = {&limits, column, mermaid_size, &m};
+    struct plan plan;
+    draw_plan(d, &measures, &plan);
+    m.plan = &plan;
+    size_t *cols = xmalloc((d->nnames + 1) * sizeof *cols);
+    for (size_t page = 0; page < plan.npages; page++) {
+        if (plan.npages > 1)
+            sb_adds(out, page ? "```\n\n```mermaid\n" : "```mermaid\n");
+        mermaid_page(&m, page, cols, !layout->no_times);
     }
+    free(cols);
+    if (plan.npages > 1)
+        sb_adds(out, "```\n");
+    fit->pages = plan.npages;
+    fit->too_big = plan.oversize;
+    draw_plan_free(&plan);
+    free(column);
+    sb_free(&m.scratch);
 }

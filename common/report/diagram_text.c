@@ -1,5 +1,6 @@
 #include "report/drawing.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -109,11 +110,12 @@ static void text_arrow(struct text_ctx *t, size_t from, size_t to, const char *l
     text_emit(t);
 }
 
-static void text_message(void *ctx, const struct row *r, size_t number)
+static void text_message(void *ctx, const struct piece *p)
 {
     struct text_ctx *t = ctx;
-    for (size_t i = 0; i < r->n; i++)
-        text_arrow(t, r->from, t->d->to[r->first + i], r->label, number + i, r->worst);
+    const struct row *r = p->r;
+    for (size_t i = p->first; i < p->first + p->n; i++)
+        text_arrow(t, r->from, t->d->to[r->first + i], r->label, r->first + i + 1, r->worst);
     for (size_t k = 0; k < r->nmarks; k++)
         text_note(t, min_size(r->from, last_to(t->d, r)), r->marks[k].mark, r->marks[k].text);
 }
@@ -124,6 +126,14 @@ static void text_standalone_note(void *ctx, const struct note *n)
     struct text_ctx *t = ctx;
     if (!n->outcome)
         text_note(t, n->a, n->mark, n->text);
+}
+
+/* One page, whatever it holds (for now). */
+static size_t text_nothing(void *ctx, const struct item *it)
+{
+    (void)ctx;
+    (void)it;
+    return 0;
 }
 
 void draw_flow(const struct diagram *d, struct strbuf *out, const struct diagram_flush *flush)
@@ -152,7 +162,13 @@ void draw_flow(const struct diagram *d, struct strbuf *out, const struct diagram
     text_row(&t);
     text_emit(&t);
     static const struct draw_sink sink = {text_message, text_standalone_note};
-    draw_walk(d, &sink, &t);
+    static const struct limits limits = {.width = SIZE_MAX, .size = SIZE_MAX};
+    static const size_t none;
+    const struct measures measures = {&limits, &none, text_nothing, NULL};
+    struct plan plan;
+    draw_plan(d, &measures, &plan);
+    draw_page(d, &plan, 0, &sink, &t);
+    draw_plan_free(&plan);
     text_row(&t);
     text_emit(&t);
     free(t.row);

@@ -99,14 +99,83 @@ enum {
     SOURCE_TITLE_MAX = 200
 };
 
-/* ---- Walking the diagram in order: messages, each followed by its marks, and the notes ---- */
+/* ---- Pages: the walk over messages and notes in order, cut where a page holds no more ---- */
+
+/* Some arrows of a message: first to first + n - 1 (from 0) of its arrows; last: its marks
+ * follow them. */
+struct piece {
+    const struct row *r;
+    size_t first, n;
+    bool last;
+};
 
 struct draw_sink {
-    void (*row)(void *ctx, const struct row *r, size_t number); /* number: its first arrow's */
+    void (*row)(void *ctx, const struct piece *p);
     void (*note)(void *ctx, const struct note *n);
 };
 
-void draw_walk(const struct diagram *d, const struct draw_sink *sink, void *ctx);
+/* One thing a page draws: a note, or arrows of a message (all of them but where one message is
+ * more than a page holds). */
+struct item {
+    const struct note *note; /* NULL for arrows */
+    const struct row *row;
+    size_t first, n;
+};
+
+struct page {
+    size_t first, end; /* its items */
+    bool block;        /* starts a block of pages that share their columns (PlantUML) */
+};
+
+struct plan {
+    struct item *items;
+    size_t nitems, items_cap;
+    struct page *pages; /* at least one */
+    size_t npages, pages_cap;
+    bool oversize; /* an item was more than a page holds even alone */
+};
+
+/* What a page may hold, in the units its format measures: bytes of text (Mermaid), pixels
+ * (PlantUML, SVG), or columns of a terminal (text). */
+struct limits {
+    size_t width;          /* of a block's columns, with width_overhead; SIZE_MAX: none */
+    size_t width_overhead; /* a block's width besides its columns (the text format's gutter) */
+    size_t size;           /* of a page's things, with page_overhead; SIZE_MAX: none */
+    size_t page_overhead;  /* a page's size besides its things (header, legend) */
+    bool width_in_size;    /* the columns count towards the size too (Mermaid's declarations) */
+    /* pages a block holds at the most (0: each page is a block); a page too wide starts a block,
+     * one too long a page in the block */
+    size_t block_pages;
+    size_t rows; /* messages a page holds (--page-size); 0: no limit */
+};
+
+/* How a format measures what a page holds. */
+struct measures {
+    const struct limits *limits;
+    const size_t *column;                             /* what each column adds to a width */
+    size_t (*size)(void *ctx, const struct item *it); /* what a thing adds to a page's size */
+    void *ctx;
+};
+
+/* How high a format draws an arrow, one to oneself, a message's mark and a note. */
+struct heights {
+    size_t arrow, self, mark, note;
+};
+
+/* How high a thing of a page is drawn: its arrows, and the marks after a message's last. */
+size_t draw_height(const struct diagram *d, const struct item *it, const struct heights *h);
+
+/* Cuts the diagram into pages: each as much as fits, a message on the next page when it does not
+ * fit whole, and on pages of its own, as many arrows a page as fit, when no page holds it. */
+void draw_plan(const struct diagram *d, const struct measures *m, struct plan *plan);
+void draw_plan_free(struct plan *plan);
+/* Walks a page's notes and arrows in order. */
+void draw_page(const struct diagram *d, const struct plan *plan, size_t page,
+               const struct draw_sink *sink, void *ctx);
+/* The columns of pages first to end - 1, in order, into cols (room for every column): all of
+ * them when there is one page. */
+size_t draw_page_columns(const struct diagram *d, const struct plan *plan, size_t first, size_t end,
+                         size_t *cols);
 
 static inline size_t min_size(size_t a, size_t b)
 {
@@ -157,7 +226,9 @@ struct legend {
     bool ends[4];  /* outcomes of each kind */
 };
 
-struct legend draw_legend_of(const struct diagram *d, bool times_shown);
+/* What pages first to end - 1 hold that a legend explains; the whole diagram without a plan. */
+struct legend draw_legend_of(const struct diagram *d, const struct plan *plan, size_t first,
+                             size_t end, bool times_shown);
 
 /* How a format words its legend: what it puts before each line, what it colours for an anomaly
  * and where it attaches the diagnostic, and how it writes a word in a colour. */
@@ -176,10 +247,12 @@ void draw_legend_lines(const struct legend *l, const struct legend_words *words,
 
 /* ---- The formats ---- */
 
-void draw_mermaid(const struct diagram *d, const struct diagram_layout *layout, struct strbuf *out);
-void draw_plantuml(const struct diagram *d, const struct diagram_layout *layout,
-                   struct strbuf *out);
-void draw_svg(const struct diagram *d, const struct diagram_layout *layout, struct strbuf *out);
+void draw_mermaid(const struct diagram *d, const struct diagram_layout *layout, struct strbuf *out,
+                  struct diagram_fit *fit);
+void draw_plantuml(const struct diagram *d, const struct diagram_layout *layout, struct strbuf *out,
+                   struct diagram_fit *fit);
+void draw_svg(const struct diagram *d, const struct diagram_layout *layout, struct strbuf *out,
+              struct diagram_fit *fit);
 void draw_flow(const struct diagram *d, struct strbuf *out, const struct diagram_flush *flush);
 
 #endif

@@ -13,7 +13,8 @@
  * SEVERITY is none, warning or error. In every field (and in TITLE) \\, \t, \n, \r and \xNN
  * stand for the byte, so a script can hold any text but NUL. Empty lines and lines starting
  * with # are skipped. At the end it prints "arrows N participants N" on standard error.
- * Usage: diagram [--no-times] mermaid|plantuml|svg|text [TITLE] <SCRIPT */
+ * With --fit it also prints "pages N too-big 0|1 width N height N".
+ * Usage: diagram [--no-times] [--page-size=N] [--fit] mermaid|plantuml|svg|text [TITLE] <SCRIPT */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -158,11 +159,19 @@ static int run(struct diagram *d, struct next *next, char *line)
 int main(int argc, char **argv)
 {
     util_set_progname("diagram");
-    struct diagram_layout layout = {0};
+    struct diagram_fit fit;
+    struct diagram_layout layout = {.fit = &fit};
+    bool tell_fit = false;
+    unsigned long number;
     int arg = 1;
     for (; arg < argc && strncmp(argv[arg], "--", 2) == 0; arg++) {
         if (strcmp(argv[arg], "--no-times") == 0) {
             layout.no_times = true;
+        } else if (strcmp(argv[arg], "--fit") == 0) {
+            tell_fit = true;
+        } else if (strncmp(argv[arg], "--page-size=", 12) == 0 &&
+                   parse_ulong(argv[arg] + 12, &number)) {
+            layout.page_size = number;
         } else {
             fprintf(stderr, "diagram: unknown option %s\n", argv[arg]);
             return 2;
@@ -170,7 +179,9 @@ int main(int argc, char **argv)
     }
     int format = argc - arg >= 1 ? word_index(argv[arg], formats, 4) : -1;
     if (argc - arg < 1 || argc - arg > 2 || format < 0) {
-        fputs("usage: diagram [--no-times] mermaid|plantuml|svg|text [TITLE] <SCRIPT\n", stderr);
+        fputs("usage: diagram [--no-times] [--page-size=N] [--fit] mermaid|plantuml|svg|text "
+              "[TITLE] <SCRIPT\n",
+              stderr);
         return 2;
     }
     struct diagram *d =
@@ -198,6 +209,9 @@ int main(int argc, char **argv)
     struct strbuf out = STRBUF_INIT;
     diagram_render(d, &layout, &out);
     fprintf(stderr, "arrows %zu participants %zu\n", diagram_arrows(d), diagram_participants(d));
+    if (tell_fit)
+        fprintf(stderr, "pages %zu too-big %d width %zu height %zu\n", fit.pages, fit.too_big,
+                fit.width, fit.height);
     diagram_free(d);
     int failed = fwrite(out.buf, 1, out.len, stdout) != out.len;
     sb_free(&out);
