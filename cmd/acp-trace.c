@@ -6,6 +6,7 @@
 
 #include "diag/findings.h"
 #include "engine/engine.h"
+#include "io/terminal.h"
 #include "proto/acl.h"
 #include "proto/fipa.h"
 #include "report/tracediagram.h"
@@ -23,6 +24,7 @@ enum {
     OPT_MAX_ARROWS,
     OPT_NO_TIMES,
     OPT_PAGE_SIZE,
+    OPT_WIDTH,
 };
 
 static const struct opt trace_options[] = {
@@ -42,6 +44,8 @@ static const struct opt trace_options[] = {
      "diagrams leave out each message's time and delta"},
     {"page-size", OPT_PAGE_SIZE, required_argument, "N",
      "diagrams: at most N messages a page (default: as many as fit)"},
+    {"width", OPT_WIDTH, required_argument, "N",
+     "the text diagram's width (default: the terminal's, else 80)"},
     {"now", OPT_NOW, required_argument, "TIME",
      "relative date-times count from TIME (default: SOURCE_DATE_EPOCH, else the clock)"},
     {NULL, 0, 0, NULL, NULL},
@@ -65,6 +69,8 @@ static const char *const format_names[] = {
 };
 
 enum { DEFAULT_MAX_ARROWS = 10000 };
+/* The text diagram's width: --width's least, and what a narrower terminal gets. */
+enum { TEXT_WIDTH_MIN = 60 };
 /* The line limit of --merge-stats unless --max-line-bytes is given: 1 GiB. */
 enum { MERGE_MAX_LINE_BYTES = 1 << 30 };
 
@@ -80,6 +86,8 @@ struct trace {
     unsigned long max_arrows;
     bool no_times;
     unsigned long page_size; /* 0: as many messages a page as its renderer takes */
+    unsigned long width;     /* --width; 0: the terminal's, else 80 */
+    const struct common_opts *opts;
 
     struct engine *engine;
     const struct engine_config *engine_config;
@@ -178,6 +186,11 @@ static bool handle_option(void *ctx, int key, const char *arg)
         if (parse_ulong(arg, &t->page_size) && t->page_size > 0)
             return true;
         options_usage_error("--page-size must be a whole number above 0");
+        return false;
+    case OPT_WIDTH:
+        if (parse_ulong(arg, &t->width) && t->width >= TEXT_WIDTH_MIN && t->width <= 100000)
+            return true;
+        options_usage_error("--width must be a whole number from %d to 100000", TEXT_WIDTH_MIN);
         return false;
     case OPT_MAX_ARROWS:
         if (parse_ulong(arg, &t->max_arrows) && t->max_arrows > 0)
@@ -399,10 +412,17 @@ static void write_views(struct trace *t, struct filter *f)
         trace_stats_report(t->stats, &t->out);
     } else if (t->diagram) {
         struct diagram_fit fit = {0};
+        int fd = filter_output_fd(f);
+        unsigned columns = terminal_columns(fd);
         trace_diagram_write(t->diagram,
                             &(struct diagram_layout){
                                 .no_times = t->no_times,
                                 .page_size = t->page_size,
+                                .width = t->width ? t->width
+                                         : columns > 0
+                                             ? (columns > TEXT_WIDTH_MIN ? columns : TEXT_WIDTH_MIN)
+                                             : 0,
+                                .color = options_color_on(t->opts, fd),
                                 .flush = &(struct diagram_flush){.flush = flush_view, .ctx = t},
                                 .fit = &fit},
                             &t->out);
@@ -464,7 +484,7 @@ static const char help_tail[] =
     "times out, one JSON object a line; its outcome is done, failed, refused, rejected,\n"
     "not-understood, cancelled, timeout, violated or open. --format=stats writes one\n"
     "object for the whole stream, which --merge-stats merges with others (e.g. the\n"
-    "shards of a run).\n";
+    "shards of a run). --color governs the text diagram's colours too.\n";
 
 static void trace_free(struct trace *t)
 {
@@ -516,6 +536,7 @@ int main(int argc, char **argv)
         trace_free(&t);
         return 2;
     }
+    t.opts = &opts;
     opts.engine.shard = t.shard;
     opts.engine.shards = t.shards;
     t.stats = trace_stats_new(t.by_agent, opts.engine.max_open);

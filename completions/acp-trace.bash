@@ -11,6 +11,7 @@ _acp_trace_options='
 --max-arrows=
 --no-times
 --page-size=
+--width=
 --now=
 -q --quiet
 --strict

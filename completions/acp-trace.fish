@@ -8,6 +8,7 @@ complete -c acp-trace -l hide -x -d 'Kinds or performatives diagrams, report and
 complete -c acp-trace -l max-arrows -x -d 'Diagrams stop after N arrows'
 complete -c acp-trace -l no-times -d "Diagrams leave out each message's time and delta"
 complete -c acp-trace -l page-size -x -d 'Diagrams put at most N messages on a page'
+complete -c acp-trace -l width -x -d "The text diagram's width in columns"
 complete -c acp-trace -l now -x -d 'Time relative date-times count from'
 complete -c acp-trace -s q -l quiet -d 'Write nothing; only the exit status'
 complete -c acp-trace -l strict -d 'Treat warnings as errors'
@@ -26,7 +27,7 @@ complete -c acp-trace -s j -l jobs -x -d 'Work on N threads (0: one per core)'
 complete -c acp-trace -s o -l output -r -F -d 'Write the output to FILE'
 complete -c acp-trace -l rejects -r -F -d 'Write rejected lines to FILE'
 complete -c acp-trace -l diagnostics -x -a 'text json' -d 'Diagnostics format'
-complete -c acp-trace -l color -x -a 'auto always never' -d 'Colour diagnostics'
+complete -c acp-trace -l color -x -a 'auto always never' -d 'Colour diagnostics and the text diagram'
 complete -c acp-trace -l stats -d 'Print the counts of the run at the end'
 complete -c acp-trace -l no-progress -d 'No progress line on the terminal'
 complete -c acp-trace -l max-line-bytes -x -d 'Longest line accepted'

@@ -152,6 +152,16 @@ acp-trace --follow=queen/q-00a1 --format=svg capture.jsonl >q-00a1.svg
 EOF
     grep -q '<svg' "$WORLD/q-00a1.svg" || fail "no SVG"
     recipe <<'EOF'
+acp-trace --format=text --width=100 capture.jsonl
+EOF
+    assert_output --partial 'queen'
+    [ "$(printf '%s\n' "$output" | awk '{ if (length($0) > w) w = length($0) } END { print w }')" -le 100 ] ||
+        fail "wider than 100 columns"
+    recipe <<'EOF'
+acp-trace --format=text --color=always capture.jsonl | less -R
+EOF
+    assert_output --partial $'\e[1;31mX'
+    recipe <<'EOF'
 acp-trace --format=mermaid --page-size=200 capture.jsonl > flow.md
 acp-trace --format=mermaid --page-size=200 capture.jsonl >flow.md
 EOF

@@ -1,5 +1,6 @@
 #include "io/terminal.h"
 
+#include <stdlib.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <termios.h>
@@ -27,4 +28,17 @@ bool terminal_same(int a, int b)
         return true;
     pid_t session = terminal_session(a);
     return session != -1 && session == terminal_session(b);
+}
+
+unsigned terminal_columns(int fd)
+{
+    if (!isatty(fd))
+        return 0;
+    const char *columns = getenv("COLUMNS");
+    char *end;
+    unsigned long n = columns ? strtoul(columns, &end, 10) : 0;
+    if (columns && *columns >= '0' && *columns <= '9' && !*end && n > 0 && n <= 100000)
+        return (unsigned)n;
+    struct winsize size = {0};
+    return ioctl(fd, TIOCGWINSZ, &size) == 0 ? size.ws_col : 0;
 }

@@ -286,7 +286,7 @@ static unsigned char_width(unsigned cp)
                : 1;
 }
 
-/* Makes g the escape backslash, kind, then value in digits hex digits ("\\x1b", "\\u202e"). */
+/* Makes g the escape backslash, kind, then value in digits hex digits ("\\x1b", "\\n"). */
 static void set_escape(struct glyph *g, char kind, unsigned value, unsigned digits)
 {
     static const char hex[] = "0123456789abcdef";
@@ -295,6 +295,15 @@ static void set_escape(struct glyph *g, char kind, unsigned value, unsigned digi
     for (unsigned k = 0; k < digits; k++)
         g->text[2 + k] = hex[(value >> (4 * (digits - 1 - k))) & 15];
     g->len = g->width = 2 + digits;
+    g->literal = false;
+}
+
+/* Makes g the escape of a code point, in capitals, four hex digits at the least: \u{00A0},
+ * \u{1F600}. */
+static void set_codepoint(struct glyph *g, unsigned cp)
+{
+    int len = snprintf(g->text, sizeof g->text, "\\u{%04X}", cp);
+    g->len = g->width = len > 0 ? (size_t)len : 0;
     g->literal = false;
 }
 
@@ -326,7 +335,7 @@ static size_t next_glyph(const struct visible *v, size_t i, struct glyph *g)
         return i + 1;
     }
     if (c == ' ' && (i < v->lead || i >= v->trail)) {
-        set_escape(g, 'u', c, 4);
+        set_codepoint(g, c);
         return i + 1;
     }
     if (c >= 0x20 && c < 0x7f) {
@@ -347,7 +356,7 @@ static size_t next_glyph(const struct visible *v, size_t i, struct glyph *g)
     }
     unsigned cp = utf8_decode(v->s + i, n);
     if (v->ascii || hidden(cp)) {
-        set_escape(g, cp > 0xffff ? 'U' : 'u', cp, cp > 0xffff ? 8 : 4);
+        set_codepoint(g, cp);
     } else {
         memcpy(g->text, v->s + i, n);
         g->len = n;
@@ -610,6 +619,7 @@ struct pager {
     size_t *tried;   /* per column: the try that counted it */
     size_t block, try_no, pages_in_block;
     size_t width, size, rows;
+    bool slack; /* the block takes the limits' width_slack */
 };
 
 enum fit { FITS, TOO_WIDE, TOO_LONG };
@@ -655,7 +665,7 @@ static enum fit measure_fit(struct pager *p, const struct item *it, size_t *widt
     const struct limits *l = p->m->limits;
     *width = width_with(p, it);
     *size = p->size + p->m->size(p->m->ctx, it);
-    if (exceeds(*width, l->width_overhead, l->width))
+    if (exceeds(*width, l->width_overhead - (p->slack ? l->width_slack : 0), l->width))
         return TOO_WIDE;
     if (exceeds(*size + (l->width_in_size ? *width : 0), l->page_overhead, l->size) ||
         (!it->note && l->rows && p->rows >= l->rows))
@@ -695,6 +705,7 @@ static void start_page(struct pager *p, bool block)
     if (block) {
         p->block++;
         p->width = 0;
+        p->slack = false;
         p->pages_in_block = 0;
     }
     p->pages_in_block++;
@@ -749,6 +760,12 @@ static void place_row(struct pager *p, const struct row *r)
             return;
         if (!page_empty(p)) {
             start_page(p, fit == TOO_WIDE);
+            fit = try_item(p, &rest, false);
+            if (fit == FITS)
+                return;
+        }
+        if (fit == TOO_WIDE && p->m->limits->width_slack && !p->slack) {
+            p->slack = true; /* a block of its own, wider; so are the rest of its pieces */
             fit = try_item(p, &rest, false);
             if (fit == FITS)
                 return;
@@ -967,7 +984,7 @@ void diagram_render(const struct diagram *d, const struct diagram_layout *layout
         draw_svg(d, layout, out, fit);
         break;
     case DIAGRAM_TEXT:
-        draw_flow(d, out, layout->flush);
+        draw_flow(d, layout, out, fit);
         break;
     }
 }

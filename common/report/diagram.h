@@ -6,13 +6,13 @@
  * document or inject syntax, and two names that differ never look the same: each text is first
  * made visible (invalid UTF-8 becomes \xNN; C0 controls \n, \t, \r or \xNN; the characters of the
  * Unicode categories Cc, Cf and Zs but U+0020, line and paragraph separators and non-characters
- * \uXXXX; a blank at either end \u0020; a backslash \\; the text format escapes everything beyond
+ * \u{XXXX}; a blank at either end \u{0020}; a backslash \\; the text format escapes all beyond
  * printable ASCII), then every character that could mean something to the format is written as
  * the format's own character reference (Mermaid #NN;, its placeholder characters too; PlantUML
  * <U+XXXX>; XML &lt; ...). Participants are referred to by generated ids (p1, p2, ...), never by
- * name. An empty text is shown as "". Long names are cut in the middle with "..." (but in the
- * text format), so that names that differ at their end stay apart, and long labels and notes at
- * their end (the SVG keeps the whole text, escaped, in a tooltip). */
+ * name. An empty text is shown as "". Long names are cut in the middle with "...", so that names
+ * that differ at their end stay apart, and long labels and notes at their end (the SVG keeps the
+ * whole text, escaped, in a tooltip). */
 #ifndef ACP_DIAGRAM_H
 #define ACP_DIAGRAM_H
 

@@ -140,9 +140,12 @@ struct plan {
 struct limits {
     size_t width;          /* of a block's columns, with width_overhead; SIZE_MAX: none */
     size_t width_overhead; /* a block's width besides its columns (the text format's gutter) */
-    size_t size;           /* of a page's things, with page_overhead; SIZE_MAX: none */
-    size_t page_overhead;  /* a page's size besides its things (header, legend) */
-    bool width_in_size;    /* the columns count towards the size too (Mermaid's declarations) */
+    /* what of width_overhead a block may use when a message's columns fit no block without it
+     * (the text format's room for labels, which then go under their arrows) */
+    size_t width_slack;
+    size_t size;          /* of a page's things, with page_overhead; SIZE_MAX: none */
+    size_t page_overhead; /* a page's size besides its things (header, legend) */
+    bool width_in_size;   /* the columns count towards the size too (Mermaid's declarations) */
     /* pages a block holds at the most (0: each page is a block); a page too wide starts a block,
      * one too long a page in the block */
     size_t block_pages;
@@ -253,6 +256,7 @@ void draw_plantuml(const struct diagram *d, const struct diagram_layout *layout,
                    struct diagram_fit *fit);
 void draw_svg(const struct diagram *d, const struct diagram_layout *layout, struct strbuf *out,
               struct diagram_fit *fit);
-void draw_flow(const struct diagram *d, struct strbuf *out, const struct diagram_flush *flush);
+void draw_flow(const struct diagram *d, const struct diagram_layout *layout, struct strbuf *out,
+               struct diagram_fit *fit);
 
 #endif

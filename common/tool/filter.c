@@ -65,6 +65,11 @@ struct diag_sink *filter_sink(struct filter *f)
     return &f->sink;
 }
 
+int filter_output_fd(struct filter *f)
+{
+    return fileno(f->out);
+}
+
 /* A reader that went away is no error: stop as a killed `cat` would, without a word. */
 static _Noreturn void die_quietly_on_broken_pipe(void)
 {

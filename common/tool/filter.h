@@ -94,5 +94,7 @@ void filter_unused(struct filter *f, unsigned long records);
 /* Whether SIGINT asked the run to stop. */
 bool filter_interrupted(void);
 struct diag_sink *filter_sink(struct filter *f);
+/* The descriptor the output goes to (standard output, or --output's file). */
+int filter_output_fd(struct filter *f);
 
 #endif

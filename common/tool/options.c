@@ -479,13 +479,17 @@ int options_parse(const struct tool_spec *spec, struct common_opts *opts, int ar
     return optind;
 }
 
-bool options_want_color(const struct common_opts *opts)
+bool options_color_on(const struct common_opts *opts, int fd)
 {
     if (opts->color != COLOR_AUTO)
         return opts->color == COLOR_ALWAYS;
     const char *term = getenv("TERM");
     const char *no_color = getenv("NO_COLOR");
     /* no-color.org: an empty NO_COLOR is the same as none. */
-    return isatty(STDERR_FILENO) && !(no_color && *no_color) &&
-           !(term && strcmp(term, "dumb") == 0);
+    return isatty(fd) && !(no_color && *no_color) && !(term && strcmp(term, "dumb") == 0);
+}
+
+bool options_want_color(const struct common_opts *opts)
+{
+    return options_color_on(opts, STDERR_FILENO);
 }

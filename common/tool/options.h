@@ -118,5 +118,8 @@ bool options_positive_duration(const char *arg, double *seconds);
 
 /* Whether diagnostics on stderr should be coloured. */
 bool options_want_color(const struct common_opts *opts);
+/* Whether what goes to fd should be: --color=always or never, or with auto when fd is a terminal,
+ * NO_COLOR is empty or unset, and TERM is not dumb. */
+bool options_color_on(const struct common_opts *opts, int fd);
 
 #endif

@@ -14,7 +14,8 @@
  * stand for the byte, so a script can hold any text but NUL. Empty lines and lines starting
  * with # are skipped. At the end it prints "arrows N participants N" on standard error.
  * With --fit it also prints "pages N too-big 0|1 width N height N".
- * Usage: diagram [--no-times] [--page-size=N] [--fit] mermaid|plantuml|svg|text [TITLE] <SCRIPT */
+ * Usage: diagram [--no-times] [--page-size=N] [--width=N] [--color] [--fit]
+ *                mermaid|plantuml|svg|text [TITLE] <SCRIPT */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -169,6 +170,10 @@ int main(int argc, char **argv)
             layout.no_times = true;
         } else if (strcmp(argv[arg], "--fit") == 0) {
             tell_fit = true;
+        } else if (strcmp(argv[arg], "--color") == 0) {
+            layout.color = true;
+        } else if (strncmp(argv[arg], "--width=", 8) == 0 && parse_ulong(argv[arg] + 8, &number)) {
+            layout.width = number;
         } else if (strncmp(argv[arg], "--page-size=", 12) == 0 &&
                    parse_ulong(argv[arg] + 12, &number)) {
             layout.page_size = number;
@@ -179,8 +184,8 @@ int main(int argc, char **argv)
     }
     int format = argc - arg >= 1 ? word_index(argv[arg], formats, 4) : -1;
     if (argc - arg < 1 || argc - arg > 2 || format < 0) {
-        fputs("usage: diagram [--no-times] [--page-size=N] [--fit] mermaid|plantuml|svg|text "
-              "[TITLE] <SCRIPT\n",
+        fputs("usage: diagram [--no-times] [--page-size=N] [--width=N] [--color] [--fit] "
+              "mermaid|plantuml|svg|text [TITLE] <SCRIPT\n",
               stderr);
         return 2;
     }
