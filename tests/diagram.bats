@@ -1111,6 +1111,7 @@ capture2000() {
 }
 
 @test "mmdc draws a 2,000-message capture whole: a page an image, each under maxTextSize" {
+    skip_under valgrind "a renderer over 2,000 messages"
     need_mmdc
     capture2000 mermaid md
     local f pages=0 lines=0
@@ -1125,6 +1126,7 @@ capture2000() {
 }
 
 @test "plantuml draws a 2,000-message capture whole: a page an image, each within 4,096 pixels" {
+    skip_under valgrind "a renderer over 2,000 messages"
     need_plantuml
     capture2000 plantuml puml
     plantuml_render "$BATS_TEST_TMPDIR/big.puml"
@@ -1142,6 +1144,7 @@ capture2000() {
 }
 
 @test "rsvg-convert draws a 2,000-message capture whole, its pages in one picture" {
+    skip_under valgrind "a renderer over 2,000 messages"
     need_rsvg
     capture2000 svg svg
     run rsvg-convert -o "$BATS_TEST_TMPDIR/big.png" "$BATS_TEST_TMPDIR/big.svg"
@@ -1151,6 +1154,7 @@ capture2000() {
 }
 
 @test "headless chromium draws a 2,000-message capture whole" {
+    skip_under valgrind "a renderer over 2,000 messages"
     [ -x /usr/bin/chromium ] || skip "chromium is not installed (scripts/deps installs it)"
     capture2000 svg svg
     local w h

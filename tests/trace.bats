@@ -795,6 +795,7 @@ on_pty() {
 }
 
 @test "text diagram: grows with the messages, not agents x messages: heartbeats of 1,000 and 10,000 agents" {
+    skip_under valgrind "11,000 messages"
     local n limit=()
     # 100 MB of address space more than the tool needs, but not the diagram on top
     [[ $ACP_BIN == *asan* ]] || limit=(ulimit -v 100000 ';')
