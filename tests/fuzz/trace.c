@@ -80,7 +80,7 @@ static void trace_message(struct trace *t, const struct message *m, struct diag_
         const char *kind = trace_kind_of(m), *sender = trace_sender_of(m);
         trace_stats_message(t->stats, kind, sender);
         for (int i = 0; i < FORMATS; i++)
-            trace_diagram_message(t->diagram[i], m, kind, sender);
+            trace_diagram_message(t->diagram[i], m, kind, sender, conversation);
     }
     for (int i = 0; i < FORMATS; i++)
         trace_diagram_end(t->diagram[i]);
@@ -117,7 +117,7 @@ static void check_diagrams(struct trace *t)
     static const char *const names[FORMATS] = {"Mermaid", "PlantUML", "SVG", "the text diagram"};
     for (int i = 0; i < FORMATS; i++) {
         sb_reset(&t->out);
-        trace_diagram_write(t->diagram[i], &t->out, NULL);
+        trace_diagram_write(t->diagram[i], NULL, &t->out);
         check_text(names[i], t->out.buf, t->out.len, i == DIAGRAM_TEXT || i == DIAGRAM_PLANTUML);
         if (i == DIAGRAM_SVG)
             FUZZ_ASSERT(!memmem(t->out.buf, t->out.len, "<script", 7) &&
