@@ -387,10 +387,26 @@ RECIPE
 }
 
 # Starts a subscriber of this test to topic $1 that takes $2 messages into file $3; sets SUB.
+# Returns once it is subscribed: it takes a retained message of a topic of its own first (what is
+# published before a subscription is lost, and a loaded machine can take seconds to subscribe).
 subscribe_to() {
-    start_bg bash -c 'mosquitto_sub -q 1 -C "$1" -t "$2" >"$3"' _ "$2" "$1" "$3"
+    local ready=$BATS_TEST_TMPDIR/subscribed
+    rm -f "$ready"
+    mosquitto_pub -q 1 -r -t colony/subscribed -m yes || fail "cannot publish"
+    start_bg bash -c 'mosquitto_sub -q 1 -C "$(($2 + 1))" -v -t colony/subscribed -t "$1" |
+        while IFS= read -r line; do
+            case $line in
+            "colony/subscribed "*) : >"$4" ;;
+            *) printf "%s\n" "${line#"$1 "}" ;;
+            esac
+        done >"$3"' _ "$1" "$2" "$3" "$ready"
     SUB=$LAST_PID
-    sleep 0.5
+    local _
+    for _ in $(seq 600); do
+        [ -e "$ready" ] && return 0
+        sleep 0.05
+    done
+    fail "the subscriber to $1 never subscribed"
 }
 
 @test "README and man pages: replay and send into the broker with mosquitto_pub" {
@@ -467,14 +483,20 @@ need_nats() {
     export NATS_STANDIN_READY=$BATS_TEST_TMPDIR/subscribed
 }
 
-# Waits until the stand-in's subscriber has its subscription.
-until_subscribed() {
+# Waits until a stand-in creates file $1, and removes it for the next time; fails with $2 after
+# 30 s (a loaded machine, not a slow tool, is what takes long here).
+until_file() {
     local _
-    for _ in $(seq 200); do
-        [ -e "$NATS_STANDIN_READY" ] && rm "$NATS_STANDIN_READY" && return 0
+    for _ in $(seq 600); do
+        [ -e "$1" ] && rm "$1" && return 0
         sleep 0.05
     done
-    fail "the subscriber never subscribed: $(cat "$WORLD/err")"
+    fail "$2: $(cat "$WORLD/err")"
+}
+
+# Waits until the stand-in's subscriber has its subscription.
+until_subscribed() {
+    until_file "$NATS_STANDIN_READY" "the subscriber never subscribed"
 }
 
 @test "README: NATS recipes (the nats CLI stood in for)" {
@@ -510,6 +532,7 @@ RECIPE
 
 @test "README: Kafka recipes (kcat and its broker stood in for)" {
     export KCAT_STANDIN_DIR=$BATS_TEST_TMPDIR/topics KCAT_STANDIN_COUNT=2000
+    export KCAT_STANDIN_READY=$BATS_TEST_TMPDIR/joined
     mkdir -p "$KCAT_STANDIN_DIR"
     local sent=$BATS_FILE_TMPDIR/world/capture.jsonl
     kcat -b HOST:9092 -P -t colony <"$sent"
@@ -521,7 +544,7 @@ RECIPE
     start_recipe <<'RECIPE'
 kcat -b HOST:9092 -C -t colony -o end -u -f '%s\n' | acp-validate --diagnostics=json > /dev/null
 RECIPE
-    sleep 1
+    until_file "$KCAT_STANDIN_READY" "the consumer never joined"
     kcat -b HOST:9092 -P -t colony <"$sent"
     wait_for_end "$RECIPE_PID" 30
     diff <(fault_codes) <(jq -r .code "$WORLD/err" | sort) || fail "the findings are not the faults"
