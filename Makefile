@@ -32,7 +32,11 @@ TOOLS = acp-validate acp-convert acp-trace acp-replay acp-send
 LAYERS = base diag proto io engine tool live report
 COMMON_SRC = $(sort $(wildcard $(LAYERS:%=common/%/*.c)))
 COMMON_HDR = $(wildcard $(LAYERS:%=common/%/*.h))
-COMMON_OBJ = $(COMMON_SRC:%.c=$(BUILD)/%.o)
+# The HTML report's script and style sheet are files of common/report/html/, built into the
+# library as two C arrays (trace_html_script and trace_html_style, report/tracehtml.h) that od
+# and awk write out.
+HTML_ASSETS = common/report/html/report.js common/report/html/report.css
+COMMON_OBJ = $(COMMON_SRC:%.c=$(BUILD)/%.o) $(BUILD)/gen/htmlassets.o
 LIB = $(BUILD)/libacp.a
 PROGS = $(TOOLS:%=$(BIN)/%)
 
@@ -47,6 +51,20 @@ all: $(PROGS) examples/forager
 
 $(BUILD)/%.o: %.c $(COMMON_HDR) | have-jansson
 	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -c -o $@ $<
+
+$(BUILD)/gen/htmlassets.c: $(HTML_ASSETS) Makefile
+	@mkdir -p $(dir $@)
+	{ echo '/* Made by make from $(HTML_ASSETS): do not edit. */'; \
+	  echo '#include "report/tracehtml.h"'; \
+	  for a in script:report.js style:report.css; do \
+	    echo "const char trace_html_$${a%%:*}[] = {"; \
+	    od -An -v -tx1 common/report/html/$${a#*:} | \
+	      awk '{ for (i = 1; i <= NF; i++) printf "0x%s,", $$i; print "" }'; \
+	    echo '0};'; \
+	  done; } >$@.tmp && mv $@.tmp $@
+
+$(BUILD)/gen/htmlassets.o: $(BUILD)/gen/htmlassets.c common/report/tracehtml.h | have-jansson
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -c -o $@ $<
 
 $(LIB): $(COMMON_OBJ)

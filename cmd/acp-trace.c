@@ -10,6 +10,7 @@
 #include "proto/acl.h"
 #include "proto/fipa.h"
 #include "report/tracediagram.h"
+#include "report/tracehtml.h"
 #include "report/tracestats.h"
 #include "report/tracesummary.h"
 #include "tool/filter.h"
@@ -29,7 +30,7 @@ enum {
 
 static const struct opt trace_options[] = {
     {"format", OPT_FORMAT, required_argument, "FORMAT",
-     "summary (default), stats, report, mermaid, plantuml, svg or text"},
+     "summary (default), stats, report, html, mermaid, plantuml, svg or text"},
     {"follow", OPT_FOLLOW, required_argument, "ID",
      "only conversation ID; without --format, its messages verbatim"},
     {"by-agent", OPT_BY_AGENT, no_argument, NULL, "stats and report: latencies per agent too"},
@@ -39,7 +40,7 @@ static const struct opt trace_options[] = {
     {"hide", OPT_HIDE, required_argument, "KIND,...",
      "diagrams, the report and the stats leave out these kinds or performatives"},
     {"max-arrows", OPT_MAX_ARROWS, required_argument, "N",
-     "diagrams stop after N arrows (default 10000)"},
+     "diagrams stop after N arrows, html keeps N arrows' messages (default 10000)"},
     {"no-times", OPT_NO_TIMES, no_argument, NULL,
      "diagrams leave out each message's time and delta"},
     {"page-size", OPT_PAGE_SIZE, required_argument, "N",
@@ -56,6 +57,7 @@ enum format {
     FORMAT_STATS,
     FORMAT_REPORT,
     FORMAT_MESSAGES, /* --follow without --format */
+    FORMAT_HTML,
     FORMAT_MERMAID,
     FORMAT_PLANTUML,
     FORMAT_SVG,
@@ -63,9 +65,9 @@ enum format {
 };
 
 static const char *const format_names[] = {
-    [FORMAT_SUMMARY] = "summary", [FORMAT_STATS] = "stats",       [FORMAT_REPORT] = "report",
-    [FORMAT_MERMAID] = "mermaid", [FORMAT_PLANTUML] = "plantuml", [FORMAT_SVG] = "svg",
-    [FORMAT_TEXT] = "text",
+    [FORMAT_SUMMARY] = "summary", [FORMAT_STATS] = "stats",     [FORMAT_REPORT] = "report",
+    [FORMAT_HTML] = "html",       [FORMAT_MERMAID] = "mermaid", [FORMAT_PLANTUML] = "plantuml",
+    [FORMAT_SVG] = "svg",         [FORMAT_TEXT] = "text",
 };
 
 enum { DEFAULT_MAX_ARROWS = 10000 };
@@ -99,6 +101,7 @@ struct trace {
     bool inside; /* in a message, or at the end: what is found is counted */
 
     struct trace_diagram *diagram; /* NULL unless a diagram is drawn */
+    struct trace_html *html;       /* NULL unless the page is written */
 
     bool follow_matched;   /* a message or a summary of the followed conversation was seen */
     bool follow_errors;    /* an error among the followed conversation's findings */
@@ -161,8 +164,8 @@ static bool handle_option(void *ctx, int key, const char *arg)
                 t->format_given = true;
                 return true;
             }
-        options_usage_error("--format must be summary, stats, report, mermaid, plantuml, svg or "
-                            "text");
+        options_usage_error("--format must be summary, stats, report, html, mermaid, plantuml, "
+                            "svg or text");
         return false;
     case OPT_FOLLOW:
         t->follow = arg;
@@ -251,6 +254,8 @@ static void observe_finding(void *ctx, const struct diag_finding *f)
         t->follow_errors = true; /* an error about a file or the run is the run's */
     if (t->diagram)
         trace_diagram_finding(t->diagram, f);
+    if (t->html)
+        trace_html_finding(t->html, f);
 }
 
 /* ---- conversations ---- */
@@ -316,10 +321,13 @@ static void summary_done(void *ctx, const struct conversation_summary *s)
         trace_diagram_outcome(t->diagram, s, outcome);
     if (t->follow)
         show_followed_findings(t, s);
-    if (t->format != FORMAT_SUMMARY)
+    if (t->format != FORMAT_SUMMARY && !t->html)
         return;
     sb_reset(&t->out);
-    trace_summary_write(s, outcome, &t->out);
+    if (t->html)
+        trace_html_conversation(t->html, s, outcome, &t->out);
+    else
+        trace_summary_write(s, outcome, &t->out);
     filter_write(t->filter, t->out.buf, t->out.len);
 }
 
@@ -338,8 +346,10 @@ static enum verdict trace_message(void *ctx, struct filter *f, struct message *m
     t->inside = true;
     if (t->diagram)
         trace_diagram_begin(t->diagram, m);
+    if (t->html)
+        trace_html_begin(t->html, m);
     /* A diagram places each finding at its message: the checks run here, inside it. */
-    const char *conversation = t->diagram
+    const char *conversation = t->diagram || t->html
                                    ? engine_check(t->engine, m, filter_sink(f))
                                    : engine_check_passed(t->engine, m, m->passed, filter_sink(f));
     t->last_file = m->rec->file;
@@ -352,9 +362,13 @@ static enum verdict trace_message(void *ctx, struct filter *f, struct message *m
             write_record(f, m->rec);
         if (t->diagram)
             trace_diagram_message(t->diagram, m, kind, sender, conversation);
+        if (t->html)
+            trace_html_message(t->html, m, kind, sender, conversation);
     }
     if (t->diagram)
         trace_diagram_end(t->diagram);
+    if (t->html)
+        trace_html_end(t->html);
     t->inside = false;
     return VERDICT_WRITTEN;
 }
@@ -410,6 +424,9 @@ static void write_views(struct trace *t, struct filter *f)
         trace_stats_write(t->stats, &t->out);
     } else if (t->format == FORMAT_REPORT) {
         trace_stats_report(t->stats, &t->out);
+    } else if (t->html) {
+        trace_html_finish(t->html, t->stats, &(struct diagram_flush){.flush = flush_view, .ctx = t},
+                          &t->out);
     } else if (t->diagram) {
         struct diagram_fit fit = {0};
         int fd = filter_output_fd(f);
@@ -484,13 +501,17 @@ static const char help_tail[] =
     "times out, one JSON object a line; its outcome is done, failed, refused, rejected,\n"
     "not-understood, cancelled, timeout, violated or open. --format=stats writes one\n"
     "object for the whole stream, which --merge-stats merges with others (e.g. the\n"
-    "shards of a run). --color governs the text diagram's colours too.\n";
+    "shards of a run). --format=html writes one page to open in a browser, offline:\n"
+    "the statistics, every conversation, and the diagrams and messages of those of\n"
+    "--max-arrows arrows, those with findings first. --color governs the text\n"
+    "diagram's colours too.\n";
 
 static void trace_free(struct trace *t)
 {
     engine_free(t->engine);
     trace_stats_free(t->stats);
     trace_diagram_free(t->diagram);
+    trace_html_free(t->html);
     for (size_t i = 0; i < t->nhidden; i++)
         free(t->hidden[i]);
     free(t->hidden);
@@ -562,13 +583,15 @@ int main(int argc, char **argv)
             t.diagram =
                 trace_diagram_new(diagram_format(t.format), t.follow ? t.follow : "acp-trace",
                                   t.max_arrows, t.hidden, t.nhidden);
+        if (t.format == FORMAT_HTML)
+            t.html = trace_html_new(t.max_arrows, t.hidden, t.nhidden, t.no_times);
         const struct filter_config cfg = {.opts = &opts,
                                           .protocol = CHOOSE_AUTO,
                                           .mode = READ_AUTO,
                                           .observer = &t.observer,
                                           .shows = t.follow ? shown_now : NULL};
         const struct filter_ops ops = {
-            .prepare = t.diagram ? NULL : check_alone,
+            .prepare = t.diagram || t.html ? NULL : check_alone,
             .message = trace_message,
             .end_of_input = end_of_input,
             .cut_short = cut_short,

@@ -2,7 +2,7 @@
 # One line per option, in the order of --help; the format is explained in acp-tools.bash.
 [[ $(type -t _acp_complete) == function ]] || . "$(dirname "${BASH_SOURCE[0]}")/acp-tools.bash"
 _acp_trace_options='
---format=           summary stats report mermaid plantuml svg text
+--format=           summary stats report html mermaid plantuml svg text
 --follow=
 --by-agent
 --shard=

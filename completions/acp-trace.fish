@@ -1,5 +1,5 @@
 # fish completion for acp-trace
-complete -c acp-trace -l format -x -a 'summary stats report mermaid plantuml svg text' -d 'What to write'
+complete -c acp-trace -l format -x -a 'summary stats report html mermaid plantuml svg text' -d 'What to write'
 complete -c acp-trace -l follow -x -d 'Only the conversation with this id'
 complete -c acp-trace -l by-agent -d 'Latencies per agent too'
 complete -c acp-trace -l shard -x -d 'Follow only the conversations of shard K of N'

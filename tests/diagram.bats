@@ -1044,25 +1044,7 @@ blocks() {
 
 # ---- acp-trace's diagrams of a hostile capture ----
 
-# Names that act on a terminal or speak each format's syntax: Mermaid's arrows and entities,
-# PlantUML's end, quotes and Creole, SVG's markup and CDATA end, bidi controls, line ends.
-HOSTILE_NAMES=($'\e[2J\e]0;pwned\a' $'a\nb\r@enduml' 'x->>y: z; #35; participant q' \
-    '</text><script>alert(1)</script>&amp;]]>' $'\u202eevil\u2028line\xc2\x9b' '"q" as p1 -- __u__ //i//')
-
-# A capture where every name is an agent, a node, a content and a conversation id: per name an
-# IACP task (assign, accept, result) and a FIPA request left open (a note at the end).
-hostile_capture() {
-    local i=0 h
-    for h in "${HOSTILE_NAMES[@]}"; do
-        i=$((i + 1))
-        jq -cn --arg h "$h" --arg i "$i" '
-            {v: "1.1", id: "q-000\($i)", from: "queen", to: $h, kind: "task.assign", ts: 100, body: {node: $h}},
-            {v: "1.1", id: "m-00000\($i)", from: $h, to: "queen", kind: "task.accept", ref: "q-000\($i)", ts: 101},
-            {v: "1.1", id: "m-00001\($i)", from: $h, to: "queen", kind: "task.result", ref: "q-000\($i)", ts: 102, body: {status: $h}},
-            {performative: "request", sender: $h, receiver: "queen", content: $h, protocol: "fipa-request",
-             conversation_id: $h, reply_with: $h, timestamp: "2011-08-02T11:21:40Z"}'
-    done
-}
+# HOSTILE_NAMES and hostile_capture: test_helper.bash.
 
 @test "acp-trace: hostile names, ids and titles keep every diagram to its grammar" {
     need_xmllint

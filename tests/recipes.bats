@@ -152,6 +152,12 @@ acp-trace --follow=queen/q-00a1 --format=svg capture.jsonl >q-00a1.svg
 EOF
     grep -q '<svg' "$WORLD/q-00a1.svg" || fail "no SVG"
     recipe <<'EOF'
+acp-trace --format=html capture.jsonl > report.html
+acp-trace --format=html capture.jsonl >report.html
+EOF
+    [ "$(tail -1 "$WORLD/report.html")" = '</html>' ] || fail "no page"
+    grep -q '"queen/q-00a1"' "$WORLD/report.html" || fail "no row of queen/q-00a1"
+    recipe <<'EOF'
 acp-trace --format=text --width=100 capture.jsonl
 EOF
     assert_output --partial 'queen'

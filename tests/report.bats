@@ -5,11 +5,61 @@
 # a diagram's arrows, a message behind its arrow, hostile names as text.
 load test_helper
 
+# Names a page must show as text and never run: markup that would run a script or load an
+# image, and the end of the data block, beside the hostile names of the diagrams.
+CANARY_NAMES=('<img src=x onerror="window.acpCanary=1">' '</script><script>window.acpCanary=2</script>'
+    $'</scrIpt\u2028<script>window.acpCanary=3</script>' '<!--<script>window.acpCanary=4//' \
+    '"><svg onload="window.acpCanary=5">')
+
+# The captures of the file, their pages, and what acp-trace says of them: the golden inputs of
+# IACP and FIPA outcomes and a colony capture (findings of most kinds), and the hostile names.
 setup_file() {
     build_test_programs
+    local d=$BATS_FILE_TMPDIR g=$TESTS_DIR/golden/trace
+    cat "$g/iacp-outcomes/input" "$g/fipa-outcomes/input" "$g/colony-capture/input" >"$d/mix.jsonl"
+    hostile_capture "${HOSTILE_NAMES[@]}" "${CANARY_NAMES[@]}" >"$d/hostile.jsonl"
+    local c
+    for c in mix hostile; do
+        acp-trace --format=html "$d/$c.jsonl" >"$d/$c.html" 2>/dev/null || true
+        acp-trace "$d/$c.jsonl" >"$d/$c.summaries" 2>/dev/null || true
+        acp-trace --format=stats "$d/$c.jsonl" >"$d/$c.stats" 2>/dev/null || true
+    done
+    # The pages in Chromium, once for the file (tests/browser/report.mjs), where it can run.
+    mkdir -p "$d/screenshots"
+    if browser_missing >/dev/null; then
+        return 0
+    fi
+    timeout 120 node "$TESTS_DIR/browser/report.mjs" "$d/screenshots" "$d/mix.html" "$d/hostile.html" \
+        >"$d/browser.log" 2>&1 || true
 }
 
-SHA256=${ACP_BUILD:-build}/tests/sha256
+# Says what the browser tests lack, if anything.
+browser_missing() {
+    command -v node >/dev/null || { echo "node is not installed"; return 0; }
+    [ -x /usr/bin/chromium ] || { echo "chromium is not installed (scripts/deps installs it)"; return 0; }
+    [ -f "$TESTS_DIR/node_modules/puppeteer/package.json" ] ||
+        { echo "puppeteer is not installed (scripts/deps installs it into tests/node_modules)"; return 0; }
+    return 1
+}
+
+# seen PAGE: what Chromium saw of the page (tests/browser/report.mjs), in $SEEN.
+need_browser() {
+    skip_under valgrind "the browser tests read no acp-trace run"
+    local why
+    why=$(browser_missing) && skip "$why"
+    SEEN=$BATS_FILE_TMPDIR/$1.html.json
+    [ -s "$SEEN" ] || fail "Chromium saw nothing of $1.html: $(cat "$BATS_FILE_TMPDIR/browser.log")"
+}
+
+# data_of PAGE: the page's JSON data block.
+data_of() {
+    perl -0777 -ne 'print $1 if m{<script type="application/json" id="acp-data">(.*?)</script>}s' "$1"
+}
+
+# The rows of a page's data as objects: its columns named, names read from its string table.
+ROWS='.strings as $s | .conversations.columns as $c | .conversations.rows[] |
+    [to_entries[] | .key as $k | {key: $c[$k], value: (.value | if type == "number" and ($c[$k] | test("^(protocol|initiator|file|outcome)$")) then $s[.]
+        elif type == "array" then map(if type == "number" then $s[.] else . end) else . end)}] | from_entries'
 
 # sha256_base64: the SHA-256 of stdin in base64, by coreutils alone.
 sha256_base64() {
@@ -48,4 +98,173 @@ sha256_base64() {
     done
     sh_run "printf abc | '$SHA256' --base64"
     assert_output ungWv48Bz+pBQUDeXa4iI7ADYaOWF3qctBD/YfIAFa0=
+}
+
+@test "acp-trace --format=html: one page, its inline script and style allowed by their SHA-256, nothing else" {
+    local page=$BATS_FILE_TMPDIR/mix.html csp rest
+    grep -q '^<!DOCTYPE html>$' "$page"
+    [ "$(tail -1 "$page")" = '</html>' ]
+    csp=$(grep -o '<meta http-equiv="Content-Security-Policy" content="[^"]*">' "$page")
+    [ "$(grep -c 'http-equiv="Content-Security-Policy"' "$page")" -eq 1 ]
+    [[ $csp == *"default-src 'none'; script-src 'sha256-$(perl -0777 -ne 'print $1 if m{<script>(.*?)</script>}s' "$page" | sha256_base64)'; style-src 'sha256-$(perl -0777 -ne 'print $1 if m{<style>(.*?)</style>}s' "$page" | sha256_base64)'; img-src data:\""* ]] ||
+        fail "the policy names other hashes: $csp"
+    # outside the data: two scripts (the data and ours), one style sheet, nothing loaded from
+    # elsewhere, no event handler in the markup
+    rest=$(perl -0777 -pe 's{(<script type="application/json" id="acp-data">).*?</script>}{$1</script>}s; s{<script>.*?</script>}{<script></script>}s; s{<style>.*?</style>}{<style></style>}s' "$page")
+    [ "$(grep -o '<script' <<<"$rest" | wc -l)" -eq 2 ]
+    [ "$(grep -o '<style' <<<"$rest" | wc -l)" -eq 1 ]
+    run -1 grep -iE ' (src|srcset|action|formaction|background)=| on[a-z]+=|@import|url\(' <<<"$rest"
+    [ "$(grep -o 'href="[^"]*"' <<<"$rest")" = 'href="data:,"' ]
+}
+
+@test "acp-trace --format=html: its data is JSON that no input can close, and holds every name as it was" {
+    local page=$BATS_FILE_TMPDIR/hostile.html data=$BATS_TEST_TMPDIR/data.json name
+    data_of "$page" >"$data"
+    [ -s "$data" ]
+    run -1 grep -c '[<>&]' "$data"
+    run -1 grep -c $'\xe2\x80[\xa8\xa9]' "$data"
+    jq -e . "$data" >/dev/null
+    # the block ends where ours ends: one </script> after it
+    [ "$(perl -0777 -ne 'print scalar(() = m{</script>}gi)' "$page")" -eq 2 ]
+    for name in "${HOSTILE_NAMES[@]}" "${CANARY_NAMES[@]}"; do
+        jq -e --arg n "$name" "[$ROWS | .conversation, .participants[]] | index(\$n)" "$data" >/dev/null ||
+            fail "${name@Q} is not among the names"
+    done
+}
+
+@test "acp-trace --format=html: a row a conversation, as its summary tells it, in the order they end" {
+    local d=$BATS_FILE_TMPDIR c
+    for c in mix hostile; do
+        diff <(jq -c '[.conversation, .protocol, .participants, .messages, .first_line, .outcome, (.issues | length) + .issues_omitted]' "$d/$c.summaries") \
+            <(data_of "$d/$c.html" | jq -c "$ROWS | [.conversation, .protocol, .participants, .messages, .first_line, .outcome, .findings]") ||
+            fail "$c: rows and summaries differ"
+    done
+    [ "$(wc -l <"$d/mix.summaries")" -ge 20 ]
+}
+
+@test "acp-trace --format=html: the messages it keeps are the capture's lines, byte for byte, with their findings" {
+    local d=$BATS_FILE_TMPDIR
+    data_of "$d/mix.html" >"$BATS_TEST_TMPDIR/data.json"
+    jq -r '[.details[].messages[]] | sort_by(.line)[] | .line' "$BATS_TEST_TMPDIR/data.json" >"$BATS_TEST_TMPDIR/lines"
+    [ "$(wc -l <"$BATS_TEST_TMPDIR/lines")" -ge 60 ]
+    diff <(jq -r '[.details[].messages[]] | sort_by(.line)[] | .text' "$BATS_TEST_TMPDIR/data.json") \
+        <(awk 'NR == FNR { want[$1]; next } FNR in want' "$BATS_TEST_TMPDIR/lines" "$d/mix.jsonl")
+    # each finding of a conversation is listed with the message at its line, when kept
+    jq -e '[.details[].messages[] | select(.line == 15) | .findings[].code] == ["iacp-wrong-replier"]' "$BATS_TEST_TMPDIR/data.json"
+    jq -e '[.details[].messages[] | select(.line == 27) | .findings[].code] | index("iacp-duplicate-execution")' "$BATS_TEST_TMPDIR/data.json"
+}
+
+@test "acp-trace --format=html --max-arrows=N: the messages of N arrows, conversations with findings first, and what it left out" {
+    local d=$BATS_FILE_TMPDIR data=$BATS_TEST_TMPDIR/data.json
+    acp-trace --format=html --max-arrows=12 "$d/mix.jsonl" 2>/dev/null | data_of /dev/stdin >"$data"
+    # within the budget, whole conversations
+    jq -e '[.details[].messages[] | [.arrows, 1] | max] | add <= 12' "$data"
+    jq -e '[.details[]] | length >= 2' "$data"
+    # those kept have findings at their messages, q-0006 too, whose first message came when the
+    # budget was spent and its second had a finding; the others are counted as left out
+    jq -e '[.details[] | [.messages[].findings[]] | length] | all(. > 0)' "$data"
+    jq -e "[$ROWS] as \$rows | .details | keys | map(\$rows[tonumber].conversation) | index(\"queen/q-0006\")" "$data"
+    jq -e "[$ROWS] as \$rows | (.details | keys | map(tonumber)) as \$kept |
+        .omitted.conversations == (\$rows | length) - (\$kept | length) and
+        .omitted.messages == ([range(\$rows | length) | select(. as \$i | \$kept | index(\$i) | not) | \$rows[.].messages] | add)" "$data"
+    jq -e '.omitted.conversations > 10 and .omitted.max_arrows == 12' "$data"
+    # by default, all of them
+    data_of "$d/mix.html" | jq -e '.omitted.conversations == 0 and (.details | length) == (.conversations.rows | length)'
+}
+
+# ---- in Chromium ----
+
+@test "Chromium: the page loads with no console error, no dialog and no request of its own" {
+    local c
+    for c in mix hostile; do
+        need_browser "$c"
+        jq -e '.seen == {console: [], errors: [], requests: [], dialogs: []}' "$SEEN" || fail "$c: $(jq -c .seen "$SEEN")"
+        jq -e '.scripts == 2 and .images == 0' "$SEEN"
+    done
+}
+
+@test "Chromium: the counts it shows are acp-trace's statistics and summaries of the capture" {
+    need_browser mix
+    local stats=$BATS_FILE_TMPDIR/mix.stats summaries=$BATS_FILE_TMPDIR/mix.summaries n
+    n=$(wc -l <"$summaries")
+    jq -e --slurpfile s "$stats" '.messages == $s[0].messages' "$SEEN"
+    jq -e --argjson n "$n" '.conversations == $n and .count == "\($n) of \($n) conversations"' "$SEEN"
+    diff <(jq -c '[.conversations | to_entries[] | .key as $p | .value | to_entries[] | [$p, .key, .value]]' "$stats") \
+        <(jq -c .outcomes "$SEEN")
+    diff <(jq -c .anomalies "$stats") <(jq -c .anomalies "$SEEN")
+    diff <(jq -sc 'group_by(.outcome) | map({key: .[0].outcome, value: length}) | from_entries' "$summaries") \
+        <(jq -c .by_outcome "$SEEN")
+}
+
+@test "Chromium: selecting a conversation draws its diagram, an arrow to each receiver of each of its messages" {
+    need_browser mix
+    local d=$BATS_FILE_TMPDIR row arrows id want n=0
+    while IFS=$'\t' read -r row arrows; do
+        id=$(sed -n "$((row + 1))p" "$d/mix.summaries" | jq -r .conversation)
+        want=$(acp-trace --follow="$id" "$d/mix.jsonl" 2>/dev/null |
+            jq -s 'map((.to // .receiver) as $r | if $r == null then 0 elif ($r | type) == "array" then ($r | length) else 1 end) | add')
+        [ "$arrows" -eq "$want" ] || fail "$id: $arrows arrows, its messages have $want receivers"
+        n=$((n + 1))
+    done < <(jq -r '.selected[] | "\(.row)\t\(.arrows)"' "$SEEN")
+    [ "$n" -eq "$(wc -l <"$d/mix.summaries")" ]
+    jq -e '.selected | all(.diagram == 1 and .left_out == 0)' "$SEEN"
+}
+
+@test "Chromium: selecting an arrow shows the capture's line byte for byte, its file, line and findings" {
+    need_browser mix
+    local d=$BATS_FILE_TMPDIR i n where text
+    n=$(jq '.arrows | length' "$SEEN")
+    [ "$n" -ge 2 ]
+    for ((i = 0; i < n; i++)); do
+        where=$(jq -r ".arrows[$i].where" "$SEEN")
+        [[ $where == "$d/mix.jsonl:"* ]] || fail "arrow $i: $where"
+        text=$(jq -r ".arrows[$i].text" "$SEEN")
+        [ "$text" = "$(sed -n "${where##*:}p" "$d/mix.jsonl")" ] || fail "arrow $i: $text"
+        # the message of the arrow clicked: the line its diagram names in its tooltip
+        [ "$(jq -r ".arrows[$i].title | split(\" \")[0]" "$SEEN")" = "${where##*:}" ] ||
+            fail "arrow $i, $(jq -c ".arrows[$i].title" "$SEEN"), shows line ${where##*:}"
+    done
+    # the conversation clicked through has findings, shown with their message
+    jq -e '[.arrows[].findings[]] | length > 0' "$SEEN"
+    jq -e '[.arrows[].findings[]] | all(test("^(error|warning) \\[[a-z-]+\\] "))' "$SEEN"
+}
+
+@test "Chromium: hostile names show as text, and no script of theirs runs" {
+    need_browser hostile
+    local name
+    jq -e '.canary == null and .seen.dialogs == [] and .scripts == 2 and .images == 0' "$SEEN"
+    for name in "${HOSTILE_NAMES[@]}" "${CANARY_NAMES[@]}"; do
+        jq -e --arg n "$name" '.page_text | contains($n)' "$SEEN" >/dev/null || fail "${name@Q} is not shown"
+    done
+    jq -e '.arrows | length > 0 and all(.text != null)' "$SEEN"
+}
+
+@test "Chromium: a screenshot of each state: loaded, filtered, a conversation, a message" {
+    need_browser mix
+    local state
+    for state in loaded filtered conversation message; do
+        local f=$BATS_FILE_TMPDIR/screenshots/mix-$state.png
+        [ -s "$f" ] || fail "no $f"
+        [ "$(head -c 8 "$f" | od -An -tx1 | tr -d ' ')" = 89504e470d0a1a0a ] || fail "$f is no PNG"
+    done
+}
+
+@test "scripts/deps installs tests/node_modules again whenever tests/package-lock.json changed" {
+    local root=$BATS_TEST_TMPDIR/root stubs=$BATS_TEST_TMPDIR/stubs
+    mkdir -p "$root/scripts" "$root/tests" "$stubs"
+    cp "$TESTS_DIR/../scripts/deps" "$root/scripts/"
+    echo '{"lockfileVersion": 3, "v": 1}' >"$root/tests/package-lock.json"
+    # every Debian package there; npm ci noted, making node_modules (with mmdc) as it would
+    printf '#!/bin/sh\nprintf "install ok installed"\n' >"$stubs/dpkg-query"
+    printf '#!/bin/sh\necho "$*" >>"%s/npm.log"\nrm -rf node_modules\nmkdir -p node_modules/.bin\n: >node_modules/.bin/mmdc\nchmod +x node_modules/.bin/mmdc\n' \
+        "$BATS_TEST_TMPDIR" >"$stubs/npm"
+    chmod +x "$stubs/dpkg-query" "$stubs/npm"
+    PATH=$stubs:$PATH run -0 "$root/scripts/deps" </dev/null
+    [ "$(grep -c '^ci ' "$BATS_TEST_TMPDIR/npm.log")" -eq 1 ]
+    PATH=$stubs:$PATH run -0 "$root/scripts/deps" </dev/null
+    [ "$(grep -c '^ci ' "$BATS_TEST_TMPDIR/npm.log")" -eq 1 ] || fail "installed again, unchanged"
+    echo '{"lockfileVersion": 3, "v": 2}' >"$root/tests/package-lock.json"
+    PATH=$stubs:$PATH run -0 "$root/scripts/deps" </dev/null
+    [ "$(grep -c '^ci ' "$BATS_TEST_TMPDIR/npm.log")" -eq 2 ] || fail "not installed again when the lockfile changed"
+    cmp "$root/tests/package-lock.json" "$root/tests/node_modules/.acp-package-lock.json"
 }

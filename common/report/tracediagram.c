@@ -388,6 +388,11 @@ void trace_diagram_outcome(struct trace_diagram *t, const struct conversation_su
     place_outcome(t, s->conversation, arrow, end_of(outcome), t->text.buf, later_run);
 }
 
+size_t trace_diagram_arrows(const struct trace_diagram *t)
+{
+    return diagram_arrows(t->d);
+}
+
 void trace_diagram_write(const struct trace_diagram *t, const struct diagram_layout *layout,
                          struct strbuf *out)
 {

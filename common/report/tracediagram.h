@@ -34,6 +34,9 @@ void trace_diagram_finding(struct trace_diagram *t, const struct diag_finding *f
 void trace_diagram_outcome(struct trace_diagram *t, const struct conversation_summary *s,
                            const char *outcome);
 
+/* How many arrows it holds. */
+size_t trace_diagram_arrows(const struct trace_diagram *t);
+
 /* The diagram, laid out as layout says, appended to out (diagram_render). */
 void trace_diagram_write(const struct trace_diagram *t, const struct diagram_layout *layout,
                          struct strbuf *out);

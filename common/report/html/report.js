@@ -1,0 +1,261 @@
+// acp-trace --format=html: the page's one script. It reads the report's data from the JSON block
+// acp-trace wrote and builds the page with DOM calls: every string of the capture reaches the page
+// as text (textContent, attribute values), never as markup; the diagrams are the SVG acp-trace
+// drew, parsed as XML (DOMParser), which holds no script.
+'use strict';
+(function () {
+  const data = JSON.parse(document.getElementById('acp-data').textContent);
+  const strings = data.strings;
+  const col = {};
+  data.conversations.columns.forEach((name, i) => { col[name] = i; });
+  const rows = data.conversations.rows;
+  const PAGE_ROWS = 100;
+  const SVG_NS = 'http://www.w3.org/2000/svg';
+  const state = { outcome: '', protocol: '', agent: '', sort: 'time', descending: false, page: 0,
+                  shown: [], selected: -1 };
+
+  function el(tag, attrs, ...children) {
+    const e = document.createElement(tag);
+    for (const [k, v] of Object.entries(attrs || {})) {
+      if (k === 'text') e.textContent = v; else e.setAttribute(k, v);
+    }
+    for (const c of children) e.append(c);
+    return e;
+  }
+  // A name of the data: an index in the string table, or the string itself.
+  function str(v) { return v === null || v === undefined ? '' : typeof v === 'number' ? strings[v] : v; }
+  function cell(row, name) { return row[col[name]]; }
+  function seconds(s) {
+    if (s === null || s === undefined) return '';
+    if (Math.abs(s) < 1) return (Math.round(s * 1000) / 1000) + ' s';
+    if (Math.abs(s) < 60) return (Math.round(s * 100) / 100) + ' s';
+    const m = Math.floor(s / 60);
+    return m < 60 ? m + 'm' + Math.round(s - 60 * m) + 's' : Math.floor(m / 60) + 'h' + (m % 60) + 'm';
+  }
+  function time(t) {
+    if (t === null || t === undefined) return '';
+    const d = new Date(t * 1000);
+    return isNaN(d.getTime()) ? String(t) : d.toISOString().replace('T', ' ').replace('Z', '');
+  }
+  function count(n) { return el('td', { class: 'n', text: String(n) }); }
+
+  // ---- the statistics ----
+  function tallyTable(id, caption, tally, other, otherName) {
+    const t = el('table', { id: id }, el('caption', { text: caption }));
+    for (const [name, n] of Object.entries(tally)) {
+      t.append(el('tr', { 'data-name': name }, el('td', { text: name }), count(n)));
+    }
+    if (other) t.append(el('tr', { class: 'other' }, el('td', { text: otherName }), count(other)));
+    return t;
+  }
+  function statsSection() {
+    const st = data.stats;
+    const s = el('section', { id: 'stats' }, el('h2', { text: 'Statistics' }));
+    const agents = Object.keys(st.agents).length;
+    s.append(el('p', { class: 'totals' },
+      el('span', { id: 'stat-messages', text: String(st.messages) }), ' messages, ',
+      el('span', { id: 'stat-agents', text: String(agents) }),
+      st.other_agents ? ' agents (and others, counted together), ' : ' agents, ',
+      el('span', { id: 'stat-conversations', text: String(rows.length) }), ' conversations'));
+    const outcomes = el('table', { id: 'outcomes' }, el('caption', { text: 'Outcomes by protocol' }));
+    for (const [protocol, tally] of Object.entries(st.conversations)) {
+      for (const [outcome, n] of Object.entries(tally)) {
+        outcomes.append(el('tr', { 'data-protocol': protocol, 'data-outcome': outcome },
+          el('td', { text: protocol }), el('td', { class: 'outcome ' + outcome, text: outcome }), count(n)));
+      }
+    }
+    const anomalies = tallyTable('anomalies', 'Anomalies by code', st.anomalies, 0, '');
+    const kinds = tallyTable('kinds', 'Messages by kind', st.kinds, st.other_kinds, '(other kinds)');
+    const latency = el('table', { id: 'latency' }, el('caption', { text: 'Latency' }),
+      el('tr', {}, ...['pair', 'count', 'min', 'p50', 'p90', 'p99', 'max', 'histogram'].map(h => el('th', { text: h }))));
+    for (const [pair, p] of Object.entries(st.latency)) {
+      const h = st.histograms.latency[pair];
+      latency.append(el('tr', { 'data-name': pair }, el('td', { text: pair }), count(p.count),
+        ...['min', 'p50', 'p90', 'p99', 'max'].map(k => el('td', { class: 'n', text: seconds(p[k]) })),
+        el('td', {}, histogram(h, st.histograms))));
+    }
+    s.append(el('div', { class: 'tables' }, outcomes, anomalies, kinds), latency);
+    return s;
+  }
+
+  // A latency histogram (log buckets, bucket i holding (base^(i-1), base^i]) drawn as bars, a bar
+  // a tenth of a decade, in an SVG made with DOM calls.
+  function histogram(h, scheme) {
+    const svg = document.createElementNS(SVG_NS, 'svg');
+    svg.setAttribute('class', 'histogram');
+    svg.setAttribute('width', '240');
+    svg.setAttribute('height', '40');
+    if (!h) return svg;
+    const bins = new Map();
+    const zeroBin = Math.floor(Math.log10(scheme.zero) * 10) - 1;
+    for (const [index, n] of h.positive) {
+      const bin = Math.floor(Math.log10(Math.max(Math.pow(scheme.base, index), scheme.zero)) * 10);
+      bins.set(bin, (bins.get(bin) || 0) + n);
+    }
+    if (h.zero) bins.set(zeroBin, (bins.get(zeroBin) || 0) + h.zero);
+    if (!bins.size) return svg;
+    const keys = [...bins.keys()];
+    const lo = Math.min(...keys), hi = Math.max(...keys), most = Math.max(...bins.values());
+    const width = 240 / (hi - lo + 1);
+    for (const [bin, n] of bins) {
+      const bar = document.createElementNS(SVG_NS, 'rect');
+      const height = Math.max(1, 38 * n / most);
+      bar.setAttribute('x', String((bin - lo) * width));
+      bar.setAttribute('y', String(40 - height));
+      bar.setAttribute('width', String(Math.max(1, width - 1)));
+      bar.setAttribute('height', String(height));
+      const title = document.createElementNS(SVG_NS, 'title');
+      title.textContent = n + (bin === zeroBin ? ' at 0 s' : ' up to ' + seconds(Math.pow(10, (bin + 1) / 10)));
+      bar.append(title);
+      svg.append(bar);
+    }
+    return svg;
+  }
+
+  // ---- the table of conversations ----
+  function filterSelect(name, values) {
+    const select = el('select', { id: 'filter-' + name }, el('option', { value: '', text: 'any ' + name }));
+    for (const v of [...values].sort()) select.append(el('option', { value: v, text: v }));
+    select.addEventListener('change', () => { state[name] = select.value; refresh(); });
+    return select;
+  }
+  function conversationsSection() {
+    const s = el('section', { id: 'conversations' }, el('h2', { text: 'Conversations' }));
+    const outcomes = new Set(rows.map(r => str(cell(r, 'outcome'))));
+    const protocols = new Set(rows.map(r => str(cell(r, 'protocol'))));
+    const agents = new Set();
+    rows.forEach(r => cell(r, 'participants').forEach(a => agents.add(str(a))));
+    const sort = el('select', { id: 'sort' }, ...['time', 'duration', 'latency'].map(k => el('option', { value: k, text: 'by ' + k })));
+    sort.addEventListener('change', () => { state.sort = sort.value; refresh(); });
+    const order = el('button', { id: 'order', type: 'button', text: 'ascending' });
+    order.addEventListener('click', () => {
+      state.descending = !state.descending;
+      order.textContent = state.descending ? 'descending' : 'ascending';
+      refresh();
+    });
+    s.append(el('div', { class: 'controls' }, filterSelect('outcome', outcomes),
+      filterSelect('protocol', protocols), filterSelect('agent', agents), sort, order),
+      el('p', { id: 'count' }), el('table', { id: 'conversation-table' }), el('div', { id: 'pager' }));
+    return s;
+  }
+  function refresh() {
+    const keyOf = { time: 'start', duration: 'duration', latency: 'latency' }[state.sort];
+    state.shown = [];
+    rows.forEach((r, i) => {
+      if ((!state.outcome || str(cell(r, 'outcome')) === state.outcome) &&
+          (!state.protocol || str(cell(r, 'protocol')) === state.protocol) &&
+          (!state.agent || cell(r, 'participants').some(a => str(a) === state.agent))) state.shown.push(i);
+    });
+    state.shown.sort((a, b) => {
+      const x = cell(rows[a], keyOf), y = cell(rows[b], keyOf);
+      if (x === y) return a - b;
+      if (x === null) return 1; // unknown last, either way
+      if (y === null) return -1;
+      return state.descending ? y - x : x - y;
+    });
+    state.page = 0;
+    drawTable();
+  }
+  function drawTable() {
+    const table = document.getElementById('conversation-table');
+    table.replaceChildren(el('tr', {}, ...['conversation', 'protocol', 'participants', 'messages', 'start',
+      'duration', 'latency', 'outcome', 'findings'].map(h => el('th', { text: h }))));
+    const first = state.page * PAGE_ROWS;
+    for (const i of state.shown.slice(first, first + PAGE_ROWS)) {
+      const r = rows[i];
+      const outcome = str(cell(r, 'outcome'));
+      const tr = el('tr', { class: 'conversation' + (i === state.selected ? ' selected' : ''), 'data-row': String(i) },
+        el('td', { text: str(cell(r, 'conversation')) }), el('td', { text: str(cell(r, 'protocol')) }),
+        el('td', { text: cell(r, 'participants').map(str).join(', ') }), count(cell(r, 'messages')),
+        el('td', { text: time(cell(r, 'start')) }), el('td', { class: 'n', text: seconds(cell(r, 'duration')) }),
+        el('td', { class: 'n', text: seconds(cell(r, 'latency')) }),
+        el('td', { class: 'outcome ' + outcome, text: outcome }), count(cell(r, 'findings')));
+      tr.addEventListener('click', () => select(i));
+      table.append(tr);
+    }
+    document.getElementById('count').textContent = state.shown.length + ' of ' + rows.length + ' conversations';
+    const pages = Math.max(1, Math.ceil(state.shown.length / PAGE_ROWS));
+    const previous = el('button', { type: 'button', id: 'previous', text: 'previous' });
+    const next = el('button', { type: 'button', id: 'next', text: 'next' });
+    previous.disabled = state.page === 0;
+    next.disabled = state.page + 1 >= pages;
+    previous.addEventListener('click', () => { state.page--; drawTable(); });
+    next.addEventListener('click', () => { state.page++; drawTable(); });
+    document.getElementById('pager').replaceChildren(previous,
+      el('span', { text: ' page ' + (state.page + 1) + ' of ' + pages + ' ' }), next);
+  }
+
+  // ---- a conversation: its diagram, and the message behind an arrow ----
+  function select(i) {
+    state.selected = i;
+    drawTable();
+    const r = rows[i];
+    const detail = document.getElementById('detail');
+    const story = data.details[String(i)];
+    detail.replaceChildren(el('h2', { text: 'Conversation ' + str(cell(r, 'conversation')) }),
+      el('p', { text: str(cell(r, 'protocol')) + ', ' + cell(r, 'messages') + ' messages from ' +
+        str(cell(r, 'file')) + ':' + cell(r, 'first_line') + ' to line ' + cell(r, 'last_line') + ', ' +
+        str(cell(r, 'outcome')) }));
+    if (!story) {
+      detail.append(el('p', { class: 'left-out', text: 'Its messages are left out of this report (see above).' }));
+      return;
+    }
+    const parsed = new DOMParser().parseFromString(story.svg, 'image/svg+xml');
+    const diagram = el('div', { id: 'diagram' });
+    if (parsed.getElementsByTagName('parsererror').length) {
+      diagram.append(el('p', { class: 'left-out', text: 'The diagram could not be read.' }));
+    } else {
+      diagram.append(document.importNode(parsed.documentElement, true));
+    }
+    const message = el('div', { id: 'message' }, el('p', { text: 'Select an arrow to read its message.' }));
+    diagram.addEventListener('click', event => {
+      const arrow = event.target.closest('g.arrow');
+      if (!arrow) return;
+      const n = Number(arrow.id.replace('arrow-', ''));
+      const m = story.messages.find(x => n >= x.arrow && n < x.arrow + x.arrows);
+      if (!m) return;
+      diagram.querySelectorAll('g.arrow.selected').forEach(g => g.classList.remove('selected'));
+      arrow.classList.add('selected');
+      showMessage(message, m);
+    });
+    detail.append(diagram);
+    const unseen = story.messages.filter(m => !m.arrows);
+    if (unseen.length) {
+      const list = el('p', { class: 'unseen', text: 'Messages with no arrow: ' });
+      for (const m of unseen) {
+        const b = el('button', { type: 'button', text: 'line ' + m.line });
+        b.addEventListener('click', () => showMessage(message, m));
+        list.append(b, ' ');
+      }
+      detail.append(list);
+    }
+    detail.append(message);
+  }
+  function showMessage(box, m) {
+    const findings = el('ul', { class: 'findings' });
+    for (const f of m.findings) findings.append(el('li', { class: f.severity, text: f.severity + ' [' + f.code + '] ' + f.message }));
+    box.replaceChildren(el('p', { class: 'where', text: str(m.file) + ':' + m.line }), findings,
+      el('pre', { class: 'verbatim', text: m.text }));
+  }
+
+  function leftOut() {
+    const o = data.omitted;
+    const notes = [];
+    if (o.conversations) {
+      notes.push('the messages of ' + o.conversations + ' conversation' + (o.conversations === 1 ? '' : 's') +
+        ' (' + o.messages + ' message' + (o.messages === 1 ? '' : 's') + '): the report keeps those of ' +
+        o.max_arrows + ' arrows (--max-arrows) and ' + Math.round(o.text_max / 1048576) +
+        ' MiB of text at most, conversations with findings first; their rows and the statistics are whole');
+    }
+    if (o.outside) {
+      notes.push(o.outside + ' message' + (o.outside === 1 ? '' : 's') +
+        ' of no conversation (heartbeats, broadcasts), counted in the statistics only');
+    }
+    return notes.length ? el('p', { class: 'left-out', id: 'left-out', text: 'Left out: ' + notes.join('; ') + '.' }) : '';
+  }
+
+  const app = document.getElementById('app');
+  app.replaceChildren(el('header', {}, el('h1', { text: 'acp-trace report' })), leftOut(), statsSection(),
+    conversationsSection(), el('section', { id: 'detail' }));
+  refresh();
+})();

@@ -1,0 +1,676 @@
+#include "report/tracehtml.h"
+
+#include <limits.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/jsonout.h"
+#include "base/list.h"
+#include "base/sha256.h"
+#include "base/strmap.h"
+#include "base/timeutil.h"
+#include "diag/findings.h"
+#include "report/tracediagram.h"
+
+enum {
+    /* Names up to this long, and so many of them, are written once, in the string table, and
+     * referred to by their index: a protocol, an outcome, an agent, a file. */
+    STRING_SHARED_MAX = 256,
+    STRINGS_MAX = 1 << 16,
+    DATA_VERSION = 1,
+};
+
+/* A message kept: where it was read, its arrows in its conversation's diagram, its text. */
+struct kept_message {
+    const char *file; /* display names live for the whole run */
+    unsigned long line;
+    size_t arrow, arrows; /* its first arrow's number (from 1), and how many it drew */
+    char *text;
+    size_t len;
+    struct findings *findings; /* those at its line, or NULL */
+};
+
+/* A conversation whose messages the report keeps. */
+struct kept {
+    struct list_link link; /* in plain or flagged, in the order they came to be there */
+    char *id;
+    struct trace_diagram *diagram;
+    struct kept_message *messages;
+    size_t n, cap;
+    size_t arrows, bytes; /* what it costs of the budget */
+    bool flagged;         /* findings blamed on it */
+    long row;             /* its row in the table; -1 while it is open */
+    unsigned long summary_messages;
+};
+
+/* The conversation the message being traced ended: told by the engine before the message is
+ * drawn, and drawn after it. */
+struct ending {
+    char *id; /* NULL: none */
+    struct kept *kept;
+    bool dropped; /* its messages are left out */
+    long row;
+    struct conversation_summary summary; /* what trace_diagram_outcome reads of it */
+    char *outcome;
+};
+
+struct trace_html {
+    unsigned long max_arrows;
+    char *const *hidden;
+    size_t nhidden;
+    bool no_times;
+    bool begun; /* the page's beginning is written */
+
+    struct strmap *open;    /* id -> struct kept, until its summary */
+    struct strmap *dropped; /* ids of open conversations whose messages are left out */
+    struct strmap *lines;   /* "LINE:FILE" of a kept message -> its struct kept */
+    struct list plain, flagged;
+    size_t arrows, bytes; /* kept, in all */
+
+    const struct message *now;
+    struct findings *current; /* findings at the message being traced */
+    struct ending ending;
+
+    long rows;
+    unsigned long long row_messages; /* the messages the rows count */
+    unsigned long long outside;      /* messages in no conversation */
+
+    struct strmap *string_index; /* name -> its index + 1 */
+    char **strings;
+    size_t nstrings;
+
+    struct strbuf json, key;
+};
+
+struct trace_html *trace_html_new(unsigned long max_arrows, char *const *hidden, size_t nhidden,
+                                  bool no_times)
+{
+    struct trace_html *h = xcalloc(1, sizeof *h);
+    h->max_arrows = max_arrows;
+    h->hidden = hidden;
+    h->nhidden = nhidden;
+    h->no_times = no_times;
+    h->open = strmap_new();
+    h->dropped = strmap_new();
+    h->lines = strmap_new();
+    h->string_index = strmap_new();
+    return h;
+}
+
+static void free_kept(struct kept *k)
+{
+    for (size_t i = 0; i < k->n; i++) {
+        free(k->messages[i].text);
+        findings_free(k->messages[i].findings);
+    }
+    free(k->messages);
+    trace_diagram_free(k->diagram);
+    free(k->id);
+    free(k);
+}
+
+static void clear_ending(struct ending *e)
+{
+    free(e->id);
+    free(e->outcome);
+    free((char *)e->summary.conversation);
+    *e = (struct ending){0};
+}
+
+void trace_html_free(struct trace_html *h)
+{
+    if (!h)
+        return;
+    struct list *lists[] = {&h->plain, &h->flagged};
+    for (size_t i = 0; i < 2; i++)
+        for (struct kept *k; (k = LIST_ITEM(lists[i]->head, struct kept, link));) {
+            list_remove(lists[i], &k->link);
+            free_kept(k);
+        }
+    strmap_free(h->open, NULL);
+    strmap_free(h->dropped, NULL);
+    strmap_free(h->lines, NULL);
+    strmap_free(h->string_index, NULL);
+    for (size_t i = 0; i < h->nstrings; i++)
+        free(h->strings[i]);
+    free(h->strings);
+    findings_free(h->current);
+    clear_ending(&h->ending);
+    sb_free(&h->json);
+    sb_free(&h->key);
+    free(h);
+}
+
+/* ---- JSON inside the page ---- */
+
+/* Appends JSON text as the page carries it: '<', '>' and '&' (which JSON has only inside
+ * strings) and U+2028 and U+2029 as \u escapes, so that nothing in it can end its block. */
+static void put_json(struct strbuf *out, const char *json, size_t len)
+{
+    size_t from = 0;
+    for (size_t i = 0; i < len; i++) {
+        unsigned char c = (unsigned char)json[i];
+        const char *escape = NULL;
+        size_t skip = 1;
+        if (c == '<')
+            escape = "\\u003c";
+        else if (c == '>')
+            escape = "\\u003e";
+        else if (c == '&')
+            escape = "\\u0026";
+        else if (c == 0xE2 && i + 2 < len && (unsigned char)json[i + 1] == 0x80 &&
+                 ((unsigned char)json[i + 2] == 0xA8 || (unsigned char)json[i + 2] == 0xA9)) {
+            escape = (unsigned char)json[i + 2] == 0xA8 ? "\\u2028" : "\\u2029";
+            skip = 3;
+        }
+        if (!escape)
+            continue;
+        sb_add(out, json + from, i - from);
+        sb_adds(out, escape);
+        i += skip - 1;
+        from = i + 1;
+    }
+    sb_add(out, json + from, len - from);
+}
+
+/* Starts a JSON value in h->json, for put_json once written. */
+static struct jsonout *json_start(struct trace_html *h, struct jsonout *w)
+{
+    sb_reset(&h->json);
+    jsonout_init(w, &h->json, 0);
+    return w;
+}
+
+static void json_done(struct trace_html *h, struct strbuf *out)
+{
+    put_json(out, h->json.buf ? h->json.buf : "", h->json.len);
+}
+
+static void put_string(struct jsonout *w, const char *s)
+{
+    if (s)
+        jsonout_string(w, s, strlen(s));
+    else
+        jsonout_null(w);
+}
+
+/* A name: its index in the string table, or itself when long or the table is full. */
+static void put_name(struct trace_html *h, struct jsonout *w, const char *s)
+{
+    if (!s || strlen(s) > STRING_SHARED_MAX) {
+        put_string(w, s);
+        return;
+    }
+    uintptr_t index = (uintptr_t)strmap_get(h->string_index, s);
+    if (!index && h->nstrings < STRINGS_MAX) {
+        h->strings = xrealloc(h->strings, (h->nstrings + 1) * sizeof *h->strings);
+        h->strings[h->nstrings++] = xstrdup(s);
+        index = h->nstrings;
+        strmap_put(h->string_index, s, (void *)index);
+    }
+    if (index)
+        jsonout_integer(w, (json_int_t)(index - 1));
+    else
+        put_string(w, s);
+}
+
+/* ---- the page ---- */
+
+/* The policy's source for an inline text: 'sha256-' and its digest in base64. */
+static void put_hash_source(struct strbuf *out, const char *text)
+{
+    unsigned char digest[SHA256_BYTES];
+    char base64[45];
+    sha256(text, strlen(text), digest);
+    sha256_base64(digest, base64);
+    sb_addf(out, "'sha256-%s'", base64);
+}
+
+static const char *const columns[] = {
+    "conversation", "protocol", "initiator", "participants", "messages", "file",     "first_line",
+    "last_line",    "start",    "duration",  "latency",      "outcome",  "findings",
+};
+
+static void begin_page(struct trace_html *h, struct strbuf *out)
+{
+    if (h->begun)
+        return;
+    h->begun = true;
+    sb_adds(out, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+                 "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
+                 "script-src ");
+    put_hash_source(out, trace_html_script);
+    sb_adds(out, "; style-src ");
+    put_hash_source(out, trace_html_style);
+    sb_adds(out, "; img-src data:\">\n");
+    sb_adds(out, "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+                 "<meta name=\"generator\" content=\"acp-trace " ACP_VERSION "\">\n"
+                 "<title>acp-trace report</title>\n<link rel=\"icon\" href=\"data:,\">\n<style>");
+    sb_adds(out, trace_html_style);
+    sb_adds(out, "</style>\n</head>\n<body>\n<div id=\"app\"><noscript>This report is drawn by "
+                 "its script: open it in a browser with JavaScript on.</noscript></div>\n"
+                 "<script type=\"application/json\" id=\"acp-data\">{\"version\":");
+    sb_addf(out, "%d,\"conversations\":{\"columns\":[", DATA_VERSION);
+    for (size_t i = 0; i < sizeof columns / sizeof *columns; i++)
+        sb_addf(out, "%s\"%s\"", i ? "," : "", columns[i]);
+    sb_adds(out, "],\"rows\":[\n");
+}
+
+static double final_latency(const struct conversation_summary *s)
+{
+    return s->nlatency ? s->latency[s->nlatency - 1].seconds : NAN;
+}
+
+static void write_row(struct trace_html *h, const struct conversation_summary *s,
+                      const char *outcome, struct strbuf *out)
+{
+    struct jsonout w;
+    json_start(h, &w);
+    jsonout_begin_array(&w);
+    put_string(&w, s->conversation);
+    put_name(h, &w, s->protocol);
+    put_name(h, &w, s->initiator);
+    jsonout_begin_array(&w);
+    for (size_t i = 0; i < s->nparticipants; i++)
+        put_name(h, &w, s->participants[i]);
+    jsonout_end_array(&w);
+    jsonout_integer(&w, (json_int_t)s->messages);
+    put_name(h, &w, s->first_file);
+    jsonout_integer(&w, (json_int_t)s->first_line);
+    jsonout_integer(&w, (json_int_t)s->last_line);
+    jsonout_number(&w, s->started);
+    jsonout_number(&w, time_elapsed(s->ended, s->started));
+    jsonout_number(&w, final_latency(s));
+    put_name(h, &w, outcome);
+    jsonout_integer(&w, s->findings ? (json_int_t)(s->findings->n + s->findings->omitted) : 0);
+    jsonout_end_array(&w);
+    if (h->rows)
+        sb_adds(out, ",\n");
+    json_done(h, out);
+}
+
+/* ---- what is kept, within the budget ---- */
+
+static bool hidden(const struct trace_html *h, const char *kind)
+{
+    return strv_has(h->hidden, h->nhidden, kind);
+}
+
+static const char *line_key(struct trace_html *h, const char *file, unsigned long line)
+{
+    sb_reset(&h->key);
+    sb_addf(&h->key, "%lu:%s", line, file ? file : "");
+    return h->key.buf;
+}
+
+static struct list *list_of(struct trace_html *h, const struct kept *k)
+{
+    return k->flagged ? &h->flagged : &h->plain;
+}
+
+/* Findings were blamed on k: it goes before those without. */
+static void flag(struct trace_html *h, struct kept *k)
+{
+    if (k->flagged)
+        return;
+    list_remove(&h->plain, &k->link);
+    k->flagged = true;
+    list_append(&h->flagged, &k->link);
+}
+
+/* Leaves out every message of k. */
+static void drop(struct trace_html *h, struct kept *k)
+{
+    list_remove(list_of(h, k), &k->link);
+    for (size_t i = 0; i < k->n; i++)
+        strmap_remove(h->lines, line_key(h, k->messages[i].file, k->messages[i].line));
+    h->arrows -= k->arrows;
+    h->bytes -= k->bytes;
+    if (k->row < 0) {
+        strmap_remove(h->open, k->id);
+        strmap_put(h->dropped, k->id, h);
+    }
+    if (h->ending.kept == k) {
+        h->ending.kept = NULL;
+        h->ending.dropped = true;
+    }
+    free_kept(k);
+}
+
+static bool over_budget(const struct trace_html *h)
+{
+    return h->arrows > h->max_arrows || h->bytes > TRACE_HTML_TEXT_MAX;
+}
+
+/* Drops the earliest kept of those without findings, then the last of those with, until what is
+ * kept is within the budget; false when k itself went. A conversation that comes when the budget
+ * is spent so gets its chance of a finding, and those with findings stay. */
+static bool make_room(struct trace_html *h, struct kept *k)
+{
+    struct kept *victim;
+    while (over_budget(h) && (victim = LIST_ITEM(h->plain.head ? h->plain.head : h->flagged.tail,
+                                                 struct kept, link))) {
+        drop(h, victim);
+        if (victim == k)
+            return false;
+    }
+    return true;
+}
+
+static struct kept *keep_new(struct trace_html *h, const char *id, long row)
+{
+    struct kept *k = xcalloc(1, sizeof *k);
+    k->id = xstrdup(id);
+    k->diagram = trace_diagram_new(DIAGRAM_SVG, id, ULONG_MAX, h->hidden, h->nhidden);
+    k->row = row;
+    list_append(&h->plain, &k->link);
+    if (row < 0)
+        strmap_put(h->open, id, k);
+    return k;
+}
+
+/* The kept message at line of file, in k, or NULL. */
+static struct kept_message *message_at(struct kept *k, const char *file, unsigned long line)
+{
+    for (size_t i = k->n; i-- > 0;)
+        if (k->messages[i].line == line && k->messages[i].file && file &&
+            strcmp(k->messages[i].file, file) == 0)
+            return &k->messages[i];
+    return NULL;
+}
+
+/* ---- messages and findings ---- */
+
+void trace_html_begin(struct trace_html *h, const struct message *m)
+{
+    h->now = m;
+}
+
+static bool at_now(const struct trace_html *h, const char *file, unsigned long line)
+{
+    return h->now && line && h->now->at.line == line && h->now->at.file == file;
+}
+
+/* A finding about a message of a kept conversation other than the one being traced: its
+ * diagram places it (marked on that message's arrows while a message is traced, else noted),
+ * and the page lists it with that message when it is about it. */
+static void route(struct trace_html *h, const struct diag_finding *f, const char *file,
+                  unsigned long line, bool about)
+{
+    struct kept *k = strmap_get(h->lines, line_key(h, file, line));
+    if (!k)
+        return;
+    if (h->now)
+        trace_diagram_begin(k->diagram, h->now);
+    trace_diagram_finding(k->diagram, f);
+    if (h->now)
+        trace_diagram_end(k->diagram);
+    struct kept_message *km = about ? message_at(k, file, line) : NULL;
+    if (km)
+        findings_add(&km->findings, f);
+    if (about)
+        flag(h, k);
+}
+
+void trace_html_finding(struct trace_html *h, const struct diag_finding *f)
+{
+    const struct diag_where *w = f->where;
+    if (at_now(h, w->file, w->line))
+        findings_add(&h->current, f);
+    else if (w->line)
+        route(h, f, w->file, w->line, true);
+    if (w->related_line)
+        route(h, f, w->related_file ? w->related_file : w->file, w->related_line, false);
+}
+
+/* The findings kept at the message being traced, told again to its conversation's diagram. */
+static void replay_findings(const struct findings *list, struct trace_diagram *d)
+{
+    for (size_t i = 0; list && i < list->n; i++) {
+        const struct finding *f = &list->v[i];
+        const struct diag_where at = {.file = f->file,
+                                      .line = f->line,
+                                      .column = f->column,
+                                      .related_file = f->related_file,
+                                      .related_line = f->related_line};
+        const struct diag_finding again = {&at, f->severity, f->code, f->message,
+                                           strlen(f->message)};
+        trace_diagram_finding(d, &again);
+    }
+}
+
+/* The kept conversation the message goes to: NULL when its messages are left out. */
+static struct kept *kept_for(struct trace_html *h, const char *conversation)
+{
+    struct ending *e = &h->ending;
+    if (e->id && strcmp(e->id, conversation) == 0) {
+        if (!e->kept && !e->dropped)
+            e->kept = keep_new(h, conversation, e->row);
+        return e->kept;
+    }
+    struct kept *k = strmap_get(h->open, conversation);
+    if (k || strmap_get(h->dropped, conversation))
+        return k;
+    return keep_new(h, conversation, -1);
+}
+
+static void keep_message(struct trace_html *h, struct kept *k, const struct message *m,
+                         size_t first, size_t arrows)
+{
+    if (k->n == k->cap) {
+        k->cap = k->cap ? 2 * k->cap : 8;
+        k->messages = xrealloc(k->messages, k->cap * sizeof *k->messages);
+    }
+    struct kept_message *km = &k->messages[k->n++];
+    *km = (struct kept_message){.file = m->at.file,
+                                .line = m->at.line,
+                                .arrow = first,
+                                .arrows = arrows,
+                                .text = xstrndup(m->rec->text, m->rec->len),
+                                .len = m->rec->len};
+    findings_move(&km->findings, &h->current);
+    strmap_put(h->lines, line_key(h, km->file, km->line), k);
+    size_t cost = arrows ? arrows : 1;
+    k->arrows += cost;
+    k->bytes += km->len;
+    h->arrows += cost;
+    h->bytes += km->len;
+    if (km->findings)
+        flag(h, k);
+}
+
+void trace_html_message(struct trace_html *h, const struct message *m, const char *kind,
+                        const char *sender, const char *conversation)
+{
+    if (!conversation) {
+        if (!hidden(h, kind))
+            h->outside++;
+        return;
+    }
+    struct kept *k = kept_for(h, conversation);
+    if (!k)
+        return;
+    struct trace_diagram *d = k->diagram;
+    trace_diagram_begin(d, m);
+    replay_findings(h->current, d);
+    if (h->ending.id && h->ending.kept == k)
+        trace_diagram_outcome(d, &h->ending.summary, h->ending.outcome);
+    size_t before = trace_diagram_arrows(d);
+    trace_diagram_message(d, m, kind, sender, conversation);
+    size_t after = trace_diagram_arrows(d);
+    trace_diagram_end(d);
+    if (hidden(h, kind))
+        return;
+    keep_message(h, k, m, before + 1, after - before);
+    make_room(h, k);
+}
+
+void trace_html_end(struct trace_html *h)
+{
+    h->now = NULL;
+    findings_free(h->current);
+    h->current = NULL;
+    clear_ending(&h->ending);
+}
+
+/* ---- conversations ---- */
+
+static bool ends_now(const struct trace_html *h, const struct conversation_summary *s)
+{
+    return h->now && s->last_line == h->now->at.line && s->last_file && h->now->at.file &&
+           strcmp(s->last_file, h->now->at.file) == 0;
+}
+
+/* The conversation's outcome goes after the message being traced, which ended it. */
+static void end_with_message(struct trace_html *h, const struct conversation_summary *s,
+                             const char *outcome, struct kept *k, bool dropped)
+{
+    struct ending *e = &h->ending;
+    clear_ending(e);
+    e->id = xstrdup(s->conversation);
+    e->kept = k;
+    e->dropped = dropped;
+    e->row = h->rows;
+    e->summary = (struct conversation_summary){.proto = s->proto,
+                                               .conversation = xstrdup(s->conversation),
+                                               .last_file = s->last_file,
+                                               .last_line = s->last_line,
+                                               .started = s->started,
+                                               .ended = s->ended};
+    e->outcome = xstrdup(outcome);
+}
+
+void trace_html_conversation(struct trace_html *h, const struct conversation_summary *s,
+                             const char *outcome, struct strbuf *out)
+{
+    begin_page(h, out);
+    write_row(h, s, outcome, out);
+    if (s->conversation) {
+        struct kept *k = strmap_remove(h->open, s->conversation);
+        bool dropped = strmap_remove(h->dropped, s->conversation) != NULL;
+        if (k) {
+            k->row = h->rows;
+            k->summary_messages = s->messages;
+            if (s->findings && (s->findings->n || s->findings->omitted))
+                flag(h, k);
+        }
+        if (ends_now(h, s))
+            end_with_message(h, s, outcome, k, dropped);
+        else if (k)
+            trace_diagram_outcome(k->diagram, s, outcome);
+    }
+    h->rows++;
+    h->row_messages += s->messages;
+}
+
+/* ---- the end ---- */
+
+static void flush_out(const struct diagram_flush *flush, struct strbuf *out)
+{
+    if (flush && out->len >= DIAGRAM_FLUSH_BYTES)
+        flush->flush(flush->ctx, out);
+}
+
+static void put_findings(struct jsonout *w, const struct findings *list)
+{
+    jsonout_begin_array(w);
+    for (size_t i = 0; list && i < list->n; i++) {
+        const struct finding *f = &list->v[i];
+        jsonout_begin_object(w);
+        jsonout_key(w, "code");
+        put_string(w, f->code);
+        jsonout_key(w, "severity");
+        put_string(w, f->severity == SEV_ERROR ? "error" : "warning");
+        jsonout_key(w, "message");
+        put_string(w, f->message);
+        jsonout_end_object(w);
+    }
+    jsonout_end_array(w);
+}
+
+static void write_details(struct trace_html *h, const struct kept *k, struct strbuf *svg,
+                          struct strbuf *out)
+{
+    sb_reset(svg);
+    trace_diagram_write(k->diagram, &(struct diagram_layout){.no_times = h->no_times}, svg);
+    struct jsonout w;
+    json_start(h, &w);
+    jsonout_begin_object(&w);
+    jsonout_key(&w, "svg");
+    jsonout_string(&w, svg->buf ? svg->buf : "", svg->len);
+    jsonout_key(&w, "messages");
+    jsonout_begin_array(&w);
+    for (size_t i = 0; i < k->n; i++) {
+        const struct kept_message *km = &k->messages[i];
+        jsonout_begin_object(&w);
+        jsonout_key(&w, "file");
+        put_name(h, &w, km->file);
+        jsonout_key(&w, "line");
+        jsonout_integer(&w, (json_int_t)km->line);
+        jsonout_key(&w, "arrow");
+        jsonout_integer(&w, (json_int_t)km->arrow);
+        jsonout_key(&w, "arrows");
+        jsonout_integer(&w, (json_int_t)km->arrows);
+        jsonout_key(&w, "text");
+        jsonout_string(&w, km->text, km->len);
+        jsonout_key(&w, "findings");
+        put_findings(&w, km->findings);
+        jsonout_end_object(&w);
+    }
+    jsonout_end_array(&w);
+    jsonout_end_object(&w);
+    sb_addf(out, "\"%ld\":", k->row);
+    json_done(h, out);
+}
+
+/* Every kept conversation with a row; returns how many, and the messages their rows count. */
+static size_t write_all_details(struct trace_html *h, const struct diagram_flush *flush,
+                                struct strbuf *out, unsigned long long *messages)
+{
+    struct strbuf svg = STRBUF_INIT;
+    size_t n = 0;
+    struct list *lists[] = {&h->flagged, &h->plain};
+    for (size_t i = 0; i < 2; i++)
+        for (const struct kept *k = LIST_ITEM(lists[i]->head, struct kept, link); k;
+             k = LIST_ITEM(k->link.next, struct kept, link)) {
+            if (k->row < 0)
+                continue;
+            if (n++)
+                sb_addc(out, ',');
+            write_details(h, k, &svg, out);
+            *messages += k->summary_messages;
+            flush_out(flush, out);
+        }
+    sb_free(&svg);
+    return n;
+}
+
+void trace_html_finish(struct trace_html *h, const struct trace_stats *stats,
+                       const struct diagram_flush *flush, struct strbuf *out)
+{
+    begin_page(h, out);
+    sb_adds(out, "\n]},\"strings\":");
+    struct jsonout w;
+    json_start(h, &w);
+    jsonout_begin_array(&w);
+    for (size_t i = 0; i < h->nstrings; i++)
+        put_string(&w, h->strings[i]);
+    jsonout_end_array(&w);
+    json_done(h, out);
+    sb_adds(out, ",\n\"stats\":");
+    sb_reset(&h->json);
+    trace_stats_write(stats, &h->json);
+    json_done(h, out);
+    sb_adds(out, ",\"details\":{");
+    unsigned long long kept_messages = 0;
+    size_t kept = write_all_details(h, flush, out, &kept_messages);
+    sb_addf(out,
+            "},\n\"omitted\":{\"conversations\":%llu,\"messages\":%llu,\"outside\":%llu,"
+            "\"max_arrows\":%lu,\"text_max\":%d}}</script>\n<script>",
+            (unsigned long long)h->rows - kept, h->row_messages - kept_messages, h->outside,
+            h->max_arrows, TRACE_HTML_TEXT_MAX);
+    sb_adds(out, trace_html_script);
+    sb_adds(out, "</script>\n</body>\n</html>\n");
+}

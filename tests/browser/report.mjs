@@ -1,0 +1,146 @@
+// Opens acp-trace --format=html reports in headless Chromium (puppeteer, tests/package.json) the
+// way a person would, and writes what it saw as one JSON object a page, for tests/report.bats to
+// compare with what acp-trace says of the same capture. One browser for all the pages.
+// Usage: node report.mjs SHOTS-DIR PAGE.html...  (screenshots SHOTS-DIR/NAME-STATE.png; results
+// PAGE.html.json beside each page)
+//        node report.mjs --first-screen PAGE.html  (bench/run: milliseconds to the first screen)
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import puppeteer from 'puppeteer';
+
+const FLAGS = ['--no-sandbox', '--headless', '--disable-gpu', '--disable-quic', '--no-first-run',
+  '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+
+async function launch() {
+  const profile = mkdtempSync(join(tmpdir(), 'acp-report-chromium.'));
+  const browser = await puppeteer.launch({
+    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+    headless: true,
+    args: [...FLAGS, '--user-data-dir=' + profile],
+    protocolTimeout: 120000,
+  });
+  return { browser, close: async () => { await browser.close(); rmSync(profile, { recursive: true, force: true }); } };
+}
+
+// A page opened with everything it says and asks for recorded.
+async function open(browser, file) {
+  const url = pathToFileURL(resolve(file)).href;
+  const page = await browser.newPage();
+  await page.setViewport({ width: 1280, height: 900 });
+  const seen = { console: [], errors: [], requests: [], dialogs: [] };
+  page.on('console', m => { if (m.type() === 'error' || m.type() === 'warn') seen.console.push(m.type() + ': ' + m.text()); });
+  page.on('pageerror', e => seen.errors.push(String(e)));
+  page.on('dialog', d => { seen.dialogs.push(d.message()); d.dismiss(); });
+  page.on('request', r => { if (r.url() !== url && !r.url().startsWith('data:')) seen.requests.push(r.url()); });
+  await page.goto(url, { waitUntil: 'load', timeout: 60000 });
+  return { page, seen };
+}
+
+async function shot(page, dir, name, state) {
+  await page.screenshot({ path: join(dir, name + '-' + state + '.png') });
+}
+
+async function texts(page, selector) {
+  return page.$$eval(selector, es => es.map(e => e.textContent));
+}
+
+async function visit(browser, file, dir) {
+  const name = basename(file, '.html');
+  const { page, seen } = await open(browser, file);
+  const r = { seen };
+  await shot(page, dir, name, 'loaded');
+  r.messages = await page.$eval('#stat-messages', e => Number(e.textContent)).catch(() => null);
+  r.conversations = await page.$eval('#stat-conversations', e => Number(e.textContent)).catch(() => null);
+  r.count = await page.$eval('#count', e => e.textContent).catch(() => null);
+  r.outcomes = await page.$$eval('#outcomes tr[data-protocol]', trs => trs.map(tr =>
+    [tr.cells[0].textContent, tr.cells[1].textContent, Number(tr.cells[2].textContent)]));
+  r.anomalies = await page.$$eval('#anomalies tr[data-name]', trs => Object.fromEntries(trs.map(tr =>
+    [tr.cells[0].textContent, Number(tr.cells[1].textContent)])));
+  r.left_out = await page.$eval('#left-out', e => e.textContent).catch(() => null);
+  r.scripts = await page.$$eval('script', s => s.length);
+  r.images = await page.$$eval('img, iframe, object, embed', s => s.length);
+  r.page_text = await page.$eval('#app', e => e.textContent);
+
+  // each outcome's filter: how many conversations it shows
+  r.by_outcome = {};
+  const outcomes = await page.$$eval('#filter-outcome option', os => os.map(o => o.value).filter(v => v));
+  for (const o of outcomes) {
+    await page.select('#filter-outcome', o);
+    r.by_outcome[o] = await page.$eval('#count', e => Number(e.textContent.split(' ')[0]));
+  }
+  if (outcomes.length) await shot(page, dir, name, 'filtered');
+  await page.select('#filter-outcome', '');
+
+  // every conversation on the first page of the table, selected: its diagram's arrows (a real
+  // mouse click on the first few, the others clicked from within the page, which is quicker)
+  const rows = await page.$$eval('#conversation-table tr.conversation', trs => trs.map(tr => Number(tr.dataset.row)));
+  // in the page: selects (or, click false, only reads) each row's conversation
+  const inspect = (which, click) => which.map(row => {
+    const tr = document.querySelector('#conversation-table tr[data-row="' + row + '"]');
+    if (click) tr.click();
+    return { row, conversation: tr.cells[0].textContent, findings: Number(tr.cells[8].textContent),
+             arrows: document.querySelectorAll('#diagram g.arrow').length,
+             diagram: document.querySelectorAll('#diagram > svg').length,
+             left_out: document.querySelectorAll('#detail .left-out').length };
+  });
+  r.selected = [];
+  for (const row of rows.slice(0, 3)) {
+    await page.click('#conversation-table tr[data-row="' + row + '"]');
+    r.selected.push(...await page.evaluate(inspect, [row], false));
+  }
+  r.selected.push(...await page.evaluate(inspect, rows.slice(3), true));
+  // the first conversation with findings and a diagram (else with a diagram): each arrow's
+  // message, the arrow clicked on its head
+  r.arrows = [];
+  const drawn = r.selected.find(s => s.arrows > 0 && s.findings > 0) || r.selected.find(s => s.arrows > 0);
+  r.clicked = drawn ? drawn.row : null;
+  if (drawn) {
+    await page.click('#conversation-table tr[data-row="' + drawn.row + '"]');
+    await shot(page, dir, name, 'conversation');
+    const heads = await page.$$('#diagram g.arrow polygon');
+    for (const head of heads) {
+      await head.click();
+      r.arrows.push({
+        id: await page.$eval('#diagram g.arrow.selected', g => g.id).catch(() => null),
+        title: await page.$eval('#diagram g.arrow.selected > title', t => t.textContent).catch(() => null),
+        where: await page.$eval('#message .where', e => e.textContent).catch(() => null),
+        text: await page.$eval('#message pre.verbatim', e => e.textContent).catch(() => null),
+        findings: await texts(page, '#message ul.findings li'),
+      });
+    }
+    if (heads.length) await shot(page, dir, name, 'message');
+  }
+  r.canary = await page.evaluate(() => window.acpCanary === undefined ? null : window.acpCanary);
+  await page.close();
+  return r;
+}
+
+// How long a person waits for the first screen: from asking for the page to its table drawn.
+async function firstScreen(browser, file) {
+  const page = await browser.newPage();
+  await page.setViewport({ width: 1280, height: 900 });
+  const start = Date.now();
+  await page.goto(pathToFileURL(resolve(file)).href, { waitUntil: 'load', timeout: 120000 });
+  await page.waitForSelector('#conversation-table tr', { timeout: 120000 });
+  await page.evaluate(() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done))));
+  const ms = Date.now() - start;
+  await page.close();
+  return ms;
+}
+
+const args = process.argv.slice(2);
+const t0 = Date.now();
+const { browser, close } = await launch();
+if (process.env.ACP_REPORT_TIMES) console.error('launched in', Date.now() - t0, 'ms');
+try {
+  if (args[0] === '--first-screen') {
+    console.log(await firstScreen(browser, args[1]));
+  } else {
+    const [dir, ...pages] = args;
+    for (const file of pages) writeFileSync(file + '.json', JSON.stringify(await visit(browser, file, dir)) + '\n');
+  }
+} finally {
+  await close();
+}
