@@ -172,6 +172,23 @@ sha256_base64() {
     data_of "$d/mix.html" | jq -e '.omitted.conversations == 0 and (.details | length) == (.conversations.rows | length)'
 }
 
+@test "acp-trace --format=html: the same page with -j 2 as with one thread" {
+    local d=$BATS_FILE_TMPDIR
+    acp-trace --format=html -j 2 "$d/mix.jsonl" 2>/dev/null | cmp - "$d/mix.html"
+    cmp <(acp-trace --format=html --max-arrows=12 -j 2 "$d/mix.jsonl" 2>/dev/null) \
+        <(acp-trace --format=html --max-arrows=12 "$d/mix.jsonl" 2>/dev/null)
+}
+
+@test "acp-trace --format=html: its memory is what it keeps, not what the capture holds" {
+    skip_under valgrind "measures memory"
+    "$ACP_BUILD/gen-colony" 100000 64 >"$BATS_TEST_TMPDIR/c.jsonl"
+    "$ACP_BUILD/peak-rss" acp-trace --format=html "$BATS_TEST_TMPDIR/c.jsonl" \
+        >"$BATS_TEST_TMPDIR/page.html" 2>"$BATS_TEST_TMPDIR/rss"
+    # 37 MiB here; keeping every message and its diagram took 200
+    assert_rss_below "$BATS_TEST_TMPDIR/rss" 65536 "100,000 messages"
+    data_of "$BATS_TEST_TMPDIR/page.html" | jq -e '.omitted.conversations > 20000 and ([.details[].messages[] | [.arrows, 1] | max] | add) <= 10000'
+}
+
 # ---- in Chromium ----
 
 @test "Chromium: the page loads with no console error, no dialog and no request of its own" {
