@@ -24,12 +24,13 @@ setup_file() {
         acp-trace "$d/$c.jsonl" >"$d/$c.summaries" 2>/dev/null || true
         acp-trace --format=stats "$d/$c.jsonl" >"$d/$c.stats" 2>/dev/null || true
     done
+    acp-trace --format=html --max-arrows=12 "$d/mix.jsonl" >"$d/mix12.html" 2>/dev/null || true
     # The pages in Chromium, once for the file (tests/browser/report.mjs), where it can run.
     mkdir -p "$d/screenshots"
     if browser_missing >/dev/null; then
         return 0
     fi
-    timeout 120 node "$TESTS_DIR/browser/report.mjs" "$d/screenshots" "$d/mix.html" "$d/hostile.html" \
+    timeout 120 node "$TESTS_DIR/browser/report.mjs" "$d/screenshots" "$d/mix.html" "$d/hostile.html" "$d/mix12.html" \
         >"$d/browser.log" 2>&1 || true
 }
 
@@ -254,6 +255,19 @@ sha256_base64() {
         jq -e --arg n "$name" '.page_text | contains($n)' "$SEEN" >/dev/null || fail "${name@Q} is not shown"
     done
     jq -e '.arrows | length > 0 and all(.text != null)' "$SEEN"
+}
+
+@test "Chromium: the page says what it left out, and so does a conversation left out" {
+    need_browser mix12
+    local omitted
+    omitted=$(data_of "$BATS_FILE_TMPDIR/mix12.html" | jq -c .omitted)
+    jq -e --argjson o "$omitted" '.left_out | startswith("Left out: the messages of \($o.conversations) conversations (\($o.messages) messages): the report keeps those of 12 arrows (--max-arrows)")' "$SEEN"
+    jq -e --argjson o "$omitted" '.left_out | contains("\($o.outside) messages of no conversation")' "$SEEN"
+    # on the table's first page, each conversation either has its diagram or says it was left out
+    jq -e '.selected | all((.diagram == 1 and .left_out == 0) or (.diagram == 0 and .left_out == 1 and .arrows == 0))' "$SEEN"
+    jq -e '[.selected[] | select(.diagram == 1)] | length >= 2' "$SEEN"
+    jq -e '[.selected[] | select(.left_out == 1)] | length >= 10' "$SEEN"
+    jq -e '.seen == {console: [], errors: [], requests: [], dialogs: []}' "$SEEN"
 }
 
 @test "Chromium: a screenshot of each state: loaded, filtered, a conversation, a message" {
