@@ -42,36 +42,50 @@ async function shot(page, dir, name, state) {
   await page.screenshot({ path: join(dir, name + '-' + state + '.png') });
 }
 
-async function texts(page, selector) {
-  return page.$$eval(selector, es => es.map(e => e.textContent));
-}
-
 async function visit(browser, file, dir) {
   const name = basename(file, '.html');
   const { page, seen } = await open(browser, file);
   const r = { seen };
   await shot(page, dir, name, 'loaded');
-  r.messages = await page.$eval('#stat-messages', e => Number(e.textContent)).catch(() => null);
-  r.conversations = await page.$eval('#stat-conversations', e => Number(e.textContent)).catch(() => null);
-  r.count = await page.$eval('#count', e => e.textContent).catch(() => null);
-  r.outcomes = await page.$$eval('#outcomes tr[data-protocol]', trs => trs.map(tr =>
-    [tr.cells[0].textContent, tr.cells[1].textContent, Number(tr.cells[2].textContent)]));
-  r.anomalies = await page.$$eval('#anomalies tr[data-name]', trs => Object.fromEntries(trs.map(tr =>
-    [tr.cells[0].textContent, Number(tr.cells[1].textContent)])));
-  r.left_out = await page.$eval('#left-out', e => e.textContent).catch(() => null);
-  r.scripts = await page.$$eval('script', s => s.length);
-  r.images = await page.$$eval('img, iframe, object, embed', s => s.length);
-  r.page_text = await page.$eval('#app', e => e.textContent);
+  // what the first screen shows, read in one go (each call to the page costs a round trip)
+  Object.assign(r, await page.evaluate(() => {
+    const text = sel => { const e = document.querySelector(sel); return e ? e.textContent : null; };
+    const number = sel => { const t = text(sel); return t === null ? null : Number(t); };
+    return {
+      messages: number('#stat-messages'),
+      conversations: number('#stat-conversations'),
+      count: text('#count'),
+      outcomes: [...document.querySelectorAll('#outcomes tr[data-protocol]')].map(tr =>
+        [tr.cells[0].textContent, tr.cells[1].textContent, Number(tr.cells[2].textContent)]),
+      anomalies: Object.fromEntries([...document.querySelectorAll('#anomalies tr[data-name]')].map(tr =>
+        [tr.cells[0].textContent, Number(tr.cells[1].textContent)])),
+      left_out: text('#left-out'),
+      scripts: document.querySelectorAll('script').length,
+      images: document.querySelectorAll('img, iframe, object, embed').length,
+      page_text: text('#app'),
+    };
+  }));
 
-  // each outcome's filter: how many conversations it shows
+  // each outcome's filter: how many conversations it shows (the first chosen as a person does,
+  // the others from within the page)
   r.by_outcome = {};
   const outcomes = await page.$$eval('#filter-outcome option', os => os.map(o => o.value).filter(v => v));
-  for (const o of outcomes) {
-    await page.select('#filter-outcome', o);
-    r.by_outcome[o] = await page.$eval('#count', e => Number(e.textContent.split(' ')[0]));
+  if (outcomes.length) {
+    await page.select('#filter-outcome', outcomes[0]);
+    await shot(page, dir, name, 'filtered');
+    Object.assign(r.by_outcome, await page.evaluate(all => {
+      const select = document.getElementById('filter-outcome');
+      const shown = {};
+      for (const o of all) {
+        select.value = o;
+        select.dispatchEvent(new Event('change'));
+        shown[o] = Number(document.getElementById('count').textContent.split(' ')[0]);
+      }
+      select.value = '';
+      select.dispatchEvent(new Event('change'));
+      return shown;
+    }, outcomes));
   }
-  if (outcomes.length) await shot(page, dir, name, 'filtered');
-  await page.select('#filter-outcome', '');
 
   // every conversation on the first page of the table, selected: its diagram's arrows (a real
   // mouse click on the first few, the others clicked from within the page, which is quicker)
@@ -102,13 +116,13 @@ async function visit(browser, file, dir) {
     const heads = await page.$$('#diagram g.arrow polygon');
     for (const head of heads) {
       await head.click();
-      r.arrows.push({
-        id: await page.$eval('#diagram g.arrow.selected', g => g.id).catch(() => null),
-        title: await page.$eval('#diagram g.arrow.selected > title', t => t.textContent).catch(() => null),
-        where: await page.$eval('#message .where', e => e.textContent).catch(() => null),
-        text: await page.$eval('#message pre.verbatim', e => e.textContent).catch(() => null),
-        findings: await texts(page, '#message ul.findings li'),
-      });
+      r.arrows.push(await page.evaluate(() => {
+        const text = sel => { const e = document.querySelector(sel); return e ? e.textContent : null; };
+        const g = document.querySelector('#diagram g.arrow.selected');
+        return { id: g ? g.id : null, title: text('#diagram g.arrow.selected > title'),
+                 where: text('#message .where'), text: text('#message pre.verbatim'),
+                 findings: [...document.querySelectorAll('#message ul.findings li')].map(li => li.textContent) };
+      }));
     }
     if (heads.length) await shot(page, dir, name, 'message');
   }
