@@ -210,8 +210,19 @@ sha256_base64() {
     diff <(jq -c '[.conversations | to_entries[] | .key as $p | .value | to_entries[] | [$p, .key, .value]]' "$stats") \
         <(jq -c .outcomes "$SEEN")
     diff <(jq -c .anomalies "$stats") <(jq -c .anomalies "$SEEN")
+}
+
+@test "Chromium: the table filters by outcome, protocol and agent, and sorts by time, duration or latency, either way" {
+    need_browser mix
+    local summaries=$BATS_FILE_TMPDIR/mix.summaries
     diff <(jq -sc 'group_by(.outcome) | map({key: .[0].outcome, value: length}) | from_entries' "$summaries") \
         <(jq -c .by_outcome "$SEEN")
+    diff <(jq -sc 'group_by(.protocol) | map({key: .[0].protocol, value: length}) | from_entries' "$summaries") \
+        <(jq -c .by_protocol "$SEEN")
+    diff <(jq -sc '[.[] | .participants | unique[]] | group_by(.) | map({key: .[0], value: length}) | from_entries' "$summaries") \
+        <(jq -c .by_agent "$SEEN")
+    jq -e '.sorted == {"time": true, "time descending": true, "duration": true, "duration descending": true,
+        "latency": true, "latency descending": true}' "$SEEN" || fail "out of order: $(jq -c .sorted "$SEEN")"
 }
 
 @test "Chromium: selecting a conversation draws its diagram, an arrow to each receiver of each of its messages" {

@@ -87,6 +87,47 @@ async function visit(browser, file, dir) {
     }, outcomes));
   }
 
+  // the other filters and each order, from within the page: how many conversations each
+  // protocol and agent shows, and whether the rows shown come in the order asked for (by the
+  // data's own values, unknown last)
+  Object.assign(r, await page.evaluate(() => {
+    const data = JSON.parse(document.getElementById('acp-data').textContent);
+    const col = Object.fromEntries(data.conversations.columns.map((c, i) => [c, i]));
+    const shownCount = () => Number(document.getElementById('count').textContent.split(' ')[0]);
+    const choose = (id, value) => {
+      const select = document.getElementById(id);
+      select.value = value;
+      select.dispatchEvent(new Event('change'));
+    };
+    const counts = id => {
+      const shown = {};
+      for (const o of [...document.querySelectorAll('#' + id + ' option')].map(o => o.value).filter(v => v)) {
+        choose(id, o);
+        shown[o] = shownCount();
+      }
+      choose(id, '');
+      return shown;
+    };
+    const by_protocol = counts('filter-protocol'), by_agent = counts('filter-agent');
+    const sorted = {};
+    const order = document.getElementById('order');
+    for (const key of ['time', 'duration', 'latency']) {
+      choose('sort', key);
+      for (const descending of [false, true]) {
+        if (descending) order.click();
+        const values = [...document.querySelectorAll('#conversation-table tr.conversation')]
+          .map(tr => data.conversations.rows[Number(tr.dataset.row)][col[key === 'time' ? 'start' : key]]);
+        const known = values.filter(v => v !== null);
+        const inOrder = known.every((v, i) => i === 0 || (descending ? known[i - 1] >= v : known[i - 1] <= v)) &&
+          values.slice(known.length).every(v => v === null);
+        sorted[key + (descending ? ' descending' : '')] = inOrder && values.length > 0;
+        if (descending) order.click();
+      }
+    }
+    choose('sort', 'time');
+    return { by_protocol, by_agent, sorted };
+  }));
+
   // every conversation on the first page of the table, selected: its diagram's arrows (a real
   // mouse click on the first few, the others clicked from within the page, which is quicker)
   const rows = await page.$$eval('#conversation-table tr.conversation', trs => trs.map(tr => Number(tr.dataset.row)));
