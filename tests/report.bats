@@ -25,12 +25,14 @@ setup_file() {
         acp-trace --format=stats "$d/$c.jsonl" >"$d/$c.stats" 2>/dev/null || true
     done
     acp-trace --format=html --max-arrows=12 "$d/mix.jsonl" >"$d/mix12.html" 2>/dev/null || true
-    # The pages in Chromium, once for the file (tests/browser/report.mjs), where it can run.
-    mkdir -p "$d/screenshots"
+    # The pages in Chromium, once for the file (tests/browser/report.mjs), where it can run. Its
+    # screenshots stay after the run, in the build's folder, for a person to look at.
+    mkdir -p "$ACP_BUILD/screenshots"
+    rm -f "$ACP_BUILD"/screenshots/*.png
     if browser_missing >/dev/null; then
         return 0
     fi
-    timeout 120 node "$TESTS_DIR/browser/report.mjs" "$d/screenshots" "$d/mix.html" "$d/hostile.html" "$d/mix12.html" \
+    timeout 120 node "$TESTS_DIR/browser/report.mjs" "$ACP_BUILD/screenshots" "$d/mix.html" "$d/hostile.html" "$d/mix12.html" \
         >"$d/browser.log" 2>&1 || true
 }
 
@@ -285,7 +287,7 @@ sha256_base64() {
     need_browser mix
     local state
     for state in loaded filtered conversation message; do
-        local f=$BATS_FILE_TMPDIR/screenshots/mix-$state.png
+        local f=$ACP_BUILD/screenshots/mix-$state.png
         [ -s "$f" ] || fail "no $f"
         [ "$(head -c 8 "$f" | od -An -tx1 | tr -d ' ')" = 89504e470d0a1a0a ] || fail "$f is no PNG"
     done
