@@ -397,6 +397,17 @@ static void flush_view(void *ctx, struct strbuf *out)
 }
 
 /* A diagram beyond what its renderer takes by default, even in pages, says so. */
+/* The text diagram's width: --width, else a terminal's at the least TEXT_WIDTH_MIN, else 0 (the
+ * format's own 80), for output that is no terminal. */
+static unsigned long text_width(const struct trace *t, unsigned columns)
+{
+    if (t->width)
+        return t->width;
+    if (columns == 0)
+        return 0;
+    return columns > TEXT_WIDTH_MIN ? columns : TEXT_WIDTH_MIN;
+}
+
 static void warn_too_big(struct trace *t, struct filter *f, const struct diagram_fit *fit)
 {
     if (!fit->too_big)
@@ -435,10 +446,7 @@ static void write_views(struct trace *t, struct filter *f)
                             &(struct diagram_layout){
                                 .no_times = t->no_times,
                                 .page_size = t->page_size,
-                                .width = t->width ? t->width
-                                         : columns > 0
-                                             ? (columns > TEXT_WIDTH_MIN ? columns : TEXT_WIDTH_MIN)
-                                             : 0,
+                                .width = text_width(t, columns),
                                 .color = options_color_on(t->opts, fd),
                                 .flush = &(struct diagram_flush){.flush = flush_view, .ctx = t},
                                 .fit = &fit},
