@@ -396,7 +396,6 @@ static void flush_view(void *ctx, struct strbuf *out)
     sb_reset(out);
 }
 
-/* A diagram beyond what its renderer takes by default, even in pages, says so. */
 /* The text diagram's width: --width, else a terminal's at the least TEXT_WIDTH_MIN, else 0 (the
  * format's own 80), for output that is no terminal. */
 static unsigned long text_width(const struct trace *t, unsigned columns)
@@ -408,6 +407,7 @@ static unsigned long text_width(const struct trace *t, unsigned columns)
     return columns > TEXT_WIDTH_MIN ? columns : TEXT_WIDTH_MIN;
 }
 
+/* A diagram beyond what its renderer takes by default, even in pages, says so. */
 static void warn_too_big(struct trace *t, struct filter *f, const struct diagram_fit *fit)
 {
     if (!fit->too_big)

@@ -179,6 +179,12 @@ size_t diagram_arrows(const struct diagram *d)
 
 /* ---- Times, as the diagrams write them ---- */
 
+void diagram_flush_when_full(const struct diagram_flush *flush, struct strbuf *out)
+{
+    if (flush && out->len >= DIAGRAM_FLUSH_BYTES)
+        flush->flush(flush->ctx, out);
+}
+
 void diagram_duration(double seconds, char *buf, size_t size)
 {
     const char *sign = seconds < 0 ? "-" : "";

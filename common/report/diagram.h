@@ -92,6 +92,8 @@ struct diagram_flush {
     void *ctx;
 };
 enum { DIAGRAM_FLUSH_BYTES = 1 << 16 };
+/* Gives out away to flush (which may be NULL) once it holds DIAGRAM_FLUSH_BYTES or more. */
+void diagram_flush_when_full(const struct diagram_flush *flush, struct strbuf *out);
 
 /* What came of drawing a diagram. */
 struct diagram_fit {

@@ -94,8 +94,7 @@ static void line_emit(struct flow *f)
     if (f->color && inked != TONE_PLAIN)
         sb_adds(f->out, "\033[0m");
     sb_addc(f->out, '\n');
-    if (f->flush && f->out->len >= DIAGRAM_FLUSH_BYTES)
-        f->flush->flush(f->flush->ctx, f->out);
+    diagram_flush_when_full(f->flush, f->out);
 }
 
 /* s made visible, in at most max columns, in f->tmp; a name cut in the middle. */

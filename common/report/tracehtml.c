@@ -567,12 +567,6 @@ void trace_html_conversation(struct trace_html *h, const struct conversation_sum
 
 /* ---- the end ---- */
 
-static void flush_out(const struct diagram_flush *flush, struct strbuf *out)
-{
-    if (flush && out->len >= DIAGRAM_FLUSH_BYTES)
-        flush->flush(flush->ctx, out);
-}
-
 static void put_findings(struct jsonout *w, const struct findings *list)
 {
     jsonout_begin_array(w);
@@ -641,7 +635,7 @@ static size_t write_all_details(struct trace_html *h, const struct diagram_flush
                 sb_addc(out, ',');
             write_details(h, k, &svg, out);
             *messages += k->summary_messages;
-            flush_out(flush, out);
+            diagram_flush_when_full(flush, out);
         }
     sb_free(&svg);
     return n;
