@@ -40,7 +40,7 @@ COMMON_OBJ = $(COMMON_SRC:%.c=$(BUILD)/%.o) $(BUILD)/gen/htmlassets.o
 LIB = $(BUILD)/libacp.a
 PROGS = $(TOOLS:%=$(BIN)/%)
 
-.PHONY: all check asan-build check-asan check-tsan check-valgrind fuzz fuzz-build demo deps install uninstall bench clean \
+.PHONY: all check check-full asan-build check-asan check-tsan check-valgrind fuzz fuzz-build demo deps install uninstall bench clean \
 	format format-check layers lint test-programs
 
 # Keep objects between builds: make would otherwise delete the cmd/ ones as intermediates.
@@ -109,9 +109,15 @@ asan-build: deps
 # behaviour, which `undefined` does not check.
 SANITIZE = -fsanitize=address,undefined,float-cast-overflow -fno-omit-frame-pointer \
 	-fno-sanitize-recover=all
+# The suites that feed the C code crafted input, which check-asan runs under ASan and UBSan: those
+# that test a shell, a browser, a bus, the docs or the install run once, in make check.
+# `make check-asan ASAN_SUITES=all` runs every suite (check-full does).
+ASAN_SUITES = golden contract badinput hostile fuzz-found acl jscan stream-iacp stream-fipa \
+	convert convert-mapping trace replay send jobs
 check-asan: asan-build
 	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
-	  ACP_UNDER=AddressSanitizer ACP_BUILD=build-asan tests/run build-asan/bin
+	  ACP_UNDER=AddressSanitizer ACP_BUILD=build-asan tests/run build-asan/bin \
+	  $(filter-out all,$(ASAN_SUITES))
 
 # The suite of --jobs under ThreadSanitizer: no data race between its threads. clang's (gcc's
 # needs libtsan, which the other runs do not).
@@ -121,13 +127,26 @@ check-tsan: deps
 	@TSAN_OPTIONS=halt_on_error=1:exitcode=66 ACP_UNDER=ThreadSanitizer ACP_BUILD=build-tsan \
 	  tests/run build-tsan/bin tests/jobs.bats
 
-# The suites of the tools that read a stream without a peer, under valgrind: no leak, no invalid
-# access (tests/valgrind). Tests that time things or feed 100 MB skip themselves there.
-VALGRIND_SUITES = golden contract badinput hostile fuzz-found acl stream-iacp stream-fipa \
+# Under valgrind (tests/valgrind): no leak, no invalid access, no use of uninitialised memory,
+# which ASan does not see. check-valgrind takes the golden cases and the hostile and fuzz-found
+# inputs; check-full takes every suite of the tools that read a stream without a peer
+# (VALGRIND_FULL_SUITES). Tests that time things or feed 100 MB skip themselves there.
+VALGRIND_SUITES = golden hostile fuzz-found
+VALGRIND_FULL_SUITES = golden contract badinput hostile fuzz-found acl stream-iacp stream-fipa \
 	convert convert-mapping trace
 check-valgrind: deps
 	@$(MAKE) -s --no-print-directory all
 	@tests/valgrind $(BIN) $(VALGRIND_SUITES)
+
+# The whole matrix, as CI ran it before it had to answer in minutes: make check, every suite under
+# ASan and UBSan, the -j suite under TSan, the fuzz targets, and the stream tools' suites under
+# valgrind. Before resolving an issue that changes common/engine, common/proto or common/io.
+check-full:
+	@$(MAKE) --no-print-directory check
+	@$(MAKE) --no-print-directory check-asan ASAN_SUITES=all
+	@$(MAKE) --no-print-directory check-tsan
+	@$(MAKE) --no-print-directory fuzz
+	@$(MAKE) --no-print-directory check-valgrind VALGRIND_SUITES="$(VALGRIND_FULL_SUITES)"
 
 # libFuzzer targets (tests/fuzz/NAME.c, one per file; tests/fuzz/README.md): clang with ASan and
 # UBSan, the library built again with coverage and a tiny read chunk. `make fuzz` runs each for

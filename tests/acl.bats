@@ -176,13 +176,12 @@ finish_live() {
 }
 
 # A line "(" (a string-form record cut after its first byte), then N heartbeats, as JSON Lines.
+# The heartbeats alone go to FILE.hb. Usage: paren_then_heartbeats FILE N
 paren_then_heartbeats() {
-    local i
     printf '(\n'
-    for ((i = 1; i <= $2; i++)); do
-        printf '{"v":"1.1","id":"m-%06x","from":"forager-%02d","to":"queen","kind":"hb","ts":%d}\n' \
-            "$i" $((i % 100)) $((1312284100 + i))
-    done >"$1.hb"
+    awk -v n="$2" 'BEGIN { for (i = 1; i <= n; i++)
+        printf "{\"v\":\"1.1\",\"id\":\"m-%06x\",\"from\":\"forager-%02d\",\"to\":\"queen\",\"kind\":\"hb\",\"ts\":%d}\n",
+            i, i % 100, 1312284100 + i }' >"$1.hb"
     cat "$1.hb"
 }
 

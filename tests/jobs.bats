@@ -256,7 +256,7 @@ bad_input() {
 
 @test "SIGINT with -j 2 while stdout is blocked on a full pipe exits 130 without a word" {
     local t=$BATS_TEST_TMPDIR
-    for i in $(seq 30000); do echo "$GOOD"; done >"$t/big"
+    yes "$GOOD" | head -n 30000 >"$t/big"
     mkfifo "$t/fifo"
     acp-validate -j 2 --stateless "$t/big" >"$t/fifo" 2>"$t/err" &
     pid=$!

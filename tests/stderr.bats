@@ -13,6 +13,16 @@ long_warn_line() {
     printf '{"v":"1.1","id":"q-%05d","from":"queen","to":"forager-07","kind":"task.assign","ts":1312284100.5,"body":{"pad":"%0900d"}}\n' "$1" 0
 }
 
+# Lines 1 to N of warn_line (or long_warn_line with "long"), in one process: a loop of the test's
+# own would run bats' trap on every command. Usage: warn_lines N [long]
+warn_lines() {
+    awk -v n="$1" -v long="${2-}" 'BEGIN {
+        pad = ""
+        if (long != "") pad = sprintf(",\"body\":{\"pad\":\"%0900d\"}", 0)
+        for (i = 1; i <= n; i++)
+            printf "{\"v\":\"1.1\",\"id\":\"q-%05d\",\"from\":\"queen\",\"to\":\"forager-07\",\"kind\":\"task.assign\",\"ts\":1312284100.5%s}\n", i, pad }'
+}
+
 # Fails unless the diagnostics in file $1 are one per line for lines 1 to N (N at least $2), in
 # order, each whole: so that none was lost or cut before the tool stopped.
 assert_consecutive_warnings() {
@@ -41,7 +51,7 @@ assert_consecutive_warnings() {
 
 @test "stderr: one write per buffer, not per diagnostic" {
     command -v strace >/dev/null || skip "strace is not installed"
-    for i in $(seq 2000); do warn_line "$i"; done >"$BATS_TEST_TMPDIR/in"
+    warn_lines 2000 >"$BATS_TEST_TMPDIR/in"
     # LeakSanitizer stops the world with ptrace at exit, which it cannot under strace: under
     # make check-asan the leak check is left to the other tests
     ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 \
@@ -53,7 +63,7 @@ assert_consecutive_warnings() {
 }
 
 @test "stderr: SIGINT while stdout is blocked loses no diagnostic already produced" {
-    for i in $(seq 2000); do long_warn_line "$i"; done >"$BATS_TEST_TMPDIR/in"
+    warn_lines 2000 long >"$BATS_TEST_TMPDIR/in"
     mkfifo "$BATS_TEST_TMPDIR/fifo"
     acp-validate --stateless "$BATS_TEST_TMPDIR/in" >"$BATS_TEST_TMPDIR/fifo" 2>"$BATS_TEST_TMPDIR/err" &
     pid=$!
@@ -76,7 +86,7 @@ assert_consecutive_warnings() {
     acp-validate --stateless --stats <"$BATS_TEST_TMPDIR/fifo" >/dev/null 2>"$BATS_TEST_TMPDIR/err" &
     pid=$!
     exec {writer}>"$BATS_TEST_TMPDIR/fifo"
-    for i in $(seq 300); do warn_line "$i"; done >&"$writer"
+    warn_lines 300 >&"$writer"
     for _ in $(seq 100); do [ "$(wc -l <"$BATS_TEST_TMPDIR/err")" -ge 300 ] && break; sleep 0.05; done
     kill -INT "$pid"
     status=0
@@ -124,7 +134,7 @@ assert_consecutive_warnings() {
 }
 
 @test "stderr: a reader of stdout that goes away leaves the diagnostics so far whole" {
-    for i in $(seq 2000); do long_warn_line "$i"; done >"$BATS_TEST_TMPDIR/in"
+    warn_lines 2000 long >"$BATS_TEST_TMPDIR/in"
     sh_run "acp-validate --stateless '$BATS_TEST_TMPDIR/in' 2>'$BATS_TEST_TMPDIR/err' | head -1 >/dev/null; echo \"\${PIPESTATUS[0]}\""
     # Killed by SIGPIPE, as before: 128 + 13.
     assert_output 141
@@ -140,10 +150,14 @@ GOOD='{"v":"1.1","id":"q-00a1","from":"queen","to":"forager-07","kind":"task.ass
 setup() {
     PTY_RUNS=0
     PTY=
+    PTYS=()
 }
 
 teardown() {
-    [ -n "$PTY" ] && command -v tmux >/dev/null && tmux -S "$PTY" kill-server 2>/dev/null
+    local p
+    command -v tmux >/dev/null || return 0
+    for p in "${PTYS[@]}"; do tmux -S "$p" kill-server 2>/dev/null; done
+    PTYS=()
     PTY=
 }
 
@@ -151,12 +165,13 @@ need_tmux() {
     command -v tmux >/dev/null || skip "tmux is not installed (scripts/deps installs it)"
 }
 
-# Runs the shell command $1 on a 150-column pty, in the test's folder; "END" marks its end.
-# Each run has a tmux server of its own, so that one ending cannot take the next with it.
+# Runs the shell command $1 on a 150-column pty, in the folder $2 (default: the test's); "END"
+# marks its end. Each run has a tmux server of its own, so that one ending cannot take the next
+# with it, and becomes the one screen reads. Several may run at once (assert_no_progress's do).
 pty_start() {
-    teardown
     PTY="$BATS_TEST_TMPDIR/tmux-$((PTY_RUNS++))"
-    tmux -S "$PTY" new-session -d -x 150 -y 40 -c "$BATS_TEST_TMPDIR" \
+    PTYS+=("$PTY")
+    tmux -S "$PTY" new-session -d -x 150 -y 40 -c "${2:-$BATS_TEST_TMPDIR}" \
         "PATH='$PATH'; TERM=xterm; export TERM; $1; echo END; exec sleep 600"
 }
 
@@ -252,29 +267,59 @@ end_slow_run() {
     refute_output --partial ' messages, '
 }
 
-# Runs "$1" on the slow FIFO for 2.5 s, well past the second after which progress shows.
+# Runs each command given on a pty of its own, all at once, each in a folder of its own (run.1,
+# run.2, ...) where it reads the FIFO "fifo", written GOOD every 0.1 s for 2.5 s, well past the
+# second after which progress shows; then ends them. Fails when a progress line was on a screen,
+# each looked at every quarter of a second (a progress line stays until the run ends) and at the
+# end. Each one's last screen is left in its folder's file "screen".
 assert_no_progress() {
-    rm -f "$BATS_TEST_TMPDIR/fifo"
-    ! slow_run "$1" 25 || fail "$1: a progress line: $(screen)"
-    end_slow_run
-    ! grep -q ' messages, ' "$BATS_TEST_TMPDIR/screens" || fail "$1: a progress line was seen"
+    local i n=$# tick w writers=() ptys=()
+    for ((i = 1; i <= n; i++)); do
+        mkdir "$BATS_TEST_TMPDIR/run.$i"
+        mkfifo "$BATS_TEST_TMPDIR/run.$i/fifo"
+        pty_start "${!i}" "$BATS_TEST_TMPDIR/run.$i"
+        ptys[i]=$PTY
+    done
+    # Opened once every tmux server started, so that none holds another's FIFO open. Read-write,
+    # so that the open never waits for a reader that may not have come.
+    for ((i = 1; i <= n; i++)); do
+        exec {w}<>"$BATS_TEST_TMPDIR/run.$i/fifo"
+        writers[i]=$w
+    done
+    for ((tick = 1; tick <= 25; tick++)); do
+        for w in "${writers[@]}"; do printf '%s\n' "$GOOD" >&"$w"; done
+        sleep 0.1
+        ((tick % 2 == 0 || tick == 25)) || continue
+        for ((i = 1; i <= n; i++)); do
+            tmux -S "${ptys[i]}" capture-pane -p >>"$BATS_TEST_TMPDIR/run.$i/screens"
+        done
+    done
+    for w in "${writers[@]}"; do exec {w}>&-; done
+    for ((i = 1; i <= n; i++)); do
+        PTY=${ptys[i]}
+        wait_for_end
+        screen >"$BATS_TEST_TMPDIR/run.$i/screen"
+        ! grep -q ' messages, ' "$BATS_TEST_TMPDIR/run.$i/screens" "$BATS_TEST_TMPDIR/run.$i/screen" ||
+            fail "${!i}: a progress line: $(grep -h ' messages, ' "$BATS_TEST_TMPDIR/run.$i/screens" | head -1)"
+    done
 }
 
 @test "progress: never when stderr is a file or a pipe, with --no-progress or -q, or when stdout is the same terminal" {
     need_tmux
-    assert_no_progress "acp-validate --stateless fifo >/dev/null 2>err"
-    ! grep -q 'messages' "$BATS_TEST_TMPDIR/err" || fail "progress in the file: $(cat -A "$BATS_TEST_TMPDIR/err")"
-    assert_no_progress "acp-validate --stateless fifo 2>&1 >/dev/null | cat >err"
-    ! grep -q 'messages' "$BATS_TEST_TMPDIR/err" || fail "progress in the pipe: $(cat -A "$BATS_TEST_TMPDIR/err")"
-    assert_no_progress "acp-validate --stateless --no-progress fifo >/dev/null"
-    assert_no_progress "acp-trace --no-progress fifo >/dev/null"
-    assert_no_progress "acp-convert --to=fipa -q fifo"
-    # /dev/tty is the terminal stderr is on, under another device number
-    assert_no_progress "acp-validate --stateless fifo >/dev/tty"
-    screen | grep -q '^{"v":"1.1"' || fail "the output did not reach the terminal: $(screen)"
-    # acp-trace writes at the end: nothing on stdout would draw over a progress line meanwhile.
-    assert_no_progress "acp-trace fifo"
-    screen | grep -q '^{"type":"conversation"' || fail "the output did not reach the terminal: $(screen)"
+    # /dev/tty is the terminal stderr is on, under another device number; acp-trace writes at the
+    # end: nothing on stdout would draw over a progress line meanwhile.
+    assert_no_progress "acp-validate --stateless fifo >/dev/null 2>err" \
+        "acp-validate --stateless fifo 2>&1 >/dev/null | cat >err" \
+        "acp-validate --stateless --no-progress fifo >/dev/null" \
+        "acp-trace --no-progress fifo >/dev/null" \
+        "acp-convert --to=fipa -q fifo" \
+        "acp-validate --stateless fifo >/dev/tty" \
+        "acp-trace fifo"
+    local r=$BATS_TEST_TMPDIR/run
+    ! grep -q 'messages' "$r.1/err" || fail "progress in the file: $(cat -A "$r.1/err")"
+    ! grep -q 'messages' "$r.2/err" || fail "progress in the pipe: $(cat -A "$r.2/err")"
+    grep -q '^{"v":"1.1"' "$r.6/screen" || fail "the output did not reach the terminal: $(cat "$r.6/screen")"
+    grep -q '^{"type":"conversation"' "$r.7/screen" || fail "the output did not reach the terminal: $(cat "$r.7/screen")"
 }
 
 @test "progress: a file name is escaped on its way to the terminal" {

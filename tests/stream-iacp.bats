@@ -1263,32 +1263,35 @@ DUE_TIMEOUT() {
     assert_output "3 1"
 }
 
-# live_due TOOL ARGS...: runs TOOL ARGS on a FIFO kept open by a slow writer, which writes an
-# assign whose assign timeout (1 s, --max-skew=0) and deadline (2 s) fall due within 3 s of it,
-# then nothing for 8 s, then its result. Prints what stderr held before that result was written.
+# live_due TOOL...: runs each TOOL at once with --wall-clock --assign-timeout=1 --max-skew=0, on a
+# FIFO of its own kept open by a slow writer, which writes an assign whose assign timeout (1 s)
+# and deadline (2 s) fall due within 3 s of it, then nothing until each tool told two findings (8
+# s at most) and a second more, then its result. TOOL.err holds what stderr held before that.
 live_due() {
-    local fifo=$BATS_TEST_TMPDIR/fifo err=$BATS_TEST_TMPDIR/err now writer pid
-    mkfifo "$fifo"
-    "$@" --wall-clock --assign-timeout=1 --max-skew=0 <"$fifo" >/dev/null 2>"$err" &
-    pid=$!
-    exec {writer}>"$fifo"
+    local d=$BATS_TEST_TMPDIR tool now w
+    start_live "--wall-clock --assign-timeout=1 --max-skew=0" "$@"
     now=$(date +%s)
-    m q-0001 queen forager-01 task.assign "$now" "" "{\"node\":\"n\",\"deadline\":$((now + 2))}" >&"$writer"
-    sleep 8
-    cat "$err"
-    m m-000001 forager-01 queen task.result "$(date +%s)" q-0001 "$OK" >&"$writer"
-    exec {writer}>&-
-    wait "$pid"
+    for w in "${LIVE_WRITERS[@]}"; do
+        m q-0001 queen forager-01 task.assign "$now" "" "{\"node\":\"n\",\"deadline\":$((now + 2))}" >&"$w"
+    done
+    for tool in "$@"; do await_lines "$d/$tool.stderr" 2 8 || :; done
+    sleep 1
+    for tool in "$@"; do cp "$d/$tool.stderr" "$d/$tool.err"; done
+    for w in "${LIVE_WRITERS[@]}"; do
+        m m-000001 forager-01 queen task.result "$(date +%s)" q-0001 "$OK" >&"$w"
+        exec {w}>&-
+    done
+    for w in "${LIVE_PIDS[@]}"; do wait "$w" || fail "status $?"; done
 }
 
 @test "--wall-clock: on a quiet live pipe, the assign timeout and the deadline are told before the writer's next line" {
     skip_under valgrind "a timing test: the findings must come before the writer's next line"
+    live_due acp-validate acp-trace
     for tool in acp-validate acp-trace; do
-        run -0 live_due "$tool"
+        run cat "$BATS_TEST_TMPDIR/$tool.err"
         assert_line --partial "has had no final result for"
         assert_line --partial "[iacp-assign-timeout]"
         assert_line --partial "the deadline of 'q-0001' passed"
         assert_equal "${#lines[@]}" 2
-        rm "$BATS_TEST_TMPDIR/fifo"
     done
 }

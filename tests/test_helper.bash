@@ -113,3 +113,36 @@ hostile_capture() {
              conversation_id: $h, reply_with: $h, timestamp: "2011-08-02T11:21:40Z"}'
     done
 }
+
+# Waits until file $1 has at least $2 lines, for at most $3 seconds (default 10): a test that
+# waits for something waits for the thing, not for a time that covers it on a quiet machine.
+# Returns 1 when the time ran out, leaving the failure and its message to the caller.
+await_lines() {
+    local end=$((SECONDS + ${3:-10}))
+    while [ "$(grep -c '' "$1" 2>/dev/null)" -lt "$2" ]; do
+        [ "$SECONDS" -lt "$end" ] || return 1
+        sleep 0.05
+    done
+}
+
+# Starts each TOOL with the options ARGS (split on blanks) at once, each reading a FIFO of its own
+# (TOOL.fifo in the test's folder), stdout to /dev/null and stderr in TOOL.stderr; then opens the
+# FIFOs for writing, once every tool started, so that no tool holds another's open. LIVE_WRITERS
+# holds the descriptors to write to, LIVE_PIDS the tools', in the order given.
+# Usage: start_live "ARGS" TOOL...
+start_live() {
+    local args=$1 d=$BATS_TEST_TMPDIR tool w
+    shift
+    LIVE_WRITERS=()
+    LIVE_PIDS=()
+    for tool in "$@"; do
+        mkfifo "$d/$tool.fifo"
+        # shellcheck disable=SC2086
+        "$tool" $args <"$d/$tool.fifo" >/dev/null 2>"$d/$tool.stderr" &
+        LIVE_PIDS+=($!)
+    done
+    for tool in "$@"; do
+        exec {w}>"$d/$tool.fifo"
+        LIVE_WRITERS+=("$w")
+    done
+}
