@@ -96,7 +96,7 @@ queen/q-0004 cancelled
 queen/q-0001 done
 queen/q-0006 violated
 forager-01/m-000005 done
-queen/q-000b done
+queen/q-000b violated
 queen/q-0009 done
 queen/q-0008 violated
 queen/q-0007 timeout
@@ -146,14 +146,14 @@ OUT
     done
 }
 
-@test "issues: a conversation's own findings; agent-level ones stay on stderr" {
+@test "issues: a conversation's own findings, those on its opening message too; agent-level ones stay on stderr" {
     run -0 bash -c 'acp-trace --idle-timeout=60 --assign-timeout=20 --diagnostics=json <"$1" 2>"$2" | jq -c "[.conversation, [.issues[].code]]"' \
         _ "$TESTS_DIR/golden/trace/iacp-outcomes/input" "$BATS_TEST_TMPDIR/err"
     assert_line '["queen/q-0006",["iacp-wrong-replier"]]'
-    assert_line '["queen/q-000b",[]]'
+    # the assign beyond the forager's slot (issue 38)
+    assert_line '["queen/q-000b",["iacp-slots"]]'
     run grep -c '"code":"iacp-slots"' "$BATS_TEST_TMPDIR/err"
     assert_output 1
-    refute_output --partial 'iacp-slots'
 }
 
 # The findings (code, line, message) of each summary's issues, and of acp-validate's diagnostics.
@@ -182,7 +182,7 @@ check_same_findings() {
     diagnostic_keys "$t.err" >"$t.diagnostics"
     [ -z "$(uniq -d "$t.issues")" ] || fail "$cap: an issue in two summaries"
     [ -z "$(comm -23 "$t.issues" "$t.diagnostics")" ] || fail "$cap: issues that are no diagnostic"
-    ! grep -E ' (iacp-slots|iacp-silent|iacp-duplicate-id|iacp-clock-skew) ' "$t.issues" ||
+    ! grep -E ' (iacp-silent|iacp-duplicate-id|iacp-clock-skew) ' "$t.issues" ||
         fail "$cap: an agent-level finding among the issues"
     [ "$(jq -c 'select((.outcome == "violated") != (.issues | map(.severity == "error") | any))' "$t.out")" = "" ] ||
         fail "$cap: violated without an error issue, or the other way round"
@@ -194,12 +194,12 @@ check_same_findings() {
         "$ACP_BUILD/gen-colony" --faults="$BATS_TEST_TMPDIR/faults" 6000 12 "$seed" >"$BATS_TEST_TMPDIR/cap"
         check_same_findings "$BATS_TEST_TMPDIR/cap"
         # every conversation-level fault is among the issues
-        grep -qE ' iacp-(wrong-replier|duplicate-execution|late-accept|reissue)$' "$BATS_TEST_TMPDIR/faults" ||
+        grep -qE ' iacp-(wrong-replier|duplicate-execution|late-accept|reissue|slots)$' "$BATS_TEST_TMPDIR/faults" ||
             continue
         local code line
         while read -r line code; do
             case $code in
-            iacp-wrong-replier | iacp-duplicate-execution | iacp-late-accept | iacp-reissue)
+            iacp-wrong-replier | iacp-duplicate-execution | iacp-late-accept | iacp-reissue | iacp-slots)
                 jq -s --argjson l "$line" --arg c "$code" \
                     '[.[].issues[] | select(.line == $l and .code == $c)] | length' \
                     "$BATS_TEST_TMPDIR/trace.out" | grep -qx 1 || fail "seed $seed: $code at line $line is in no summary"
@@ -360,6 +360,35 @@ check_same_findings() {
     assert_output "$ours"
 }
 
+# Issue 38: what the stream checks find on the message that opens a conversation is the
+# conversation's: iacp-slots on an assign beyond the forager's slot, iacp-after-halt on a query of
+# a halted forager.
+@test "an error on a conversation's opening message is among its findings: violated, and --follow says so" {
+    local in
+    in=$(lines_file \
+        '{"v":"1.1","id":"m-000001","from":"forager-01","to":"queen","kind":"hb","ts":100,"body":{"slots":1}}' \
+        '{"v":"1.1","id":"q-0001","from":"queen","to":"forager-01","kind":"task.assign","ts":101,"body":{"node":"a"}}' \
+        '{"v":"1.1","id":"q-0002","from":"queen","to":"forager-01","kind":"task.assign","ts":102,"body":{"node":"b"}}' \
+        '{"v":"1.1","id":"m-000002","from":"forager-01","to":"queen","kind":"task.reject","ref":"q-0002","ts":103,"body":{"reason":"busy"}}' \
+        '{"v":"1.1","id":"m-000003","from":"forager-01","to":"queen","kind":"task.accept","ref":"q-0001","ts":104}' \
+        '{"v":"1.1","id":"m-000004","from":"forager-01","to":"queen","kind":"task.result","ref":"q-0001","ts":105,"body":{"status":"ok"}}' \
+        '{"v":"1.1","id":"c-0001","from":"queen","to":"forager-02","kind":"ctl.halt","ts":106}' \
+        '{"v":"1.1","id":"m-000001","from":"forager-02","to":"queen","kind":"tool.query","ts":110}' \
+        '{"v":"1.1","id":"r-000001","from":"queen","to":"forager-02","kind":"tool.reply","ref":"m-000001","ts":111}')
+    run -1 --separate-stderr acp-trace "$in"
+    run -0 jq -r '"\(.conversation) \(.outcome) \([.issues[].code] | join(","))"' <<<"$output"
+    assert_output "$(printf '%s\n' 'queen/q-0002 violated iacp-slots' 'queen/q-0001 done ' \
+        'forager-02/m-000001 violated iacp-after-halt')"
+    run -1 --separate-stderr acp-trace --follow=queen/q-0002 "$in"
+    assert_equal "$stderr" "acp-trace: $in:3: error: 'forager-01' already holds 1 outstanding task.assign and has 1 slot(s) (see line 2) [iacp-slots]"
+    run -0 --separate-stderr acp-trace --follow=queen/q-0001 "$in"
+    assert_equal "$stderr" ''
+    run -1 --separate-stderr acp-trace --follow=forager-02/m-000001 "$in"
+    [[ $stderr == *":8: error: tool.query from 'forager-02' after it was halted"*"[iacp-after-halt]" ]] || fail "$stderr"
+    # the summaries of -j 2 are the same
+    assert_equal "$(acp-trace -j 2 "$in" 2>/dev/null)" "$(acp-trace "$in" 2>/dev/null)"
+}
+
 @test "--follow: stderr has that conversation's findings alone, and the status is its own" {
     local in=$TESTS_DIR/golden/trace/iacp-outcomes/input
     local -a opts=(--idle-timeout=60 --assign-timeout=20)
@@ -469,7 +498,7 @@ check_percentiles() {
     run -1 --separate-stderr acp-trace --format=report "$TESTS_DIR/golden/trace/iacp-outcomes/input" \
         --idle-timeout=60 --assign-timeout=20
     assert_line --index 0 '29 messages, 11 conversations'
-    assert_line --regexp '^  iacp-task violated +2$'
+    assert_line --regexp '^  iacp-task violated +3$'
     # whole seconds are whole, and exact below 50 s: 2 s, not the 2.020 of its bucket
     assert_line --regexp '^  task\.assign->task\.result +7 +2 +24 +24 +24$'
     assert_line --regexp '^    <= +24 s  #+ +1$'

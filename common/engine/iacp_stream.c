@@ -212,6 +212,10 @@ struct iacp_stream {
     struct pool pool;           /* the records of ids and conversations */
     struct strbuf conversation; /* the conversation_id engine_feed returns */
     struct strbuf number[2];    /* scratch space for durations in messages */
+    /* An assign or a query being followed: what is found on it before its conversation opens
+     * (iacp-slots, iacp-after-halt) is kept here, then given to the conversation it opens. */
+    bool opening;
+    struct findings *found_opening;
 };
 
 /* What the rules read of a message's body, but its node (fields.node). */
@@ -1216,6 +1220,7 @@ static struct conv *open_conv(struct iacp_stream *s, const struct message *m,
     if (s->done) {
         c->story = xmalloc(sizeof *c->story);
         *c->story = (struct story){.last_file = c->file, .accept_ts = NAN};
+        findings_move(&c->story->findings, &s->found_opening);
     }
     c->active = s->now;
     c->deadline = NAN;
@@ -1791,6 +1796,8 @@ void iacp_stream_note(struct iacp_stream *s, const struct diag_finding *finding)
 {
     if (s->blame)
         findings_add(&s->blame->story->findings, finding);
+    else if (s->opening)
+        findings_add(&s->found_opening, finding);
 }
 
 /* The open conversation a reply answers, for blaming what is found before it is followed. */
@@ -1830,6 +1837,7 @@ const char *iacp_stream_feed(struct iacp_stream *s, const struct message *m, str
     } else {
         struct diag_sink *here = place == PLACE_OUTSIDE ? outside(s, sink) : sink;
         s->blame = replied(s, &f);
+        s->opening = s->done && (f.kind == IACP_TASK_ASSIGN || f.kind == IACP_TOOL_QUERY);
         check_halted(s, m, &f, sender, here);
         s->blame = NULL;
         if (note_id(s, m, &f, here)) {
@@ -1837,6 +1845,9 @@ const char *iacp_stream_feed(struct iacp_stream *s, const struct message *m, str
             cap_open(s, m, sink);
         }
         s->blame = NULL;
+        s->opening = false;
+        findings_free(s->found_opening); /* it opened nothing */
+        s->found_opening = NULL;
         /* named by the message's own text: the conversation keeps only a prefix of a long id */
         if (key)
             key = conversation_of(s, is_reply(f.kind) ? ref_owner(&f) : f.from_text,
