@@ -3,6 +3,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "diag/findings.h"
 #include "engine/engine.h"
@@ -228,6 +229,18 @@ static bool settle_options(struct trace *t)
         }
     }
     return true;
+}
+
+/* `acp-trace --follow capture.jsonl`, the id forgotten, would take the file for the id and
+ * wait on standard input: a --follow naming a file, with no FILE to read, is a usage error ('-'
+ * reads standard input on purpose). */
+static bool follow_is_no_file(const struct trace *t, int nfiles)
+{
+    if (!t->follow || nfiles > 0 || access(t->follow, F_OK) != 0)
+        return true;
+    options_usage_error("--follow takes a conversation id, not the file to read: --follow=ID FILE "
+                        "(FILE '-' for standard input)");
+    return false;
 }
 
 /* ---- what is found ---- */
@@ -560,7 +573,7 @@ int main(int argc, char **argv)
     };
     struct common_opts opts;
     int first = options_parse(&spec, &opts, argc, argv);
-    if (first < 0 || !settle_options(&t)) {
+    if (first < 0 || !settle_options(&t) || !follow_is_no_file(&t, argc - first)) {
         options_free(&opts);
         trace_free(&t);
         return 2;

@@ -389,6 +389,20 @@ check_same_findings() {
     assert_equal "$(acp-trace -j 2 "$in" 2>/dev/null)" "$(acp-trace "$in" 2>/dev/null)"
 }
 
+@test "--follow FILE, the id forgotten, is a usage error; with '-' it reads standard input" {
+    cd "$BATS_TEST_TMPDIR"
+    cp "$SEED_IACP" capture.jsonl
+    run -2 --separate-stderr acp-trace --follow capture.jsonl </dev/null
+    assert_equal "${stderr_lines[0]}" "acp-trace: --follow takes a conversation id, not the file to read: --follow=ID FILE (FILE '-' for standard input)"
+    assert_output ''
+    run -2 acp-trace --follow=capture.jsonl </dev/null
+    # an id that is no file, or a FILE given: as before
+    run -0 acp-trace --follow=queen/q-00a1 capture.jsonl
+    assert_equal "${#lines[@]}" 3
+    run -0 --separate-stderr acp-trace --follow capture.jsonl - <"$SEED_IACP"
+    [[ $stderr == *"--follow=capture.jsonl matched no conversation [trace-follow-unmatched]" ]] || fail "$stderr"
+}
+
 @test "--follow: stderr has that conversation's findings alone, and the status is its own" {
     local in=$TESTS_DIR/golden/trace/iacp-outcomes/input
     local -a opts=(--idle-timeout=60 --assign-timeout=20)
