@@ -898,7 +898,8 @@ int main(int argc, char **argv)
                                        .reply_timeout = r.reply_timeout};
         r.check = agentcheck_new(&ac, r.ids);
     }
-    const struct filter_config cfg = {.opts = &opts, .protocol = CHOOSE_AUTO, .mode = READ_JSON};
+    const struct filter_config cfg = {
+        .opts = &opts, .protocol = CHOOSE_AUTO, .mode = READ_JSON, .counted_too = &r.session.sink};
     const struct filter_ops ops = {.message = replay_message,
                                    .end_of_input = end_of_input,
                                    .next_pass = replay_next_pass,

@@ -794,6 +794,11 @@ complete_line() {
     f=$(sed 's/"status":"ok"/"status":"failed"/' "$(seed_exchange)" | capture)
     run -1 --separate-stderr acp-replay --as=forager-07 --exec="$FORAGER" "$f"
     assert_equal "$stderr" "acp-replay: $f:3: error: the agent's task.result differs in 'body.status': recorded \"failed\", live \"ok\" (see line 1) [agent-differs]"
+    # --stats counts the live agent's findings among the run's errors (issue 38), in JSON too
+    run -1 --separate-stderr acp-replay --as=forager-07 --exec="$FORAGER" --stats "$f"
+    [[ $stderr == *"acp-replay: 3 records: 3 valid, 0 rejected, 0 blank; 0 warnings, 1 errors"* ]] || fail "$stderr"
+    run -1 --separate-stderr acp-replay --as=forager-07 --exec="$FORAGER" --stats --diagnostics=json "$f"
+    assert_equal "$(jq -c 'select(.type == "stats") | [.warnings, .errors]' <<<"$stderr")" '[0,1]'
     # --compare chooses the fields; an empty list compares none
     f=$(sed 's|cm://index/3|cm://index/4|' "$(seed_exchange)" | capture)
     run -0 acp-replay --as=forager-07 --exec="$FORAGER" "$f"

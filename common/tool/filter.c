@@ -426,6 +426,9 @@ static struct stats final_stats(const struct filter *f)
 static void print_stats(struct filter *f)
 {
     const struct stats final = final_stats(f), *s = &final;
+    const struct diag_sink *too = f->cfg->counted_too;
+    unsigned long warnings = f->sink.warnings + (too ? too->warnings : 0);
+    unsigned long errors = f->sink.errors + (too ? too->errors : 0);
     char unread[64];
     if (f->sink.format == DIAG_JSON) {
         if (s->unread_unknown)
@@ -435,8 +438,7 @@ static void print_stats(struct filter *f)
         fprintf(stderr,
                 "{\"type\":\"stats\",\"records\":%lu,\"lines\":%lu,\"valid\":%lu,"
                 "\"rejected\":%lu,\"blank\":%lu,\"unread\":%s,\"warnings\":%lu,\"errors\":%lu}\n",
-                s->records, s->records, s->valid, s->rejected, s->blank, unread, f->sink.warnings,
-                f->sink.errors);
+                s->records, s->records, s->valid, s->rejected, s->blank, unread, warnings, errors);
         return;
     }
     if (!f->limit_reached && !s->unread && !(f->tool_stopped && s->unread_unknown))
@@ -448,8 +450,7 @@ static void print_stats(struct filter *f)
                  s->unread == 1 ? "" : "s");
     fprintf(stderr,
             "%s: %lu records: %lu valid, %lu rejected, %lu blank%s; %lu warnings, %lu errors\n",
-            util_progname(), s->records, s->valid, s->rejected, s->blank, unread, f->sink.warnings,
-            f->sink.errors);
+            util_progname(), s->records, s->valid, s->rejected, s->blank, unread, warnings, errors);
 }
 
 /* Opens an output without truncating it yet: it may turn out to be one of the inputs. */

@@ -65,6 +65,9 @@ struct filter_config {
     /* When set, which findings are written (diag_sink.shows); every one is counted. */
     bool (*shows)(void *ctx, const struct diag_finding *finding);
     void *shows_ctx;
+    /* A sink of the tool's own, whose warnings and errors --stats counts with the run's (the
+     * live agent's findings in acp-replay --as); may be NULL. */
+    const struct diag_sink *counted_too;
 };
 
 /* The first call of every tool's main: names the program in messages, and makes jansson's
