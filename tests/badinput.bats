@@ -530,3 +530,19 @@ matrix() {
         assert_equal "$stderr" ""
     done
 }
+
+# Issue 38: mosquitto_sub -v writes each message's topic, a space, then the message.
+@test "a topic before the JSON (mosquitto_sub -v) is told as that, at column 1, in every tool" {
+    local hint="a topic before the JSON: 'colony/agents/forager-01', then the message (mosquitto_sub -v and similar clients write the topic first; leave out -v, or cut it off) [bad-json]"
+    printf '%s %s\n' colony/agents/forager-01 "$(good 1)" >"$IN"
+    local tool
+    for tool in acp-validate "acp-convert --to=fipa" "acp-trace --format=stats"; do
+        # shellcheck disable=SC2086
+        run -1 --separate-stderr $tool "$IN"
+        assert_equal "$stderr" "${tool%% *}: $IN:1:1: error: $hint"
+    done
+    # what is no message after its first word is JSON's own error, as before
+    printf '%s\n' 'topic {"v":' 'two words {"a":1}' >"$IN"
+    run -1 --separate-stderr acp-validate "$IN"
+    [[ $stderr != *"a topic before"* ]] || fail "$stderr"
+}

@@ -13,7 +13,9 @@ static const struct diag_code codes[] = {
      "or -o and --rejects naming one file, stops the run before anything is read."},
     {"bad-json", "error", "the line is not valid JSON",
      "The line could not be parsed as JSON. The column points at the token where the parser "
-     "stopped. The line is rejected and the stream goes on."},
+     "stopped; a line that is a word and a space before a JSON object is told as a topic "
+     "before the JSON, at column 1 (mosquitto_sub -v writes each message so). The line is "
+     "rejected and the stream goes on."},
     {"not-object", "error", "the line's top-level value is not an object",
      "Every message is one JSON object per line; an array, string, number, true, false or null "
      "at the top level is not a message."},

@@ -53,6 +53,45 @@ static const char *parse_error_code(const json_error_t *err)
     return "bad-json";
 }
 
+/* The length of the topic mosquitto_sub -v (or a like client) wrote before the JSON: a word of
+ * visible characters and one space, then an object that parses; 0 when the line is no such. */
+static size_t topic_length(const struct record *rec)
+{
+    const char *space = memchr(rec->text, ' ', rec->len);
+    if (!space || space == rec->text)
+        return 0;
+    size_t topic = (size_t)(space - rec->text);
+    for (size_t i = 0; i < topic; i++)
+        if ((unsigned char)rec->text[i] <= ' ' || rec->text[i] == '{' || rec->text[i] == '"')
+            return 0;
+    if (topic + 1 >= rec->len || rec->text[topic + 1] != '{')
+        return 0;
+    json_t *rest =
+        json_loadb(space + 1, rec->len - topic - 1, JSON_REJECT_DUPLICATES | JSON_DECODE_ANY, NULL);
+    bool object = json_is_object(rest);
+    json_decref(rest);
+    return object ? topic : 0;
+}
+
+/* A line that is not JSON: said in jansson's words, or, where a topic comes before the JSON, as
+ * that, so that the user of a bus client finds the option that wrote it. */
+static void report_parse_error(const struct record *rec, struct diag_where *at,
+                               const json_error_t *err, struct diag_sink *sink)
+{
+    size_t topic = topic_length(rec);
+    if (topic) {
+        at->column = rec->column_base + 1;
+        diag_emit(sink, at, "bad-json",
+                  "a topic before the JSON: '%.*s', then the message (mosquitto_sub -v and "
+                  "similar clients write the topic first; leave out -v, or cut it off)",
+                  (int)(topic < 120 ? topic : 120), rec->text);
+        return;
+    }
+    if (err->position > 0)
+        at->column = rec->column_base + (size_t)err->position;
+    diag_emit(sink, at, parse_error_code(err), "%s", err->text);
+}
+
 json_t *message_parse_json(const struct record *rec, struct diag_sink *sink)
 {
     struct diag_where at = {.file = rec->file, .line = rec->line};
@@ -70,9 +109,7 @@ json_t *message_parse_json(const struct record *rec, struct diag_sink *sink)
     json_error_t err;
     json_t *root = json_loadb(rec->text, rec->len, JSON_REJECT_DUPLICATES | JSON_DECODE_ANY, &err);
     if (!root) {
-        if (err.position > 0)
-            at.column = rec->column_base + (size_t)err.position;
-        diag_emit(sink, &at, parse_error_code(&err), "%s", err.text);
+        report_parse_error(rec, &at, &err, sink);
         return NULL;
     }
     if (!json_is_object(root)) {
