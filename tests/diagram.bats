@@ -966,6 +966,13 @@ blocks() {
             fail "block $i: its columns"
     done
     [ "$(cat "$out".[1-4] | count '^    p[0-9]+->>' /dev/stdin)" -eq 35 ]
+    # a --page-size that one page holds is still Markdown, a block (issue 38: mmdc -i flow.md
+    # wrote nothing for a bare diagram)
+    diagram --page-size=100 mermaid Many <"$BATS_TEST_TMPDIR/s" >"$out" 2>/dev/null
+    [ "$(blocks "$out")" -eq 1 ] || fail "not one block: $(head -3 "$out")"
+    [ "$(tail -1 "$out")" = '```' ] || fail "no end of the block"
+    diagram mermaid Many <"$BATS_TEST_TMPDIR/s" >"$out" 2>/dev/null
+    [ "$(head -1 "$out")" = sequenceDiagram ] || fail "without --page-size: $(head -1 "$out")"
     # PlantUML: newpage within blocks of two pages
     diagram --page-size=10 plantuml Many <"$BATS_TEST_TMPDIR/s" >"$out" 2>/dev/null
     [ "$(count '^@startuml$' "$out")" -eq 2 ] && [ "$(count '^newpage Many - page [24] of 4$' "$out")" -eq 2 ] ||

@@ -165,8 +165,9 @@ static void mermaid_page(struct mermaid *m, size_t page, size_t *cols, bool time
     }
 }
 
-/* One page: a Mermaid document. More: a Markdown document, a fenced mermaid block a page, which
- * mmdc draws as an image a page. */
+/* One page: a Mermaid document. More, or pages asked for (--page-size): a Markdown document, a
+ * fenced mermaid block a page, which mmdc draws as an image a page, so that what a recipe does
+ * with the file does not hang on the capture's size. */
 void draw_mermaid(const struct diagram *d, const struct diagram_layout *layout, struct strbuf *out,
                   struct diagram_fit *fit)
 {
@@ -189,14 +190,15 @@ void draw_mermaid(const struct diagram *d, const struct diagram_layout *layout, 
     struct plan plan;
     draw_plan(d, &measures, &plan);
     m.plan = &plan;
+    bool markdown = plan.npages > 1 || layout->page_size > 0;
     size_t *cols = xmalloc((d->nnames + 1) * sizeof *cols);
     for (size_t page = 0; page < plan.npages; page++) {
-        if (plan.npages > 1)
+        if (markdown)
             sb_adds(out, page ? "```\n\n```mermaid\n" : "```mermaid\n");
         mermaid_page(&m, page, cols, !layout->no_times);
     }
     free(cols);
-    if (plan.npages > 1)
+    if (markdown)
         sb_adds(out, "```\n");
     fit->pages = plan.npages;
     fit->too_big = plan.oversize;
