@@ -89,6 +89,22 @@ test_lines() {
     [ "$missing" -eq 0 ] || fail "$missing recipes of the docs are in no test"
 }
 
+# A bus is quiet between bursts: without --wall-clock, what falls due meanwhile (a deadline, a
+# reply_by, an idle conversation) waits for the next message, however late (issue 38).
+@test "every live recipe of the docs, a bus client into acp-validate or acp-trace, has --wall-clock" {
+    local r last missing=0
+    while IFS= read -r r; do
+        last=$(awk '{ n = split($0, seg, /\| /)
+            for (i = 1; i <= n; i++) if (seg[i] ~ /^acp-(validate|trace)/) last = seg[i]
+            print last }' <<<"$r")
+        [ -n "$last" ] || continue
+        [[ $last == *--wall-clock* ]] && continue
+        echo "no --wall-clock: $r"
+        missing=$((missing + 1))
+    done < <(doc_recipes | grep -E '^(mosquitto_sub|nats sub|kcat .* -C )')
+    [ "$missing" -eq 0 ] || fail "$missing live recipes without --wall-clock"
+}
+
 # --- running recipes ---
 
 # Runs the recipe on stdin in the world, as a shell runs it; sets status, output and stderr.
@@ -370,9 +386,9 @@ mosquitto_sub -t 'colony/#' | acp-trace --wall-clock --idle-timeout=5m
 mosquitto_sub -t 'colony/#' | acp-validate --pass=well-formed --rejects=bad.jsonl | acp-trace --wall-clock
 mosquitto_sub -t 'colony/#' | acp-validate --pass=well-formed | acp-trace --wall-clock
 --
-mosquitto_sub -t 'colony/#' | acp-validate --diagnostics=json > /dev/null
-mosquitto_sub -q 1 -t 'colony/#' | acp-validate --diagnostics=json > /dev/null   # validate live
-mosquitto_sub -t 'colony/#' | acp-validate --diagnostics=json >/dev/null
+mosquitto_sub -t 'colony/#' | acp-validate --wall-clock --diagnostics=json > /dev/null
+mosquitto_sub -q 1 -t 'colony/#' | acp-validate --wall-clock --diagnostics=json >/dev/null  # validate live
+mosquitto_sub -t 'colony/#' | acp-validate --wall-clock --diagnostics=json >/dev/null
 EOF
     local json=false
     for r in "${recipes[@]}"; do
@@ -396,7 +412,7 @@ EOF
 @test "acp(7): validate, convert to FIPA and trace a bus live: the faults reach acp-trace" {
     need_mosquitto
     start_recipe <<'RECIPE'
-mosquitto_sub -t 'colony/#' | acp-validate --pass=well-formed | acp-convert --to=fipa | acp-trace
+mosquitto_sub -t 'colony/#' | acp-validate --pass=well-formed | acp-convert --to=fipa | acp-trace --wall-clock
 RECIPE
     probe_until_subscribed "$WORLD/err"
     publish_capture
@@ -530,7 +546,7 @@ RECIPE
     wait_for_end "$RECIPE_PID" 30
     cmp "$WORLD/capture.jsonl" "$sent" || fail "the capture is not the traffic"
     start_recipe <<'RECIPE'
-nats sub 'colony.>' --raw | acp-validate --diagnostics=json > /dev/null
+nats sub 'colony.>' --raw | acp-validate --wall-clock --diagnostics=json > /dev/null
 RECIPE
     until_subscribed
     nats pub colony.bus --send-on=newline <"$sent"
@@ -562,7 +578,7 @@ RECIPE
     assert_success
     cmp "$WORLD/capture.jsonl" "$sent" || fail "the capture is not the topic"
     start_recipe <<'RECIPE'
-kcat -b HOST:9092 -C -t colony -o end -u -f '%s\n' | acp-validate --diagnostics=json > /dev/null
+kcat -b HOST:9092 -C -t colony -o end -u -f '%s\n' | acp-validate --wall-clock --diagnostics=json > /dev/null
 RECIPE
     until_file "$KCAT_STANDIN_READY" "the consumer never joined"
     kcat -b HOST:9092 -P -t colony <"$sent"
