@@ -16,6 +16,8 @@ ACP_BUILD=${ACP_BUILD:-$TESTS_DIR/../build}
 ACP_BUILD=$(mkdir -p "$ACP_BUILD" && cd "$ACP_BUILD" && pwd)
 export NO_COLOR=1
 unset SOURCE_DATE_EPOCH
+# acp-trace's text diagram fills $COLUMNS, terminal or not: a test that wants a width says so.
+unset COLUMNS
 
 # Makes sure the test programs are built (a no-op under make check): for setup_file.
 build_test_programs() {

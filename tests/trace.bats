@@ -787,7 +787,7 @@ on_pty() {
     script -qec "$1" /dev/null </dev/null | tr -d '\r'
 }
 
-@test "text diagram: fits its width: --width=N; \$COLUMNS, else the terminal's, on a terminal; else 80" {
+@test "text diagram: fits its width: --width=N; \$COLUMNS; the terminal's, on a terminal; else 80" {
     local f=$EXAMPLES/colony-capture.jsonl
     # 8 agents at 100 columns, every message a row
     acp-trace --format=text --width=100 "$f" >"$BATS_TEST_TMPDIR/t" 2>/dev/null || true
@@ -797,8 +797,11 @@ on_pty() {
     [ "$(jq -rs '[.[] | .from, .to] | unique | length' "$BATS_TEST_TMPDIR/c20.jsonl")" -eq 20 ]
     acp-trace --format=text --width=80 "$BATS_TEST_TMPDIR/c20.jsonl" >"$BATS_TEST_TMPDIR/t" 2>/dev/null || true
     [ "$(widest "$BATS_TEST_TMPDIR/t")" -le 80 ] || fail "$(widest "$BATS_TEST_TMPDIR/t") columns"
-    # off a terminal: 80, whatever COLUMNS says
-    COLUMNS=200 acp-trace --format=text "$BATS_TEST_TMPDIR/c20.jsonl" >"$BATS_TEST_TMPDIR/t" 2>/dev/null || true
+    # off a terminal: COLUMNS where it is set (issue 38), else 80
+    COLUMNS=130 acp-trace --format=text --max-arrows=400 "$BATS_TEST_TMPDIR/c20.jsonl" >"$BATS_TEST_TMPDIR/t" 2>/dev/null || true
+    [ "$(widest "$BATS_TEST_TMPDIR/t")" -le 130 ] && [ "$(widest "$BATS_TEST_TMPDIR/t")" -gt 100 ] ||
+        fail "COLUMNS=130 off a terminal: $(widest "$BATS_TEST_TMPDIR/t") columns"
+    (unset COLUMNS && acp-trace --format=text "$BATS_TEST_TMPDIR/c20.jsonl" >"$BATS_TEST_TMPDIR/t" 2>/dev/null) || true
     [ "$(widest "$BATS_TEST_TMPDIR/t")" -le 80 ] && [ "$(widest "$BATS_TEST_TMPDIR/t")" -gt 60 ] ||
         fail "$(widest "$BATS_TEST_TMPDIR/t") columns"
     # on a terminal: COLUMNS, else its own width (60 at the least)

@@ -32,13 +32,13 @@ bool terminal_same(int a, int b)
 
 unsigned terminal_columns(int fd)
 {
-    if (!isatty(fd))
-        return 0;
     const char *columns = getenv("COLUMNS");
     char *end;
     unsigned long n = columns ? strtoul(columns, &end, 10) : 0;
     if (columns && *columns >= '0' && *columns <= '9' && !*end && n > 0 && n <= 100000)
         return (unsigned)n;
+    if (!isatty(fd))
+        return 0;
     struct winsize size = {0};
     return ioctl(fd, TIOCGWINSZ, &size) == 0 ? size.ws_col : 0;
 }

@@ -8,9 +8,9 @@
  * its own that stands for it, so "> /dev/tty" and a stderr on /dev/pts/3 can be the same. */
 bool terminal_same(int a, int b);
 
-/* The columns of the terminal fd writes to: $COLUMNS where it is a number above 0 (a shell sets
- * it, and a user to ask for another width), else what the terminal says; 0 when fd is no
- * terminal or neither knows. */
+/* The columns fd is to fill: $COLUMNS where it is a number above 0, terminal or not (a shell
+ * sets it, and a user to ask for another width, as for ls), else what the terminal fd writes to
+ * says; 0 when neither knows. */
 unsigned terminal_columns(int fd);
 
 #endif
