@@ -31,3 +31,21 @@ complete -c acp-send -l max-line-bytes -x -d 'longest line'
 complete -c acp-send -l explain -x -a 'list (acp-send --explain=list </dev/null 2>/dev/null | string split -f1 " ")' -d 'explain a diagnostic code'
 complete -c acp-send -s h -l help -d 'display help and exit'
 complete -c acp-send -l version -d 'output version information and exit'
+# A MEMBER=VALUE operand, as zsh's completion has it: the values of kind= (IACP) and
+# performative= (FIPA), and those two names, which choose the protocol.
+function __acp_send_member
+    switch (commandline -ct)
+        case 'kind=*'
+            printf 'kind=%s\n' task.assign task.accept task.reject task.result task.cancel hb \
+                mem.sync tool.query tool.reply ctl.drain ctl.halt
+        case 'performative=*'
+            printf 'performative=%s\n' accept_proposal agree cancel cfp confirm disconfirm failure \
+                inform inform_if inform_ref not_understood propagate propose proxy query_if \
+                query_ref refuse reject_proposal request request_when request_whenever subscribe \
+                counter_propose
+        case '-*' '*=*'
+        case '*'
+            printf '%s\n' kind= performative=
+    end
+end
+complete -c acp-send -n 'not string match -q -- "-*" (commandline -ct)' -a '(__acp_send_member)'

@@ -177,10 +177,11 @@ _acp_complete_value()
     done
 }
 
-# Completes the command line of tool $1, whose options table is $2.
+# Completes the command line of tool $1, whose options table is $2; an operand with the function
+# $3 (given what is typed of it, it adds to COMPREPLY), else as a file name.
 _acp_complete()
 {
-    local tool=$1 table=$2 keep spec arg i
+    local tool=$1 table=$2 operand=${3-} keep spec arg i
     local -a args
     _acp_split "${COMP_LINE:0:COMP_POINT}"
     local cur prev
@@ -205,6 +206,8 @@ _acp_complete()
     elif [[ $cur == -* ]]; then
         mapfile -t COMPREPLY < <(compgen -W "$(_acp_option_names "$table")" -- "$cur")
         [[ ${#COMPREPLY[@]} -eq 1 && ${COMPREPLY[0]} == *= ]] && compopt -o nospace 2>/dev/null
+    elif [[ $operand ]]; then
+        "$operand" "$cur"
     else
         _acp_complete_value "$tool" @file "$cur" ''
     fi

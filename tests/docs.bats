@@ -316,38 +316,70 @@ EOF
     fi
 }
 
+# acp-send's kinds and performatives, one a line.
+send_kinds() {
+    printf '%s\n' ctl.drain ctl.halt hb mem.sync task.accept task.assign task.cancel \
+        task.reject task.result tool.query tool.reply
+}
+send_acts() {
+    printf '%s\n' accept_proposal agree cancel cfp confirm counter_propose disconfirm failure \
+        inform inform_if inform_ref not_understood propagate propose proxy query_if query_ref \
+        refuse reject_proposal request request_when request_whenever subscribe
+}
+
+# The queries of acp-send's MEMBER=VALUE operands and their answers, for check_on_pty.
+send_member_queries() {
+    local kinds acts
+    kinds=$(send_kinds)
+    acts=$(send_acts)
+    printf '%s\n' "> list acp-send kind=" "$kinds" "> list acp-send performative=" "$acts" \
+        "> list acp-send to=f kind=" "$kinds" "> list acp-send " kind= performative= \
+        "> tab acp-send kind=task.as" "acp-send kind=task.assign " \
+        "> tab acp-send performative=inform_r" "acp-send performative=inform_ref "
+}
+
 @test "zsh on a pty completes acp-send's kinds and performatives, under a messages format style too" {
     need_pty_shell zsh
-    local kinds acts queries k
-    kinds=$(printf '%s\n' ctl.drain ctl.halt hb mem.sync task.accept task.assign task.cancel \
-        task.reject task.result tool.query tool.reply)
-    acts=$(printf '%s\n' accept_proposal agree cancel cfp confirm counter_propose disconfirm failure \
-        inform inform_if inform_ref not_understood propagate propose proxy query_if query_ref \
-        refuse reject_proposal request request_when request_whenever subscribe)
-    queries="> list acp-send kind=
-$kinds
-> list acp-send performative=
-$acts
-> list acp-send to=f kind=
-$kinds
-> list acp-send 
-kind=
-performative=
-> tab acp-send kind=task.as
-acp-send kind=task.assign 
-> tab acp-send performative=inform_r
-acp-send performative=inform_ref "
+    local queries k
+    queries=$(send_member_queries)
     check_on_pty zsh "$queries"
     ACP_ZSTYLE="':completion:*:messages' format '%d'" check_on_pty zsh "$queries"
     # every kind and act offered is one the tools know
-    for k in $kinds; do
+    for k in $(send_kinds); do
         run --separate-stderr acp-validate --stateless <<<"{\"v\":\"1.1\",\"id\":\"m-000001\",\"from\":\"f\",\"to\":\"queen\",\"kind\":\"$k\",\"ts\":1}"
         [[ $stderr != *iacp-kind-unknown* ]] || fail "$k: $stderr"
     done
-    for k in $acts; do
+    for k in $(send_acts); do
         run --separate-stderr acp-validate --stateless <<<"{\"performative\":\"$k\",\"sender\":\"a\",\"receiver\":\"b\",\"content\":\"x\"}"
         [[ $stderr != *fipa-performative* ]] || fail "$k: $stderr"
     done
+}
+
+# Issue 38: bash and fish complete acp-send's members as zsh does.
+@test "bash on a pty completes acp-send's kinds and performatives, with and without bash-completion" {
+    need_pty_shell bash
+    local queries
+    queries=$(send_member_queries)
+    check_on_pty bash-plain "$queries"
+    [ -f /usr/share/bash-completion/bash_completion ] || skip "bash-completion is not installed"
+    check_on_pty bash "$queries"
+}
+
+@test "fish completes acp-send's kinds and performatives" {
+    command -v fish >/dev/null || skip "fish is not installed (scripts/deps installs it)"
+    local expected=$BATS_TEST_TMPDIR/expected got=$BATS_TEST_TMPDIR/got
+    # fish offers the whole argument: the queries' lists with the member's name before each value
+    send_member_queries | sed -n '/^> tab /q; p' |
+        awk '/^> list / { print; n = split($0, w, " "); name = (w[n] ~ /=$/) ? w[n] : ""; next } { print name $0 }' >"$expected"
+    sed -n 's/^> list //p' "$expected" |
+        fish --no-config -c '
+            source $argv[1]
+            while read -l q
+                echo "> list $q"
+                complete -C"$q" | string replace -r "\t.*" ""
+            end' "$TESTS_DIR/../completions/acp-send.fish" |
+        awk '/^> / { close("LC_ALL=C sort"); print; next } { print | "LC_ALL=C sort" } END { close("LC_ALL=C sort") }' >"$got"
+    diff -u "$expected" "$got" || fail "fish: the completions (+) differ from the expected (-)"
 }
 
 @test "the zsh and fish completions parse" {
