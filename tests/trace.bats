@@ -746,6 +746,34 @@ outcomes_in_svg() {
     done
 }
 
+# Issue 38: a partial result is more to come, not the answer that ends the task.
+@test "diagrams: a partial result is drawn as partial, in every format and in the report" {
+    local in fmt
+    in=$(lines_file \
+        '{"v":"1.1","id":"q-0001","from":"queen","to":"forager-01","kind":"task.assign","ts":100,"body":{"node":"a"}}' \
+        '{"v":"1.1","id":"m-000001","from":"forager-01","to":"queen","kind":"task.accept","ref":"q-0001","ts":101}' \
+        '{"v":"1.1","id":"m-000002","from":"forager-01","to":"queen","kind":"task.result","ref":"q-0001","ts":102,"body":{"status":"ok","partial":true}}' \
+        '{"v":"1.1","id":"m-000003","from":"forager-01","to":"queen","kind":"task.result","ref":"q-0001","ts":103,"body":{"status":"ok"}}' \
+        '{"performative":"request","sender":"a","receiver":"b","content":"go","conversation_id":"c1","reply_with":"r1","protocol":"fipa-request"}' \
+        '{"performative":"agree","sender":"b","receiver":"a","content":"","conversation_id":"c1","in_reply_to":"r1","protocol":"fipa-request"}' \
+        '{"performative":"inform","sender":"b","receiver":"a","content":"part","conversation_id":"c1","in_reply_to":"r1","protocol":"fipa-request","x-acp-partial":true}' \
+        '{"performative":"inform","sender":"b","receiver":"a","content":"all","conversation_id":"c1","in_reply_to":"r1","protocol":"fipa-request"}')
+    # Each arrow is labelled with its kind and the id of its conversation's opening; of the two
+    # results (and the two informs), the first is drawn partial, the final one not, however many
+    # times a format draws an arrow's label (the SVG has it in its tooltip too).
+    local out partial all label
+    for fmt in mermaid plantuml svg text html; do
+        out=$BATS_TEST_TMPDIR/out.$fmt
+        acp-trace --format="$fmt" --width=200 "$in" >"$out" 2>/dev/null || true
+        for label in 'task\.result q-0001' 'inform c1'; do
+            partial=$(grep -o "partial $label" "$out" | wc -l)
+            all=$(grep -o "$label" "$out" | wc -l)
+            [ "$partial" -ge 1 ] && [ $((2 * partial)) -eq "$all" ] ||
+                fail "$fmt: $partial of $all labels '$label' partial, not one of the two messages"
+        done
+    done
+}
+
 @test "diagrams: --follow draws one conversation, --hide leaves kinds out, --max-arrows stops with a note" {
     run -0 --separate-stderr acp-trace --format=text --follow=queen/q-00a1 "$EXAMPLES/colony-capture.jsonl"
     assert_equal "$(grep -cE -- '->\||\|<-' <<<"$output")" 3

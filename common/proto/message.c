@@ -151,6 +151,19 @@ const char *json_member_string(const json_t *obj, const char *key)
     return json_string_value(json_object_get(obj, key));
 }
 
+bool message_partial(const struct message *m)
+{
+    switch (m->proto) {
+    case PROTO_IACP:
+        return jv_is_true(jv_object_get(jv_object_get(m->view, "body"), "partial"));
+    case PROTO_FIPA:
+        return jv_is_true(jv_object_get(m->view, "x-acp-partial"));
+    case PROTO_NONE:
+        break;
+    }
+    return false;
+}
+
 /* The id of a message as its protocol names it (IACP id, FIPA reply_with), and its place. */
 static void find_id(struct message *m)
 {

@@ -65,6 +65,10 @@ void message_init(struct message *m, const struct record *rec, json_t *root,
                   enum protocol_choice choice);
 void message_init_in(struct message *m, const struct record *rec, json_t *root,
                      enum protocol_choice choice, struct jscan *js);
+/* Whether m carries a partial result, more to come: an IACP task.result with body.partial true,
+ * a FIPA message with x-acp-partial true (acp-convert's mapping of it). */
+bool message_partial(const struct message *m);
+
 /* Memory for what lives as long as m (its digest), from m's arena when it has one. */
 void *message_alloc(const struct message *m, size_t size);
 

@@ -229,6 +229,8 @@ enum { SHORT_ID_MAX = 24 };
 static const char *label_of(struct trace_diagram *t, const struct message *m, const char *kind)
 {
     sb_reset(&t->text);
+    if (message_partial(m)) /* more to come: not the answer that ends the task */
+        sb_adds(&t->text, "partial ");
     sb_adds(&t->text, kind);
     const char *id = short_id(m);
     if (!id)
