@@ -792,3 +792,14 @@ EOF
     ' _ "$TESTS_DIR/../completions/acp-send.bash"
     assert_output "unix:"
 }
+
+# Issue 38: what the message is comes first; a member acp-send fills in is never asked for.
+@test "acp-send names the real problem first: a misspelt kind or act before the members it lacks" {
+    run -1 --separate-stderr acp-send kind=task.asign to=forager-01
+    assert_equal "${stderr_lines[0]}" "acp-send: <arguments>:1: warning: unknown kind 'task.asign' [iacp-kind-unknown]"
+    run -1 --separate-stderr acp-send performative=infrom receiver=b
+    assert_equal "${stderr_lines[0]}" "acp-send: <arguments>:1: error: 'infrom' is not a FIPA communicative act [fipa-performative]"
+    # an assign without 'to': that alone, not the 'from' it fills in with the queen
+    run -1 --separate-stderr acp-send kind=task.assign body.node=x
+    assert_equal "$stderr" "acp-send: <arguments>:1: error: missing required member 'to' [iacp-missing]"
+}

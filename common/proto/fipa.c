@@ -413,10 +413,12 @@ bool fipa_profile_parse(const char *s, enum fipa_profile *profile)
 static void check_message(const struct message *m, const struct fipa_rules *rules,
                           bool protocol_name, struct diag_sink *sink)
 {
-    check_required(m, rules, sink);
+    /* The act first: what the message is, and a misspelt one is the problem to name before
+     * the members it lacks. */
     enum fipa_act act = FIPA_ACT_INVALID;
     if (jv_object_get(m->view, "performative"))
         act = check_performative(m, sink);
+    check_required(m, rules, sink);
     check_agents(m, rules, sink);
     check_strings(m, sink);
     check_date_time(m, sink, "reply_by", false);

@@ -211,10 +211,12 @@ void iacp_check(const struct message *m, const struct iacp_rules *rules, struct 
 {
     enum iacp_version version;
     check_version(m, sink, &version);
+    /* The kind first: what the message is says which members it needs, and an unknown one (a
+     * typo) is the problem to name before the members a known kind would have had filled in. */
+    enum iacp_kind k = check_kind(m, sink);
     const char *id = required_string(m, sink, "id", true);
     const char *from = required_string(m, sink, "from", true);
     const char *to = required_string(m, sink, "to", true);
-    enum iacp_kind k = check_kind(m, sink);
     check_ts(m, sink);
     const struct jv *ref = jv_object_get(m->view, "ref");
     if (ref && !jv_is_string(ref))
