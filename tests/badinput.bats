@@ -41,18 +41,19 @@ with_input() {
 # Longest a run may take before it counts as a hang.
 LIMIT=60
 
-# A good message, number N: valid, clean in every tool, no warning.
+# A good message, number N: valid, clean in every tool, no warning. The format takes N, N and
+# its ts.
+GOOD_FORMAT='{"v":"1.1","id":"m-%06x","from":"forager-%02d","to":"queen","kind":"hb","ts":%d}'
 good() {
-    printf '{"v":"1.1","id":"m-%06x","from":"forager-%02d","to":"queen","kind":"hb","ts":%d}' \
-        "$1" "$1" $((1312284100 + $1))
+    # shellcheck disable=SC2059
+    printf "$GOOD_FORMAT" "$1" "$1" $((1312284100 + $1))
 }
 
 # Good messages 1 to N, a line each (one process: a loop of the test's own would run bats' trap on
 # every command).
 goods() {
-    awk -v n="$1" 'BEGIN { for (i = 1; i <= n; i++)
-        printf "{\"v\":\"1.1\",\"id\":\"m-%06x\",\"from\":\"forager-%02d\",\"to\":\"queen\",\"kind\":\"hb\",\"ts\":%d}\n",
-            i, i, 1312284100 + i }'
+    awk -v n="$1" -v format="$GOOD_FORMAT" 'BEGIN { for (i = 1; i <= n; i++) {
+        printf format, i, i, 1312284100 + i; print "" } }'
 }
 
 setup() {

@@ -3,24 +3,20 @@
 # progress line is drawn on a terminal during long runs.
 load test_helper
 
-# A message that passes with one warning (iacp-ts-fraction), its id numbered by $1.
-warn_line() {
-    printf '{"v":"1.1","id":"q-%05d","from":"queen","to":"forager-07","kind":"task.assign","ts":1312284100.5}\n' "$1"
-}
-
-# The same, about 1000 bytes long, so that a few lines fill a pipe.
-long_warn_line() {
-    printf '{"v":"1.1","id":"q-%05d","from":"queen","to":"forager-07","kind":"task.assign","ts":1312284100.5,"body":{"pad":"%0900d"}}\n' "$1" 0
-}
-
-# Lines 1 to N of warn_line (or long_warn_line with "long"), in one process: a loop of the test's
-# own would run bats' trap on every command. Usage: warn_lines N [long]
+# Messages that pass with one warning each (iacp-ts-fraction), their ids numbered FIRST to LAST;
+# with "long", about 1000 bytes each, so that a few lines fill a pipe. In one process: a loop of
+# the test's own would run bats' trap on every command. Usage: warn_lines FIRST LAST [long]
 warn_lines() {
-    awk -v n="$1" -v long="${2-}" 'BEGIN {
+    awk -v first="$1" -v last="$2" -v long="${3-}" 'BEGIN {
         pad = ""
         if (long != "") pad = sprintf(",\"body\":{\"pad\":\"%0900d\"}", 0)
-        for (i = 1; i <= n; i++)
+        for (i = first; i <= last; i++)
             printf "{\"v\":\"1.1\",\"id\":\"q-%05d\",\"from\":\"queen\",\"to\":\"forager-07\",\"kind\":\"task.assign\",\"ts\":1312284100.5%s}\n", i, pad }'
+}
+
+# The message of warn_lines numbered N.
+warn_line() {
+    warn_lines "$1" "$1"
 }
 
 # Fails unless the diagnostics in file $1 are one per line for lines 1 to N (N at least $2), in
@@ -51,7 +47,7 @@ assert_consecutive_warnings() {
 
 @test "stderr: one write per buffer, not per diagnostic" {
     command -v strace >/dev/null || skip "strace is not installed"
-    warn_lines 2000 >"$BATS_TEST_TMPDIR/in"
+    warn_lines 1 2000 >"$BATS_TEST_TMPDIR/in"
     # LeakSanitizer stops the world with ptrace at exit, which it cannot under strace: under
     # make check-asan the leak check is left to the other tests
     ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 \
@@ -63,7 +59,7 @@ assert_consecutive_warnings() {
 }
 
 @test "stderr: SIGINT while stdout is blocked loses no diagnostic already produced" {
-    warn_lines 2000 long >"$BATS_TEST_TMPDIR/in"
+    warn_lines 1 2000 long >"$BATS_TEST_TMPDIR/in"
     mkfifo "$BATS_TEST_TMPDIR/fifo"
     acp-validate --stateless "$BATS_TEST_TMPDIR/in" >"$BATS_TEST_TMPDIR/fifo" 2>"$BATS_TEST_TMPDIR/err" &
     pid=$!
@@ -86,7 +82,7 @@ assert_consecutive_warnings() {
     acp-validate --stateless --stats <"$BATS_TEST_TMPDIR/fifo" >/dev/null 2>"$BATS_TEST_TMPDIR/err" &
     pid=$!
     exec {writer}>"$BATS_TEST_TMPDIR/fifo"
-    warn_lines 300 >&"$writer"
+    warn_lines 1 300 >&"$writer"
     for _ in $(seq 100); do [ "$(wc -l <"$BATS_TEST_TMPDIR/err")" -ge 300 ] && break; sleep 0.05; done
     kill -INT "$pid"
     status=0
@@ -125,7 +121,7 @@ assert_consecutive_warnings() {
 
 @test "stderr: a write error shows the diagnostics before it, then the error" {
     [ -w /dev/full ] || skip "no /dev/full"
-    for i in 1 2 3; do warn_line "$i"; done >"$BATS_TEST_TMPDIR/in"
+    warn_lines 1 3 >"$BATS_TEST_TMPDIR/in"
     run -2 --separate-stderr acp-validate --stateless "$BATS_TEST_TMPDIR/in" --output=/dev/full
     assert_equal "${#stderr_lines[@]}" 4
     head -3 <<<"$stderr" >"$BATS_TEST_TMPDIR/warnings"
@@ -134,7 +130,7 @@ assert_consecutive_warnings() {
 }
 
 @test "stderr: a reader of stdout that goes away leaves the diagnostics so far whole" {
-    warn_lines 2000 long >"$BATS_TEST_TMPDIR/in"
+    warn_lines 1 2000 long >"$BATS_TEST_TMPDIR/in"
     sh_run "acp-validate --stateless '$BATS_TEST_TMPDIR/in' 2>'$BATS_TEST_TMPDIR/err' | head -1 >/dev/null; echo \"\${PIPESTATUS[0]}\""
     # Killed by SIGPIPE, as before: 128 + 13.
     assert_output 141

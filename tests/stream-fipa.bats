@@ -1223,30 +1223,22 @@ long_name() {
 
 @test "--wall-clock: on a quiet live pipe, a reply_by that passed is told before the writer's next line" {
     skip_under valgrind "a timing test: the finding must come before the writer's next line"
-    local d=$BATS_TEST_TMPDIR now w tool tools=(acp-validate acp-trace)
+    local now tool tools=(acp-validate acp-trace)
     start_live "--wall-clock --max-skew=0" "${tools[@]}"
     now=$(date +%s)
     # due within 2 s; the next line comes once each tool told it (8 s at most), and a second more
-    for w in "${LIVE_WRITERS[@]}"; do
-        printf '{"performative":"request","sender":"a","receiver":"b","content":{},"conversation_id":"c1","reply_with":"r1","timestamp":"%s","reply_by":"%s"}\n' \
-            "$(date -u -d "@$now" +%FT%TZ)" "$(date -u -d "@$((now + 2))" +%FT%TZ)" >&"$w"
-    done
-    for tool in "${tools[@]}"; do await_lines "$d/$tool.stderr" 1 8 || :; done
-    sleep 1
-    for tool in "${tools[@]}"; do cp "$d/$tool.stderr" "$d/$tool.err"; done
-    for w in "${LIVE_WRITERS[@]}"; do
-        printf '{"performative":"agree","sender":"b","receiver":"a","content":{},"conversation_id":"c1","in_reply_to":"r1","timestamp":"%s"}\n' \
-            "$(date -u +%FT%TZ)" >&"$w"
-        exec {w}>&-
-    done
-    for w in "${LIVE_PIDS[@]}"; do wait "$w"; done
+    tell_live "$(printf '{"performative":"request","sender":"a","receiver":"b","content":{},"conversation_id":"c1","reply_with":"r1","timestamp":"%s","reply_by":"%s"}' \
+        "$(date -u -d "@$now" +%FT%TZ)" "$(date -u -d "@$((now + 2))" +%FT%TZ)")"
+    settle_live 1 "${tools[@]}"
+    stop_live "$(printf '{"performative":"agree","sender":"b","receiver":"a","content":{},"conversation_id":"c1","in_reply_to":"r1","timestamp":"%s"}' \
+        "$(date -u +%FT%TZ)")"
     for tool in "${tools[@]}"; do
-        run cat "$d/$tool.err"
+        run cat "$BATS_TEST_TMPDIR/$tool.err"
         assert_output --partial "b has not replied in fipa-request conversation 'c1'"
         assert_output --partial "[fipa-reply-by-passed]"
         assert_equal "${#lines[@]}" 1
         # the late reply that came after all is still told as late
-        run cat "$d/$tool.stderr"
+        run cat "$BATS_TEST_TMPDIR/$tool.stderr"
         assert_output --partial "[fipa-late-reply]"
     done
 }

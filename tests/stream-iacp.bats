@@ -1268,20 +1268,12 @@ DUE_TIMEOUT() {
 # and deadline (2 s) fall due within 3 s of it, then nothing until each tool told two findings (8
 # s at most) and a second more, then its result. TOOL.err holds what stderr held before that.
 live_due() {
-    local d=$BATS_TEST_TMPDIR tool now w
+    local now
     start_live "--wall-clock --assign-timeout=1 --max-skew=0" "$@"
     now=$(date +%s)
-    for w in "${LIVE_WRITERS[@]}"; do
-        m q-0001 queen forager-01 task.assign "$now" "" "{\"node\":\"n\",\"deadline\":$((now + 2))}" >&"$w"
-    done
-    for tool in "$@"; do await_lines "$d/$tool.stderr" 2 8 || :; done
-    sleep 1
-    for tool in "$@"; do cp "$d/$tool.stderr" "$d/$tool.err"; done
-    for w in "${LIVE_WRITERS[@]}"; do
-        m m-000001 forager-01 queen task.result "$(date +%s)" q-0001 "$OK" >&"$w"
-        exec {w}>&-
-    done
-    for w in "${LIVE_PIDS[@]}"; do wait "$w" || fail "status $?"; done
+    tell_live "$(m q-0001 queen forager-01 task.assign "$now" "" "{\"node\":\"n\",\"deadline\":$((now + 2))}")"
+    settle_live 2 "$@"
+    stop_live "$(m m-000001 forager-01 queen task.result "$(date +%s)" q-0001 "$OK")"
 }
 
 @test "--wall-clock: on a quiet live pipe, the assign timeout and the deadline are told before the writer's next line" {

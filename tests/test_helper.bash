@@ -148,3 +148,29 @@ start_live() {
         LIVE_WRITERS+=("$w")
     done
 }
+
+# For start_live's tools: waits until each TOOL.stderr holds N lines (8 s at most, the caller's
+# assertions tell what is missing), and a second more for what should not come, then copies it to
+# TOOL.err, what each said before the writer's next line. Usage: settle_live N TOOL...
+settle_live() {
+    local n=$1 tool
+    shift
+    for tool in "$@"; do await_lines "$BATS_TEST_TMPDIR/$tool.stderr" "$n" 8 || :; done
+    sleep 1
+    for tool in "$@"; do cp "$BATS_TEST_TMPDIR/$tool.stderr" "$BATS_TEST_TMPDIR/$tool.err"; done
+}
+
+# Writes LINE to each of start_live's tools. Usage: tell_live LINE
+tell_live() {
+    local w
+    for w in "${LIVE_WRITERS[@]}"; do printf '%s\n' "$1" >&"$w"; done
+}
+
+# Writes LINE to each of start_live's tools, ends their input, and fails unless each exits 0.
+# Usage: stop_live LINE
+stop_live() {
+    local w pid
+    tell_live "$1"
+    for w in "${LIVE_WRITERS[@]}"; do exec {w}>&-; done
+    for pid in "${LIVE_PIDS[@]}"; do wait "$pid" || fail "status $?"; done
+}

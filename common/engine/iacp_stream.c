@@ -213,9 +213,10 @@ struct iacp_stream {
     struct strbuf conversation; /* the conversation_id engine_feed returns */
     struct strbuf number[2];    /* scratch space for durations in messages */
     /* An assign or a query being followed: what is found on it before its conversation opens
-     * (iacp-slots, iacp-after-halt) is kept here, then given to the conversation it opens. */
+     * (iacp-slots, iacp-after-halt) is pending, then given to the conversation it opens, as the
+     * FIPA half does with what it finds before a conversation opens. */
     bool opening;
-    struct findings *found_opening;
+    struct findings *pending;
 };
 
 /* What the rules read of a message's body, but its node (fields.node). */
@@ -1220,7 +1221,7 @@ static struct conv *open_conv(struct iacp_stream *s, const struct message *m,
     if (s->done) {
         c->story = xmalloc(sizeof *c->story);
         *c->story = (struct story){.last_file = c->file, .accept_ts = NAN};
-        findings_move(&c->story->findings, &s->found_opening);
+        findings_move(&c->story->findings, &s->pending);
     }
     c->active = s->now;
     c->deadline = NAN;
@@ -1797,7 +1798,7 @@ void iacp_stream_note(struct iacp_stream *s, const struct diag_finding *finding)
     if (s->blame)
         findings_add(&s->blame->story->findings, finding);
     else if (s->opening)
-        findings_add(&s->found_opening, finding);
+        findings_add(&s->pending, finding);
 }
 
 /* The open conversation a reply answers, for blaming what is found before it is followed. */
@@ -1846,8 +1847,10 @@ const char *iacp_stream_feed(struct iacp_stream *s, const struct message *m, str
         }
         s->blame = NULL;
         s->opening = false;
-        findings_free(s->found_opening); /* it opened nothing */
-        s->found_opening = NULL;
+        if (s->pending) { /* it opened nothing */
+            findings_free(s->pending);
+            s->pending = NULL;
+        }
         /* named by the message's own text: the conversation keeps only a prefix of a long id */
         if (key)
             key = conversation_of(s, is_reply(f.kind) ? ref_owner(&f) : f.from_text,

@@ -84,7 +84,7 @@ static void report_parse_error(const struct record *rec, struct diag_where *at,
         diag_emit(sink, at, "bad-json",
                   "a topic before the JSON: '%.*s', then the message (mosquitto_sub -v and "
                   "similar clients write the topic first; leave out -v, or cut it off)",
-                  (int)(topic < 120 ? topic : 120), rec->text);
+                  diag_quote_len(topic), rec->text);
         return;
     }
     if (err->position > 0)
