@@ -389,6 +389,45 @@ check_same_findings() {
     assert_equal "$(acp-trace -j 2 "$in" 2>/dev/null)" "$(acp-trace "$in" 2>/dev/null)"
 }
 
+# Issue 38: a reply that fails its own per-message checks changes nothing in its conversation, but
+# is one of its messages: counted, drawn, its findings among the conversation's.
+@test "a reply that fails its own checks stays in its conversation: drawn, its finding kept, violated" {
+    local in
+    in=$(lines_file \
+        '{"v":"1.1","id":"q-0001","from":"queen","to":"forager-01","kind":"task.assign","ts":101,"body":{"node":"a"}}' \
+        '{"v":"1.1","id":"m-000001","from":"forager-01","to":"queen","kind":"task.reject","ref":"q-0001","ts":102,"body":{}}' \
+        '{"performative":"request","sender":"a","receiver":["b"],"content":"x","conversation_id":"c1","protocol":"fipa-request","reply_with":"r1"}' \
+        '{"performative":"agreed","sender":"b","receiver":["a"],"content":"x","conversation_id":"c1","in_reply_to":"r1"}' \
+        '{"performative":"request","sender":"a","receiver":["b"],"content":"x","reply_with":"r2"}' \
+        '{"performative":"inform","sender":"b","receiver":["a"],"in_reply_to":"r2"}')
+    run -1 --separate-stderr acp-trace "$in"
+    run -0 jq -r '"\(.conversation) \(.messages) \(.last_line) \(.outcome) \([.issues[].code] | join(","))"' <<<"$output"
+    assert_output "$(printf '%s\n' 'queen/q-0001 2 2 violated iacp-reason,iacp-open-at-end' \
+        'c1 2 4 violated fipa-performative,fipa-open-at-end' 'a/r2 2 6 violated fipa-missing,fipa-open-at-end')"
+    # --follow draws it with its finding, shows the finding, and fails
+    run -1 --separate-stderr acp-trace --format=text --follow=queen/q-0001 "$in"
+    assert_line --regexp '^ +2X .*\|<-+\| task\.reject q-0001'
+    assert_line --partial 'X error: iacp-reason: task.reject must carry a string'
+    assert_line --partial '= queen/q-0001: violated'
+    [[ $stderr == *":2: error: task.reject must carry a string body.reason [iacp-reason]"* ]] || fail "$stderr"
+    run -1 --separate-stderr acp-trace --follow=c1 "$in"
+    assert_equal "${#lines[@]}" 2
+    [[ $stderr == *":4: error: 'agreed' is not a FIPA communicative act [fipa-performative]"* ]] || fail "$stderr"
+    # the report's rows, and its diagram, which notes what is found at the end once
+    run -1 --separate-stderr acp-trace --format=html "$in"
+    local data
+    data=$(perl -0777 -ne 'print $1 if m{<script type="application/json" id="acp-data">(.*?)</script>}s' <<<"$output")
+    run -0 jq -r '.strings as $s | .conversations.rows[] | "\(.[0]) \(.[4]) \($s[.[11]]) \(.[12])"' <<<"$data"
+    assert_output "$(printf '%s\n' 'queen/q-0001 2 violated 2' 'c1 2 violated 2' 'a/r2 2 violated 2')"
+    run -0 jq -r '.details["1"] | (.messages[] | "\(.line) \([.findings[].code] | join(","))"), ([.svg | scan("class=\"note\"")] | length)' <<<"$data"
+    assert_output "$(printf '%s\n' '3 fipa-open-at-end' '4 fipa-performative' 1)"
+    # the same with -j 2, and in shards
+    assert_equal "$(acp-trace -j 2 "$in" 2>/dev/null)" "$(acp-trace "$in" 2>/dev/null)"
+    local merged
+    merged=$(for k in 1 2 3; do acp-trace --shard=$k/3 "$in" 2>/dev/null; done | jq -c . | sort)
+    assert_equal "$merged" "$(acp-trace "$in" 2>/dev/null | jq -c . | sort)"
+}
+
 @test "--follow FILE, the id forgotten, is a usage error; with '-' it reads standard input" {
     cd "$BATS_TEST_TMPDIR"
     cp "$SEED_IACP" capture.jsonl
@@ -775,8 +814,9 @@ outcomes_in_svg() {
 }
 
 @test "diagrams: --follow draws one conversation, --hide leaves kinds out, --max-arrows stops with a note" {
-    run -0 --separate-stderr acp-trace --format=text --follow=queen/q-00a1 "$EXAMPLES/colony-capture.jsonl"
-    assert_equal "$(grep -cE -- '->\||\|<-' <<<"$output")" 3
+    # its partial result fails its own checks (body.partial "yes"), and is drawn all the same
+    run -1 --separate-stderr acp-trace --format=text --follow=queen/q-00a1 "$EXAMPLES/colony-capture.jsonl"
+    assert_equal "$(grep -cE -- '->\||\|<-' <<<"$output")" 4
     run -1 --separate-stderr acp-trace --format=text --hide=hb,task.accept "$C/colony.jsonl"
     refute_output --partial '--hb '
     refute_output --partial 'task.accept'

@@ -6,6 +6,7 @@
 
 #include "base/clock.h"
 #include "base/util.h"
+#include "diag/findings.h"
 #include "engine/fipa_stream.h"
 #include "engine/iacp_stream.h"
 #include "proto/iacp.h"
@@ -140,12 +141,52 @@ bool engine_check_message(const struct engine_config *cfg, struct message *m,
     return passed;
 }
 
+static void keep_finding(void *ctx, const struct diag_finding *finding)
+{
+    findings_add(ctx, finding);
+}
+
+/* The findings of m's own checks, made again: with --jobs they were reported in another thread,
+ * and in shards other than 1 not at all. Only messages that failed them are asked for these. */
+static struct findings *own_findings(const struct engine *e, const struct message *m,
+                                     const struct diag_sink *sink)
+{
+    struct findings *own = NULL;
+    struct diag_sink probe;
+    diag_sink_init(&probe, NULL);
+    probe.quiet = true;
+    probe.strict = sink->strict;
+    struct diag_observer o = {.notify = keep_finding, .ctx = &own};
+    diag_observe(&probe, &o);
+    check_message(e->cfg, m, &probe);
+    diag_unobserve(&probe, &o);
+    diag_sink_free(&probe);
+    return own;
+}
+
+/* A message that failed its own checks says nothing reliable about its conversation, so it
+ * changes nothing there; but one that names an open conversation is one of its messages, with
+ * its findings, in the conversation's summary. */
+static const char *follow_failed(struct engine *e, const struct message *m,
+                                 const struct diag_sink *sink)
+{
+    if (!e->summaries || m->proto == PROTO_NONE)
+        return NULL;
+    struct findings *own = own_findings(e, m, sink);
+    const char *key = m->proto == PROTO_IACP ? iacp_stream_failed(e->iacp, m, &own)
+                                             : fipa_stream_failed(e->fipa, m, &own);
+    findings_free(own);
+    return key;
+}
+
 const char *engine_check_passed(struct engine *e, const struct message *m, bool passed,
                                 struct diag_sink *sink)
 {
-    /* A message that fails its own checks says nothing reliable about its conversation. */
     if (passed)
         return engine_feed(e, m, sink);
+    const char *key = follow_failed(e, m, sink);
+    if (key)
+        return key;
     return reports_checks(e->cfg) ? NULL : ENGINE_ELSEWHERE;
 }
 

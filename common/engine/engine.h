@@ -20,8 +20,10 @@ struct engine *engine_new(const struct engine_config *cfg, conversation_done_fn 
 const char *engine_feed(struct engine *e, const struct message *m, struct diag_sink *sink);
 /* What acp-validate does with a message: its protocol's per-message checks (the queen and FIPA
  * profile of the configuration), then, when it passed them, engine_feed. Returns what
- * engine_feed returned, or, for a message that failed them (which belongs to no conversation),
- * NULL or ENGINE_ELSEWHERE. In shards other than 1 the per-message checks report nothing. */
+ * engine_feed returned. A message that failed them changes no conversation; for an engine made
+ * with a callback, one that names an open conversation is counted in it with its findings, and
+ * its id returned; otherwise NULL or ENGINE_ELSEWHERE. In shards other than 1 the per-message
+ * checks report nothing. */
 const char *engine_check(struct engine *e, const struct message *m, struct diag_sink *sink);
 
 /* engine_check in its two halves, for --jobs: the per-message checks, which read nothing but the

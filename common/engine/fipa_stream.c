@@ -2285,28 +2285,35 @@ static void read_clock(struct fipa_stream *s, struct incoming *in, struct diag_s
               in->sender, off, offset > 0 ? "ahead of" : "behind", skew);
 }
 
-const char *fipa_stream_feed(struct fipa_stream *s, const struct message *m, struct diag_sink *sink)
+/* What every message is read for: the members that name its conversation. */
+static struct incoming incoming_of(struct fipa_stream *s, const struct message *m)
 {
     const char *performative = jv_member_string(m->view, "performative");
-    struct incoming in = {
+    return (struct incoming){
         .m = m,
         .act = performative ? fipa_act_parse(performative) : FIPA_ACT_INVALID,
         .sender_text = fipa_agent_name_jv(jv_object_get(m->view, "sender")),
         .receiver = jv_object_get(m->view, "receiver"),
         .time = NAN,
-        .reply_by = reply_by_of(m->view),
+        .reply_by = NAN,
+        .conversation_id = jv_member_string(m->view, "conversation_id"),
+        .in_reply_to = jv_member_string(m->view, "in_reply_to"),
+        .reply_with = jv_member_string(m->view, "reply_with"),
+        .secret = &s->secret,
     };
-    in.secret = &s->secret;
+}
+
+const char *fipa_stream_feed(struct fipa_stream *s, const struct message *m, struct diag_sink *sink)
+{
+    struct incoming in = incoming_of(s, m);
+    in.reply_by = reply_by_of(m->view);
     in.sender = name_form_of(&s->secret, in.sender_text, &s->sender_form);
     in.partial = in.act == FIPA_INFORM && is_partial(m->view);
     bool standard = s->cfg->fipa_profile == FIPA_PROFILE_STANDARD;
     if (in.act == FIPA_ACT_INVALID || (!standard && (!in.sender || !in.receiver)))
         return NULL;
-    in.conversation_id = jv_member_string(m->view, "conversation_id");
     in.protocol = jv_member_string(m->view, "protocol");
     in.declared = in.protocol ? fipa_protocol_lookup(in.protocol) : FP_NONE;
-    in.in_reply_to = jv_member_string(m->view, "in_reply_to");
-    in.reply_with = jv_member_string(m->view, "reply_with");
     in.in_reply_to_kept = name_form_of(&s->secret, in.in_reply_to, &s->in_reply_to_form);
     s->seq++;
     read_clock(s, &in, sink);
@@ -2315,6 +2322,36 @@ const char *fipa_stream_feed(struct fipa_stream *s, const struct message *m, str
     /* after the message is followed: a reply that itself comes late is fipa-late-reply only */
     check_overdue(s, m, sink);
     return key;
+}
+
+/* The conversation a message that failed its own checks names, as lookup finds it; NULL for
+ * none, or for one that is not followed or ended. */
+static struct conversation *failed_conversation(struct fipa_stream *s, const struct incoming *in)
+{
+    if (!in->sender_text && !in->conversation_id)
+        return NULL; /* neither names a conversation */
+    struct conversation *c = lookup(s, in, &s->key);
+    return c && !c->unfollowed && !c->finished ? c : NULL;
+}
+
+const char *fipa_stream_failed(struct fipa_stream *s, const struct message *m,
+                               struct findings **own)
+{
+    struct incoming in = incoming_of(s, m);
+    struct conversation *c = failed_conversation(s, &in);
+    if (!c)
+        return elsewhere(s, &in) ? ENGINE_ELSEWHERE : NULL;
+    if (c->foreign)
+        return ENGINE_ELSEWHERE;
+    findings_move(&story_of(c, FIPA_ACT_INVALID, NAN)->findings, own);
+    if (c->held) {
+        land(c, &in);
+    } else {
+        touch(s, c, &in);
+        list_remove(&s->open, &c->link);
+        list_append(&s->open, &c->link);
+    }
+    return belongs_to(s, c);
 }
 
 void fipa_stream_finish(struct fipa_stream *s, struct diag_sink *sink)

@@ -15,6 +15,12 @@ void fipa_stream_finish(struct fipa_stream *s, struct diag_sink *sink);
 /* A finding the sink reported while the stream was being fed or finished: kept for the
  * conversation the stream blames it on, if any (the engine observes the sink for it). */
 void fipa_stream_note(struct fipa_stream *s, const struct diag_finding *finding);
+/* A message that failed its own checks (engine_check_message), which changes nothing: one
+ * naming an open conversation (by conversation_id, or the chain) is one of its messages all the
+ * same, counted in it, with its own findings (*own, taken). Returns what fipa_stream_feed would,
+ * NULL for a message of none. */
+const char *fipa_stream_failed(struct fipa_stream *s, const struct message *m,
+                               struct findings **own);
 /* Hands over every open conversation as "open", reporting nothing. */
 void fipa_stream_hand_over(struct fipa_stream *s);
 /* Message time: NAN before the first message. */

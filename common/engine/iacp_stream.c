@@ -1866,6 +1866,44 @@ const char *iacp_stream_feed(struct iacp_stream *s, const struct message *m, str
     return key;
 }
 
+/* The open conversation a reply names, or NULL; *elsewhere tells whether it names one another
+ * shard follows (--shard: its opener was passed over). */
+static struct conv *failed_reply_conv(struct iacp_stream *s, const struct message *m,
+                                      struct fields *f, bool *elsewhere)
+{
+    const struct iacp_digest *d = m->digest ? m->digest : digest_make(&s->digest, m);
+    *elsewhere = false;
+    if (!d->followed || d->legacy || !is_reply(d->kind) || d->ref_len == SIZE_MAX)
+        return NULL;
+    read_fields(s, d, f);
+    struct conv *c = find_open(s, &s->ref);
+    if (!c) {
+        const struct sent *named = find_sent(s, &s->ref);
+        *elsewhere = named && named->ending == END_FOREIGN;
+    }
+    return c;
+}
+
+const char *iacp_stream_failed(struct iacp_stream *s, const struct message *m,
+                               struct findings **own)
+{
+    struct fields f;
+    bool elsewhere;
+    struct conv *c = failed_reply_conv(s, m, &f, &elsewhere);
+    if (!c)
+        return elsewhere ? ENGINE_ELSEWHERE : NULL;
+    if (c->story) {
+        findings_move(&c->story->findings, own);
+        c->story->last_file = m->at.file;
+    }
+    c->messages++;
+    c->last_line = m->at.line;
+    c->active = s->now;
+    list_remove(&s->active, &c->active_link);
+    list_append(&s->active, &c->active_link);
+    return conversation_of(s, ref_owner(&f), f.ref);
+}
+
 static int by_opening(const void *a, const void *b)
 {
     const struct conv *x = *(struct conv *const *)a;

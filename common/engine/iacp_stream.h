@@ -20,6 +20,11 @@ void iacp_stream_finish(struct iacp_stream *s, struct diag_sink *sink);
 /* A finding the sink reported while the stream was being fed or finished: kept for the
  * conversation the stream blames it on, if any (the engine observes the sink for it). */
 void iacp_stream_note(struct iacp_stream *s, const struct diag_finding *finding);
+/* A message that failed its own checks (engine_check_message), which changes nothing: a reply
+ * naming an open conversation is one of its messages all the same, counted in it, with its own
+ * findings (*own, taken). Returns what iacp_stream_feed would, NULL for a message of none. */
+const char *iacp_stream_failed(struct iacp_stream *s, const struct message *m,
+                               struct findings **own);
 /* Hands over every open conversation as "open", reporting nothing. */
 void iacp_stream_hand_over(struct iacp_stream *s);
 /* Message time: NAN before the first message. */

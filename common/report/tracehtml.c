@@ -71,6 +71,7 @@ struct trace_html {
 
     const struct message *now;
     struct findings *current; /* findings at the message being traced */
+    bool replayed;            /* and told to the diagrams (replay_findings) */
     struct ending ending;
 
     long rows;
@@ -386,6 +387,7 @@ static struct kept_message *message_at(struct kept *k, const char *file, unsigne
 void trace_html_begin(struct trace_html *h, const struct message *m)
 {
     h->now = m;
+    h->replayed = false;
 }
 
 static bool at_now(const struct trace_html *h, const char *file, unsigned long line)
@@ -395,13 +397,14 @@ static bool at_now(const struct trace_html *h, const char *file, unsigned long l
 
 /* A finding about a message of a kept conversation other than the one being traced: its
  * diagram places it (marked on that message's arrows while a message is traced, else noted),
- * and the page lists it with that message when it is about it. */
-static void route(struct trace_html *h, const struct diag_finding *f, const char *file,
-                  unsigned long line, bool about)
+ * and the page lists it with that message when it is about it. Returns that conversation; one
+ * that is placed already (the conversation of the finding's own line) gets it only once. */
+static struct kept *route(struct trace_html *h, const struct diag_finding *f, const char *file,
+                          unsigned long line, bool about, const struct kept *placed)
 {
     struct kept *k = strmap_get(h->lines, line_key(h, file, line));
-    if (!k)
-        return;
+    if (!k || k == placed)
+        return k;
     if (h->now)
         trace_diagram_begin(k->diagram, h->now);
     trace_diagram_finding(k->diagram, f);
@@ -412,22 +415,35 @@ static void route(struct trace_html *h, const struct diag_finding *f, const char
         findings_add(&km->findings, f);
     if (about)
         flag(h, k);
+    return k;
 }
 
+static void route_related(struct trace_html *h, const struct diag_finding *f,
+                          const struct kept *placed)
+{
+    const struct diag_where *w = f->where;
+    if (w->related_line)
+        route(h, f, w->related_file ? w->related_file : w->file, w->related_line, false, placed);
+}
+
+/* A finding at the message being traced waits for it (h->current): its conversation, and so
+ * whether the related line is in another, is known once the message is followed. */
 void trace_html_finding(struct trace_html *h, const struct diag_finding *f)
 {
     const struct diag_where *w = f->where;
-    if (at_now(h, w->file, w->line))
+    if (at_now(h, w->file, w->line)) {
         findings_add(&h->current, f);
-    else if (w->line)
-        route(h, f, w->file, w->line, true);
-    if (w->related_line)
-        route(h, f, w->related_file ? w->related_file : w->file, w->related_line, false);
+        return;
+    }
+    route_related(h, f, w->line ? route(h, f, w->file, w->line, true, NULL) : NULL);
 }
 
-/* The findings kept at the message being traced, told again to its conversation's diagram. */
-static void replay_findings(const struct findings *list, struct trace_diagram *d)
+/* The findings kept at the message being traced, told again to its conversation's diagram
+ * (placed, NULL when none), and to those of the other conversations their related lines are in. */
+static void replay_findings(struct trace_html *h, const struct kept *placed)
 {
+    const struct findings *list = h->current;
+    h->replayed = true;
     for (size_t i = 0; list && i < list->n; i++) {
         const struct finding *f = &list->v[i];
         const struct diag_where at = {.file = f->file,
@@ -437,7 +453,9 @@ static void replay_findings(const struct findings *list, struct trace_diagram *d
                                       .related_line = f->related_line};
         const struct diag_finding again = {&at, f->severity, f->code, f->message,
                                            strlen(f->message)};
-        trace_diagram_finding(d, &again);
+        if (placed)
+            trace_diagram_finding(placed->diagram, &again);
+        route_related(h, &again, placed);
     }
 }
 
@@ -494,7 +512,7 @@ void trace_html_message(struct trace_html *h, const struct message *m, const cha
         return;
     struct trace_diagram *d = k->diagram;
     trace_diagram_begin(d, m);
-    replay_findings(h->current, d);
+    replay_findings(h, k);
     if (h->ending.id && h->ending.kept == k)
         trace_diagram_outcome(d, &h->ending.summary, h->ending.outcome);
     size_t before = trace_diagram_arrows(d);
@@ -509,6 +527,8 @@ void trace_html_message(struct trace_html *h, const struct message *m, const cha
 
 void trace_html_end(struct trace_html *h)
 {
+    if (!h->replayed) /* the message is in no kept conversation */
+        replay_findings(h, NULL);
     h->now = NULL;
     findings_free(h->current);
     h->current = NULL;
