@@ -710,9 +710,41 @@ OUT
 
 @test "fipa-reply-unknown: an in_reply_to naming none of the conversation's messages" {
     run -0 findings "$F/reply-unknown.jsonl"
-    assert_output '2 warning fipa-reply-unknown 1'
+    assert_output '2 error fipa-reply-unknown 1'
     validate "$F/reply-unknown.jsonl"
     assert_output --partial "in_reply_to 'r9' names no message of conversation 'q1'"
+}
+
+# Issue 38: JADE's initiators match the answers by in_reply_to; one naming nothing they sent is
+# never read, so a capture where the answers named the wrong message never finished.
+@test "fipa-reply-unknown: an answer naming nothing moves nothing; the conversation waits for the real one" {
+    local t=$BATS_TEST_TMPDIR c='"conversation_id":"c1","protocol":"fipa-request"'
+    { fipa request alice bob "$c,\"reply_with\":\"r1\""
+      fipa agree bob alice "$c,\"in_reply_to\":\"r9\""
+      fipa inform bob alice "$c,\"in_reply_to\":\"r9\""; } >"$t/in"
+    run -0 findings "$t/in"
+    assert_output "$(printf '%s\n' '2 error fipa-reply-unknown 1' '3 error fipa-reply-unknown 1' \
+        '1 warning fipa-open-at-end 3')"
+    validate "$t/in"
+    assert_line --partial "in_reply_to 'r9' names no message of conversation 'c1': its initiator does not take it"
+    assert_line --partial "'c1' is still open at end of input: bob is asked"
+    run -1 --separate-stderr acp-trace "$t/in"
+    run -0 jq -r '"\(.messages) \(.outcome) \(.latency.first_reply)"' <<<"$output"
+    assert_output '3 violated null'
+    # the initiator's own message naming nothing is still followed (fipa-accept-no-proposal in
+    # the contract net test above)
+}
+
+@test "fipa-reply-orphan: a reply with no conversation_id that answers no message seen" {
+    local t=$BATS_TEST_TMPDIR
+    { fipa request alice bob '"reply_with":"r1"'
+      fipa inform bob alice '"in_reply_to":"r1"'
+      fipa agree bob carol '"in_reply_to":"x1"'
+      fipa inform bob carol '"in_reply_to":"x1","conversation_id":"met-midway"'; } >"$t/in"
+    run -0 findings "$t/in"
+    assert_output '3 warning fipa-reply-orphan -'
+    validate "$t/in"
+    assert_output --partial "agree has in_reply_to 'x1', which names no message seen, and no conversation_id: it belongs to no conversation"
 }
 
 @test "fipa-reply-unknown: replies may name any message of their conversation" {
@@ -967,7 +999,7 @@ OUT
 
 @test "every new FIPA code has an explanation and is listed in acp(7)" {
     local code
-    for code in fipa-wrong-opening fipa-protocol-changed fipa-reply-unknown fipa-cancel-crossed \
+    for code in fipa-wrong-opening fipa-protocol-changed fipa-reply-unknown fipa-reply-orphan fipa-cancel-crossed \
         fipa-auction-second-accept fipa-cfp-failure fipa-late-accept fipa-late-reply \
         fipa-cannot-follow fipa-time-range fipa-time-millis; do
         run -0 acp-validate --explain="$code"
@@ -1160,7 +1192,7 @@ long_name() {
       fipa agree bob alice "$c,\"in_reply_to\":\"r-0067887\""
       fipa inform bob alice "$c,\"in_reply_to\":\"r-00249fa\""; } >"$t/in"
     validate_json "$t/in"
-    assert_success
+    assert_failure 1
     assert_finding fipa-reply-unknown 2 1
     [ "${#lines[@]}" -eq 1 ]
 }

@@ -331,11 +331,21 @@ static const struct diag_code codes[] = {
      "of it whose protocol member names another one (or a contract net turned iterated: that "
      "counts as the same) is an error. The message is still followed by the conversation's own "
      "protocol. related_line names the conversation's first message."},
-    {"fipa-reply-unknown", "warning", "a reply names no message of its conversation",
+    {"fipa-reply-unknown", "error", "a reply names no message of its conversation",
      "in_reply_to names the reply_with of the message answered. In a conversation followed from "
      "its first message, an in_reply_to that names none of the messages seen in it so far "
-     "points nowhere: a typo, or a reply meant for another conversation. A conversation met "
-     "midway is not checked. related_line names the conversation's first message."},
+     "points nowhere: a typo, or a reply meant for another conversation. An initiator waits for "
+     "the answers to what it sent by their in_reply_to (JADE's protocol initiators match it, and "
+     "leave any other message unread), so a participant's answer naming nothing moves nothing in "
+     "the protocol: the conversation goes on as if it had not come, and is likely still open at "
+     "the end, its initiator never answered. An error, since the agent that sent it believes it "
+     "answered. A conversation met midway is not checked. related_line names the "
+     "conversation's first message."},
+    {"fipa-reply-orphan", "warning", "a reply in no conversation that answers nothing seen",
+     "A message with in_reply_to and no conversation_id belongs to the conversation of the "
+     "message it answers; when no message seen has that reply_with, it belongs to none. At the "
+     "start of a capture that began midway the message it answers came before, which is why "
+     "this is a warning; anywhere else it is a reply to nothing, that no agent takes."},
     {"fipa-cancel-crossed", "warning", "a final answer crossed a cancel that had no reply_with",
      "The participant's final answer names an earlier message, not the cancel: it was sent "
      "before the cancel arrived, an ordinary race on a real bus. When the cancel carries "

@@ -1700,18 +1700,22 @@ static void touch(struct fipa_stream *s, struct conversation *c, const struct in
     }
 }
 
-/* A reply whose in_reply_to names none of the messages its conversation has seen. */
-static void check_in_reply_to(struct conversation *c, const struct incoming *in,
-                              struct diag_sink *sink)
+/* A reply whose in_reply_to names none of the messages its conversation has seen: reported,
+ * and true. An initiator waits for the answer to what it sent by its reply_with (JADE's
+ * protocol initiators match in_reply_to, and drop what they did not ask for), so such an answer
+ * moves nothing in the protocol: the conversation goes on without it. */
+static bool reply_unknown(struct conversation *c, const struct incoming *in, struct diag_sink *sink)
 {
     const char *in_reply_to = in->in_reply_to;
     if (!in_reply_to || c->messages == 0 || c->replies_forgotten ||
         reply_seen(in->secret, c, in_reply_to))
-        return;
+        return false;
     struct diag_where at = related_to(in->m, c->first_file, c->first_line);
     diag_emit(sink, &at, "fipa-reply-unknown",
-              "in_reply_to '%s' names no message of conversation '%s'", in_reply_to,
-              conversation_id(c));
+              "in_reply_to '%s' names no message of conversation '%s'%s", in_reply_to,
+              conversation_id(c),
+              strcmp(in->sender, c->initiator) == 0 ? "" : ": its initiator does not take it");
+    return true;
 }
 
 /* A participant's message, for the latencies of the summary. */
@@ -1739,12 +1743,12 @@ static void note_reply(const struct fipa_stream *s, struct conversation *c,
 static void follow(struct fipa_stream *s, struct conversation *c, const struct incoming *in,
                    struct diag_sink *sink)
 {
-    check_in_reply_to(c, in, sink);
+    bool unknown = reply_unknown(c, in, sink);
     const char *reply_with = in->reply_with;
     bool own = reply_with && remember_reply(in->secret, c, reply_with);
     if (strcmp(in->sender, c->initiator) == 0) {
         from_initiator(s, c, in, own ? reply_with : NULL, sink);
-    } else {
+    } else if (!unknown) {
         from_participant(s, c, in, sink);
         note_reply(s, c, in);
     }
@@ -2082,6 +2086,17 @@ static const char *follow_unattributed(struct fipa_stream *s, const struct incom
     return c ? belongs_to(s, c) : NULL;
 }
 
+/* A reply in no conversation: no conversation_id, and its in_reply_to names no message seen. At
+ * the start of a capture begun midway, the message it answers came before; anywhere else it
+ * answers nothing. */
+static void reply_to_nothing(const struct incoming *in, struct diag_sink *sink)
+{
+    diag_emit(sink, &in->m->at, "fipa-reply-orphan",
+              "%s has in_reply_to '%s', which names no message seen, and no conversation_id: it "
+              "belongs to no conversation",
+              fipa_act_name(in->act, SPELL_KEBAB), in->in_reply_to);
+}
+
 /* --shard: whether this shard accounts for a message of conversation c, or (c NULL) for one
  * that would have the key in s->key (none: a message of no conversation). */
 static bool accounts_for(struct fipa_stream *s, const struct conversation *c)
@@ -2137,6 +2152,8 @@ static const char *follow_message(struct fipa_stream *s, const struct incoming *
             return unknown_protocol(s, in, name, sink);
         if (p == FP_NONE && declared != FP_NONE && opens_some_protocol(in))
             return wrong_opening(s, in, declared, name, sink);
+        if (p == FP_NONE && in->in_reply_to && !in->conversation_id)
+            reply_to_nothing(in, sink);
         if (p == FP_NONE || s->key.len == 0)
             return NULL;
         if (!has_receiver(in->receiver)) {
