@@ -518,8 +518,9 @@ static void merge_end(void *ctx, struct filter *f)
 /* ---- main ---- */
 
 static const char help_tail[] =
-    "A conversation's summary is written when it ends (a FIPA one --linger later) or\n"
-    "times out, one JSON object a line; its outcome is done, failed, refused, rejected,\n"
+    "A conversation's summary is written --linger after it ends (late replies still\n"
+    "land in it), or when it times out, one JSON object a line; its outcome is done,\n"
+    "failed, refused, rejected,\n"
     "not-understood, cancelled, timeout, violated or open. --format=stats writes one\n"
     "object for the whole stream, which --merge-stats merges with others (e.g. the\n"
     "shards of a run). --format=html writes one page to open in a browser, offline:\n"

@@ -963,6 +963,8 @@ engine_summaries() {
     "$ACP_BUILD/tests/engine-summaries" "$@"
 }
 
+# A conversation that ended is handed over once --linger (2 s) of message time passed, so that a
+# late reply still lands in it: after a later message, or at the end.
 @test "the engine hands over each conversation with its outcome and names it for every message" {
     run -0 --separate-stderr engine_summaries <"$FIXTURES/stream-iacp/correct.jsonl"
     assert_output - <<'OUT'
@@ -971,21 +973,21 @@ line 2: -
 line 3: queen/q-00a1
 line 4: queen/q-00a2
 line 5: queen/q-00a1
-done queen/q-00a2 iacp-task from queen: refused, 2 message(s), lines 4-6 of <stdin>, time 1312284101-1312284101
 line 6: queen/q-00a2
 line 7: queen/q-00a3
 line 8: queen/q-00a3
+done queen/q-00a2 iacp-task from queen: refused, 2 message(s), lines 4-6 of <stdin>, time 1312284101-1312284101
 line 9: forager-02/m-000003
-done forager-02/m-000003 iacp-tool from forager-02: done, 2 message(s), lines 9-10 of <stdin>, time 1312284104-1312284104
 line 10: forager-02/m-000003
 line 11: queen/q-00a1
 line 12: queen/q-00a3
-done queen/q-00a3 iacp-task from queen: cancelled, 4 message(s), lines 7-13 of <stdin>, time 1312284102-1312284107
+done forager-02/m-000003 iacp-tool from forager-02: done, 2 message(s), lines 9-10 of <stdin>, time 1312284104-1312284104
 line 13: queen/q-00a3
 line 14: -
-done queen/q-00a1 iacp-task from queen: done, 4 message(s), lines 3-15 of <stdin>, time 1312284100-1312284109
 line 15: queen/q-00a1
+done queen/q-00a3 iacp-task from queen: cancelled, 4 message(s), lines 7-13 of <stdin>, time 1312284102-1312284107
 line 16: -
+done queen/q-00a1 iacp-task from queen: done, 4 message(s), lines 3-15 of <stdin>, time 1312284100-1312284109
 OUT
     assert_equal "$stderr" ""
 }
@@ -998,12 +1000,13 @@ OUT
         m q-0003 queen forager-03 task.assign 103 "" '{"node":"c"}'
         m q-0004 queen forager-04 task.assign 104 "" '{"node":"d"}'
     } | capture)
+    # q-0002 lingers, and counts as open: it is handed over to make room before q-0001 is evicted
     run -0 --separate-stderr engine_summaries 2 <"$f"
     assert_output - <<'OUT'
 line 1: queen/q-0001
 line 2: queen/q-0002
-done queen/q-0002 iacp-task from queen: failed, 2 message(s), lines 2-3 of <stdin>, time 101-102
 line 3: queen/q-0002
+done queen/q-0002 iacp-task from queen: failed, 2 message(s), lines 2-3 of <stdin>, time 101-102
 line 4: queen/q-0003
 done queen/q-0001 iacp-task from queen: evicted, 1 message(s), lines 1-1 of <stdin>, time 100-100
 line 5: queen/q-0004

@@ -247,11 +247,11 @@ check_same_findings() {
 
 # --- streaming, signals, the wall clock ---
 
-@test "streaming: on a live pipe written slowly, a summary comes out as soon as its conversation ends" {
+@test "streaming: on a live pipe written slowly, a summary comes out as soon as its conversation ends (--linger=0)" {
     skip_under valgrind "a timing test"
     run -0 bash -c '
         start=$(date +%s.%N)
-        { cat "$1"; sleep 3; printf "%s\n" "$2"; } | acp-trace 2>/dev/null | stamp "$start"' _ "$SEED_IACP" \
+        { cat "$1"; sleep 3; printf "%s\n" "$2"; } | acp-trace --linger=0 2>/dev/null | stamp "$start"' _ "$SEED_IACP" \
         "$(m q-00a2 queen forager-07 task.assign 1312284200 "" '{"node":"x"}')"
     assert_equal "${#lines[@]}" 2
     assert_line --index 0 --partial '"conversation":"queen/q-00a1"'
@@ -426,6 +426,42 @@ check_same_findings() {
     local merged
     merged=$(for k in 1 2 3; do acp-trace --shard=$k/3 "$in" 2>/dev/null; done | jq -c . | sort)
     assert_equal "$merged" "$(acp-trace "$in" 2>/dev/null | jq -c . | sort)"
+}
+
+# Issue 38: a second result in the same second as the final one (a retry, a duplicate) is drawn in
+# its conversation; its summary waits --linger of message time, so that its finding is there.
+@test "a reply after its IACP conversation ended lands in it while it lingers (--linger)" {
+    local in
+    in=$(lines_file \
+        "$(m q-0001 queen forager-01 task.assign 100 "" '{"node":"a"}')" \
+        "$(m m-000001 forager-01 queen task.accept 100 q-0001)" \
+        "$(m m-000002 forager-01 queen task.result 101 q-0001 '{"status":"ok"}')" \
+        "$(m m-000003 forager-01 queen task.result 101 q-0001 '{"status":"ok"}')" \
+        "$(m q-0002 queen forager-01 task.assign 110 "" '{"node":"b"}')" \
+        "$(m m-000004 forager-01 queen task.reject 110 q-0002 '{"reason":"busy"}')" \
+        "$(m m-000005 forager-01 queen task.accept 120 q-0002)")
+    run -1 --separate-stderr acp-trace "$in"
+    run -0 jq -r '"\(.conversation) \(.messages) \(.last_line) \(.outcome) \([.issues[] | "\(.line):\(.code)"] | join(","))"' <<<"$output"
+    # the accept ten seconds after the reject came once q-0002 was handed over: reported only
+    assert_output "$(printf '%s\n' 'queen/q-0001 4 4 violated 4:iacp-result-after-final' 'queen/q-0002 2 6 refused ')"
+    run -1 --separate-stderr acp-trace --follow=queen/q-0001 "$in"
+    assert_equal "${#lines[@]}" 4
+    [[ $stderr == *":4: error: task.result for 'q-0001', which already had its final task.result (see line 3) [iacp-result-after-final]"* ]] || fail "$stderr"
+    # --linger=0: each summary at once, and what comes later is reported only
+    run -1 --separate-stderr acp-trace --linger=0 "$in"
+    run -0 jq -r '"\(.conversation) \(.messages) \(.outcome)"' <<<"$output"
+    assert_output "$(printf '%s\n' 'queen/q-0001 3 done' 'queen/q-0002 2 refused')"
+}
+
+@test "--wall-clock: on a quiet live pipe, a summary comes out --linger after its conversation ended" {
+    skip_under valgrind "a timing test"
+    run -0 bash -c '
+        start=$(date +%s.%N)
+        { cat "$1"; sleep 5; } | acp-trace --wall-clock 2>/dev/null | stamp "$start"' _ "$SEED_IACP"
+    assert_line --index 0 --partial '"conversation":"queen/q-00a1"'
+    local at=${lines[0]%% *}
+    # two seconds after the end, not when the input ended
+    awk -v t="$at" 'BEGIN { exit !(t >= 1.9 && t < 4.5) }' || fail "the summary came after $at s"
 }
 
 @test "--follow FILE, the id forgotten, is a usage error; with '-' it reads standard input" {

@@ -87,6 +87,10 @@ struct story {
     struct findings *findings; /* blamed on it; NULL when none */
     const char *last_file;     /* its latest message's */
     double accept_ts;          /* its task.accept's ts as written; NAN when none */
+    /* Once it ended and lingers (iacp_stream.lingering): how, the ts of the final reply as
+     * written (NAN when none), and the stream time then. */
+    const char *outcome;
+    double result_ts, ended;
 };
 
 /* An open conversation. Its key is the opener's name with its length, then the id, so that two
@@ -188,8 +192,12 @@ struct iacp_stream {
     struct list ids;       /* of struct sent, the least recently seen first */
     struct list idle;      /* of struct agent: those holding nothing, least recently active first */
     struct list held;      /* of struct held_skew */
-    struct agent **heap;   /* agents holding tasks, the longest silent first */
-    struct due_queue due;  /* of struct conv: open assigns, by when their deadline or timeout is */
+    /* Of struct conv (their active_link and node): those that ended and wait --linger of message
+     * time before their summary, so that a late reply still lands in it; the oldest first. */
+    struct list lingering;
+    struct hashtab lingering_map;
+    struct agent **heap;  /* agents holding tasks, the longest silent first */
+    struct due_queue due; /* of struct conv: open assigns, by when their deadline or timeout is */
     size_t heap_len, heap_cap;
     double now;             /* stream time (the clock's); NAN before the first message */
     double wall;            /* --wall-clock: how far idle input moved it; NAN when not */
@@ -599,6 +607,12 @@ static struct conv *find_open(const struct iacp_stream *s, const struct id_key *
     return HASH_ITEM(hashtab_find_hashed(&s->open, key->text, key->hash), struct conv, node);
 }
 
+static struct conv *find_lingering(const struct iacp_stream *s, const struct id_key *key)
+{
+    return HASH_ITEM(hashtab_find_hashed(&s->lingering_map, key->text, key->hash), struct conv,
+                     node);
+}
+
 static struct sent *find_sent(const struct iacp_stream *s, const struct id_key *key)
 {
     return HASH_ITEM(hashtab_find_hashed(&s->sent, key->text, key->hash), struct sent, node);
@@ -861,7 +875,8 @@ static struct latency latency_to(const struct conv *c, const char *to, const cha
     };
 }
 
-static void report_done(struct iacp_stream *s, const struct conv *c, const char *outcome)
+static void report_done(struct iacp_stream *s, const struct conv *c, const char *outcome,
+                        double result_ts)
 {
     if (!s->done)
         return;
@@ -896,7 +911,7 @@ static void report_done(struct iacp_stream *s, const struct conv *c, const char 
         .ended = c->last_at,
         .latency = {latency_to(c, to, "accept", "task.accept", c->story->accept_ts),
                     latency_to(c, to, "result", c->kind == CONV_TASK ? "task.result" : "tool.reply",
-                               result ? s->reply_ts : NAN)},
+                               result ? result_ts : NAN)},
         .nlatency = 2,
         .duplicate = c->ran_twice ? &twice : NULL,
         .findings = c->story->findings,
@@ -926,28 +941,89 @@ static void free_conv(struct iacp_stream *s, struct conv *c)
     pool_put(&s->pool, c, c->size_class);
 }
 
-/* Forgets an open conversation: it no longer holds its agents or its node. */
-static void drop_open(struct iacp_stream *s, struct conv *c)
+/* Takes a conversation out of the open ones: it no longer holds its node, or its forager's
+ * slot. */
+static void close_conv(struct iacp_stream *s, struct conv *c)
 {
     leave_chain(s, c);
     due_queue_remove(&s->due, &c->due);
-    if (c->forager) {
+    if (c->forager)
         c->forager->outstanding--;
-        release_agent(s, c->forager);
-    }
-    release_agent(s, c->initiator);
     list_remove(&s->active, &c->active_link);
     hashtab_remove_hashed(&s->open, &c->node, c->key_hash);
+}
+
+/* It no longer holds its agents (which its summary names). */
+static void release_agents(struct iacp_stream *s, struct conv *c)
+{
+    if (c->forager)
+        release_agent(s, c->forager);
+    release_agent(s, c->initiator);
+}
+
+/* Forgets an open conversation: it no longer holds its agents or its node. */
+static void drop_open(struct iacp_stream *s, struct conv *c)
+{
+    close_conv(s, c);
+    release_agents(s, c);
+}
+
+/* Hands over a conversation that lingered, and forgets it. */
+static void release_lingering(struct iacp_stream *s, struct conv *c)
+{
+    list_remove(&s->lingering, &c->active_link);
+    hashtab_remove_hashed(&s->lingering_map, &c->node, c->key_hash);
+    if (s->blame == c)
+        s->blame = NULL;
+    report_done(s, c, c->story->outcome, c->story->result_ts);
+    release_agents(s, c);
+    free_conv(s, c);
+}
+
+static void release_lingered(struct iacp_stream *s)
+{
+    for (struct conv *c; (c = LIST_ITEM(s->lingering.head, struct conv, active_link)) &&
+                         !(s->now - c->story->ended <= s->cfg->linger);)
+        release_lingering(s, c);
+}
+
+static void release_all_lingering(struct iacp_stream *s)
+{
+    for (struct conv *c; (c = LIST_ITEM(s->lingering.head, struct conv, active_link));)
+        release_lingering(s, c);
+}
+
+/* A conversation that ended on a reply lingers for --linger of message time before it is handed
+ * over (as FIPA's do), so that what comes late, a second result, a reply to a reject, is still
+ * among its messages and findings. An evicted one goes at once: it makes room. */
+static bool lingers(const struct iacp_stream *s, const struct conv *c, enum ending ending)
+{
+    return c->story && ending != END_EVICTED && s->cfg->linger > 0;
+}
+
+static void linger(struct iacp_stream *s, struct conv *c, const char *outcome)
+{
+    close_conv(s, c);
+    c->story->outcome = outcome;
+    c->story->result_ts = s->reply_ts;
+    c->story->ended = s->now;
+    list_append(&s->lingering, &c->active_link);
+    hashtab_add_hashed(&s->lingering_map, &c->node, c->key_hash);
 }
 
 /* Ends a conversation: hands it over, and marks its id with how it ended (a tombstone). */
 static void finish_conv(struct iacp_stream *s, struct conv *c, enum ending ending,
                         const char *outcome, const struct diag_where *by)
 {
-    report_done(s, c, outcome);
-    if (s->blame == c)
-        s->blame = NULL;
-    drop_open(s, c);
+    bool lingering = lingers(s, c, ending);
+    if (lingering) {
+        linger(s, c, outcome);
+    } else {
+        report_done(s, c, outcome, s->reply_ts);
+        if (s->blame == c)
+            s->blame = NULL;
+        drop_open(s, c);
+    }
     /* the hash the conversation kept is its id's: find_sent reads its low 32 bits only */
     const struct id_key key = {c->key, strlen(c->key), c->key_hash};
     struct sent *e = find_sent(s, &key);
@@ -959,7 +1035,8 @@ static void finish_conv(struct iacp_stream *s, struct conv *c, enum ending endin
             e->end_file = by->file;
             e->end_line = by->line;
         }
-        free_conv(s, c);
+        if (!lingering)
+            free_conv(s, c);
         return;
     }
     if (e) {
@@ -975,7 +1052,8 @@ static void finish_conv(struct iacp_stream *s, struct conv *c, enum ending endin
     e->ending = (unsigned char)ending;
     e->end_file = by->file;
     e->end_line = by->line;
-    free_conv(s, c);
+    if (!lingering)
+        free_conv(s, c);
 }
 
 static void evict(struct iacp_stream *s, struct conv *c, const struct diag_where *at,
@@ -1407,11 +1485,26 @@ static void report_ref_kind(const struct message *m, const struct fields *f, con
               iacp_kind_name(f->kind), opener_name(kind_answered(f->kind)), f->ref, named);
 }
 
-/* A reply to a conversation that is over. */
-static const char *late_reply(const struct message *m, const struct fields *f, const struct sent *t,
-                              struct diag_sink *sink)
+/* A message that changes nothing in a conversation, but is one of its messages. */
+static void land(struct conv *c, const struct message *m)
+{
+    c->messages++;
+    if (c->story)
+        c->story->last_file = m->at.file;
+    c->last_line = m->at.line;
+}
+
+/* A reply to a conversation that is over: one of its messages while it lingers. */
+static const char *late_reply(struct iacp_stream *s, const struct message *m,
+                              const struct fields *f, const struct sent *t, struct diag_sink *sink)
 {
     const char *id = f->ref; /* the id it names */
+    struct conv *lingering = find_lingering(s, &s->ref);
+    if (lingering) {
+        land(lingering, m);
+        lingering->last_at = f->at;
+        s->blame = lingering;
+    }
     enum conv_kind kind = kind_opened(t->kind);
     if (t->ending == END_EVICTED || f->kind == IACP_TASK_CANCEL)
         return id;
@@ -1636,7 +1729,7 @@ static const char *follow_reply(struct iacp_stream *s, const struct message *m,
     if (!c) {
         const struct sent *named = find_sent(s, &s->ref);
         if (named && named->ending != END_NONE)
-            return late_reply(m, f, named, sink);
+            return late_reply(s, m, f, named, sink);
         unknown_ref(m, f, ref_owner(f), named, sink);
         return NULL;
     }
@@ -1688,8 +1781,12 @@ static const char *follow(struct iacp_stream *s, const struct message *m, const 
     }
 }
 
+/* Those that linger count as open: the one that ended first is handed over before any open one
+ * is evicted, so that the bound is the same. */
 static void cap_open(struct iacp_stream *s, const struct message *m, struct diag_sink *sink)
 {
+    while (s->active.size + s->lingering.size > s->cfg->max_open && s->lingering.size)
+        release_lingering(s, LIST_ITEM(s->lingering.head, struct conv, active_link));
     while (s->active.size > s->cfg->max_open && s->active.size > 1)
         evict(s, least_active(s), &m->at, sink, false);
 }
@@ -1735,6 +1832,7 @@ struct iacp_stream *iacp_stream_new(const struct engine_config *cfg, conversatio
                           });
     s->agents = (struct hashtab){.key = agent_key};
     s->open = (struct hashtab){.key = conv_key};
+    s->lingering_map = (struct hashtab){.key = conv_key};
     s->sent = (struct hashtab){.key = sent_key};
     s->nodes = (struct hashtab){.key = node_key};
     if (cfg->nslots)
@@ -1806,7 +1904,8 @@ static struct conv *replied(struct iacp_stream *s, const struct fields *f)
 {
     if (!s->done || !is_reply(f->kind) || !f->ref)
         return NULL;
-    return find_open(s, &s->ref);
+    struct conv *c = find_open(s, &s->ref);
+    return c ? c : find_lingering(s, &s->ref);
 }
 
 const char *iacp_stream_feed(struct iacp_stream *s, const struct message *m, struct diag_sink *sink)
@@ -1823,6 +1922,7 @@ const char *iacp_stream_feed(struct iacp_stream *s, const struct message *m, str
     hashtab_prefetch(&s->sent, s->own.hash);
     struct agent *sender = f.sender = agent_get(s, f.from, f.from_hash);
     read_clock(s, m, &f, sink);
+    release_lingered(s);
     if (!s->sharded)
         check_silence(s, &m->at, sink);
     expire(s, &m->at, sink);
@@ -1866,8 +1966,8 @@ const char *iacp_stream_feed(struct iacp_stream *s, const struct message *m, str
     return key;
 }
 
-/* The open conversation a reply names, or NULL; *elsewhere tells whether it names one another
- * shard follows (--shard: its opener was passed over). */
+/* The open or lingering conversation a reply names, or NULL; *elsewhere tells whether it names
+ * one another shard follows (--shard: its opener was passed over). */
 static struct conv *failed_reply_conv(struct iacp_stream *s, const struct message *m,
                                       struct fields *f, bool *elsewhere)
 {
@@ -1877,7 +1977,7 @@ static struct conv *failed_reply_conv(struct iacp_stream *s, const struct messag
         return NULL;
     read_fields(s, d, f);
     struct conv *c = find_open(s, &s->ref);
-    if (!c) {
+    if (!c && !(c = find_lingering(s, &s->ref))) {
         const struct sent *named = find_sent(s, &s->ref);
         *elsewhere = named && named->ending == END_FOREIGN;
     }
@@ -1892,15 +1992,14 @@ const char *iacp_stream_failed(struct iacp_stream *s, const struct message *m,
     struct conv *c = failed_reply_conv(s, m, &f, &elsewhere);
     if (!c)
         return elsewhere ? ENGINE_ELSEWHERE : NULL;
-    if (c->story) {
+    if (c->story)
         findings_move(&c->story->findings, own);
-        c->story->last_file = m->at.file;
+    land(c, m);
+    if (find_open(s, &s->ref)) {
+        c->active = s->now;
+        list_remove(&s->active, &c->active_link);
+        list_append(&s->active, &c->active_link);
     }
-    c->messages++;
-    c->last_line = m->at.line;
-    c->active = s->now;
-    list_remove(&s->active, &c->active_link);
-    list_append(&s->active, &c->active_link);
     return conversation_of(s, ref_owner(&f), f.ref);
 }
 
@@ -1925,7 +2024,7 @@ static void report_open(struct iacp_stream *s, struct conv *c, struct diag_sink 
                   "the deadline of '%s' passed %s s before the last message time without a "
                   "final task.result",
                   conv_id(c), seconds(&s->number[0], s->now - deadline));
-    report_done(s, c, "open");
+    report_done(s, c, "open", NAN);
     s->blame = NULL;
 }
 
@@ -1944,7 +2043,7 @@ static void close_open(struct iacp_stream *s, struct diag_sink *sink)
         if (sink)
             report_open(s, open[i], sink);
         else
-            report_done(s, open[i], "open");
+            report_done(s, open[i], "open", NAN);
         drop_open(s, open[i]);
         free_conv(s, open[i]);
     }
@@ -1958,12 +2057,14 @@ void iacp_stream_finish(struct iacp_stream *s, struct diag_sink *sink)
         const struct diag_where last = {.file = s->last_file, .line = s->last_line};
         check_silence(s, &last, sink);
     }
+    release_all_lingering(s);
     close_open(s, sink);
 }
 
 void iacp_stream_hand_over(struct iacp_stream *s)
 {
     s->blame = NULL;
+    release_all_lingering(s);
     close_open(s, NULL);
 }
 
@@ -1978,6 +2079,7 @@ void iacp_stream_advance(struct iacp_stream *s, double now, const struct diag_wh
     if (isnan(s->now) || !(now > s->now))
         return;
     s->now = s->wall = now;
+    release_lingered(s);
     if (!s->sharded)
         check_silence(s, where, sink);
     check_due(s, where, sink);
@@ -2009,6 +2111,12 @@ void iacp_stream_free(struct iacp_stream *s)
         drop_open(s, c);
         free_conv(s, c);
     }
+    for (struct conv *c; (c = LIST_ITEM(s->lingering.head, struct conv, active_link));) {
+        list_remove(&s->lingering, &c->active_link);
+        release_agents(s, c);
+        free_conv(s, c);
+    }
+    hashtab_free(&s->lingering_map, NULL);
     for (struct held_skew *h; (h = LIST_ITEM(s->held.head, struct held_skew, link));) {
         list_remove(&s->held, &h->link);
         free_held(h);

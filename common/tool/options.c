@@ -57,7 +57,7 @@ static const struct opt engine_group[] = {
 
 static const struct opt linger_group[] = {
     {"linger", OPT_LINGER, required_argument, "SECONDS",
-     "time an ended FIPA conversation waits for late messages (default 2)"},
+     "time an ended conversation waits for late messages (default 2)"},
     {NULL, 0, 0, NULL, NULL},
 };
 
