@@ -1966,16 +1966,37 @@ const char *iacp_stream_feed(struct iacp_stream *s, const struct message *m, str
     return key;
 }
 
+/* The key of the conversation a reply names (s->ref), read from the message itself: one that
+ * failed its checks may lack what its digest needs (a from, a ts). It is its ref's, the id of
+ * the agent the reply goes to (a cancel's: of its sender). False for a message naming none. */
+static bool named_key(struct iacp_stream *s, const struct message *m, const struct jv **owner,
+                      const struct jv **ref)
+{
+    const char *kind_text = jv_member_string(m->view, "kind");
+    enum iacp_kind kind = kind_text ? iacp_kind_parse(kind_text) : IACP_INVALID;
+    if (!is_reply(kind))
+        return false;
+    *ref = string_member(m->view, "ref");
+    *owner = string_member(m->view, ref_is_senders(kind) ? "from" : "to");
+    if (!*ref || !*owner)
+        return false;
+    sb_reset(&s->digest);
+    sb_grow(&s->digest, (*owner)->len + (*ref)->len + 24);
+    struct digest_text t = {s->digest.buf, s->digest.buf};
+    size_t len = put_key(&t, *owner, (*ref)->u.s, (*ref)->len);
+    s->ref = remembered(s, s->digest.buf, len, hashtab_hash_len(s->digest.buf, len), &s->ref_form);
+    return true;
+}
+
 /* The open or lingering conversation a reply names, or NULL; *elsewhere tells whether it names
  * one another shard follows (--shard: its opener was passed over). */
 static struct conv *failed_reply_conv(struct iacp_stream *s, const struct message *m,
-                                      struct fields *f, bool *elsewhere)
+                                      const struct jv **owner, const struct jv **ref,
+                                      bool *elsewhere)
 {
-    const struct iacp_digest *d = m->digest ? m->digest : digest_make(&s->digest, m);
     *elsewhere = false;
-    if (!d->followed || d->legacy || !is_reply(d->kind) || d->ref_len == SIZE_MAX)
+    if (!named_key(s, m, owner, ref))
         return NULL;
-    read_fields(s, d, f);
     struct conv *c = find_open(s, &s->ref);
     if (!c && !(c = find_lingering(s, &s->ref))) {
         const struct sent *named = find_sent(s, &s->ref);
@@ -1987,9 +2008,9 @@ static struct conv *failed_reply_conv(struct iacp_stream *s, const struct messag
 const char *iacp_stream_failed(struct iacp_stream *s, const struct message *m,
                                struct findings **own)
 {
-    struct fields f;
+    const struct jv *owner, *ref;
     bool elsewhere;
-    struct conv *c = failed_reply_conv(s, m, &f, &elsewhere);
+    struct conv *c = failed_reply_conv(s, m, &owner, &ref, &elsewhere);
     if (!c)
         return elsewhere ? ENGINE_ELSEWHERE : NULL;
     if (c->story)
@@ -2000,7 +2021,7 @@ const char *iacp_stream_failed(struct iacp_stream *s, const struct message *m,
         list_remove(&s->active, &c->active_link);
         list_append(&s->active, &c->active_link);
     }
-    return conversation_of(s, ref_owner(&f), f.ref);
+    return conversation_of(s, owner->u.s, ref->u.s);
 }
 
 static int by_opening(const void *a, const void *b)
