@@ -192,6 +192,18 @@ sha256_base64() {
     data_of "$BATS_TEST_TMPDIR/page.html" | jq -e '.omitted.conversations > 20000 and ([.details[].messages[] | [.arrows, 1] | max] | add) <= 10000'
 }
 
+@test "acp-trace --format=html: every diagnostic of the run, with its file, line and the row of the conversation that has it" {
+    local d=$BATS_FILE_TMPDIR
+    # as acp-trace reports them, in order
+    diff <(acp-trace --diagnostics=json "$d/mix.jsonl" 2>&1 >/dev/null | jq -c '[.file, .line, .severity, .code]') \
+        <(data_of "$d/mix.html" | jq -c '.strings as $s | .diagnostics.rows[] | [(.[0] | if type == "number" then $s[.] else . end), .[1], .[2], .[3]]')
+    # each one a summary has is in that summary's row, and no other
+    diff <(jq -sc '[to_entries[] | .key as $row | .value.issues[] | [.line, .code, $row]] | sort' "$d/mix.summaries") \
+        <(data_of "$d/mix.html" | jq -c '[.diagnostics.rows[] | select(.[5] != null) | [.[1], .[3], .[5]]] | sort')
+    # the captures and the span of message time, for the heading
+    data_of "$d/mix.html" | jq -e --arg f "$d/mix.jsonl" '.captures == {files: [$f], more: 0, first: 1312284095, last: 1700000121}'
+}
+
 # ---- in Chromium ----
 
 @test "Chromium: the page loads with no console error, no dialog and no request of its own" {
@@ -223,7 +235,8 @@ sha256_base64() {
         <(jq -c .by_protocol "$SEEN")
     diff <(jq -sc '[.[] | .participants | unique[]] | group_by(.) | map({key: .[0], value: length}) | from_entries' "$summaries") \
         <(jq -c .by_agent "$SEEN")
-    jq -e '.sorted == {"time": true, "time descending": true, "duration": true, "duration descending": true,
+    jq -e '.sorted | {time, "time descending", duration, "duration descending", latency, "latency descending"} ==
+        {"time": true, "time descending": true, "duration": true, "duration descending": true,
         "latency": true, "latency descending": true}' "$SEEN" || fail "out of order: $(jq -c .sorted "$SEEN")"
 }
 
@@ -281,6 +294,43 @@ sha256_base64() {
     jq -e '[.selected[] | select(.diagram == 1)] | length >= 2' "$SEEN"
     jq -e '[.selected[] | select(.left_out == 1)] | length >= 10' "$SEEN"
     jq -e '.seen == {console: [], errors: [], requests: [], dialogs: []}' "$SEEN"
+}
+
+@test "Chromium: the table opens with the problems first, and sorts by findings and by outcome" {
+    need_browser mix
+    # violated first, then those with findings, each by their findings, most first
+    jq -e '.opening | length > 3 and (map(if .[0] == "violated" then 0 elif .[1] > 0 then 1 else 2 end) as $r
+        | [range(1; length)] | all($r[. - 1] <= $r[.]))' "$SEEN" || fail "$(jq -c .opening "$SEEN")"
+    jq -e '.opening[0][0] == "violated"' "$SEEN"
+    jq -e '.sorted.findings and .sorted.outcome' "$SEEN"
+}
+
+@test "Chromium: the search box finds a conversation by its id in the whole table, not its first page only" {
+    need_browser mix
+    jq -e '.search.found == [.search.id] and .search.count == "1 of 23 conversations"' "$SEEN" || fail "$(jq -c .search "$SEEN")"
+}
+
+@test "Chromium: Anomalies by code lists each diagnostic with its file and line; a line opens its conversation" {
+    need_browser mix
+    local d=$BATS_FILE_TMPDIR
+    # every diagnostic of the run, under its code
+    diff <(jq -c '.anomalies' "$d/mix.stats") <(jq -c '.codes | map_values(length)' "$SEEN")
+    diff <(acp-trace --diagnostics=json "$d/mix.jsonl" 2>&1 >/dev/null | jq -sc 'group_by(.code) | map({key: .[0].code, value: map("\(.file):\(.line)")}) | from_entries') \
+        <(jq -c '.codes | map_values(map(.where))' "$SEEN")
+    # those of a conversation name it, and open it: its diagram drawn
+    jq -e '.opened.detail == "Conversation \(.opened.conversation)" and .opened.arrows > 0' "$SEEN" || fail "$(jq -c .opened "$SEEN")"
+    diff <(jq -sc '[.[] | .conversation as $c | .issues[] | "\(.code) \(.line) \($c)"] | sort' "$d/mix.summaries") \
+        <(jq -c '[.codes | to_entries[] | .key as $code | .value[] | select(.conversation) | "\($code) \(.where | sub(".*:"; "")) \(.conversation)"] | sort' "$SEEN")
+}
+
+@test "Chromium: the heading names the capture and its time span; Left out names the kinds; the histograms have an axis" {
+    need_browser mix
+    jq -e --arg f "$BATS_FILE_TMPDIR/mix.jsonl" '.captures == "\($f): 2011-08-02 11:21:35.000 to 2023-11-14 22:15:21.000 UTC (107698h53m)"' "$SEEN" ||
+        fail "$(jq -c .captures "$SEEN")"
+    jq -e '.left_out == "Left out: 7 messages of no conversation (hb 3, accept 1, cfp 1, ctl.drain 1, ctl.halt 1), counted in the statistics only."' "$SEEN" ||
+        fail "$(jq -c .left_out "$SEEN")"
+    jq -e '.axes | length > 0 and all(.[0] == 1 and (.[1] | length) >= 2)' "$SEEN" || fail "$(jq -c .axes "$SEEN")"
+    jq -e '.axes[0][1] == ["1 µs", "100 µs", "10 ms", "1 s"]' "$SEEN"
 }
 
 @test "Chromium: a screenshot of each state: loaded, filtered, a conversation, a message" {

@@ -12,6 +12,7 @@
 #include "base/strmap.h"
 #include "base/timeutil.h"
 #include "diag/findings.h"
+#include "proto/schedule.h"
 #include "report/tracediagram.h"
 
 enum {
@@ -19,7 +20,22 @@ enum {
      * referred to by their index: a protocol, an outcome, an agent, a file. */
     STRING_SHARED_MAX = 256,
     STRINGS_MAX = 1 << 16,
-    DATA_VERSION = 1,
+    DATA_VERSION = 2,
+    /* The captures the heading names (their number is whole), and the kinds of the messages of
+     * no conversation that "Left out" tells apart. */
+    CAPTURES_MAX = 64,
+    OUTSIDE_KINDS_MAX = 32,
+};
+
+/* A diagnostic of the run, for the page's list under "Anomalies by code". */
+struct page_diagnostic {
+    const char *file; /* in diagnostic_files */
+    unsigned long line;
+    const char *code; /* a literal of ours */
+    enum severity severity;
+    char *message;
+    long row;         /* the row of the conversation whose summary names it; -1 for none */
+    size_t prev_same; /* 1 + the index of the one before it at the same line with its code */
 };
 
 /* A message kept: where it was read, its arrows in its conversation's diagram, its text. */
@@ -78,9 +94,25 @@ struct trace_html {
     unsigned long long row_messages; /* the messages the rows count */
     unsigned long long outside;      /* messages in no conversation */
 
+    /* Every diagnostic of the run, up to TRACE_HTML_DIAGNOSTICS_MAX; the rest are counted. */
+    struct page_diagnostic *diagnostics;
+    size_t ndiagnostics, diagnostics_cap;
+    unsigned long long diagnostics_omitted;
+    struct strmap *diagnostic_index; /* "LINE:FILE:CODE" -> 1 + index of the latest such */
+    /* The files the diagnostics name, copied: a finding told again from a worker's log (--jobs)
+     * names its file in the log's memory, which the next batch reuses. */
+    struct strmap *diagnostic_files;
+    const char *captures[CAPTURES_MAX]; /* the files read, in order */
+    size_t ncaptures;
+    unsigned long long more_captures;
+    double first_time, last_time;     /* the span of message time; NAN before any */
+    struct strmap *outside_kinds;     /* kind -> count (unsigned long long *) of no conversation */
+    unsigned long long outside_other; /* those of kinds past OUTSIDE_KINDS_MAX */
+
     struct strmap *string_index; /* name -> its index + 1 */
     char **strings;
     size_t nstrings;
+    bool strings_written; /* the table is on the page: no name joins it any more */
 
     struct strbuf json, key;
 };
@@ -97,6 +129,10 @@ struct trace_html *trace_html_new(unsigned long max_arrows, char *const *hidden,
     h->dropped = strmap_new();
     h->lines = strmap_new();
     h->string_index = strmap_new();
+    h->diagnostic_index = strmap_new();
+    h->diagnostic_files = strmap_new();
+    h->outside_kinds = strmap_new();
+    h->first_time = h->last_time = NAN;
     return h;
 }
 
@@ -134,6 +170,12 @@ void trace_html_free(struct trace_html *h)
     strmap_free(h->dropped, NULL);
     strmap_free(h->lines, NULL);
     strmap_free(h->string_index, NULL);
+    strmap_free(h->diagnostic_index, NULL);
+    strmap_free(h->diagnostic_files, free);
+    strmap_free(h->outside_kinds, free);
+    for (size_t i = 0; i < h->ndiagnostics; i++)
+        free(h->diagnostics[i].message);
+    free(h->diagnostics);
     for (size_t i = 0; i < h->nstrings; i++)
         free(h->strings[i]);
     free(h->strings);
@@ -205,7 +247,7 @@ static void put_name(struct trace_html *h, struct jsonout *w, const char *s)
         return;
     }
     uintptr_t index = (uintptr_t)strmap_get(h->string_index, s);
-    if (!index && h->nstrings < STRINGS_MAX) {
+    if (!index && h->nstrings < STRINGS_MAX && !h->strings_written) {
         h->strings = xrealloc(h->strings, (h->nstrings + 1) * sizeof *h->strings);
         h->strings[h->nstrings++] = xstrdup(s);
         index = h->nstrings;
@@ -384,10 +426,29 @@ static struct kept_message *message_at(struct kept *k, const char *file, unsigne
 
 /* ---- messages and findings ---- */
 
+/* The file a message came from, for the heading: the files are read one after the other. */
+static void note_capture(struct trace_html *h, const char *file)
+{
+    if (h->ncaptures &&
+        (h->captures[h->ncaptures - 1] == file || strcmp(h->captures[h->ncaptures - 1], file) == 0))
+        return;
+    if (h->more_captures || h->ncaptures == CAPTURES_MAX)
+        h->more_captures += !h->more_captures || strcmp(h->captures[CAPTURES_MAX - 1], file) != 0;
+    else
+        h->captures[h->ncaptures++] = file;
+}
+
 void trace_html_begin(struct trace_html *h, const struct message *m)
 {
     h->now = m;
     h->replayed = false;
+    if (m->at.file)
+        note_capture(h, m->at.file);
+    double t;
+    if (schedule_view_time(m, &t) && isfinite(t)) {
+        h->first_time = isnan(h->first_time) ? t : fmin(h->first_time, t);
+        h->last_time = isnan(h->last_time) ? t : fmax(h->last_time, t);
+    }
 }
 
 static bool at_now(const struct trace_html *h, const char *file, unsigned long line)
@@ -428,8 +489,67 @@ static void route_related(struct trace_html *h, const struct diag_finding *f,
 
 /* A finding at the message being traced waits for it (h->current): its conversation, and so
  * whether the related line is in another, is known once the message is followed. */
+static const char *diagnostic_key(struct trace_html *h, const char *file, unsigned long line,
+                                  const char *code)
+{
+    sb_reset(&h->key);
+    sb_addf(&h->key, "%lu:%s:%s", line, file ? file : "", code);
+    return h->key.buf;
+}
+
+static const char *file_kept(struct trace_html *h, const char *file)
+{
+    if (!file)
+        return NULL;
+    char *kept = strmap_get(h->diagnostic_files, file);
+    if (!kept) {
+        kept = xstrdup(file);
+        strmap_put(h->diagnostic_files, file, kept);
+    }
+    return kept;
+}
+
+static void keep_diagnostic(struct trace_html *h, const struct diag_finding *f)
+{
+    if (h->ndiagnostics == TRACE_HTML_DIAGNOSTICS_MAX) {
+        h->diagnostics_omitted++;
+        return;
+    }
+    if (h->ndiagnostics == h->diagnostics_cap) {
+        h->diagnostics_cap = h->diagnostics_cap ? 2 * h->diagnostics_cap : 64;
+        h->diagnostics = xrealloc(h->diagnostics, h->diagnostics_cap * sizeof *h->diagnostics);
+    }
+    const struct diag_where *w = f->where;
+    const char *key = diagnostic_key(h, w->file, w->line, f->code);
+    h->diagnostics[h->ndiagnostics] = (struct page_diagnostic){
+        .file = file_kept(h, w->file),
+        .line = w->line,
+        .code = f->code,
+        .severity = f->severity,
+        .message = xstrndup(f->message, f->message_len),
+        .row = -1,
+        .prev_same = (uintptr_t)strmap_get(h->diagnostic_index, key),
+    };
+    strmap_put(h->diagnostic_index, key, (void *)(uintptr_t)++h->ndiagnostics);
+}
+
+/* The diagnostics a conversation's summary names are its: the latest of each not yet another's. */
+static void claim_diagnostics(struct trace_html *h, const struct findings *list, long row)
+{
+    for (size_t i = 0; list && i < list->n; i++) {
+        const struct finding *f = &list->v[i];
+        size_t at = (uintptr_t)strmap_get(h->diagnostic_index,
+                                          diagnostic_key(h, f->file, f->line, f->code));
+        while (at && h->diagnostics[at - 1].row >= 0)
+            at = h->diagnostics[at - 1].prev_same;
+        if (at)
+            h->diagnostics[at - 1].row = row;
+    }
+}
+
 void trace_html_finding(struct trace_html *h, const struct diag_finding *f)
 {
+    keep_diagnostic(h, f);
     const struct diag_where *w = f->where;
     if (at_now(h, w->file, w->line)) {
         findings_add(&h->current, f);
@@ -499,12 +619,27 @@ static void keep_message(struct trace_html *h, struct kept *k, const struct mess
         flag(h, k);
 }
 
+/* A message of no conversation, told apart by its kind in "Left out". */
+static void note_outside(struct trace_html *h, const char *kind)
+{
+    h->outside++;
+    unsigned long long *n = strmap_get(h->outside_kinds, kind);
+    if (!n && strmap_size(h->outside_kinds) < OUTSIDE_KINDS_MAX) {
+        n = xcalloc(1, sizeof *n);
+        strmap_put(h->outside_kinds, kind, n);
+    }
+    if (n)
+        ++*n;
+    else
+        h->outside_other++;
+}
+
 void trace_html_message(struct trace_html *h, const struct message *m, const char *kind,
                         const char *sender, const char *conversation)
 {
     if (!conversation) {
         if (!hidden(h, kind))
-            h->outside++;
+            note_outside(h, kind);
         return;
     }
     struct kept *k = kept_for(h, conversation);
@@ -567,6 +702,7 @@ void trace_html_conversation(struct trace_html *h, const struct conversation_sum
 {
     begin_page(h, out);
     write_row(h, s, outcome, out);
+    claim_diagnostics(h, s->findings, h->rows);
     if (s->conversation) {
         struct kept *k = strmap_remove(h->open, s->conversation);
         bool dropped = strmap_remove(h->dropped, s->conversation) != NULL;
@@ -661,6 +797,89 @@ static size_t write_all_details(struct trace_html *h, const struct diagram_flush
     return n;
 }
 
+/* The files read and the span of message time, for the heading. */
+static void write_captures(struct trace_html *h, struct strbuf *out)
+{
+    struct jsonout w;
+    json_start(h, &w);
+    jsonout_begin_object(&w);
+    jsonout_key(&w, "files");
+    jsonout_begin_array(&w);
+    for (size_t i = 0; i < h->ncaptures; i++)
+        put_string(&w, h->captures[i]);
+    jsonout_end_array(&w);
+    jsonout_key(&w, "more");
+    jsonout_integer(&w, (json_int_t)h->more_captures);
+    jsonout_key(&w, "first");
+    jsonout_number(&w, h->first_time);
+    jsonout_key(&w, "last");
+    jsonout_number(&w, h->last_time);
+    jsonout_end_object(&w);
+    json_done(h, out);
+}
+
+static void write_diagnostics(struct trace_html *h, const struct diagram_flush *flush,
+                              struct strbuf *out)
+{
+    sb_adds(out, "{\"columns\":[\"file\",\"line\",\"severity\",\"code\",\"message\",\"row\"],"
+                 "\"rows\":[");
+    for (size_t i = 0; i < h->ndiagnostics; i++) {
+        const struct page_diagnostic *d = &h->diagnostics[i];
+        struct jsonout w;
+        json_start(h, &w);
+        jsonout_begin_array(&w);
+        put_name(h, &w, d->file);
+        jsonout_integer(&w, (json_int_t)d->line);
+        put_string(&w, d->severity == SEV_ERROR ? "error" : "warning");
+        put_string(&w, d->code);
+        put_string(&w, d->message);
+        if (d->row >= 0)
+            jsonout_integer(&w, d->row);
+        else
+            jsonout_null(&w);
+        jsonout_end_array(&w);
+        sb_adds(out, i ? ",\n" : "\n");
+        json_done(h, out);
+        diagram_flush_when_full(flush, out);
+    }
+    sb_adds(out, "]}");
+}
+
+struct tally_entry {
+    const char *name;
+    unsigned long long n;
+};
+
+static bool collect_tally(void *ctx, const char *key, void *value)
+{
+    struct tally_entry **at = ctx;
+    *(*at)++ = (struct tally_entry){key, *(unsigned long long *)value};
+    return false;
+}
+
+static int by_name(const void *a, const void *b)
+{
+    return strcmp(((const struct tally_entry *)a)->name, ((const struct tally_entry *)b)->name);
+}
+
+static void write_outside_kinds(struct trace_html *h, struct strbuf *out)
+{
+    size_t n = strmap_size(h->outside_kinds);
+    struct tally_entry *v = xmalloc((n + 1) * sizeof *v), *at = v;
+    strmap_sweep(h->outside_kinds, collect_tally, &at);
+    qsort(v, n, sizeof *v, by_name);
+    struct jsonout w;
+    json_start(h, &w);
+    jsonout_begin_object(&w);
+    for (size_t i = 0; i < n; i++) {
+        jsonout_key(&w, v[i].name);
+        jsonout_integer(&w, (json_int_t)v[i].n);
+    }
+    jsonout_end_object(&w);
+    json_done(h, out);
+    free(v);
+}
+
 void trace_html_finish(struct trace_html *h, const struct trace_stats *stats,
                        const struct diagram_flush *flush, struct strbuf *out)
 {
@@ -673,6 +892,7 @@ void trace_html_finish(struct trace_html *h, const struct trace_stats *stats,
         put_string(&w, h->strings[i]);
     jsonout_end_array(&w);
     json_done(h, out);
+    h->strings_written = true;
     sb_adds(out, ",\n\"stats\":");
     sb_reset(&h->json);
     trace_stats_write(stats, &h->json);
@@ -680,11 +900,20 @@ void trace_html_finish(struct trace_html *h, const struct trace_stats *stats,
     sb_adds(out, ",\"details\":{");
     unsigned long long kept_messages = 0;
     size_t kept = write_all_details(h, flush, out, &kept_messages);
+    sb_adds(out, "},\n\"captures\":");
+    write_captures(h, out);
+    sb_adds(out, ",\n\"diagnostics\":");
+    write_diagnostics(h, flush, out);
     sb_addf(out,
-            "},\n\"omitted\":{\"conversations\":%llu,\"messages\":%llu,\"outside\":%llu,"
+            ",\n\"omitted\":{\"conversations\":%llu,\"messages\":%llu,\"outside\":%llu,"
+            "\"outside_kinds\":",
+            (unsigned long long)h->rows - kept, h->row_messages - kept_messages, h->outside);
+    write_outside_kinds(h, out);
+    sb_addf(out,
+            ",\"outside_other\":%llu,\"diagnostics\":%llu,\"diagnostics_max\":%d,"
             "\"max_arrows\":%lu,\"text_max\":%d}}</script>\n<script>",
-            (unsigned long long)h->rows - kept, h->row_messages - kept_messages, h->outside,
-            h->max_arrows, TRACE_HTML_TEXT_MAX);
+            h->outside_other, h->diagnostics_omitted, TRACE_HTML_DIAGNOSTICS_MAX, h->max_arrows,
+            TRACE_HTML_TEXT_MAX);
     sb_adds(out, trace_html_script);
     sb_adds(out, "</script>\n</body>\n</html>\n");
 }

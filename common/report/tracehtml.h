@@ -21,7 +21,8 @@
 #include "report/diagram.h"
 #include "report/tracestats.h"
 
-enum { TRACE_HTML_TEXT_MAX = 32 << 20 };
+/* The text of kept messages, and the diagnostics listed (each is counted in the statistics). */
+enum { TRACE_HTML_TEXT_MAX = 32 << 20, TRACE_HTML_DIAGNOSTICS_MAX = 20000 };
 
 struct trace_html;
 

@@ -60,6 +60,12 @@ async function visit(browser, file, dir) {
       anomalies: Object.fromEntries([...document.querySelectorAll('#anomalies tr[data-name]')].map(tr =>
         [tr.cells[0].textContent, Number(tr.cells[1].textContent)])),
       left_out: text('#left-out'),
+      captures: text('#captures'),
+      // the first page of the table as it opens: problems first
+      opening: [...document.querySelectorAll('#conversation-table tr.conversation')].map(tr =>
+        [tr.cells[7].textContent, Number(tr.cells[8].textContent)]),
+      axes: [...document.querySelectorAll('#latency svg.histogram')].map(svg =>
+        [svg.querySelectorAll('line.axis').length, [...svg.querySelectorAll('text.tick')].map(t => t.textContent)]),
       scripts: document.querySelectorAll('script').length,
       images: document.querySelectorAll('img, iframe, object, embed').length,
       page_text: text('#app'),
@@ -124,9 +130,55 @@ async function visit(browser, file, dir) {
         if (descending) order.click();
       }
     }
+    // by findings (most first when ascending) and by outcome (violated first)
+    const RANK = ['violated', 'timeout', 'open', 'failed', 'refused', 'rejected', 'not-understood', 'cancelled', 'done'];
+    for (const [key, value] of [['findings', r => -r[col.findings]], ['outcome', r => RANK.indexOf(data.strings[r[col.outcome]])]]) {
+      choose('sort', key);
+      const values = [...document.querySelectorAll('#conversation-table tr.conversation')]
+        .map(tr => value(data.conversations.rows[Number(tr.dataset.row)]));
+      sorted[key] = values.length > 0 && values.every((v, i) => i === 0 || values[i - 1] <= v);
+    }
     choose('sort', 'time');
     return { by_protocol, by_agent, sorted };
   }));
+
+  // the search box, as a person types in it: the id of the table's last row, then an agent
+  r.search = {};
+  const last = await page.evaluate(() => {
+    const data = JSON.parse(document.getElementById('acp-data').textContent);
+    const rows = data.conversations.rows;
+    return rows.length ? rows[rows.length - 1][0] : null;
+  });
+  if (last) {
+    await page.type('#search', last);
+    r.search.id = last;
+    r.search.found = await page.$$eval('#conversation-table tr.conversation', trs => trs.map(tr => tr.cells[0].textContent));
+    r.search.count = await page.$eval('#count', e => e.textContent);
+    await page.$eval('#search', e => { e.value = ''; e.dispatchEvent(new Event('input')); });
+  }
+
+  // Anomalies by code: each code's list, and its first line with a conversation opened
+  r.codes = await page.evaluate(() => {
+    const out = {};
+    for (const tr of document.querySelectorAll('#anomalies tr.code')) {
+      tr.click();
+      out[tr.dataset.name] = [...document.querySelectorAll('#diagnostics li')].map(li => ({
+        where: li.querySelector('.where').textContent,
+        conversation: li.querySelector('.conversation') ? li.querySelector('.conversation').textContent : null,
+      }));
+    }
+    return out;
+  });
+  r.opened = null;
+  const code = Object.keys(r.codes).find(c => r.codes[c].some(d => d.conversation));
+  if (code) {
+    await page.click('#anomalies tr.code[data-name="' + code + '"]');
+    const i = r.codes[code].findIndex(d => d.conversation);
+    await page.click('#diagnostics li:nth-child(' + (i + 1) + ') button.where');
+    r.opened = { code, line: r.codes[code][i].where, conversation: r.codes[code][i].conversation,
+                 detail: await page.$eval('#detail h2', e => e.textContent),
+                 arrows: await page.$$eval('#diagram g.arrow', gs => gs.length) };
+  }
 
   // every conversation on the first page of the table, selected: its diagram's arrows (a real
   // mouse click on the first few, the others clicked from within the page, which is quicker)

@@ -11,8 +11,10 @@
   const rows = data.conversations.rows;
   const PAGE_ROWS = 100;
   const SVG_NS = 'http://www.w3.org/2000/svg';
-  const state = { outcome: '', protocol: '', agent: '', sort: 'time', descending: false, page: 0,
-                  shown: [], selected: -1 };
+  // The table opens with the problems first: violated conversations, then those with findings.
+  const state = { outcome: '', protocol: '', agent: '', search: '', sort: 'problems', descending: false,
+                  page: 0, shown: [], selected: -1 };
+  const diagnostics = data.diagnostics.rows;
 
   function el(tag, attrs, ...children) {
     const e = document.createElement(tag);
@@ -65,6 +67,11 @@
       }
     }
     const anomalies = tallyTable('anomalies', 'Anomalies by code', st.anomalies, 0, '');
+    anomalies.querySelectorAll('tr[data-name]').forEach(tr => {
+      tr.classList.add('code');
+      tr.title = 'list its diagnostics';
+      tr.addEventListener('click', () => showDiagnostics(tr.dataset.name));
+    });
     const kinds = tallyTable('kinds', 'Messages by kind', st.kinds, st.other_kinds, '(other kinds)');
     const latency = el('table', { id: 'latency' }, el('caption', { text: 'Latency' }),
       el('tr', {}, ...['pair', 'count', 'min', 'p50', 'p90', 'p99', 'max', 'histogram'].map(h => el('th', { text: h }))));
@@ -74,8 +81,37 @@
         ...['min', 'p50', 'p90', 'p99', 'max'].map(k => el('td', { class: 'n', text: seconds(p[k]) })),
         el('td', {}, histogram(h, st.histograms))));
     }
-    s.append(el('div', { class: 'tables' }, outcomes, anomalies, kinds), latency);
+    s.append(el('div', { class: 'tables' }, outcomes, anomalies, kinds), latency,
+      el('div', { id: 'diagnostics' }));
     return s;
+  }
+
+  // ---- the diagnostics of one code, each opening its conversation ----
+  function dcell(d, name) { return d[data.diagnostics.columns.indexOf(name)]; }
+  function showDiagnostics(code) {
+    const box = document.getElementById('diagnostics');
+    const mine = diagnostics.filter(d => dcell(d, 'code') === code);
+    const list = el('ul', { class: 'findings' });
+    for (const d of mine) {
+      const row = dcell(d, 'row');
+      const where = str(dcell(d, 'file')) + ':' + dcell(d, 'line');
+      const li = el('li', { class: dcell(d, 'severity') });
+      if (row === null) {
+        li.append(el('span', { class: 'where', text: where }), ' ' + dcell(d, 'message') + ' (no conversation)');
+      } else {
+        const open = el('button', { type: 'button', class: 'where', text: where });
+        open.addEventListener('click', () => {
+          select(row);
+          document.getElementById('detail').scrollIntoView();
+        });
+        li.append(open, ' ' + dcell(d, 'message') + ' ', el('span', { class: 'conversation', text: str(cell(rows[row], 'conversation')) }));
+      }
+      list.append(li);
+    }
+    const omitted = data.omitted.diagnostics ? ' (the page lists the first ' + data.omitted.diagnostics_max +
+      ' diagnostics of the run)' : '';
+    box.replaceChildren(el('h3', { text: code + ': ' + mine.length + ' diagnostic' + (mine.length === 1 ? '' : 's') + omitted }), list);
+    box.scrollIntoView();
   }
 
   // A latency histogram (log buckets, bucket i holding (base^(i-1), base^i]) drawn as bars, a bar
@@ -84,7 +120,7 @@
     const svg = document.createElementNS(SVG_NS, 'svg');
     svg.setAttribute('class', 'histogram');
     svg.setAttribute('width', '240');
-    svg.setAttribute('height', '40');
+    svg.setAttribute('height', '56');
     if (!h) return svg;
     const bins = new Map();
     const zeroBin = Math.floor(Math.log10(scheme.zero) * 10) - 1;
@@ -109,7 +145,40 @@
       bar.append(title);
       svg.append(bar);
     }
+    axis(svg, lo, hi, width, zeroBin);
     return svg;
+  }
+  function tickLabel(s) {
+    const round = v => String(Number(v.toPrecision(3)));
+    if (s < 1e-3) return round(s * 1e6) + ' µs';
+    if (s < 1) return round(s * 1e3) + ' ms';
+    return s < 60 ? round(s) + ' s' : seconds(s);
+  }
+  // The histogram's axis, in seconds on a log scale: a tick at each power of ten it spans (its
+  // ends when it spans fewer than two), labelled.
+  function axis(svg, lo, hi, width, zeroBin) {
+    const line = document.createElementNS(SVG_NS, 'line');
+    line.setAttribute('class', 'axis');
+    line.setAttribute('x1', '0');
+    line.setAttribute('x2', '240');
+    line.setAttribute('y1', '40.5');
+    line.setAttribute('y2', '40.5');
+    svg.append(line);
+    // every power of ten, or every second or third when they are many, so that labels fit
+    const decades = Math.floor((hi + 1) / 10) - Math.ceil(lo / 10) + 1, step = Math.max(1, Math.ceil(decades / 4));
+    const ticks = [];
+    for (let bin = lo; bin <= hi + 1; bin++) if (bin % (10 * step) === 0) ticks.push(bin);
+    if (ticks.length < 2) ticks.splice(0, ticks.length, lo, hi + 1);
+    for (const bin of ticks) {
+      const x = Math.min(238, Math.max(2, (bin - lo) * width));
+      const label = document.createElementNS(SVG_NS, 'text');
+      label.setAttribute('class', 'tick');
+      label.setAttribute('x', String(x));
+      label.setAttribute('y', '53');
+      label.setAttribute('text-anchor', x < 20 ? 'start' : x > 220 ? 'end' : 'middle');
+      label.textContent = bin <= zeroBin ? '0' : tickLabel(Math.pow(10, bin / 10));
+      svg.append(label);
+    }
   }
 
   // ---- the table of conversations ----
@@ -125,7 +194,8 @@
     const protocols = new Set(rows.map(r => str(cell(r, 'protocol'))));
     const agents = new Set();
     rows.forEach(r => cell(r, 'participants').forEach(a => agents.add(str(a))));
-    const sort = el('select', { id: 'sort' }, ...['time', 'duration', 'latency'].map(k => el('option', { value: k, text: 'by ' + k })));
+    const sort = el('select', { id: 'sort' }, ...['problems', 'time', 'duration', 'latency', 'findings', 'outcome']
+      .map(k => el('option', { value: k, text: k === 'problems' ? 'problems first' : 'by ' + k })));
     sort.addEventListener('change', () => { state.sort = sort.value; refresh(); });
     const order = el('button', { id: 'order', type: 'button', text: 'ascending' });
     order.addEventListener('click', () => {
@@ -133,21 +203,41 @@
       order.textContent = state.descending ? 'descending' : 'ascending';
       refresh();
     });
-    s.append(el('div', { class: 'controls' }, filterSelect('outcome', outcomes),
+    const search = el('input', { id: 'search', type: 'search', placeholder: 'id or agent', 'aria-label': 'find a conversation by its id or an agent' });
+    search.addEventListener('input', () => { state.search = search.value.trim().toLowerCase(); refresh(); });
+    s.append(el('div', { class: 'controls' }, search, filterSelect('outcome', outcomes),
       filterSelect('protocol', protocols), filterSelect('agent', agents), sort, order),
       el('p', { id: 'count' }), el('table', { id: 'conversation-table' }), el('div', { id: 'pager' }));
     return s;
   }
+  // How each order ranks a row: smaller first (ascending); null (unknown) last, either way.
+  const OUTCOME_RANK = ['violated', 'timeout', 'open', 'failed', 'refused', 'rejected', 'not-understood', 'cancelled', 'done'];
+  function rank(r) {
+    switch (state.sort) {
+      case 'problems': return (str(cell(r, 'outcome')) === 'violated' ? 0 : cell(r, 'findings') > 0 ? 1 : 2) * 1e9 - cell(r, 'findings');
+      case 'findings': return -cell(r, 'findings');
+      case 'outcome': { const i = OUTCOME_RANK.indexOf(str(cell(r, 'outcome'))); return i < 0 ? OUTCOME_RANK.length : i; }
+      default: return cell(r, { time: 'start', duration: 'duration', latency: 'latency' }[state.sort]);
+    }
+  }
+  function matches(r) {
+    const q = state.search;
+    return !q || str(cell(r, 'conversation')).toLowerCase().includes(q) ||
+      cell(r, 'participants').some(a => str(a).toLowerCase().includes(q));
+  }
   function refresh() {
-    const keyOf = { time: 'start', duration: 'duration', latency: 'latency' }[state.sort];
     state.shown = [];
+    const ranks = new Map();
     rows.forEach((r, i) => {
       if ((!state.outcome || str(cell(r, 'outcome')) === state.outcome) &&
           (!state.protocol || str(cell(r, 'protocol')) === state.protocol) &&
-          (!state.agent || cell(r, 'participants').some(a => str(a) === state.agent))) state.shown.push(i);
+          (!state.agent || cell(r, 'participants').some(a => str(a) === state.agent)) && matches(r)) {
+        state.shown.push(i);
+        ranks.set(i, rank(r));
+      }
     });
     state.shown.sort((a, b) => {
-      const x = cell(rows[a], keyOf), y = cell(rows[b], keyOf);
+      const x = ranks.get(a), y = ranks.get(b);
       if (x === y) return a - b;
       if (x === null) return 1; // unknown last, either way
       if (y === null) return -1;
@@ -238,6 +328,16 @@
       el('pre', { class: 'verbatim', text: m.text }));
   }
 
+  // What the report is of: the captures read, and the span of their message time.
+  function heading() {
+    const c = data.captures;
+    let files = c.files.join(', ');
+    if (c.more) files += ' and ' + c.more + ' more';
+    const span = c.first === null ? 'no message time' :
+      time(c.first) + ' to ' + time(c.last) + ' UTC (' + (seconds(c.last - c.first) || '0 s') + ')';
+    return el('p', { id: 'captures', text: (files || 'no capture') + ': ' + span });
+  }
+
   function leftOut() {
     const o = data.omitted;
     const notes = [];
@@ -248,14 +348,21 @@
         ' MiB of text at most, conversations with findings first; their rows and the statistics are whole');
     }
     if (o.outside) {
+      const kinds = Object.entries(o.outside_kinds).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+        .map(([k, n]) => k + ' ' + n);
+      if (o.outside_other) kinds.push('other kinds ' + o.outside_other);
       notes.push(o.outside + ' message' + (o.outside === 1 ? '' : 's') +
-        ' of no conversation (heartbeats, broadcasts), counted in the statistics only');
+        ' of no conversation (' + kinds.join(', ') + '), counted in the statistics only');
+    }
+    if (o.diagnostics) {
+      notes.push('the diagnostics past the first ' + o.diagnostics_max + ' (' + o.diagnostics +
+        ') from the lists of each code, counted in Anomalies by code');
     }
     return notes.length ? el('p', { class: 'left-out', id: 'left-out', text: 'Left out: ' + notes.join('; ') + '.' }) : '';
   }
 
   const app = document.getElementById('app');
-  app.replaceChildren(el('header', {}, el('h1', { text: 'acp-trace report' })), leftOut(), statsSection(),
+  app.replaceChildren(el('header', {}, el('h1', { text: 'acp-trace report' }), heading()), leftOut(), statsSection(),
     conversationsSection(), el('section', { id: 'detail' }));
   refresh();
 })();
