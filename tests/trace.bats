@@ -821,6 +821,21 @@ outcomes_in_svg() {
     done
 }
 
+# Issue 38: a narrow text diagram is drawn in bands, each with the columns of its own agents; the
+# busiest agent (the queen) is the first column of each, where the eye finds it from band to band.
+@test "diagrams: the text diagram keeps the busiest agent's column in one place from band to band" {
+    "$ACP_BUILD/gen-colony" 400 16 3 >"$BATS_TEST_TMPDIR/in"
+    run -0 --separate-stderr acp-trace --format=text --width=70 "$BATS_TEST_TMPDIR/in"
+    local heads
+    heads=$(grep -E '^line +time +delta ' <<<"$output")
+    [ "$(wc -l <<<"$heads")" -ge 3 ] || fail "one band only: $heads"
+    # every band's first column is the queen's, at the same place
+    run -0 awk '{ print index($0, " queen ") }' <<<"$heads"
+    assert_equal "$(sort -u <<<"$output")" "$(head -1 <<<"$output")"
+    run -0 awk '{ print $4 }' <<<"$heads"
+    assert_equal "$(sort -u <<<"$output")" queen
+}
+
 # Issue 38: a partial result is more to come, not the answer that ends the task.
 @test "diagrams: a partial result is drawn as partial, in every format and in the report" {
     local in fmt

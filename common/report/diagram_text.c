@@ -43,6 +43,7 @@ struct flow {
     size_t *slot;                     /* each column's width */
     size_t *x;                        /* each column's lifeline on the band drawn */
     size_t *cols, ncols;              /* the band's columns, in order */
+    size_t busiest;                   /* the column of the most arrows, first in every band */
     char *cells;                      /* the line being drawn */
     unsigned char *ink;               /* each cell's tone */
     struct strbuf tmp;
@@ -355,10 +356,42 @@ static void flow_note(void *ctx, const struct note *n)
 
 /* ---- Bands ---- */
 
+/* The column that sends or receives the most arrows (the first of those): the queen, a broker. */
+static size_t busiest_column(const struct diagram *d)
+{
+    size_t *arrows = xcalloc(d->nnames + 1, sizeof *arrows), best = 0;
+    for (size_t i = 0; i < d->nrows; i++) {
+        const struct row *r = &d->rows[i];
+        arrows[r->from] += r->n;
+        for (size_t k = 0; k < r->n; k++)
+            arrows[d->to[r->first + k]]++;
+    }
+    for (size_t c = 1; c < d->nnames; c++)
+        if (arrows[c] > arrows[best])
+            best = c;
+    free(arrows);
+    return best;
+}
+
+/* Of several bands, the busiest column goes first in each it is in, so that the eye finds it in
+ * one place from band to band, whoever else takes part. */
+static void busiest_first(struct flow *f)
+{
+    if (f->plan->npages < 2)
+        return;
+    for (size_t i = 1; i < f->ncols; i++)
+        if (f->cols[i] == f->busiest) {
+            memmove(f->cols + 1, f->cols, i * sizeof *f->cols);
+            f->cols[0] = f->busiest;
+            return;
+        }
+}
+
 /* A band's head: the gutter's titles and the names of its columns, where their lifelines start. */
 static void band_head(struct flow *f, size_t page)
 {
     f->ncols = draw_page_columns(f->d, f->plan, page, page + 1, f->cols);
+    busiest_first(f);
     size_t at = f->gutter;
     for (size_t i = 0; i < f->ncols; i++) {
         size_t c = f->cols[i];
@@ -448,6 +481,7 @@ void draw_flow(const struct diagram *d, const struct diagram_layout *layout, str
         f.slot[c] = max_size(TEXT_SLOT_MIN, draw_name_width(d->names[c], f.name_max, true) + 2);
     f.cells = xmalloc(f.width + 1);
     f.ink = xmalloc(f.width + 1);
+    f.busiest = busiest_column(d);
     const struct limits limits = {.width = f.width,
                                   .width_overhead = f.gutter + TEXT_LABEL_MIN,
                                   /* a message's columns before its label's room: a band
