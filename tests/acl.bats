@@ -569,6 +569,27 @@ build_stream() {
     assert_equal "$(grep -c "'x-acp-expressions' must list members whose text is one parenthesised expression \[convert-unwritable\]" <<<"$stderr")" 4
 }
 
+# Issue 38: in FIPA SL "yes" is a String and yes a Word; JSON holds both as "yes", so the reader
+# marks the user parameters that came as strings (x-acp-quoted) and the writer quotes them again.
+@test "acl: a user parameter's quoted string stays a string through FIPA JSON and IACP; a word stays a word" {
+    local f=$BATS_TEST_TMPDIR/quoted.acl
+    printf '%s\n' '(inform :sender (agent-identifier :name a :X-desk "d1") :receiver (set (agent-identifier :name b)) :content "x" :X-JADE-track "yes" :X-priority high :X-acp-note "n" :X-label "two words")' >"$f"
+    run -0 acp-convert --fipa-profile=standard --to=fipa "$f"
+    assert_output '{"performative":"inform","sender":{"name":"a","X-desk":"d1","x-acp-quoted":["X-desk"]},"receiver":"b","content":"x","X-JADE-track":"yes","X-priority":"high","note":"n","X-label":"two words","x-acp-quoted":["X-JADE-track","note"]}'
+    run -0 bash -c "acp-convert --fipa-profile=standard --to=fipa '$f' | acp-convert --fipa-profile=standard --to=fipa-acl"
+    assert_line --index 1 ' :sender (agent-identifier :name a :X-desk "d1")'
+    assert_line --index 4 ' :X-JADE-track "yes"'
+    assert_line --index 5 ' :X-priority high'
+    assert_line --index 6 ' :X-acp-note "n"'
+    run -0 bash -c "acp-convert --fipa-profile=standard --to=iacp --now=0 '$f' | acp-convert --fipa-profile=standard --to=fipa-acl | acp-convert --fipa-profile=standard --to=fipa"
+    assert_output "$(acp-convert --fipa-profile=standard --to=fipa "$f")"
+    # the marker names string members only
+    f=$(lines_file '{"performative":"inform","X-n":1,"x-acp-quoted":["X-n"]}' '{"performative":"inform","x-acp-quoted":"X-n","X-n":"a"}')
+    run -1 --separate-stderr acp-convert --fipa-profile=standard --to=fipa-acl "$f"
+    assert_output ''
+    assert_equal "$(grep -c "'x-acp-quoted' must list members whose values are strings \[convert-unwritable\]" <<<"$stderr")" 2
+}
+
 # Rule 5 of issue 22: JADE reads :x-NAME and :X-NAME as one parameter, NAME, and writes it back
 # as :X-NAME. So the reader takes the prefix in either case, the writer writes X-, and the
 # mappings' members keep their lower-case families (x-iacp-*, x-fipa-*).

@@ -427,8 +427,9 @@ static const struct diag_code codes[] = {
      "The string form cannot carry it: sender or receiver is not an agent identifier, reply_by "
      "is not an RFC 3339 date-time of the years 0 to 9999, a standard parameter is not a "
      "string, a string holds a NUL character, a member name holds white space or parentheses, "
-     "two member names differ only in case (parameter names do not tell them apart), or "
-     "x-acp-expressions names a member whose text is not one parenthesised expression."},
+     "two member names differ only in case (parameter names do not tell them apart), "
+     "x-acp-expressions names a member whose text is not one parenthesised expression, or "
+     "x-acp-quoted names a member whose value is not a string."},
     {"convert-output-invalid", "error", "the converted message would break its protocol's rules",
      "The output would not pass acp-validate --stateless for its protocol, so the input record "
      "is rejected rather than written: a FIPA message without sender or receiver has no IACP "

@@ -14,6 +14,7 @@
 
 /* Members the reader and writer keep for themselves (acl.h says what each means). */
 static const char expressions_member[] = "x-acp-expressions";
+static const char quoted_member[] = "x-acp-quoted";
 static const char spelling_member[] = "x-acp-reply-by";
 static const char partial_member[] = "x-acp-partial";
 static const char content_text_member[] = "x-acp-content-text";
@@ -252,12 +253,14 @@ static json_t *expression_json(struct acl_parser *p, const struct sexp *x)
 struct object_reading {
     json_t *seen;        /* its parameter names, in lower case */
     json_t *expressions; /* members read from a parenthesised expression */
+    json_t *quoted;      /* user parameters read from a "..." string that could be a word */
 };
 
 static void object_reading_init(struct object_reading *r)
 {
     r->seen = json_object();
     r->expressions = json_array();
+    r->quoted = json_array();
 }
 
 /* Adds the expressions marker to obj (when there is one) and frees the rest. */
@@ -310,8 +313,11 @@ static void object_reading_finish(struct acl_parser *p, struct object_reading *r
 {
     if (!p->failed && json_array_size(r->expressions) > 0)
         set_member(p, obj, expressions_member, json_incref(r->expressions), x);
+    if (!p->failed && json_array_size(r->quoted) > 0)
+        set_member(p, obj, quoted_member, json_incref(r->quoted), x);
     json_decref(r->seen);
     json_decref(r->expressions);
+    json_decref(r->quoted);
 }
 
 /* Whether the writer writes the member in a form of its own (an agent, a set of agents, a
@@ -348,6 +354,20 @@ static char user_prefix_letter(const char *rest)
     return strncmp(rest, "iacp-", 5) == 0 || strncmp(rest, "fipa-", 5) == 0 ? 'x' : 'X';
 }
 
+static bool is_plain_word(const char *s, size_t len);
+
+/* A user parameter's value as a string, and the member it sets: a "..." string whose text would
+ * be written as a word is marked, so that it is written back as a string (in FIPA SL "yes" and
+ * yes are a String and a Word). */
+static void set_user_value(struct acl_parser *p, struct object_reading *r, json_t *obj,
+                           const char *name, json_t *v, const struct sexp *key,
+                           const struct sexp *value, bool agent)
+{
+    if (value->type == SX_STRING && is_plain_word(value->text, value->len))
+        json_array_append_new(r->quoted, json_string(name));
+    set_value(p, r, obj, name, v, key, value, agent);
+}
+
 /* A user parameter (":X-...") or unknown parameter into its member, by the rules in acl.h. agent:
  * it is a slot of an agent-identifier. */
 static void set_user_parameter(struct acl_parser *p, struct object_reading *r, json_t *obj,
@@ -372,16 +392,16 @@ static void set_user_parameter(struct acl_parser *p, struct object_reading *r, j
         return;
     }
     if (strncasecmp(name, "x-acp-", 6) == 0 && name[6]) {
-        set_value(p, r, obj, name + 6, v, key, value, agent);
+        set_user_value(p, r, obj, name + 6, v, key, value, agent);
         return;
     }
     if (strncasecmp(name, "x-", 2) != 0) {
-        set_value(p, r, obj, name, v, key, value, agent);
+        set_user_value(p, r, obj, name, v, key, value, agent);
         return;
     }
     char *member = xstrdup(name);
     member[0] = user_prefix_letter(name + 2);
-    set_value(p, r, obj, member, v, key, value, agent);
+    set_user_value(p, r, obj, member, v, key, value, agent);
     free(member);
 }
 
@@ -878,6 +898,7 @@ struct acl_writer {
     /* Of the object being written (the message, or an agent): */
     json_t *names;                   /* user parameter names written, in lower case */
     const json_t *expressions;       /* its x-acp-expressions, checked, or NULL */
+    const json_t *quoted;            /* its x-acp-quoted, checked, or NULL */
     const struct json_text *content; /* the content's text as it came, or NULL */
 };
 
@@ -984,13 +1005,18 @@ static bool claim_name(struct acl_writer *w, const char *prefix, const char *nam
     return fresh;
 }
 
-static bool is_expression(const struct acl_writer *w, const char *name)
+static bool is_listed(const json_t *list, const char *name)
 {
     size_t i;
     json_t *listed;
-    json_array_foreach(w->expressions, i,
+    json_array_foreach(list, i,
                        listed) if (strcmp(json_string_value(listed), name) == 0) return true;
     return false;
+}
+
+static bool is_expression(const struct acl_writer *w, const char *name)
+{
+    return is_listed(w->expressions, name);
 }
 
 /* A member the string form has no parameter for, as a user parameter (rules in acl.h). */
@@ -1016,7 +1042,7 @@ static void write_user_parameter(struct acl_writer *w, const char *name, const j
         if (is_expression(w, name))
             sb_add(w->out, json_string_value(v), json_string_length(v));
         else
-            write_text(w, json_string_value(v), json_string_length(v), true);
+            write_text(w, json_string_value(v), json_string_length(v), !is_listed(w->quoted, name));
         return;
     }
     if (!claim_name(w, "X-acp-json-", name)) {
@@ -1052,10 +1078,23 @@ static bool is_one_list(const char *text, size_t len)
            !memchr(text, '\0', len);
 }
 
-/* x-acp-expressions names members whose text is a parenthesised expression, written as one. */
-static const json_t *checked_expressions(struct acl_writer *w, const json_t *obj)
+static bool fits_quoted(const json_t *v)
 {
-    const json_t *list = json_object_get(obj, expressions_member);
+    return json_is_string(v);
+}
+
+static bool fits_expression(const json_t *v)
+{
+    return json_is_string(v) && is_one_list(json_string_value(v), json_string_length(v));
+}
+
+/* A marker of the object (x-acp-expressions: members whose text is a parenthesised expression,
+ * written as one; x-acp-quoted: string members written as "..." strings, never as words): the
+ * list of its members, each of whose value fits, or NULL, after reporting it when it is not. */
+static const json_t *checked_marker(struct acl_writer *w, const json_t *obj, const char *marker,
+                                    bool (*fits)(const json_t *v), const char *values)
+{
+    const json_t *list = json_object_get(obj, marker);
     if (!list)
         return NULL;
     size_t i;
@@ -1063,18 +1102,26 @@ static const json_t *checked_expressions(struct acl_writer *w, const json_t *obj
     bool ok = json_is_array(list);
     json_array_foreach(list, i, name)
     {
-        const json_t *v =
-            json_object_get(obj, json_string_value(name) ? json_string_value(name) : "");
-        if (!json_is_string(name) || !json_is_string(v) ||
-            !is_one_list(json_string_value(v), json_string_length(v)))
+        const char *text = json_string_value(name);
+        if (!text || !fits(json_object_get(obj, text)))
             ok = false;
     }
     if (!ok) {
-        unwritable(w, "'%s' must list members whose text is one parenthesised expression",
-                   expressions_member);
+        unwritable(w, "'%s' must list members whose %s", marker, values);
         return NULL;
     }
     return list;
+}
+
+static const json_t *checked_expressions(struct acl_writer *w, const json_t *obj)
+{
+    return checked_marker(w, obj, expressions_member, fits_expression,
+                          "text is one parenthesised expression");
+}
+
+static const json_t *checked_quoted(struct acl_writer *w, const json_t *obj)
+{
+    return checked_marker(w, obj, quoted_member, fits_quoted, "values are strings");
 }
 
 static bool is_member_name_writable(const char *name)
@@ -1113,7 +1160,8 @@ static void write_agent_slots(struct acl_writer *w, const json_t *agent)
             sb_addf(w->out, " :%s ", key);
             write_agent_sequence(w, v, key[0] == 'r');
         } else if (strcmp(key, "name") == 0 ||
-                   (w->expressions && strcmp(key, expressions_member) == 0)) {
+                   (w->expressions && strcmp(key, expressions_member) == 0) ||
+                   (w->quoted && strcmp(key, quoted_member) == 0)) {
             continue;
         } else if (!is_member_name_writable(key)) {
             unwritable(w, "member name '%s' cannot be a parameter name", key);
@@ -1136,14 +1184,16 @@ static void write_agent(struct acl_writer *w, const json_t *agent)
         sb_adds(w->out, " :X-acp-object true");
     if (json_is_object(agent)) {
         json_t *names = w->names;
-        const json_t *expressions = w->expressions;
+        const json_t *expressions = w->expressions, *quoted = w->quoted;
         w->names = json_object();
         claim_name(w, "x-acp-", "object"); /* the marker's, whether written or not */
         w->expressions = checked_expressions(w, agent);
+        w->quoted = checked_quoted(w, agent);
         write_agent_slots(w, agent);
         json_decref(w->names);
         w->names = names;
         w->expressions = expressions;
+        w->quoted = quoted;
     }
     sb_addc(w->out, ')');
 }
@@ -1291,6 +1341,7 @@ static void write_parameter(struct acl_writer *w, const json_t *msg, const char 
 {
     const struct parameter *param = find_parameter_by_member(key);
     if ((strcmp(key, expressions_member) == 0 && w->expressions) ||
+        (strcmp(key, quoted_member) == 0 && w->quoted) ||
         (strcmp(key, spelling_member) == 0 && kept_spelling(msg)) ||
         (strcmp(key, content_text_member) == 0 && is_marked_text(msg) &&
          !is_expression(w, "content")))
@@ -1346,6 +1397,7 @@ bool acl_write(struct strbuf *out, const json_t *msg, bool upper, const struct j
     for (size_t i = 0; i < sizeof markers / sizeof *markers; i++)
         claim_name(&w, "x-acp-", markers[i]);
     w.expressions = checked_expressions(&w, msg);
+    w.quoted = checked_quoted(&w, msg);
     size_t mark = out->len;
     sb_addc(out, '(');
     sb_adds(out, fipa_act_name(written, upper ? SPELL_UPPER : SPELL_KEBAB));
