@@ -590,6 +590,30 @@ build_stream() {
     assert_equal "$(grep -c "'x-acp-quoted' must list members whose values are strings \[convert-unwritable\]" <<<"$stderr")" 2
 }
 
+# Issue 39: FIPA's string form has no escape but \", so a control character would reach the
+# terminal of whoever reads the output raw (a window title, a cleared screen, reversed text).
+@test "acl: a string that holds a terminal control is not written in the string form; tab, newline and CRLF are" {
+    local f=$BATS_TEST_TMPDIR/in.jsonl code
+    for code in 001b 0007 000d 007f 0085 202e 2066; do
+        printf '{"performative":"inform","sender":"a","receiver":"b","content":"x\\u%sy"}\n' "$code" >"$f"
+        run -1 --separate-stderr acp-convert --to=fipa-acl --rejects="$BATS_TEST_TMPDIR/rej" "$f"
+        assert_output ''
+        assert_equal "$stderr" "acp-convert: $f:1: error: a string holds the control character U+${code^^}, which the string form has no escape for [convert-unwritable]"
+        cmp "$f" "$BATS_TEST_TMPDIR/rej"
+    done
+    # in a name or a user parameter too
+    printf '%s\n' '{"performative":"inform","sender":"a\u001b[2J","receiver":"b","content":"x"}' \
+        '{"performative":"inform","sender":"a","receiver":"b","content":"x","X-note":"\u009b31m"}' >"$f"
+    run -1 --separate-stderr acp-convert --to=fipa-acl "$f"
+    assert_output ''
+    assert_equal "$(grep -c 'convert-unwritable' <<<"$stderr")" 2
+    # what JADE writes in content stays: a tab, newlines, CRLF, and JSON content's own escapes
+    printf '%s\n' '{"performative":"inform","sender":"a","receiver":"b","content":"a\tb\nc\r\nd"}' \
+        '{"performative":"inform","sender":"a","receiver":"b","content":{"t":"\u001b"},"language":"json"}' >"$f"
+    run -0 bash -c "acp-convert --to=fipa-acl '$f' | acp-convert --to=fipa"
+    assert_output "$(cat "$f")"
+}
+
 # Rule 5 of issue 22: JADE reads :x-NAME and :X-NAME as one parameter, NAME, and writes it back
 # as :X-NAME. So the reader takes the prefix in either case, the writer writes X-, and the
 # mappings' members keep their lower-case families (x-iacp-*, x-fipa-*).

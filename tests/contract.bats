@@ -196,6 +196,24 @@ reject_code() { # INPUT-BYTES (printf format) CODE COLUMN
     cmp "$BATS_TEST_TMPDIR/copy" "$f"
 }
 
+# Issue 39: --rejects=/dev/stdin read back what it wrote, without end (28 GB of stderr a minute).
+@test "an output that is the input's pipe, by whatever name, is refused in every tool, status 2" {
+    local tool name
+    for tool in acp-validate acp-trace acp-convert acp-replay; do
+        for name in /dev/stdin /proc/self/fd/0; do
+            local args=(--rejects="$name")
+            [ "$tool" = acp-convert ] && args+=(--to=fipa)
+            [ "$tool" = acp-replay ] && args+=(--topspeed)
+            sh_run "printf 'garbage\\n' | timeout 10 $tool ${args[*]} 2>&1 >/dev/null"
+            assert_failure 2
+            assert_output "$tool: <stdin>:0: error: this input is also the output '$name'; nothing was read [io-error]"
+            sh_run "printf 'garbage\\n' | timeout 10 $tool ${args[*]/--rejects/--output} 2>&1 >/dev/null"
+            assert_failure 2
+            assert_output "$tool: <stdin>:0: error: this input is also the output '$name'; nothing was read [io-error]"
+        done
+    done
+}
+
 @test "--rejects on the same file as -o is refused, status 2" {
     f=$(lines_file "$GOOD" bad)
     run -2 --separate-stderr acp-validate --stateless -o "$BATS_TEST_TMPDIR/both" --rejects="$BATS_TEST_TMPDIR/both" "$f"

@@ -426,7 +426,10 @@ static const struct diag_code codes[] = {
     {"convert-unwritable", "error", "a FIPA message cannot be written in the string form",
      "The string form cannot carry it: sender or receiver is not an agent identifier, reply_by "
      "is not an RFC 3339 date-time of the years 0 to 9999, a standard parameter is not a "
-     "string, a string holds a NUL character, a member name holds white space or parentheses, "
+     "string, a string holds a NUL character or a control character a terminal acts on (ESC, "
+     "BEL, a CR that ends no line, DEL, C1, a direction override: the string form has no "
+     "escape for them, and raw they would act on the terminal of whoever reads the output), a "
+     "member name holds white space or parentheses, "
      "two member names differ only in case (parameter names do not tell them apart), "
      "x-acp-expressions names a member whose text is not one parenthesised expression, or "
      "x-acp-quoted names a member whose value is not a string."},

@@ -9,6 +9,7 @@
 
 #include "base/jsonout.h"
 #include "base/timeutil.h"
+#include "base/utf8.h"
 #include "proto/acl_lex.h"
 #include "proto/fipa.h"
 
@@ -1376,6 +1377,47 @@ static void write_parameter(struct acl_writer *w, const json_t *msg, const char 
         unwritable(w, "'%s' must be a string to be written in the string form", key);
 }
 
+/* The first character of text that a terminal takes for a command rather than text (ESC, BEL, a
+ * CR that ends no line, DEL, a C1 control, a direction override: utf8_acts_on_terminal), or -1.
+ * A tab, a newline and CRLF, which JADE writes in content, are text. */
+static long terminal_control(const char *text, size_t len)
+{
+    const unsigned char *s = (const unsigned char *)text;
+    for (size_t i = 0; i < len;) {
+        unsigned char c = s[i];
+        if (c < 0x80) {
+            bool crlf = c == '\r' && i + 1 < len && s[i + 1] == '\n';
+            if ((c < 0x20 && c != '\t' && c != '\n' && !crlf) || c == 0x7f)
+                return c;
+            i++;
+            continue;
+        }
+        size_t n = utf8_sequence_length(s + i, len - i);
+        if (n == 0)
+            return -1; /* what was read as JSON is UTF-8: no character of the input's is here */
+        unsigned cp = utf8_decode(s + i, n);
+        if (utf8_acts_on_terminal(cp))
+            return cp;
+        i += n;
+    }
+    return -1;
+}
+
+/* The string form has no escape but \", so a message whose text holds a terminal control is not
+ * written: raw, it would act on the terminal of whoever reads it (a title, a cleared screen). */
+static void refuse_controls(struct acl_writer *w, const char *text, size_t len)
+{
+    long cp = terminal_control(text, len);
+    if (cp < 0)
+        return;
+    char code[16];
+    snprintf(code, sizeof code, "U+%04lX", (unsigned long)cp);
+    unwritable(w,
+               "a string holds the control character %s, which the string form has no escape "
+               "for",
+               code);
+}
+
 bool acl_write(struct strbuf *out, const json_t *msg, bool upper, const struct json_text *content,
                struct diag_sink *sink, const struct diag_where *at)
 {
@@ -1416,6 +1458,8 @@ bool acl_write(struct strbuf *out, const json_t *msg, bool upper, const struct j
         sb_adds(out, "\n :X-acp-performative counter_propose");
     sb_adds(out, ")\n");
     json_decref(w.names);
+    if (!w.failed)
+        refuse_controls(&w, out->buf + mark, out->len - mark);
     if (w.failed)
         out->len = mark, out->buf[mark] = '\0';
     return !w.failed;

@@ -531,6 +531,37 @@ static const char *shared_with_output(struct filter *f, const struct stat *out,
     return NULL;
 }
 
+/* Whether an output is an input by what it is, whatever its name (/dev/stdin, /proc/self/fd/0,
+ * a link): the same file, which writing would destroy or feed forever, or the same pipe, which
+ * would feed the tool its own output (--rejects=/dev/stdin read back what it wrote, without end).
+ * A socket counts for an output the tool opened only: standard output on the input's socket
+ * (inetd, a socket-activated service) goes to the peer, not back in. */
+static bool is_input(const struct stat *in, const struct stat *out, bool opened)
+{
+    if (!(in->st_dev == out->st_dev && in->st_ino == out->st_ino))
+        return false;
+    return (S_ISREG(in->st_mode) && S_ISREG(out->st_mode)) ||
+           (S_ISFIFO(in->st_mode) && S_ISFIFO(out->st_mode)) ||
+           (opened && S_ISSOCK(in->st_mode) && S_ISSOCK(out->st_mode));
+}
+
+/* The output an input is, if any: reported. */
+static bool input_is_output(struct filter *f, const char *display, const struct stat *in,
+                            const struct stat *out, const struct stat *rej)
+{
+    const char *rejects = f->cfg->opts->rejects;
+    bool out_opened = f->out != stdout;
+    if (is_input(in, out, out_opened)) {
+        report_clash(f, display, "this input is also the output", f->out_name);
+        return true;
+    }
+    if (f->rejects && is_input(in, rej, true)) {
+        report_clash(f, display, "this input is also the output", rejects);
+        return true;
+    }
+    return false;
+}
+
 /* Truncating an input to write to it would destroy it (and appending would feed the tool its
  * own output forever); two outputs on one file would overwrite each other's lines. */
 static bool outputs_clash(struct filter *f, char **files, int nfiles)
@@ -550,12 +581,8 @@ static bool outputs_clash(struct filter *f, char **files, int nfiles)
         bool is_stdin = strcmp(files[i], "-") == 0;
         if ((is_stdin ? fstat(STDIN_FILENO, &in) : stat(files[i], &in)) != 0)
             continue; /* reported when the file is opened */
-        const char *display = is_stdin ? "<stdin>" : files[i];
-        if (same_regular_file(&in, &out) || same_regular_file(&in, &rej)) {
-            report_clash(f, display, "this input is also the output",
-                         same_regular_file(&in, &out) ? f->out_name : rejects);
+        if (input_is_output(f, is_stdin ? "<stdin>" : files[i], &in, &out, &rej))
             return true;
-        }
     }
     return false;
 }
