@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/keyform.h"
+#include "base/siphash.h"
 #include "base/util.h"
 
 enum { INITIAL_SLOTS = 64 };
@@ -13,55 +15,18 @@ size_t hashtab_hash(const char *s)
     return hashtab_hash_len(s, strlen(s));
 }
 
-static uint64_t mix_word(uint64_t h, uint64_t word)
-{
-    return ((h << 23 | h >> 41) ^ word) * 0x517CC1B727220A95ULL;
-}
+/* The run's key: every table hashes under it (hashtab_key_draw, which main calls), so that an
+ * input cannot choose keys that collide; zero until then (the tests' drivers). */
+static struct siphash_key run_key;
 
-static uint64_t load_word(const char *s)
+void hashtab_key_draw(void)
 {
-    uint64_t word;
-    memcpy(&word, s, sizeof word);
-    return word;
-}
-
-static uint64_t load_half(const char *s)
-{
-    uint32_t half;
-    memcpy(&half, s, sizeof half);
-    return half;
-}
-
-/* The last 1 to 8 bytes of a key (none of an empty one) as one word, read in at most two loads
- * that may overlap bytes already mixed: assembled byte by byte through memory, the word waited
- * for the bytes' stores, a third of the hash's time. */
-static uint64_t last_word(const char *s, size_t n, size_t len)
-{
-    if (len >= 8)
-        return load_word(s + n - 8);
-    if (n >= 4)
-        return load_half(s) | load_half(s + n - 4) << 32;
-    if (n == 0)
-        return 0;
-    return (uint64_t)(unsigned char)s[0] | (uint64_t)(unsigned char)s[n / 2] << 8 |
-           (uint64_t)(unsigned char)s[n - 1] << 16;
+    key_secret_draw(&run_key);
 }
 
 size_t hashtab_hash_len(const char *s, size_t len)
 {
-    /* Eight bytes a step (FNV's byte a step was a tenth of the stream checks' time); the keys are
-     * in memory only, so the byte order of the words does not matter. */
-    uint64_t h = 0x9E3779B97F4A7C15ULL ^ len;
-    const char *end = s + len;
-    for (; end - s > 8; s += 8)
-        h = mix_word(h, load_word(s));
-    h = mix_word(h, last_word(s, (size_t)(end - s), len));
-    /* a product's low bits depend on its factors' low bits only: mix the high ones down, so that
-     * the 32 bits tag_of keeps depend on every byte */
-    h ^= h >> 32;
-    h *= 0xD6E8FEB86659FD93ULL;
-    h ^= h >> 32;
-    return (size_t)h;
+    return (size_t)siphash13(&run_key, s, len);
 }
 
 /* What a slot keeps of a hash: 32 bits, never 0, which marks an empty slot. */

@@ -39,6 +39,11 @@ static inline void *hash_record(const struct hash_node *node, size_t offset)
 /* The record that holds node, or NULL for a NULL node (node is evaluated once). */
 #define HASH_ITEM(node, type, member) ((type *)hash_record((node), offsetof(type, member)))
 
+/* Draws the key every table's hash is keyed with (SipHash-1-3), so that no input can choose
+ * keys that collide and turn each lookup into a walk (hash flooding): once, in main, before any
+ * table is filled or any thread started. Dies when the kernel gives no random bytes. */
+void hashtab_key_draw(void);
+
 /* The hash of a key: computed once, it serves a lookup and the insertion that may follow. The
  * functions below that take a hash read its low 32 bits only, so a record may keep those. */
 size_t hashtab_hash(const char *key);

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "base/escape.h"
+#include "base/hashtab.h"
 #include "io/terminal.h"
 #include "tool/jobs.h"
 #include "tool/progress.h"
@@ -57,6 +58,7 @@ void filter_tool_init(const char *progname)
 {
     hold_closed_std_fds();
     util_set_progname(progname);
+    hashtab_key_draw();
     json_set_alloc_funcs(xmalloc, free);
 }
 
