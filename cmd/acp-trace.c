@@ -505,8 +505,13 @@ static enum verdict merge_message(void *ctx, struct filter *f, struct message *m
 {
     struct trace *t = ctx;
     const char *why;
+    unsigned long long left_out = trace_stats_pairs_left_out(t->stats);
     if (!trace_stats_merge(t->stats, message_tree(m), &why))
         diag_emit(filter_sink(f), &m->at, "trace-stats-invalid", "%s: it cannot be merged", why);
+    else if (trace_stats_pairs_left_out(t->stats) > left_out)
+        diag_emit(filter_sink(f), &m->at, "trace-stats-capped",
+                  "%llu latency pair(s) past the first %d left out of the merge",
+                  trace_stats_pairs_left_out(t->stats) - left_out, TRACE_STATS_PAIRS_MAX);
     return VERDICT_WRITTEN;
 }
 

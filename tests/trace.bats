@@ -698,6 +698,21 @@ shard_property() {
     assert_line --index 0 '6 messages, 2 conversations'
 }
 
+# Issue 39: a crafted stats line of 80,000 latency pairs (16 MB) took 329 MiB to merge; the
+# histograms it keeps are capped (the line's JSON tree, read whole, is not yet: see NEWS).
+@test "--merge-stats keeps 1,024 latency pairs at most, and says how many it left out" {
+    acp-trace --format=stats "$SEED_IACP" >"$BATS_TEST_TMPDIR/a.json"
+    jq -c '.histograms.latency as $l | .histograms.latency = ($l + ([range(1100)] | map({key: "req\(.)->rep", value: $l[($l | keys[0])]}) | from_entries))' \
+        "$BATS_TEST_TMPDIR/a.json" >"$BATS_TEST_TMPDIR/many.json"
+    run -0 --separate-stderr acp-trace --merge-stats "$BATS_TEST_TMPDIR/many.json" "$BATS_TEST_TMPDIR/a.json"
+    run -0 jq '.histograms.latency | length' <<<"$output"
+    assert_output 1024
+    assert_equal "$stderr" "acp-trace: $BATS_TEST_TMPDIR/many.json:1: warning: 78 latency pair(s) past the first 1024 left out of the merge [trace-stats-capped]"
+    # the pairs of the tools' own objects are all kept
+    run -0 acp-trace --merge-stats "$BATS_TEST_TMPDIR/a.json" "$BATS_TEST_TMPDIR/a.json"
+    assert_equal "$(jq '.histograms.latency | length' <<<"$output")" "$(jq '.histograms.latency | length' "$BATS_TEST_TMPDIR/a.json")"
+}
+
 @test "usage errors: shards, formats and what --merge-stats takes" {
     local bad
     for bad in --shard=0/2 --shard=3/2 --shard=2 --shard=a/b --format=json --max-arrows=0 --hide=hb,,x; do

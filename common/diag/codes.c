@@ -542,6 +542,12 @@ static const struct diag_code codes[] = {
      "with another version of the statistics or of the histogram scheme, whose buckets cannot "
      "be added to these; with --by-agent, it must have been written with --by-agent too. It is "
      "left out of the merge."},
+    {"trace-stats-capped", "warning", "a merge left latency pairs out",
+     "acp-trace --merge-stats keeps the latency histograms of 1,024 request->reply pairs at most, "
+     "overall and per agent; the tools write a few dozen, so more come from an object made by "
+     "hand or by another program. Those past the first 1,024 are left out of the merged "
+     "statistics (each histogram costs kilobytes: 80,000 of them in one line took 329 MiB); "
+     "every count and the other pairs are whole."},
     {"trace-diagram-size", "warning", "a diagram is larger than its renderer draws by default",
      "acp-trace writes a diagram in pages that its renderer takes by default: Mermaid's "
      "maxTextSize (50,000 characters a diagram), PlantUML's largest image (4,096 pixels either "

@@ -33,9 +33,10 @@ struct trace_stats {
     unsigned long long other_agents;
     struct strmap *conversations; /* protocol -> struct tally of outcomes */
     struct tally anomalies;
-    struct strmap *latency; /* pair -> struct histogram */
-    struct strbuf pair;     /* scratch space for a pair's name */
-    struct strbuf name;     /* scratch space for a long name's first bytes (told_as) */
+    struct strmap *latency;            /* pair -> struct histogram */
+    unsigned long long pairs_left_out; /* merged pairs past TRACE_STATS_PAIRS_MAX */
+    struct strbuf pair;                /* scratch space for a pair's name */
+    struct strbuf name;                /* scratch space for a long name's first bytes (told_as) */
 };
 
 static void tally_init(struct tally *t)
@@ -397,7 +398,19 @@ static bool read_tally(struct tally *t, const json_t *v, size_t max)
     return true;
 }
 
-static bool read_histograms(struct strmap *latency, const json_t *v)
+/* The histogram of a pair a merge reads, or NULL past TRACE_STATS_PAIRS_MAX pairs (counted): an
+ * object may name any number of pairs, and each histogram costs kilobytes. */
+static struct histogram *merged_histogram(struct trace_stats *t, struct strmap *map,
+                                          const char *pair)
+{
+    if (!strmap_get(map, pair) && strmap_size(map) >= TRACE_STATS_PAIRS_MAX) {
+        t->pairs_left_out++;
+        return NULL;
+    }
+    return histogram_of(map, pair);
+}
+
+static bool read_histograms(struct trace_stats *t, struct strmap *latency, const json_t *v)
 {
     if (!json_is_object(v))
         return false;
@@ -405,7 +418,8 @@ static bool read_histograms(struct strmap *latency, const json_t *v)
     const json_t *h;
     json_object_foreach((json_t *)v, pair, h)
     {
-        if (!histogram_read(histogram_of(latency, pair), h))
+        struct histogram *kept = merged_histogram(t, latency, pair);
+        if (kept && !histogram_read(kept, h))
             return false;
     }
     return true;
@@ -445,7 +459,7 @@ static bool read_agents(struct trace_stats *t, const json_t *messages, const jso
     json_object_foreach((json_t *)by_agent, name, v)
     {
         struct agent_stats *a = agent_of(t, name);
-        if (!a || !read_histograms(a->latency, json_object_get(v, "histograms")))
+        if (!a || !read_histograms(t, a->latency, json_object_get(v, "histograms")))
             return false;
     }
     return true;
@@ -477,7 +491,7 @@ static bool read_stats(struct trace_stats *t, const json_t *obj, const char **wh
         !read_count(json_object_get(obj, "other_agents"), &t->other_agents) ||
         !read_agents(t, json_object_get(obj, "agents"), json_object_get(obj, "by_agent")) ||
         !read_tally(&t->anomalies, json_object_get(obj, "anomalies"), SIZE_MAX) ||
-        !read_histograms(t->latency, json_object_get(histograms, "latency")) ||
+        !read_histograms(t, t->latency, json_object_get(histograms, "latency")) ||
         !json_is_object(conversations))
         return false;
     const char *protocol;
@@ -499,11 +513,14 @@ static void add_tally(struct tally *into, const struct tally *from, size_t max)
     free(e.v);
 }
 
-static void add_histograms(struct strmap *into, struct strmap *from)
+static void add_histograms(struct trace_stats *t, struct strmap *into, struct strmap *from)
 {
     struct entries e = sorted(from);
-    for (size_t i = 0; i < e.n; i++)
-        histogram_merge(histogram_of(into, e.v[i].name), e.v[i].value);
+    for (size_t i = 0; i < e.n; i++) {
+        struct histogram *kept = merged_histogram(t, into, e.v[i].name);
+        if (kept)
+            histogram_merge(kept, e.v[i].value);
+    }
     free(e.v);
 }
 
@@ -512,7 +529,8 @@ static void add_stats(struct trace_stats *t, const struct trace_stats *part)
     t->messages += part->messages;
     add_tally(&t->kinds, &part->kinds, t->max_names);
     add_tally(&t->anomalies, &part->anomalies, SIZE_MAX);
-    add_histograms(t->latency, part->latency);
+    add_histograms(t, t->latency, part->latency);
+    t->pairs_left_out += part->pairs_left_out;
     t->other_agents += part->other_agents;
     struct entries e = sorted(part->agents);
     for (size_t i = 0; i < e.n; i++) {
@@ -523,7 +541,7 @@ static void add_stats(struct trace_stats *t, const struct trace_stats *part)
             continue;
         }
         a->messages += from->messages;
-        add_histograms(a->latency, from->latency);
+        add_histograms(t, a->latency, from->latency);
     }
     free(e.v);
     e = sorted(part->conversations);
@@ -540,6 +558,11 @@ bool trace_stats_merge(struct trace_stats *t, const json_t *obj, const char **wh
         add_stats(t, part);
     trace_stats_free(part);
     return ok;
+}
+
+unsigned long long trace_stats_pairs_left_out(const struct trace_stats *t)
+{
+    return t->pairs_left_out;
 }
 
 /* ---- the report ---- */

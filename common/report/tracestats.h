@@ -45,6 +45,10 @@ void trace_stats_report(const struct trace_stats *t, struct strbuf *out);
 /* Adds the statistics a trace-stats object holds. Returns false, t unchanged, when obj is none
  * of this version (or, for statistics by agent, has none), with the reason in *why. */
 bool trace_stats_merge(struct trace_stats *t, const json_t *obj, const char **why);
+/* A merge keeps the latencies of TRACE_STATS_PAIRS_MAX pairs at most, overall and per agent (the
+ * tools make a few dozen); the pairs it read past them, counted each time: */
+enum { TRACE_STATS_PAIRS_MAX = 1024 };
+unsigned long long trace_stats_pairs_left_out(const struct trace_stats *t);
 
 /* The outcome acp-trace gives a conversation (acp(7)): violated (an error finding, or a new run
  * started in it) before cancelled before how its protocol ended; timeout when it was evicted or
