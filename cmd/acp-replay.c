@@ -427,12 +427,28 @@ static void peer_failed(struct replay *r, struct filter *f, enum transport_statu
     end_run(r, f);
 }
 
+/* A last line the peer closed in the middle of: not a whole JSON value (a whole one, whose
+ * newline alone is missing, is a message, as acp-send takes it). Written as a line, it would
+ * pass for one. */
+static bool cut_short(const struct transport_line *line)
+{
+    if (!line->unterminated)
+        return false;
+    json_error_t err;
+    json_t *v = json_loadb(line->text, line->len, JSON_DECODE_ANY, &err);
+    json_decref(v);
+    return v == NULL;
+}
+
 /* The session's handler: shown with --all, compared with the recording with --as. */
 static void handle_peer_line(void *ctx, struct filter *f, const struct transport_line *line,
                              double now)
 {
     struct replay *r = ctx;
-    if (r->all) {
+    if (r->all && cut_short(line)) {
+        status_clear(r);
+        session_report_garbage(&r->session, line, "cut short: the peer closed in the middle of it");
+    } else if (r->all) {
         if (r->status.shares_terminal)
             status_clear(r);
         filter_write(f, line->text, line->len);

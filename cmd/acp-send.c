@@ -289,10 +289,7 @@ static void handle_line(struct send *s, struct filter *f, struct answers *a,
     enum protocol proto;
     const char *why = peer_message(line, &msg, &proto);
     if (why) {
-        struct diag_where at = session_where(&s->session, s->session.lines);
-        diag_emit(&s->session.sink, &at, "peer-garbage",
-                  "the peer wrote a line that is not a message (%s): '%.*s'; ignored", why,
-                  diag_quote_len(line->len), line->text);
+        session_report_garbage(&s->session, line, why);
         return;
     }
     enum answer_role role = a ? answers_classify(a, msg, proto) : ANSWER_UNRELATED;

@@ -646,9 +646,19 @@ OUT
     [[ $stderr == *"--exec: unclosed single quote"* ]] || fail "$stderr"
 }
 
-@test "the peer's lines come whole: a last line without a newline, an over-long line cut" {
-    run -0 --separate-stderr acp-replay --all --exec="printf 'one\ntwo'" /dev/null
-    assert_output $'one\ntwo'
+# Issue 39: a last line the peer closed in the middle of is no line: written as one it passed for
+# a message. It is reported as acp-send reports it (peer-garbage), and not written; a whole JSON
+# value whose newline alone is missing is a message, and is.
+@test "the peer's lines come whole: a last line cut short is reported, not written; an over-long line cut" {
+    run -0 --separate-stderr acp-replay --all --exec="printf 'one\n{\"v\":'" /dev/null
+    assert_output 'one'
+    [[ $stderr == *"acp-replay: printf:2: warning: the peer wrote a line that is not a message (cut short: the peer closed in the middle of it): '{\"v\":'; ignored [peer-garbage]"* ]] ||
+        fail "$stderr"
+    run -0 --separate-stderr acp-replay --all --exec="printf 'one\n{\"v\":1}'" /dev/null
+    assert_output $'one\n{"v":1}'
+    assert_equal "$stderr" ''
+    run -1 --separate-stderr acp-replay --strict --all --exec="printf 'two'" /dev/null
+    [[ $stderr == *"[peer-garbage]"* ]] || fail "$stderr"
     run -0 --separate-stderr acp-replay --all --max-line-bytes=4 --exec="printf '123456789\nok\n'" /dev/null
     assert_output $'1234\nok'
 }

@@ -30,6 +30,14 @@ struct diag_where session_where(const struct session *s, unsigned long line)
     return (struct diag_where){.file = s->name, .line = line};
 }
 
+void session_report_garbage(struct session *s, const struct transport_line *line, const char *why)
+{
+    struct diag_where at = session_where(s, s->lines);
+    diag_emit(&s->sink, &at, "peer-garbage",
+              "the peer wrote a line that is not a message (%s): '%.*s'; ignored", why,
+              diag_quote_len(line->len), line->text);
+}
+
 bool session_open(struct session *s)
 {
     struct transport_config tc = {.io_timeout = s->cfg.io_timeout,

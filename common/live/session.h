@@ -55,6 +55,10 @@ void session_free(struct session *s);
  * itself, not one of its lines). */
 struct diag_where session_where(const struct session *s, unsigned long line);
 
+/* Reports a line the peer wrote that is no message (why: "not JSON", "cut short: ..."), quoted,
+ * at its line: peer-garbage, a warning. acp-send and acp-replay say it alike. */
+void session_report_garbage(struct session *s, const struct transport_line *line, const char *why);
+
 /* Connects to the address, else starts the command; false after reporting peer-connect and
  * marking the session in trouble. */
 bool session_open(struct session *s);
