@@ -11,6 +11,9 @@ CANARY_NAMES=('<img src=x onerror="window.acpCanary=1">' '</script><script>windo
     $'</scrIpt\u2028<script>window.acpCanary=3</script>' '<!--<script>window.acpCanary=4//' \
     '"><svg onload="window.acpCanary=5">')
 
+# Names that look alike, or like others, when invisible characters and overrides show as nothing.
+LOOKALIKE_NAMES=('conv-1' $'conv-1\u200b' $'conv-\u202e1-vnoc' ' conv-1' 'conv-1 ')
+
 # The captures of the file, their pages, and what acp-trace says of them: the golden inputs of
 # IACP and FIPA outcomes and a colony capture (findings of most kinds), and the hostile names.
 setup_file() {
@@ -18,8 +21,9 @@ setup_file() {
     local d=$BATS_FILE_TMPDIR g=$TESTS_DIR/golden/trace
     cat "$g/iacp-outcomes/input" "$g/fipa-outcomes/input" "$g/colony-capture/input" >"$d/mix.jsonl"
     hostile_capture "${HOSTILE_NAMES[@]}" "${CANARY_NAMES[@]}" >"$d/hostile.jsonl"
+    hostile_capture "${LOOKALIKE_NAMES[@]}" >"$d/lookalike.jsonl"
     local c
-    for c in mix hostile; do
+    for c in mix hostile lookalike; do
         acp-trace --format=html "$d/$c.jsonl" >"$d/$c.html" 2>/dev/null || true
         acp-trace "$d/$c.jsonl" >"$d/$c.summaries" 2>/dev/null || true
         acp-trace --format=stats "$d/$c.jsonl" >"$d/$c.stats" 2>/dev/null || true
@@ -32,7 +36,7 @@ setup_file() {
     if browser_missing >/dev/null; then
         return 0
     fi
-    timeout 120 node "$TESTS_DIR/browser/report.mjs" "$ACP_BUILD/screenshots" "$d/mix.html" "$d/hostile.html" "$d/mix12.html" \
+    timeout 120 node "$TESTS_DIR/browser/report.mjs" "$ACP_BUILD/screenshots" "$d/mix.html" "$d/hostile.html" "$d/mix12.html" "$d/lookalike.html" \
         >"$d/browser.log" 2>&1 || true
 }
 
@@ -277,10 +281,27 @@ sha256_base64() {
     need_browser hostile
     local name
     jq -e '.canary == null and .seen.dialogs == [] and .scripts == 2 and .images == 0' "$SEEN"
-    for name in "${HOSTILE_NAMES[@]}" "${CANARY_NAMES[@]}"; do
-        jq -e --arg n "$name" '.page_text | contains($n)' "$SEEN" >/dev/null || fail "${name@Q} is not shown"
-    done
+    # each as the diagrams show it (its participant's label in the page's SVG, but for those the
+    # SVG cuts in the middle), escapes and all
+    local label
+    while IFS= read -r label; do
+        jq -e --arg n "$label" '.page_text | contains($n)' "$SEEN" >/dev/null || fail "${label@Q} is not shown"
+    done < <(data_of "$BATS_FILE_TMPDIR/hostile.html" | jq -r '.details[].svg' |
+        perl -ne 'while (/<text x="\d+" y="64" text-anchor="middle">([^<]*)<\/text>/g) { my $t = $1;
+            $t =~ s/&lt;/</g; $t =~ s/&gt;/>/g; $t =~ s/&quot;/"/g; $t =~ s/&#39;/\x27/g; $t =~ s/&amp;/&/g; print "$t\n" }' | grep -vF '...' | sort -u)
     jq -e '.arrows | length > 0 and all(.text != null)' "$SEEN"
+}
+
+# Issue 39: the diagrams escaped invisible characters and overrides, the page's table did not:
+# conv-1 and conv-1 with a U+200B rendered alike, and conv-U+202E1-vnoc as conv-conv-1.
+@test "Chromium: names that look alike show apart, with the diagrams' escapes, everywhere the page shows one" {
+    need_browser lookalike
+    local shown
+    for shown in 'conv-1\u{200B}' 'conv-\u{202E}1-vnoc' '\u{0020}conv-1' 'conv-1\u{0020}'; do
+        jq -e --arg n "$shown" '.page_text | contains($n)' "$SEEN" >/dev/null || fail "$shown is not shown"
+    done
+    jq -e '.page_text | test("[\u200b\u202e]") | not' "$SEEN" || fail "a raw U+200B or U+202E is on the page"
+    jq -e '.seen == {console: [], errors: [], requests: [], dialogs: []}' "$SEEN"
 }
 
 @test "Chromium: the page says what it left out, and so does a conversation left out" {

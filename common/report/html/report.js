@@ -27,6 +27,38 @@
   // A name of the data: an index in the string table, or the string itself.
   function str(v) { return v === null || v === undefined ? '' : typeof v === 'number' ? strings[v] : v; }
   function cell(row, name) { return row[col[name]]; }
+  // A name or an id as the diagrams show it (common/report/diagram.c): a character that acts on
+  // the text or shows as nothing (controls, bidi overrides and isolates, zero-width and other
+  // invisible ones, blanks at either end) written as \u{XXXX}, a C0 control as \n, \r, \t or
+  // \xNN, a backslash doubled; so that conv-1 and conv-1 with a U+200B look apart, and nothing
+  // reverses the text around it.
+  const HIDDEN = [[0x80, 0xa0], [0xad, 0xad], [0x600, 0x605], [0x61c, 0x61c], [0x6dd, 0x6dd],
+    [0x70f, 0x70f], [0x890, 0x891], [0x8e2, 0x8e2], [0x1680, 0x1680], [0x180e, 0x180e],
+    [0x2000, 0x200f], [0x2028, 0x202f], [0x205f, 0x206f], [0x3000, 0x3000], [0xfdd0, 0xfdef],
+    [0xfeff, 0xfeff], [0xfff9, 0xfffb], [0x110bd, 0x110bd], [0x110cd, 0x110cd], [0x13430, 0x1343f],
+    [0x1bca0, 0x1bca3], [0x1d173, 0x1d17a], [0xe0000, 0xe007f]];
+  function hidden(cp) {
+    return (cp & 0xfffe) === 0xfffe || (cp >= 0xd800 && cp <= 0xdfff) || HIDDEN.some(([lo, hi]) => cp >= lo && cp <= hi);
+  }
+  function codePoint(cp) { return '\\u{' + cp.toString(16).toUpperCase().padStart(4, '0') + '}'; }
+  function visible(text) {
+    const chars = [...String(text)];
+    let lead = 0, trail = chars.length;
+    while (lead < trail && chars[lead] === ' ') lead++;
+    while (trail > lead && chars[trail - 1] === ' ') trail--;
+    return chars.map((c, i) => {
+      const cp = c.codePointAt(0);
+      if (c === '\\') return '\\\\';
+      if (c === ' ') return i < lead || i >= trail ? codePoint(cp) : c;
+      if (c === '\n') return '\\n';
+      if (c === '\r') return '\\r';
+      if (c === '\t') return '\\t';
+      if (cp < 0x20 || cp === 0x7f) return '\\x' + cp.toString(16).padStart(2, '0');
+      return hidden(cp) ? codePoint(cp) : c;
+    }).join('');
+  }
+  // A name of the data as the page shows it.
+  function shown(v) { return visible(str(v)); }
   function seconds(s) {
     if (s === null || s === undefined) return '';
     if (Math.abs(s) < 1) return (Math.round(s * 1000) / 1000) + ' s';
@@ -45,7 +77,7 @@
   function tallyTable(id, caption, tally, other, otherName) {
     const t = el('table', { id: id }, el('caption', { text: caption }));
     for (const [name, n] of Object.entries(tally)) {
-      t.append(el('tr', { 'data-name': name }, el('td', { text: name }), count(n)));
+      t.append(el('tr', { 'data-name': name }, el('td', { text: visible(name) }), count(n)));
     }
     if (other) t.append(el('tr', { class: 'other' }, el('td', { text: otherName }), count(other)));
     return t;
@@ -63,7 +95,7 @@
     for (const [protocol, tally] of Object.entries(st.conversations)) {
       for (const [outcome, n] of Object.entries(tally)) {
         outcomes.append(el('tr', { 'data-protocol': protocol, 'data-outcome': outcome },
-          el('td', { text: protocol }), el('td', { class: 'outcome ' + outcome, text: outcome }), count(n)));
+          el('td', { text: visible(protocol) }), el('td', { class: 'outcome ' + outcome, text: outcome }), count(n)));
       }
     }
     const anomalies = tallyTable('anomalies', 'Anomalies by code', st.anomalies, 0, '');
@@ -77,7 +109,7 @@
       el('tr', {}, ...['pair', 'count', 'min', 'p50', 'p90', 'p99', 'max', 'histogram'].map(h => el('th', { text: h }))));
     for (const [pair, p] of Object.entries(st.latency)) {
       const h = st.histograms.latency[pair];
-      latency.append(el('tr', { 'data-name': pair }, el('td', { text: pair }), count(p.count),
+      latency.append(el('tr', { 'data-name': pair }, el('td', { text: visible(pair) }), count(p.count),
         ...['min', 'p50', 'p90', 'p99', 'max'].map(k => el('td', { class: 'n', text: seconds(p[k]) })),
         el('td', {}, histogram(h, st.histograms))));
     }
@@ -94,7 +126,7 @@
     const list = el('ul', { class: 'findings' });
     for (const d of mine) {
       const row = dcell(d, 'row');
-      const where = str(dcell(d, 'file')) + ':' + dcell(d, 'line');
+      const where = shown(dcell(d, 'file')) + ':' + dcell(d, 'line');
       const li = el('li', { class: dcell(d, 'severity') });
       if (row === null) {
         li.append(el('span', { class: 'where', text: where }), ' ' + dcell(d, 'message') + ' (no conversation)');
@@ -104,7 +136,7 @@
           select(row);
           document.getElementById('detail').scrollIntoView();
         });
-        li.append(open, ' ' + dcell(d, 'message') + ' ', el('span', { class: 'conversation', text: str(cell(rows[row], 'conversation')) }));
+        li.append(open, ' ' + dcell(d, 'message') + ' ', el('span', { class: 'conversation', text: shown(cell(rows[row], 'conversation')) }));
       }
       list.append(li);
     }
@@ -184,7 +216,7 @@
   // ---- the table of conversations ----
   function filterSelect(name, values) {
     const select = el('select', { id: 'filter-' + name }, el('option', { value: '', text: 'any ' + name }));
-    for (const v of [...values].sort()) select.append(el('option', { value: v, text: v }));
+    for (const v of [...values].sort()) select.append(el('option', { value: v, text: visible(v) }));
     select.addEventListener('change', () => { state[name] = select.value; refresh(); });
     return select;
   }
@@ -222,8 +254,8 @@
   }
   function matches(r) {
     const q = state.search;
-    return !q || str(cell(r, 'conversation')).toLowerCase().includes(q) ||
-      cell(r, 'participants').some(a => str(a).toLowerCase().includes(q));
+    const has = v => str(v).toLowerCase().includes(q) || shown(v).toLowerCase().includes(q);
+    return !q || has(cell(r, 'conversation')) || cell(r, 'participants').some(has);
   }
   function refresh() {
     state.shown = [];
@@ -255,8 +287,8 @@
       const r = rows[i];
       const outcome = str(cell(r, 'outcome'));
       const tr = el('tr', { class: 'conversation' + (i === state.selected ? ' selected' : ''), 'data-row': String(i) },
-        el('td', { text: str(cell(r, 'conversation')) }), el('td', { text: str(cell(r, 'protocol')) }),
-        el('td', { text: cell(r, 'participants').map(str).join(', ') }), count(cell(r, 'messages')),
+        el('td', { text: shown(cell(r, 'conversation')) }), el('td', { text: shown(cell(r, 'protocol')) }),
+        el('td', { text: cell(r, 'participants').map(shown).join(', ') }), count(cell(r, 'messages')),
         el('td', { text: time(cell(r, 'start')) }), el('td', { class: 'n', text: seconds(cell(r, 'duration')) }),
         el('td', { class: 'n', text: seconds(cell(r, 'latency')) }),
         el('td', { class: 'outcome ' + outcome, text: outcome }), count(cell(r, 'findings')));
@@ -282,9 +314,9 @@
     const r = rows[i];
     const detail = document.getElementById('detail');
     const story = data.details[String(i)];
-    detail.replaceChildren(el('h2', { text: 'Conversation ' + str(cell(r, 'conversation')) }),
-      el('p', { text: str(cell(r, 'protocol')) + ', ' + cell(r, 'messages') + ' messages from ' +
-        str(cell(r, 'file')) + ':' + cell(r, 'first_line') + ' to line ' + cell(r, 'last_line') + ', ' +
+    detail.replaceChildren(el('h2', { text: 'Conversation ' + shown(cell(r, 'conversation')) }),
+      el('p', { text: shown(cell(r, 'protocol')) + ', ' + cell(r, 'messages') + ' messages from ' +
+        shown(cell(r, 'file')) + ':' + cell(r, 'first_line') + ' to line ' + cell(r, 'last_line') + ', ' +
         str(cell(r, 'outcome')) }));
     if (!story) {
       detail.append(el('p', { class: 'left-out', text: 'Its messages are left out of this report (see above).' }));
@@ -324,14 +356,14 @@
   function showMessage(box, m) {
     const findings = el('ul', { class: 'findings' });
     for (const f of m.findings) findings.append(el('li', { class: f.severity, text: f.severity + ' [' + f.code + '] ' + f.message }));
-    box.replaceChildren(el('p', { class: 'where', text: str(m.file) + ':' + m.line }), findings,
+    box.replaceChildren(el('p', { class: 'where', text: shown(m.file) + ':' + m.line }), findings,
       el('pre', { class: 'verbatim', text: m.text }));
   }
 
   // What the report is of: the captures read, and the span of their message time.
   function heading() {
     const c = data.captures;
-    let files = c.files.join(', ');
+    let files = c.files.map(visible).join(', ');
     if (c.more) files += ' and ' + c.more + ' more';
     const span = c.first === null ? 'no message time' :
       time(c.first) + ' to ' + time(c.last) + ' UTC (' + (seconds(c.last - c.first) || '0 s') + ')';
@@ -349,7 +381,7 @@
     }
     if (o.outside) {
       const kinds = Object.entries(o.outside_kinds).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
-        .map(([k, n]) => k + ' ' + n);
+        .map(([k, n]) => visible(k) + ' ' + n);
       if (o.outside_other) kinds.push('other kinds ' + o.outside_other);
       notes.push(o.outside + ' message' + (o.outside === 1 ? '' : 's') +
         ' of no conversation (' + kinds.join(', ') + '), counted in the statistics only');
