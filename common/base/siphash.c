@@ -57,11 +57,11 @@ static void sip_rounds(struct sip_state *s, int rounds)
         sip_round(s);
 }
 
-/* A message word goes in with c = 2 rounds between its two xors. */
-static void absorb(struct sip_state *s, uint64_t word)
+/* A message word goes in with c rounds between its two xors: 2 in SipHash-2-4, 1 in 1-3. */
+static void absorb(struct sip_state *s, uint64_t word, int c)
 {
     s->v3 ^= word;
-    sip_rounds(s, 2);
+    sip_rounds(s, c);
     s->v0 ^= word;
 }
 
@@ -106,12 +106,12 @@ void siphash64_add(struct siphash64 *h, const void *data, size_t len)
     struct sip_state s = state_of(h);
     if (filled != 0) { /* the unfinished word first */
         size_t take = 8 - filled;
-        absorb(&s, h->pending | read_le(p, take) << (8 * filled));
+        absorb(&s, h->pending | read_le(p, take) << (8 * filled), 2);
         p += take;
         len -= take;
     }
     for (; len >= 8; p += 8, len -= 8)
-        absorb(&s, read_le(p, 8));
+        absorb(&s, read_le(p, 8), 2);
     h->pending = read_le(p, len);
     set_state(h, &s);
 }
@@ -120,7 +120,7 @@ uint64_t siphash64_end(struct siphash64 *h)
 {
     struct sip_state s = state_of(h);
     /* the last 0 to 7 bytes, with the length's low byte in the top one */
-    absorb(&s, h->pending | (uint64_t)(h->len & 0xff) << 56);
+    absorb(&s, h->pending | (uint64_t)(h->len & 0xff) << 56, 2);
     s.v2 ^= 0xff; /* finalization: d = 4 rounds */
     sip_rounds(&s, 4);
     return fold(&s);
@@ -138,24 +138,14 @@ uint64_t siphash64(const struct siphash_key *key, const void *data, size_t len)
  * short keys, and keyed, so that no input can choose keys that collide. */
 uint64_t siphash13(const struct siphash_key *key, const void *data, size_t len)
 {
-    struct sip_state s = {
-        key->k0 ^ 0x736f6d6570736575ULL,
-        key->k1 ^ 0x646f72616e646f6dULL,
-        key->k0 ^ 0x6c7967656e657261ULL,
-        key->k1 ^ 0x7465646279746573ULL,
-    };
+    struct siphash64 begun;
+    siphash64_begin(&begun, key);
+    struct sip_state s = state_of(&begun);
     const unsigned char *p = data;
     size_t n = len;
-    for (; n >= 8; p += 8, n -= 8) {
-        uint64_t word = read_le(p, 8);
-        s.v3 ^= word;
-        sip_round(&s);
-        s.v0 ^= word;
-    }
-    uint64_t last = read_le(p, n) | (uint64_t)(len & 0xff) << 56;
-    s.v3 ^= last;
-    sip_round(&s);
-    s.v0 ^= last;
+    for (; n >= 8; p += 8, n -= 8)
+        absorb(&s, read_le(p, 8), 1);
+    absorb(&s, read_le(p, n) | (uint64_t)(len & 0xff) << 56, 1);
     s.v2 ^= 0xff;
     sip_rounds(&s, 3);
     return fold(&s);
@@ -180,9 +170,9 @@ void siphash128(const struct siphash_key *key, const void *data, size_t len,
     const unsigned char *p = data;
     size_t whole = len - len % 8;
     for (size_t i = 0; i < whole; i += 8)
-        absorb(&s, read_le(p + i, 8));
+        absorb(&s, read_le(p + i, 8), 2);
     /* the last 0 to 7 bytes, with the length's low byte in the top one */
-    absorb(&s, read_le(p + whole, len % 8) | (uint64_t)(len & 0xff) << 56);
+    absorb(&s, read_le(p + whole, len % 8) | (uint64_t)(len & 0xff) << 56, 2);
     /* finalization, d = 4 rounds for each half of the output */
     s.v2 ^= 0xee;
     sip_rounds(&s, 4);

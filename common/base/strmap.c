@@ -135,3 +135,23 @@ void strmap_sweep(struct strmap *map, bool (*fn)(void *ctx, const char *key, voi
         }
     }
 }
+
+static bool collect(void *ctx, const char *key, void *value)
+{
+    struct strmap_entries *e = ctx;
+    e->v[e->n++] = (struct strmap_entry){key, value};
+    return false;
+}
+
+static int by_key(const void *a, const void *b)
+{
+    return strcmp(((const struct strmap_entry *)a)->key, ((const struct strmap_entry *)b)->key);
+}
+
+struct strmap_entries strmap_sorted(struct strmap *map)
+{
+    struct strmap_entries e = {xmalloc((strmap_size(map) + 1) * sizeof *e.v), 0};
+    strmap_sweep(map, collect, &e);
+    qsort(e.v, e.n, sizeof *e.v, by_key);
+    return e;
+}

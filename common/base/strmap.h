@@ -23,4 +23,18 @@ size_t strmap_size(const struct strmap *map);
 void strmap_sweep(struct strmap *map, bool (*fn)(void *ctx, const char *key, void *value),
                   void *ctx);
 
+/* The entries of a map in the order of their keys, for output that must not depend on the
+ * hash (each run draws its own key): valid while the map is unchanged; free(v) afterwards. */
+struct strmap_entry {
+    const char *key;
+    void *value;
+};
+
+struct strmap_entries {
+    struct strmap_entry *v;
+    size_t n;
+};
+
+struct strmap_entries strmap_sorted(struct strmap *map);
+
 #endif

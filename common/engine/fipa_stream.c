@@ -1700,6 +1700,14 @@ static void touch(struct fipa_stream *s, struct conversation *c, const struct in
     }
 }
 
+/* An open conversation had a message: counted, and the most recently active now. */
+static void touch_open(struct fipa_stream *s, struct conversation *c, const struct incoming *in)
+{
+    touch(s, c, in);
+    list_remove(&s->open, &c->link);
+    list_append(&s->open, &c->link);
+}
+
 /* A reply whose in_reply_to names none of the messages its conversation has seen: reported,
  * and true. An initiator waits for the answer to what it sent by its reply_with (JADE's
  * protocol initiators match in_reply_to, and drop what they did not ask for), so such an answer
@@ -1752,9 +1760,7 @@ static void follow(struct fipa_stream *s, struct conversation *c, const struct i
         from_participant(s, c, in, sink);
         note_reply(s, c, in);
     }
-    touch(s, c, in);
-    list_remove(&s->open, &c->link);
-    list_append(&s->open, &c->link);
+    touch_open(s, c, in);
     if (is_over(c))
         finish(s, c);
 }
@@ -2361,13 +2367,10 @@ const char *fipa_stream_failed(struct fipa_stream *s, const struct message *m,
     if (c->foreign)
         return ENGINE_ELSEWHERE;
     findings_move(&story_of(c, FIPA_ACT_INVALID, NAN)->findings, own);
-    if (c->held) {
+    if (c->held)
         land(c, &in);
-    } else {
-        touch(s, c, &in);
-        list_remove(&s->open, &c->link);
-        list_append(&s->open, &c->link);
-    }
+    else
+        touch_open(s, c, &in);
     return belongs_to(s, c);
 }
 

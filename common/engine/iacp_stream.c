@@ -1494,6 +1494,14 @@ static void land(struct conv *c, const struct message *m)
     c->last_line = m->at.line;
 }
 
+/* An open conversation had a message: the most recently active now. */
+static void mark_active(struct iacp_stream *s, struct conv *c)
+{
+    c->active = s->now;
+    list_remove(&s->active, &c->active_link);
+    list_append(&s->active, &c->active_link);
+}
+
 /* A reply to a conversation that is over: one of its messages while it lingers. */
 static const char *late_reply(struct iacp_stream *s, const struct message *m,
                               const struct fields *f, const struct sent *t, struct diag_sink *sink)
@@ -1681,15 +1689,10 @@ static void apply_accept(const struct message *m, const struct fields *f, struct
 static const char *apply_reply(struct iacp_stream *s, const struct message *m,
                                const struct fields *f, struct conv *c, struct diag_sink *sink)
 {
-    c->messages++;
-    if (c->story)
-        c->story->last_file = m->at.file;
-    c->last_line = m->at.line;
+    land(c, m);
     c->last_at = f->at;
     s->reply_ts = f->ts;
-    c->active = s->now;
-    list_remove(&s->active, &c->active_link);
-    list_append(&s->active, &c->active_link);
+    mark_active(s, c);
     switch (f->kind) {
     case IACP_TASK_ACCEPT:
         apply_accept(m, f, c, sink);
@@ -1988,39 +1991,23 @@ static bool named_key(struct iacp_stream *s, const struct message *m, const stru
     return true;
 }
 
-/* The open or lingering conversation a reply names, or NULL; *elsewhere tells whether it names
- * one another shard follows (--shard: its opener was passed over). */
-static struct conv *failed_reply_conv(struct iacp_stream *s, const struct message *m,
-                                      const struct jv **owner, const struct jv **ref,
-                                      bool *elsewhere)
-{
-    *elsewhere = false;
-    if (!named_key(s, m, owner, ref))
-        return NULL;
-    struct conv *c = find_open(s, &s->ref);
-    if (!c && !(c = find_lingering(s, &s->ref))) {
-        const struct sent *named = find_sent(s, &s->ref);
-        *elsewhere = named && named->ending == END_FOREIGN;
-    }
-    return c;
-}
-
 const char *iacp_stream_failed(struct iacp_stream *s, const struct message *m,
                                struct findings **own)
 {
     const struct jv *owner, *ref;
-    bool elsewhere;
-    struct conv *c = failed_reply_conv(s, m, &owner, &ref, &elsewhere);
-    if (!c)
-        return elsewhere ? ENGINE_ELSEWHERE : NULL;
+    if (!named_key(s, m, &owner, &ref))
+        return NULL;
+    struct conv *c = find_open(s, &s->ref);
+    if (c)
+        mark_active(s, c);
+    else if (!(c = find_lingering(s, &s->ref))) {
+        /* --shard: one another shard follows (its opener was passed over) */
+        const struct sent *named = find_sent(s, &s->ref);
+        return named && named->ending == END_FOREIGN ? ENGINE_ELSEWHERE : NULL;
+    }
     if (c->story)
         findings_move(&c->story->findings, own);
     land(c, m);
-    if (find_open(s, &s->ref)) {
-        c->active = s->now;
-        list_remove(&s->active, &c->active_link);
-        list_append(&s->active, &c->active_link);
-    }
     return conversation_of(s, owner->u.s, ref->u.s);
 }
 

@@ -845,39 +845,19 @@ static void write_diagnostics(struct trace_html *h, const struct diagram_flush *
     sb_adds(out, "]}");
 }
 
-struct tally_entry {
-    const char *name;
-    unsigned long long n;
-};
-
-static bool collect_tally(void *ctx, const char *key, void *value)
-{
-    struct tally_entry **at = ctx;
-    *(*at)++ = (struct tally_entry){key, *(unsigned long long *)value};
-    return false;
-}
-
-static int by_name(const void *a, const void *b)
-{
-    return strcmp(((const struct tally_entry *)a)->name, ((const struct tally_entry *)b)->name);
-}
-
 static void write_outside_kinds(struct trace_html *h, struct strbuf *out)
 {
-    size_t n = strmap_size(h->outside_kinds);
-    struct tally_entry *v = xmalloc((n + 1) * sizeof *v), *at = v;
-    strmap_sweep(h->outside_kinds, collect_tally, &at);
-    qsort(v, n, sizeof *v, by_name);
+    struct strmap_entries e = strmap_sorted(h->outside_kinds);
     struct jsonout w;
     json_start(h, &w);
     jsonout_begin_object(&w);
-    for (size_t i = 0; i < n; i++) {
-        jsonout_key(&w, v[i].name);
-        jsonout_integer(&w, (json_int_t)v[i].n);
+    for (size_t i = 0; i < e.n; i++) {
+        jsonout_key(&w, e.v[i].key);
+        jsonout_integer(&w, (json_int_t) * (unsigned long long *)e.v[i].value);
     }
     jsonout_end_object(&w);
     json_done(h, out);
-    free(v);
+    free(e.v);
 }
 
 void trace_html_finish(struct trace_html *h, const struct trace_stats *stats,

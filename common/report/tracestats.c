@@ -197,38 +197,6 @@ void trace_stats_finding(struct trace_stats *t, const char *code)
     tally_add(&t->anomalies, code, 1, SIZE_MAX);
 }
 
-/* ---- the entries of a map in order of their names ---- */
-
-struct entry {
-    const char *name;
-    void *value;
-};
-
-struct entries {
-    struct entry *v;
-    size_t n;
-};
-
-static bool collect(void *ctx, const char *key, void *value)
-{
-    struct entries *e = ctx;
-    e->v[e->n++] = (struct entry){key, value};
-    return false;
-}
-
-static int by_name(const void *a, const void *b)
-{
-    return strcmp(((const struct entry *)a)->name, ((const struct entry *)b)->name);
-}
-
-static struct entries sorted(struct strmap *map)
-{
-    struct entries e = {xmalloc((strmap_size(map) + 1) * sizeof *e.v), 0};
-    strmap_sweep(map, collect, &e);
-    qsort(e.v, e.n, sizeof *e.v, by_name);
-    return e;
-}
-
 /* ---- JSON ---- */
 
 static void write_key(struct jsonout *w, const char *name)
@@ -243,10 +211,10 @@ static void write_count(struct jsonout *w, unsigned long long n)
 
 static void write_tally(struct jsonout *w, const struct tally *t)
 {
-    struct entries e = sorted(t->map);
+    struct strmap_entries e = strmap_sorted(t->map);
     jsonout_begin_object(w);
     for (size_t i = 0; i < e.n; i++) {
-        write_key(w, e.v[i].name);
+        write_key(w, e.v[i].key);
         write_count(w, *(unsigned long long *)e.v[i].value);
     }
     jsonout_end_object(w);
@@ -256,11 +224,11 @@ static void write_tally(struct jsonout *w, const struct tally *t)
 /* Percentiles people read: p50, p90, p99 and the exact extremes. */
 static void write_percentiles(struct jsonout *w, struct strmap *latency)
 {
-    struct entries e = sorted(latency);
+    struct strmap_entries e = strmap_sorted(latency);
     jsonout_begin_object(w);
     for (size_t i = 0; i < e.n; i++) {
         const struct histogram *h = e.v[i].value;
-        write_key(w, e.v[i].name);
+        write_key(w, e.v[i].key);
         jsonout_begin_object(w);
         write_key(w, "count");
         write_count(w, h->count);
@@ -282,10 +250,10 @@ static void write_percentiles(struct jsonout *w, struct strmap *latency)
 
 static void write_histograms(struct jsonout *w, struct strmap *latency)
 {
-    struct entries e = sorted(latency);
+    struct strmap_entries e = strmap_sorted(latency);
     jsonout_begin_object(w);
     for (size_t i = 0; i < e.n; i++) {
-        write_key(w, e.v[i].name);
+        write_key(w, e.v[i].key);
         histogram_write(e.v[i].value, w);
     }
     jsonout_end_object(w);
@@ -294,13 +262,13 @@ static void write_histograms(struct jsonout *w, struct strmap *latency)
 
 static void write_by_agent(struct jsonout *w, const struct trace_stats *t)
 {
-    struct entries e = sorted(t->agents);
+    struct strmap_entries e = strmap_sorted(t->agents);
     jsonout_begin_object(w);
     for (size_t i = 0; i < e.n; i++) {
         const struct agent_stats *a = e.v[i].value;
         if (strmap_size(a->latency) == 0)
             continue; /* it replied to nothing */
-        write_key(w, e.v[i].name);
+        write_key(w, e.v[i].key);
         jsonout_begin_object(w);
         write_key(w, "latency");
         write_percentiles(w, a->latency);
@@ -327,22 +295,22 @@ void trace_stats_write(const struct trace_stats *t, struct strbuf *out)
     write_tally(&w, &t->kinds);
     write_key(&w, "other_kinds");
     write_count(&w, t->kinds.other);
-    struct entries e = sorted(t->agents);
+    struct strmap_entries e = strmap_sorted(t->agents);
     write_key(&w, "agents");
     jsonout_begin_object(&w);
     for (size_t i = 0; i < e.n; i++) {
-        write_key(&w, e.v[i].name);
+        write_key(&w, e.v[i].key);
         write_count(&w, ((const struct agent_stats *)e.v[i].value)->messages);
     }
     jsonout_end_object(&w);
     free(e.v);
     write_key(&w, "other_agents");
     write_count(&w, t->other_agents);
-    e = sorted(t->conversations);
+    e = strmap_sorted(t->conversations);
     write_key(&w, "conversations");
     jsonout_begin_object(&w);
     for (size_t i = 0; i < e.n; i++) {
-        write_key(&w, e.v[i].name);
+        write_key(&w, e.v[i].key);
         write_tally(&w, e.v[i].value);
     }
     jsonout_end_object(&w);
@@ -506,18 +474,18 @@ static bool read_stats(struct trace_stats *t, const json_t *obj, const char **wh
 
 static void add_tally(struct tally *into, const struct tally *from, size_t max)
 {
-    struct entries e = sorted(from->map);
+    struct strmap_entries e = strmap_sorted(from->map);
     for (size_t i = 0; i < e.n; i++)
-        tally_add(into, e.v[i].name, *(unsigned long long *)e.v[i].value, max);
+        tally_add(into, e.v[i].key, *(unsigned long long *)e.v[i].value, max);
     into->other += from->other;
     free(e.v);
 }
 
 static void add_histograms(struct trace_stats *t, struct strmap *into, struct strmap *from)
 {
-    struct entries e = sorted(from);
+    struct strmap_entries e = strmap_sorted(from);
     for (size_t i = 0; i < e.n; i++) {
-        struct histogram *kept = merged_histogram(t, into, e.v[i].name);
+        struct histogram *kept = merged_histogram(t, into, e.v[i].key);
         if (kept)
             histogram_merge(kept, e.v[i].value);
     }
@@ -532,10 +500,10 @@ static void add_stats(struct trace_stats *t, const struct trace_stats *part)
     add_histograms(t, t->latency, part->latency);
     t->pairs_left_out += part->pairs_left_out;
     t->other_agents += part->other_agents;
-    struct entries e = sorted(part->agents);
+    struct strmap_entries e = strmap_sorted(part->agents);
     for (size_t i = 0; i < e.n; i++) {
         const struct agent_stats *from = e.v[i].value;
-        struct agent_stats *a = agent_of(t, e.v[i].name);
+        struct agent_stats *a = agent_of(t, e.v[i].key);
         if (!a) {
             t->other_agents += from->messages;
             continue;
@@ -544,9 +512,9 @@ static void add_stats(struct trace_stats *t, const struct trace_stats *part)
         add_histograms(t, a->latency, from->latency);
     }
     free(e.v);
-    e = sorted(part->conversations);
+    e = strmap_sorted(part->conversations);
     for (size_t i = 0; i < e.n; i++)
-        add_tally(outcomes_of(t, e.v[i].name), e.v[i].value, SIZE_MAX);
+        add_tally(outcomes_of(t, e.v[i].key), e.v[i].value, SIZE_MAX);
     free(e.v);
 }
 
@@ -595,11 +563,11 @@ static void put_seconds(struct strbuf *out, double v)
 static void report_tally(struct strbuf *out, const char *title, const struct tally *t,
                          const char *other)
 {
-    struct entries e = sorted(t->map);
+    struct strmap_entries e = strmap_sorted(t->map);
     sb_addf(out, "\n%-*s %9s\n", NAME_WIDTH, title, "count");
     for (size_t i = 0; i < e.n; i++) {
         sb_adds(out, "  ");
-        put_name(out, e.v[i].name, NAME_WIDTH - 2);
+        put_name(out, e.v[i].key, NAME_WIDTH - 2);
         sb_addf(out, " %9llu\n", *(unsigned long long *)e.v[i].value);
     }
     if (t->other)
@@ -681,13 +649,13 @@ static void report_histogram(struct strbuf *out, const struct histogram *h)
 
 static void report_latency(struct strbuf *out, const char *title, struct strmap *latency)
 {
-    struct entries e = sorted(latency);
+    struct strmap_entries e = strmap_sorted(latency);
     sb_addf(out, "\n%-*s %9s %9s %9s %9s %9s\n", NAME_WIDTH, title, "count", "p50", "p90", "p99",
             "max");
     for (size_t i = 0; i < e.n; i++) {
         const struct histogram *h = e.v[i].value;
         sb_adds(out, "  ");
-        put_name(out, e.v[i].name, NAME_WIDTH - 2);
+        put_name(out, e.v[i].key, NAME_WIDTH - 2);
         sb_addf(out, " %9llu", h->count);
         put_seconds(out, histogram_quantile(h, 0.5));
         put_seconds(out, histogram_quantile(h, 0.9));
@@ -702,9 +670,9 @@ static void report_latency(struct strbuf *out, const char *title, struct strmap 
 void trace_stats_report(const struct trace_stats *t, struct strbuf *out)
 {
     unsigned long long conversations = 0;
-    struct entries e = sorted(t->conversations);
+    struct strmap_entries e = strmap_sorted(t->conversations);
     for (size_t i = 0; i < e.n; i++) {
-        struct entries o = sorted(((struct tally *)e.v[i].value)->map);
+        struct strmap_entries o = strmap_sorted(((struct tally *)e.v[i].value)->map);
         for (size_t k = 0; k < o.n; k++)
             conversations += *(unsigned long long *)o.v[k].value;
         free(o.v);
@@ -712,22 +680,22 @@ void trace_stats_report(const struct trace_stats *t, struct strbuf *out)
     sb_addf(out, "%llu message%s, %llu conversation%s\n", t->messages, t->messages == 1 ? "" : "s",
             conversations, conversations == 1 ? "" : "s");
     report_tally(out, "messages by kind", &t->kinds, "(other kinds)");
-    struct entries a = sorted(t->agents);
+    struct strmap_entries a = strmap_sorted(t->agents);
     sb_addf(out, "\n%-*s %9s\n", NAME_WIDTH, "messages by agent", "count");
     for (size_t i = 0; i < a.n; i++) {
         sb_adds(out, "  ");
-        put_name(out, a.v[i].name, NAME_WIDTH - 2);
+        put_name(out, a.v[i].key, NAME_WIDTH - 2);
         sb_addf(out, " %9llu\n", ((const struct agent_stats *)a.v[i].value)->messages);
     }
     if (t->other_agents)
         sb_addf(out, "  %-*s %9llu\n", NAME_WIDTH - 2, "(other agents)", t->other_agents);
     sb_addf(out, "\n%-*s %9s\n", NAME_WIDTH, "conversations by outcome", "count");
     for (size_t i = 0; i < e.n; i++) {
-        struct entries o = sorted(((struct tally *)e.v[i].value)->map);
+        struct strmap_entries o = strmap_sorted(((struct tally *)e.v[i].value)->map);
         for (size_t k = 0; k < o.n; k++) {
             sb_adds(out, "  ");
             struct strbuf name = STRBUF_INIT;
-            sb_addf(&name, "%s %s", e.v[i].name, o.v[k].name);
+            sb_addf(&name, "%s %s", e.v[i].key, o.v[k].key);
             put_name(out, name.buf, NAME_WIDTH - 2);
             sb_free(&name);
             sb_addf(out, " %9llu\n", *(unsigned long long *)o.v[k].value);
@@ -743,7 +711,7 @@ void trace_stats_report(const struct trace_stats *t, struct strbuf *out)
             continue;
         struct strbuf title = STRBUF_INIT;
         sb_adds(&title, "latency of ");
-        escape_text(&title, a.v[i].name, strlen(a.v[i].name), 40);
+        escape_text(&title, a.v[i].key, strlen(a.v[i].key), 40);
         report_latency(out, title.buf, as->latency);
         sb_free(&title);
     }

@@ -495,10 +495,17 @@ static bool open_outputs(struct filter *f)
     return true;
 }
 
-static bool same_regular_file(const struct stat *a, const struct stat *b)
+/* What a and b both are when they are one node: "file", "pipe" or "socket"; else NULL. A
+ * character device (/dev/null, a terminal) is none of these: it clashes with nothing here. */
+static const char *same_node(const struct stat *a, const struct stat *b)
 {
-    return S_ISREG(a->st_mode) && S_ISREG(b->st_mode) && a->st_dev == b->st_dev &&
-           a->st_ino == b->st_ino;
+    if (a->st_dev != b->st_dev || a->st_ino != b->st_ino || (a->st_mode ^ b->st_mode) & S_IFMT)
+        return NULL;
+    if (S_ISREG(a->st_mode))
+        return "file";
+    if (S_ISFIFO(a->st_mode))
+        return "pipe";
+    return S_ISSOCK(a->st_mode) ? "socket" : NULL;
 }
 
 static void stat_stream(FILE *stream, struct stat *st)
@@ -521,13 +528,9 @@ static const char *shared_with_output(struct filter *f, const struct stat *out,
 {
     if (!f->rejects || (f->cfg->opts->quiet && f->out == stdout))
         return NULL; /* -q: nothing goes to stdout */
-    if (same_regular_file(out, rej))
-        return "file";
-    bool same_node = out->st_dev == rej->st_dev && out->st_ino == rej->st_ino;
-    if (S_ISFIFO(out->st_mode) && S_ISFIFO(rej->st_mode) && same_node)
-        return "pipe";
-    if (S_ISSOCK(out->st_mode) && S_ISSOCK(rej->st_mode) && same_node)
-        return "socket";
+    const char *shared = same_node(out, rej);
+    if (shared)
+        return shared;
     if (terminal_same(fileno(f->out), fileno(f->rejects)))
         return "terminal";
     return NULL;
@@ -540,11 +543,8 @@ static const char *shared_with_output(struct filter *f, const struct stat *out,
  * (inetd, a socket-activated service) goes to the peer, not back in. */
 static bool is_input(const struct stat *in, const struct stat *out, bool opened)
 {
-    if (!(in->st_dev == out->st_dev && in->st_ino == out->st_ino))
-        return false;
-    return (S_ISREG(in->st_mode) && S_ISREG(out->st_mode)) ||
-           (S_ISFIFO(in->st_mode) && S_ISFIFO(out->st_mode)) ||
-           (opened && S_ISSOCK(in->st_mode) && S_ISSOCK(out->st_mode));
+    const char *shared = same_node(in, out);
+    return shared && (opened || strcmp(shared, "socket") != 0);
 }
 
 /* The output an input is, if any: reported. */
