@@ -181,7 +181,7 @@ demo: deps
 	@scripts/demo $(BIN)
 
 bench: all $(BUILD)/gen-colony $(BUILD)/gen-fipa $(BUILD)/gen-adversarial $(BUILD)/parse-floor \
-	$(BUILD)/peak-rss $(BUILD)/replay-lateness $(BUILD)/forager
+	$(BUILD)/peak-rss $(BUILD)/replay-lateness $(BUILD)/forager $(BUILD)/tests/hash-flood
 	@bench/run $(BIN) $(BUILD)
 
 install: all

@@ -196,6 +196,103 @@ sha256_base64() {
     data_of "$BATS_TEST_TMPDIR/page.html" | jq -e '.omitted.conversations > 20000 and ([.details[].messages[] | [.arrows, 1] | max] | add) <= 10000'
 }
 
+# big_task N BYTES CHAR: an IACP task of N messages (an assign, then partial results), each
+# carrying BYTES of CHAR.
+big_task() {
+    awk -v n="$1" -v bytes="$2" -v c="$3" 'BEGIN {
+        s = c; while (length(s) < bytes) s = s s; s = substr(s, 1, bytes)
+        printf "{\"v\":\"1.1\",\"id\":\"q-000001\",\"from\":\"queen\",\"to\":\"forager-1\",\"kind\":\"task.assign\",\"ts\":1312284100,\"body\":{\"node\":\"%s\"}}\n", s
+        for (i = 1; i < n; i++)
+            printf "{\"v\":\"1.1\",\"id\":\"m-%06x\",\"from\":\"forager-1\",\"to\":\"queen\",\"kind\":\"task.result\",\"ref\":\"q-000001\",\"ts\":1312284100,\"body\":{\"partial\":true,\"data\":\"%s\"}}\n", i, s
+    }'
+}
+
+@test "acp-trace --format=html: a message's text costs what the page writes of it, and goes out in pieces" {
+    skip_under valgrind "measures memory"
+    local t=$BATS_TEST_TMPDIR
+    # '<' takes six bytes on the page: three messages of 1 MB of it are 18 MB there, past the
+    # budget (16 MiB), and their conversation is left out; counted as 3 MB, it was kept
+    big_task 3 1000000 '<' >"$t/three.jsonl"
+    acp-trace --format=html "$t/three.jsonl" >"$t/three.html" 2>/dev/null || true
+    data_of "$t/three.html" | jq -e '.omitted.conversations == 1 and .omitted.messages == 3 and (.details | length) == 0'
+    [ "$(wc -c <"$t/three.html")" -lt 1000000 ]
+    # two are 12 MB there, kept and written in pieces: 7 MiB here, 21 when the details of a
+    # conversation were made whole, then widened whole
+    big_task 2 1000000 '<' >"$t/two.jsonl"
+    "$ACP_BUILD/peak-rss" acp-trace --format=html "$t/two.jsonl" >"$t/two.html" 2>"$t/rss" || true
+    assert_rss_below "$t/rss" 14336 "two messages of 1 MB of '<'"
+    data_of "$t/two.html" >"$t/data.json"
+    jq -e '.omitted.conversations == 0' "$t/data.json"
+    diff <(jq -r '.details[].messages[].text' "$t/data.json") "$t/two.jsonl" >/dev/null
+    # pieces end where characters do: texts of two-, three- and four-byte characters, and those
+    # the page escapes, come back byte for byte
+    big_task 2 100000 $'é<€&\u2028😀\u2029>' >"$t/mixed.jsonl"
+    acp-trace --format=html "$t/mixed.jsonl" 2>/dev/null | data_of /dev/stdin >"$t/data.json"
+    run -1 grep -c $'[<>&]\|\xe2\x80[\xa8\xa9]' "$t/data.json"
+    diff <(jq -r '.details[].messages[].text' "$t/data.json") "$t/mixed.jsonl"
+}
+
+@test "acp-trace --format=html: what a kept conversation costs beyond its text counts against the budget" {
+    skip_under valgrind "measures memory"
+    local t=$BATS_TEST_TMPDIR
+    awk 'BEGIN { for (i = 1; i <= 10000; i++)
+        printf "{\"v\":\"1.1\",\"id\":\"q-%06x\",\"from\":\"queen\",\"to\":\"forager-%d\",\"kind\":\"task.assign\",\"ts\":%d,\"body\":{\"node\":\"n/%d\"}}\n", i, i % 64, 1312284100 + int(i / 100), i }' >"$t/one.jsonl"
+    # 10,000 conversations of one message each: 30 MiB here, 87 when a kept one held 7 KB
+    "$ACP_BUILD/peak-rss" acp-trace --format=html "$t/one.jsonl" >"$t/page.html" 2>"$t/rss" || true
+    assert_rss_below "$t/rss" 49152 "10,000 one-message conversations"
+    # past the arrows, the budget in bytes leaves some out: it counts what each one costs
+    acp-trace --format=html --max-arrows=1000000 "$t/one.jsonl" 2>/dev/null | data_of /dev/stdin |
+        jq -e '.omitted.conversations > 1000 and .omitted.kept_max == 16777216'
+}
+
+# informs FROM N: N FIPA informs of no protocol, each with a conversation id of its own, which the
+# engine does not follow: their conversations never get a row.
+informs() {
+    awk -v from="$1" -v n="$2" 'BEGIN { for (i = from; i < from + n; i++)
+        printf "{\"performative\":\"inform\",\"sender\":{\"name\":\"c\"},\"receiver\":[{\"name\":\"d\"}],\"content\":\"x\",\"conversation_id\":\"i%d\"}\n", i }'
+}
+
+@test "acp-trace --format=html: conversations left out are remembered within bounds, and one forgotten is never shown in part" {
+    skip_under valgrind "measures memory"
+    local t=$BATS_TEST_TMPDIR
+    # 300,000 conversations that never get a row, left out one after the other: 4 MiB here, 21
+    # when every id left out was remembered until its row
+    informs 1 300000 >"$t/informs.jsonl"
+    "$ACP_BUILD/peak-rss" acp-trace --format=html --max-arrows=10 "$t/informs.jsonl" >/dev/null 2>"$t/rss" || true
+    assert_rss_below "$t/rss" 10240 "300,000 conversations of no row"
+    # a request left out, then forgotten behind 17,000 others, then answered: its answers are not
+    # shown as the whole conversation
+    {
+        echo '{"performative":"request","sender":{"name":"a"},"receiver":[{"name":"b"}],"content":"x","conversation_id":"X","protocol":"fipa-request","reply_with":"r1"}'
+        informs 1 17000
+        echo '{"performative":"agree","sender":{"name":"b"},"receiver":[{"name":"a"}],"content":"x","conversation_id":"X","protocol":"fipa-request","in_reply_to":"r1"}'
+        echo '{"performative":"inform","sender":{"name":"b"},"receiver":[{"name":"a"}],"content":"x","conversation_id":"X","protocol":"fipa-request","in_reply_to":"r1"}'
+    } >"$t/forgot.jsonl"
+    acp-trace --format=html --max-arrows=2 "$t/forgot.jsonl" 2>/dev/null | data_of /dev/stdin >"$t/data.json"
+    jq -e '.conversations.rows | length == 1' "$t/data.json"
+    jq -e '.conversations.rows as $r | [.details | to_entries[] | (.value.messages | length) == $r[.key | tonumber][4]] | all' "$t/data.json"
+    jq -e '.omitted.conversations == 1 and .omitted.messages == 3' "$t/data.json"
+}
+
+@test "acp-trace: diagrams keep what they show of a long name, and tell long names apart by digest" {
+    skip_under valgrind "measures memory"
+    local t=$BATS_TEST_TMPDIR f
+    # 40 heartbeats of senders of 1 MB, alike but for their last 4 bytes: 40 MB of names
+    awk 'BEGIN { s = "f"; while (length(s) < 1000000) s = s s; s = substr(s, 1, 1000000)
+        for (i = 0; i < 40; i++)
+            printf "{\"v\":\"1.1\",\"id\":\"m-%06x\",\"from\":\"%s%04d\",\"to\":\"queen\",\"kind\":\"hb\",\"ts\":%d}\n", i, s, i, 1312284100 + i }' >"$t/hb.jsonl"
+    for f in svg text mermaid plantuml html; do
+        "$ACP_BUILD/peak-rss" acp-trace --format=$f "$t/hb.jsonl" >"$t/out.$f" 2>"$t/rss" || true
+        # 7 MiB here; 80 and more when each diagram kept every name whole
+        assert_rss_below "$t/rss" 24576 "--format=$f"
+    done
+    # 41 columns, each name shown by its head and its tail, so that they show apart
+    [ "$(grep -c '<g class="participant"' "$t/out.svg")" -eq 41 ]
+    [ "$(grep -o '<text [^>]*>f*\.\.\.f*00[0-9][0-9]</text>' "$t/out.svg" | sort -u | wc -l)" -eq 40 ]
+    # the tooltip holds the head, "..." and the tail: 771 bytes, not a megabyte
+    [ "$(grep -o '<title>f[^<]*' "$t/out.svg" | awk '{ print length($0) - 7 }' | sort -u)" = 771 ]
+}
+
 @test "acp-trace --format=html: every diagnostic of the run, with its file, line and the row of the conversation that has it" {
     local d=$BATS_FILE_TMPDIR
     # as acp-trace reports them, in order

@@ -69,28 +69,6 @@ void jsonout_end_array(struct jsonout *w)
 
 static const char hex_digits[] = "0123456789ABCDEF";
 
-static void add_u_escape(struct strbuf *sb, unsigned unit)
-{
-    char esc[6] = {'\\',
-                   'u',
-                   hex_digits[(unit >> 12) & 15],
-                   hex_digits[(unit >> 8) & 15],
-                   hex_digits[(unit >> 4) & 15],
-                   hex_digits[unit & 15]};
-    sb_add(sb, esc, sizeof esc);
-}
-
-static void add_code_point_escape(struct strbuf *sb, unsigned cp)
-{
-    if (cp < 0x10000) {
-        add_u_escape(sb, cp);
-        return;
-    }
-    cp -= 0x10000;
-    add_u_escape(sb, 0xd800 | (cp >> 10));
-    add_u_escape(sb, 0xdc00 | (cp & 0x3ff));
-}
-
 static const char *short_escape(unsigned char c)
 {
     switch (c) {
@@ -113,12 +91,13 @@ static const char *short_escape(unsigned char c)
     }
 }
 
-/* What a byte is to the writer: printable ASCII but " and \\ (P), what always takes an escape
- * (E), DEL (D), and a byte of a multi-byte UTF-8 sequence, or of no valid one (H). */
-enum byte_class { P, E, D, H };
+/* What a byte is to the writer: printable ASCII but " \\ < > & (P), what always takes an escape
+ * (E), DEL (D), < > & (M: markup, escaped in a page's script), and a byte of a multi-byte UTF-8
+ * sequence, or of no valid one (H). */
+enum byte_class { P, E, D, M, H };
 static const unsigned char byte_class[256] = {
     E, E, E, E, E, E, E, E, E, E, E, E, E, E, E, E, E, E, E, E, E, E, E, E, E, E, E, E, E, E, E, E,
-    P, P, E, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P,
+    P, P, E, P, P, P, M, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, M, P, M, P,
     P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, E, P, P, P,
     P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, D,
     H, H, H, H, H, H, H, H, H, H, H, H, H, H, H, H, H, H, H, H, H, H, H, H, H, H, H, H, H, H, H, H,
@@ -134,7 +113,10 @@ static unsigned plain_classes(unsigned flags)
     unsigned mask = 1u << P;
     if (!(flags & JSONOUT_TERMINAL))
         mask |= 1u << D;
-    if ((flags & (JSONOUT_VALID | JSONOUT_ASCII | JSONOUT_TERMINAL)) == JSONOUT_VALID)
+    if (!(flags & JSONOUT_SCRIPT))
+        mask |= 1u << M;
+    if ((flags & (JSONOUT_VALID | JSONOUT_ASCII | JSONOUT_TERMINAL | JSONOUT_SCRIPT)) ==
+        JSONOUT_VALID)
         mask |= 1u << H;
     return mask;
 }
@@ -148,33 +130,79 @@ static size_t plain_run(const unsigned char *p, size_t len, unsigned plain)
     return i;
 }
 
-/* One character that does not go out as it is, at p; returns how many bytes it took. */
-static size_t add_special(struct jsonout *w, const unsigned char *p, size_t avail)
+/* Whether the character cp goes out as a \u escape under flags. */
+static bool escaped_code_point(unsigned flags, unsigned cp)
 {
-    struct strbuf *sb = w->sb;
+    return (flags & JSONOUT_ASCII) || ((flags & JSONOUT_TERMINAL) && utf8_acts_on_terminal(cp)) ||
+           ((flags & JSONOUT_SCRIPT) && (cp == 0x2028 || cp == 0x2029));
+}
+
+enum { SPECIAL_FORM_MAX = 12 }; /* a surrogate pair's two escapes */
+
+static size_t u_escape(char *out, unsigned unit)
+{
+    out[0] = '\\';
+    out[1] = 'u';
+    for (int i = 0; i < 4; i++)
+        out[2 + i] = hex_digits[(unit >> (12 - 4 * i)) & 15];
+    return 6;
+}
+
+/* How one character that does not go out as it is, at p, is written under flags: its form in
+ * out (SPECIAL_FORM_MAX bytes at most), whose length is returned; *took receives how many bytes
+ * of p it was. */
+static size_t special_form(unsigned flags, const unsigned char *p, size_t avail, char *out,
+                           size_t *took)
+{
     unsigned char c = p[0];
+    *took = 1;
     if (c < 0x80) {
         const char *esc = short_escape(c);
-        if (esc)
-            sb_adds(sb, esc);
-        else
-            add_u_escape(sb, c);
-        return 1;
+        if (!esc)
+            return u_escape(out, c);
+        memcpy(out, esc, 2);
+        return 2;
     }
     size_t n = utf8_sequence_length(p, avail);
     if (n == 0) {
-        if (w->flags & (JSONOUT_ASCII | JSONOUT_TERMINAL))
-            add_u_escape(sb, 0xfffd);
-        else
-            sb_adds(sb, "\xef\xbf\xbd");
-        return 1;
+        if (flags & (JSONOUT_ASCII | JSONOUT_TERMINAL))
+            return u_escape(out, 0xfffd);
+        memcpy(out, "\xef\xbf\xbd", 3);
+        return 3;
     }
-    if ((w->flags & JSONOUT_ASCII) ||
-        ((w->flags & JSONOUT_TERMINAL) && utf8_acts_on_terminal(utf8_decode(p, n))))
-        add_code_point_escape(sb, utf8_decode(p, n));
-    else
-        sb_add(sb, p, n);
-    return n;
+    *took = n;
+    unsigned cp = utf8_decode(p, n);
+    if (!escaped_code_point(flags, cp)) {
+        memcpy(out, p, n);
+        return n;
+    }
+    if (cp < 0x10000)
+        return u_escape(out, cp);
+    cp -= 0x10000;
+    size_t len = u_escape(out, 0xd800 | (cp >> 10));
+    return len + u_escape(out + len, 0xdc00 | (cp & 0x3ff));
+}
+
+/* One character that does not go out as it is, at p; returns how many bytes it took. */
+static size_t add_special(struct jsonout *w, const unsigned char *p, size_t avail)
+{
+    char form[SPECIAL_FORM_MAX];
+    size_t took;
+    sb_add(w->sb, form, special_form(w->flags, p, avail, form, &took));
+    return took;
+}
+
+/* The characters of a string, without its quotes. */
+static void add_chars(struct jsonout *w, const unsigned char *p, size_t len)
+{
+    unsigned plain = plain_classes(w->flags);
+    for (size_t i = 0; i < len;) {
+        size_t run = plain_run(p + i, len - i, plain);
+        sb_add(w->sb, p + i, run);
+        i += run;
+        if (i < len)
+            i += add_special(w, p + i, len - i);
+    }
 }
 
 static void add_string(struct jsonout *w, const char *s, size_t len)
@@ -183,21 +211,49 @@ static void add_string(struct jsonout *w, const char *s, size_t len)
     struct strbuf *sb = w->sb;
     room(sb, len + 2);
     sb->buf[sb->len++] = '"';
-    unsigned plain = plain_classes(w->flags);
-    size_t i = plain_run(p, len, plain);
+    size_t i = plain_run(p, len, plain_classes(w->flags));
     memcpy(sb->buf + sb->len, p, i); /* most strings: all of it, in the room grown above */
     sb->len += i;
     if (i < len) {
-        while (i < len) {
-            i += add_special(w, p + i, len - i);
-            size_t run = plain_run(p + i, len - i, plain);
-            sb_add(sb, p + i, run);
-            i += run;
-        }
+        add_chars(w, p + i, len - i);
         room(sb, 1); /* escapes took the room made above */
     }
     sb->buf[sb->len++] = '"';
     sb->buf[sb->len] = '\0';
+}
+
+void jsonout_string_open(struct jsonout *w)
+{
+    separate(w);
+    sb_addc(w->sb, '"');
+}
+
+void jsonout_string_part(struct jsonout *w, const char *s, size_t len)
+{
+    add_chars(w, (const unsigned char *)s, len);
+}
+
+void jsonout_string_close(struct jsonout *w)
+{
+    sb_addc(w->sb, '"');
+}
+
+size_t jsonout_string_size(const char *s, size_t len, unsigned flags)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    unsigned plain = plain_classes(flags);
+    size_t size = 2;
+    for (size_t i = 0; i < len;) {
+        size_t run = plain_run(p + i, len - i, plain), took;
+        size += run;
+        i += run;
+        if (i == len)
+            break;
+        char form[SPECIAL_FORM_MAX];
+        size += special_form(flags, p + i, len - i, form, &took);
+        i += took;
+    }
+    return size;
 }
 
 void jsonout_key(struct jsonout *w, const char *key)
@@ -410,11 +466,12 @@ static size_t copy_text_string(struct jsonout *w, const unsigned char *text, siz
     return i;
 }
 
-/* Whether JSON text goes out as it is under any flags: printable ASCII without white space. */
+/* Whether JSON text goes out as it is under any flags: printable ASCII without white space or
+ * markup. */
 static bool text_as_is(const unsigned char *p, size_t len)
 {
     for (size_t i = 0; i < len; i++)
-        if (p[i] <= ' ' || p[i] >= 0x7f)
+        if (p[i] <= ' ' || p[i] >= 0x7f || byte_class[p[i]] == M)
             return false;
     return true;
 }

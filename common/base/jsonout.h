@@ -25,6 +25,8 @@ enum {
                              invalid UTF-8 as an escaped U+FFFD: safe to show raw */
     JSONOUT_VALID = 4,    /* the strings are known to be valid UTF-8 (jansson's always are):
                              non-ASCII is copied without decoding it again */
+    JSONOUT_SCRIPT = 8,   /* also < > & U+2028 U+2029: JSON inside an HTML <script> block, which
+                             nothing written can end or open a comment in */
 };
 
 struct jsonout {
@@ -44,6 +46,15 @@ void jsonout_end_array(struct jsonout *w);
 void jsonout_key(struct jsonout *w, const char *key);
 
 void jsonout_string(struct jsonout *w, const char *s, size_t len);
+/* A string written in pieces, so that a long one need not be in memory whole, or escaped whole:
+ * open, parts, close. A part should end where a character does (a character cut in two is
+ * written as two invalid sequences). Between parts the buffer may be given away; after the close,
+ * the next value is placed by a writer started again (jsonout_init). */
+void jsonout_string_open(struct jsonout *w);
+void jsonout_string_part(struct jsonout *w, const char *s, size_t len);
+void jsonout_string_close(struct jsonout *w);
+/* The bytes jsonout_string writes for s (its quotes too) under flags. */
+size_t jsonout_string_size(const char *s, size_t len, unsigned flags);
 void jsonout_integer(struct jsonout *w, json_int_t v);
 /* A real: the shortest digits that read back as the same double; a whole number keeps ".0". */
 void jsonout_real(struct jsonout *w, double v);

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/utf8.h"
 #include "base/util.h"
 
 void key_secret_draw(struct siphash_key *secret)
@@ -78,10 +79,5 @@ const char *name_shown(const char *form, struct strbuf *scratch)
 
 size_t key_shown_len(const char *text, size_t len)
 {
-    if (len <= KEY_SHOWN_BYTES)
-        return len;
-    size_t cut = KEY_SHOWN_BYTES;
-    while (cut > 0 && ((unsigned char)text[cut] & 0xc0) == 0x80) /* a continuation byte */
-        cut--;
-    return cut;
+    return utf8_cut(text, len, KEY_SHOWN_BYTES);
 }

@@ -19,7 +19,8 @@ struct strmap {
     size_t size;
 };
 
-enum { INITIAL_BUCKETS = 64 };
+/* Small: a diagram holds two maps, and the report thousands of diagrams. */
+enum { INITIAL_BUCKETS = 4 };
 
 struct strmap *strmap_new(void)
 {

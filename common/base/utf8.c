@@ -49,3 +49,29 @@ bool utf8_acts_on_terminal(unsigned cp)
     return (cp >= 0x80 && cp <= 0x9f) || cp == 0x061c || cp == 0x200e || cp == 0x200f ||
            (cp >= 0x2028 && cp <= 0x202e) || (cp >= 0x2066 && cp <= 0x2069);
 }
+
+static bool continues(const char *text, size_t at)
+{
+    return ((unsigned char)text[at] & 0xC0) == 0x80;
+}
+
+size_t utf8_cut(const char *text, size_t len, size_t max)
+{
+    if (len <= max)
+        return len;
+    for (size_t back = 0; back < 4 && back < max; back++)
+        if (!continues(text, max - back))
+            return max - back;
+    return max;
+}
+
+size_t utf8_tail(const char *text, size_t len, size_t max)
+{
+    if (len <= max)
+        return 0;
+    size_t start = len - max;
+    for (size_t ahead = 0; ahead < 4 && start + ahead < len; ahead++)
+        if (!continues(text, start + ahead))
+            return start + ahead;
+    return start;
+}

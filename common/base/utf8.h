@@ -17,4 +17,11 @@ unsigned utf8_decode(const unsigned char *s, size_t n);
  * embeddings, overrides, isolates and marks, and the line and paragraph separators. */
 bool utf8_acts_on_terminal(unsigned cp);
 
+/* Where text (len bytes) is cut to at most max bytes: len when it is no longer, else the start of
+ * the character at or before max (a byte of no valid sequence counts as one). */
+size_t utf8_cut(const char *text, size_t len, size_t max);
+
+/* Where the last max bytes of text (len bytes) begin, moved on to the start of a character. */
+size_t utf8_tail(const char *text, size_t len, size_t max);
+
 #endif

@@ -6,15 +6,48 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/keyform.h"
 #include "base/timeutil.h"
 #include "base/utf8.h"
+
+/* What a diagram keeps of a text of the input, so that what it holds follows what it shows and
+ * not what the input sends (300 heartbeats of 1 MB senders held 580 MiB): a label, a note or a
+ * mark up to TEXT_KEPT bytes, then "..."; a name up to NAME_HEAD + NAME_TAIL bytes, else its head
+ * and its tail with "..." between, more of either end than any format shows (draw_name cuts a
+ * name in the middle, to 64 columns at most); and a long name is told apart by its keyed digest
+ * (keyform.h), not by its bytes. */
+enum { TEXT_KEPT = 1024, NAME_HEAD = 512, NAME_TAIL = 256 };
+
+static char *kept_text(const char *text)
+{
+    size_t len = strnlen(text, TEXT_KEPT + 1);
+    if (len <= TEXT_KEPT)
+        return xstrdup(text);
+    size_t cut = utf8_cut(text, len, TEXT_KEPT - 3);
+    char *kept = xmalloc(cut + 4);
+    memcpy(kept, text, cut);
+    memcpy(kept + cut, "...", 4);
+    return kept;
+}
+
+static char *kept_name(const char *name, size_t len)
+{
+    if (len <= NAME_HEAD + NAME_TAIL)
+        return xstrdup(name);
+    struct strbuf kept = STRBUF_INIT;
+    sb_add(&kept, name, utf8_cut(name, len, NAME_HEAD));
+    sb_adds(&kept, "...");
+    size_t tail = utf8_tail(name, len, NAME_TAIL);
+    sb_add(&kept, name + tail, len - tail);
+    return sb_detach(&kept);
+}
 
 /* Grows an array of elem-sized items so that it holds at least need of them. */
 static void *grow(void *items, size_t *cap, size_t need, size_t elem)
 {
     if (need <= *cap)
         return items;
-    size_t n = *cap ? *cap : 8;
+    size_t n = *cap ? *cap : 2; /* small: the report keeps thousands of diagrams */
     while (n < need)
         n *= 2;
     *cap = n;
@@ -25,7 +58,7 @@ struct diagram *diagram_new(enum diagram_format format, const char *title)
 {
     struct diagram *d = xcalloc(1, sizeof *d);
     d->format = format;
-    d->title = title && *title ? xstrdup(title) : NULL;
+    d->title = title && *title ? kept_text(title) : NULL;
     d->columns = strmap_new();
     return d;
 }
@@ -47,6 +80,7 @@ void diagram_free(struct diagram *d)
     for (size_t i = 0; i < d->nfiles; i++)
         free(d->files[i]);
     strmap_free(d->columns, NULL);
+    free(d->key_secret);
     free(d->rows);
     free(d->to);
     free(d->notes);
@@ -56,14 +90,31 @@ void diagram_free(struct diagram *d)
     free(d);
 }
 
+/* The form a name is told apart by: itself, or a long one's head and keyed digest, under a key
+ * drawn when the diagram meets its first long name. */
+static const char *column_key(struct diagram *d, const char *name, size_t len,
+                              struct name_form_buf *buf)
+{
+    if (len <= KEY_SHOWN_BYTES)
+        return name;
+    if (!d->key_secret) {
+        d->key_secret = xmalloc(sizeof *d->key_secret);
+        key_secret_draw(d->key_secret);
+    }
+    return name_form(d->key_secret, name, len, buf);
+}
+
 size_t diagram_participant(struct diagram *d, const char *name)
 {
-    uintptr_t known = (uintptr_t)strmap_get(d->columns, name);
+    struct name_form_buf buf;
+    size_t len = strlen(name);
+    const char *key = column_key(d, name, len, &buf);
+    uintptr_t known = (uintptr_t)strmap_get(d->columns, key);
     if (known)
         return (size_t)known - 1;
     d->names = grow(d->names, &d->names_cap, d->nnames + 1, sizeof *d->names);
-    d->names[d->nnames] = xstrdup(name);
-    strmap_put(d->columns, name, (void *)(uintptr_t)(d->nnames + 1));
+    d->names[d->nnames] = kept_name(name, len);
+    strmap_put(d->columns, key, (void *)(uintptr_t)(d->nnames + 1));
     return d->nnames++;
 }
 
@@ -99,7 +150,7 @@ size_t diagram_message(struct diagram *d, const struct diagram_message *m)
         .from = m->from,
         .first = d->nto,
         .n = m->nto,
-        .label = xstrdup(m->label),
+        .label = kept_text(m->label),
         .file = file_of(d, m->file),
         .line = m->line,
         .time = m->time,
@@ -138,7 +189,7 @@ void diagram_mark(struct diagram *d, size_t n, enum diagram_mark mark, const cha
     if (!r)
         return;
     r->marks = xrealloc(r->marks, (r->nmarks + 1) * sizeof *r->marks);
-    r->marks[r->nmarks++] = (struct finding){mark, xstrdup(diagnostic)};
+    r->marks[r->nmarks++] = (struct finding){mark, kept_text(diagnostic)};
     if (mark > r->worst)
         r->worst = mark;
 }
@@ -147,7 +198,7 @@ static void add_note(struct diagram *d, const struct note *n)
 {
     d->notes = grow(d->notes, &d->notes_cap, d->nnotes + 1, sizeof *d->notes);
     d->notes[d->nnotes] = *n;
-    d->notes[d->nnotes++].text = xstrdup(n->text);
+    d->notes[d->nnotes++].text = kept_text(n->text);
 }
 
 void diagram_note(struct diagram *d, size_t column, enum diagram_mark mark, const char *text)

@@ -11,8 +11,9 @@
  * the format's own character reference (Mermaid #NN;, its placeholder characters too; PlantUML
  * <U+XXXX>; XML &lt; ...). Participants are referred to by generated ids (p1, p2, ...), never by
  * name. An empty text is shown as "". Long names are cut in the middle with "...", so that names
- * that differ at their end stay apart, and long labels and notes at their end (the SVG keeps the
- * whole text, escaped, in a tooltip). */
+ * that differ at their end stay apart, and long labels and notes at their end (the SVG keeps more
+ * of the text, escaped, in a tooltip). A diagram keeps of a long text what it may show (diagram.c,
+ * kept_text and kept_name), so that its memory follows what it draws, not what the input sends. */
 #ifndef ACP_DIAGRAM_H
 #define ACP_DIAGRAM_H
 
@@ -34,7 +35,8 @@ struct diagram *diagram_new(enum diagram_format format, const char *title);
 void diagram_free(struct diagram *d);
 
 /* The column of agent name (from 0), added at its first appearance (participants in order of
- * first appearance); the same name (byte for byte) gives the same column. */
+ * first appearance); the same name (byte for byte) gives the same column, and two names differ
+ * in their columns, a long one's told by its head and a keyed digest of the whole (keyform.h). */
 size_t diagram_participant(struct diagram *d, const char *name);
 /* How many participants (columns) it holds. */
 size_t diagram_participants(const struct diagram *d);

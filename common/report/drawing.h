@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "base/siphash.h"
 #include "base/strmap.h"
 #include "report/diagram.h"
 
@@ -42,8 +43,9 @@ struct note {
 
 struct diagram {
     enum diagram_format format;
-    char *title;            /* NULL for none */
-    struct strmap *columns; /* name -> column + 1 */
+    char *title;                    /* NULL for none */
+    struct strmap *columns;         /* a name's form (column_key) -> column + 1 */
+    struct siphash_key *key_secret; /* for long names' digests; NULL until one comes */
     char **names;
     size_t nnames, names_cap;
     struct row *rows;

@@ -6,6 +6,7 @@
 
 #include "base/strmap.h"
 #include "base/timeutil.h"
+#include "base/utf8.h"
 #include "proto/fipa.h"
 #include "proto/schedule.h"
 
@@ -241,11 +242,7 @@ static const char *label_of(struct trace_diagram *t, const struct message *m, co
         sb_add(&t->text, id, len);
         return t->text.buf;
     }
-    /* Cut on a character boundary. */
-    size_t cut = SHORT_ID_MAX;
-    while (cut > 0 && ((unsigned char)id[cut] & 0xC0) == 0x80)
-        cut--;
-    sb_add(&t->text, id, cut);
+    sb_add(&t->text, id, utf8_cut(id, len, SHORT_ID_MAX));
     sb_adds(&t->text, "...");
     return t->text.buf;
 }
@@ -268,7 +265,7 @@ static void remember_drawn(struct trace_diagram *t, const struct message *m, siz
         t->files[t->nfiles++] = m->at.file;
     }
     if (t->ndrawn == t->drawn_cap) {
-        t->drawn_cap = t->drawn_cap ? 2 * t->drawn_cap : 64;
+        t->drawn_cap = t->drawn_cap ? 2 * t->drawn_cap : 2;
         t->drawn = xrealloc(t->drawn, t->drawn_cap * sizeof *t->drawn);
     }
     t->drawn[t->ndrawn++] = (struct drawn){t->nfiles, m->at.line, first, arrows, column};

@@ -11,6 +11,7 @@
 #include "base/sha256.h"
 #include "base/strmap.h"
 #include "base/timeutil.h"
+#include "base/utf8.h"
 #include "diag/findings.h"
 #include "proto/schedule.h"
 #include "report/tracediagram.h"
@@ -20,11 +21,22 @@ enum {
      * referred to by their index: a protocol, an outcome, an agent, a file. */
     STRING_SHARED_MAX = 256,
     STRINGS_MAX = 1 << 16,
-    DATA_VERSION = 2,
+    STRINGS_BYTES_MAX = 2 << 20, /* and so many bytes of them: past that, names go inline */
+    DATA_VERSION = 3,
     /* The captures the heading names (their number is whole), and the kinds of the messages of
      * no conversation that "Left out" tells apart. */
     CAPTURES_MAX = 64,
     OUTSIDE_KINDS_MAX = 32,
+    /* What a kept conversation and a kept message cost beyond the text, about: their records,
+     * their diagram's model, their entries in maps, and what malloc keeps around them (the peak
+     * resident memory over the summaries' on 10,000 one-message conversations: 3.4 KB each). */
+    KEPT_CONVERSATION_COST = 2560,
+    KEPT_MESSAGE_COST = 768,
+    /* The ids of open conversations left out that are remembered, the latest: a conversation
+     * that never gets a row (FIPA's of an unknown protocol, which the engine does not follow)
+     * would be remembered for ever. One forgotten is kept again from its next message, and left
+     * out at its row, which shows it was not kept whole (whole()). */
+    DROPPED_MAX = 1 << 14,
 };
 
 /* A diagnostic of the run, for the page's list under "Anomalies by code". */
@@ -52,10 +64,12 @@ struct kept_message {
 struct kept {
     struct list_link link; /* in plain or flagged, in the order they came to be there */
     char *id;
+    const char *first_file;   /* where the first message it saw was read */
+    unsigned long first_line; /* 0 before that */
     struct trace_diagram *diagram;
     struct kept_message *messages;
     size_t n, cap;
-    size_t arrows, bytes; /* what it costs of the budget */
+    size_t arrows, bytes; /* what it costs of the budget: bytes of memory (cost_of) */
     bool flagged;         /* findings blamed on it */
     long row;             /* its row in the table; -1 while it is open */
     unsigned long summary_messages;
@@ -79,11 +93,16 @@ struct trace_html {
     bool no_times;
     bool begun; /* the page's beginning is written */
 
-    struct strmap *open;    /* id -> struct kept, until its summary */
-    struct strmap *dropped; /* ids of open conversations whose messages are left out */
-    struct strmap *lines;   /* "LINE:FILE" of a kept message -> its struct kept */
+    struct strmap *open; /* id -> struct kept, until its summary */
+    /* The ids of open conversations whose messages are left out, the latest DROPPED_MAX: a
+     * ring of them, oldest first (NULL where one got its row), and an index id -> slot + 1. */
+    struct strmap *dropped;
+    char **dropped_ring;
+    size_t dropped_head, ndropped;
+    struct strmap *lines; /* "LINE:FILE" of a kept message -> its struct kept */
     struct list plain, flagged;
     size_t arrows, bytes; /* kept, in all */
+    size_t strings_bytes;
 
     const struct message *now;
     struct findings *current; /* findings at the message being traced */
@@ -168,6 +187,9 @@ void trace_html_free(struct trace_html *h)
         }
     strmap_free(h->open, NULL);
     strmap_free(h->dropped, NULL);
+    for (size_t i = 0; h->dropped_ring && i < DROPPED_MAX; i++)
+        free(h->dropped_ring[i]);
+    free(h->dropped_ring);
     strmap_free(h->lines, NULL);
     strmap_free(h->string_index, NULL);
     strmap_free(h->diagnostic_index, NULL);
@@ -188,47 +210,38 @@ void trace_html_free(struct trace_html *h)
 
 /* ---- JSON inside the page ---- */
 
-/* Appends JSON text as the page carries it: '<', '>' and '&' (which JSON has only inside
- * strings) and U+2028 and U+2029 as \u escapes, so that nothing in it can end its block. */
-static void put_json(struct strbuf *out, const char *json, size_t len)
+/* Starts a JSON value at the end of out, written as the page carries it (JSONOUT_SCRIPT: '<',
+ * '>', '&', U+2028 and U+2029 as \u escapes, so that nothing in it can end its block). */
+static struct jsonout *json_start(struct jsonout *w, struct strbuf *out)
 {
-    size_t from = 0;
-    for (size_t i = 0; i < len; i++) {
-        unsigned char c = (unsigned char)json[i];
-        const char *escape = NULL;
-        size_t skip = 1;
-        if (c == '<')
-            escape = "\\u003c";
-        else if (c == '>')
-            escape = "\\u003e";
-        else if (c == '&')
-            escape = "\\u0026";
-        else if (c == 0xE2 && i + 2 < len && (unsigned char)json[i + 1] == 0x80 &&
-                 ((unsigned char)json[i + 2] == 0xA8 || (unsigned char)json[i + 2] == 0xA9)) {
-            escape = (unsigned char)json[i + 2] == 0xA8 ? "\\u2028" : "\\u2029";
-            skip = 3;
-        }
-        if (!escape)
-            continue;
-        sb_add(out, json + from, i - from);
-        sb_adds(out, escape);
-        i += skip - 1;
-        from = i + 1;
-    }
-    sb_add(out, json + from, len - from);
-}
-
-/* Starts a JSON value in h->json, for put_json once written. */
-static struct jsonout *json_start(struct trace_html *h, struct jsonout *w)
-{
-    sb_reset(&h->json);
-    jsonout_init(w, &h->json, 0);
+    jsonout_init(w, out, JSONOUT_SCRIPT);
     return w;
 }
 
-static void json_done(struct trace_html *h, struct strbuf *out)
+/* A long string is written in pieces of about this many bytes, each given away once out is full:
+ * what it costs to write is a piece, not the string widened by its escapes. */
+enum { STRING_PIECE = 1 << 14 };
+
+static void put_string_parts(struct jsonout *w, const char *text, size_t len,
+                             const struct diagram_flush *flush)
 {
-    put_json(out, h->json.buf ? h->json.buf : "", h->json.len);
+    while (len) {
+        size_t n = utf8_cut(text, len, STRING_PIECE);
+        jsonout_string_part(w, text, n);
+        diagram_flush_when_full(flush, w->sb);
+        text += n;
+        len -= n;
+    }
+}
+
+/* A string of any length, at the end of out, as a piece of the page. */
+static void put_long_string(const char *text, size_t len, const struct diagram_flush *flush,
+                            struct strbuf *out)
+{
+    struct jsonout w;
+    jsonout_string_open(json_start(&w, out));
+    put_string_parts(&w, text, len, flush);
+    jsonout_string_close(&w);
 }
 
 static void put_string(struct jsonout *w, const char *s)
@@ -247,7 +260,9 @@ static void put_name(struct trace_html *h, struct jsonout *w, const char *s)
         return;
     }
     uintptr_t index = (uintptr_t)strmap_get(h->string_index, s);
-    if (!index && h->nstrings < STRINGS_MAX && !h->strings_written) {
+    if (!index && h->nstrings < STRINGS_MAX && h->strings_bytes < STRINGS_BYTES_MAX &&
+        !h->strings_written) {
+        h->strings_bytes += strlen(s) + 1;
         h->strings = xrealloc(h->strings, (h->nstrings + 1) * sizeof *h->strings);
         h->strings[h->nstrings++] = xstrdup(s);
         index = h->nstrings;
@@ -309,8 +324,10 @@ static double final_latency(const struct conversation_summary *s)
 static void write_row(struct trace_html *h, const struct conversation_summary *s,
                       const char *outcome, struct strbuf *out)
 {
+    if (h->rows)
+        sb_adds(out, ",\n");
     struct jsonout w;
-    json_start(h, &w);
+    json_start(&w, out);
     jsonout_begin_array(&w);
     put_string(&w, s->conversation);
     put_name(h, &w, s->protocol);
@@ -329,9 +346,6 @@ static void write_row(struct trace_html *h, const struct conversation_summary *s
     put_name(h, &w, outcome);
     jsonout_integer(&w, s->findings ? (json_int_t)(s->findings->n + s->findings->omitted) : 0);
     jsonout_end_array(&w);
-    if (h->rows)
-        sb_adds(out, ",\n");
-    json_done(h, out);
 }
 
 /* ---- what is kept, within the budget ---- */
@@ -363,6 +377,40 @@ static void flag(struct trace_html *h, struct kept *k)
     list_append(&h->flagged, &k->link);
 }
 
+static void forget_dropped_slot(struct trace_html *h, size_t slot)
+{
+    char *id = h->dropped_ring[slot];
+    if (!id)
+        return;
+    strmap_remove(h->dropped, id);
+    free(id);
+    h->dropped_ring[slot] = NULL;
+}
+
+/* An open conversation is left out: remembered, forgetting the oldest when DROPPED_MAX are. */
+static void remember_dropped(struct trace_html *h, const char *id)
+{
+    if (!h->dropped_ring)
+        h->dropped_ring = xcalloc(DROPPED_MAX, sizeof *h->dropped_ring);
+    if (h->ndropped == DROPPED_MAX) {
+        forget_dropped_slot(h, h->dropped_head);
+        h->dropped_head = (h->dropped_head + 1) % DROPPED_MAX;
+        h->ndropped--;
+    }
+    size_t slot = (h->dropped_head + h->ndropped++) % DROPPED_MAX;
+    h->dropped_ring[slot] = xstrdup(id);
+    strmap_put(h->dropped, id, (void *)(uintptr_t)(slot + 1));
+}
+
+/* Whether the conversation id was left out while open; forgotten once it has its row. */
+static bool take_dropped(struct trace_html *h, const char *id)
+{
+    size_t slot = (uintptr_t)strmap_get(h->dropped, id);
+    if (slot)
+        forget_dropped_slot(h, slot - 1);
+    return slot != 0;
+}
+
 /* Leaves out every message of k. */
 static void drop(struct trace_html *h, struct kept *k)
 {
@@ -373,7 +421,7 @@ static void drop(struct trace_html *h, struct kept *k)
     h->bytes -= k->bytes;
     if (k->row < 0) {
         strmap_remove(h->open, k->id);
-        strmap_put(h->dropped, k->id, h);
+        remember_dropped(h, k->id);
     }
     if (h->ending.kept == k) {
         h->ending.kept = NULL;
@@ -384,7 +432,22 @@ static void drop(struct trace_html *h, struct kept *k)
 
 static bool over_budget(const struct trace_html *h)
 {
-    return h->arrows > h->max_arrows || h->bytes > TRACE_HTML_TEXT_MAX;
+    return h->arrows > h->max_arrows || h->bytes > TRACE_HTML_KEPT_MAX;
+}
+
+/* What a message kept costs: its text as the page writes it (a '<' takes six bytes there), which
+ * is at least what it holds in memory, and its records. */
+static size_t cost_of(const struct kept_message *km)
+{
+    return jsonout_string_size(km->text, km->len, JSONOUT_SCRIPT) + KEPT_MESSAGE_COST;
+}
+
+static void charge(struct trace_html *h, struct kept *k, size_t arrows, size_t bytes)
+{
+    k->arrows += arrows;
+    k->bytes += bytes;
+    h->arrows += arrows;
+    h->bytes += bytes;
 }
 
 /* Drops the earliest kept of those without findings, then the last of those with, until what is
@@ -411,6 +474,7 @@ static struct kept *keep_new(struct trace_html *h, const char *id, long row)
     list_append(&h->plain, &k->link);
     if (row < 0)
         strmap_put(h->open, id, k);
+    charge(h, k, 0, KEPT_CONVERSATION_COST + strlen(id));
     return k;
 }
 
@@ -598,7 +662,7 @@ static void keep_message(struct trace_html *h, struct kept *k, const struct mess
                          size_t first, size_t arrows)
 {
     if (k->n == k->cap) {
-        k->cap = k->cap ? 2 * k->cap : 8;
+        k->cap = k->cap ? 2 * k->cap : 2;
         k->messages = xrealloc(k->messages, k->cap * sizeof *k->messages);
     }
     struct kept_message *km = &k->messages[k->n++];
@@ -610,11 +674,7 @@ static void keep_message(struct trace_html *h, struct kept *k, const struct mess
                                 .len = m->rec->len};
     findings_move(&km->findings, &h->current);
     strmap_put(h->lines, line_key(h, km->file, km->line), k);
-    size_t cost = arrows ? arrows : 1;
-    k->arrows += cost;
-    k->bytes += km->len;
-    h->arrows += cost;
-    h->bytes += km->len;
+    charge(h, k, arrows ? arrows : 1, cost_of(km));
     if (km->findings)
         flag(h, k);
 }
@@ -645,6 +705,10 @@ void trace_html_message(struct trace_html *h, const struct message *m, const cha
     struct kept *k = kept_for(h, conversation);
     if (!k)
         return;
+    if (!k->first_line) {
+        k->first_file = m->at.file;
+        k->first_line = m->at.line;
+    }
     struct trace_diagram *d = k->diagram;
     trace_diagram_begin(d, m);
     replay_findings(h, k);
@@ -697,6 +761,15 @@ static void end_with_message(struct trace_html *h, const struct conversation_sum
     e->outcome = xstrdup(outcome);
 }
 
+/* Whether k holds the conversation from its first message: not when it was left out and
+ * forgotten (DROPPED_MAX) and kept again from a later one. */
+static bool whole(const struct kept *k, const struct conversation_summary *s)
+{
+    return !k->first_line ||
+           (k->first_line == s->first_line && k->first_file && s->first_file &&
+            (k->first_file == s->first_file || strcmp(k->first_file, s->first_file) == 0));
+}
+
 void trace_html_conversation(struct trace_html *h, const struct conversation_summary *s,
                              const char *outcome, struct strbuf *out)
 {
@@ -705,7 +778,13 @@ void trace_html_conversation(struct trace_html *h, const struct conversation_sum
     claim_diagnostics(h, s->findings, h->rows);
     if (s->conversation) {
         struct kept *k = strmap_remove(h->open, s->conversation);
-        bool dropped = strmap_remove(h->dropped, s->conversation) != NULL;
+        bool dropped = take_dropped(h, s->conversation);
+        if (k && !whole(k, s)) {
+            k->row = h->rows;
+            drop(h, k);
+            k = NULL;
+            dropped = true;
+        }
         if (k) {
             k->row = h->rows;
             k->summary_messages = s->messages;
@@ -740,39 +819,82 @@ static void put_findings(struct jsonout *w, const struct findings *list)
     jsonout_end_array(w);
 }
 
-static void write_details(struct trace_html *h, const struct kept *k, struct strbuf *svg,
-                          struct strbuf *out)
+/* Takes what the diagram being drawn holds so far into its string on the page. */
+struct svg_pieces {
+    struct jsonout *w;
+    const struct diagram_flush *flush;
+};
+
+static void take_svg(void *ctx, struct strbuf *svg)
 {
-    sb_reset(svg);
-    trace_diagram_write(k->diagram, &(struct diagram_layout){.no_times = h->no_times}, svg);
-    struct jsonout w;
-    json_start(h, &w);
-    jsonout_begin_object(&w);
-    jsonout_key(&w, "svg");
-    jsonout_string(&w, svg->buf ? svg->buf : "", svg->len);
-    jsonout_key(&w, "messages");
-    jsonout_begin_array(&w);
-    for (size_t i = 0; i < k->n; i++) {
-        const struct kept_message *km = &k->messages[i];
-        jsonout_begin_object(&w);
-        jsonout_key(&w, "file");
-        put_name(h, &w, km->file);
-        jsonout_key(&w, "line");
-        jsonout_integer(&w, (json_int_t)km->line);
-        jsonout_key(&w, "arrow");
-        jsonout_integer(&w, (json_int_t)km->arrow);
-        jsonout_key(&w, "arrows");
-        jsonout_integer(&w, (json_int_t)km->arrows);
-        jsonout_key(&w, "text");
-        jsonout_string(&w, km->text, km->len);
-        jsonout_key(&w, "findings");
-        put_findings(&w, km->findings);
-        jsonout_end_object(&w);
+    struct svg_pieces *p = ctx;
+    size_t whole = svg->len; /* up to the last character begun, which may want more bytes */
+    for (size_t back = 1; back <= 3 && back <= svg->len; back++) {
+        unsigned char c = (unsigned char)svg->buf[svg->len - back];
+        if ((c & 0xC0) != 0x80) {
+            if (c >= 0xC0)
+                whole = svg->len - back;
+            break;
+        }
     }
-    jsonout_end_array(&w);
-    jsonout_end_object(&w);
-    sb_addf(out, "\"%ld\":", k->row);
-    json_done(h, out);
+    put_string_parts(p->w, svg->buf, whole, p->flush);
+    memmove(svg->buf, svg->buf + whole, svg->len - whole);
+    svg->len -= whole;
+    svg->buf[svg->len] = '\0';
+}
+
+/* The diagram, drawn and written in pieces. */
+static void put_svg(struct trace_html *h, const struct kept *k, struct strbuf *svg,
+                    const struct diagram_flush *flush, struct strbuf *out)
+{
+    struct jsonout w;
+    jsonout_string_open(json_start(&w, out));
+    struct svg_pieces pieces = {&w, flush};
+    sb_reset(svg);
+    trace_diagram_write(k->diagram,
+                        &(struct diagram_layout){
+                            .no_times = h->no_times,
+                            .flush = &(struct diagram_flush){.flush = take_svg, .ctx = &pieces}},
+                        svg);
+    put_string_parts(&w, svg->buf ? svg->buf : "", svg->len, flush);
+    jsonout_string_close(&w);
+}
+
+/* A kept message: its text last, in pieces. */
+static void put_message(struct trace_html *h, const struct kept_message *km,
+                        const struct diagram_flush *flush, struct strbuf *out)
+{
+    struct jsonout w;
+    json_start(&w, out);
+    jsonout_begin_object(&w);
+    jsonout_key(&w, "file");
+    put_name(h, &w, km->file);
+    jsonout_key(&w, "line");
+    jsonout_integer(&w, (json_int_t)km->line);
+    jsonout_key(&w, "arrow");
+    jsonout_integer(&w, (json_int_t)km->arrow);
+    jsonout_key(&w, "arrows");
+    jsonout_integer(&w, (json_int_t)km->arrows);
+    jsonout_key(&w, "findings");
+    put_findings(&w, km->findings);
+    jsonout_key(&w, "text");
+    put_long_string(km->text, km->len, flush, out);
+    sb_addc(out, '}');
+}
+
+static void write_details(struct trace_html *h, const struct kept *k, struct strbuf *svg,
+                          const struct diagram_flush *flush, struct strbuf *out)
+{
+    sb_addf(out, "\"%ld\":{\"svg\":", k->row);
+    put_svg(h, k, svg, flush, out);
+    sb_adds(out, ",\"messages\":[");
+    for (size_t i = 0; i < k->n; i++) {
+        if (i)
+            sb_addc(out, ',');
+        put_message(h, &k->messages[i], flush, out);
+        diagram_flush_when_full(flush, out);
+    }
+    sb_adds(out, "]}");
 }
 
 /* Every kept conversation with a row; returns how many, and the messages their rows count. */
@@ -789,7 +911,7 @@ static size_t write_all_details(struct trace_html *h, const struct diagram_flush
                 continue;
             if (n++)
                 sb_addc(out, ',');
-            write_details(h, k, &svg, out);
+            write_details(h, k, &svg, flush, out);
             *messages += k->summary_messages;
             diagram_flush_when_full(flush, out);
         }
@@ -801,7 +923,7 @@ static size_t write_all_details(struct trace_html *h, const struct diagram_flush
 static void write_captures(struct trace_html *h, struct strbuf *out)
 {
     struct jsonout w;
-    json_start(h, &w);
+    json_start(&w, out);
     jsonout_begin_object(&w);
     jsonout_key(&w, "files");
     jsonout_begin_array(&w);
@@ -815,7 +937,6 @@ static void write_captures(struct trace_html *h, struct strbuf *out)
     jsonout_key(&w, "last");
     jsonout_number(&w, h->last_time);
     jsonout_end_object(&w);
-    json_done(h, out);
 }
 
 static void write_diagnostics(struct trace_html *h, const struct diagram_flush *flush,
@@ -825,8 +946,9 @@ static void write_diagnostics(struct trace_html *h, const struct diagram_flush *
                  "\"rows\":[");
     for (size_t i = 0; i < h->ndiagnostics; i++) {
         const struct page_diagnostic *d = &h->diagnostics[i];
+        sb_adds(out, i ? ",\n" : "\n");
         struct jsonout w;
-        json_start(h, &w);
+        json_start(&w, out);
         jsonout_begin_array(&w);
         put_name(h, &w, d->file);
         jsonout_integer(&w, (json_int_t)d->line);
@@ -838,8 +960,6 @@ static void write_diagnostics(struct trace_html *h, const struct diagram_flush *
         else
             jsonout_null(&w);
         jsonout_end_array(&w);
-        sb_adds(out, i ? ",\n" : "\n");
-        json_done(h, out);
         diagram_flush_when_full(flush, out);
     }
     sb_adds(out, "]}");
@@ -849,14 +969,13 @@ static void write_outside_kinds(struct trace_html *h, struct strbuf *out)
 {
     struct strmap_entries e = strmap_sorted(h->outside_kinds);
     struct jsonout w;
-    json_start(h, &w);
+    json_start(&w, out);
     jsonout_begin_object(&w);
     for (size_t i = 0; i < e.n; i++) {
         jsonout_key(&w, e.v[i].key);
         jsonout_integer(&w, (json_int_t) * (unsigned long long *)e.v[i].value);
     }
     jsonout_end_object(&w);
-    json_done(h, out);
     free(e.v);
 }
 
@@ -866,17 +985,16 @@ void trace_html_finish(struct trace_html *h, const struct trace_stats *stats,
     begin_page(h, out);
     sb_adds(out, "\n]},\"strings\":");
     struct jsonout w;
-    json_start(h, &w);
+    json_start(&w, out);
     jsonout_begin_array(&w);
     for (size_t i = 0; i < h->nstrings; i++)
         put_string(&w, h->strings[i]);
     jsonout_end_array(&w);
-    json_done(h, out);
     h->strings_written = true;
     sb_adds(out, ",\n\"stats\":");
     sb_reset(&h->json);
     trace_stats_write(stats, &h->json);
-    json_done(h, out);
+    jsonout_text(json_start(&w, out), h->json.buf ? h->json.buf : "", h->json.len);
     sb_adds(out, ",\"details\":{");
     unsigned long long kept_messages = 0;
     size_t kept = write_all_details(h, flush, out, &kept_messages);
@@ -891,9 +1009,9 @@ void trace_html_finish(struct trace_html *h, const struct trace_stats *stats,
     write_outside_kinds(h, out);
     sb_addf(out,
             ",\"outside_other\":%llu,\"diagnostics\":%llu,\"diagnostics_max\":%d,"
-            "\"max_arrows\":%lu,\"text_max\":%d}}</script>\n<script>",
+            "\"max_arrows\":%lu,\"kept_max\":%d}}</script>\n<script>",
             h->outside_other, h->diagnostics_omitted, TRACE_HTML_DIAGNOSTICS_MAX, h->max_arrows,
-            TRACE_HTML_TEXT_MAX);
+            TRACE_HTML_KEPT_MAX);
     sb_adds(out, trace_html_script);
     sb_adds(out, "</script>\n</body>\n</html>\n");
 }

@@ -11,8 +11,10 @@
  *
  * Sized for any capture: a conversation's row is written when it ends, so that the table costs
  * no memory; the messages are kept of conversations whose arrows come to at most max_arrows
- * (and whose text to at most TRACE_HTML_TEXT_MAX bytes), those with findings first: past that a
- * conversation's messages are left out (all of them), and the page says how many. */
+ * (and whose cost to at most TRACE_HTML_KEPT_MAX bytes: their text as the page writes it, and what
+ * their records and diagrams take), those with findings first: past that a conversation's
+ * messages are left out (all of them), and the page says how many. The page is written in pieces
+ * of DIAGRAM_FLUSH_BYTES or so, a long text too, never held whole. */
 #ifndef ACP_TRACEHTML_H
 #define ACP_TRACEHTML_H
 
@@ -21,8 +23,9 @@
 #include "report/diagram.h"
 #include "report/tracestats.h"
 
-/* The text of kept messages, and the diagnostics listed (each is counted in the statistics). */
-enum { TRACE_HTML_TEXT_MAX = 32 << 20, TRACE_HTML_DIAGNOSTICS_MAX = 20000 };
+/* What the kept messages may cost, and the diagnostics listed (each is counted in the
+ * statistics). */
+enum { TRACE_HTML_KEPT_MAX = 16 << 20, TRACE_HTML_DIAGNOSTICS_MAX = 20000 };
 
 struct trace_html;
 

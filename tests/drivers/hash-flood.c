@@ -3,8 +3,13 @@
  * first word, and a second word solved from it, give one value. This driver makes COUNT such keys
  * (the mixer is modelled here as the attacker knows it) and counts the distinct values and
  * 32-bit tags hashtab_hash_len gives them under the run's key; with "unkeyed" it gives the model's
- * own values instead, to show that the keys do collide there.
- * Usage: hash-flood COUNT [unkeyed]   prints "COUNT keys, N distinct hashes, M distinct tags" */
+ * own values instead, to show that the keys do collide there. With "ids", it prints COUNT ids,
+ * one a line, for make bench's flood: printable ASCII without '"' and '\\' (a capture carries
+ * them as they are), each of which, after PREFIX, makes a key the mixer gives one value (16 bytes
+ * without a prefix, else 24: the FIPA stream checks key a conversation by "c" and its id); with
+ * "random", as many random ids of that alphabet and length, the flood's twin.
+ * Usage: hash-flood COUNT [unkeyed]   prints "COUNT keys, N distinct hashes, M distinct tags"
+ *        hash-flood ids COUNT flood|random [PREFIX] */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -48,6 +53,67 @@ static void craft(unsigned long n, unsigned char *key)
     memcpy(key + 8, &second, 8);
 }
 
+/* The characters of a printable id: '!' to '~' but '"' and '\\'. */
+static const char id_alphabet[] = "!#$%&'()*+,-./0123456789:;<=>?@ABCDEFGHIJKLMNOPQRSTUVWXYZ[]^_`"
+                                  "abcdefghijklmnopqrstuvwxyz{|}~";
+
+static bool printable(uint64_t word)
+{
+    for (int i = 0; i < 8; i++, word >>= 8)
+        if (!memchr(id_alphabet, (int)(word & 0xff), sizeof id_alphabet - 1))
+            return false;
+    return true;
+}
+
+/* The old mixer's state before the last word of a key of len bytes (a multiple of 8). */
+static uint64_t before_last(const unsigned char *key, size_t len)
+{
+    uint64_t h = 0x9E3779B97F4A7C15ULL ^ len;
+    for (size_t i = 0; i + 8 < len; i += 8) {
+        uint64_t word;
+        memcpy(&word, key + i, 8);
+        h = (rotate_left(h, 23) ^ word) * MIX;
+    }
+    return h;
+}
+
+/* Fills key[from, to) with characters of the alphabet, the nth such filling counting up. */
+static void fill(unsigned char *key, size_t from, size_t to, uint64_t n)
+{
+    for (size_t i = from; i < to; i++, n /= sizeof id_alphabet - 1)
+        key[i] = (unsigned char)id_alphabet[n % (sizeof id_alphabet - 1)];
+}
+
+/* Keys that the old mixer makes one: their bytes but the last word counted up, each kept when the
+ * last word that brings the state to 0 is printable too (about one in 3,600); or random ones. */
+static int print_ids(unsigned long count, bool random_ids, const char *prefix)
+{
+    unsigned char key[24 + 1];
+    size_t skip = strlen(prefix), len = skip ? 24 : KEY_BYTES;
+    if (skip >= len - 8)
+        return 2;
+    memcpy(key, prefix, skip);
+    uint64_t state = 0x9E3779B97F4A7C15ULL, n = 0;
+    for (unsigned long i = 0; i < count;) {
+        if (random_ids) {
+            for (size_t at = skip; at < len; at += 4) {
+                state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+                fill(key, at, at + 4 < len ? at + 4 : len, state >> 24);
+            }
+        } else {
+            fill(key, skip, len - 8, n++);
+            uint64_t last = rotate_left(before_last(key, len), 23);
+            if (!printable(last))
+                continue;
+            memcpy(key + len - 8, &last, 8);
+        }
+        key[len] = '\0';
+        puts((const char *)key + skip);
+        i++;
+    }
+    return fflush(stdout) == 0 ? 0 : 1;
+}
+
 static int by_value(const void *a, const void *b)
 {
     uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
@@ -66,10 +132,13 @@ static size_t distinct(uint64_t *v, size_t n)
 int main(int argc, char **argv)
 {
     util_set_progname("hash-flood");
+    if (argc > 3 && strcmp(argv[1], "ids") == 0)
+        return print_ids(strtoul(argv[2], NULL, 10), strcmp(argv[3], "random") == 0,
+                         argc > 4 ? argv[4] : "");
     unsigned long count = argc > 1 ? strtoul(argv[1], NULL, 10) : 0;
     bool model = argc > 2 && strcmp(argv[2], "unkeyed") == 0;
     if (count == 0) {
-        fprintf(stderr, "usage: hash-flood COUNT [unkeyed]\n");
+        fprintf(stderr, "usage: hash-flood COUNT [unkeyed] | ids COUNT flood|random [PREFIX]\n");
         return 2;
     }
     hashtab_key_draw();

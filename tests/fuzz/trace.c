@@ -1,12 +1,14 @@
 /* acp-trace's path: a sequence of messages (IACP and FIPA mixed) through engine_check, with the
  * summary callback writing each conversation's summary, the statistics counting every message,
- * conversation and finding, and a diagram of each format drawing them, as cmd/acp-trace.c does.
+ * conversation and finding, a diagram of each format drawing them, and the HTML report keeping
+ * them, as cmd/acp-trace.c does.
  * Twice: with a tiny --max-open and short timeouts (evictions and expiry on small inputs), and
  * with the defaults as shard 1 of 2. Properties: each summary is one line holding one JSON object
  * of type conversation; the statistics are one JSON object that merges back into the same
  * statistics; the report and the text diagram are printable ASCII lines, the other diagrams valid
  * UTF-8 with no control character but the line end (and, in SVG, nothing that opens a script);
- * diagnostics as in every target. */
+ * the report's data block is valid UTF-8 without '<', '>', '&', U+2028 or U+2029 (nothing can
+ * end it), and one JSON object; diagnostics as in every target. */
 #define _GNU_SOURCE /* memmem */
 #include <string.h>
 
@@ -15,6 +17,7 @@
 #include "engine/engine.h"
 #include "fuzz.h"
 #include "report/tracediagram.h"
+#include "report/tracehtml.h"
 #include "report/tracestats.h"
 #include "report/tracesummary.h"
 
@@ -24,7 +27,8 @@ struct trace {
     struct engine *engine;
     struct trace_stats *stats;
     struct trace_diagram *diagram[FORMATS];
-    struct strbuf out;
+    struct trace_html *html;
+    struct strbuf out, page;
     unsigned long lines;
 };
 
@@ -51,6 +55,7 @@ static void summary_done(void *ctx, const struct conversation_summary *s)
     const char *outcome = trace_outcome(s);
     FUZZ_ASSERT(outcome, "no outcome for %s", s->id);
     trace_stats_conversation(t->stats, s, outcome);
+    trace_html_conversation(t->html, s, outcome, &t->page);
     sb_reset(&t->out);
     trace_summary_write(s, outcome, &t->out);
     FUZZ_ASSERT(t->out.len && memchr(t->out.buf, '\n', t->out.len) == t->out.buf + t->out.len - 1,
@@ -67,6 +72,7 @@ static void observe(void *ctx, const struct diag_finding *f)
 {
     struct trace *t = ctx;
     trace_stats_finding(t->stats, f->code);
+    trace_html_finding(t->html, f);
     for (int i = 0; i < FORMATS; i++)
         trace_diagram_finding(t->diagram[i], f);
 }
@@ -75,15 +81,18 @@ static void trace_message(struct trace *t, const struct message *m, struct diag_
 {
     for (int i = 0; i < FORMATS; i++)
         trace_diagram_begin(t->diagram[i], m);
+    trace_html_begin(t->html, m);
     const char *conversation = engine_check(t->engine, m, sink);
     if (conversation != ENGINE_ELSEWHERE) {
         const char *kind = trace_kind_of(m), *sender = trace_sender_of(m);
         trace_stats_message(t->stats, kind, sender);
         for (int i = 0; i < FORMATS; i++)
             trace_diagram_message(t->diagram[i], m, kind, sender, conversation);
+        trace_html_message(t->html, m, kind, sender, conversation);
     }
     for (int i = 0; i < FORMATS; i++)
         trace_diagram_end(t->diagram[i]);
+    trace_html_end(t->html);
 }
 
 /* The statistics written, merged into new ones, and written again: the same text. */
@@ -126,10 +135,47 @@ static void check_diagrams(struct trace *t)
     }
 }
 
+/* What the page has so far goes on to the whole page, as acp-trace writes it out. */
+static void take_page(void *ctx, struct strbuf *out)
+{
+    struct trace *t = ctx;
+    sb_add(&t->out, out->buf, out->len);
+    sb_reset(out);
+}
+
+static void check_page(struct trace *t)
+{
+    sb_reset(&t->out);
+    trace_html_finish(t->html, t->stats, &(struct diagram_flush){.flush = take_page, .ctx = t},
+                      &t->page);
+    take_page(t, &t->page);
+    static const char open[] = "<script type=\"application/json\" id=\"acp-data\">";
+    const char *start = memmem(t->out.buf, t->out.len, open, sizeof open - 1);
+    FUZZ_ASSERT(start, "the page has no data block");
+    start += sizeof open - 1;
+    const char *end = memmem(start, t->out.len - (size_t)(start - t->out.buf), "</script>", 9);
+    FUZZ_ASSERT(end, "the data block does not end");
+    size_t len = (size_t)(end - start);
+    for (size_t i = 0; i < len;) {
+        const unsigned char *p = (const unsigned char *)start + i;
+        FUZZ_ASSERT(*p != '<' && *p != '>' && *p != '&', "the data block holds '%c' at byte %zu",
+                    *p, i);
+        size_t n = utf8_sequence_length(p, len - i);
+        FUZZ_ASSERT(n > 0, "the data block: invalid UTF-8 at byte %zu", i);
+        unsigned cp = utf8_decode(p, n);
+        FUZZ_ASSERT(cp != 0x2028 && cp != 0x2029, "the data block holds U+%04X", cp);
+        i += n;
+    }
+    json_error_t err;
+    json_t *data = json_loadb(start, len, JSON_REJECT_DUPLICATES, &err);
+    FUZZ_ASSERT(json_is_object(data), "the data block is no JSON object: %s", err.text);
+    json_decref(data);
+}
+
 static void run(const uint8_t *data, size_t size, const struct engine_config *cfg, bool json)
 {
     static char *hidden[] = {"hb", "inform-if"};
-    struct trace t = {.out = STRBUF_INIT};
+    struct trace t = {.out = STRBUF_INIT, .page = STRBUF_INIT};
     bool by_agent = cfg->max_open > 2;
     unsigned long max_names = cfg->max_open;
     t.engine = engine_new(cfg, summary_done, &t);
@@ -137,6 +183,7 @@ static void run(const uint8_t *data, size_t size, const struct engine_config *cf
     for (int i = 0; i < FORMATS; i++)
         t.diagram[i] = trace_diagram_new((enum diagram_format)i, "fuzz\x1b[2J", json ? 5 : 10000,
                                          hidden, json ? 0 : 2);
+    t.html = trace_html_new(json ? 5 : 10000, hidden, json ? 0 : 2, json);
     struct fuzz_sink s;
     fuzz_sink_begin(&s, json);
     struct diag_observer observer = {.notify = observe, .ctx = &t};
@@ -160,11 +207,14 @@ static void run(const uint8_t *data, size_t size, const struct engine_config *cf
     fuzz_sink_end(&s);
     check_stats(&t, by_agent, max_names);
     check_diagrams(&t);
+    check_page(&t);
     engine_free(t.engine);
     trace_stats_free(t.stats);
     for (int i = 0; i < FORMATS; i++)
         trace_diagram_free(t.diagram[i]);
+    trace_html_free(t.html);
     sb_free(&t.out);
+    sb_free(&t.page);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

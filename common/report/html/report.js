@@ -376,8 +376,8 @@
     if (o.conversations) {
       notes.push('the messages of ' + o.conversations + ' conversation' + (o.conversations === 1 ? '' : 's') +
         ' (' + o.messages + ' message' + (o.messages === 1 ? '' : 's') + '): the report keeps those of ' +
-        o.max_arrows + ' arrows (--max-arrows) and ' + Math.round(o.text_max / 1048576) +
-        ' MiB of text at most, conversations with findings first; their rows and the statistics are whole');
+        o.max_arrows + ' arrows (--max-arrows) and ' + Math.round(o.kept_max / 1048576) +
+        ' MiB at most (their text as the page writes it, and their diagrams), conversations with findings first; their rows and the statistics are whole');
     }
     if (o.outside) {
       const kinds = Object.entries(o.outside_kinds).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
