@@ -8,6 +8,7 @@
 #include "base/jsonout.h"
 #include "proto/acl.h"
 #include "proto/convert.h"
+#include "proto/dialect.h"
 #include "proto/fipa.h"
 #include "proto/iacp.h"
 #include "tool/filter.h"
@@ -456,8 +457,7 @@ static bool convert_alone(void *ctx, struct message *m, struct jscan *scratch,
     struct convert_run *run = ctx;
     enum protocol proto = input_protocol(m);
     if (proto == PROTO_NONE) {
-        diag_emit(sink, &m->at, "no-protocol",
-                  "neither IACP (no 'kind' or 'v') nor FIPA (no 'performative')");
+        dialect_no_protocol(m, sink);
         return false;
     }
     if (proto == PROTO_IACP && run->to == FORMAT_FIPA)

@@ -14,6 +14,7 @@
 #include "live/agentcheck.h"
 #include "live/peer.h"
 #include "live/session.h"
+#include "proto/dialect.h"
 #include "proto/idrewrite.h"
 #include "proto/schedule.h"
 #include "tool/filter.h"
@@ -514,23 +515,9 @@ static bool wait_until(struct replay *r, struct filter *f, double due, bool unti
 
 static void set_send_time(struct replay *r, json_t *msg, enum protocol proto, double now)
 {
-    double wall = r->wall_base + (now - r->mono_base);
-    if (proto == PROTO_IACP) {
-        json_object_set_new(msg, "ts", json_integer((json_int_t)floor(wall)));
-        return;
-    }
-    if (proto != PROTO_FIPA)
-        return;
-    const char *key = json_object_get(msg, "timestamp") || !json_object_get(msg, "created_at")
-                          ? "timestamp"
-                          : "created_at";
-    long long secs = (long long)floor(wall);
-    int millis = (int)((wall - (double)secs) * 1000);
-    char buf[48];
-    time_format_rfc3339(secs, buf, sizeof buf);
-    size_t n = strlen(buf);
-    snprintf(buf + n - 1, sizeof buf - (n - 1), ".%03dZ", millis);
-    json_object_set_new(msg, key, json_string(buf));
+    const struct dialect *d = dialect_of(proto);
+    if (d)
+        d->set_time(msg, r->wall_base + (now - r->mono_base));
 }
 
 /* The text of a message as it goes out: as it came, or rewritten (ids, time). */

@@ -17,6 +17,7 @@
 #include "live/peer.h"
 #include "live/session.h"
 #include "proto/compose.h"
+#include "proto/dialect.h"
 #include "proto/fipa.h"
 #include "proto/iacp.h"
 #include "proto/idgen.h"
@@ -477,8 +478,7 @@ static enum protocol settle_protocol(struct send *s, const struct message *m,
         }
     }
     if (proto == PROTO_NONE)
-        diag_emit(sink, &m->at, "no-protocol",
-                  "neither IACP (no 'kind' or 'v') nor FIPA (no 'performative')");
+        dialect_no_protocol(m, sink);
     return proto;
 }
 

@@ -9,6 +9,7 @@
 #include "engine/engine.h"
 #include "io/terminal.h"
 #include "proto/acl.h"
+#include "proto/dialect.h"
 #include "proto/fipa.h"
 #include "report/tracediagram.h"
 #include "report/tracehtml.h"
@@ -368,7 +369,7 @@ static enum verdict trace_message(void *ctx, struct filter *f, struct message *m
     t->last_file = m->rec->file;
     note_conversation(t, conversation);
     if (conversation != ENGINE_ELSEWHERE && followed(t, conversation)) {
-        const char *kind = trace_kind_of(m), *sender = trace_sender_of(m);
+        const char *kind = message_act(m), *sender = message_sender(m);
         if (!kind_hidden(t, kind))
             trace_stats_message(t->stats, kind, sender);
         if (t->format == FORMAT_MESSAGES)

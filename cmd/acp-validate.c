@@ -5,8 +5,7 @@
 
 #include "engine/engine.h"
 #include "proto/acl.h"
-#include "proto/fipa.h"
-#include "proto/iacp.h"
+#include "proto/dialect.h"
 #include "tool/filter.h"
 
 enum { OPT_PROTOCOL = OPT_TOOL, OPT_STATELESS, OPT_FROM, OPT_PASS };
@@ -32,9 +31,8 @@ struct validate {
     bool mode_given;
     bool stateless;
     enum pass_rule pass;
-    struct iacp_rules iacp;
-    struct fipa_rules fipa;
-    struct engine *engine; /* NULL with --stateless */
+    struct check_rules rules; /* --stateless: the checks alone */
+    struct engine *engine;    /* NULL with --stateless */
     const struct engine_config *engine_config;
     enum engine_digest digest; /* --jobs: workers digest the messages for the stream checks */
 };
@@ -103,18 +101,7 @@ static bool check_alone(void *ctx, struct message *m, struct jscan *scratch, str
     struct validate *v = ctx;
     if (!v->stateless)
         return engine_check_message(v->engine_config, m, v->digest, sink);
-    switch (m->proto) {
-    case PROTO_IACP:
-        iacp_check(m, &v->iacp, sink);
-        break;
-    case PROTO_FIPA:
-        fipa_check(m, &v->fipa, sink);
-        break;
-    case PROTO_NONE:
-        diag_emit(sink, &m->at, "no-protocol",
-                  "neither IACP (no 'kind' or 'v') nor FIPA (no 'performative')");
-        break;
-    }
+    message_check(m, &v->rules, sink);
     return true;
 }
 
@@ -161,8 +148,8 @@ int main(int argc, char **argv)
         options_free(&opts);
         return 2;
     }
-    v.iacp.queen = opts.engine.queen;
-    v.fipa.profile = opts.engine.fipa_profile;
+    v.rules = (struct check_rules){.iacp = {.queen = opts.engine.queen},
+                                   .fipa = {.profile = opts.engine.fipa_profile}};
     v.engine_config = &opts.engine;
     /* all the stream checks read of a message: its view is not kept for them */
     v.digest = opts.jobs != 1 ? DIGEST_ONLY : DIGEST_NONE;

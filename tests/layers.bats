@@ -68,3 +68,9 @@ plant() { # FILE LINE: adds the include line at the top of FILE in the copy
     assert_output --partial 'common/engine/engine.c:1: base/nosuch.h: no such header in common/'
     assert_output --partial 'cmd/acp-send.c:1: misc/util.h: no such layer: misc'
 }
+
+@test "dialects: every dialect of the table fills every hook, and the look-ups find it" {
+    build_test_programs
+    run -0 "$ACP_BUILD/tests/dialects"
+    assert_output $'iacp: 22 hooks\nfipa: 22 hooks'
+}

@@ -540,6 +540,13 @@ check_same_findings() {
     assert_output "$(jq -sc 'group_by(.code) | map({(.[0].code): length}) | add' "$BATS_TEST_TMPDIR/err")"
 }
 
+@test "--format=stats: a message of no protocol counts as such, and as one of no sender" {
+    printf '%s\n' '{"x":1,"sender":"s","from":"f"}' \
+        '{"v":"1.1","id":"m-000001","from":"a","to":"queen","kind":"hb","ts":1}' >"$BATS_TEST_TMPDIR/in.jsonl"
+    acp-trace --format=stats "$BATS_TEST_TMPDIR/in.jsonl" 2>/dev/null >"$BATS_TEST_TMPDIR/stats" || true
+    jq -e '.messages == 2 and .kinds == {"(no protocol)": 1, "hb": 1} and .agents == {"": 1, "a": 1}' "$BATS_TEST_TMPDIR/stats"
+}
+
 # Checks that the percentiles of stats $1 are within 1% of the exact values of the latencies in
 # summaries $2 (nearest rank), and that count, min and max are exact.
 check_percentiles() {

@@ -7,20 +7,29 @@
 #include "base/clock.h"
 #include "base/util.h"
 #include "diag/findings.h"
-#include "engine/fipa_stream.h"
-#include "engine/iacp_stream.h"
-#include "proto/iacp.h"
+#include "engine/stream.h"
+#include "proto/dialect.h"
+
+/* The streams the engine keeps, one a dialect, in the order they finish. */
+static const struct stream_ops *const stream_table[] = {&iacp_stream_ops, &fipa_stream_ops};
+enum { STREAMS = sizeof stream_table / sizeof stream_table[0] };
+
+/* A stream, and what the engine keeps of it. */
+struct engine_stream {
+    const struct stream_ops *ops;
+    struct stream *s;
+    double then; /* --wall-clock: its message time when the latest message came */
+};
 
 struct engine {
     const struct engine_config *cfg;
     bool summaries; /* made with a callback: findings are routed to conversations */
-    struct iacp_stream *iacp;
-    struct fipa_stream *fipa;
+    struct engine_stream streams[STREAMS];
     struct diag_sink probe; /* the per-message checks of shards other than 1 */
-    /* --wall-clock: where the latest message was, and when it came (monotonic clock) with the
-     * message time of each half then. */
+    struct findings *own;   /* a failed message's findings, while its stream may take them */
+    /* --wall-clock: where the latest message was, and when it came (monotonic clock). */
     struct diag_where latest;
-    double came, iacp_then, fipa_then;
+    double came;
 };
 
 struct engine *engine_new(const struct engine_config *cfg, conversation_done_fn done, void *ctx)
@@ -28,31 +37,42 @@ struct engine *engine_new(const struct engine_config *cfg, conversation_done_fn 
     struct engine *e = xcalloc(1, sizeof *e);
     e->cfg = cfg;
     e->summaries = done != NULL;
-    e->iacp = iacp_stream_new(cfg, done, ctx);
-    e->fipa = fipa_stream_new(cfg, done, ctx);
+    for (size_t i = 0; i < STREAMS; i++)
+        e->streams[i] =
+            (struct engine_stream){stream_table[i], stream_table[i]->open(cfg, done, ctx), NAN};
     diag_sink_init(&e->probe, NULL);
     e->probe.quiet = true;
     e->came = NAN;
     return e;
 }
 
-/* The engine observes the sink while a half works, so that the half can keep each finding for
- * the conversation it blames. */
-static void route_iacp(void *ctx, const struct diag_finding *finding)
+/* Where the stream of a dialect's messages is in stream_table; STREAMS for a message of none. */
+static size_t stream_index(enum protocol proto)
 {
-    iacp_stream_note(ctx, finding);
+    size_t i = 0;
+    while (i < STREAMS && stream_table[i]->proto != proto)
+        i++;
+    return i;
 }
 
-static void route_fipa(void *ctx, const struct diag_finding *finding)
+static struct engine_stream *stream_of(struct engine *e, enum protocol proto)
 {
-    fipa_stream_note(ctx, finding);
+    size_t i = stream_index(proto);
+    return i < STREAMS ? &e->streams[i] : NULL;
+}
+
+/* The engine observes the sink while a stream works, so that the stream can keep each finding
+ * for the conversation it blames. */
+static void route(void *ctx, const struct diag_finding *finding)
+{
+    struct engine_stream *es = ctx;
+    es->ops->note(es->s, finding);
 }
 
 static void observe(struct engine *e, struct diag_sink *sink, struct diag_observer *o,
-                    enum protocol proto)
+                    struct engine_stream *es)
 {
-    *o = proto == PROTO_IACP ? (struct diag_observer){.notify = route_iacp, .ctx = e->iacp}
-                             : (struct diag_observer){.notify = route_fipa, .ctx = e->fipa};
+    *o = (struct diag_observer){.notify = route, .ctx = es};
     if (e->summaries)
         diag_observe(sink, o);
 }
@@ -65,18 +85,18 @@ static void unobserve(struct engine *e, struct diag_sink *sink, struct diag_obse
 
 const char *engine_feed(struct engine *e, const struct message *m, struct diag_sink *sink)
 {
-    if (m->proto == PROTO_NONE)
+    struct engine_stream *es = stream_of(e, m->proto);
+    if (!es)
         return NULL;
     struct diag_observer o;
-    observe(e, sink, &o, m->proto);
-    const char *key = m->proto == PROTO_IACP ? iacp_stream_feed(e->iacp, m, sink)
-                                             : fipa_stream_feed(e->fipa, m, sink);
+    observe(e, sink, &o, es);
+    const char *key = es->ops->feed(es->s, m, sink);
     unobserve(e, sink, &o);
     if (e->cfg->wall_clock) {
         e->latest = (struct diag_where){.file = m->at.file, .line = m->at.line};
         e->came = clock_monotonic();
-        e->iacp_then = iacp_stream_now(e->iacp);
-        e->fipa_then = fipa_stream_now(e->fipa);
+        for (size_t i = 0; i < STREAMS; i++)
+            e->streams[i].then = e->streams[i].ops->now(e->streams[i].s);
     }
     return key;
 }
@@ -87,18 +107,11 @@ static bool check_message(const struct engine_config *cfg, const struct message 
                           struct diag_sink *checks)
 {
     unsigned long errors_before = checks->errors;
-    switch (m->proto) {
-    case PROTO_IACP:
-        iacp_check(m, &(struct iacp_rules){.queen = cfg->queen}, checks);
-        break;
-    case PROTO_FIPA:
-        fipa_check_in_stream(m, &(struct fipa_rules){.profile = cfg->fipa_profile}, checks);
-        break;
-    case PROTO_NONE:
-        diag_emit(checks, &m->at, "no-protocol",
-                  "neither IACP (no 'kind' or 'v') nor FIPA (no 'performative')");
-        break;
-    }
+    message_check(m,
+                  &(struct check_rules){.iacp = {.queen = cfg->queen},
+                                        .fipa = {.profile = cfg->fipa_profile},
+                                        .in_stream = true},
+                  checks);
     return checks->errors == errors_before;
 }
 
@@ -133,11 +146,11 @@ bool engine_check_message(const struct engine_config *cfg, struct message *m,
                           enum engine_digest digest, struct diag_sink *sink)
 {
     bool passed = check_reported(cfg, m, sink);
-    if (!passed || digest == DIGEST_NONE || m->proto != PROTO_IACP || m->digest)
+    if (!passed || digest == DIGEST_NONE || m->digest)
         return passed;
-    m->digest = iacp_digest_new(m);
-    if (digest == DIGEST_ONLY)
-        message_drafted(m, NULL, iacp_digest_id(m->digest));
+    size_t i = stream_index(m->proto);
+    if (i < STREAMS && stream_table[i]->digest)
+        stream_table[i]->digest(m, digest);
     return passed;
 }
 
@@ -170,12 +183,13 @@ static struct findings *own_findings(const struct engine *e, const struct messag
 static const char *follow_failed(struct engine *e, const struct message *m,
                                  const struct diag_sink *sink)
 {
-    if (!e->summaries || m->proto == PROTO_NONE)
+    struct engine_stream *es = stream_of(e, m->proto);
+    if (!e->summaries || !es)
         return NULL;
-    struct findings *own = own_findings(e, m, sink);
-    const char *key = m->proto == PROTO_IACP ? iacp_stream_failed(e->iacp, m, &own)
-                                             : fipa_stream_failed(e->fipa, m, &own);
-    findings_free(own);
+    e->own = own_findings(e, m, sink);
+    const char *key = es->ops->failed(es->s, m, &e->own);
+    findings_free(e->own);
+    e->own = NULL;
     return key;
 }
 
@@ -192,19 +206,18 @@ const char *engine_check_passed(struct engine *e, const struct message *m, bool 
 
 void engine_finish(struct engine *e, struct diag_sink *sink)
 {
-    struct diag_observer o;
-    observe(e, sink, &o, PROTO_IACP);
-    iacp_stream_finish(e->iacp, sink);
-    unobserve(e, sink, &o);
-    observe(e, sink, &o, PROTO_FIPA);
-    fipa_stream_finish(e->fipa, sink);
-    unobserve(e, sink, &o);
+    for (size_t i = 0; i < STREAMS; i++) {
+        struct diag_observer o;
+        observe(e, sink, &o, &e->streams[i]);
+        e->streams[i].ops->finish(e->streams[i].s, sink);
+        unobserve(e, sink, &o);
+    }
 }
 
 void engine_hand_over(struct engine *e)
 {
-    iacp_stream_hand_over(e->iacp);
-    fipa_stream_hand_over(e->fipa);
+    for (size_t i = 0; i < STREAMS; i++)
+        e->streams[i].ops->hand_over(e->streams[i].s);
 }
 
 /* How often idle input is looked at: often enough for --idle-timeout, never busily. */
@@ -227,25 +240,27 @@ double engine_idle(struct engine *e, struct diag_sink *sink)
         return INFINITY;
     if (isnan(e->came))
         return idle_step(e->cfg);
-    double idle = clock_monotonic() - e->came;
-    struct diag_observer o;
-    observe(e, sink, &o, PROTO_IACP);
-    iacp_stream_advance(e->iacp, e->iacp_then + idle, &e->latest, sink);
-    unobserve(e, sink, &o);
-    observe(e, sink, &o, PROTO_FIPA);
-    fipa_stream_advance(e->fipa, e->fipa_then + idle, &e->latest, sink);
-    unobserve(e, sink, &o);
-    double iacp_due = until(iacp_stream_next_due(e->iacp), iacp_stream_now(e->iacp));
-    double fipa_due = until(fipa_stream_next_due(e->fipa), fipa_stream_now(e->fipa));
-    return fmin(idle_step(e->cfg), fmin(iacp_due, fipa_due));
+    double idle = clock_monotonic() - e->came, next = idle_step(e->cfg);
+    for (size_t i = 0; i < STREAMS; i++) {
+        struct engine_stream *es = &e->streams[i];
+        struct diag_observer o;
+        observe(e, sink, &o, es);
+        es->ops->advance(es->s, es->then + idle, &e->latest, sink);
+        unobserve(e, sink, &o);
+    }
+    for (size_t i = 0; i < STREAMS; i++) {
+        const struct engine_stream *es = &e->streams[i];
+        next = fmin(next, until(es->ops->next_due(es->s), es->ops->now(es->s)));
+    }
+    return next;
 }
 
 void engine_free(struct engine *e)
 {
     if (!e)
         return;
-    iacp_stream_free(e->iacp);
-    fipa_stream_free(e->fipa);
+    for (size_t i = 0; i < STREAMS; i++)
+        e->streams[i].ops->free(e->streams[i].s);
     diag_sink_free(&e->probe);
     free(e);
 }

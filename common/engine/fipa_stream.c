@@ -6,7 +6,7 @@
  * and idle conversations expire by message time, oldest first, a few per message. Message time is
  * the stream clock (streamclock.h), so that no single sender's clock, and no single timestamp,
  * moves it for the others. */
-#include "engine/fipa_stream.h"
+#include "engine/stream.h"
 
 #include <ctype.h>
 #include <limits.h>
@@ -27,6 +27,7 @@
 #include "diag/findings.h"
 #include "engine/fipa_protocols.h"
 #include "proto/convert.h"
+#include "proto/dialect.h"
 #include "proto/fipa.h"
 
 /* reply_with values remembered per conversation keyed by the chain: enough for a contract net
@@ -1390,7 +1391,7 @@ static void from_initiator(struct fipa_stream *s, struct conversation *c, const 
     if (in->act == FIPA_CFP && c->protocol == FP_AUCTION_DUTCH)
         c->leader = 0; /* a new round */
     const struct jv *r = in->receiver;
-    for (const struct jv *a = fipa_agents_first(r); a; a = fipa_agents_next(r, a)) {
+    for (const struct jv *a = dialect_agents_first(r); a; a = dialect_agents_next(r, a)) {
         struct name_form_buf buf;
         const char *name = agent_kept(in, a, &buf);
         if (!name)
@@ -1407,7 +1408,8 @@ static bool addresses(const struct incoming *in, const char *name)
     const struct jv *receiver = in->receiver;
     if (!has_receiver(receiver))
         return false;
-    for (const struct jv *a = fipa_agents_first(receiver); a; a = fipa_agents_next(receiver, a)) {
+    for (const struct jv *a = dialect_agents_first(receiver); a;
+         a = dialect_agents_next(receiver, a)) {
         struct name_form_buf buf;
         const char *r = agent_kept(in, a, &buf);
         if (r && strcmp(r, name) == 0)
@@ -1510,7 +1512,7 @@ static void broker_exchange(struct conversation *c, const struct incoming *in)
         return;
     }
     const struct jv *r = in->receiver;
-    for (const struct jv *a = fipa_agents_first(r); a; a = fipa_agents_next(r, a)) {
+    for (const struct jv *a = dialect_agents_first(r); a; a = dialect_agents_next(r, a)) {
         struct name_form_buf buf;
         const char *name = agent_kept(in, a, &buf);
         if (name && strcmp(name, c->initiator) != 0) {
@@ -1785,7 +1787,7 @@ static struct party *party_involved(struct conversation *c, const struct incomin
         return NULL;
     const struct jv *r = in->receiver;
     struct party *p = NULL;
-    for (const struct jv *a = fipa_agents_first(r); a && !p; a = fipa_agents_next(r, a)) {
+    for (const struct jv *a = dialect_agents_first(r); a && !p; a = dialect_agents_next(r, a)) {
         struct name_form_buf buf;
         const char *name = agent_kept(in, a, &buf);
         p = name ? party_find(c, name) : NULL;
@@ -1883,8 +1885,8 @@ static struct conversation *answered(struct fipa_stream *s, const struct incomin
                                      const char *in_reply_to)
 {
     const struct jv *receiver = in->receiver;
-    const struct jv *a = has_receiver(receiver) ? fipa_agents_first(receiver) : NULL;
-    for (; a; a = fipa_agents_next(receiver, a)) {
+    const struct jv *a = has_receiver(receiver) ? dialect_agents_first(receiver) : NULL;
+    for (; a; a = dialect_agents_next(receiver, a)) {
         const char *name = fipa_agent_name_jv(a);
         struct conversation *c = name ? aliased(s, agent_key(&s->alias, name, in_reply_to)) : NULL;
         if (c)
@@ -1929,7 +1931,8 @@ static void add_aliases(struct fipa_stream *s, struct conversation *c, const str
         return;
     add_alias(s, c, agent_key(&s->alias, in->sender_text, reply_with));
     const struct jv *reply_to = jv_object_get(in->m->view, "reply_to");
-    for (const struct jv *a = fipa_agents_first(reply_to); a; a = fipa_agents_next(reply_to, a)) {
+    for (const struct jv *a = dialect_agents_first(reply_to); a;
+         a = dialect_agents_next(reply_to, a)) {
         const char *name = fipa_agent_name_jv(a);
         if (name)
             add_alias(s, c, agent_key(&s->alias, name, reply_with));
@@ -1959,7 +1962,7 @@ static bool is_copy(struct conversation *c, const struct incoming *in)
         !fipa_protocol_opens(c->protocol, in->act) || in->in_reply_to)
         return false;
     const struct jv *r = in->receiver;
-    for (const struct jv *a = fipa_agents_first(r); a; a = fipa_agents_next(r, a)) {
+    for (const struct jv *a = dialect_agents_first(r); a; a = dialect_agents_next(r, a)) {
         struct name_form_buf buf;
         const char *name = agent_kept(in, a, &buf);
         if (!name || is_broadcast(name) || strcmp(name, c->initiator) == 0 || party_find(c, name))
@@ -2223,8 +2226,8 @@ static const char *dispatch(struct fipa_stream *s, const struct incoming *in,
     return accounted(s, in, follow_message(s, in, sink));
 }
 
-struct fipa_stream *fipa_stream_new(const struct engine_config *cfg, conversation_done_fn done,
-                                    void *ctx)
+static struct stream *fipa_stream_new(const struct engine_config *cfg, conversation_done_fn done,
+                                      void *ctx)
 {
     struct fipa_stream *s = xcalloc(1, sizeof *s);
     s->cfg = cfg;
@@ -2238,7 +2241,7 @@ struct fipa_stream *fipa_stream_new(const struct engine_config *cfg, conversatio
     s->aliases.key = alias_key;
     s->clock = clock_book_quiet(cfg->clock_skew, cfg->max_open);
     s->now = s->wall = NAN;
-    return s;
+    return (struct stream *)s;
 }
 
 static bool is_partial(const struct jv *root)
@@ -2326,8 +2329,10 @@ static struct incoming incoming_of(struct fipa_stream *s, const struct message *
     };
 }
 
-const char *fipa_stream_feed(struct fipa_stream *s, const struct message *m, struct diag_sink *sink)
+static const char *fipa_stream_feed(struct stream *stream, const struct message *m,
+                                    struct diag_sink *sink)
 {
+    struct fipa_stream *s = (struct fipa_stream *)stream;
     struct incoming in = incoming_of(s, m);
     in.reply_by = reply_by_of(m->view);
     in.sender = name_form_of(&s->secret, in.sender_text, &s->sender_form);
@@ -2357,9 +2362,10 @@ static struct conversation *failed_conversation(struct fipa_stream *s, const str
     return c && !c->unfollowed && !c->finished ? c : NULL;
 }
 
-const char *fipa_stream_failed(struct fipa_stream *s, const struct message *m,
-                               struct findings **own)
+static const char *fipa_stream_failed(struct stream *stream, const struct message *m,
+                                      struct findings **own)
 {
+    struct fipa_stream *s = (struct fipa_stream *)stream;
     struct incoming in = incoming_of(s, m);
     struct conversation *c = failed_conversation(s, &in);
     if (!c)
@@ -2374,8 +2380,9 @@ const char *fipa_stream_failed(struct fipa_stream *s, const struct message *m,
     return belongs_to(s, c);
 }
 
-void fipa_stream_finish(struct fipa_stream *s, struct diag_sink *sink)
+static void fipa_stream_finish(struct stream *stream, struct diag_sink *sink)
 {
+    struct fipa_stream *s = (struct fipa_stream *)stream;
     while (s->held.head)
         release(s, oldest(&s->held));
     while (s->open.head) {
@@ -2400,30 +2407,34 @@ void fipa_stream_finish(struct fipa_stream *s, struct diag_sink *sink)
     s->blame = NULL;
 }
 
-void fipa_stream_note(struct fipa_stream *s, const struct diag_finding *finding)
+static void fipa_stream_note(struct stream *stream, const struct diag_finding *finding)
 {
+    struct fipa_stream *s = (struct fipa_stream *)stream;
     if (s->blame)
         findings_add(&story_of(s->blame, FIPA_ACT_INVALID, NAN)->findings, finding);
     else if (s->dispatching)
         findings_add(&s->pending, finding);
 }
 
-void fipa_stream_hand_over(struct fipa_stream *s)
+static void fipa_stream_hand_over(struct stream *stream)
 {
+    struct fipa_stream *s = (struct fipa_stream *)stream;
     while (s->held.head)
         release(s, oldest(&s->held));
     while (s->open.head)
         abandon(s, oldest(&s->open), "open");
 }
 
-double fipa_stream_now(const struct fipa_stream *s)
+static double fipa_stream_now(const struct stream *stream)
 {
+    const struct fipa_stream *s = (const struct fipa_stream *)stream;
     return s->now;
 }
 
-void fipa_stream_advance(struct fipa_stream *s, double now, const struct diag_where *where,
-                         struct diag_sink *sink)
+static void fipa_stream_advance(struct stream *stream, double now, const struct diag_where *where,
+                                struct diag_sink *sink)
 {
+    struct fipa_stream *s = (struct fipa_stream *)stream;
     if (isnan(s->now) || !(now > s->now))
         return;
     s->now = s->wall = now;
@@ -2432,13 +2443,15 @@ void fipa_stream_advance(struct fipa_stream *s, double now, const struct diag_wh
     expire(s, &latest, sink);
 }
 
-double fipa_stream_next_due(const struct fipa_stream *s)
+static double fipa_stream_next_due(const struct stream *stream)
 {
+    const struct fipa_stream *s = (const struct fipa_stream *)stream;
     return due_queue_next(&s->due);
 }
 
-void fipa_stream_free(struct fipa_stream *s)
+static void fipa_stream_free(struct stream *stream)
 {
+    struct fipa_stream *s = (struct fipa_stream *)stream;
     if (!s)
         return;
     while (s->open.head) {
@@ -2470,3 +2483,18 @@ void fipa_stream_free(struct fipa_stream *s)
     diag_sink_free(&s->probe);
     free(s);
 }
+
+const struct stream_ops fipa_stream_ops = {
+    .proto = PROTO_FIPA,
+    .open = fipa_stream_new,
+    .feed = fipa_stream_feed,
+    .failed = fipa_stream_failed,
+    .note = fipa_stream_note,
+    .finish = fipa_stream_finish,
+    .hand_over = fipa_stream_hand_over,
+    .now = fipa_stream_now,
+    .advance = fipa_stream_advance,
+    .next_due = fipa_stream_next_due,
+    .free = fipa_stream_free,
+    .digest = NULL, /* the FIPA checks read the message in the thread that follows the stream */
+};

@@ -6,7 +6,7 @@
  * most --max-open of them; at most --max-open conversations are open; agents that hold nothing
  * are forgotten after --idle-timeout, or the least recently active first when more than
  * --max-open agents are known. Nothing ever scans everything on one message. */
-#include "engine/iacp_stream.h"
+#include "engine/stream.h"
 
 #include <math.h>
 #include <stddef.h>
@@ -256,7 +256,7 @@ struct fields {
 /* ---- small helpers ---- */
 
 /* All the stream checks read of a message, and the keys they make of it (hashed), made before
- * they look at any state (digest_make): with --jobs a worker thread makes it (iacp_digest_new),
+ * they look at any state (digest_make): with --jobs a worker thread makes it (iacp_stream_digest),
  * and the thread that keeps the order, whose time bounds the speed of -j, reads this one
  * allocation where it walked the members, made the keys and read strings in another core's
  * cache; nor need the workers keep the message's view for it. Strings are copies in text, at
@@ -492,14 +492,18 @@ static struct iacp_digest *digest_make(struct strbuf *into, const struct message
     return digest;
 }
 
-const char *iacp_digest_id(const struct iacp_digest *d)
+static const char *digest_id(const struct iacp_digest *d)
 {
     return d->id == NO_TEXT ? NULL : d->text + d->id;
 }
 
-struct iacp_digest *iacp_digest_new(const struct message *m)
+/* The digest made in a worker thread of --jobs (stream_ops.digest). */
+static void iacp_stream_digest(struct message *m, enum engine_digest how)
 {
-    return digest_make(NULL, m);
+    struct iacp_digest *d = digest_make(NULL, m);
+    m->digest = d;
+    if (how == DIGEST_ONLY)
+        message_drafted(m, NULL, digest_id(d));
 }
 
 /* A key of the maps that was not made with its hash. */
@@ -1820,8 +1824,8 @@ static void read_clock(struct iacp_stream *s, const struct message *m, struct fi
 
 /* ---- the interface ---- */
 
-struct iacp_stream *iacp_stream_new(const struct engine_config *cfg, conversation_done_fn done,
-                                    void *ctx)
+static struct stream *iacp_stream_new(const struct engine_config *cfg, conversation_done_fn done,
+                                      void *ctx)
 {
     struct iacp_stream *s = xcalloc(1, sizeof *s);
     s->cfg = cfg;
@@ -1849,7 +1853,7 @@ struct iacp_stream *iacp_stream_new(const struct engine_config *cfg, conversatio
     s->sharded = cfg->shards > 0;
     diag_sink_init(&s->probe, NULL);
     s->probe.quiet = true;
-    return s;
+    return (struct stream *)s;
 }
 
 /* ---- shards ---- */
@@ -1894,8 +1898,9 @@ static void pass_over(struct iacp_stream *s, const struct message *m, const stru
 
 /* ---- the interface ---- */
 
-void iacp_stream_note(struct iacp_stream *s, const struct diag_finding *finding)
+static void iacp_stream_note(struct stream *stream, const struct diag_finding *finding)
 {
+    struct iacp_stream *s = (struct iacp_stream *)stream;
     if (s->blame)
         findings_add(&s->blame->story->findings, finding);
     else if (s->opening)
@@ -1911,8 +1916,10 @@ static struct conv *replied(struct iacp_stream *s, const struct fields *f)
     return c ? c : find_lingering(s, &s->ref);
 }
 
-const char *iacp_stream_feed(struct iacp_stream *s, const struct message *m, struct diag_sink *sink)
+static const char *iacp_stream_feed(struct stream *stream, const struct message *m,
+                                    struct diag_sink *sink)
 {
+    struct iacp_stream *s = (struct iacp_stream *)stream;
     const struct iacp_digest *d = m->digest;
     if (!d) {
         d = digest_make(&s->digest, m);
@@ -1991,9 +1998,10 @@ static bool named_key(struct iacp_stream *s, const struct message *m, const stru
     return true;
 }
 
-const char *iacp_stream_failed(struct iacp_stream *s, const struct message *m,
-                               struct findings **own)
+static const char *iacp_stream_failed(struct stream *stream, const struct message *m,
+                                      struct findings **own)
 {
+    struct iacp_stream *s = (struct iacp_stream *)stream;
     const struct jv *owner, *ref;
     if (!named_key(s, m, &owner, &ref))
         return NULL;
@@ -2058,8 +2066,9 @@ static void close_open(struct iacp_stream *s, struct diag_sink *sink)
     free(open);
 }
 
-void iacp_stream_finish(struct iacp_stream *s, struct diag_sink *sink)
+static void iacp_stream_finish(struct stream *stream, struct diag_sink *sink)
 {
+    struct iacp_stream *s = (struct iacp_stream *)stream;
     settle_skews(s, NULL, sink);
     if (s->last_line && !s->sharded) {
         const struct diag_where last = {.file = s->last_file, .line = s->last_line};
@@ -2069,21 +2078,24 @@ void iacp_stream_finish(struct iacp_stream *s, struct diag_sink *sink)
     close_open(s, sink);
 }
 
-void iacp_stream_hand_over(struct iacp_stream *s)
+static void iacp_stream_hand_over(struct stream *stream)
 {
+    struct iacp_stream *s = (struct iacp_stream *)stream;
     s->blame = NULL;
     release_all_lingering(s);
     close_open(s, NULL);
 }
 
-double iacp_stream_now(const struct iacp_stream *s)
+static double iacp_stream_now(const struct stream *stream)
 {
+    const struct iacp_stream *s = (const struct iacp_stream *)stream;
     return s->now;
 }
 
-void iacp_stream_advance(struct iacp_stream *s, double now, const struct diag_where *where,
-                         struct diag_sink *sink)
+static void iacp_stream_advance(struct stream *stream, double now, const struct diag_where *where,
+                                struct diag_sink *sink)
 {
+    struct iacp_stream *s = (struct iacp_stream *)stream;
     if (isnan(s->now) || !(now > s->now))
         return;
     s->now = s->wall = now;
@@ -2094,8 +2106,9 @@ void iacp_stream_advance(struct iacp_stream *s, double now, const struct diag_wh
     expire(s, where, sink);
 }
 
-double iacp_stream_next_due(const struct iacp_stream *s)
+static double iacp_stream_next_due(const struct stream *stream)
 {
+    const struct iacp_stream *s = (const struct iacp_stream *)stream;
     return due_queue_next(&s->due);
 }
 
@@ -2111,8 +2124,9 @@ static void free_sent(struct hash_node *node)
     free(HASH_ITEM(node, struct sent, node));
 }
 
-void iacp_stream_free(struct iacp_stream *s)
+static void iacp_stream_free(struct stream *stream)
 {
+    struct iacp_stream *s = (struct iacp_stream *)stream;
     if (!s)
         return;
     for (struct conv *c; (c = least_active(s));) {
@@ -2148,3 +2162,18 @@ void iacp_stream_free(struct iacp_stream *s)
     diag_sink_free(&s->probe);
     free(s);
 }
+
+const struct stream_ops iacp_stream_ops = {
+    .proto = PROTO_IACP,
+    .open = iacp_stream_new,
+    .feed = iacp_stream_feed,
+    .failed = iacp_stream_failed,
+    .note = iacp_stream_note,
+    .finish = iacp_stream_finish,
+    .hand_over = iacp_stream_hand_over,
+    .now = iacp_stream_now,
+    .advance = iacp_stream_advance,
+    .next_due = iacp_stream_next_due,
+    .free = iacp_stream_free,
+    .digest = iacp_stream_digest,
+};

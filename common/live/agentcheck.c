@@ -9,7 +9,7 @@
 #include "base/list.h"
 #include "base/strmap.h"
 #include "live/answers.h"
-#include "proto/fipa.h"
+#include "proto/dialect.h"
 #include "proto/schedule.h"
 
 enum { MAX_CAUSES = 10000, MAX_POOL = 10000, MAX_PENDING = 10000 };
@@ -120,26 +120,21 @@ static const char *member(const json_t *msg, const char *key)
 
 static const char *own_id(const json_t *msg, enum protocol proto)
 {
-    return member(msg, proto == PROTO_FIPA ? "reply_with" : "id");
+    return member(msg, dialect_of(proto)->id.name);
 }
 
-/* The kind or performative, FIPA's in one spelling so that spellings compare equal; a partial
- * result is a kind of its own, so that the final result never stands for a missing partial. */
+/* The kind or performative in one spelling, so that spellings compare equal; a partial result is
+ * a kind of its own, so that the final result never stands for a missing partial. */
 static const char *kind_of(const json_t *msg, enum protocol proto)
 {
-    const char *k = member(msg, proto == PROTO_FIPA ? "performative" : "kind");
-    if (k && answers_partial(msg, proto)) {
-        if (proto == PROTO_IACP && strcmp(k, "task.result") == 0)
-            return "partial task.result";
-        if (proto == PROTO_FIPA && fipa_act_parse(k) == FIPA_INFORM)
-            return "partial inform";
-    }
-    if (proto == PROTO_FIPA && k) {
-        enum fipa_act act = fipa_act_parse(k);
-        if (act != FIPA_ACT_INVALID)
-            return fipa_act_name(act, SPELL_SNAKE);
-    }
-    return k ? k : "(no kind)";
+    const struct dialect *d = dialect_of(proto);
+    const char *k = member(msg, d->act_member);
+    if (!k)
+        return "(no kind)";
+    const char *act = d->act_canonical(k);
+    if (strcmp(act, d->result_act) == 0 && d->partial_tree(msg))
+        return d->partial_result_act;
+    return act;
 }
 
 static bool same_kind(const json_t *a, enum protocol pa, const json_t *b, enum protocol pb)
@@ -179,17 +174,17 @@ static bool names_include(const json_t *v, const char *agent)
 
 static const json_t *sender_of(const json_t *msg, enum protocol proto)
 {
-    return json_object_get(msg, proto == PROTO_FIPA ? "sender" : "from");
+    return json_object_get(msg, dialect_of(proto)->sender_member);
 }
 
 static const json_t *receiver_of(const json_t *msg, enum protocol proto)
 {
-    return json_object_get(msg, proto == PROTO_FIPA ? "receiver" : "to");
+    return json_object_get(msg, dialect_of(proto)->receivers_member);
 }
 
 enum agent_role agentcheck_role(const struct agentcheck *ac, const struct message *m)
 {
-    if (m->proto == PROTO_NONE)
+    if (!message_dialect(m))
         return ROLE_OTHER;
     if (names_include(sender_of(message_tree(m), m->proto), ac->cfg.agent))
         return ROLE_FROM_AGENT;
@@ -204,11 +199,12 @@ enum agent_role agentcheck_role(const struct agentcheck *ac, const struct messag
 static struct cause *cause_of(const json_t *msg, enum protocol proto, struct strmap *by_id,
                               struct strmap *by_conv)
 {
-    const char *ref = member(msg, proto == PROTO_FIPA ? "in_reply_to" : "ref");
+    const struct dialect *d = dialect_of(proto);
+    const char *ref = member(msg, d->answers_member);
     if (ref)
         return strmap_get(by_id, ref);
     const char *conv = member(msg, "conversation_id");
-    return proto == PROTO_FIPA && conv ? strmap_get(by_conv, conv) : NULL;
+    return d->answers_by_conversation && conv ? strmap_get(by_conv, conv) : NULL;
 }
 
 /* --- causes --- */
@@ -538,7 +534,7 @@ void agentcheck_live(struct agentcheck *ac, const struct transport_line *line, d
     json_error_t err;
     json_t *msg = json_loadb(line->text, line->len, JSON_REJECT_DUPLICATES, &err);
     enum protocol proto = msg ? message_protocol(msg, CHOOSE_AUTO) : PROTO_NONE;
-    if (!msg || proto == PROTO_NONE) {
+    if (!msg || !dialect_of(proto)) {
         report_garbage(ac, line, msg ? "neither IACP nor FIPA" : err.text, sink);
         json_decref(msg);
         return;

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "base/timeutil.h"
+#include "proto/dialect.h"
 #include "proto/fipa.h"
 #include "proto/iacp.h"
 
@@ -383,9 +384,8 @@ bool answers_over(const struct answers *a)
 
 bool answers_partial(const json_t *msg, enum protocol proto)
 {
-    if (proto == PROTO_FIPA)
-        return json_is_true(json_object_get(msg, "x-acp-partial"));
-    return json_is_true(json_object_get(json_object_get(msg, "body"), "partial"));
+    const struct dialect *d = dialect_of(proto);
+    return d && d->partial_tree(msg);
 }
 
 const char *answers_state(const struct answers *a)

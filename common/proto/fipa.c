@@ -1,10 +1,13 @@
 #include "proto/fipa.h"
 
 #include <ctype.h>
+#include <math.h>
+#include <stdio.h>
 #include <string.h>
 #include <strings.h>
 
 #include "base/timeutil.h"
+#include "proto/dialect.h"
 
 /* Each act in the three spellings a writer may choose, indexed by enum fipa_spelling. */
 static const char *const act_names[FIPA_ACT_COUNT][3] = {
@@ -442,3 +445,92 @@ void fipa_check_in_stream(const struct message *m, const struct fipa_rules *rule
 {
     check_message(m, rules, false, sink);
 }
+
+/* ---- the dialect ---- */
+
+static bool fipa_time_tree(const json_t *root, double *t, bool *whole_second)
+{
+    *whole_second = false;
+    return fipa_message_time(root, t);
+}
+
+static bool fipa_beyond_era(const json_t *root)
+{
+    (void)root; /* a time beyond any era is no time at all */
+    return false;
+}
+
+/* The timestamp (created_at when only that is there), in RFC 3339 to the millisecond. */
+static void fipa_set_time(json_t *root, double wall)
+{
+    const char *key = json_object_get(root, "timestamp") || !json_object_get(root, "created_at")
+                          ? "timestamp"
+                          : "created_at";
+    long long secs = (long long)floor(wall);
+    int millis = (int)((wall - (double)secs) * 1000);
+    char buf[48];
+    time_format_rfc3339(secs, buf, sizeof buf);
+    size_t n = strlen(buf);
+    snprintf(buf + n - 1, sizeof buf - (n - 1), ".%03dZ", millis);
+    json_object_set_new(root, key, json_string(buf));
+}
+
+static const char *fipa_act_name_of(const struct jv *view)
+{
+    const char *performative = jv_member_string(view, "performative");
+    enum fipa_act act = performative ? fipa_act_parse(performative) : FIPA_ACT_INVALID;
+    if (act != FIPA_ACT_INVALID)
+        return fipa_act_name(act, SPELL_KEBAB);
+    return performative ? performative : "(no performative)";
+}
+
+static bool fipa_partial(const struct jv *view)
+{
+    return jv_is_true(jv_object_get(view, "x-acp-partial"));
+}
+
+static bool fipa_partial_tree(const json_t *root)
+{
+    return json_is_true(json_object_get(root, "x-acp-partial"));
+}
+
+static const char *fipa_act_canonical(const char *performative)
+{
+    enum fipa_act act = fipa_act_parse(performative);
+    return act != FIPA_ACT_INVALID ? fipa_act_name(act, SPELL_SNAKE) : performative;
+}
+
+static void fipa_check_by_rules(const struct message *m, const struct check_rules *rules,
+                                struct diag_sink *sink)
+{
+    if (rules->in_stream)
+        fipa_check_in_stream(m, &rules->fipa, sink);
+    else
+        fipa_check(m, &rules->fipa, sink);
+}
+
+const struct dialect dialect_fipa = {
+    .proto = PROTO_FIPA,
+    .name = "fipa",
+    .marks = (const struct dialect_member[]){DIALECT_MEMBER("performative"), {0}},
+    .id = DIALECT_MEMBER("reply_with"),
+    .answers_member = "in_reply_to",
+    .sender_member = "sender",
+    .receivers_member = "receiver",
+    .act_member = "performative",
+    .label_id_members = (const char *const[]){"conversation_id", "in_reply_to", "reply_with", NULL},
+    .answers_by_conversation = true,
+    .result_act = "inform",
+    .partial_result_act = "partial inform",
+    .agent_name = fipa_agent_name_jv,
+    .agent_name_tree = fipa_agent_name,
+    .act_name = fipa_act_name_of,
+    .time = fipa_message_time_jv,
+    .time_tree = fipa_time_tree,
+    .beyond_era = fipa_beyond_era,
+    .set_time = fipa_set_time,
+    .act_canonical = fipa_act_canonical,
+    .partial = fipa_partial,
+    .partial_tree = fipa_partial_tree,
+    .check = fipa_check_by_rules,
+};

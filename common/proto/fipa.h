@@ -52,16 +52,6 @@ const char *fipa_agent_name(const json_t *v);
 
 /* The same over the scanner's view. */
 const char *fipa_agent_name_jv(const struct jv *v);
-/* The members of an agent set (one agent, or an array of them) in order:
- * for (a = fipa_agents_first(set); a; a = fipa_agents_next(set, a)). */
-static inline const struct jv *fipa_agents_first(const struct jv *set)
-{
-    return jv_is_array(set) ? jv_array_first(set) : set;
-}
-static inline const struct jv *fipa_agents_next(const struct jv *set, const struct jv *agent)
-{
-    return jv_is_array(set) ? jv_array_next(set, agent) : NULL;
-}
 
 /* The time a message was sent: its "timestamp" (RFC 3339 or unix seconds), else its
  * "created_at" (likewise). Unix seconds above 10^11 are read as milliseconds; above 10^14 they

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "base/timeutil.h"
+#include "proto/dialect.h"
 #include "proto/fipa.h"
 
 enum direction { ANY_WAY, FROM_QUEEN, TO_QUEEN };
@@ -235,3 +236,108 @@ void iacp_check(const struct message *m, const struct iacp_rules *rules, struct 
     if (id && from)
         check_id_style(m, sink, id, strcmp(from, rules->queen) == 0);
 }
+
+/* ---- the dialect ---- */
+
+/* The time an IACP ts of v says: milliseconds above 10^11, none above 10^14 or below 0. */
+static bool ts_time(double v, double *t, bool *whole_second)
+{
+    if (!(v >= 0 && v <= UNIX_NO_TIME_ABOVE))
+        return false; /* below 0, or beyond any era */
+    if (v > UNIX_MILLISECONDS_ABOVE) {
+        *t = v / 1000;
+        return true;
+    }
+    *t = v;
+    *whole_second = v == floor(v);
+    return true;
+}
+
+static bool iacp_time(const struct jv *view, double *t)
+{
+    bool whole_second;
+    const struct jv *ts = jv_object_get(view, "ts");
+    return jv_is_number(ts) && ts_time(jv_number_value(ts), t, &whole_second);
+}
+
+static bool iacp_time_tree(const json_t *root, double *t, bool *whole_second)
+{
+    *whole_second = false;
+    const json_t *ts = json_object_get(root, "ts");
+    return json_is_number(ts) && ts_time(json_number_value(ts), t, whole_second);
+}
+
+static bool iacp_beyond_era(const json_t *root)
+{
+    const json_t *ts = json_object_get(root, "ts");
+    return json_is_number(ts) && !(json_number_value(ts) <= UNIX_NO_TIME_ABOVE);
+}
+
+/* ts in whole seconds. */
+static void iacp_set_time(json_t *root, double wall)
+{
+    json_object_set_new(root, "ts", json_integer((json_int_t)floor(wall)));
+}
+
+static const char *iacp_agent_name(const struct jv *agent)
+{
+    return jv_string_value(agent);
+}
+
+static const char *iacp_agent_name_tree(const json_t *agent)
+{
+    return json_string_value(agent);
+}
+
+static const char *iacp_act_name(const struct jv *view)
+{
+    const char *kind = jv_member_string(view, "kind");
+    return kind ? kind : "(no kind)";
+}
+
+static bool iacp_partial(const struct jv *view)
+{
+    return jv_is_true(jv_object_get(jv_object_get(view, "body"), "partial"));
+}
+
+static bool iacp_partial_tree(const json_t *root)
+{
+    return json_is_true(json_object_get(json_object_get(root, "body"), "partial"));
+}
+
+static const char *iacp_act_canonical(const char *kind)
+{
+    return kind;
+}
+
+static void iacp_check_by_rules(const struct message *m, const struct check_rules *rules,
+                                struct diag_sink *sink)
+{
+    iacp_check(m, &rules->iacp, sink);
+}
+
+const struct dialect dialect_iacp = {
+    .proto = PROTO_IACP,
+    .name = "iacp",
+    .marks = (const struct dialect_member[]){DIALECT_MEMBER("kind"), DIALECT_MEMBER("v"), {0}},
+    .id = DIALECT_MEMBER("id"),
+    .answers_member = "ref",
+    .sender_member = "from",
+    .receivers_member = "to",
+    .act_member = "kind",
+    .label_id_members = (const char *const[]){"ref", "id", NULL},
+    .answers_by_conversation = false,
+    .result_act = "task.result",
+    .partial_result_act = "partial task.result",
+    .agent_name = iacp_agent_name,
+    .agent_name_tree = iacp_agent_name_tree,
+    .act_name = iacp_act_name,
+    .time = iacp_time,
+    .time_tree = iacp_time_tree,
+    .beyond_era = iacp_beyond_era,
+    .set_time = iacp_set_time,
+    .act_canonical = iacp_act_canonical,
+    .partial = iacp_partial,
+    .partial_tree = iacp_partial_tree,
+    .check = iacp_check_by_rules,
+};

@@ -7,6 +7,7 @@
 #include "base/keyform.h"
 #include "base/list.h"
 #include "base/strmap.h"
+#include "proto/dialect.h"
 #include "proto/idgen.h"
 
 /* The mapping's bound, the stream checks' window of ids at the defaults (--max-open): a
@@ -209,13 +210,15 @@ static bool rewrite_reference(struct idrewrite *r, json_t *root, const char *key
 
 bool idrewrite_message(struct idrewrite *r, json_t *root, enum protocol proto, bool fresh)
 {
-    bool fipa = proto == PROTO_FIPA;
-    const char *sender = agent_name(json_object_get(root, fipa ? "sender" : "from"));
-    const char *receiver = agent_name(json_object_get(root, fipa ? "receiver" : "to"));
+    const struct dialect *d = dialect_of(proto);
+    if (!d)
+        return false;
+    const char *sender = agent_name(json_object_get(root, d->sender_member));
+    const char *receiver = agent_name(json_object_get(root, d->receivers_member));
     bool changed = false;
     if (fresh)
-        changed |= rewrite_own(r, root, fipa ? "reply_with" : "id", sender);
-    changed |= rewrite_reference(r, root, fipa ? "in_reply_to" : "ref", fresh, receiver);
+        changed |= rewrite_own(r, root, d->id.name, sender);
+    changed |= rewrite_reference(r, root, d->answers_member, fresh, receiver);
     changed |= rewrite_reference(r, root, "conversation_id", fresh, NULL);
     return changed;
 }

@@ -163,13 +163,17 @@ static inline uint64_t jv_key_bit(uint32_t head, size_t len)
 /* The member key of obj, or NULL (also when obj is no object). Inline, so that the length of a
  * literal key is known where it is written. */
 const struct jv *jv_object_find(const struct jv *obj, const char *key, size_t len, uint32_t head);
-static inline const struct jv *jv_object_get(const struct jv *obj, const char *key)
+/* The member key (len bytes) of obj, or NULL. */
+static inline const struct jv *jv_object_get_len(const struct jv *obj, const char *key, size_t len)
 {
-    size_t len = strlen(key);
     uint32_t head = jv_head(key, len);
     if (!jv_is_object(obj) || !(obj->u.keys & jv_key_bit(head, len)))
         return NULL;
     return jv_object_find(obj, key, len, head);
+}
+static inline const struct jv *jv_object_get(const struct jv *obj, const char *key)
+{
+    return jv_object_get_len(obj, key, strlen(key));
 }
 /* A string member, or NULL when absent or not a string. */
 static inline const char *jv_member_string(const struct jv *obj, const char *key)

@@ -3,6 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "proto/dialect.h"
+
 static const char utf8_bom[3] = {'\xef', '\xbb', '\xbf'};
 
 static const char *json_type_name(const json_t *v)
@@ -126,24 +128,21 @@ json_t *message_parse_json(const struct record *rec, struct diag_sink *sink)
     return root;
 }
 
-/* The rule of message_protocol, for a tree or a view alike: has(m, key) finds the member. Each
- * member is looked for only when the rule needs it: this runs on every message. */
-#define PROTOCOL_BY_MEMBERS(has, m, choice)                                                        \
-    ((choice) == CHOOSE_IACP         ? PROTO_IACP                                                  \
-     : (choice) == CHOOSE_FIPA       ? PROTO_FIPA                                                  \
-     : has(m, "kind") || has(m, "v") ? PROTO_IACP                                                  \
-     : has(m, "performative")        ? PROTO_FIPA                                                  \
-                                     : PROTO_NONE)
+/* The protocol a choice names: the same value, but for auto. */
+static enum protocol chosen(enum protocol_choice choice)
+{
+    return (enum protocol)choice;
+}
 
 enum protocol message_protocol(const json_t *root, enum protocol_choice choice)
 {
-    return PROTOCOL_BY_MEMBERS(json_object_get, root, choice);
+    return choice != CHOOSE_AUTO ? chosen(choice) : dialect_recognise_tree(root);
 }
 
 /* message_protocol over the scanner's view. */
 static enum protocol message_view_protocol(const struct jv *view, enum protocol_choice choice)
 {
-    return PROTOCOL_BY_MEMBERS(jv_object_get, view, choice);
+    return choice != CHOOSE_AUTO ? chosen(choice) : dialect_recognise(view);
 }
 
 const char *json_member_string(const json_t *obj, const char *key)
@@ -153,21 +152,17 @@ const char *json_member_string(const json_t *obj, const char *key)
 
 bool message_partial(const struct message *m)
 {
-    switch (m->proto) {
-    case PROTO_IACP:
-        return jv_is_true(jv_object_get(jv_object_get(m->view, "body"), "partial"));
-    case PROTO_FIPA:
-        return jv_is_true(jv_object_get(m->view, "x-acp-partial"));
-    case PROTO_NONE:
-        break;
-    }
-    return false;
+    const struct dialect *d = message_dialect(m);
+    return d && d->partial(m->view);
 }
 
-/* The id of a message as its protocol names it (IACP id, FIPA reply_with), and its place. */
+/* The id of a message as its dialect names it (IACP id, FIPA reply_with), and its place; a
+ * message of no protocol's "id", for its diagnostics. */
 static void find_id(struct message *m)
 {
-    const struct jv *id = jv_object_get(m->view, m->proto == PROTO_FIPA ? "reply_with" : "id");
+    const struct dialect *d = message_dialect(m);
+    const struct jv *id =
+        d ? jv_object_get_len(m->view, d->id.name, d->id.len) : jv_object_get(m->view, "id");
     bool string = id && id->type == JV_STRING;
     m->id = string ? jv_string_value(id) : NULL;
     m->id_place = string ? (uint32_t)(id - m->view) : 0;
@@ -179,6 +174,7 @@ static void settle(struct message *m, const struct record *rec, enum protocol_ch
     /* The string form is FIPA, whatever members its user parameters happen to carry. */
     m->proto =
         rec && rec->syntax == SYNTAX_ACL ? PROTO_FIPA : message_view_protocol(m->view, choice);
+    m->dialect = dialect_of(m->proto);
     find_id(m);
     m->at = (struct diag_where){.id = m->id};
     m->passed = true;

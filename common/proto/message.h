@@ -14,7 +14,14 @@
 
 enum protocol { PROTO_NONE, PROTO_IACP, PROTO_FIPA };
 
-enum protocol_choice { CHOOSE_AUTO, CHOOSE_IACP, CHOOSE_FIPA };
+/* What --protocol chose: a protocol, of the same value, or auto (by the message's members). */
+enum protocol_choice {
+    CHOOSE_AUTO = PROTO_NONE,
+    CHOOSE_IACP = PROTO_IACP,
+    CHOOSE_FIPA = PROTO_FIPA
+};
+
+struct dialect;
 
 struct message {
     const struct record *rec;
@@ -22,10 +29,11 @@ struct message {
     json_t *tree;          /* the object as a jansson tree, or NULL until message_tree made it */
     struct jscan *own;     /* holds view when the message was made from a tree; else NULL */
     enum protocol proto;
-    const char *id;       /* IACP id or FIPA reply_with, when a string; valid as view */
-    uint32_t id_place;    /* its node in view (0: none): valid in any copy of the view */
-    struct diag_where at; /* where diagnostics about this message point */
-    bool passed;          /* what filter_ops.prepare returned for it (filter.h) */
+    const struct dialect *dialect; /* proto's (dialect.h), NULL for none */
+    const char *id;                /* IACP id or FIPA reply_with, when a string; valid as view */
+    uint32_t id_place;             /* its node in view (0: none): valid in any copy of the view */
+    struct diag_where at;          /* where diagnostics about this message point */
+    bool passed;                   /* what filter_ops.prepare returned for it (filter.h) */
     struct strbuf output; /* what prepare wrote for it: the filter writes it after `message` */
     /* prepare did the work that reads the message (message_drafted): `message` reads only what
      * prepare left it, in output and notes */
@@ -53,8 +61,9 @@ json_t *message_parse_json(const struct record *rec, struct diag_sink *sink);
 bool message_read(struct message *m, const struct record *rec, struct jscan *js,
                   enum protocol_choice choice, struct diag_sink *sink);
 
-/* Decides the protocol: with auto, a "kind" or "v" member means IACP, otherwise a
- * "performative" member means FIPA, otherwise PROTO_NONE. */
+/* Decides the protocol: the one chosen, or with auto the first dialect whose marks the message
+ * has (dialect.h: a "kind" or "v" member means IACP, otherwise a "performative" member means
+ * FIPA), otherwise PROTO_NONE. */
 enum protocol message_protocol(const json_t *root, enum protocol_choice choice);
 
 /* Fills m for root (taking ownership) and points its diagnostics at the record (which may be

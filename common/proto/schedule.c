@@ -5,46 +5,25 @@
 #include <string.h>
 
 #include "base/timeutil.h"
-#include "proto/fipa.h"
-
-/* The time an IACP ts of v says: milliseconds above 10^11, none above 10^14 or below 0. */
-static bool iacp_ts_time(double v, double *t, bool *whole_second)
-{
-    if (!(v >= 0 && v <= UNIX_NO_TIME_ABOVE))
-        return false; /* below 0, or schedule_beyond_era */
-    if (v > UNIX_MILLISECONDS_ABOVE) {
-        *t = v / 1000;
-        return true;
-    }
-    *t = v;
-    *whole_second = v == floor(v);
-    return true;
-}
+#include "proto/dialect.h"
 
 bool schedule_message_time(const json_t *root, enum protocol proto, double *t, bool *whole_second)
 {
+    const struct dialect *d = dialect_of(proto);
     *whole_second = false;
-    if (proto == PROTO_FIPA)
-        return fipa_message_time(root, t);
-    if (proto != PROTO_IACP)
-        return false;
-    json_t *ts = json_object_get(root, "ts");
-    return json_is_number(ts) && iacp_ts_time(json_number_value(ts), t, whole_second);
+    return d && d->time_tree(root, t, whole_second);
 }
 
 bool schedule_view_time(const struct message *m, double *t)
 {
-    bool whole_second;
-    if (m->proto == PROTO_FIPA)
-        return fipa_message_time_jv(m->view, t);
-    const struct jv *ts = m->proto == PROTO_IACP ? jv_object_get(m->view, "ts") : NULL;
-    return jv_is_number(ts) && iacp_ts_time(jv_number_value(ts), t, &whole_second);
+    const struct dialect *d = message_dialect(m);
+    return d && d->time(m->view, t);
 }
 
 bool schedule_beyond_era(const json_t *root, enum protocol proto)
 {
-    json_t *ts = proto == PROTO_IACP ? json_object_get(root, "ts") : NULL;
-    return json_is_number(ts) && !(json_number_value(ts) <= UNIX_NO_TIME_ABOVE);
+    const struct dialect *d = dialect_of(proto);
+    return d && d->beyond_era(root);
 }
 
 void schedule_init(struct schedule *s, const struct schedule_config *cfg)

@@ -7,7 +7,7 @@
 #include "base/strmap.h"
 #include "base/timeutil.h"
 #include "base/utf8.h"
-#include "proto/fipa.h"
+#include "proto/dialect.h"
 #include "proto/schedule.h"
 
 /* A message drawn: where it was, its arrows, and its sender's column. */
@@ -211,14 +211,10 @@ void trace_diagram_end(struct trace_diagram *t)
 }
 
 /* A label's short id: what ties the message to its conversation. */
-static const char *short_id(const struct message *m)
+static const char *short_id(const struct message *m, const struct dialect *d)
 {
-    static const char *const iacp[] = {"ref", "id"};
-    static const char *const fipa[] = {"conversation_id", "in_reply_to", "reply_with"};
-    const char *const *keys = m->proto == PROTO_IACP ? iacp : fipa;
-    size_t n = m->proto == PROTO_IACP ? 2 : 3;
-    for (size_t i = 0; i < n; i++) {
-        const char *id = jv_member_string(m->view, keys[i]);
+    for (const char *const *member = d->label_id_members; *member; member++) {
+        const char *id = jv_member_string(m->view, *member);
         if (id)
             return id;
     }
@@ -227,13 +223,14 @@ static const char *short_id(const struct message *m)
 
 enum { SHORT_ID_MAX = 24 };
 
-static const char *label_of(struct trace_diagram *t, const struct message *m, const char *kind)
+static const char *label_of(struct trace_diagram *t, const struct message *m,
+                            const struct dialect *d, const char *kind)
 {
     sb_reset(&t->text);
     if (message_partial(m)) /* more to come: not the answer that ends the task */
         sb_adds(&t->text, "partial ");
     sb_adds(&t->text, kind);
-    const char *id = short_id(m);
+    const char *id = short_id(m, d);
     if (!id)
         return t->text.buf;
     sb_addc(&t->text, ' ');
@@ -272,9 +269,9 @@ static void remember_drawn(struct trace_diagram *t, const struct message *m, siz
 }
 
 /* The receivers of a message: IACP's to, FIPA's receiver (one, or a set). */
-static const struct jv *receivers(const struct message *m, size_t *n)
+static const struct jv *receivers(const struct message *m, const struct dialect *d, size_t *n)
 {
-    const struct jv *to = jv_object_get(m->view, m->proto == PROTO_IACP ? "to" : "receiver");
+    const struct jv *to = jv_object_get(m->view, d->receivers_member);
     *n = jv_is_array(to) ? jv_array_size(to) : to ? 1 : 0;
     return to;
 }
@@ -305,9 +302,12 @@ static void note_conversation(struct trace_diagram *t, const char *conversation,
 void trace_diagram_message(struct trace_diagram *t, const struct message *m, const char *kind,
                            const char *sender, const char *conversation)
 {
+    const struct dialect *d = message_dialect(m);
+    if (!d || !sender || hidden(t, kind))
+        return;
     size_t n;
-    const struct jv *to = receivers(m, &n);
-    if (!sender || n == 0 || hidden(t, kind))
+    const struct jv *to = receivers(m, d, &n);
+    if (n == 0)
         return;
     if (!t->stopped && diagram_arrows(t->d) + n > t->max_arrows)
         stop_drawing(t);
@@ -319,8 +319,8 @@ void trace_diagram_message(struct trace_diagram *t, const struct message *m, con
         return;
     }
     size_t from = diagram_participant(t->d, sender), arrows = 0;
-    for (const struct jv *r = fipa_agents_first(to); r; r = fipa_agents_next(to, r)) {
-        const char *name = m->proto == PROTO_IACP ? jv_string_value(r) : fipa_agent_name_jv(r);
+    for (const struct jv *r = dialect_agents_first(to); r; r = dialect_agents_next(to, r)) {
+        const char *name = d->agent_name(r);
         if (!name)
             continue;
         if (arrows == t->to_cap) {
@@ -334,7 +334,7 @@ void trace_diagram_message(struct trace_diagram *t, const struct message *m, con
     struct diagram_message dm = {.from = from,
                                  .to = t->to,
                                  .nto = arrows,
-                                 .label = label_of(t, m, kind),
+                                 .label = label_of(t, m, d, kind),
                                  .file = m->at.file,
                                  .line = m->at.line,
                                  .delta = NAN};

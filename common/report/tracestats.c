@@ -10,7 +10,7 @@
 #include "base/jsonout.h"
 #include "base/strmap.h"
 #include "diag/findings.h"
-#include "proto/fipa.h"
+#include "proto/dialect.h"
 #include "report/histogram.h"
 
 /* Counts by name; past the cap, names are counted together in other. */
@@ -730,24 +730,4 @@ const char *trace_outcome(const struct conversation_summary *s)
     if (strcmp(o, "evicted") == 0 || strcmp(o, "expired") == 0)
         return "timeout";
     return s->cancelled ? "cancelled" : o;
-}
-
-const char *trace_kind_of(const struct message *m)
-{
-    if (m->proto == PROTO_IACP) {
-        const char *kind = jv_member_string(m->view, "kind");
-        return kind ? kind : "(no kind)";
-    }
-    const char *performative = jv_member_string(m->view, "performative");
-    enum fipa_act act = performative ? fipa_act_parse(performative) : FIPA_ACT_INVALID;
-    if (act != FIPA_ACT_INVALID)
-        return fipa_act_name(act, SPELL_KEBAB);
-    return performative ? performative : "(no performative)";
-}
-
-const char *trace_sender_of(const struct message *m)
-{
-    if (m->proto == PROTO_IACP)
-        return jv_member_string(m->view, "from");
-    return fipa_agent_name_jv(jv_object_get(m->view, "sender"));
 }

@@ -22,12 +22,6 @@ struct trace_stats;
 struct trace_stats *trace_stats_new(bool by_agent, unsigned long max_names);
 void trace_stats_free(struct trace_stats *t);
 
-/* What acp-trace counts and draws a message as: the kind of an IACP message, or the act of a
- * FIPA one (kebab-case, as FIPA spells it; a performative that is no act as written); and its
- * sender (NULL when it names none). */
-const char *trace_kind_of(const struct message *m);
-const char *trace_sender_of(const struct message *m);
-
 /* One message of kind (an IACP kind, a FIPA act) sent by sender (NULL when it names none). */
 void trace_stats_message(struct trace_stats *t, const char *kind, const char *sender);
 /* A conversation handed over, with the outcome acp-trace gives it. */

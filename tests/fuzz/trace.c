@@ -16,6 +16,7 @@
 #include "base/utf8.h"
 #include "engine/engine.h"
 #include "fuzz.h"
+#include "proto/dialect.h"
 #include "report/tracediagram.h"
 #include "report/tracehtml.h"
 #include "report/tracestats.h"
@@ -84,7 +85,7 @@ static void trace_message(struct trace *t, const struct message *m, struct diag_
     trace_html_begin(t->html, m);
     const char *conversation = engine_check(t->engine, m, sink);
     if (conversation != ENGINE_ELSEWHERE) {
-        const char *kind = trace_kind_of(m), *sender = trace_sender_of(m);
+        const char *kind = message_act(m), *sender = message_sender(m);
         trace_stats_message(t->stats, kind, sender);
         for (int i = 0; i < FORMATS; i++)
             trace_diagram_message(t->diagram[i], m, kind, sender, conversation);

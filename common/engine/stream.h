@@ -1,0 +1,45 @@
+/* A dialect's half of the conversation engine, as one table of operations: engine.c keeps a
+ * stream for each table and hands each message to its dialect's, and never names one. Each
+ * table is defined at the end of its own file (iacp_stream.c, fipa_stream.c). */
+#ifndef ACP_STREAM_H
+#define ACP_STREAM_H
+
+#include "engine/conversation.h"
+
+/* A stream: each stream file's own structure, behind the table. */
+struct stream;
+
+struct stream_ops {
+    enum protocol proto; /* the dialect whose messages it follows */
+    struct stream *(*open)(const struct engine_config *cfg, conversation_done_fn done, void *ctx);
+    /* Follows m (which passed its per-message checks); returns what engine_feed does. */
+    const char *(*feed)(struct stream *s, const struct message *m, struct diag_sink *sink);
+    /* A message that failed its own checks (engine_check_message), which changes nothing: one
+     * naming an open conversation is one of its messages all the same, counted in it, with its
+     * own findings (*own, taken). Returns what feed would, NULL for a message of none. */
+    const char *(*failed)(struct stream *s, const struct message *m, struct findings **own);
+    /* A finding the sink reported while the stream was being fed or finished: kept for the
+     * conversation the stream blames it on, if any (the engine observes the sink for it). */
+    void (*note)(struct stream *s, const struct diag_finding *finding);
+    /* End of input: reports what is open or overdue and hands over every conversation. */
+    void (*finish)(struct stream *s, struct diag_sink *sink);
+    /* Hands over every open conversation as "open", reporting nothing. */
+    void (*hand_over)(struct stream *s);
+    /* Message time: NAN before the first message. */
+    double (*now)(const struct stream *s);
+    /* Moves message time forward to at least now (--wall-clock), and expires what is due;
+     * where locates the findings (the latest message). */
+    void (*advance)(struct stream *s, double now, const struct diag_where *where,
+                    struct diag_sink *sink);
+    /* The message time at which something falls due next; INFINITY when nothing is pending. */
+    double (*next_due)(const struct stream *s);
+    void (*free)(struct stream *s);
+    /* What feed reads of m, made beforehand in any thread (--jobs) into m->digest, and with
+     * DIGEST_ONLY the message drafted with it; NULL for a stream that reads the message itself. */
+    void (*digest)(struct message *m, enum engine_digest how);
+};
+
+/* Each defined at the end of its own file. */
+extern const struct stream_ops iacp_stream_ops, fipa_stream_ops;
+
+#endif

@@ -1,0 +1,77 @@
+#include "proto/dialect.h"
+
+#include <ctype.h>
+#include <string.h>
+
+const struct dialect *const dialects[] = {&dialect_iacp, &dialect_fipa, NULL};
+
+const struct dialect *dialect_of(enum protocol proto)
+{
+    for (const struct dialect *const *d = dialects; *d; d++)
+        if ((*d)->proto == proto)
+            return *d;
+    return NULL;
+}
+
+const struct dialect *dialect_named(const char *name)
+{
+    for (const struct dialect *const *d = dialects; *d; d++)
+        if (strcmp((*d)->name, name) == 0)
+            return *d;
+    return NULL;
+}
+
+/* Each member is looked for only when the rule needs it: this runs on every message. */
+enum protocol dialect_recognise(const struct jv *view)
+{
+    for (const struct dialect *const *d = dialects; *d; d++)
+        for (const struct dialect_member *mark = (*d)->marks; mark->name; mark++)
+            if (jv_object_get_len(view, mark->name, mark->len))
+                return (*d)->proto;
+    return PROTO_NONE;
+}
+
+enum protocol dialect_recognise_tree(const json_t *root)
+{
+    for (const struct dialect *const *d = dialects; *d; d++)
+        for (const struct dialect_member *mark = (*d)->marks; mark->name; mark++)
+            if (json_object_getn(root, mark->name, mark->len))
+                return (*d)->proto;
+    return PROTO_NONE;
+}
+
+void dialect_no_protocol(const struct message *m, struct diag_sink *sink)
+{
+    struct strbuf why = STRBUF_INIT;
+    for (const struct dialect *const *d = dialects; *d; d++) {
+        sb_adds(&why, d == dialects ? "neither " : " nor ");
+        for (const char *c = (*d)->name; *c; c++)
+            sb_addc(&why, (char)toupper((unsigned char)*c));
+        for (const struct dialect_member *mark = (*d)->marks; mark->name; mark++)
+            sb_addf(&why, "%s'%s'", mark == (*d)->marks ? " (no " : " or ", mark->name);
+        sb_addc(&why, ')');
+    }
+    diag_emit(sink, &m->at, "no-protocol", "%s", why.buf);
+    sb_free(&why);
+}
+
+void message_check(const struct message *m, const struct check_rules *rules, struct diag_sink *sink)
+{
+    const struct dialect *d = message_dialect(m);
+    if (d)
+        d->check(m, rules, sink);
+    else
+        dialect_no_protocol(m, sink);
+}
+
+const char *message_sender(const struct message *m)
+{
+    const struct dialect *d = message_dialect(m);
+    return d ? d->agent_name(jv_object_get(m->view, d->sender_member)) : NULL;
+}
+
+const char *message_act(const struct message *m)
+{
+    const struct dialect *d = message_dialect(m);
+    return d ? d->act_name(m->view) : "(no protocol)";
+}

@@ -1,0 +1,90 @@
+/* dialects: every dialect of the table (proto/dialect.h) fills every hook and names every member
+ * of its envelope, and the look-ups find it by its protocol and its name. Prints one line a
+ * dialect ("iacp: 22 hooks"), and a line for each hole, exiting 1 when there is one.
+ * Usage: dialects */
+#include <stdio.h>
+#include <string.h>
+
+#include "proto/dialect.h"
+
+static int holes;
+
+static void need(const struct dialect *d, const char *what, bool filled)
+{
+    if (filled)
+        return;
+    printf("%s: %s missing\n", d->name ? d->name : "(no name)", what);
+    holes++;
+}
+
+static bool named(const char *member)
+{
+    return member && *member;
+}
+
+static bool listed(const char *const *members)
+{
+    if (!members || !members[0])
+        return false;
+    for (; *members; members++)
+        if (!**members)
+            return false;
+    return true;
+}
+
+static bool marked(const struct dialect_member *marks)
+{
+    if (!marks || !marks[0].name)
+        return false;
+    for (; marks->name; marks++)
+        if (!*marks->name || strlen(marks->name) != marks->len)
+            return false;
+    return true;
+}
+
+static void check(const struct dialect *d)
+{
+    int before = holes;
+    need(d, "name", named(d->name));
+    need(d, "protocol", d->proto != PROTO_NONE);
+    need(d, "marks", marked(d->marks));
+    need(d, "id", named(d->id.name) && strlen(d->id.name) == d->id.len);
+    need(d, "answers_member", named(d->answers_member));
+    need(d, "sender_member", named(d->sender_member));
+    need(d, "receivers_member", named(d->receivers_member));
+    need(d, "act_member", named(d->act_member));
+    need(d, "label_id_members", listed(d->label_id_members));
+    need(d, "result_act", named(d->result_act));
+    need(d, "partial_result_act", named(d->partial_result_act));
+    need(d, "agent_name", d->agent_name != NULL);
+    need(d, "agent_name_tree", d->agent_name_tree != NULL);
+    need(d, "act_name", d->act_name != NULL);
+    need(d, "time", d->time != NULL);
+    need(d, "time_tree", d->time_tree != NULL);
+    need(d, "beyond_era", d->beyond_era != NULL);
+    need(d, "set_time", d->set_time != NULL);
+    need(d, "act_canonical", d->act_canonical != NULL);
+    need(d, "partial", d->partial != NULL);
+    need(d, "partial_tree", d->partial_tree != NULL);
+    need(d, "check", d->check != NULL);
+    need(d, "dialect_of finds it", dialect_of(d->proto) == d);
+    need(d, "dialect_named finds it", d->name && dialect_named(d->name) == d);
+    if (holes == before)
+        printf("%s: 22 hooks\n", d->name);
+}
+
+int main(void)
+{
+    size_t n = 0;
+    for (const struct dialect *const *d = dialects; *d; d++, n++)
+        check(*d);
+    if (n == 0) {
+        printf("no dialect\n");
+        return 1;
+    }
+    if (dialect_of(PROTO_NONE)) {
+        printf("a dialect for PROTO_NONE\n");
+        holes++;
+    }
+    return holes ? 1 : 0;
+}
