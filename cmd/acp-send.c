@@ -19,7 +19,6 @@
 #include "proto/compose.h"
 #include "proto/dialect.h"
 #include "proto/fipa.h"
-#include "proto/iacp.h"
 #include "proto/idgen.h"
 #include "tool/filter.h"
 
@@ -86,9 +85,8 @@ struct send {
     struct session session; /* its sink has the findings about the peer and the conversations */
     struct diag_sink quiet; /* the stream rules' findings on the replies: not ours to report */
     struct idgen *ids;
-    struct iacp_rules iacp;
-    struct fipa_rules fipa;
-    struct engine *engine; /* --stdin: the script passes the stream rules too */
+    struct check_rules rules; /* in_stream when the stream checks follow (--wait) */
+    struct engine *engine;    /* --stdin: the script passes the stream rules too */
     bool ended;
     /* The deadline of the last conversation awaited (monotonic), which the peer's grace period
      * does not outlast: --timeout bounds the whole wait. INFINITY when none is. */
@@ -266,14 +264,11 @@ static void follow_reply(struct send *s, json_t *msg, enum protocol proto)
     if (!s->engine)
         return;
     struct message m;
-    message_init(&m, NULL, json_incref(msg), proto == PROTO_FIPA ? CHOOSE_FIPA : CHOOSE_IACP);
+    message_init(&m, NULL, json_incref(msg), (enum protocol_choice)proto);
     m.at = session_where(&s->session, s->session.lines);
     m.at.id = m.id;
     unsigned long before = s->quiet.errors;
-    if (proto == PROTO_IACP)
-        iacp_check(&m, &s->iacp, &s->quiet);
-    else
-        fipa_check_in_stream(&m, &s->fipa, &s->quiet);
+    message_check(&m, &s->rules, &s->quiet);
     if (s->quiet.errors == before)
         engine_feed(s->engine, &m, &s->quiet);
     message_clear(&m);
@@ -429,7 +424,8 @@ static void await_end(struct send *s, struct filter *f, const json_t *msg, enum 
 static bool answer_lacks_content(const struct send *s, const struct message *m,
                                  struct diag_sink *sink)
 {
-    if (s->answer_proto != PROTO_FIPA || s->fipa.profile == FIPA_PROFILE_STANDARD ||
+    /* dialect: Caxton's rule, told in acp-send's words where fipa_check would say less */
+    if (s->answer_proto != PROTO_FIPA || s->rules.fipa.profile == FIPA_PROFILE_STANDARD ||
         json_object_get(message_tree(m), "content"))
         return false;
     diag_emit(sink, &m->at, "fipa-missing",
@@ -443,12 +439,7 @@ static void check(struct send *s, const struct message *m, struct diag_sink *sin
     unsigned long before = sink->errors;
     if (answer_lacks_content(s, m, sink))
         return;
-    if (m->proto == PROTO_IACP)
-        iacp_check(m, &s->iacp, sink);
-    else if (s->engine)
-        fipa_check_in_stream(m, &s->fipa, sink);
-    else
-        fipa_check(m, &s->fipa, sink);
+    message_check(m, &s->rules, sink);
     if (s->engine && sink->errors == before)
         engine_feed(s->engine, m, sink);
 }
@@ -460,7 +451,7 @@ static enum protocol settle_protocol(struct send *s, const struct message *m,
     enum protocol proto = message_protocol(message_tree(m), CHOOSE_AUTO);
     if (s->answer_proto != PROTO_NONE) {
         if (proto != PROTO_NONE && proto != s->answer_proto) {
-            diag_emit(sink, &m->at, "send-answer",
+            diag_emit(sink, &m->at, "send-answer", /* dialect: the members each lacks */
                       s->answer_proto == PROTO_FIPA
                           ? "the message answered is FIPA: its reply has a 'performative', not "
                             "an IACP 'kind' or 'v'"
@@ -469,8 +460,8 @@ static enum protocol settle_protocol(struct send *s, const struct message *m,
             return PROTO_NONE;
         }
         proto = s->answer_proto;
-        if (proto == PROTO_FIPA && s->answer_several_receivers &&
-            !json_object_get(message_tree(m), "sender")) {
+        if (s->answer_several_receivers &&
+            !json_object_get(message_tree(m), dialect_of(proto)->sender_member)) {
             diag_emit(sink, &m->at, "send-answer",
                       "the message answered went to several receivers: say which one answers "
                       "with sender=NAME");
@@ -508,7 +499,7 @@ static enum verdict send_message(void *ctx, struct filter *f, struct message *m)
     }
     json_t *msg = outgoing_ordered(message_tree(m), proto);
     struct message out;
-    message_init(&out, NULL, json_incref(msg), proto == PROTO_FIPA ? CHOOSE_FIPA : CHOOSE_IACP);
+    message_init(&out, NULL, json_incref(msg), (enum protocol_choice)proto);
     out.rec = m->rec;
     out.at = m->at;
     out.at.id = out.id;
@@ -637,10 +628,11 @@ int main(int argc, char **argv)
                               .keep_for = opts.engine.idle_timeout,
                               .max_ids = opts.engine.max_open};
     s.ids = idgen_new(&ic);
-    s.iacp.queen = opts.engine.queen;
-    s.fipa.profile = opts.engine.fipa_profile;
+    s.rules = (struct check_rules){.iacp = {.queen = opts.engine.queen},
+                                   .fipa = {.profile = opts.engine.fipa_profile}};
     if (s.from_stdin)
         s.engine = engine_new(&opts.engine, NULL, NULL);
+    s.rules.in_stream = s.engine != NULL;
     const struct filter_config cfg = {.opts = &opts, .protocol = CHOOSE_AUTO, .mode = READ_JSON};
     const struct filter_ops ops = {
         .message = send_message, .end_of_input = end_of_input, .ctx = &s};

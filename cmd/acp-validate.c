@@ -37,18 +37,29 @@ struct validate {
     enum engine_digest digest; /* --jobs: workers digest the messages for the stream checks */
 };
 
+/* --protocol: auto, or a dialect by its name. */
+static bool parse_protocol(const char *arg, enum protocol_choice *choice)
+{
+    size_t n = 0;
+    while (dialects[n])
+        n++;
+    const char **words = xcalloc(n + 2, sizeof *words);
+    words[0] = "auto";
+    for (size_t i = 0; i < n; i++)
+        words[i + 1] = dialects[i]->name;
+    int i = options_choice("protocol", arg, words);
+    free(words);
+    if (i >= 0)
+        *choice = i ? (enum protocol_choice)dialects[i - 1]->proto : CHOOSE_AUTO;
+    return i >= 0;
+}
+
 static bool handle_option(void *ctx, int key, const char *arg)
 {
     struct validate *v = ctx;
     switch (key) {
-    case OPT_PROTOCOL: {
-        static const char *const words[] = {"auto", "iacp", "fipa", NULL};
-        static const enum protocol_choice protocols[] = {CHOOSE_AUTO, CHOOSE_IACP, CHOOSE_FIPA};
-        int i = options_choice("protocol", arg, words);
-        if (i >= 0)
-            v->protocol = protocols[i];
-        return i >= 0;
-    }
+    case OPT_PROTOCOL:
+        return parse_protocol(arg, &v->protocol);
     case OPT_STATELESS:
         v->stateless = true;
         return true;
@@ -77,7 +88,7 @@ static bool handle_option(void *ctx, int key, const char *arg)
 /* IACP is JSON: asked to check IACP only, a record starting with "(" is no string form. */
 static bool settle_mode(struct validate *v)
 {
-    if (v->protocol != CHOOSE_IACP)
+    if (v->protocol != CHOOSE_IACP) /* dialect: the string form is FIPA's alone */
         return true;
     if (v->mode == READ_ACL) {
         options_usage_error("--from=fipa-acl reads FIPA messages, not --protocol=iacp");

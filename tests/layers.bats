@@ -69,6 +69,36 @@ plant() { # FILE LINE: adds the include line at the top of FILE in the copy
     assert_output --partial 'cmd/acp-send.c:1: misc/util.h: no such layer: misc'
 }
 
+# append FILE LINE...: adds lines at the end of FILE in the copy
+append() {
+    local f=$tree/$1
+    shift
+    printf '%s\n' "$@" >>"$f"
+}
+
+@test "layers: outside a dialect's files, a line that names a dialect's value or calls what its table offers fails" {
+    append common/report/tracestats.c 'static int planted(const struct message *m) { return m->proto == PROTO_FIPA; }'
+    append common/live/session.c 'static void planted(const struct message *m, struct diag_sink *s) { iacp_check(m, NULL, s); }'
+    append cmd/acp-trace.c 'static int planted(int c) { return c == CHOOSE_IACP; }'
+    run "$tree/scripts/layers"
+    assert_failure
+    assert_output --partial "common/report/tracestats.c:$(wc -l <"$tree/common/report/tracestats.c"): names a dialect outside its files"
+    assert_output --partial "common/live/session.c:$(wc -l <"$tree/common/live/session.c"): names a dialect outside its files"
+    assert_output --partial "cmd/acp-trace.c:$(wc -l <"$tree/cmd/acp-trace.c"): names a dialect outside its files"
+}
+
+@test "layers: a dialect's own files, the tables and the mapping may name it; elsewhere a line that says why" {
+    append common/proto/fipa.c 'static int planted(const struct message *m) { return m->proto == PROTO_FIPA; }'
+    append common/engine/iacp_stream.c 'static int planted(const struct message *m) { return m->proto == PROTO_IACP; }'
+    append common/live/answers_fipa.c 'static int planted(int p) { return p == PROTO_FIPA; }'
+    append common/proto/convert.c 'static int planted(int p) { return p == PROTO_IACP; }'
+    append common/report/tracestats.c '/* dialect: planted, with its reason */' \
+        'static int planted(const struct message *m) { return m->proto == PROTO_FIPA; }'
+    run "$tree/scripts/layers"
+    assert_success
+    assert_output ''
+}
+
 @test "dialects: every dialect of the table fills every hook, and the look-ups find it" {
     build_test_programs
     run -0 "$ACP_BUILD/tests/dialects"

@@ -26,7 +26,6 @@
 #include "base/util.h"
 #include "diag/findings.h"
 #include "engine/fipa_protocols.h"
-#include "proto/convert.h"
 #include "proto/dialect.h"
 #include "proto/fipa.h"
 
@@ -501,7 +500,7 @@ static const char *qualified(struct fipa_stream *s, const char *key)
     size_t len = strtoul(key + 1, &colon, 10);
     sb_reset(&s->name);
     sb_add(&s->name, colon + 1, len);
-    return convert_conversation_id(&s->qualified, s->name.buf, colon + 1 + len);
+    return message_conversation_id(&s->qualified, s->name.buf, colon + 1 + len);
 }
 
 /* What engine_feed says of a message of conversation c: a chain is named by its opener (the
@@ -510,7 +509,7 @@ static const char *belongs_to(struct fipa_stream *s, const struct conversation *
 {
     if (c->foreign)
         return ENGINE_ELSEWHERE;
-    return c->by_chain ? convert_conversation_id(&s->qualified, name_shown(c->initiator, &s->name),
+    return c->by_chain ? message_conversation_id(&s->qualified, name_shown(c->initiator, &s->name),
                                                  conversation_id(c))
                        : conversation_id(c);
 }

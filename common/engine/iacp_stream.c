@@ -23,7 +23,6 @@
 #include "base/timeutil.h"
 #include "base/util.h"
 #include "diag/findings.h"
-#include "proto/convert.h"
 #include "proto/iacp.h"
 
 /* An agent is called silent after this many heartbeat periods without a message. */
@@ -855,7 +854,7 @@ static struct conv *latest_run(const struct iacp_stream *s, const char *node, si
 /* The id of the conversation an agent opened with id, as acp-convert writes it. */
 static const char *conversation_of(struct iacp_stream *s, const char *agent, const char *id)
 {
-    return convert_conversation_id(&s->conversation, agent, id);
+    return message_conversation_id(&s->conversation, agent, id);
 }
 
 /* A remembered name as a summary shows it (keyform.h): a long one by its first bytes, copied

@@ -29,7 +29,7 @@ struct remembered {
     char *cancel_to;      /* and whom that cancel went to */
     double seen;          /* message time it was last used; -INFINITY before any */
     size_t text_bytes;    /* of its texts */
-    char key[];           /* sender "/" id (qualified_id), in the form it is remembered by */
+    char key[]; /* sender "/" id (message_conversation_id), in the form it is remembered by */
 };
 
 struct converter {
@@ -175,22 +175,6 @@ static struct remembered *recall_or_add(struct converter *c, const struct strbuf
 /* An agent's name and an id it chose, as a conversation_id: the name with % and / written %25
  * and %2F, a "/", then the id as it is. Ids are unique per sender only, so the name makes the
  * conversation_id unique, and the first "/" tells where the name ends. */
-static const char *qualified_id(struct strbuf *sb, const char *agent, const char *id)
-{
-    sb_reset(sb);
-    for (const char *p = agent ? agent : "";;) {
-        size_t run = strcspn(p, "%/");
-        sb_add(sb, p, run);
-        p += run;
-        if (!*p)
-            break;
-        sb_adds(sb, *p++ == '%' ? "%25" : "%2F");
-    }
-    sb_addc(sb, '/');
-    sb_adds(sb, id);
-    return sb->buf;
-}
-
 /* Reads a message's time, by its sender's clock, on the stream clock: every message converted
  * passes here once, before anything is remembered of it. A message without sender or time moves
  * nothing. */
@@ -262,7 +246,7 @@ static struct followed follow(struct converter *c, const struct envelope *e)
     double now = isnan(c->now) ? -INFINITY : c->now;
     if (e->ref) {
         const char *owner = e->kind == IACP_TASK_CANCEL ? e->from : e->to;
-        qualified_id(&c->answered_key, owner, e->ref);
+        message_conversation_id(&c->answered_key, owner, e->ref);
         f.answered = recall(c, &c->answered_key);
         if (f.answered && f.answered->seen < now - c->cfg.idle_timeout)
             f.answered = NULL; /* idle too long: forgotten, even if still behind a newer one */
@@ -271,7 +255,7 @@ static struct followed follow(struct converter *c, const struct envelope *e)
     }
     if (!e->id)
         return f;
-    const char *own = qualified_id(&c->key, e->from, e->id);
+    const char *own = message_conversation_id(&c->key, e->from, e->id);
     const char *conversation = f.answered ? f.answered->conversation
                                : e->ref   ? c->answered_key.buf
                                           : own;
@@ -296,7 +280,7 @@ static struct followed follow(struct converter *c, const struct envelope *e)
 static void correct_conversation(struct converter *c, const char *sender, const char *id,
                                  const char *conversation)
 {
-    qualified_id(&c->key, sender, id);
+    message_conversation_id(&c->key, sender, id);
     struct remembered *r = recall(c, &c->key);
     if (r && strcmp(r->conversation, conversation) != 0)
         set_text(c, r, &r->conversation, conversation);
@@ -1360,9 +1344,4 @@ bool convert_respell(json_t *fipa, enum fipa_spelling spelling)
         return false;
     json_object_set_new_nocheck(fipa, "performative", valid_string(fipa_act_name(act, spelling)));
     return true;
-}
-
-const char *convert_conversation_id(struct strbuf *sb, const char *agent, const char *id)
-{
-    return qualified_id(sb, agent, id);
 }

@@ -106,9 +106,4 @@ json_t *convert_fipa_to_iacp(struct converter *c, json_t *fipa, struct diag_sink
  * (nothing is changed then). */
 bool convert_respell(json_t *fipa, enum fipa_spelling spelling);
 
-/* The conversation_id of the conversation an agent opened with a message id (an IACP task.assign
- * or tool.query), or of a FIPA reply chain without conversation_id: the agent's name with % and /
- * written %25 and %2F, a "/", then the id as it is. Written into sb; returns sb's text. */
-const char *convert_conversation_id(struct strbuf *sb, const char *agent, const char *id);
-
 #endif

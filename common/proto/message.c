@@ -171,7 +171,8 @@ static void find_id(struct message *m)
 static void settle(struct message *m, const struct record *rec, enum protocol_choice choice)
 {
     m->rec = rec;
-    /* The string form is FIPA, whatever members its user parameters happen to carry. */
+    /* The string form is FIPA, whatever members its user parameters happen to carry (dialect:
+     * the record's syntax says it, not its members). */
     m->proto =
         rec && rec->syntax == SYNTAX_ACL ? PROTO_FIPA : message_view_protocol(m->view, choice);
     m->dialect = dialect_of(m->proto);
@@ -285,4 +286,20 @@ void message_clear(struct message *m)
 void *message_alloc(const struct message *m, size_t size)
 {
     return m->arena ? arena_alloc(m->arena, size) : xmalloc(size);
+}
+
+const char *message_conversation_id(struct strbuf *sb, const char *agent, const char *id)
+{
+    sb_reset(sb);
+    for (const char *p = agent ? agent : "";;) {
+        size_t run = strcspn(p, "%/");
+        sb_add(sb, p, run);
+        p += run;
+        if (!*p)
+            break;
+        sb_adds(sb, *p++ == '%' ? "%25" : "%2F");
+    }
+    sb_addc(sb, '/');
+    sb_adds(sb, id);
+    return sb->buf;
 }

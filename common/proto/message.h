@@ -97,6 +97,12 @@ void message_unbind(struct message *m);
 json_t *message_tree(const struct message *m);
 void message_clear(struct message *m);
 
+/* The conversation_id of the conversation an agent opened with a message id (an IACP task.assign
+ * or tool.query), or of a FIPA reply chain without conversation_id, as acp-convert writes it and
+ * the stream checks name it: the agent's name with % and / written %25 and %2F, a "/", then the
+ * id as it is. Written into sb; returns sb's text. */
+const char *message_conversation_id(struct strbuf *sb, const char *agent, const char *id);
+
 /* A string member, or NULL when absent or not a string. */
 const char *json_member_string(const json_t *obj, const char *key);
 
