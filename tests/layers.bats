@@ -102,5 +102,5 @@ append() {
 @test "dialects: every dialect of the table fills every hook, and the look-ups find it" {
     build_test_programs
     run -0 "$ACP_BUILD/tests/dialects"
-    assert_output $'iacp: 22 hooks\nfipa: 22 hooks'
+    assert_output $'iacp: 23 hooks\nfipa: 23 hooks'
 }

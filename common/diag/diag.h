@@ -122,9 +122,21 @@ struct diag_code {
     const char *explanation;
 };
 
+/* The tables of the dialects' codes, each ending with an entry whose code is NULL, the list
+ * ending with NULL: each dialect brings its own (its file's), and the layer that lists the
+ * dialects lists them (proto/dialect.c), so that this one never names a protocol. */
+extern const struct diag_code *const diag_dialect_tables[];
+
 const struct diag_code *diag_code_find(const char *code);
 /* Whether the table makes code an error; true for a code it does not have. */
 bool diag_code_is_error(const char *code);
-const struct diag_code *diag_codes(void); /* terminated by an entry whose code is NULL */
+/* Every code, in the order --explain=list gives them: the input contract's, each dialect's, the
+ * tools': for (c = diag_code_first(&w); c; c = diag_code_next(&w)). */
+struct diag_code_walk {
+    size_t table;
+    const struct diag_code *at;
+};
+const struct diag_code *diag_code_first(struct diag_code_walk *w);
+const struct diag_code *diag_code_next(struct diag_code_walk *w);
 
 #endif

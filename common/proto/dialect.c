@@ -5,6 +5,9 @@
 
 const struct dialect *const dialects[] = {&dialect_iacp, &dialect_fipa, NULL};
 
+/* The dialects' codes, in the order of dialects[] (tests/drivers/dialects checks it). */
+const struct diag_code *const diag_dialect_tables[] = {iacp_codes, fipa_codes, NULL};
+
 const struct dialect *dialect_of(enum protocol proto)
 {
     for (const struct dialect *const *d = dialects; *d; d++)

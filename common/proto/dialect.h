@@ -84,12 +84,15 @@ struct dialect {
     bool (*partial)(const struct jv *view);
     bool (*partial_tree)(const json_t *root);
 
+    /* The dialect's diagnostic codes (its own file), ending with an entry whose code is NULL. */
+    const struct diag_code *codes;
     /* Reports every per-message finding for a message of the dialect. */
     void (*check)(const struct message *m, const struct check_rules *rules, struct diag_sink *sink);
 };
 
-/* Each defined at the end of its own file. */
+/* Each defined at the end of its own file; their codes each in a file of its own. */
 extern const struct dialect dialect_iacp, dialect_fipa;
+extern const struct diag_code iacp_codes[], fipa_codes[];
 
 /* The dialects, in the order auto-detection tries them, ending with NULL. */
 extern const struct dialect *const dialects[];

@@ -532,5 +532,6 @@ const struct dialect dialect_fipa = {
     .act_canonical = fipa_act_canonical,
     .partial = fipa_partial,
     .partial_tree = fipa_partial_tree,
+    .codes = fipa_codes,
     .check = fipa_check_by_rules,
 };

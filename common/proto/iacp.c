@@ -339,5 +339,6 @@ const struct dialect dialect_iacp = {
     .act_canonical = iacp_act_canonical,
     .partial = iacp_partial,
     .partial_tree = iacp_partial_tree,
+    .codes = iacp_codes,
     .check = iacp_check_by_rules,
 };

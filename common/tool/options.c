@@ -197,7 +197,8 @@ static void print_version(const struct tool_spec *spec)
 static int explain(const char *code)
 {
     if (strcmp(code, "list") == 0) {
-        for (const struct diag_code *c = diag_codes(); c->code; c++)
+        struct diag_code_walk w;
+        for (const struct diag_code *c = diag_code_first(&w); c; c = diag_code_next(&w))
             printf("%-24s %-8s %s\n", c->code, c->severity, c->summary);
         return 0;
     }

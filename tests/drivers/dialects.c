@@ -1,6 +1,6 @@
 /* dialects: every dialect of the table (proto/dialect.h) fills every hook and names every member
  * of its envelope, and the look-ups find it by its protocol and its name. Prints one line a
- * dialect ("iacp: 22 hooks"), and a line for each hole, exiting 1 when there is one.
+ * dialect ("iacp: 23 hooks"), and a line for each hole, exiting 1 when there is one.
  * Usage: dialects */
 #include <stdio.h>
 #include <string.h>
@@ -42,7 +42,7 @@ static bool marked(const struct dialect_member *marks)
     return true;
 }
 
-static void check(const struct dialect *d)
+static void check(const struct dialect *d, size_t position)
 {
     int before = holes;
     need(d, "name", named(d->name));
@@ -67,17 +67,24 @@ static void check(const struct dialect *d)
     need(d, "partial", d->partial != NULL);
     need(d, "partial_tree", d->partial_tree != NULL);
     need(d, "check", d->check != NULL);
+    need(d, "codes", d->codes && d->codes[0].code);
+    need(d, "its codes among the run's, in the table's order",
+         d->codes && diag_dialect_tables[position] == d->codes);
+    for (const struct diag_code *c = d->codes; c && c->code; c++)
+        need(d, "codes named for it", strncmp(c->code, d->name, strlen(d->name)) == 0 &&
+                                          c->code[strlen(d->name)] == '-' &&
+                                          diag_code_find(c->code) == c);
     need(d, "dialect_of finds it", dialect_of(d->proto) == d);
     need(d, "dialect_named finds it", d->name && dialect_named(d->name) == d);
     if (holes == before)
-        printf("%s: 22 hooks\n", d->name);
+        printf("%s: 23 hooks\n", d->name);
 }
 
 int main(void)
 {
     size_t n = 0;
     for (const struct dialect *const *d = dialects; *d; d++, n++)
-        check(*d);
+        check(*d, n);
     if (n == 0) {
         printf("no dialect\n");
         return 1;
