@@ -29,187 +29,7 @@
 #include "proto/dialect.h"
 #include "proto/fipa.h"
 
-/* reply_with values remembered per conversation keyed by the chain: enough for a contract net
- * with dozens of proposers, bounded for a subscription that informs forever. */
-enum { ALIAS_MAX = 64 };
-
-/* Agents followed per conversation: a broadcast may draw answers from anywhere. */
-enum { PARTIES_MAX = 1024 };
-
-/* reply_with values remembered per conversation (as digests) to tell whether an in_reply_to
- * names one of its messages; past this many the check is left off for it rather than guessed. */
-enum { REPLIES_MAX = 64 };
-
-struct party {
-    char *name;
-    uint8_t state;           /* enum party_state */
-    uint8_t outcome;         /* enum outcome */
-    uint8_t before_cancel;   /* its state when the initiator cancelled */
-    bool late;               /* its latest proposal came after the reply_by it answered */
-    bool cancel_answer_open; /* its final answer crossed a cancel, which it may still answer */
-    bool cancel_heard;       /* it sent something after a cancel that nothing can name */
-    bool reply_told;         /* fipa-reply-by-passed was reported for reply_due */
-    bool answer_told;        /* and for answer_due */
-    const char *file;
-    unsigned long line; /* the last message between it and the initiator */
-    /* reply_by deadlines: the first message of the other side after the message that set it (the
-     * last between the two, so file and line name it) is due by then; NAN when none is pending. */
-    double reply_due;  /* from the initiator's message: due from this party */
-    double answer_due; /* from this party's message: due from the initiator */
-};
-
-/* Brokering and recruiting: the agents the broker forwarded the proxy to. The broker's part is
- * over when each of them has answered (the broker, or in recruiting the initiator) or has been
- * answered for (a reply the broker relayed to the initiator). */
-struct relay {
-    char **targets;
-    bool *answered;
-    size_t ntargets, cap, nanswered, nrelayed;
-    uint8_t outcome; /* done once any inform came, else failed */
-};
-
-/* What few conversations need, apart and allocated when first needed, so that a million plain
- * open conversations stay small. */
-struct rare {
-    /* brokering, recruiting: the opener's reply_to, who gets the answers (name_form) */
-    char *answer_to;
-    char *declared; /* unfollowed: the protocol name its first message gave (declared_form) */
-    /* the latest cancel's own reply_with, which its answer names, as it is remembered
-     * (name_form); or NULL */
-    char *cancel_ref;
-    const char *broadcast_file; /* the latest broadcast */
-    unsigned long broadcast_line;
-    double broadcast_reply_by; /* NAN if none */
-    struct relay relay;
-};
-
-/* What only a conversation's summary needs: kept apart, so that the stream checks alone do not
- * pay for it in every conversation and tombstone. For its latencies: the act that opened it, the
- * first and the latest act from a participant (FIPA_ACT_INVALID before any), who sent them (1 +
- * the party's index; 0 for none), and their times as written (NAN when unknown). */
-struct story {
-    struct findings *findings; /* blamed on it; NULL when none */
-    double opened_at, first_reply_at, latest_reply_at;
-    uint16_t first_replier, latest_replier;
-    int8_t opening_act, first_act, latest_act;
-    bool replied_again; /* a participant sent more than one message */
-};
-
-struct conversation {
-    /* 'c' + conversation_id, or 'r' + the opener's name and reply_with, in the form it is
-     * remembered by (keyform.h); after a digest form, the id as it is quoted (at most
-     * KEY_SHOWN_BYTES of it), as IACP's conversations keep it */
-    char *key;
-    char *initiator;
-    bool by_chain; /* keyed by the reply chain ('r'), not by conversation_id */
-    uint8_t id_at; /* where the id as it is quoted starts in key: a key kept as it is holds it */
-    enum fipa_protocol protocol;
-    bool protocol_named;    /* from the protocol member, not inferred */
-    bool finished;          /* a tombstone: only key, initiator, protocol, outcome, last line */
-    bool unfollowed;        /* unknown protocol, or a wrong opening: kept so that it is quiet */
-    bool crowded;           /* more agents took part than PARTIES_MAX */
-    bool forwarded;         /* brokering, recruiting: the request reached targets */
-    bool replies_forgotten; /* more reply_with values than REPLIES_MAX */
-    bool cancelled;         /* the initiator cancelled */
-    bool foreign;           /* --shard: another shard reports it (a chain all shards follow) */
-    bool held;              /* it ended, and waits --linger before its summary (s->held) */
-    uint8_t outcome;
-    uint8_t broadcast_state; /* what a broadcast put every listener in; PS_NONE if none */
-    uint8_t nreplies, replies_cap;
-    uint8_t naliases, alias_cap;
-    /* Counts of parties (at most PARTIES_MAX): small, since a million conversations may be open. */
-    uint16_t nparties, cap, open_parties;
-    uint16_t leader; /* auctions: 1 + the index of the party whose bid was accepted (English: the
-                      * leading bid; Dutch: this round's winner); 0 if none */
-    uint16_t cancel_answers_open; /* a tombstone: answers to crossed cancels that may still come */
-    uint32_t opening;    /* digest of its opening message (opening_digest): copies have it */
-    struct story *story; /* for its summary; NULL without a callback, or once it ended */
-    struct party *parties;
-    /* Digests of the reply_with values of its messages: the first two in place. */
-    union {
-        uint32_t local[2];
-        uint32_t *heap;
-    } replies;
-    struct rare *rare;    /* or NULL */
-    struct due_entry due; /* in the due queue while a reply_by of its parties is pending */
-    unsigned long messages;
-    const char *first_file, *last_file;
-    unsigned long first_line, last_line;
-    double started, ended;  /* message times; NAN when unknown */
-    double active;          /* stream time at its last message, for expiry; NAN when none */
-    unsigned long last_seq; /* for expiry by count when there is no time */
-    struct alias **aliases; /* only for conversations keyed by the chain */
-    struct list_link link;  /* in the open list (by activity), the held or the tombstones */
-    struct hash_node node;  /* in fipa_stream.conversations, while keyed */
-    bool keyed;             /* no later conversation took its key */
-};
-
-/* An agent and a reply_with value it chose (agent_key), naming a conversation of a chain. */
-struct alias {
-    struct hash_node node;       /* in fipa_stream.aliases, while keyed */
-    struct conversation *target; /* the conversation that holds it */
-    bool keyed;                  /* no later conversation took it */
-    char key[];
-};
-
-struct fipa_stream {
-    const struct engine_config *cfg;
-    conversation_done_fn done;
-    void *ctx;
-    struct conversation *blame; /* the conversation findings are kept for, or NULL */
-    struct findings *pending;   /* found for the message before its conversation opened */
-    bool sharded;               /* --shard */
-    bool accounted;             /* this shard accounts for the message being followed */
-    bool dispatching;           /* a message is being followed: pending findings are kept */
-    struct diag_sink probe;     /* for findings another shard reports */
-    struct strbuf qualified;    /* a conversation id as acp-convert writes it */
-    struct strbuf name;         /* scratch space for an agent's name */
-    const char **names;         /* scratch space for a summary's participants */
-    size_t names_cap;
-    struct hashtab conversations; /* of struct conversation, open or finished, by key */
-    struct hashtab aliases;       /* of struct alias: agent and reply_with -> conversation, for
-                                   * chains without an id: reply_with values are only unique per
-                                   * agent */
-    struct list open, tombstones; /* of struct conversation, the oldest first */
-    struct list held;             /* ended, summaries not written yet (--linger), oldest first */
-    struct due_queue due; /* of struct conversation: open ones, by their earliest reply_by */
-    struct strbuf key;    /* the key of the message being followed */
-    const char *key_form; /* the form it is remembered by (find_conversation) */
-    size_t key_form_len;
-    size_t key_hash;                              /* the hashtab_hash of key_form */
-    size_t key_id_at;                             /* where its id starts in key */
-    struct key_form_buf key_digest, alias_digest; /* the digest forms of long keys */
-    struct siphash_key secret;                    /* drawn for the run: the digests of long keys */
-    struct strbuf alias;                          /* scratch space for alias keys */
-    unsigned long seq;                            /* messages seen */
-    struct clock_book *clock; /* the stream clock, with what it knows of each sender */
-    double now;               /* stream time (the clock's); NAN before any */
-    double wall;              /* the time --wall-clock last moved it to; NAN before */
-    bool clock_agreed;        /* two messages agreed on a time (clock_agreed) */
-    struct strbuf scratch;
-    /* the forms of the message's long sender and in_reply_to (name_form) */
-    struct name_form_buf sender_form, in_reply_to_form;
-    struct strbuf shown[3];    /* long names as a summary shows them: initiator, repliers */
-    struct strbuf shown_names; /* and its participants' (show_names) */
-};
-
-/* Everything known about the message being followed. */
-struct incoming {
-    const struct message *m;
-    enum fipa_act act;
-    bool partial; /* an inform marked x-acp-partial */
-    /* as it is remembered (keyform.h: name_form), so that it compares with what is remembered;
-     * sender_text as written, for the keys of reply chains (every shard makes them alike) */
-    const char *sender, *sender_text;
-    const struct jv *receiver;
-    double time;     /* by the stream clock (its sender's learned offset taken off); NAN if none */
-    double reply_by; /* likewise; NAN when it has none */
-    /* The string members the following reads, looked up once: NULL when absent. */
-    const char *conversation_id, *protocol, *in_reply_to, *reply_with;
-    const char *in_reply_to_kept;     /* in_reply_to as a remembered reply_with is (cancel_ref) */
-    const struct siphash_key *secret; /* the stream's: the forms of long names (agent_kept) */
-    enum fipa_protocol declared;      /* the protocol member's: FP_NONE when absent or unknown */
-};
+#include "engine/fipa_stream_parts.h"
 
 /* The name of an agent of the message (a receiver, a reply_to) as it is remembered (keyform.h:
  * name_form), in buf when it is long; NULL when it names none. */
@@ -226,12 +46,12 @@ static double written_time(const struct incoming *in)
     return fipa_message_time_jv(in->m->view, &t) ? t : NAN;
 }
 
-static struct conversation *oldest(const struct list *l)
+struct conversation *fs_oldest(const struct list *l)
 {
     return LIST_ITEM(l->head, struct conversation, link);
 }
 
-static void free_parties(struct conversation *c)
+void fs_free_parties(struct conversation *c)
 {
     for (size_t i = 0; i < c->nparties; i++)
         free(c->parties[i].name);
@@ -240,7 +60,7 @@ static void free_parties(struct conversation *c)
     c->nparties = c->cap = c->open_parties = c->leader = 0;
 }
 
-static void relay_clear(struct relay *r)
+void fs_relay_clear(struct relay *r)
 {
     for (size_t i = 0; i < r->ntargets; i++)
         free(r->targets[i]);
@@ -258,7 +78,7 @@ static struct rare *rare(struct conversation *c)
     return c->rare;
 }
 
-static const char *cancel_ref(const struct conversation *c)
+const char *fs_cancel_ref(const struct conversation *c)
 {
     return c->rare ? c->rare->cancel_ref : NULL;
 }
@@ -275,7 +95,7 @@ static void rare_free(struct rare *r)
     free(r->answer_to);
     free(r->declared);
     free(r->cancel_ref);
-    relay_clear(&r->relay);
+    fs_relay_clear(&r->relay);
     free(r);
 }
 
@@ -286,7 +106,7 @@ static uint32_t *reply_digests(struct conversation *c)
     return c->replies_cap > REPLIES_LOCAL ? c->replies.heap : c->replies.local;
 }
 
-static void forget_replies(struct conversation *c)
+void fs_forget_replies(struct conversation *c)
 {
     if (c->replies_cap > REPLIES_LOCAL)
         free(c->replies.heap);
@@ -350,7 +170,7 @@ static void add_alias(struct fipa_stream *s, struct conversation *c, const char 
     c->aliases[c->naliases++] = a;
 }
 
-static void story_free(struct story *t)
+void fs_story_free(struct story *t)
 {
     if (t)
         findings_free(t->findings);
@@ -376,7 +196,7 @@ static struct story *story_of(struct conversation *c, int act, double opened_at)
 }
 
 /* Forgets a conversation entirely (it must already be out of its list). */
-static void conversation_free(struct fipa_stream *s, struct conversation *c)
+void fs_conversation_free(struct fipa_stream *s, struct conversation *c)
 {
     if (s->blame == c)
         s->blame = NULL;
@@ -386,17 +206,17 @@ static void conversation_free(struct fipa_stream *s, struct conversation *c)
     for (size_t i = 0; i < c->naliases; i++)
         drop_alias(s, c->aliases[i]);
     free(c->aliases);
-    free_parties(c);
-    forget_replies(c);
+    fs_free_parties(c);
+    fs_forget_replies(c);
     rare_free(c->rare);
-    story_free(c->story);
+    fs_story_free(c->story);
     free(c->key);
     free(c->initiator);
     free(c);
 }
 
 /* Its id as it is quoted: the whole id, or its first KEY_SHOWN_BYTES when it is longer. */
-static const char *conversation_id(const struct conversation *c)
+const char *fs_conversation_id(const struct conversation *c)
 {
     return c->key + c->id_at;
 }
@@ -474,7 +294,7 @@ static bool remember_reply(const struct siphash_key *secret, struct conversation
         return false;
     if (c->nreplies == REPLIES_MAX) {
         c->replies_forgotten = true;
-        forget_replies(c);
+        fs_forget_replies(c);
         return true;
     }
     if (c->nreplies == c->replies_cap && c->replies_cap == 0) {
@@ -490,438 +310,6 @@ static bool remember_reply(const struct siphash_key *secret, struct conversation
     }
     reply_digests(c)[c->nreplies++] = h;
     return true;
-}
-
-/* A key of a reply chain ('r', then an agent_key) as acp-convert writes the conversation_id:
- * the agent's name qualifies the reply_with. */
-static const char *qualified(struct fipa_stream *s, const char *key)
-{
-    char *colon;
-    size_t len = strtoul(key + 1, &colon, 10);
-    sb_reset(&s->name);
-    sb_add(&s->name, colon + 1, len);
-    return message_conversation_id(&s->qualified, s->name.buf, colon + 1 + len);
-}
-
-/* What engine_feed says of a message of conversation c: a chain is named by its opener (the
- * agent of its key, as shown) and the reply_with. */
-static const char *belongs_to(struct fipa_stream *s, const struct conversation *c)
-{
-    if (c->foreign)
-        return ENGINE_ELSEWHERE;
-    return c->by_chain ? message_conversation_id(&s->qualified, name_shown(c->initiator, &s->name),
-                                                 conversation_id(c))
-                       : conversation_id(c);
-}
-
-static void add_name(struct fipa_stream *s, size_t *n, const char *name)
-{
-    for (size_t i = 0; i < *n; i++)
-        if (strcmp(s->names[i], name) == 0)
-            return;
-    if (*n == s->names_cap) {
-        s->names_cap = s->names_cap ? 2 * s->names_cap : 8;
-        s->names = xrealloc(s->names, s->names_cap * sizeof *s->names);
-    }
-    s->names[(*n)++] = name;
-}
-
-/* The first n names of s->names as a summary shows them (keyform.h): a long one by its first
- * bytes, copied into s->shown_names. */
-static void show_names(struct fipa_stream *s, size_t n)
-{
-    struct strbuf *shown = &s->shown_names;
-    sb_reset(shown);
-    for (size_t i = 0; i < n; i++) {
-        size_t len = name_shown_len(s->names[i]);
-        if (s->names[i][len]) {
-            sb_add(shown, s->names[i], len);
-            sb_addc(shown, '\0');
-        }
-    }
-    const char *next = shown->buf; /* where it stays, now that it is written */
-    for (size_t i = 0; i < n; i++)
-        if (s->names[i][name_shown_len(s->names[i])]) {
-            s->names[i] = next;
-            next += strlen(next) + 1;
-        }
-}
-
-/* The initiator, the agents it addressed, and those a broker forwarded to, as shown. */
-static size_t participants(struct fipa_stream *s, const struct conversation *c)
-{
-    size_t n = 0;
-    add_name(s, &n, c->initiator);
-    for (size_t i = 0; i < c->nparties; i++)
-        add_name(s, &n, c->parties[i].name);
-    const struct relay *r = c->rare ? &c->rare->relay : NULL;
-    for (size_t i = 0; r && i < r->ntargets; i++)
-        add_name(s, &n, r->targets[i]);
-    show_names(s, n);
-    return n;
-}
-
-static const char *replier(const struct conversation *c, uint16_t index)
-{
-    return index && index <= c->nparties ? c->parties[index - 1].name : NULL;
-}
-
-/* A latency of c to the reply from its party index, whose name shows in *shown. */
-static struct latency reply_latency(const struct conversation *c, const char *name, int act,
-                                    uint16_t index, double at, struct strbuf *shown)
-{
-    bool came = act != FIPA_ACT_INVALID;
-    const char *agent = came ? replier(c, index) : NULL;
-    return (struct latency){
-        .name = name,
-        .request = fipa_act_name((enum fipa_act)c->story->opening_act, SPELL_KEBAB),
-        .reply = came ? fipa_act_name((enum fipa_act)act, SPELL_KEBAB) : NULL,
-        .agent = agent ? name_shown(agent, shown) : NULL,
-        .seconds = came ? time_elapsed(at, c->story->opened_at) : NAN,
-    };
-}
-
-static bool is_ending(const char *outcome)
-{
-    static const char *const open[] = {"open", "expired", "evicted", "reused"};
-    for (size_t i = 0; i < sizeof open / sizeof *open; i++)
-        if (strcmp(outcome, open[i]) == 0)
-            return false;
-    return true;
-}
-
-static void report(struct fipa_stream *s, const struct conversation *c, const char *outcome)
-{
-    if (!s->done || c->foreign || !c->story)
-        return;
-    const struct story *t = c->story;
-    bool ended = is_ending(outcome);
-    struct latency final = reply_latency(c, "final_reply", ended ? t->latest_act : FIPA_ACT_INVALID,
-                                         t->latest_replier, t->latest_reply_at, &s->shown[1]);
-    final.repeats = ended && !t->replied_again;
-    size_t nparticipants = participants(s, c);
-    const struct conversation_summary summary = {
-        .proto = PROTO_FIPA,
-        .id = conversation_id(c),
-        .conversation = belongs_to(s, c),
-        .protocol = fipa_protocol_name(c->protocol),
-        .initiator = name_shown(c->initiator, &s->shown[0]),
-        .participants = s->names,
-        .nparticipants = nparticipants,
-        .outcome = outcome,
-        .cancelled = c->cancelled,
-        .messages = c->messages,
-        .first_file = c->first_file,
-        .first_line = c->first_line,
-        .last_file = c->last_file,
-        .last_line = c->last_line,
-        .started = c->started,
-        .ended = c->ended,
-        .latency = {reply_latency(c, "first_reply", t->first_act, t->first_replier,
-                                  t->first_reply_at, &s->shown[2]),
-                    final},
-        .nlatency = 2,
-        .findings = t->findings,
-    };
-    s->done(s->ctx, &summary);
-}
-
-/* The most telling outcome of the parts that ended: a result beats a refusal. A conversation
- * that a late copy of its opening took out of its hold starts from the outcome it had. */
-static enum outcome overall_outcome(const struct conversation *c)
-{
-    enum outcome best = c->outcome;
-    for (size_t i = 0; i < c->nparties; i++) {
-        enum outcome o = c->parties[i].outcome;
-        if (o != OUT_NONE && (best == OUT_NONE || o < best))
-            best = o;
-    }
-    return best;
-}
-
-static struct diag_where related_to(const struct message *m, const char *file, unsigned long line)
-{
-    struct diag_where at = m->at;
-    at.related_line = line;
-    if (file && at.file && strcmp(file, at.file) != 0)
-        at.related_file = file;
-    return at;
-}
-
-/* The first party that is not finished, for telling what a conversation waits for. */
-static const struct party *first_open_party(const struct conversation *c)
-{
-    for (size_t i = 0; i < c->nparties; i++)
-        if (c->parties[i].state != PS_ENDED)
-            return &c->parties[i];
-    return NULL;
-}
-
-/* The parts of participants that a cancel nothing can name interrupted, and that sent something
- * since (a notification that crossed it, or its answer: they cannot be told apart), end as
- * cancelled when the conversation is handed over; a participant that sent nothing since still
- * owes the answer. */
-static void settle_cancels(struct conversation *c)
-{
-    if (!c->cancelled || cancel_ref(c))
-        return;
-    for (size_t i = 0; i < c->nparties; i++) {
-        struct party *p = &c->parties[i];
-        if (p->state == PS_CANCELLING && p->cancel_heard) {
-            p->state = PS_ENDED;
-            p->outcome = OUT_CANCELLED;
-            c->open_parties--;
-        }
-    }
-}
-
-/* Drops an open conversation that is abandoned (evicted, expired, replaced, open at the end). */
-static void abandon(struct fipa_stream *s, struct conversation *c, const char *outcome)
-{
-    list_remove(&s->open, &c->link);
-    report(s, c, c->open_parties ? outcome : fipa_outcome_name(overall_outcome(c)));
-    conversation_free(s, c);
-}
-
-/* Where the findings about a conversation go: in shard mode, those of another shard's to nobody. */
-static struct diag_sink *sink_for(struct fipa_stream *s, const struct conversation *c,
-                                  struct diag_sink *sink)
-{
-    return c->foreign ? &s->probe : sink;
-}
-
-/* Where findings about no conversation go (a sender's clock): in shard mode, shard 1 reports
- * them, as every shard sees every message. */
-static struct diag_sink *outside(struct fipa_stream *s, struct diag_sink *sink)
-{
-    return s->sharded && s->cfg->shard != 1 ? &s->probe : sink;
-}
-
-static void warn_abandoned(struct fipa_stream *s, struct conversation *c, const struct message *m,
-                           struct diag_sink *sink, const char *code, const char *why,
-                           const char *outcome)
-{
-    struct conversation *blamed = s->blame;
-    s->blame = c;
-    sink = sink_for(s, c, sink);
-    settle_cancels(c);
-    const struct party *waiting = first_open_party(c);
-    if (waiting) {
-        struct diag_where at = related_to(m, c->last_file, c->last_line);
-        diag_emit(sink, &at, code, "%s conversation '%s' %s while %s was %s",
-                  fipa_protocol_name(c->protocol), conversation_id(c), why, waiting->name,
-                  fipa_party_state_name(waiting->state));
-    }
-    abandon(s, c, outcome);
-    s->blame = blamed != c ? blamed : NULL;
-}
-
-/* ---- what falls due: a reply_by that passes with no reply ---- */
-
-/* A span of time in whole seconds, for a message (LLONG_MAX past what fits). */
-static long long whole_seconds(double span)
-{
-    return double_fits_llong(span) ? (long long)span : LLONG_MAX;
-}
-
-/* The message time past which a pending reply_by is overdue: by more than --max-skew, as a reply
- * is late (fipa-late-reply). NAN when none is pending, or it was told. */
-static double overdue_at(const struct fipa_stream *s, double due, bool told)
-{
-    return told ? NAN : due + s->cfg->max_skew;
-}
-
-/* A reply_by now pending for a party (due, or NAN for none): the conversation is queued by it,
- * unless it is queued earlier already. A due time spent since leaves it queued early: it is
- * judged again when it comes (report_overdue). */
-static void set_due(struct fipa_stream *s, struct conversation *c, double *due, bool *told,
-                    double value)
-{
-    *due = value;
-    *told = false;
-    double at = overdue_at(s, value, false);
-    if (!isnan(at) && (!due_queued(&c->due) || at < c->due.due))
-        due_queue_set(&s->due, &c->due, at);
-}
-
-/* Reports the reply_by values of a conversation that passed with no reply (m locates the
- * findings) and queues it by the earliest still to come, or takes it out of the queue. */
-static void report_overdue(struct fipa_stream *s, struct conversation *c, const struct message *m,
-                           struct diag_sink *sink)
-{
-    struct conversation *blamed = s->blame;
-    s->blame = c;
-    sink = m ? sink_for(s, c, sink) : NULL;
-    double next = NAN;
-    for (size_t i = 0; i < c->nparties; i++) {
-        struct party *p = &c->parties[i];
-        if (p->state == PS_ENDED)
-            continue;
-        double reply = overdue_at(s, p->reply_due, p->reply_told);
-        double answer = overdue_at(s, p->answer_due, p->answer_told);
-        struct diag_where at = m ? related_to(m, p->file, p->line) : (struct diag_where){0};
-        if (sink && reply < s->now) {
-            p->reply_told = true;
-            diag_emit(sink, &at, "fipa-reply-by-passed",
-                      "%s has not replied in %s conversation '%s' %lld s after the reply_by of "
-                      "the message it was sent",
-                      p->name, fipa_protocol_name(c->protocol), conversation_id(c),
-                      whole_seconds(s->now - p->reply_due));
-        } else {
-            next = fmin(next, reply);
-        }
-        if (sink && answer < s->now) {
-            p->answer_told = true;
-            diag_emit(sink, &at, "fipa-reply-by-passed",
-                      "%s has not answered %s in %s conversation '%s' %lld s after the reply_by of "
-                      "its message",
-                      c->initiator, p->name, fipa_protocol_name(c->protocol), conversation_id(c),
-                      whole_seconds(s->now - p->answer_due));
-        } else {
-            next = fmin(next, answer);
-        }
-    }
-    s->blame = blamed != c ? blamed : NULL;
-    due_queue_set(&s->due, &c->due, next);
-}
-
-/* Queues a conversation by its earliest pending reply_by, reporting nothing. */
-static void queue_due(struct fipa_stream *s, struct conversation *c)
-{
-    report_overdue(s, c, NULL, NULL);
-}
-
-/* Reports every reply_by that passed with no reply by message time, the earliest first. */
-static void check_overdue(struct fipa_stream *s, const struct message *m, struct diag_sink *sink)
-{
-    while (due_queue_next(&s->due) < s->now)
-        report_overdue(s, DUE_ITEM(due_queue_first(&s->due), struct conversation, due), m, sink);
-}
-
-/* Turns a conversation that ended into a tombstone. */
-static void entomb(struct fipa_stream *s, struct conversation *c)
-{
-    if (s->blame == c)
-        s->blame = NULL;
-    story_free(c->story);
-    c->story = NULL;
-    c->cancel_answers_open = 0;
-    for (size_t i = 0; i < c->nparties; i++)
-        if (c->parties[i].cancel_answer_open)
-            c->cancel_answers_open++;
-    free_parties(c);
-    if (c->rare && !c->cancel_answers_open) {
-        free(c->rare->cancel_ref);
-        c->rare->cancel_ref = NULL;
-    }
-    forget_replies(c);
-    if (c->rare)
-        relay_clear(&c->rare->relay);
-    c->finished = true;
-    list_append(&s->tombstones, &c->link);
-}
-
-/* The end of a held conversation's wait: its summary is written, and it shrinks to a
- * tombstone. */
-static void release(struct fipa_stream *s, struct conversation *c)
-{
-    list_remove(&s->held, &c->link);
-    c->held = false;
-    report(s, c, fipa_outcome_name(c->outcome));
-    entomb(s, c);
-}
-
-/* A conversation whose every part ended is held, whole, for --linger of message time before its
- * summary is written: a late copy of its opening (JADE sends one per receiver, and a quick
- * refusal may end the conversation before the next copy goes out) still adds its receivers, and
- * what comes after the end still lands in it. */
-static void finish(struct fipa_stream *s, struct conversation *c)
-{
-    c->outcome = overall_outcome(c);
-    due_queue_remove(&s->due, &c->due); /* nobody owes an answer any more */
-    list_remove(&s->open, &c->link);
-    c->held = true;
-    list_append(&s->held, &c->link);
-    if (!(s->cfg->linger > 0))
-        release(s, c);
-}
-
-/* A copy of its opening took a held conversation up again. */
-static void unhold(struct fipa_stream *s, struct conversation *c)
-{
-    list_remove(&s->held, &c->link);
-    c->held = false;
-    list_append(&s->open, &c->link);
-    queue_due(s, c);
-}
-
-/* When a conversation was last active: the time of its last message once the stream clock has
- * reached it (a jump the message showed was confirmed by others), else the stream time when it
- * came, so that a timestamp the clock did not believe neither keeps it nor ages it. */
-static double last_active(const struct fipa_stream *s, const struct conversation *c)
-{
-    if (!isnan(c->ended) && c->ended <= s->now)
-        return fmax(c->active, c->ended);
-    return c->active;
-}
-
-static bool idle(const struct fipa_stream *s, const struct conversation *c)
-{
-    if (!isnan(c->active))
-        return !isnan(s->now) && s->now - last_active(s, c) > s->cfg->idle_timeout;
-    /* Without time, age is counted in messages: ten per conversation that may be open. */
-    unsigned long limit = s->cfg->max_open ? s->cfg->max_open * 10 : 1000000;
-    return s->seq - c->last_seq > limit;
-}
-
-/* Whether a held conversation has waited --linger of message time since it ended; without
- * message time it waits until it is idle by count (or the end, or --max-open). */
-static bool lingered(const struct fipa_stream *s, const struct conversation *c)
-{
-    if (!isnan(c->active) && !isnan(s->now) && s->now - c->active > s->cfg->linger)
-        return true;
-    return idle(s, c);
-}
-
-/* Expires from the oldest end only, so each message costs little however much state there is. */
-static void expire(struct fipa_stream *s, const struct message *m, struct diag_sink *sink)
-{
-    /* Those held first: one released long after it ended may expire as a tombstone at once. */
-    for (struct conversation *c; (c = oldest(&s->held)) && lingered(s, c);)
-        release(s, c);
-    for (struct conversation *c; (c = oldest(&s->tombstones)) && idle(s, c);) {
-        list_remove(&s->tombstones, &c->link);
-        conversation_free(s, c);
-    }
-    for (struct conversation *c; (c = oldest(&s->open)) && idle(s, c);)
-        warn_abandoned(s, c, m, sink, "fipa-idle", "expired after being idle", "expired");
-}
-
-static void trim_tombstones(struct fipa_stream *s)
-{
-    unsigned long cap = s->cfg->max_open;
-    while (cap && s->tombstones.size >= cap && s->tombstones.head) {
-        struct conversation *c = oldest(&s->tombstones);
-        list_remove(&s->tombstones, &c->link);
-        conversation_free(s, c);
-    }
-}
-
-static void make_room(struct fipa_stream *s, const struct message *m, struct diag_sink *sink)
-{
-    unsigned long cap = s->cfg->max_open;
-    if (!cap)
-        return;
-    /* Held conversations count as open: the one held longest is released before any open one
-     * is evicted, since it lost nothing but the chance of a late message. */
-    while (s->open.size + s->held.size >= cap) {
-        if (s->held.head)
-            release(s, oldest(&s->held));
-        else
-            warn_abandoned(s, oldest(&s->open), m, sink, "fipa-evicted",
-                           "was evicted (more than --max-open conversations open)", "evicted");
-    }
-    trim_tombstones(s);
 }
 
 /* Feeds len bytes of text to h, then zeros to the next multiple of 8, so that what comes next is
@@ -992,7 +380,7 @@ static struct conversation *conversation_alloc(struct fipa_stream *s, const stru
     if (s->done)
         story_of(c, in->act, written_time(in));
     c->foreign = s->sharded && c->by_chain &&
-                 engine_shard_of(qualified(s, s->key.buf), s->cfg->shards) != s->cfg->shard;
+                 engine_shard_of(fs_qualified(s, s->key.buf), s->cfg->shards) != s->cfg->shard;
     /* A new run of a conversation takes its key over. */
     struct conversation *before = HASH_ITEM(
         hashtab_find_hashed(&s->conversations, c->key, s->key_hash), struct conversation, node);
@@ -1037,7 +425,7 @@ static bool is_over(const struct conversation *c)
         return false;
     if (c->broadcast_state == PS_NONE)
         return true;
-    enum outcome o = overall_outcome(c);
+    enum outcome o = fs_overall_outcome(c);
     return o != OUT_REFUSED && o != OUT_NOT_UNDERSTOOD;
 }
 
@@ -1175,12 +563,12 @@ static bool after_reject(const struct conversation *c, const struct party *p,
     if (!p || p->state != PS_ENDED || p->outcome != OUT_REJECTED || !is_contract_net(c->protocol) ||
         (in->act != FIPA_ACCEPT_PROPOSAL && in->act != FIPA_INFORM))
         return false;
-    struct diag_where at = related_to(in->m, p->file, p->line);
+    struct diag_where at = fs_related_to(in->m, p->file, p->line);
     bool to_bidder = strcmp(in->sender, p->name) != 0;
     diag_emit(sink, &at, "fipa-after-reject",
               "%s %s %s, whose proposal was rejected, in conversation '%s'",
               fipa_act_name(in->act, SPELL_KEBAB), to_bidder ? "to" : "from", p->name,
-              conversation_id(c));
+              fs_conversation_id(c));
     return true;
 }
 
@@ -1189,10 +577,10 @@ static void unexpected(struct fipa_stream *s, struct conversation *c, const stru
 {
     if (after_reject(c, p, in, sink))
         return;
-    struct diag_where at = related_to(in->m, p->file, p->line);
+    struct diag_where at = fs_related_to(in->m, p->file, p->line);
     if (p->state == PS_ENDED) {
         diag_emit(sink, &at, "fipa-after-end", "%s after %s's part of conversation '%s' ended (%s)",
-                  fipa_act_name(in->act, SPELL_KEBAB), p->name, conversation_id(c),
+                  fipa_act_name(in->act, SPELL_KEBAB), p->name, fs_conversation_id(c),
                   fipa_outcome_name(p->outcome));
         return;
     }
@@ -1214,8 +602,8 @@ static bool check_late(const struct fipa_stream *s, const struct conversation *c
     *due = NAN;
     if (isnan(deadline) || isnan(in->time) || in->time <= deadline + s->cfg->max_skew)
         return false;
-    struct diag_where at = related_to(in->m, p->file, p->line);
-    long long seconds = whole_seconds(in->time - deadline);
+    struct diag_where at = fs_related_to(in->m, p->file, p->line);
+    long long seconds = fs_whole_seconds(in->time - deadline);
     /* A participant's propose answers a cfp: contract net and the auctions. */
     if (in->act == FIPA_PROPOSE && strcmp(in->sender, c->initiator) != 0)
         diag_emit(sink, &at, "fipa-late-proposal",
@@ -1248,10 +636,11 @@ static bool accept_without_proposal(const struct conversation *c, const struct p
         why = "has not proposed";
     else
         return false;
-    struct diag_where at =
-        p ? related_to(in->m, p->file, p->line) : related_to(in->m, c->first_file, c->first_line);
+    struct diag_where at = p ? fs_related_to(in->m, p->file, p->line)
+                             : fs_related_to(in->m, c->first_file, c->first_line);
     diag_emit(sink, &at, "fipa-accept-no-proposal",
-              "accept-proposal to %s, who %s in conversation '%s'", name, why, conversation_id(c));
+              "accept-proposal to %s, who %s in conversation '%s'", name, why,
+              fs_conversation_id(c));
     return true;
 }
 
@@ -1265,10 +654,10 @@ static void second_accept(const struct conversation *c, const struct party *p, c
     const struct party *winner = &c->parties[c->leader - 1];
     if (winner == p)
         return;
-    struct diag_where at = related_to(in->m, winner->file, winner->line);
+    struct diag_where at = fs_related_to(in->m, winner->file, winner->line);
     diag_emit(sink, &at, "fipa-auction-second-accept",
               "accept-proposal to %s, but %s's bid already won this round of auction '%s'", name,
-              winner->name, conversation_id(c));
+              winner->name, fs_conversation_id(c));
 }
 
 /* What the initiator's act does to one party: it answers the party's reply_by, may accept a
@@ -1279,14 +668,14 @@ static void initiator_reaches(struct fipa_stream *s, struct conversation *c, str
 {
     check_late(s, c, p, &p->answer_due, in, sink);
     if (in->act == FIPA_ACCEPT_PROPOSAL && p->late) {
-        struct diag_where at = related_to(in->m, p->file, p->line);
+        struct diag_where at = fs_related_to(in->m, p->file, p->line);
         diag_emit(sink, &at, "fipa-late-accept",
                   "accept-proposal to %s, whose proposal came after the reply_by, in conversation "
                   "'%s'",
-                  p->name, conversation_id(c));
+                  p->name, fs_conversation_id(c));
     }
     party_enter(c, p, t, in->m);
-    set_due(s, c, &p->reply_due, &p->reply_told, in->reply_by);
+    fs_set_due(s, c, &p->reply_due, &p->reply_told, in->reply_by);
 }
 
 /* The initiator's act reaches one named receiver. */
@@ -1317,11 +706,11 @@ static void initiator_to(struct fipa_stream *s, struct conversation *c, const ch
         unexpected(s, c, p, in, sink);
         return;
     }
-    struct diag_where at = related_to(in->m, c->first_file, c->first_line);
+    struct diag_where at = fs_related_to(in->m, c->first_file, c->first_line);
     diag_emit(sink, &at, "fipa-unexpected-act",
               "%s to %s, who is not part of %s conversation '%s'; expected %s",
               fipa_act_name(in->act, SPELL_KEBAB), name, fipa_protocol_name(c->protocol),
-              conversation_id(c), expected_acts(s, c, PS_NONE, name));
+              fs_conversation_id(c), expected_acts(s, c, PS_NONE, name));
 }
 
 /* The initiator's act to a broadcast address reaches every party it applies to, and every
@@ -1349,11 +738,11 @@ static void initiator_to_all(struct fipa_stream *s, struct conversation *c,
         applied = true;
     }
     if (!applied) {
-        struct diag_where at = related_to(in->m, c->last_file, c->last_line);
+        struct diag_where at = fs_related_to(in->m, c->last_file, c->last_line);
         diag_emit(sink, &at, "fipa-unexpected-act",
                   "broadcast %s applies to no participant of %s conversation '%s'",
                   fipa_act_name(in->act, SPELL_KEBAB), fipa_protocol_name(c->protocol),
-                  conversation_id(c));
+                  fs_conversation_id(c));
     }
 }
 
@@ -1362,11 +751,11 @@ static void initiator_to_all(struct fipa_stream *s, struct conversation *c,
 static void cannot_follow(const struct conversation *c, const struct incoming *in,
                           const char *member, struct diag_sink *sink)
 {
-    struct diag_where at = related_to(in->m, c->last_file, c->last_line);
+    struct diag_where at = fs_related_to(in->m, c->last_file, c->last_line);
     diag_emit(sink, &at, "fipa-cannot-follow",
               "%s has no %s: %s conversation '%s' cannot follow it",
               fipa_act_name(in->act, SPELL_KEBAB), member, fipa_protocol_name(c->protocol),
-              conversation_id(c));
+              fs_conversation_id(c));
 }
 
 /* own_reply_with: the message's reply_with when no earlier message of the conversation had it,
@@ -1580,7 +969,7 @@ static const struct transition *crossing(const struct conversation *c, const str
     if (p->state != PS_CANCELLING)
         return NULL;
     const char *in_reply_to = in->in_reply_to;
-    const char *cancel = cancel_ref(c);
+    const char *cancel = fs_cancel_ref(c);
     if (cancel && in_reply_to && strcmp(in_reply_to, cancel) == 0)
         return NULL;
     const struct transition *t = participant_step(c, p->before_cancel, in);
@@ -1594,15 +983,15 @@ static const struct transition *crossing(const struct conversation *c, const str
 static void crossed(struct conversation *c, struct party *p, const struct transition *t,
                     const struct incoming *in, struct diag_sink *sink)
 {
-    if (!cancel_ref(c))
+    if (!fs_cancel_ref(c))
         p->cancel_heard = true;
     if (t->to != PS_ENDED) {
         if (t->to != PS_RESUME)
             p->before_cancel = t->to;
         return;
     }
-    if (!cancel_ref(c)) {
-        struct diag_where at = related_to(in->m, p->file, p->line);
+    if (!fs_cancel_ref(c)) {
+        struct diag_where at = fs_related_to(in->m, p->file, p->line);
         diag_emit(sink, &at, "fipa-cancel-crossed",
                   "%s from %s names an earlier message, not the cancel, which has no reply_with: "
                   "read as the final answer, sent before the cancel arrived",
@@ -1651,20 +1040,20 @@ static void from_participant(struct fipa_stream *s, struct conversation *c,
     if (!p) {
         if (recruited_reply(c, in) || c->crowded)
             return;
-        struct diag_where at = related_to(in->m, c->first_file, c->first_line);
+        struct diag_where at = fs_related_to(in->m, c->first_file, c->first_line);
         diag_emit(sink, &at, "fipa-not-addressed",
                   "%s from %s, whom %s conversation '%s' never addressed",
                   fipa_act_name(in->act, SPELL_KEBAB), in->sender, fipa_protocol_name(c->protocol),
-                  conversation_id(c));
+                  fs_conversation_id(c));
         return;
     }
     if (p->state == PS_ENDED && p->cancel_answer_open &&
-        answers_crossed_cancel(cancel_ref(c), in)) {
+        answers_crossed_cancel(fs_cancel_ref(c), in)) {
         p->cancel_answer_open = false;
         return;
     }
     bool late = check_late(s, c, p, &p->reply_due, in, sink);
-    set_due(s, c, &p->answer_due, &p->answer_told, in->reply_by);
+    fs_set_due(s, c, &p->answer_due, &p->answer_told, in->reply_by);
     const struct transition *t = crossing(c, p, in);
     if (t) {
         crossed(c, p, t, in, sink);
@@ -1677,11 +1066,11 @@ static void from_participant(struct fipa_stream *s, struct conversation *c,
     if (in->act == FIPA_PROPOSE)
         p->late = late;
     if (p->state == PS_ASKED && in->act == FIPA_FAILURE && is_contract_net(c->protocol)) {
-        struct diag_where at = related_to(in->m, p->file, p->line);
+        struct diag_where at = fs_related_to(in->m, p->file, p->line);
         diag_emit(sink, &at, "fipa-cfp-failure",
                   "failure from %s answers a cfp in conversation '%s'; contract net expects "
                   "propose or refuse",
-                  in->sender, conversation_id(c));
+                  in->sender, fs_conversation_id(c));
     }
     if (!relayed_answer(c, p, in))
         party_enter(c, p, t, in->m);
@@ -1719,10 +1108,10 @@ static bool reply_unknown(struct conversation *c, const struct incoming *in, str
     if (!in_reply_to || c->messages == 0 || c->replies_forgotten ||
         reply_seen(in->secret, c, in_reply_to))
         return false;
-    struct diag_where at = related_to(in->m, c->first_file, c->first_line);
+    struct diag_where at = fs_related_to(in->m, c->first_file, c->first_line);
     diag_emit(sink, &at, "fipa-reply-unknown",
               "in_reply_to '%s' names no message of conversation '%s'%s", in_reply_to,
-              conversation_id(c),
+              fs_conversation_id(c),
               strcmp(in->sender, c->initiator) == 0 ? "" : ": its initiator does not take it");
     return true;
 }
@@ -1763,7 +1152,7 @@ static void follow(struct fipa_stream *s, struct conversation *c, const struct i
     }
     touch_open(s, c, in);
     if (is_over(c))
-        finish(s, c);
+        fs_finish(s, c);
 }
 
 /* A relayed reply after the broker's part ended is fine when the targets were many (each answers
@@ -1797,7 +1186,7 @@ static struct party *party_involved(struct conversation *c, const struct incomin
 /* The late answer to a cancel that a final answer crossed, still accepted once. */
 static bool answers_cancel_late(struct conversation *c, struct party *p, const struct incoming *in)
 {
-    if (strcmp(in->sender, c->initiator) == 0 || !answers_crossed_cancel(cancel_ref(c), in))
+    if (strcmp(in->sender, c->initiator) == 0 || !answers_crossed_cancel(fs_cancel_ref(c), in))
         return false;
     if (c->held) {
         if (!p || !p->cancel_answer_open)
@@ -1824,11 +1213,11 @@ static void after_end(struct conversation *c, const struct incoming *in, struct 
     }
     if (after_reject(c, p, in, sink))
         return;
-    struct diag_where at =
-        p ? related_to(in->m, p->file, p->line) : related_to(in->m, c->last_file, c->last_line);
+    struct diag_where at = p ? fs_related_to(in->m, p->file, p->line)
+                             : fs_related_to(in->m, c->last_file, c->last_line);
     diag_emit(sink, &at, "fipa-after-end", "%s after %s conversation '%s' ended (%s)",
               fipa_act_name(in->act, SPELL_KEBAB), fipa_protocol_name(c->protocol),
-              conversation_id(c), fipa_outcome_name(c->outcome));
+              fs_conversation_id(c), fipa_outcome_name(c->outcome));
 }
 
 /* A message after a held conversation's end lands in it: its summary counts it. Its wait still
@@ -1848,20 +1237,20 @@ static void land(struct conversation *c, const struct incoming *in)
 static void reused(struct fipa_stream *s, struct conversation *c, const struct incoming *in,
                    enum fipa_protocol p, struct diag_sink *sink)
 {
-    struct diag_where at = related_to(in->m, c->first_file, c->first_line);
+    struct diag_where at = fs_related_to(in->m, c->first_file, c->first_line);
     bool ended = c->finished || c->held;
     diag_emit(sink, &at, "fipa-conversation-reused",
               "%s opens a new %s run in conversation '%s', which %s (%s)",
-              fipa_act_name(in->act, SPELL_KEBAB), fipa_protocol_name(p), conversation_id(c),
+              fipa_act_name(in->act, SPELL_KEBAB), fipa_protocol_name(p), fs_conversation_id(c),
               ended ? "already ended" : "is still open",
               ended ? fipa_outcome_name(c->outcome) : fipa_protocol_name(c->protocol));
     if (c->held)
-        release(s, c); /* its summary first, then the new run's */
+        fs_release(s, c); /* its summary first, then the new run's */
     if (c->finished) {
         list_remove(&s->tombstones, &c->link);
-        conversation_free(s, c);
+        fs_conversation_free(s, c);
     } else {
-        abandon(s, c, "reused");
+        fs_abandon(s, c, "reused");
     }
 }
 
@@ -1996,10 +1385,10 @@ static bool same_protocol(struct fipa_stream *s, enum fipa_protocol running,
 static void protocol_changed(const struct conversation *c, const struct incoming *in,
                              const char *name, const char *running, struct diag_sink *sink)
 {
-    struct diag_where at = related_to(in->m, c->first_file, c->first_line);
+    struct diag_where at = fs_related_to(in->m, c->first_file, c->first_line);
     diag_emit(sink, &at, "fipa-protocol-changed",
               "%s names protocol '%s' in conversation '%s', which runs %s",
-              fipa_act_name(in->act, SPELL_KEBAB), name, conversation_id(c), running);
+              fipa_act_name(in->act, SPELL_KEBAB), name, fs_conversation_id(c), running);
 }
 
 /* A conversation that is not followed (unknown protocol, or opened by the wrong act) is still
@@ -2009,7 +1398,7 @@ static const char *remember_unfollowed(struct fipa_stream *s, const struct incom
 {
     if (s->key.len == 0)
         return NULL;
-    trim_tombstones(s);
+    fs_trim_tombstones(s);
     struct conversation *c = conversation_alloc(s, in);
     c->protocol = p;
     struct name_form_buf buf;
@@ -2019,7 +1408,7 @@ static const char *remember_unfollowed(struct fipa_stream *s, const struct incom
     list_append(&s->tombstones, &c->link);
     if (c->by_chain)
         add_aliases(s, c, in);
-    return belongs_to(s, c);
+    return fs_belongs_to(s, c);
 }
 
 static const char *in_unfollowed(struct fipa_stream *s, struct conversation *c,
@@ -2034,7 +1423,7 @@ static const char *in_unfollowed(struct fipa_stream *s, struct conversation *c,
     list_append(&s->tombstones, &c->link);
     if (c->by_chain)
         add_aliases(s, c, in);
-    return belongs_to(s, c);
+    return fs_belongs_to(s, c);
 }
 
 static const char *unknown_protocol(struct fipa_stream *s, const struct incoming *in,
@@ -2084,14 +1473,14 @@ static const char *follow_unattributed(struct fipa_stream *s, const struct incom
     if (c && !c->finished) {
         s->blame = c;
         cannot_follow(c, in, "sender", sink);
-        return belongs_to(s, c);
+        return fs_belongs_to(s, c);
     }
     enum fipa_protocol p = would_open(in, &named);
     if (!c && p != FP_NONE)
         diag_emit(sink, &in->m->at, "fipa-cannot-follow",
                   "%s has no sender: the %s conversation it opens cannot be followed",
                   fipa_act_name(in->act, SPELL_KEBAB), fipa_protocol_name(p));
-    return c ? belongs_to(s, c) : NULL;
+    return c ? fs_belongs_to(s, c) : NULL;
 }
 
 /* A reply in no conversation: no conversation_id, and its in_reply_to names no message seen. At
@@ -2115,7 +1504,7 @@ static bool accounts_for(struct fipa_stream *s, const struct conversation *c)
         return !c->foreign;
     if (s->key.len == 0)
         return s->cfg->shard == 1;
-    const char *key = s->key.buf[0] == 'r' ? qualified(s, s->key.buf) : s->key.buf + 1;
+    const char *key = s->key.buf[0] == 'r' ? fs_qualified(s, s->key.buf) : s->key.buf + 1;
     return engine_shard_of(key, s->cfg->shards) == s->cfg->shard;
 }
 
@@ -2137,21 +1526,21 @@ static const char *follow_message(struct fipa_stream *s, const struct incoming *
     bool named;
     enum fipa_protocol p = would_open(in, &named);
     if (c && is_copy(c, in))
-        unhold(s, c);
+        fs_unhold(s, c);
     if (c && reuses(c, in, p, named)) {
         reused(s, c, in, p, sink);
         c = NULL;
     }
     if (c && c->finished) {
         after_end(c, in, sink);
-        return belongs_to(s, c);
+        return fs_belongs_to(s, c);
     }
     if (c)
         s->blame = c;
     if (c && c->held) { /* it ended: what comes now goes into its summary */
         after_end(c, in, sink);
         land(c, in);
-        return belongs_to(s, c);
+        return fs_belongs_to(s, c);
     }
     if (!c) {
         /* Only unknown protocols and wrong openings are remembered unfollowed: other messages
@@ -2170,7 +1559,7 @@ static const char *follow_message(struct fipa_stream *s, const struct incoming *
                       fipa_act_name(in->act, SPELL_KEBAB), fipa_protocol_name(p));
             return NULL;
         }
-        make_room(s, in->m, all);
+        fs_make_room(s, in->m, all);
         c = conversation_new(s, in, p, named);
         s->blame = c;
         if (s->pending) /* found before it opened: a reused conversation_id */
@@ -2181,7 +1570,7 @@ static const char *follow_message(struct fipa_stream *s, const struct incoming *
     follow(s, c, in, sink);
     if (c->by_chain)
         add_aliases(s, c, in);
-    return belongs_to(s, c);
+    return fs_belongs_to(s, c);
 }
 
 /* --shard: a message with a conversation_id goes to the shard its id hashes to. */
@@ -2267,13 +1656,13 @@ static void clock_agreed(struct fipa_stream *s)
     s->clock_agreed = true;
     struct list *lists[] = {&s->open, &s->tombstones};
     for (size_t i = 0; i < 2; i++)
-        for (struct conversation *c = oldest(lists[i]); c;
+        for (struct conversation *c = fs_oldest(lists[i]); c;
              c = LIST_ITEM(c->link.next, struct conversation, link))
             if (!isnan(c->active))
                 c->active = s->now;
     /* The held ones all wait from now, those that ended with no time too, so that the list
      * stays in the order they are due. */
-    for (struct conversation *c = oldest(&s->held); c;
+    for (struct conversation *c = fs_oldest(&s->held); c;
          c = LIST_ITEM(c->link.next, struct conversation, link))
         c->active = s->now;
 }
@@ -2304,7 +1693,7 @@ static void read_clock(struct fipa_stream *s, struct incoming *in, struct diag_s
     char off[32], skew[32];
     snprintf(off, sizeof off, "%.0f", fabs(offset));
     snprintf(skew, sizeof skew, "%g", s->cfg->clock_skew);
-    diag_emit(outside(s, sink), &in->m->at, "fipa-clock-skew",
+    diag_emit(fs_outside(s, sink), &in->m->at, "fipa-clock-skew",
               "the clock of '%s' runs %s s %s the others' (--clock-skew is %s s); its messages "
               "are read with that offset from here on",
               in->sender, off, offset > 0 ? "ahead of" : "behind", skew);
@@ -2344,10 +1733,10 @@ static const char *fipa_stream_feed(struct stream *stream, const struct message 
     in.in_reply_to_kept = name_form_of(&s->secret, in.in_reply_to, &s->in_reply_to_form);
     s->seq++;
     read_clock(s, &in, sink);
-    expire(s, m, sink);
+    fs_expire(s, m, sink);
     const char *key = in.sender ? dispatch(s, &in, sink) : unattributed(s, &in, sink);
     /* after the message is followed: a reply that itself comes late is fipa-late-reply only */
-    check_overdue(s, m, sink);
+    fs_check_overdue(s, m, sink);
     return key;
 }
 
@@ -2376,19 +1765,19 @@ static const char *fipa_stream_failed(struct stream *stream, const struct messag
         land(c, &in);
     else
         touch_open(s, c, &in);
-    return belongs_to(s, c);
+    return fs_belongs_to(s, c);
 }
 
 static void fipa_stream_finish(struct stream *stream, struct diag_sink *sink)
 {
     struct fipa_stream *s = (struct fipa_stream *)stream;
     while (s->held.head)
-        release(s, oldest(&s->held));
+        fs_release(s, fs_oldest(&s->held));
     while (s->open.head) {
-        struct conversation *c = oldest(&s->open);
+        struct conversation *c = fs_oldest(&s->open);
         s->blame = c;
-        settle_cancels(c);
-        const struct party *waiting = first_open_party(c);
+        fs_settle_cancels(c);
+        const struct party *waiting = fs_first_open_party(c);
         if (waiting) {
             struct diag_where at = {.file = c->first_file, .line = c->first_line};
             if (c->last_line != c->first_line || c->last_file != c->first_file) {
@@ -2396,12 +1785,12 @@ static void fipa_stream_finish(struct stream *stream, struct diag_sink *sink)
                 if (c->last_file && strcmp(c->last_file, c->first_file) != 0)
                     at.related_file = c->last_file;
             }
-            diag_emit(sink_for(s, c, sink), &at, "fipa-open-at-end",
+            diag_emit(fs_sink_for(s, c, sink), &at, "fipa-open-at-end",
                       "%s conversation '%s' is still open at end of input: %s is %s",
-                      fipa_protocol_name(c->protocol), conversation_id(c), waiting->name,
+                      fipa_protocol_name(c->protocol), fs_conversation_id(c), waiting->name,
                       fipa_party_state_name(waiting->state));
         }
-        abandon(s, c, "open");
+        fs_abandon(s, c, "open");
     }
     s->blame = NULL;
 }
@@ -2419,9 +1808,9 @@ static void fipa_stream_hand_over(struct stream *stream)
 {
     struct fipa_stream *s = (struct fipa_stream *)stream;
     while (s->held.head)
-        release(s, oldest(&s->held));
+        fs_release(s, fs_oldest(&s->held));
     while (s->open.head)
-        abandon(s, oldest(&s->open), "open");
+        fs_abandon(s, fs_oldest(&s->open), "open");
 }
 
 static double fipa_stream_now(const struct stream *stream)
@@ -2438,8 +1827,8 @@ static void fipa_stream_advance(struct stream *stream, double now, const struct 
         return;
     s->now = s->wall = now;
     const struct message latest = {.at = *where};
-    check_overdue(s, &latest, sink);
-    expire(s, &latest, sink);
+    fs_check_overdue(s, &latest, sink);
+    fs_expire(s, &latest, sink);
 }
 
 static double fipa_stream_next_due(const struct stream *stream)
@@ -2454,16 +1843,16 @@ static void fipa_stream_free(struct stream *stream)
     if (!s)
         return;
     while (s->open.head) {
-        struct conversation *c = oldest(&s->open);
+        struct conversation *c = fs_oldest(&s->open);
         list_remove(&s->open, &c->link);
-        conversation_free(s, c);
+        fs_conversation_free(s, c);
     }
     struct list *ended[] = {&s->held, &s->tombstones};
     for (size_t i = 0; i < 2; i++)
         while (ended[i]->head) {
-            struct conversation *c = oldest(ended[i]);
+            struct conversation *c = fs_oldest(ended[i]);
             list_remove(ended[i], &c->link);
-            conversation_free(s, c);
+            fs_conversation_free(s, c);
         }
     hashtab_free(&s->conversations, NULL);
     hashtab_free(&s->aliases, NULL);

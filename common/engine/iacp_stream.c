@@ -6,6 +6,7 @@
  * most --max-open of them; at most --max-open conversations are open; agents that hold nothing
  * are forgotten after --idle-timeout, or the least recently active first when more than
  * --max-open agents are known. Nothing ever scans everything on one message. */
+#include "engine/iacp_digest.h"
 #include "engine/stream.h"
 
 #include <math.h>
@@ -226,14 +227,6 @@ struct iacp_stream {
     struct findings *pending;
 };
 
-/* What the rules read of a message's body, but its node (fields.node). */
-struct body_facts {
-    double deadline; /* an assign's body.deadline; NAN when it is no number */
-    uint32_t slots;  /* a heartbeat's body.slots, 0 unless a non-negative integer */
-    bool status_ok;  /* body.status absent or "ok" */
-    bool partial;    /* body.partial is true */
-};
-
 /* The fields every rule needs, read once. The names are as they are remembered (name_form): a
  * long one by its first bytes and digest, so that it is compared with what is remembered. */
 struct fields {
@@ -254,255 +247,13 @@ struct fields {
 
 /* ---- small helpers ---- */
 
-/* All the stream checks read of a message, and the keys they make of it (hashed), made before
- * they look at any state (digest_make): with --jobs a worker thread makes it (iacp_stream_digest),
- * and the thread that keeps the order, whose time bounds the speed of -j, reads this one
- * allocation where it walked the members, made the keys and read strings in another core's
- * cache; nor need the workers keep the message's view for it. Strings are copies in text, at
- * offsets (NO_TEXT: absent). */
-struct iacp_digest {
-    bool followed; /* the envelope the checks need is there; else only id is set */
-    bool legacy;
-    enum iacp_kind kind;
-    double ts; /* in seconds */
-    struct body_facts body;
-    /* of from and to if short enough to be remembered as they are (name_form); to_hash: as
-     * fields.to_hash */
-    size_t from_hash, to_hash;
-    size_t own_len, own_hash; /* the hashes of keys of at most KEY_KEPT_BYTES only */
-    size_t ref_len, ref_hash; /* ref_len SIZE_MAX: no ref key */
-    size_t id, from, to, ref, node;
-    char text[]; /* the own key (at 0), a NUL, the ref key, a NUL, then the strings */
-};
-
-static const size_t NO_TEXT = SIZE_MAX;
-
-static bool key_is(const struct jv *key, const char *name, size_t len)
-{
-    return key->len == len && memcmp(key->u.s, name, len) == 0;
-}
-
-static bool is_reply(enum iacp_kind k)
-{
-    return k == IACP_TASK_ACCEPT || k == IACP_TASK_REJECT || k == IACP_TASK_RESULT ||
-           k == IACP_TASK_CANCEL || k == IACP_TOOL_REPLY;
-}
-
-/* Whether the message a reply's ref names is its sender's own: a task.cancel names its sender's
- * assign; any other reply names a message of the agent it goes to. */
-static bool ref_is_senders(enum iacp_kind k)
-{
-    return k == IACP_TASK_CANCEL;
-}
-
-/* The kinds whose following looks up the agent a message goes to: the forager of an assign
- * (open_task), the agent a control is for (note_control). */
-static bool names_agent_to(enum iacp_kind k)
-{
-    return k == IACP_TASK_ASSIGN || k == IACP_CTL_DRAIN || k == IACP_CTL_HALT;
-}
-
-/* The members the stream checks read: NULL when absent or not of the type they need. */
-struct envelope {
-    const struct jv *kind, *v, *ts, *from, *to, *ref, *body;
-};
-
-/* The envelope in one walk over the members: a lookup each would walk them seven times. */
-static struct envelope read_envelope(const struct jv *view)
-{
-    struct envelope e = {0};
-    for (const struct jv *k = jv_object_first(view); k; k = jv_object_next(view, k)) {
-        const struct jv *value = jv_object_value(k);
-        const struct jv *string = value->type == JV_STRING ? value : NULL;
-        if (key_is(k, "kind", 4))
-            e.kind = string;
-        else if (key_is(k, "v", 1))
-            e.v = string;
-        else if (key_is(k, "ts", 2))
-            e.ts = value;
-        else if (key_is(k, "from", 4))
-            e.from = string;
-        else if (key_is(k, "to", 2))
-            e.to = string;
-        else if (key_is(k, "ref", 3))
-            e.ref = string;
-        else if (key_is(k, "body", 4))
-            e.body = jv_is_object(value) ? value : NULL;
-    }
-    return e;
-}
-
-/* A string member of obj, or NULL. */
-static const struct jv *string_member(const struct jv *obj, const char *key)
-{
-    const struct jv *value = jv_object_get(obj, key);
-    return jv_is_string(value) ? value : NULL;
-}
-
-/* The digest's text as it is written: room was made for all of it beforehand (digest_room). */
-struct digest_text {
-    char *start, *end;
-};
-
-/* "<length of agent>:<agent><id>": an id's key in the maps, for ids of different senders; with
- * its NUL. Returns its length. */
-static size_t put_key(struct digest_text *t, const struct jv *agent, const char *id, size_t id_len)
-{
-    size_t agent_len = agent->len;
-    char digits[24], *end = digits + sizeof digits, *d = end;
-    *--d = ':';
-    do /* by hand: vsnprintf would cost more than the lookups */
-        *--d = (char)('0' + agent_len % 10);
-    while ((agent_len /= 10) != 0);
-    char *key = t->end;
-    memcpy(t->end, d, (size_t)(end - d));
-    t->end += end - d;
-    memcpy(t->end, agent->u.s, agent->len);
-    t->end += agent->len;
-    memcpy(t->end, id, id_len);
-    t->end += id_len;
-    *t->end++ = '\0';
-    return (size_t)(t->end - 1 - key);
-}
-
-/* A string with its NUL; returns its offset in the text. */
-static size_t put_text(struct digest_text *t, const char *text, size_t len)
-{
-    size_t at = (size_t)(t->end - t->start);
-    memcpy(t->end, text, len);
-    t->end += len;
-    *t->end++ = '\0';
-    return at;
-}
-
-static size_t put_string(struct digest_text *t, const struct jv *string)
-{
-    return string ? put_text(t, string->u.s, string->len) : NO_TEXT;
-}
-
-static size_t length_of(const struct jv *string)
-{
-    return string ? string->len : 0;
-}
-
-/* Bytes enough for the digest's text: each string and key with its NUL, a key's length prefix of
- * at most 20 digits and a colon. */
-static size_t digest_room(const struct envelope *e, size_t id_len, const struct jv *node)
-{
-    size_t from = length_of(e->from), to = length_of(e->to), ref = length_of(e->ref);
-    return 22 + from + id_len + 22 + (from > to ? from : to) + ref + from + to + ref +
-           length_of(node) + id_len + 5;
-}
-
-static struct body_facts read_body(const struct jv *body, enum iacp_kind kind)
-{
-    const char *status = jv_member_string(body, "status");
-    struct body_facts b = {
-        .deadline = NAN,
-        .status_ok = !status || strcmp(status, "ok") == 0,
-        .partial = jv_is_true(jv_object_get(body, "partial")),
-    };
-    if (kind == IACP_TASK_ASSIGN) {
-        const struct jv *deadline = jv_object_get(body, "deadline");
-        if (jv_is_number(deadline))
-            b.deadline = jv_number_value(deadline);
-    }
-    if (kind == IACP_HB) {
-        const struct jv *slots = jv_object_get(body, "slots");
-        if (jv_is_integer(slots) && jv_integer_value(slots) >= 0)
-            b.slots = jv_integer_value(slots) > UINT32_MAX ? UINT32_MAX
-                                                           : (uint32_t)jv_integer_value(slots);
-    }
-    return b;
-}
-
-/* The keys, the strings and the body's facts of a followed message. */
-static void digest_fields(struct digest_text *t, const struct message *m, size_t id_len,
-                          const struct envelope *e, const struct jv *node, struct iacp_digest *d)
-{
-    /* a long name is hashed in the form it is remembered by, which only the stream can make */
-    if (e->from->len <= KEY_SHOWN_BYTES)
-        d->from_hash = hashtab_hash_len(e->from->u.s, e->from->len);
-    if (names_agent_to(d->kind) && e->to->len <= KEY_SHOWN_BYTES)
-        d->to_hash = hashtab_hash_len(e->to->u.s, e->to->len);
-    /* a key longer than KEY_KEPT_BYTES is hashed in the form it is remembered by, which only the
-     * stream can make (remembered): hashed here as well, a 1 MB id was read once for nothing */
-    d->own_len = put_key(t, e->from, m->id, id_len);
-    if (d->own_len <= KEY_KEPT_BYTES)
-        d->own_hash = hashtab_hash_len(t->start, d->own_len);
-    d->id = d->own_len - id_len; /* the key ends with it */
-    if (is_reply(d->kind) && e->ref) {
-        const struct jv *owner = ref_is_senders(d->kind) ? e->from : e->to;
-        const char *key = t->end;
-        d->ref_len = put_key(t, owner, e->ref->u.s, e->ref->len);
-        if (d->ref_len <= KEY_KEPT_BYTES)
-            d->ref_hash = hashtab_hash_len(key, d->ref_len);
-    }
-    d->from = put_string(t, e->from);
-    d->to = put_string(t, e->to);
-    d->ref = put_string(t, e->ref);
-    d->node = put_string(t, node);
-    d->body = read_body(e->body, d->kind);
-}
-
-/* Makes m's digest in into (which it empties), or given NULL in memory of m's (message_alloc). */
-static struct iacp_digest *digest_make(struct strbuf *into, const struct message *m)
-{
-    struct envelope e = read_envelope(m->view);
-    struct iacp_digest d = {
-        .ref_len = SIZE_MAX,
-        .id = NO_TEXT,
-        .from = NO_TEXT,
-        .to = NO_TEXT,
-        .ref = NO_TEXT,
-        .node = NO_TEXT,
-    };
-    d.followed = e.kind && e.from && e.to && m->id && jv_is_number(e.ts);
-    if (d.followed) {
-        d.kind = iacp_kind_parse(jv_string_value(e.kind));
-        d.ts = jv_number_value(e.ts);
-        d.legacy = e.v && iacp_version_parse(jv_string_value(e.v)) == IACP_V1_0;
-        /* A ts beyond any era (iacp-ts-range) says no time at all; one in milliseconds
-         * (iacp-ts-millis) would age the stream by years. */
-        d.followed = d.ts <= UNIX_NO_TIME_ABOVE;
-        if (d.ts > UNIX_MILLISECONDS_ABOVE)
-            d.ts /= 1000;
-    }
-    const struct jv *node =
-        d.followed && d.kind == IACP_TASK_ASSIGN ? string_member(e.body, "node") : NULL;
-    size_t id_len = m->id ? strlen(m->id) : 0;
-    /* sized at once: grown as it was written, the digest was copied over and over */
-    size_t size = offsetof(struct iacp_digest, text) + digest_room(&e, id_len, node);
-    char *memory;
-    if (into) {
-        sb_reset(into);
-        sb_grow(into, size);
-        memory = into->buf;
-    } else {
-        memory = message_alloc(m, size);
-    }
-    struct iacp_digest *digest = (struct iacp_digest *)(void *)memory; /* malloc's: aligned */
-    struct digest_text t = {digest->text, digest->text};
-    if (d.followed)
-        digest_fields(&t, m, id_len, &e, node, &d);
-    else if (m->id)
-        d.id = put_text(&t, m->id, id_len);
-    memcpy(memory, &d, offsetof(struct iacp_digest, text));
-    return digest;
-}
-
-static const char *digest_id(const struct iacp_digest *d)
-{
-    return d->id == NO_TEXT ? NULL : d->text + d->id;
-}
-
 /* The digest made in a worker thread of --jobs (stream_ops.digest). */
 static void iacp_stream_digest(struct message *m, enum engine_digest how)
 {
-    struct iacp_digest *d = digest_make(NULL, m);
+    struct iacp_digest *d = iacp_digest_make(NULL, m);
     m->digest = d;
     if (how == DIGEST_ONLY)
-        message_drafted(m, NULL, digest_id(d));
+        message_drafted(m, NULL, iacp_digest_id(d));
 }
 
 /* A key of the maps that was not made with its hash. */
@@ -551,7 +302,7 @@ static bool digested(const char *key)
     return key[0] == '\xff';
 }
 
-/* The id inside a key kept as it is (put_key). */
+/* The id inside a key kept as it is (iacp_digest_put_key). */
 static const char *key_id(const char *key)
 {
     char *colon;
@@ -1182,11 +933,6 @@ static void check_due(struct iacp_stream *s, const struct diag_where *at, struct
 
 /* ---- per message ---- */
 
-static const char *digest_string(const struct iacp_digest *d, size_t at)
-{
-    return at == NO_TEXT ? NULL : d->text + at;
-}
-
 /* The agent that sent the message a reply's ref names, as written. */
 static const char *ref_owner(const struct fields *f)
 {
@@ -1222,10 +968,10 @@ static const char *name_kept(const struct iacp_stream *s, const char *name, size
 static void read_fields(struct iacp_stream *s, const struct iacp_digest *d, struct fields *f)
 {
     *f = (struct fields){
-        .from_text = digest_string(d, d->from),
-        .to_text = digest_string(d, d->to),
-        .ref = digest_string(d, d->ref),
-        .node_text = digest_string(d, d->node),
+        .from_text = iacp_digest_string(d, d->from),
+        .to_text = iacp_digest_string(d, d->to),
+        .ref = iacp_digest_string(d, d->ref),
+        .node_text = iacp_digest_string(d, d->node),
         .from_hash = d->from_hash,
         .to_hash = d->to_hash,
         .kind = d->kind,
@@ -1921,7 +1667,7 @@ static const char *iacp_stream_feed(struct stream *stream, const struct message 
     struct iacp_stream *s = (struct iacp_stream *)stream;
     const struct iacp_digest *d = m->digest;
     if (!d) {
-        d = digest_make(&s->digest, m);
+        d = iacp_digest_make(&s->digest, m);
     }
     if (!d->followed)
         return NULL;
@@ -1992,7 +1738,7 @@ static bool named_key(struct iacp_stream *s, const struct message *m, const stru
     sb_reset(&s->digest);
     sb_grow(&s->digest, (*owner)->len + (*ref)->len + 24);
     struct digest_text t = {s->digest.buf, s->digest.buf};
-    size_t len = put_key(&t, *owner, (*ref)->u.s, (*ref)->len);
+    size_t len = iacp_digest_put_key(&t, *owner, (*ref)->u.s, (*ref)->len);
     s->ref = remembered(s, s->digest.buf, len, hashtab_hash_len(s->digest.buf, len), &s->ref_form);
     return true;
 }
