@@ -1,8 +1,8 @@
 /* What the writers of the sequence diagrams share (diagram.h is what the tools use): the diagram
  * itself, the two layers every text goes through (made visible, then written in the format's
  * own references), the walk over messages and notes, the colours and the legend. diagram.c holds
- * them; diagram_mermaid.c, diagram_plantuml.c, diagram_svg.c and diagram_text.c each draw one
- * format. */
+ * the diagram, which the formats only read, drawing.c the rest; diagram_mermaid.c,
+ * diagram_plantuml.c, diagram_svg.c and diagram_text.c each draw one format. */
 #ifndef ACP_DRAWING_H
 #define ACP_DRAWING_H
 
@@ -181,6 +181,18 @@ void draw_page(const struct diagram *d, const struct plan *plan, size_t page,
  * them when there is one page. */
 size_t draw_page_columns(const struct diagram *d, const struct plan *plan, size_t first, size_t end,
                          size_t *cols);
+
+/* Grows an array of elem-sized items so that it holds at least need of them. */
+static inline void *draw_grow(void *items, size_t *cap, size_t need, size_t elem)
+{
+    if (need <= *cap)
+        return items;
+    size_t n = *cap ? *cap : 2; /* small: the report keeps thousands of diagrams */
+    while (n < need)
+        n *= 2;
+    *cap = n;
+    return xrealloc(items, n * elem);
+}
 
 static inline size_t min_size(size_t a, size_t b)
 {

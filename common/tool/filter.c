@@ -13,29 +13,9 @@
 #include "io/terminal.h"
 #include "tool/jobs.h"
 #include "tool/progress.h"
+#include "tool/steps.h"
+#include "tool/stopsignal.h"
 
-/* The signal that asked the run to stop (SIGINT, SIGTERM, SIGHUP), set by its handler; the only
- * state a signal may touch. */
-static volatile sig_atomic_t interrupted;
-
-static void on_stop_signal(int sig)
-{
-    interrupted = sig;
-}
-
-/* SIGTERM and SIGHUP stop a run as SIGINT does, so that nothing buffered is lost; then, once main
- * has returned and exit() is under way, the process dies of the signal, as its sender expects. */
-static void die_of_stop_signal(void)
-{
-    int sig = interrupted;
-    if (sig == 0 || sig == SIGINT)
-        return;
-    (void)fflush(NULL);
-    signal(sig, SIG_DFL);
-    raise(sig);
-}
-
-enum { EXIT_OK = 0, EXIT_FINDINGS = 1, EXIT_TROUBLE = 2, EXIT_INTERRUPTED = 130 };
 enum { OUTPUT_BUFFER = 64 * 1024 };
 
 /* A standard descriptor that was closed (`tool <&-`, `>&-`, `2>&-`) would be the next file we
@@ -72,68 +52,10 @@ int filter_output_fd(struct filter *f)
     return fileno(f->out);
 }
 
-/* A reader that went away is no error: stop as a killed `cat` would, without a word. */
-static _Noreturn void die_quietly_on_broken_pipe(void)
-{
-    (void)fflush(stderr); /* the diagnostics so far, unless stderr went with it */
-    signal(SIGPIPE, SIG_DFL);
-    raise(SIGPIPE);
-    _exit(EXIT_TROUBLE);
-}
-
-static _Noreturn void die_write_error(struct filter *f, const char *name, int err)
-{
-    progress_end(&f->progress);
-    if (err == EPIPE)
-        die_quietly_on_broken_pipe();
-    /* SIGINT (SIGTERM, SIGHUP) while a reader holds the pipe full: the user asked to stop, and
-     * what is left could only be flushed by waiting for that reader, so leave at once (no exit
-     * handlers flushing), with the diagnostics so far: a stderr stuck as well gives way to a
-     * second signal. SIGTERM and SIGHUP end as their sender expects. */
-    if (err == EINTR && interrupted) {
-        (void)fflush(stderr);
-        if (interrupted != SIGINT) {
-            signal(interrupted, SIG_DFL);
-            raise(interrupted);
-        }
-        _exit(EXIT_INTERRUPTED);
-    }
-    f->sink.quiet = f->cfg->opts->quiet;
-    struct diag_where at = {.file = name};
-    diag_emit(&f->sink, &at, "io-error", "write error: %s", strerror(err));
-    exit(EXIT_TROUBLE);
-}
-
-void filter_write_run(struct filter *f)
-{
-    const char *run = f->run;
-    size_t len = f->run_len;
-    f->run = NULL;
-    f->run_len = 0;
-    if (len && fwrite(run, 1, len, f->out) != len)
-        die_write_error(f, f->out_name, errno);
-}
-
-static void checked_write(struct filter *f, FILE *stream, const char *name, const char *data,
-                          size_t len)
-{
-    if (stream == f->out && f->run_len)
-        filter_write_run(f);
-    if (len && fwrite(data, 1, len, stream) != len)
-        die_write_error(f, name, errno);
-}
-
-void filter_write(struct filter *f, const char *data, size_t len)
-{
-    if (f->cfg->opts->quiet && f->out == stdout)
-        return;
-    checked_write(f, f->out, f->out_name, data, len);
-}
-
 static void flush_stream(struct filter *f, FILE *stream, const char *name)
 {
     if (stream && fflush(stream) != 0)
-        die_write_error(f, name, errno);
+        filter_die_write_error(f, name, errno);
 }
 
 static void flush_outputs(void *ctx)
@@ -160,117 +82,6 @@ void filter_unused(struct filter *f, unsigned long records)
     f->stats.unused += records;
 }
 
-bool filter_interrupted(void)
-{
-    return interrupted != 0;
-}
-
-static void write_record(struct filter *f, FILE *stream, const char *name, const struct record *rec)
-{
-    if (stream == f->out && f->in_batch) {
-        if (f->run_len && f->run + f->run_len == rec->text) {
-            f->run_len += rec->raw_len + 1;
-            return;
-        }
-        filter_write_run(f);
-        f->run = rec->text;
-        f->run_len = rec->raw_len + 1;
-        return;
-    }
-    checked_write(f, stream, name, rec->text, rec->raw_len);
-    checked_write(f, stream, name, "\n", 1);
-}
-
-void filter_reject(struct filter *f, const struct record *rec)
-{
-    f->stats.rejected++;
-    if (f->rejects && rec->kind != REC_TOO_LONG)
-        write_record(f, f->rejects, f->cfg->opts->rejects, rec);
-    else if (f->rejects)
-        checked_write(f, f->rejects, f->cfg->opts->rejects, "\n", 1);
-}
-
-bool filter_read_message(const struct filter *f, const struct record *rec, struct jscan *js,
-                         struct message *m, struct diag_sink *sink)
-{
-    if (rec->syntax == SYNTAX_ACL && f->ops->parse_acl) {
-        json_t *root = f->ops->parse_acl(f->ops->ctx, rec, sink, f->cfg->opts->now);
-        if (!root)
-            return false;
-        message_init_in(m, rec, root, f->cfg->protocol, js);
-        return true;
-    }
-    return message_read(m, rec, js, f->cfg->protocol, sink);
-}
-
-/* Whether a message read with errors_before errors reported before it, and errors_prepared
- * after its parse and prepare step, goes to --rejects rather than to the output. */
-static bool rejected(const struct filter *f, unsigned long errors_before,
-                     unsigned long errors_prepared)
-{
-    switch (f->cfg->pass) {
-    case PASS_WELL_FORMED:
-        return errors_prepared > errors_before;
-    case PASS_ALL:
-        return false;
-    case PASS_VALID:
-        break;
-    }
-    return f->sink.errors > errors_before; /* any error, the stream checks' too */
-}
-
-void filter_deliver(struct filter *f, struct message *m, unsigned long errors_before)
-{
-    const struct record *rec = m->rec;
-    unsigned long errors_prepared = f->sink.errors;
-    enum verdict v = f->ops->message ? f->ops->message(f->ops->ctx, f, m) : VERDICT_PASS;
-    if (rejected(f, errors_before, errors_prepared)) {
-        filter_reject(f, rec);
-        return;
-    }
-    f->stats.valid++;
-    if (m->output.len)
-        filter_write(f, m->output.buf, m->output.len);
-    if (v == VERDICT_PASS && !(f->cfg->opts->quiet && f->out == stdout))
-        write_record(f, f->out, f->out_name, rec);
-}
-
-static void handle_message(struct filter *f, const struct record *rec)
-{
-    unsigned long errors_before = f->sink.errors;
-    struct message m;
-    if (!filter_read_message(f, rec, f->scan, &m, &f->sink)) {
-        filter_reject(f, rec);
-        return;
-    }
-    if (f->ops->prepare)
-        m.passed = f->ops->prepare(f->ops->ctx, &m, f->scratch, &f->sink);
-    filter_deliver(f, &m, errors_before);
-    message_clear(&m);
-}
-
-void filter_handle_record(struct filter *f, const struct record *rec)
-{
-    f->stats.records++;
-    switch (rec->kind) {
-    case REC_BLANK:
-        f->stats.blank++;
-        return;
-    case REC_TOO_LONG: {
-        struct diag_where at = {.file = rec->file, .line = rec->line};
-        diag_emit(&f->sink, &at, "line-too-long",
-                  rec->message ? "message of %zu bytes is longer than --max-line-bytes=%zu"
-                               : "line of %zu bytes is longer than --max-line-bytes=%zu",
-                  rec->raw_len, f->cfg->opts->max_line_bytes);
-        filter_reject(f, rec);
-        return;
-    }
-    case REC_LINE:
-        handle_message(f, rec);
-        return;
-    }
-}
-
 /* ---- the reader's hooks ---- */
 
 static void before_block(void *ctx)
@@ -285,7 +96,7 @@ static void spill_to_rejects(void *ctx, const char *data, size_t len)
     struct filter *f = ctx;
     jobs_drain(f);
     if (f->rejects && !f->stop)
-        checked_write(f, f->rejects, f->cfg->opts->rejects, data, len);
+        filter_checked_write(f, f->rejects, f->cfg->opts->rejects, data, len);
 }
 
 static void report_io_error(struct filter *f, const char *display, const char *what, int err)
@@ -307,7 +118,7 @@ static void count_unread(struct filter *f, struct reader *r)
 
 static void count_unread_files(struct filter *f, char **files, int nfiles)
 {
-    struct reader_hooks hooks = {.interrupted = &interrupted};
+    struct reader_hooks hooks = {.interrupted = stop_signal_flag()};
     for (int i = 0; i < nfiles && !f->stats.unread_unknown; i++) {
         const char *display = strcmp(files[i], "-") == 0 ? "<stdin>" : files[i];
         struct reader *r = reader_open(files[i], display, 1, READ_JSON, &hooks);
@@ -375,7 +186,7 @@ static void run_file(struct filter *f, const char *path)
         .idle = f->ops->idle ? idle_input : NULL,
         .spill = spill_to_rejects,
         .ctx = f,
-        .interrupted = &interrupted,
+        .interrupted = stop_signal_flag(),
     };
     struct reader *r = f->in =
         reader_open(path, display, f->cfg->opts->max_line_bytes, f->cfg->mode, &hooks);
@@ -386,7 +197,7 @@ static void run_file(struct filter *f, const char *path)
     progress_file(&f->progress, display);
     struct record rec;
     int got = 0;
-    while (!interrupted && !f->stop && (got = reader_next(r, &rec)) > 0) {
+    while (!stop_signal() && !f->stop && (got = reader_next(r, &rec)) > 0) {
         progress_record(&f->progress, rec.column_base + rec.raw_len + rec.had_newline,
                         rec.kind == REC_LINE);
         if (f->jobs) {
@@ -404,9 +215,9 @@ static void run_file(struct filter *f, const char *path)
     jobs_drain(f);
     if (f->count_pending)
         count_unread_ahead(f, r);
-    else if (f->tool_stopped && !f->limit_reached && !interrupted)
+    else if (f->tool_stopped && !f->limit_reached && !stop_signal())
         count_unread(f, r);
-    if (got < 0 && !interrupted)
+    if (got < 0 && !stop_signal())
         report_io_error(f, display, "cannot read", err);
     reader_close(r);
     f->in = NULL;
@@ -617,24 +428,7 @@ static void close_stream(struct filter *f, FILE *stream, const char *name)
         err = errno;
     }
     if (failed)
-        die_write_error(f, name, err ? err : EIO);
-}
-
-static void install_sigint(void)
-{
-    struct sigaction sa, was;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_stop_signal;
-    sigemptyset(&sa.sa_mask);
-    sa.sa_flags = 0; /* no SA_RESTART: a blocked read must return so that we can stop */
-    sigaction(SIGINT, &sa, NULL);
-    /* Left ignored where they are (nohup). */
-    int more[] = {SIGTERM, SIGHUP};
-    for (size_t i = 0; i < sizeof more / sizeof *more; i++)
-        if (sigaction(more[i], NULL, &was) == 0 && was.sa_handler != SIG_IGN)
-            sigaction(more[i], &sa, NULL);
-    if (atexit(die_of_stop_signal) != 0)
-        die_oom();
+        filter_die_write_error(f, name, err ? err : EIO);
 }
 
 static void erase_progress(void *ctx)
@@ -669,7 +463,7 @@ static int run(const struct filter_config *cfg, const struct filter_ops *ops, ch
         diag_observe(&f.sink, cfg->observer);
     f.sink.shows = cfg->shows;
     f.sink.shows_ctx = cfg->shows_ctx;
-    install_sigint();
+    stop_signals_install();
     /* A reader gone is met as EPIPE, so that the diagnostics buffered so far go out first. */
     signal(SIGPIPE, SIG_IGN);
     diag_buffer_stderr();
@@ -690,16 +484,16 @@ static int run(const struct filter_config *cfg, const struct filter_ops *ops, ch
             filter_handle_record(&f, one);
         else
             do
-                for (i = 0; i < nfiles && !interrupted && !f.stop;)
+                for (i = 0; i < nfiles && !stop_signal() && !f.stop;)
                     run_file(&f, files[i++]);
-            while (!interrupted && !f.stop && ops->next_pass && ops->next_pass(ops->ctx, &f));
+            while (!stop_signal() && !f.stop && ops->next_pass && ops->next_pass(ops->ctx, &f));
         progress_end(&f.progress);
         jobs_stop(&f);
-        if (f.limit_reached || (f.tool_stopped && !interrupted))
+        if (f.limit_reached || (f.tool_stopped && !stop_signal()))
             count_unread_files(&f, files + i, nfiles - i);
-        if (!interrupted && !f.stop && ops->end_of_input)
+        if (!stop_signal() && !f.stop && ops->end_of_input)
             ops->end_of_input(ops->ctx, &f);
-        else if ((interrupted || f.limit_reached) && ops->cut_short)
+        else if ((stop_signal() || f.limit_reached) && ops->cut_short)
             ops->cut_short(ops->ctx, &f);
     }
     if (f.limit_reached && !cfg->opts->quiet)
@@ -712,7 +506,7 @@ static int run(const struct filter_config *cfg, const struct filter_ops *ops, ch
     if (f.out != stdout)
         close_stream(&f, stdout, "<stdout>");
     free(f.out_buffer);
-    int status = interrupted     ? EXIT_INTERRUPTED
+    int status = stop_signal()   ? EXIT_INTERRUPTED
                  : f.trouble     ? EXIT_TROUBLE
                  : f.sink.errors ? EXIT_FINDINGS
                                  : EXIT_OK;

@@ -1,85 +1,11 @@
-/* Private to tool/: what the filter loop (filter.c) and its -j pipeline (jobs.c) share. The
- * run's state, the steps of a record's handling that the pipeline takes in input order, and the
- * pipeline's entry points. The tools include filter.h, never this. */
+/* Private to tool/: the -j pipeline, which takes the steps of a record's handling (steps.h) in
+ * worker threads and in input order. The tools include filter.h, never this. */
 #ifndef ACP_JOBS_H
 #define ACP_JOBS_H
 
-#include <stdbool.h>
 #include <stddef.h>
-#include <stdio.h>
 
-#include "tool/filter.h"
-#include "tool/progress.h"
-
-struct stats {
-    unsigned long records, valid, rejected, blank;
-    unsigned long unread; /* lines left unread when --max-errors or the tool stopped the run */
-    bool unread_unknown;  /* and more that could not be counted (a pipe) */
-    unsigned long unused; /* valid records the tool then left unused: unread in the end */
-};
-
-struct jobs;
-
-struct filter {
-    const struct filter_config *cfg;
-    const struct filter_ops *ops;
-    struct diag_sink sink;
-    FILE *out;
-    char *out_buffer; /* ours: given NULL, glibc ignores the size asked for */
-    const char *out_name;
-    FILE *rejects;
-    struct stats stats;
-    struct reader *in;  /* the file being read, if any: a write error exits from deep inside a
-                           read, and what it holds is still the run's */
-    bool trouble;       /* an I/O problem: exit 2 */
-    bool stop;          /* stop reading: --max-errors reached, or the tool asked */
-    bool limit_reached; /* --max-errors reached */
-    bool tool_stopped;  /* the tool asked for no more records (filter_stop) */
-    struct diag_where stop_at; /* the record that reached it */
-    struct progress progress;  /* the line on the terminal of a long run */
-    struct jobs *jobs;         /* --jobs above 1: the worker threads; NULL otherwise */
-    struct jscan *scan;        /* reads every JSON record in this thread; holds its view */
-    struct jscan *scratch;     /* for views of prepare's own in this thread */
-    /* with jobs: where the last record read from this file ends (a copy of the whole record
-     * per record waited for the reader's stores of it) */
-    unsigned long last_end_line;
-    bool last_ends_mid_line;
-    bool stop_mid_line; /* with jobs: the record that reached --max-errors ended mid-line */
-    bool count_pending; /* with jobs: --max-errors stopped the run, unread not counted */
-    /* with jobs, while a batch is finished: its texts lie one after the other, each with its
-     * newline, so the records passed in a row go out as one write (run, run_len) */
-    bool in_batch;
-    const char *run;
-    size_t run_len;
-};
-
-/* ---- filter.c: the steps of a record's handling ---- */
-
-/* Reads rec into m, its view in js. Reads nothing of the run's state but the configuration:
- * worker threads call it too, each with a scanner of its own. */
-bool filter_read_message(const struct filter *f, const struct record *rec, struct jscan *js,
-                         struct message *m, struct diag_sink *sink);
-/* What follows the parse and the tool's prepare step, in input order: the tool's own work, and
- * where the record goes. errors_before is the sink's count of errors before the record. */
-void filter_deliver(struct filter *f, struct message *m, unsigned long errors_before);
-/* Counts rec as rejected and writes it to --rejects. */
-void filter_reject(struct filter *f, const struct record *rec);
-/* The whole handling of one record in this thread: counted, parsed, prepared, delivered. */
-void filter_handle_record(struct filter *f, const struct record *rec);
-/* After each record: whether --max-errors is reached now, and so the run stops there. Inline:
- * it runs for every record, in both files. */
-static inline bool filter_limit_reached(struct filter *f, const struct record *rec)
-{
-    if (!f->cfg->opts->max_errors || f->sink.errors < f->cfg->opts->max_errors)
-        return false;
-    f->stop = f->limit_reached = true;
-    f->stop_at = (struct diag_where){.file = rec->file, .line = rec->end_line};
-    return true;
-}
-/* Writes out the records passed in a row of the batch being finished (f->run). */
-void filter_write_run(struct filter *f);
-
-/* ---- jobs.c: the -j pipeline ---- */
+#include "tool/steps.h"
 
 /* The number of threads --jobs asks for: 0 is one per online core. */
 size_t jobs_wanted(const struct common_opts *o);
