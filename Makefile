@@ -22,7 +22,7 @@ LIBS = $(JANSSON_LIBS) -lm -lpthread $(LDLIBS)
 BUILD ?= build
 BIN   ?= bin
 
-TOOLS = acp-validate acp-convert acp-trace acp-replay acp-send
+TOOLS = acp-validate acp-convert acp-trace acp-replay acp-send acp-tap
 # common/ is a library in layers, one folder a layer, lowest first: base (text, tables, time),
 # diag (the diagnostic sink and its codes), proto (the protocols and conversion), io (reading,
 # transports, commands), engine (the conversation engine), tool (the frame the tools share:
@@ -113,19 +113,20 @@ SANITIZE = -fsanitize=address,undefined,float-cast-overflow -fno-omit-frame-poin
 # that test a shell, a browser, a bus, the docs or the install run once, in make check.
 # `make check-asan ASAN_SUITES=all` runs every suite (check-full does).
 ASAN_SUITES = golden contract badinput hostile fuzz-found acl jscan stream-iacp stream-fipa \
-	convert convert-mapping trace replay send jobs
+	convert convert-mapping trace replay send jobs tap
 check-asan: asan-build
 	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
 	  ACP_UNDER=AddressSanitizer ACP_BUILD=build-asan tests/run build-asan/bin \
 	  $(filter-out all,$(ASAN_SUITES))
 
-# The suite of --jobs under ThreadSanitizer: no data race between its threads. clang's (gcc's
-# needs libtsan, which the other runs do not).
+# The suites of --jobs and of acp-tap (its relays and its capture's writer) under
+# ThreadSanitizer: no data race between their threads. clang's (gcc's needs libtsan, which the
+# other runs do not).
 check-tsan: deps
 	@$(MAKE) -s --no-print-directory CC=clang BUILD=build-tsan BIN=build-tsan/bin \
 	  CFLAGS="-O1 -g -fsanitize=thread" LDFLAGS="-fsanitize=thread" all test-programs
 	@TSAN_OPTIONS=halt_on_error=1:exitcode=66 ACP_UNDER=ThreadSanitizer ACP_BUILD=build-tsan \
-	  tests/run build-tsan/bin tests/jobs.bats
+	  tests/run build-tsan/bin tests/jobs.bats tests/tap.bats
 
 # Under valgrind (tests/valgrind): no leak, no invalid access, no use of uninitialised memory,
 # which ASan does not see. check-valgrind takes the golden cases and the hostile and fuzz-found

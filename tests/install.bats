@@ -14,11 +14,17 @@ load test_helper
         [ -f "$dest/opt/acp/share/fish/vendor_completions.d/$t.fish" ] || fail "no fish completion for $t"
     done
     [ -f "$dest/opt/acp/share/man/man7/acp.7" ]
-    # An installed bash completion stands alone: the shared engine is in the file.
+    # An installed bash completion stands alone: the shared engine is in the file. Its option
+    # names in every tool, the value of --color in each that has it.
     for t in $(cd "$ACP_BIN" && ls acp-*); do
-        run -0 bash -c '. "$1"; COMP_LINE="$2 --color=al"; COMP_POINT=${#COMP_LINE} COMP_WORDBREAKS="=:"
+        run -0 bash -c '. "$1"; COMP_LINE="$2 $3"; COMP_POINT=${#COMP_LINE} COMP_WORDBREAKS="=:"
             "$(complete -p "$2" | sed "s/.*-F \([^ ]*\) .*/\1/")"; printf "%s\n" "${COMPREPLY[@]}"' \
-            _ "$dest/opt/acp/share/bash-completion/completions/$t" "$t"
+            _ "$dest/opt/acp/share/bash-completion/completions/$t" "$t" --vers
+        assert_output --version
+        "$ACP_BIN/$t" --help | grep -q -- --color= || continue
+        run -0 bash -c '. "$1"; COMP_LINE="$2 $3"; COMP_POINT=${#COMP_LINE} COMP_WORDBREAKS="=:"
+            "$(complete -p "$2" | sed "s/.*-F \([^ ]*\) .*/\1/")"; printf "%s\n" "${COMPREPLY[@]}"' \
+            _ "$dest/opt/acp/share/bash-completion/completions/$t" "$t" --color=al
         assert_output always
     done
     run -0 make -s -C "$root" uninstall DESTDIR="$dest" PREFIX=/opt/acp

@@ -53,7 +53,7 @@ one_line_each() {
     sed -e ':a' -e '/\\$/{N;s/\\\n//;ba' -e '}' | sed -E 's/ {2,}# .*$//; s/[[:space:]]+/ /g; s/^ //; s/ $//'
 }
 
-RECIPE_START='^(acp-validate|acp-convert|acp-trace|acp-replay|acp-send|mosquitto_sub|mosquitto_pub|nats|kcat|parallel|jq|if) '
+RECIPE_START='^(acp-validate|acp-convert|acp-trace|acp-replay|acp-send|acp-tap|mosquitto_sub|mosquitto_pub|nats|kcat|parallel|jq|if) '
 
 # The recipes of the docs, one a line: the README's code between "The tools" and "Building" (not
 # the body of the bridge script, which e2e-mqtt.bats runs from the README), the man pages'

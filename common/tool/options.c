@@ -31,6 +31,12 @@ static const struct opt every_tool[] = {
     {NULL, 0, 0, NULL, NULL},
 };
 
+static const struct opt help_and_version[] = {
+    {"help", 'h', no_argument, NULL, "display this help and exit"},
+    {"version", OPT_VERSION, no_argument, NULL, "output version information and exit"},
+    {NULL, 0, 0, NULL, NULL},
+};
+
 static const struct opt checks_group[] = {
     {"quiet", 'q', no_argument, NULL, "write nothing on stdout or stderr; only the exit status"},
     {"strict", OPT_STRICT, no_argument, NULL, "treat warnings as errors"},
@@ -145,7 +151,7 @@ static size_t collect(const struct tool_spec *spec, const struct opt **out, size
                                   (spec->groups & GROUP_CLOCK) ? clock_group : NULL,
                                   (spec->groups & GROUP_PROGRESS) ? progress_group : NULL,
                                   (spec->groups & GROUP_JOBS) ? jobs_group : NULL,
-                                  every_tool};
+                                  (spec->groups & GROUP_COMMAND) ? help_and_version : every_tool};
     size_t n = 0;
     for (size_t t = 0; t < sizeof tables / sizeof *tables; t++)
         for (const struct opt *o = tables[t]; o && o->name && n < max; o++)
@@ -391,10 +397,13 @@ static void set_clock_defaults(struct common_opts *o)
     o->now = time(NULL);
 }
 
-static void build_getopt(const struct opt **all, size_t n, struct option *longs, char *shorts)
+static void build_getopt(const struct opt **all, size_t n, struct option *longs, char *shorts,
+                         bool stop_at_operand)
 {
     char *s = shorts;
-    *s++ = ':'; /* report a missing argument as ':' so that we can word it ourselves */
+    if (stop_at_operand)
+        *s++ = '+'; /* the options after a command's name are the command's */
+    *s++ = ':';     /* report a missing argument as ':' so that we can word it ourselves */
     for (size_t i = 0; i < n; i++) {
         longs[i] = (struct option){all[i]->name, all[i]->has_arg, NULL, all[i]->key};
         if (all[i]->key < 256) {
@@ -446,8 +455,8 @@ int options_parse(const struct tool_spec *spec, struct common_opts *opts, int ar
     const struct opt *all[MAX_OPTIONS];
     size_t n = collect(spec, all, MAX_OPTIONS);
     struct option longs[MAX_OPTIONS + 1];
-    char shorts[2 * MAX_OPTIONS + 2];
-    build_getopt(all, n, longs, shorts);
+    char shorts[2 * MAX_OPTIONS + 3];
+    build_getopt(all, n, longs, shorts, spec->groups & GROUP_COMMAND);
     opterr = 0;
     int key;
     while ((key = getopt_long(argc, argv, shorts, longs, NULL)) != -1) {

@@ -57,6 +57,9 @@ enum {
     GROUP_JOBS = 32, /* --jobs: tools whose per-message work may run on several cores */
     /* --linger: tools whose engine holds a FIPA conversation that ended for late messages */
     GROUP_LINGER = 128,
+    /* A tool that runs a command (acp-tap): its options end at the command's name, and it takes
+     * none of a filter's, only --help and --version besides its own. */
+    GROUP_COMMAND = 256,
 };
 
 enum color_when { COLOR_AUTO, COLOR_ALWAYS, COLOR_NEVER };
