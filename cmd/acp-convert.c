@@ -1,5 +1,6 @@
 /* acp-convert: rewrites a stream of messages from one format into another: IACP 1.1 JSON Lines,
  * Caxton's FIPA JSON Lines, or FIPA's string form as JADE writes it. */
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -458,6 +459,15 @@ static bool convert_alone(void *ctx, struct message *m, struct jscan *scratch,
     enum protocol proto = input_protocol(m);
     if (proto == PROTO_NONE) {
         dialect_no_protocol(m, sink);
+        return false;
+    }
+    if (!convert_maps(proto)) {
+        char name[16]; /* a dialect's name, as the table spells it: short */
+        snprintf(name, sizeof name, "%s", dialect_of(proto)->name);
+        for (char *c = name; *c; c++)
+            *c = (char)toupper((unsigned char)*c);
+        diag_emit(sink, &m->at, "convert-no-mapping",
+                  "%s has no mapping to IACP or FIPA: the message cannot be converted", name);
         return false;
     }
     if (proto == PROTO_IACP && run->to == FORMAT_FIPA)

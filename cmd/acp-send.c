@@ -245,7 +245,7 @@ static const char *peer_message(const struct transport_line *line, json_t **msg,
     *proto = message_protocol(v, CHOOSE_AUTO);
     if (*proto == PROTO_NONE) {
         json_decref(v);
-        return "neither IACP nor FIPA";
+        return "neither IACP, FIPA nor MCP";
     }
     *msg = v;
     return NULL;
@@ -461,7 +461,7 @@ static enum protocol settle_protocol(struct send *s, const struct message *m,
         }
         proto = s->answer_proto;
         if (s->answer_several_receivers &&
-            !json_object_get(message_tree(m), dialect_of(proto)->sender_member)) {
+            !dialect_member_of_tree(message_tree(m), dialect_of(proto)->sender_member)) {
             diag_emit(sink, &m->at, "send-answer",
                       "the message answered went to several receivers: say which one answers "
                       "with sender=NAME");
@@ -470,6 +470,12 @@ static enum protocol settle_protocol(struct send *s, const struct message *m,
     }
     if (proto == PROTO_NONE)
         dialect_no_protocol(m, sink);
+    else if (s->wait && !answers_followed(proto)) {
+        diag_emit(sink, &m->at, "send-not-followed",
+                  "--wait follows the replies of IACP and FIPA, not yet those of --protocol=%s",
+                  dialect_of(proto)->name);
+        return PROTO_NONE;
+    }
     return proto;
 }
 

@@ -12,7 +12,7 @@ enum { OPT_PROTOCOL = OPT_TOOL, OPT_STATELESS, OPT_FROM, OPT_PASS };
 
 static const struct opt validate_options[] = {
     {"protocol", OPT_PROTOCOL, required_argument, "PROTO",
-     "check as 'iacp', 'fipa', or decide per message ('auto', the default)"},
+     "check as 'iacp', 'fipa', 'mcp', or decide per message ('auto', the default)"},
     {"from", OPT_FROM, required_argument, "FORMAT",
      "input: json, fipa-acl (FIPA's string form), or auto (default: per record)"},
     {"now", OPT_NOW, required_argument, "TIME",

@@ -2,7 +2,7 @@
 # One line per option, in the order of --help; the format is explained in acp-tools.bash.
 [[ $(type -t _acp_complete) == function ]] || . "$(dirname "${BASH_SOURCE[0]}")/acp-tools.bash"
 _acp_validate_options='
---protocol=         auto iacp fipa
+--protocol=         auto iacp fipa mcp
 --from=             auto json fipa-acl
 --now=
 --stateless

@@ -1,5 +1,5 @@
 # fish completion for acp-validate
-complete -c acp-validate -l protocol -x -a 'auto iacp fipa' -d 'Protocol to check'
+complete -c acp-validate -l protocol -x -a 'auto iacp fipa mcp' -d 'Protocol to check'
 complete -c acp-validate -l from -x -a 'auto json fipa-acl' -d 'Input format'
 complete -c acp-validate -l now -x -d 'Time relative date-times count from'
 complete -c acp-validate -l stateless -d 'Per-message checks only'

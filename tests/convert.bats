@@ -652,7 +652,7 @@ help_long_options() {
         grep -q "^\\.B ${code//-/\\\\-}\$" "$TESTS_DIR/../man/acp.7" || fail "$code not in acp.7"
     done
     run -0 bash -c "acp-convert --explain=list | grep -c -E '^(acl|convert)-'"
-    assert_output 12
+    assert_output 13
 }
 
 @test "acl: member names that look like the writer's own prefixes come back unchanged" {

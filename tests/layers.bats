@@ -80,8 +80,12 @@ append() {
     append common/report/tracestats.c 'static int planted(const struct message *m) { return m->proto == PROTO_FIPA; }'
     append common/live/session.c 'static void planted(const struct message *m, struct diag_sink *s) { iacp_check(m, NULL, s); }'
     append cmd/acp-trace.c 'static int planted(int c) { return c == CHOOSE_IACP; }'
+    append common/report/tracesummary.c 'static int planted(const struct message *m) { return m->proto == PROTO_MCP; }'
+    append common/live/peer.c 'static void planted(const struct message *m, struct diag_sink *s) { jsonrpc_check_shape(m, NULL, s); }'
     run "$tree/scripts/layers"
     assert_failure
+    assert_output --partial "common/report/tracesummary.c:$(wc -l <"$tree/common/report/tracesummary.c"): names a dialect outside its files"
+    assert_output --partial "common/live/peer.c:$(wc -l <"$tree/common/live/peer.c"): names a dialect outside its files"
     assert_output --partial "common/report/tracestats.c:$(wc -l <"$tree/common/report/tracestats.c"): names a dialect outside its files"
     assert_output --partial "common/live/session.c:$(wc -l <"$tree/common/live/session.c"): names a dialect outside its files"
     assert_output --partial "cmd/acp-trace.c:$(wc -l <"$tree/cmd/acp-trace.c"): names a dialect outside its files"
@@ -92,6 +96,7 @@ append() {
     append common/engine/iacp_stream.c 'static int planted(const struct message *m) { return m->proto == PROTO_IACP; }'
     append common/live/answers_fipa.c 'static int planted(int p) { return p == PROTO_FIPA; }'
     append common/proto/convert.c 'static int planted(int p) { return p == PROTO_IACP; }'
+    append common/proto/mcp.c 'static int planted(const struct message *m) { return m->proto == PROTO_MCP; }'
     append common/report/tracestats.c '/* dialect: planted, with its reason */' \
         'static int planted(const struct message *m) { return m->proto == PROTO_FIPA; }'
     run "$tree/scripts/layers"
@@ -102,5 +107,5 @@ append() {
 @test "dialects: every dialect of the table fills every hook, and the look-ups find it" {
     build_test_programs
     run -0 "$ACP_BUILD/tests/dialects"
-    assert_output $'iacp: 23 hooks\nfipa: 23 hooks'
+    assert_output $'iacp: 23 hooks\nfipa: 23 hooks\nmcp: 23 hooks'
 }

@@ -349,7 +349,7 @@ REQUEST=(performative=request sender=client_001 receiver=agent_123 content.actio
     assert [ -z "$output" ]
     assert_equal "$stderr" "acp-send: <arguments>:1: error: task.reject must carry a string body.reason [iacp-reason]"
     run -1 --separate-stderr acp-send content=x
-    assert_equal "$stderr" "acp-send: <arguments>:1: error: neither IACP (no 'kind' or 'v') nor FIPA (no 'performative') [no-protocol]"
+    assert_equal "$stderr" "acp-send: <arguments>:1: error: neither IACP (no 'kind' or 'v') nor FIPA (no 'performative') nor MCP (no 'jsonrpc') [no-protocol]"
     # nor to a peer: the command is never started
     run -1 --separate-stderr acp-send --exec="sh -c 'touch $BATS_TEST_TMPDIR/started'" kind=task.result from=f
     [ ! -e "$BATS_TEST_TMPDIR/started" ] || fail "the command was started"
@@ -543,7 +543,7 @@ EOF
     assert_equal "$(jq -r .kind <<<"$output")" tool.reply
     assert_equal "$(grep -c 'warning: the peer wrote a line that is not a message' <<<"$stderr")" 3
     [[ $stderr == *"scripted-agent:1: warning: the peer wrote a line that is not a message (not JSON): 'hello'; ignored [peer-garbage]"* ]] || fail "$stderr"
-    [[ $stderr == *"scripted-agent:3: warning: "*"(neither IACP nor FIPA): '{\"x\":1}'"* ]] || fail "$stderr"
+    [[ $stderr == *"scripted-agent:3: warning: "*"(neither IACP, FIPA nor MCP): '{\"x\":1}'"* ]] || fail "$stderr"
 }
 
 @test "a reply_by from now past the year 9999 is refused as such, converted to no integer" {
@@ -802,4 +802,16 @@ EOF
     # an assign without 'to': that alone, not the 'from' it fills in with the queen
     run -1 --separate-stderr acp-send kind=task.assign body.node=x
     assert_equal "$stderr" "acp-send: <arguments>:1: error: missing required member 'to' [iacp-missing]"
+}
+
+# Issue 41: an MCP message is checked and sent as it is composed; --wait does not follow it yet,
+# and says so rather than call a request without its response a success.
+@test "an MCP message: checked as JSON-RPC and sent; --wait says it cannot follow it yet" {
+    run -0 acp-send jsonrpc=2.0 method=ping id:=1
+    assert_output '{"jsonrpc":"2.0","method":"ping","id":1}'
+    run -1 --separate-stderr acp-send jsonrpc=2.0 method=ping id:=null
+    assert_equal "$stderr" "acp-send: <arguments>:1: error: a request's id must not be null [mcp-id]"
+    run -1 --separate-stderr acp-send --wait --exec=cat jsonrpc=2.0 method=ping id:=1
+    assert_output ''
+    assert_equal "$stderr" "acp-send: <arguments>:1: error: --wait follows the replies of IACP and FIPA, not yet those of --protocol=mcp [send-not-followed]"
 }

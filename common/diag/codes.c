@@ -50,9 +50,10 @@ static const struct diag_code input_codes[] = {
      "without being parsed, and copied to --rejects in pieces when that is given. A message of "
      "the string form longer than the limit is skipped the same way, as one record: up to its "
      "end, or, when it cannot be a message, up to the next line that starts one."},
-    {"no-protocol", "error", "the message is neither IACP nor FIPA",
+    {"no-protocol", "error", "the message is neither IACP, FIPA nor MCP",
      "With --protocol=auto a message with a 'kind' or 'v' member is IACP, otherwise one with a "
-     "'performative' member is FIPA. A message with none of them cannot be checked."},
+     "'performative' member is FIPA, otherwise one with a 'jsonrpc' member is MCP. A message "
+     "with none of them cannot be checked."},
     {NULL, NULL, NULL, NULL},
 };
 
@@ -95,6 +96,9 @@ static const struct diag_code tool_codes[] = {
     {"convert-fipa", "error", "a FIPA message cannot be converted",
      "The message has no string performative, or it is not a FIPA communicative act in any "
      "known spelling, so it is reported and skipped."},
+    {"convert-no-mapping", "error", "a message of a dialect acp-convert does not map",
+     "acp-convert maps IACP and FIPA into each other; a message of another dialect (MCP) has no "
+     "mapping to either, so it is reported and skipped."},
     {"convert-kind-unknown", "warning", "an unknown dotted IACP kind written as inform",
      "The mapping table has no row for the kind; it is written as an inform without a "
      "protocol, and x-iacp-kind keeps the kind so that the way back is exact."},
@@ -152,6 +156,9 @@ static const struct diag_code tool_codes[] = {
      "FIPA message is answered with a performative, an IACP one with a kind. A FIPA message "
      "that went to several receivers does not say which of them answers: give sender=NAME. The "
      "message is not sent."},
+    {"send-not-followed", "error", "--wait cannot follow the replies of the message's dialect",
+     "acp-send --wait follows IACP and FIPA conversations to their end; it does not yet follow "
+     "an MCP request to its response. The message is not sent: send it without --wait."},
     {"send-failed", "error", "the conversation ended in a refusal, a rejection or a failure",
      "With --wait, the peer's final answer said no: refuse, failure, not_understood or "
      "reject_proposal (FIPA), task.reject or a task.result whose body.status is not \"ok\" "

@@ -115,7 +115,7 @@ struct agentcheck *agentcheck_new(const struct agentcheck_config *cfg, struct id
 
 static const char *member(const json_t *msg, const char *key)
 {
-    return json_string_value(json_object_get(msg, key));
+    return json_string_value(dialect_member_of_tree(msg, key));
 }
 
 static const char *own_id(const json_t *msg, enum protocol proto)
@@ -174,12 +174,12 @@ static bool names_include(const json_t *v, const char *agent)
 
 static const json_t *sender_of(const json_t *msg, enum protocol proto)
 {
-    return json_object_get(msg, dialect_of(proto)->sender_member);
+    return dialect_member_of_tree(msg, dialect_of(proto)->sender_member);
 }
 
 static const json_t *receiver_of(const json_t *msg, enum protocol proto)
 {
-    return json_object_get(msg, dialect_of(proto)->receivers_member);
+    return dialect_member_of_tree(msg, dialect_of(proto)->receivers_member);
 }
 
 enum agent_role agentcheck_role(const struct agentcheck *ac, const struct message *m)
@@ -535,7 +535,7 @@ void agentcheck_live(struct agentcheck *ac, const struct transport_line *line, d
     json_t *msg = json_loadb(line->text, line->len, JSON_REJECT_DUPLICATES, &err);
     enum protocol proto = msg ? message_protocol(msg, CHOOSE_AUTO) : PROTO_NONE;
     if (!msg || !dialect_of(proto)) {
-        report_garbage(ac, line, msg ? "neither IACP nor FIPA" : err.text, sink);
+        report_garbage(ac, line, msg ? "neither IACP, FIPA nor MCP" : err.text, sink);
         json_decref(msg);
         return;
     }

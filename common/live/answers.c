@@ -23,6 +23,11 @@ static char *dup_or_null(const char *s)
     return s ? xstrdup(s) : NULL;
 }
 
+bool answers_followed(enum protocol proto)
+{
+    return rules_of(proto) != NULL;
+}
+
 void answers_set_state(struct answers *a, const char *text)
 {
     sb_reset(&a->state);
@@ -41,7 +46,7 @@ struct answers *answers_new(const json_t *sent, enum protocol proto)
     a->proto = proto;
     a->flow = flow;
     a->id = dup_or_null(json_member_string(sent, d->id.name));
-    a->sender = dup_or_null(d->agent_name_tree(json_object_get(sent, d->sender_member)));
+    a->sender = dup_or_null(d->agent_name_tree(dialect_member_of_tree(sent, d->sender_member)));
     r->begin(a, sent);
     return a;
 }

@@ -42,6 +42,8 @@ struct answers;
 /* Follows the conversation sent (a completed message of protocol proto) opens; NULL when sent
  * expects no answer. */
 struct answers *answers_new(const json_t *sent, enum protocol proto);
+/* Whether the replies to messages of proto can be followed (IACP's, FIPA's; MCP's later). */
+bool answers_followed(enum protocol proto);
 void answers_free(struct answers *a);
 
 enum answer_role answers_classify(const struct answers *a, const json_t *msg, enum protocol proto);

@@ -1345,3 +1345,8 @@ bool convert_respell(json_t *fipa, enum fipa_spelling spelling)
     json_object_set_new_nocheck(fipa, "performative", valid_string(fipa_act_name(act, spelling)));
     return true;
 }
+
+bool convert_maps(enum protocol proto)
+{
+    return proto == PROTO_IACP || proto == PROTO_FIPA; /* dialect: the mapping is these two's */
+}

@@ -46,6 +46,9 @@ void converter_free(struct converter *c);
 
 /* A new FIPA object for an IACP one, read through its view (performative in snake_case), or
  * NULL after reporting why (convert-iacp) at *at. */
+/* Whether messages of proto have a mapping: IACP's and FIPA's, into each other. */
+bool convert_maps(enum protocol proto);
+
 json_t *convert_iacp_to_fipa(struct converter *c, const struct jv *iacp, struct diag_sink *sink,
                              const struct diag_where *at);
 

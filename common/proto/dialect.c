@@ -3,10 +3,12 @@
 #include <ctype.h>
 #include <string.h>
 
-const struct dialect *const dialects[] = {&dialect_iacp, &dialect_fipa, NULL};
+const struct dialect *const dialects[] = {&dialect_iacp, &dialect_fipa, &dialect_mcp, NULL};
 
-/* The dialects' codes, in the order of dialects[] (tests/drivers/dialects checks it). */
-const struct diag_code *const diag_dialect_tables[] = {iacp_codes, fipa_codes, NULL};
+/* The dialects' codes, in the order of dialects[], a core's before its first profile's
+ * (tests/drivers/dialects checks it). */
+const struct diag_code *const diag_dialect_tables[] = {iacp_codes, fipa_codes, jsonrpc_codes,
+                                                       mcp_codes, NULL};
 
 const struct dialect *dialect_of(enum protocol proto)
 {
@@ -70,7 +72,7 @@ void message_check(const struct message *m, const struct check_rules *rules, str
 const char *message_sender(const struct message *m)
 {
     const struct dialect *d = message_dialect(m);
-    return d ? d->agent_name(jv_object_get(m->view, d->sender_member)) : NULL;
+    return d ? d->agent_name(dialect_member_of(m->view, d->sender_member)) : NULL;
 }
 
 const char *message_act(const struct message *m)

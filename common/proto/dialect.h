@@ -49,7 +49,14 @@ struct dialect {
     const char *answers_member;   /* the id of the message it answers: IACP ref, FIPA in_reply_to */
     const char *sender_member;    /* IACP from, FIPA sender */
     const char *receivers_member; /* IACP to, FIPA receiver: one agent or an array of them */
-    const char *act_member;       /* IACP kind, FIPA performative */
+    /* A response carries the id of the request it answers as its own id (JSON-RPC's): then
+     * answers_member is NULL. */
+    bool answers_by_own_id;
+    /* The envelope names its sender and receivers; false where they are the sides of a session,
+     * which a capture knows and the message does not (MCP's client and server): then
+     * sender_member and receivers_member are NULL. */
+    bool names_agents;
+    const char *act_member; /* IACP kind, FIPA performative */
     /* What ties a message to its conversation, the first present, for a diagram's label (NULL
      * ends the list). */
     const char *const *label_id_members;
@@ -86,13 +93,17 @@ struct dialect {
 
     /* The dialect's diagnostic codes (its own file), ending with an entry whose code is NULL. */
     const struct diag_code *codes;
+    /* The protocol it is a profile of, whose rules and codes it shares with the other profiles
+     * (JSON-RPC 2.0's, "jsonrpc", for MCP), or NULL. */
+    const char *core_name;
+    const struct diag_code *core_codes;
     /* Reports every per-message finding for a message of the dialect. */
     void (*check)(const struct message *m, const struct check_rules *rules, struct diag_sink *sink);
 };
 
 /* Each defined at the end of its own file; their codes each in a file of its own. */
-extern const struct dialect dialect_iacp, dialect_fipa;
-extern const struct diag_code iacp_codes[], fipa_codes[];
+extern const struct dialect dialect_iacp, dialect_fipa, dialect_mcp;
+extern const struct diag_code iacp_codes[], fipa_codes[], jsonrpc_codes[], mcp_codes[];
 
 /* The dialects, in the order auto-detection tries them, ending with NULL. */
 extern const struct dialect *const dialects[];
@@ -105,6 +116,17 @@ const struct dialect *dialect_named(const char *name);
  * whose marks it has, else PROTO_NONE. */
 enum protocol dialect_recognise(const struct jv *view);
 enum protocol dialect_recognise_tree(const json_t *root);
+
+/* An envelope's member (sender_member, ...) of view, or of a tree; NULL where the dialect has no
+ * such member (MCP names no agent). */
+static inline const struct jv *dialect_member_of(const struct jv *view, const char *member)
+{
+    return member ? jv_object_get(view, member) : NULL;
+}
+static inline json_t *dialect_member_of_tree(const json_t *root, const char *member)
+{
+    return member ? json_object_get(root, member) : NULL;
+}
 
 /* The agents of an envelope's receivers member (one agent, or an array of them), in order:
  * for (a = dialect_agents_first(set); a; a = dialect_agents_next(set, a)). */

@@ -517,6 +517,7 @@ const struct dialect dialect_fipa = {
     .answers_member = "in_reply_to",
     .sender_member = "sender",
     .receivers_member = "receiver",
+    .names_agents = true,
     .act_member = "performative",
     .label_id_members = (const char *const[]){"conversation_id", "in_reply_to", "reply_with", NULL},
     .answers_by_conversation = true,

@@ -324,6 +324,7 @@ const struct dialect dialect_iacp = {
     .answers_member = "ref",
     .sender_member = "from",
     .receivers_member = "to",
+    .names_agents = true,
     .act_member = "kind",
     .label_id_members = (const char *const[]){"ref", "id", NULL},
     .answers_by_conversation = false,

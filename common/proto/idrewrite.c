@@ -211,10 +211,10 @@ static bool rewrite_reference(struct idrewrite *r, json_t *root, const char *key
 bool idrewrite_message(struct idrewrite *r, json_t *root, enum protocol proto, bool fresh)
 {
     const struct dialect *d = dialect_of(proto);
-    if (!d)
+    if (!d || !d->answers_member) /* ids that no member of another names: nothing to pair */
         return false;
-    const char *sender = agent_name(json_object_get(root, d->sender_member));
-    const char *receiver = agent_name(json_object_get(root, d->receivers_member));
+    const char *sender = agent_name(dialect_member_of_tree(root, d->sender_member));
+    const char *receiver = agent_name(dialect_member_of_tree(root, d->receivers_member));
     bool changed = false;
     if (fresh)
         changed |= rewrite_own(r, root, d->id.name, sender);

@@ -12,13 +12,14 @@
 #include "diag/diag.h"
 #include "proto/jscan.h"
 
-enum protocol { PROTO_NONE, PROTO_IACP, PROTO_FIPA };
+enum protocol { PROTO_NONE, PROTO_IACP, PROTO_FIPA, PROTO_MCP };
 
 /* What --protocol chose: a protocol, of the same value, or auto (by the message's members). */
 enum protocol_choice {
     CHOOSE_AUTO = PROTO_NONE,
     CHOOSE_IACP = PROTO_IACP,
-    CHOOSE_FIPA = PROTO_FIPA
+    CHOOSE_FIPA = PROTO_FIPA,
+    CHOOSE_MCP = PROTO_MCP
 };
 
 struct dialect;

@@ -271,7 +271,7 @@ static void remember_drawn(struct trace_diagram *t, const struct message *m, siz
 /* The receivers of a message: IACP's to, FIPA's receiver (one, or a set). */
 static const struct jv *receivers(const struct message *m, const struct dialect *d, size_t *n)
 {
-    const struct jv *to = jv_object_get(m->view, d->receivers_member);
+    const struct jv *to = dialect_member_of(m->view, d->receivers_member);
     *n = jv_is_array(to) ? jv_array_size(to) : to ? 1 : 0;
     return to;
 }

@@ -42,16 +42,29 @@ static bool marked(const struct dialect_member *marks)
     return true;
 }
 
-static void check(const struct dialect *d, size_t position)
+/* Whether every code of codes starts with name and a '-', and is the one the table finds. */
+static bool named_for(const struct diag_code *codes, const char *name)
+{
+    for (const struct diag_code *c = codes; c && c->code; c++)
+        if (strncmp(c->code, name, strlen(name)) != 0 || c->code[strlen(name)] != '-' ||
+            diag_code_find(c->code) != c)
+            return false;
+    return true;
+}
+
+/* position: where d's codes should be in diag_dialect_tables; moved past them. */
+static void check(const struct dialect *d, size_t *position)
 {
     int before = holes;
     need(d, "name", named(d->name));
     need(d, "protocol", d->proto != PROTO_NONE);
     need(d, "marks", marked(d->marks));
     need(d, "id", named(d->id.name) && strlen(d->id.name) == d->id.len);
-    need(d, "answers_member", named(d->answers_member));
-    need(d, "sender_member", named(d->sender_member));
-    need(d, "receivers_member", named(d->receivers_member));
+    /* a member that the dialect says its messages do not have is NULL, and named otherwise */
+    need(d, "answers_member", d->answers_by_own_id ? !d->answers_member : named(d->answers_member));
+    need(d, "sender_member", d->names_agents ? named(d->sender_member) : !d->sender_member);
+    need(d, "receivers_member",
+         d->names_agents ? named(d->receivers_member) : !d->receivers_member);
     need(d, "act_member", named(d->act_member));
     need(d, "label_id_members", listed(d->label_id_members));
     need(d, "result_act", named(d->result_act));
@@ -69,11 +82,14 @@ static void check(const struct dialect *d, size_t position)
     need(d, "check", d->check != NULL);
     need(d, "codes", d->codes && d->codes[0].code);
     need(d, "its codes among the run's, in the table's order",
-         d->codes && diag_dialect_tables[position] == d->codes);
-    for (const struct diag_code *c = d->codes; c && c->code; c++)
-        need(d, "codes named for it", strncmp(c->code, d->name, strlen(d->name)) == 0 &&
-                                          c->code[strlen(d->name)] == '-' &&
-                                          diag_code_find(c->code) == c);
+         d->codes && diag_dialect_tables[*position] == d->codes);
+    need(d, "core_name and core_codes both or neither", !d->core_name == !d->core_codes);
+    if (d->core_codes)
+        need(d, "its core's codes among the run's, just before its own",
+             *position > 0 && diag_dialect_tables[*position - 1] == d->core_codes);
+    (*position)++;
+    need(d, "codes named for it", named_for(d->codes, d->name));
+    need(d, "its core's codes named for its core", named_for(d->core_codes, d->core_name));
     need(d, "dialect_of finds it", dialect_of(d->proto) == d);
     need(d, "dialect_named finds it", d->name && dialect_named(d->name) == d);
     if (holes == before)
@@ -82,9 +98,16 @@ static void check(const struct dialect *d, size_t position)
 
 int main(void)
 {
-    size_t n = 0;
-    for (const struct dialect *const *d = dialects; *d; d++, n++)
-        check(*d, n);
+    size_t n = 0, tables = 0;
+    for (const struct dialect *const *d = dialects; *d; d++, n++) {
+        if ((*d)->core_codes && (tables == 0 || diag_dialect_tables[tables - 1] != (*d)->core_codes))
+            tables++; /* the first profile of its core: the core's codes come just before */
+        check(*d, &tables);
+    }
+    if (diag_dialect_tables[tables]) {
+        printf("a table of codes of no dialect\n");
+        holes++;
+    }
     if (n == 0) {
         printf("no dialect\n");
         return 1;

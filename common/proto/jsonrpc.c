@@ -1,0 +1,152 @@
+#include "proto/jsonrpc.h"
+
+#include <string.h>
+
+#include "base/escape.h"
+
+enum jsonrpc_kind jsonrpc_kind_of(const struct jv *view)
+{
+    if (!jv_object_get(view, "method"))
+        return JSONRPC_RESPONSE;
+    return jv_object_get(view, "id") ? JSONRPC_REQUEST : JSONRPC_NOTIFICATION;
+}
+
+static const char *type_name(const struct jv *v)
+{
+    static const char *const names[] = {
+        [JV_OBJECT] = "an object",   [JV_ARRAY] = "an array",     [JV_STRING] = "a string",
+        [JV_INTEGER] = "an integer", [JV_REAL] = "a real number", [JV_TRUE] = "true",
+        [JV_FALSE] = "false",        [JV_NULL] = "null",
+    };
+    return names[v->type];
+}
+
+static void check_version(const struct message *m, struct diag_sink *sink)
+{
+    const struct jv *v = jv_object_get(m->view, "jsonrpc");
+    const char *s = jv_string_value(v);
+    if (s && strcmp(s, "2.0") == 0)
+        return;
+    if (!v) {
+        diag_emit(sink, &m->at, "jsonrpc-version", "no jsonrpc member: it must be \"2.0\"");
+        return;
+    }
+    if (!s) {
+        diag_emit(sink, &m->at, "jsonrpc-version", "jsonrpc must be the string \"2.0\", not %s",
+                  type_name(v));
+        return;
+    }
+    struct strbuf shown = STRBUF_INIT;
+    escape_text(&shown, s, jv_string_length(v), 40);
+    diag_emit(sink, &m->at, "jsonrpc-version", "jsonrpc must be \"2.0\", not \"%s\"", shown.buf);
+    sb_free(&shown);
+}
+
+/* A request's id: a string or a number in the core (null discouraged, a fraction too); the
+ * profile may allow only strings and integers. */
+static void check_request_id(const struct message *m, const struct jv *id,
+                             const struct jsonrpc_profile *p, struct diag_sink *sink)
+{
+    if (jv_is_string(id) || jv_is_integer(id))
+        return;
+    if (jv_is_null(id) || jv_is_real(id)) {
+        if (p->id_strict_code)
+            diag_emit(sink, &m->at, p->id_strict_code, "a request's id must not be %s",
+                      jv_is_null(id) ? "null" : "a number with a fraction");
+        return;
+    }
+    diag_emit(sink, &m->at, "jsonrpc-id", "an id must be a string or a number, not %s",
+              type_name(id));
+}
+
+static bool starts_with(const char *s, const char *prefix)
+{
+    return strncmp(s, prefix, strlen(prefix)) == 0;
+}
+
+static void check_call(const struct message *m, const struct jsonrpc_profile *p,
+                       struct diag_sink *sink)
+{
+    const struct jv *method = jv_object_get(m->view, "method");
+    const struct jv *id = jv_object_get(m->view, "id");
+    if (!jv_is_string(method))
+        diag_emit(sink, &m->at, "jsonrpc-method", "method must be a string, not %s",
+                  type_name(method));
+    if (jv_object_get(m->view, "result") || jv_object_get(m->view, "error"))
+        diag_emit(sink, &m->at, "jsonrpc-shape",
+                  "a message with a method is a request or a notification: it carries no result "
+                  "or error");
+    const struct jv *params = jv_object_get(m->view, "params");
+    if (params && !jv_is_object(params) && !jv_is_array(params))
+        diag_emit(sink, &m->at, "jsonrpc-params", "params must be an object or an array, not %s",
+                  type_name(params));
+    else if (jv_is_array(params) && p->params_object_code)
+        diag_emit(sink, &m->at, p->params_object_code, "params must be an object, not an array");
+    if (!id)
+        return;
+    check_request_id(m, id, p, sink);
+    const char *name = jv_string_value(method);
+    if (p->notification_prefix && name && starts_with(name, p->notification_prefix))
+        diag_emit(sink, &m->at, p->notification_id_code,
+                  "a notification carries no id (its method starts with %s)",
+                  p->notification_prefix);
+}
+
+static void check_error_object(const struct message *m, const struct jv *error,
+                               struct diag_sink *sink)
+{
+    if (!jv_is_object(error)) {
+        diag_emit(sink, &m->at, "jsonrpc-error", "error must be an object, not %s",
+                  type_name(error));
+        return;
+    }
+    const struct jv *code = jv_object_get(error, "code");
+    if (!code)
+        diag_emit(sink, &m->at, "jsonrpc-error", "the error has no code (an integer)");
+    else if (!jv_is_integer(code))
+        diag_emit(sink, &m->at, "jsonrpc-error", "error.code must be an integer, not %s",
+                  type_name(code));
+    const struct jv *message = jv_object_get(error, "message");
+    if (!message)
+        diag_emit(sink, &m->at, "jsonrpc-error", "the error has no message (a string)");
+    else if (!jv_is_string(message))
+        diag_emit(sink, &m->at, "jsonrpc-error", "error.message must be a string, not %s",
+                  type_name(message));
+}
+
+static void check_response(const struct message *m, struct diag_sink *sink)
+{
+    const struct jv *id = jv_object_get(m->view, "id");
+    const struct jv *result = jv_object_get(m->view, "result");
+    const struct jv *error = jv_object_get(m->view, "error");
+    if (!id && !result && !error) {
+        diag_emit(sink, &m->at, "jsonrpc-shape",
+                  "neither a request (method) nor a response (id, with result or error)");
+        return;
+    }
+    if (!id)
+        diag_emit(sink, &m->at, "jsonrpc-shape", "a response carries the id of its request");
+    else if (jv_is_null(id) && !error)
+        diag_emit(sink, &m->at, "jsonrpc-id",
+                  "a null id answers only a request that could not be read, with an error");
+    else if (!jv_is_null(id) && !jv_is_string(id) && !jv_is_number(id))
+        diag_emit(sink, &m->at, "jsonrpc-id", "an id must be a string or a number, not %s",
+                  type_name(id));
+    if (result && error)
+        diag_emit(sink, &m->at, "jsonrpc-response",
+                  "a response carries a result or an error, not both");
+    else if (!result && !error)
+        diag_emit(sink, &m->at, "jsonrpc-response", "a response carries a result or an error");
+    if (error)
+        check_error_object(m, error, sink);
+}
+
+void jsonrpc_check_shape(const struct message *m, const struct jsonrpc_profile *profile,
+                         struct diag_sink *sink)
+{
+    check_version(m, sink);
+    if (jsonrpc_kind_of(m->view) == JSONRPC_RESPONSE)
+        check_response(m, sink);
+    else
+        check_call(m, profile, sink);
+}

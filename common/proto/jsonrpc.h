@@ -1,0 +1,37 @@
+/* The JSON-RPC 2.0 core that a dialect of JSON-RPC (MCP; A2A or the Agent Client Protocol later)
+ * builds on: what a message is (a request, a notification, a response) and the checks of its
+ * shape, which every such dialect shares; what a dialect adds is a profile (struct
+ * jsonrpc_profile), its own rules and codes over the core's. */
+#ifndef ACP_JSONRPC_H
+#define ACP_JSONRPC_H
+
+#include <stdbool.h>
+
+#include "proto/message.h"
+
+enum jsonrpc_kind {
+    JSONRPC_REQUEST,      /* a method and an id */
+    JSONRPC_NOTIFICATION, /* a method and no id */
+    JSONRPC_RESPONSE,     /* no method: an id, with a result or an error */
+};
+
+/* What a dialect of JSON-RPC makes stricter than the core. */
+struct jsonrpc_profile {
+    /* params, when present, is an object (MCP), not an array too (the core): the code when not */
+    const char *params_object_code;
+    /* a request's id is never null, nor a number with a fraction (MCP): the code when it is */
+    const char *id_strict_code;
+    /* methods of notifications, by their prefix ("notifications/"), which never carry an id:
+     * the code when one does (NULL: no such rule) */
+    const char *notification_prefix;
+    const char *notification_id_code;
+};
+
+/* What kind of message view is, by its members. */
+enum jsonrpc_kind jsonrpc_kind_of(const struct jv *view);
+
+/* Reports every finding of the core's rules on m's shape, as profile makes them. */
+void jsonrpc_check_shape(const struct message *m, const struct jsonrpc_profile *profile,
+                         struct diag_sink *sink);
+
+#endif

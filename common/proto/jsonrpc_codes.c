@@ -1,0 +1,32 @@
+/* The diagnostic codes of the JSON-RPC 2.0 core that MCP (and any profile after it) is built on,
+ * with their explanations: its part of the table --explain and acp(7) give (diag/codes.c). Codes
+ * are stable: never rename one. A MUST of the specification broken is an error. */
+#include "proto/dialect.h"
+
+const struct diag_code jsonrpc_codes[] = {
+    {"jsonrpc-version", "error", "jsonrpc is not \"2.0\"",
+     "Every JSON-RPC 2.0 message carries the member jsonrpc, exactly the string \"2.0\" "
+     "(JSON-RPC 2.0, sections 4 and 5: MUST). A server that meets another value answers with "
+     "the error -32600, Invalid Request."},
+    {"jsonrpc-method", "error", "method is not a string",
+     "A request or a notification names the method to call in method, a string (JSON-RPC 2.0, "
+     "section 4: MUST)."},
+    {"jsonrpc-id", "error", "an id is neither a string nor a number",
+     "An id is a string, a number or null (JSON-RPC 2.0, section 4); a response carries the "
+     "id of the request it answers, null only when that request could not be read, and then "
+     "with an error (section 5)."},
+    {"jsonrpc-params", "error", "params is neither an object nor an array",
+     "params, when present, holds the arguments of the call by name (an object) or by position "
+     "(an array) (JSON-RPC 2.0, section 4.2: MUST)."},
+    {"jsonrpc-response", "error", "a response has both result and error, or neither",
+     "A response carries result when the call succeeded and error when it failed, exactly one "
+     "of the two (JSON-RPC 2.0, section 5: MUST, MUST NOT)."},
+    {"jsonrpc-error", "error", "an error is not an object with an integer code and a message",
+     "The error of a response is an object whose code is an integer and whose message is a "
+     "string; data is optional (JSON-RPC 2.0, section 5.1: MUST)."},
+    {"jsonrpc-shape", "error", "a message is neither a request, a notification nor a response",
+     "A request has method and id, a notification method without id, a response id with result "
+     "or error (JSON-RPC 2.0, sections 4, 4.1 and 5). A message with method and a result or an "
+     "error, or with neither method nor id, is none of them."},
+    {NULL, NULL, NULL, NULL},
+};

@@ -1,0 +1,127 @@
+#include "proto/mcp.h"
+
+#include "proto/dialect.h"
+#include "proto/jsonrpc.h"
+
+/* What MCP makes stricter than JSON-RPC 2.0 (the specification's Base Protocol, Messages). */
+static const struct jsonrpc_profile mcp_profile = {
+    .params_object_code = "mcp-params",
+    .id_strict_code = "mcp-id",
+    .notification_prefix = "notifications/",
+    .notification_id_code = "mcp-notification-id",
+};
+
+void mcp_check(const struct message *m, struct diag_sink *sink)
+{
+    jsonrpc_check_shape(m, &mcp_profile, sink);
+}
+
+static void mcp_check_by_rules(const struct message *m, const struct check_rules *rules,
+                               struct diag_sink *sink)
+{
+    (void)rules;
+    mcp_check(m, sink);
+}
+
+/* A message names no agent: who sent it is the side of the session it came from, which a capture
+ * says and the message does not. */
+static const char *mcp_agent_name(const struct jv *agent)
+{
+    (void)agent;
+    return NULL;
+}
+
+static const char *mcp_agent_name_tree(const json_t *agent)
+{
+    (void)agent;
+    return NULL;
+}
+
+/* A request's or a notification's method; a response is named by its outcome. */
+static const char *mcp_act_name(const struct jv *view)
+{
+    const char *method = jv_member_string(view, "method");
+    if (method)
+        return method;
+    if (jv_object_get(view, "error"))
+        return "(error)";
+    return jv_object_get(view, "result") ? "(result)" : "(no method)";
+}
+
+/* A message carries no time: a capture's record does. */
+static bool mcp_time(const struct jv *view, double *t)
+{
+    (void)view;
+    (void)t;
+    return false;
+}
+
+static bool mcp_time_tree(const json_t *root, double *t, bool *whole_second)
+{
+    (void)root;
+    (void)t;
+    (void)whole_second;
+    return false;
+}
+
+static bool mcp_beyond_era(const json_t *root)
+{
+    (void)root;
+    return false;
+}
+
+static void mcp_set_time(json_t *root, double wall)
+{
+    (void)root;
+    (void)wall;
+}
+
+static const char *mcp_act_canonical(const char *act)
+{
+    return act;
+}
+
+/* Progress comes in notifications of its own, not as partial results. */
+static bool mcp_partial(const struct jv *view)
+{
+    (void)view;
+    return false;
+}
+
+static bool mcp_partial_tree(const json_t *root)
+{
+    (void)root;
+    return false;
+}
+
+const struct dialect dialect_mcp = {
+    .proto = PROTO_MCP,
+    .name = "mcp",
+    .marks = (const struct dialect_member[]){DIALECT_MEMBER("jsonrpc"), {0}},
+    .id = DIALECT_MEMBER("id"),
+    /* a response answers the request of its own id; no member names a sender or a receiver */
+    .answers_member = NULL,
+    .sender_member = NULL,
+    .receivers_member = NULL,
+    .answers_by_own_id = true,
+    .names_agents = false,
+    .act_member = "method",
+    .label_id_members = (const char *const[]){"id", NULL},
+    .answers_by_conversation = false,
+    .result_act = "(result)",
+    .partial_result_act = "(partial result)",
+    .agent_name = mcp_agent_name,
+    .agent_name_tree = mcp_agent_name_tree,
+    .act_name = mcp_act_name,
+    .time = mcp_time,
+    .time_tree = mcp_time_tree,
+    .beyond_era = mcp_beyond_era,
+    .set_time = mcp_set_time,
+    .act_canonical = mcp_act_canonical,
+    .partial = mcp_partial,
+    .partial_tree = mcp_partial_tree,
+    .codes = mcp_codes,
+    .core_name = "jsonrpc",
+    .core_codes = jsonrpc_codes,
+    .check = mcp_check_by_rules,
+};

@@ -1,0 +1,21 @@
+/* The diagnostic codes of MCP's own rules, with their explanations (the JSON-RPC 2.0 core's are
+ * jsonrpc_codes.c): its part of the table --explain and acp(7) give (diag/codes.c). Codes are
+ * stable: never rename one. A MUST of the specifications broken is an error, a SHOULD a warning. */
+#include "proto/dialect.h"
+
+const struct diag_code mcp_codes[] = {
+    /* MCP's own rules on a message (the specification's Base Protocol, Messages). */
+    {"mcp-id", "error", "a request's id is null or a number with a fraction",
+     "MCP requests carry an id that is a string or an integer; unlike base JSON-RPC, it MUST "
+     "NOT be null (MCP Base Protocol, Messages, Requests). A number with a fraction, which "
+     "JSON-RPC 2.0 discourages, is no integer."},
+    {"mcp-params", "error", "params is an array",
+     "MCP's params are always an object, their members named by the method's schema (MCP "
+     "schema: every request's and notification's params is an object). JSON-RPC 2.0 allows an "
+     "array; MCP does not use one."},
+    {"mcp-notification-id", "error", "a notification carries an id",
+     "Notifications, the methods under notifications/, are never answered and MUST NOT carry "
+     "an id (MCP Base Protocol, Messages, Notifications). With one it is a request that no "
+     "peer will answer."},
+    {NULL, NULL, NULL, NULL},
+};
