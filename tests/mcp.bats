@@ -1,0 +1,67 @@
+# MCP through the tools: a session of real peers (the TypeScript SDK's client and server-everything,
+# pinned in tests/package.json) captured by acp-tap and checked, and a misbehaving server of our own
+# whose messages fire the rules of the JSON-RPC shape.
+load test_helper
+
+PEERS=$TESTS_DIR/node_modules/@modelcontextprotocol
+
+needs_peers() {
+    command -v node >/dev/null || skip "node is not installed"
+    [ -f "$PEERS/server-everything/dist/index.js" ] && [ -d "$PEERS/sdk" ] ||
+        skip "MCP's peers are not installed (scripts/deps installs them)"
+}
+
+@test "the SDK client and server-everything through acp-tap: relayed, captured whole, valid" {
+    needs_peers
+    cd "$BATS_TEST_TMPDIR"
+    run -0 --separate-stderr node "$TESTS_DIR/drivers/mcp-session.mjs" \
+        acp-tap --out=cap.jsonl -- node "$PEERS/server-everything/dist/index.js" stdio
+    assert_output '[{"type":"text","text":"Echo: hi"}]'
+    # the session: started, then every request of the client answered by the server, in order
+    run -0 jq -r 'select(.seq) | "\(.dir) \(.message.method // "response") \(.message.id // "-")"' cap.jsonl
+    assert_line --index 0 "in initialize 0"
+    assert_line --index 1 "out response 0"
+    assert_line --index 2 "in notifications/initialized -"
+    local requests responses
+    requests=$(grep -c '^in [a-z/]* [0-9]' <<<"$output")
+    responses=$(grep -c '^out response [0-9]' <<<"$output")
+    [ "$requests" -eq 6 ] && [ "$responses" -eq 6 ] || fail "$requests requests, $responses responses"
+    run -0 jq -r 'select(.event) | .event' cap.jsonl
+    assert_output $'start\nend'
+    # every message of both peers keeps the JSON-RPC shape: all of them pass, and nothing is said
+    local messages
+    messages=$(jq -s 'map(select(has("message"))) | length' cap.jsonl)
+    run -0 --separate-stderr bash -c "jq -c 'select(has(\"message\")) | .message' cap.jsonl | acp-validate --protocol=mcp"
+    [ "$stderr" = "" ] || fail "$stderr"
+    [ "${#lines[@]}" -eq "$messages" ] && [ "$messages" -ge 13 ] || fail "${#lines[@]} of $messages messages passed"
+}
+
+@test "a misbehaving server, tapped: each broken message fires its rule, and a stray print is text" {
+    cd "$BATS_TEST_TMPDIR"
+    cat >server <<'SERVER'
+#!/bin/sh
+# answers the first line with every way a message can break, then ends
+read -r request
+echo 'Server started'
+echo '{"jsonrpc":"1.0","id":0,"result":{}}'
+echo '{"jsonrpc":"2.0","id":0,"result":{},"error":{"code":-32603,"message":"x"}}'
+echo '{"jsonrpc":"2.0","id":1,"method":"notifications/message","params":{"level":"info"}}'
+echo '{"jsonrpc":"2.0","id":2,"method":"sampling/createMessage","params":[]}'
+echo '{"jsonrpc":"2.0","id":null,"method":"ping"}'
+echo '{"jsonrpc":"2.0","id":0,"error":{"code":"internal"}}'
+SERVER
+    chmod +x server
+    run -0 bash -c "echo '{\"jsonrpc\":\"2.0\",\"id\":0,\"method\":\"ping\"}' | acp-tap --out=cap.jsonl -- ./server"
+    run -0 jq -r 'select(.dir == "out" and has("text")) | .text' cap.jsonl
+    assert_output "Server started"
+    run -1 --separate-stderr bash -c "jq -c 'select(has(\"message\")) | .message' cap.jsonl | acp-validate"
+    run -0 bash -c "sed -n 's/.*\[\([a-z-]*\)\]\$/\1/p' <<<\"\$1\" | sort | uniq -c | awk '{ print \$2, \$1 }'" _ "$stderr"
+    assert_output - <<'CODES'
+jsonrpc-error 2
+jsonrpc-response 1
+jsonrpc-version 1
+mcp-id 1
+mcp-notification-id 1
+mcp-params 1
+CODES
+}
