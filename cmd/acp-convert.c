@@ -457,6 +457,8 @@ static bool convert_alone(void *ctx, struct message *m, struct jscan *scratch,
 {
     struct convert_run *run = ctx;
     enum protocol proto = input_protocol(m);
+    if (m->capture.event)
+        return false; /* a capture's record of its session: no message, nothing to write */
     if (proto == PROTO_NONE) {
         dialect_no_protocol(m, sink);
         return false;

@@ -736,10 +736,16 @@ static enum verdict replay_message(void *ctx, struct filter *f, struct message *
         filter_unused(f, 1);
         return VERDICT_WRITTEN;
     }
+    if (m->capture.event)
+        return VERDICT_WRITTEN; /* a capture's record of its session: no message to replay */
     r->pass_messages++;
     double t = 0;
     bool whole = false;
     bool has_time = schedule_message_time(message_tree(m), m->proto, &t, &whole);
+    if (!has_time && !isnan(m->capture.time)) { /* a capture's record says when it was read */
+        t = m->capture.time;
+        has_time = true;
+    }
     if (!has_time && needs_time(r)) {
         report_no_time(f, m);
         return VERDICT_WRITTEN;

@@ -357,6 +357,8 @@ static enum verdict trace_message(void *ctx, struct filter *f, struct message *m
 {
     struct trace *t = ctx;
     t->filter = f;
+    if (m->capture.event)
+        return VERDICT_WRITTEN; /* a capture's record of its session, no message to trace */
     t->inside = true;
     if (t->diagram)
         trace_diagram_begin(t->diagram, m);

@@ -28,6 +28,10 @@ needs_peers() {
     [ "$requests" -eq 6 ] && [ "$responses" -eq 6 ] || fail "$requests requests, $responses responses"
     run -0 jq -r 'select(.event) | .event' cap.jsonl
     assert_output $'start\nend'
+    # the capture as it is: every record passes, nothing said
+    run -0 --separate-stderr acp-validate cap.jsonl
+    [ "$stderr" = "" ] || fail "$stderr"
+    [ "$output" = "$(cat cap.jsonl)" ] || fail "the capture did not pass whole"
     # every message of both peers keeps the JSON-RPC shape: all of them pass, and nothing is said
     local messages
     messages=$(jq -s 'map(select(has("message"))) | length' cap.jsonl)

@@ -202,3 +202,60 @@ jq -c 'select(has("message")) | .message' forager.jsonl | acp-validate
 EOF
     [ "${#lines[@]}" -ge 2 ]
 }
+
+# A capture of two sessions of an echoing agent, one of them with a stray print and a batch.
+capture_of_two_sessions() {
+    printf '%s\n' '{"jsonrpc":"2.0","id":0,"method":"ping"}' '{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{}}' |
+        acp-tap --out="$1" --session=a -- cat >/dev/null
+    printf '%s\n' '{"jsonrpc":"2.0","id":0,"method":"ping"}' 'Server started' '[{"jsonrpc":"2.0","method":"ping","id":1}]' |
+        acp-tap --out="$1" --session=b -- cat >/dev/null
+}
+
+@test "every tool reads a capture as it is: its messages checked, a line that was no message an error, its events passed" {
+    local cap=$BATS_TEST_TMPDIR/cap.jsonl
+    capture_of_two_sessions "$cap"
+    run -1 --separate-stderr acp-validate "$cap"
+    # what passed is the capture but for the records of lines that were no message, as they came
+    [ "$output" = "$(grep -v -e '"text":' -e '"message":\[' "$cap")" ] || fail "output: $output"
+    run -0 bash -c "sed -n 's/.*error: \(.*\)$/\1/p' <<<\"\$1\"" _ "$stderr"
+    assert_output - <<'EOF2'
+the agent was sent a line that is not JSON: 'Server started' [capture-not-message]
+the agent was sent an array, not an object [capture-not-object]
+the agent wrote a line that is not JSON: 'Server started' [capture-not-message]
+the agent wrote an array, not an object [capture-not-object]
+EOF2
+    # the events are no messages: the trace counts the six messages of the two sessions
+    run -1 --separate-stderr acp-trace --format=stats "$cap"
+    assert_equal "$(jq -c '[.messages, .kinds]' <<<"$output")" '[6,{"ping":4,"tools/list":2}]'
+}
+
+@test "a capture -j 2 reads as -j 1, in acp-validate and acp-trace" {
+    local cap=$BATS_TEST_TMPDIR/cap.jsonl
+    capture_of_two_sessions "$cap"
+    # enough records that the workers take batches of them
+    seq 1 20000 | awk '{ printf "{\"jsonrpc\":\"2.0\",\"id\":%d,\"method\":\"tools/call\",\"params\":{\"name\":\"t%d\"}}\n", $1, $1 % 7 }' |
+        acp-tap --out="$cap" --session=c -- cat >/dev/null
+    capture_of_two_sessions "$cap"
+    local tool
+    for tool in acp-validate "acp-trace --format=stats"; do
+        run -1 --separate-stderr $tool -j 1 "$cap"
+        local one=$output one_err=$stderr
+        run -1 --separate-stderr $tool -j 2 "$cap"
+        [ "$output" = "$one" ] && [ "$stderr" = "$one_err" ] || fail "$tool: -j 2 differs"
+    done
+}
+
+@test "acp-replay schedules a capture's messages by their records' times, and leaves its events out" {
+    local cap=$BATS_TEST_TMPDIR/cap.jsonl
+    printf '%s\n' '{"jsonrpc":"2.0","id":0,"method":"ping"}' |
+        acp-tap --out="$cap" --session=a -- sh -c 'cat; sleep 0.5; echo "{\"jsonrpc\":\"2.0\",\"id\":9,\"method\":\"ping\"}"' >/dev/null
+    local start end
+    start=$(date +%s.%N)
+    run -0 acp-replay "$cap"
+    end=$(date +%s.%N)
+    [ "${#lines[@]}" -eq 3 ] || fail "${#lines[@]} lines: $output"
+    run -0 jq -r '.dir' <<<"$output"
+    assert_output $'in\nout\nout'
+    # the half second the agent waited before its last line
+    awk -v a="$start" -v b="$end" 'BEGIN { exit !(b - a >= 0.45) }' || fail "replayed in $(awk -v a="$start" -v b="$end" 'BEGIN { print b - a }') s"
+}

@@ -21,6 +21,16 @@ static const struct diag_code input_codes[] = {
     {"not-object", "error", "the line's top-level value is not an object",
      "Every message is one JSON object per line; an array, string, number, true, false or null "
      "at the top level is not a message."},
+    {"capture-not-message", "error", "a line of a capture is no message",
+     "In a capture file of acp-tap, the record of a line that was not JSON (a stray print on a "
+     "server's stdout, which breaks the one-message-a-line framing of a stdio transport: MCP's "
+     "Transports, stdio, MUST NOT write anything that is not a message), or of one longer than "
+     "acp-tap's --max-line-bytes, whose text was not kept. The record is rejected; the others "
+     "go on."},
+    {"capture-not-object", "error", "a message of a capture is not an object",
+     "In a capture file of acp-tap, the record of a line that was JSON but no object: an "
+     "array (a JSON-RPC batch, which MCP allowed in its 2025-03-26 revision alone) or a "
+     "scalar. The record is rejected; the others go on."},
     {"trailing-data", "error", "bytes follow the object on the same line",
      "After the closing brace of the object only white space may follow; two objects on one line "
      "are two messages glued together, which a bus never delivers."},

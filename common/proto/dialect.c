@@ -63,6 +63,8 @@ void dialect_no_protocol(const struct message *m, struct diag_sink *sink)
 void message_check(const struct message *m, const struct check_rules *rules, struct diag_sink *sink)
 {
     const struct dialect *d = message_dialect(m);
+    if (m->capture.event)
+        return; /* a record of the capture's session, no message to check */
     if (d)
         d->check(m, rules, sink);
     else

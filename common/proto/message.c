@@ -1,9 +1,12 @@
 #include "proto/message.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/escape.h"
 #include "proto/dialect.h"
+#include "proto/taprecord.h"
 
 static const char utf8_bom[3] = {'\xef', '\xbb', '\xbf'};
 
@@ -197,6 +200,8 @@ void message_init_in(struct message *m, const struct record *rec, json_t *root,
     m->tree = root;
     m->own = js ? NULL : jscan_new();
     m->view = jscan_of_tree(js ? js : m->own, root);
+    m->view_place = 0;
+    m->capture = (struct message_capture){.time = NAN};
     settle(m, rec, choice);
 }
 
@@ -204,6 +209,48 @@ void message_init(struct message *m, const struct record *rec, json_t *root,
                   enum protocol_choice choice)
 {
     message_init_in(m, rec, root, choice, NULL);
+}
+
+/* Takes a capture record's message as the message (or its event as a record of no message); false
+ * after saying why when the record holds a line that was no message. */
+static bool unwrap_capture(struct message *m, const struct record *rec, struct diag_sink *sink)
+{
+    struct taprecord r;
+    m->capture = (struct message_capture){.time = NAN};
+    if (!taprecord_read(m->view, &r))
+        return true;
+    m->capture = (struct message_capture){.present = true,
+                                          .out = r.dir == TAPRECORD_OUT,
+                                          .session_place = (uint32_t)(r.session - m->view),
+                                          .time = r.time};
+    struct diag_where at = {.file = rec->file, .line = rec->line};
+    const char *side = r.dir == TAPRECORD_OUT ? "the agent wrote" : "the agent was sent";
+    struct strbuf shown = STRBUF_INIT;
+    switch (r.kind) {
+    case TAPRECORD_MESSAGE:
+        if (!jv_is_object(r.message)) {
+            diag_emit(sink, &at, "capture-not-object", "%s %s, not an object", side,
+                      r.message->type == JV_ARRAY ? "an array" : "a JSON value");
+            return false;
+        }
+        m->view_place = (uint32_t)(r.message - m->view);
+        m->view = r.message;
+        return true;
+    case TAPRECORD_TEXT:
+        escape_text(&shown, r.text, r.text_len, 80);
+        diag_emit(sink, &at, "capture-not-message", "%s a line that is not JSON: '%s'", side,
+                  shown.buf);
+        sb_free(&shown);
+        return false;
+    case TAPRECORD_TOO_LONG:
+        diag_emit(sink, &at, "capture-not-message",
+                  "%s a line longer than acp-tap's --max-line-bytes, not kept", side);
+        return false;
+    case TAPRECORD_EVENT:
+        m->capture.event = true;
+        return true;
+    }
+    return true;
 }
 
 bool message_read(struct message *m, const struct record *rec, struct jscan *js,
@@ -221,8 +268,11 @@ bool message_read(struct message *m, const struct record *rec, struct jscan *js,
         return true;
     }
     m->view = view;
+    m->view_place = 0;
     m->tree = NULL;
     m->own = NULL;
+    if (!unwrap_capture(m, rec, sink))
+        return false;
     settle(m, rec, choice);
     return true;
 }
@@ -232,13 +282,17 @@ void message_rebind(struct message *m, struct jscan *js)
     if (m->own)
         return;
     m->view = m->tree ? jscan_of_tree(js, m->tree) : jscan_scan(js, m->rec->text, m->rec->len);
+    if (!m->tree)
+        m->view += m->view_place;
+    else /* the tree is the message's alone: the record around it is not in the view */
+        m->view_place = m->capture.session_place = 0;
     find_id(m);
     m->at.id = m->id;
 }
 
 void message_rebind_view(struct message *m, const struct jv *view)
 {
-    m->view = view;
+    m->view = view + m->view_place;
     /* the id's place, not a walk of the members: the view is in another core's cache */
     m->id = m->at.id = m->id_place ? jv_string_value(&view[m->id_place]) : NULL;
 }
@@ -302,4 +356,11 @@ const char *message_conversation_id(struct strbuf *sb, const char *agent, const 
     sb_addc(sb, '/');
     sb_adds(sb, id);
     return sb->buf;
+}
+
+const char *message_session(const struct message *m)
+{
+    if (!m->capture.session_place)
+        return NULL; /* no capture record, or a view made again of the message's tree alone */
+    return jv_string_value(m->view - m->view_place + m->capture.session_place);
 }

@@ -24,11 +24,24 @@ enum protocol_choice {
 
 struct dialect;
 
+/* Where a message of a capture file (acp-tap's records, proto/taprecord.h) came from: which way it
+ * went, when, and in which session. */
+struct message_capture {
+    bool present;           /* the record is a capture record */
+    bool event;             /* of an event of the session (start, end, dropped): no message */
+    bool out;               /* the agent wrote it (its stdout); else it was written to the agent */
+    uint32_t session_place; /* the session's node in the record's view (message_session) */
+    double time;            /* unix seconds; NAN: unknown */
+};
+
 struct message {
     const struct record *rec;
     const struct jv *view; /* the object as the checks read it; valid until message_clear */
-    json_t *tree;          /* the object as a jansson tree, or NULL until message_tree made it */
-    struct jscan *own;     /* holds view when the message was made from a tree; else NULL */
+    /* view's node in the record's view: 0, or the message a capture record holds */
+    uint32_t view_place;
+    struct message_capture capture;
+    json_t *tree;      /* the object as a jansson tree, or NULL until message_tree made it */
+    struct jscan *own; /* holds view when the message was made from a tree; else NULL */
     enum protocol proto;
     const struct dialect *dialect; /* proto's (dialect.h), NULL for none */
     const char *id;                /* IACP id or FIPA reply_with, when a string; valid as view */
@@ -103,6 +116,9 @@ void message_clear(struct message *m);
  * the stream checks name it: the agent's name with % and / written %25 and %2F, a "/", then the
  * id as it is. Written into sb; returns sb's text. */
 const char *message_conversation_id(struct strbuf *sb, const char *agent, const char *id);
+
+/* The session of a message of a capture file, valid as its view; NULL for another message. */
+const char *message_session(const struct message *m);
 
 /* A string member, or NULL when absent or not a string. */
 const char *json_member_string(const json_t *obj, const char *key);
