@@ -69,3 +69,41 @@ mcp-notification-id 1
 mcp-params 1
 CODES
 }
+
+# A capture where each side breaks the pairing once, and the same messages as bare lines.
+pairing_capture() {
+    printf '%s\n' '{"jsonrpc":"2.0","id":0,"method":"ping"}' '{"jsonrpc":"2.0","id":0,"method":"tools/list"}' \
+        '{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"slow"}}' |
+        acp-tap --out="$1" --session=s -- sh -c '
+            read -r first; read -r second; read -r third
+            echo "{\"jsonrpc\":\"2.0\",\"id\":0,\"result\":{}}"
+            echo "{\"jsonrpc\":\"2.0\",\"id\":0,\"result\":{}}"
+            echo "{\"jsonrpc\":\"2.0\",\"id\":7,\"error\":{\"code\":-32601,\"message\":\"no\"}}"
+            echo "{\"jsonrpc\":\"2.0\",\"id\":0,\"method\":\"roots/list\"}"' >/dev/null
+}
+
+@test "pairing in a capture: an id reused in progress, a response to no request, a request never answered" {
+    cd "$BATS_TEST_TMPDIR"
+    pairing_capture cap.jsonl
+    run -1 --separate-stderr acp-validate cap.jsonl
+    run -0 bash -c "sed -n 's/^acp-validate: cap.jsonl:\([0-9]*\): \(.*\)$/\1 \2/p' <<<\"\$1\"" _ "$stderr"
+    assert_output - <<'EOF2'
+3 error: the client reuses the id of its request 'ping', still in progress (see line 2) [mcp-id-reused]
+6 error: the server answers a request of the client that is not in progress (never sent, a notification, or answered already) [jsonrpc-no-request]
+7 error: the server answers a request of the client that is not in progress (never sent, a notification, or answered already) [jsonrpc-no-request]
+4 warning: the client's request 'tools/call' was never answered [jsonrpc-unanswered]
+8 warning: the server's request 'roots/list' was never answered [jsonrpc-unanswered]
+EOF2
+    # the two sides number their ids each on its own: the server's request 0 pairs with nothing
+    # of the client's; and the sessions stay apart
+    run -0 bash -c "sed 's/\"session\":\"s\"/\"session\":\"t\"/' cap.jsonl >>cap2.jsonl; cat cap.jsonl cap2.jsonl | acp-validate --stateless >/dev/null"
+    run -1 --separate-stderr bash -c "cat cap.jsonl cap2.jsonl | acp-validate"
+    [ "$(grep -c 'mcp-id-reused' <<<"$stderr")" -eq 2 ] || fail "$stderr"
+}
+
+@test "bare JSON-RPC lines say no side: they are checked one by one, not paired" {
+    cd "$BATS_TEST_TMPDIR"
+    pairing_capture cap.jsonl
+    run -0 --separate-stderr bash -c "jq -c 'select(has(\"message\")) | .message' cap.jsonl | acp-validate"
+    assert_equal "$stderr" ""
+}

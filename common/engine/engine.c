@@ -11,7 +11,8 @@
 #include "proto/dialect.h"
 
 /* The streams the engine keeps, one a dialect, in the order they finish. */
-static const struct stream_ops *const stream_table[] = {&iacp_stream_ops, &fipa_stream_ops};
+static const struct stream_ops *const stream_table[] = {&iacp_stream_ops, &fipa_stream_ops,
+                                                        &mcp_stream_ops};
 enum { STREAMS = sizeof stream_table / sizeof stream_table[0] };
 
 /* A stream, and what the engine keeps of it. */

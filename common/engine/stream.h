@@ -1,6 +1,6 @@
 /* A dialect's half of the conversation engine, as one table of operations: engine.c keeps a
  * stream for each table and hands each message to its dialect's, and never names one. Each
- * table is defined at the end of its own file (iacp_stream.c, fipa_stream.c). */
+ * table is defined at the end of its own file (iacp_stream.c, fipa_stream.c, mcp_stream.c). */
 #ifndef ACP_STREAM_H
 #define ACP_STREAM_H
 
@@ -40,6 +40,6 @@ struct stream_ops {
 };
 
 /* Each defined at the end of its own file. */
-extern const struct stream_ops iacp_stream_ops, fipa_stream_ops;
+extern const struct stream_ops iacp_stream_ops, fipa_stream_ops, mcp_stream_ops;
 
 #endif

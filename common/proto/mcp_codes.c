@@ -17,5 +17,10 @@ const struct diag_code mcp_codes[] = {
      "Notifications, the methods under notifications/, are never answered and MUST NOT carry "
      "an id (MCP Base Protocol, Messages, Notifications). With one it is a request that no "
      "peer will answer."},
+    {"mcp-id-reused", "error", "a request reuses the id of one still in progress",
+     "A request's id MUST NOT have been used by the same sender before in the session (MCP "
+     "Base Protocol, Messages, Requests); one still in progress, reused, makes its response "
+     "answer either. In a capture of acp-tap, related_line names the request whose id was "
+     "reused; only ids of requests in progress are remembered."},
     {NULL, NULL, NULL, NULL},
 };

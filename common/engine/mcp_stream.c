@@ -1,0 +1,258 @@
+/* MCP's half of the conversation engine: the pairing of JSON-RPC requests and responses in a
+ * capture, session by session. A request is in progress from its record until the other side's
+ * response with its id; the sides number their ids each on its own (both SDKs count from 0), so
+ * a request is known by its session, the side that sent it and its id. Only a capture says the
+ * side: bare JSON-RPC lines are not paired (acp-validate(1) says so). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/escape.h"
+#include "base/keyform.h"
+#include "base/strmap.h"
+#include "engine/stream.h"
+#include "proto/dialect.h"
+
+/* A request in progress, in the order of their records (a list, so that what is left at the end
+ * is told in input order). */
+struct pending {
+    struct pending *prev, *next;
+    char *key;        /* the strmap's: session, side, id in keyform */
+    const char *file; /* one of the stream's file names */
+    unsigned long line;
+    char *method; /* kept short: what a diagnostic quotes */
+    bool from_server;
+};
+
+struct mcp_stream {
+    const struct engine_config *cfg;
+    struct strmap *pending; /* key -> struct pending */
+    struct pending *first, *last;
+    size_t npending;
+    struct strmap *files; /* display name -> its copy, which the pendings point to */
+    struct siphash_key secret;
+    double now;
+};
+
+static struct mcp_stream *of(struct stream *s)
+{
+    return (struct mcp_stream *)s;
+}
+
+static struct stream *mcp_stream_new(const struct engine_config *cfg, conversation_done_fn done,
+                                     void *ctx)
+{
+    (void)done;
+    (void)ctx;
+    struct mcp_stream *s = xcalloc(1, sizeof *s);
+    s->cfg = cfg;
+    s->pending = strmap_new();
+    s->files = strmap_new();
+    if (!siphash_key_draw(&s->secret))
+        die_oom();
+    s->now = NAN;
+    return (struct stream *)s;
+}
+
+static const char *file_copy(struct mcp_stream *s, const char *file)
+{
+    if (!file)
+        return NULL;
+    char *kept = strmap_get(s->files, file);
+    if (!kept) {
+        kept = xstrdup(file);
+        strmap_put(s->files, kept, kept);
+    }
+    return kept;
+}
+
+/* The key of the request of side from_server with id in session: the id as its JSON text, so
+ * that 1 and "1" stay apart, the whole in keyform. */
+static char *request_key(struct mcp_stream *s, const char *session, bool from_server,
+                         const struct jv *id)
+{
+    struct strbuf raw = STRBUF_INIT;
+    sb_adds(&raw, session ? session : "");
+    sb_addc(&raw, '\x1f');
+    sb_addc(&raw, from_server ? 's' : 'c');
+    if (jv_is_string(id)) {
+        sb_addc(&raw, '"');
+        sb_add(&raw, jv_string_value(id), jv_string_length(id));
+    } else {
+        sb_addf(&raw, "%lld", (long long)jv_integer_value(id));
+    }
+    struct key_form_buf buf;
+    size_t len;
+    const char *form = key_form(&s->secret, raw.buf, raw.len, &buf, &len);
+    char *key = xstrndup(form, len);
+    sb_free(&raw);
+    return key;
+}
+
+static void unlink_pending(struct mcp_stream *s, struct pending *p)
+{
+    *(p->prev ? &p->prev->next : &s->first) = p->next;
+    *(p->next ? &p->next->prev : &s->last) = p->prev;
+    strmap_remove(s->pending, p->key);
+    s->npending--;
+    free(p->key);
+    free(p->method);
+    free(p);
+}
+
+/* What a diagnostic quotes of a method: its first 80 bytes, made safe to show. */
+static char *method_shown(const struct jv *method)
+{
+    struct strbuf shown = STRBUF_INIT;
+    const char *name = jv_string_value(method);
+    if (name)
+        escape_text(&shown, name, jv_string_length(method), 80);
+    else
+        sb_adds(&shown, "(no method)");
+    return sb_detach(&shown);
+}
+
+static void open_request(struct mcp_stream *s, const struct message *m, char *key, bool from_server,
+                         struct diag_sink *sink)
+{
+    struct pending *was = strmap_get(s->pending, key);
+    if (was) {
+        struct diag_where at = m->at;
+        at.related_file = was->file != m->at.file ? was->file : NULL;
+        at.related_line = was->line;
+        diag_emit(sink, &at, "mcp-id-reused",
+                  "the %s reuses the id of its request '%s', still in progress",
+                  from_server ? "server" : "client", was->method);
+        unlink_pending(s, was);
+    }
+    struct pending *p = xcalloc(1, sizeof *p);
+    p->key = key;
+    p->file = file_copy(s, m->at.file);
+    p->line = m->at.line;
+    p->method = method_shown(jv_object_get(m->view, "method"));
+    p->from_server = from_server;
+    p->prev = s->last;
+    *(s->last ? &s->last->next : &s->first) = p;
+    s->last = p;
+    strmap_put(s->pending, key, p);
+    if (++s->npending > s->cfg->max_open && s->first)
+        unlink_pending(s, s->first); /* forgotten: what is kept stays bounded */
+}
+
+static void answer(struct mcp_stream *s, const struct message *m, char *key, bool from_server,
+                   struct diag_sink *sink)
+{
+    struct pending *p = strmap_get(s->pending, key);
+    free(key);
+    if (p) {
+        unlink_pending(s, p);
+        return;
+    }
+    diag_emit(sink, &m->at, "jsonrpc-no-request",
+              "the %s answers a request of the %s that is not in progress (never sent, a "
+              "notification, or answered already)",
+              from_server ? "server" : "client", from_server ? "client" : "server");
+}
+
+static const char *mcp_stream_feed(struct stream *stream, const struct message *m,
+                                   struct diag_sink *sink)
+{
+    struct mcp_stream *s = of(stream);
+    if (!m->capture.present || m->capture.event)
+        return NULL; /* which side sent a bare line, no line says */
+    if (!isnan(m->capture.time) && !(m->capture.time <= s->now))
+        s->now = m->capture.time;
+    bool from_server = m->capture.out;
+    const struct jv *id = jv_object_get(m->view, "id");
+    if (!jv_is_string(id) && !jv_is_integer(id))
+        return NULL; /* a notification, or an id its own check rejected */
+    const char *session = message_session(m);
+    if (jv_object_get(m->view, "method"))
+        open_request(s, m, request_key(s, session, from_server, id), from_server, sink);
+    else
+        answer(s, m, request_key(s, session, !from_server, id), from_server, sink);
+    return NULL;
+}
+
+static const char *mcp_stream_failed(struct stream *stream, const struct message *m,
+                                     struct findings **own)
+{
+    (void)stream;
+    (void)m;
+    (void)own;
+    return NULL;
+}
+
+static void mcp_stream_note(struct stream *stream, const struct diag_finding *finding)
+{
+    (void)stream;
+    (void)finding;
+}
+
+static void mcp_stream_finish(struct stream *stream, struct diag_sink *sink)
+{
+    struct mcp_stream *s = of(stream);
+    while (s->first) {
+        struct pending *p = s->first;
+        struct diag_where at = {.file = p->file, .line = p->line};
+        diag_emit(sink, &at, "jsonrpc-unanswered", "the %s's request '%s' was never answered",
+                  p->from_server ? "server" : "client", p->method);
+        unlink_pending(s, p);
+    }
+}
+
+static void mcp_stream_hand_over(struct stream *stream)
+{
+    (void)stream;
+}
+
+static double mcp_stream_now(const struct stream *stream)
+{
+    return ((const struct mcp_stream *)stream)->now;
+}
+
+static void mcp_stream_advance(struct stream *stream, double now, const struct diag_where *where,
+                               struct diag_sink *sink)
+{
+    (void)where;
+    (void)sink;
+    struct mcp_stream *s = of(stream);
+    if (!(now <= s->now))
+        s->now = now;
+}
+
+static double mcp_stream_next_due(const struct stream *stream)
+{
+    (void)stream;
+    return INFINITY;
+}
+
+static void free_file(void *file)
+{
+    free(file);
+}
+
+static void mcp_stream_free(struct stream *stream)
+{
+    struct mcp_stream *s = of(stream);
+    while (s->first)
+        unlink_pending(s, s->first);
+    strmap_free(s->pending, NULL);
+    strmap_free(s->files, free_file);
+    free(s);
+}
+
+const struct stream_ops mcp_stream_ops = {
+    .proto = PROTO_MCP,
+    .open = mcp_stream_new,
+    .feed = mcp_stream_feed,
+    .failed = mcp_stream_failed,
+    .note = mcp_stream_note,
+    .finish = mcp_stream_finish,
+    .hand_over = mcp_stream_hand_over,
+    .now = mcp_stream_now,
+    .advance = mcp_stream_advance,
+    .next_due = mcp_stream_next_due,
+    .free = mcp_stream_free,
+    .digest = NULL,
+};
