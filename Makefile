@@ -182,7 +182,8 @@ demo: deps
 	@scripts/demo $(BIN)
 
 bench: all $(BUILD)/gen-colony $(BUILD)/gen-fipa $(BUILD)/gen-adversarial $(BUILD)/parse-floor \
-	$(BUILD)/peak-rss $(BUILD)/replay-lateness $(BUILD)/forager $(BUILD)/tests/hash-flood
+	$(BUILD)/peak-rss $(BUILD)/replay-lateness $(BUILD)/round-trip $(BUILD)/forager \
+	$(BUILD)/tests/hash-flood
 	@bench/run $(BIN) $(BUILD)
 
 install: all
@@ -224,7 +225,8 @@ clean:
 
 # Tools for tests and benchmarks, not installed: the capture generators and measures of bench/
 # (parse-floor and the example agent link jansson), built with the tools' flags.
-BENCH_PROGS = gen-colony gen-adversarial gen-fipa gen-clean gen-mixed peak-rss replay-lateness
+BENCH_PROGS = gen-colony gen-adversarial gen-fipa gen-clean gen-mixed peak-rss replay-lateness \
+	round-trip
 $(BENCH_PROGS:%=$(BUILD)/%): $(BUILD)/%: bench/%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -o $@ $<
