@@ -21,6 +21,7 @@ _acp_send_options='
 --clock-skew=
 --idle-timeout=
 --max-open=
+--request-timeout=
 --fipa-profile=     caxton standard
 --now=
 --seed=

@@ -23,6 +23,7 @@ _acp_trace_options='
 --clock-skew=
 --idle-timeout=
 --max-open=
+--request-timeout=
 --linger=
 --wall-clock
 --fipa-profile=     caxton standard

@@ -17,6 +17,7 @@ _acp_validate_options='
 --clock-skew=
 --idle-timeout=
 --max-open=
+--request-timeout=
 --linger=
 --wall-clock
 --fipa-profile=     caxton standard

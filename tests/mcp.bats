@@ -107,3 +107,49 @@ EOF2
     run -0 --separate-stderr bash -c "jq -c 'select(has(\"message\")) | .message' cap.jsonl | acp-validate"
     assert_equal "$stderr" ""
 }
+
+# A record of acp-tap's, by hand: session, time (seconds after 12:00:00), dir, message.
+record() {
+    printf '{"tap":1,"session":"%s","time":"2026-12-06T12:%02d:%02d.000000Z","seq":1,"dir":"%s","message":%s}\n' \
+        "$1" $(($2 / 60)) $(($2 % 60)) "$3" "$4"
+}
+
+@test "--request-timeout: a request without a response that long is told once, and a late response still answers it" {
+    {
+        record s 0 in '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"slow"}}'
+        record s 1 in '{"jsonrpc":"2.0","id":2,"method":"ping"}'
+        record s 2 out '{"jsonrpc":"2.0","id":2,"result":{}}'
+        record s 30 in '{"jsonrpc":"2.0","id":3,"method":"ping"}'
+        record s 30 out '{"jsonrpc":"2.0","id":3,"result":{}}'
+        record s 70 in '{"jsonrpc":"2.0","id":4,"method":"ping"}'
+        record s 71 out '{"jsonrpc":"2.0","id":1,"result":{"content":[]}}'
+        record s 72 out '{"jsonrpc":"2.0","id":4,"result":{}}'
+    } >"$BATS_TEST_TMPDIR/cap.jsonl"
+    run -0 --separate-stderr acp-validate "$BATS_TEST_TMPDIR/cap.jsonl"
+    assert_equal "$stderr" "acp-validate: $BATS_TEST_TMPDIR/cap.jsonl:1: warning: the client's request 'tools/call' has had no response for 60s (--request-timeout) [mcp-request-timeout]"
+    run -0 --separate-stderr acp-validate --request-timeout=20 "$BATS_TEST_TMPDIR/cap.jsonl"
+    assert_equal "$(grep -c 'mcp-request-timeout' <<<"$stderr")" 1
+    run -0 --separate-stderr acp-validate --request-timeout=2m "$BATS_TEST_TMPDIR/cap.jsonl"
+    assert_equal "$stderr" ""
+    run -2 acp-validate --request-timeout=0 </dev/null
+}
+
+@test "--request-timeout with --wall-clock: a live request left without a response is told while the input is quiet" {
+    local fifo=$BATS_TEST_TMPDIR/fifo now
+    mkfifo "$fifo"
+    acp-validate --wall-clock --request-timeout=0.5 <"$fifo" >/dev/null 2>"$BATS_TEST_TMPDIR/err" &
+    local validate=$!
+    exec 5>"$fifo"
+    now=$(date -u +%Y-%m-%dT%H:%M:%S.%6NZ)
+    printf '{"tap":1,"session":"s","time":"%s","seq":1,"dir":"in","message":{"jsonrpc":"2.0","id":1,"method":"ping"}}\n' "$now" >&5
+    local i
+    for i in $(seq 50); do
+        grep -q mcp-request-timeout "$BATS_TEST_TMPDIR/err" && break
+        sleep 0.1
+    done
+    exec 5>&-
+    wait "$validate" || true
+    grep -q "<stdin>:1: warning: the client's request 'ping' has had no response for 0.5s" "$BATS_TEST_TMPDIR/err" ||
+        fail "not told while the input was open: $(cat "$BATS_TEST_TMPDIR/err")"
+    [ "$i" -lt 50 ] || fail "not told within 5 s"
+}

@@ -13,6 +13,7 @@ void engine_config_defaults(struct engine_config *cfg)
         .linger = 2,
         .clock_skew = 30,
         .idle_timeout = 3600,
+        .request_timeout = 60, /* the MCP SDKs' own default */
         .heartbeat_period = 10,
         .max_open = 100000,
     };

@@ -4,6 +4,7 @@
  * a request is known by its session, the side that sent it and its id. Only a capture says the
  * side: bare JSON-RPC lines are not paired (acp-validate(1) says so). */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -13,15 +14,18 @@
 #include "engine/stream.h"
 #include "proto/dialect.h"
 
-/* A request in progress, in the order of their records (a list, so that what is left at the end
- * is told in input order). */
+/* A request in progress. Until it is told late (--request-timeout) it is also in a list, in the
+ * order of the records, so that what falls due comes first and what is left at the end is told
+ * in input order; told, it waits in the map alone for its response. */
 struct pending {
     struct pending *prev, *next;
     char *key;        /* the strmap's: session, side, id in keyform */
     const char *file; /* one of the stream's file names */
     unsigned long line;
     char *method; /* kept short: what a diagnostic quotes */
+    double sent;  /* its record's time; NAN: unknown */
     bool from_server;
+    bool told; /* late: out of the list */
 };
 
 struct mcp_stream {
@@ -89,10 +93,17 @@ static char *request_key(struct mcp_stream *s, const char *session, bool from_se
     return key;
 }
 
-static void unlink_pending(struct mcp_stream *s, struct pending *p)
+static void leave_list(struct mcp_stream *s, struct pending *p)
 {
     *(p->prev ? &p->prev->next : &s->first) = p->next;
     *(p->next ? &p->next->prev : &s->last) = p->prev;
+    p->prev = p->next = NULL;
+}
+
+static void unlink_pending(struct mcp_stream *s, struct pending *p)
+{
+    if (!p->told)
+        leave_list(s, p);
     strmap_remove(s->pending, p->key);
     s->npending--;
     free(p->key);
@@ -130,6 +141,7 @@ static void open_request(struct mcp_stream *s, const struct message *m, char *ke
     p->file = file_copy(s, m->at.file);
     p->line = m->at.line;
     p->method = method_shown(jv_object_get(m->view, "method"));
+    p->sent = m->capture.time;
     p->from_server = from_server;
     p->prev = s->last;
     *(s->last ? &s->last->next : &s->first) = p;
@@ -154,14 +166,33 @@ static void answer(struct mcp_stream *s, const struct message *m, char *key, boo
               from_server ? "server" : "client", from_server ? "client" : "server");
 }
 
+/* Moves message time to now, and tells each request in progress that has waited longer than
+ * --request-timeout since, once. */
+static void expire(struct mcp_stream *s, double now, struct diag_sink *sink)
+{
+    if (!(now <= s->now))
+        s->now = now;
+    struct pending *p;
+    while ((p = s->first) && p->sent + s->cfg->request_timeout < s->now) {
+        struct diag_where at = {.file = p->file, .line = p->line};
+        char waited[32]; /* the diagnostics' own format has no %g */
+        snprintf(waited, sizeof waited, "%g", s->cfg->request_timeout);
+        diag_emit(sink, &at, "mcp-request-timeout",
+                  "the %s's request '%s' has had no response for %ss (--request-timeout)",
+                  p->from_server ? "server" : "client", p->method, waited);
+        leave_list(s, p);
+        p->told = true;
+    }
+}
+
 static const char *mcp_stream_feed(struct stream *stream, const struct message *m,
                                    struct diag_sink *sink)
 {
     struct mcp_stream *s = of(stream);
     if (!m->capture.present || m->capture.event)
         return NULL; /* which side sent a bare line, no line says */
-    if (!isnan(m->capture.time) && !(m->capture.time <= s->now))
-        s->now = m->capture.time;
+    if (!isnan(m->capture.time))
+        expire(s, m->capture.time, sink);
     bool from_server = m->capture.out;
     const struct jv *id = jv_object_get(m->view, "id");
     if (!jv_is_string(id) && !jv_is_integer(id))
@@ -189,6 +220,17 @@ static void mcp_stream_note(struct stream *stream, const struct diag_finding *fi
     (void)finding;
 }
 
+static bool forget_told(void *ctx, const char *key, void *value)
+{
+    (void)ctx;
+    (void)key;
+    struct pending *p = value;
+    free(p->key);
+    free(p->method);
+    free(p);
+    return true;
+}
+
 static void mcp_stream_finish(struct stream *stream, struct diag_sink *sink)
 {
     struct mcp_stream *s = of(stream);
@@ -199,6 +241,7 @@ static void mcp_stream_finish(struct stream *stream, struct diag_sink *sink)
                   p->from_server ? "server" : "client", p->method);
         unlink_pending(s, p);
     }
+    strmap_sweep(s->pending, forget_told, s); /* told late already */
 }
 
 static void mcp_stream_hand_over(struct stream *stream)
@@ -215,16 +258,13 @@ static void mcp_stream_advance(struct stream *stream, double now, const struct d
                                struct diag_sink *sink)
 {
     (void)where;
-    (void)sink;
-    struct mcp_stream *s = of(stream);
-    if (!(now <= s->now))
-        s->now = now;
+    expire(of(stream), now, sink);
 }
 
 static double mcp_stream_next_due(const struct stream *stream)
 {
-    (void)stream;
-    return INFINITY;
+    const struct mcp_stream *s = (const struct mcp_stream *)stream;
+    return s->first && !isnan(s->first->sent) ? s->first->sent + s->cfg->request_timeout : INFINITY;
 }
 
 static void free_file(void *file)
@@ -237,6 +277,7 @@ static void mcp_stream_free(struct stream *stream)
     struct mcp_stream *s = of(stream);
     while (s->first)
         unlink_pending(s, s->first);
+    strmap_sweep(s->pending, forget_told, s);
     strmap_free(s->pending, NULL);
     strmap_free(s->files, free_file);
     free(s);

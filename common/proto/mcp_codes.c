@@ -22,5 +22,11 @@ const struct diag_code mcp_codes[] = {
      "Base Protocol, Messages, Requests); one still in progress, reused, makes its response "
      "answer either. In a capture of acp-tap, related_line names the request whose id was "
      "reused; only ids of requests in progress are remembered."},
+    {"mcp-request-timeout", "warning", "a request had no response within --request-timeout",
+     "Senders SHOULD set a timeout on every request they send and, past it, cancel the "
+     "request (MCP Base Protocol, Lifecycle, Timeouts); the SDKs wait 60 s by default, as "
+     "--request-timeout does. In a capture of acp-tap the request is told once its record's "
+     "time is that much behind the latest message's (or, with --wall-clock, the wall clock's), "
+     "and a response that comes later still answers it."},
     {NULL, NULL, NULL, NULL},
 };

@@ -58,6 +58,8 @@ static const struct opt engine_group[] = {
      "message time after which idle state is forgotten (default 3600)"},
     {"max-open", OPT_MAX_OPEN, required_argument, "N",
      "most open conversations kept; the oldest is evicted (default 100000)"},
+    {"request-timeout", OPT_REQUEST_TIMEOUT, required_argument, "SECONDS",
+     "message time an MCP request waits for its response (default 60)"},
     {NULL, 0, 0, NULL, NULL},
 };
 
@@ -268,6 +270,8 @@ static bool engine_option(struct engine_config *e, int key, const char *arg)
         return parse_duration(arg, &e->clock_skew) && e->clock_skew > 0;
     case OPT_IDLE_TIMEOUT:
         return parse_duration(arg, &e->idle_timeout);
+    case OPT_REQUEST_TIMEOUT:
+        return parse_duration(arg, &e->request_timeout) && e->request_timeout > 0;
     case OPT_MAX_OPEN:
         if (!parse_ulong(arg, &n) || n == 0)
             return false;
@@ -291,6 +295,7 @@ static bool common_option(struct common_opts *o, int key, const char *arg)
     case OPT_LINGER:
     case OPT_CLOCK_SKEW:
     case OPT_IDLE_TIMEOUT:
+    case OPT_REQUEST_TIMEOUT:
     case OPT_MAX_OPEN:
     case OPT_WALL_CLOCK:
         if (engine_option(&o->engine, key, arg))
