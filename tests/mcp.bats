@@ -153,3 +153,29 @@ record() {
         fail "not told while the input was open: $(cat "$BATS_TEST_TMPDIR/err")"
     [ "$i" -lt 50 ] || fail "not told within 5 s"
 }
+
+@test "batches: each of their messages checked and paired; only in a session of revision 2025-03-26" {
+    local rev
+    for rev in 2025-03-26 2025-06-18; do
+        record "$rev" 0 in '{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"'"$rev"'","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}'
+        record "$rev" 1 out '{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"'"$rev"'","capabilities":{},"serverInfo":{"name":"s","version":"1"}}}'
+        record "$rev" 2 in '[{"jsonrpc":"2.0","method":"notifications/initialized"},{"jsonrpc":"2.0","id":1,"method":"ping"},{"jsonrpc":"2.0","id":2,"method":"tools/list"}]'
+        # the first session's server answers the batch's tools/list alone
+        if [ "$rev" = 2025-03-26 ]; then
+            record "$rev" 3 out '[{"jsonrpc":"2.0","id":2,"result":{"tools":[]}}]'
+        else
+            record "$rev" 3 out '[{"jsonrpc":"2.0","id":2,"result":{"tools":[]}},{"jsonrpc":"2.0","id":1,"result":{}}]'
+        fi
+    done >"$BATS_TEST_TMPDIR/cap.jsonl"
+    run -1 --separate-stderr acp-validate "$BATS_TEST_TMPDIR/cap.jsonl"
+    assert_equal "$stderr" "acp-validate: $BATS_TEST_TMPDIR/cap.jsonl:7: error: a batch in a session of revision 2025-06-18: only 2025-03-26 has batches [mcp-batch]
+acp-validate: $BATS_TEST_TMPDIR/cap.jsonl:8: error: a batch in a session of revision 2025-06-18: only 2025-03-26 has batches [mcp-batch]
+acp-validate: $BATS_TEST_TMPDIR/cap.jsonl:3: warning: the client's request 'ping' was never answered [jsonrpc-unanswered]"
+    # a batch is one message of MCP, bare too; its messages are checked one by one
+    run -1 --separate-stderr acp-validate <<<'[{"jsonrpc":"2.0","id":1,"method":"ping"},{"jsonrpc":"1.0","method":"x"},3]'
+    assert_equal "$stderr" "acp-validate: <stdin>:1: error: jsonrpc must be \"2.0\", not \"1.0\" [jsonrpc-version]
+acp-validate: <stdin>:1: error: a batch holds messages, not an integer [jsonrpc-shape]"
+    # an array that is no batch is no message
+    run -1 --separate-stderr acp-validate <<<'[1,2]'
+    assert_equal "$stderr" "acp-validate: <stdin>:1:1: error: the message is an array, not an object [not-object]"
+}

@@ -203,11 +203,12 @@ EOF
     [ "${#lines[@]}" -ge 2 ]
 }
 
-# A capture of two sessions of an echoing agent, one of them with a stray print and a batch.
+# A capture of two sessions of an echoing agent, one of them with a stray print and an array that
+# is no batch.
 capture_of_two_sessions() {
     printf '%s\n' '{"jsonrpc":"2.0","id":0,"method":"ping"}' '{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{}}' |
         acp-tap --out="$1" --session=a -- cat >/dev/null
-    printf '%s\n' '{"jsonrpc":"2.0","id":0,"method":"ping"}' 'Server started' '[{"jsonrpc":"2.0","method":"ping","id":1}]' |
+    printf '%s\n' '{"jsonrpc":"2.0","id":0,"method":"ping"}' 'Server started' '[1,2]' |
         acp-tap --out="$1" --session=b -- cat >/dev/null
 }
 

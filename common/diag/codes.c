@@ -28,9 +28,9 @@ static const struct diag_code input_codes[] = {
      "acp-tap's --max-line-bytes, whose text was not kept. The record is rejected; the others "
      "go on."},
     {"capture-not-object", "error", "a message of a capture is not an object",
-     "In a capture file of acp-tap, the record of a line that was JSON but no object: an "
-     "array (a JSON-RPC batch, which MCP allowed in its 2025-03-26 revision alone) or a "
-     "scalar. The record is rejected; the others go on."},
+     "In a capture file of acp-tap, the record of a line that was JSON but no object: a "
+     "scalar, or an array that is no batch (a JSON-RPC batch, an array of messages, is one "
+     "message of MCP, which its checks read). The record is rejected; the others go on."},
     {"trailing-data", "error", "bytes follow the object on the same line",
      "After the closing brace of the object only white space may follow; two objects on one line "
      "are two messages glued together, which a bus never delivers."},

@@ -28,12 +28,16 @@ struct pending {
     bool told; /* late: out of the list */
 };
 
+/* What is kept of a revision: they are dates ("2025-06-18"). */
+enum { REVISION_MAX = 32 };
+
 struct mcp_stream {
     const struct engine_config *cfg;
     struct strmap *pending; /* key -> struct pending */
     struct pending *first, *last;
     size_t npending;
-    struct strmap *files; /* display name -> its copy, which the pendings point to */
+    struct strmap *files;     /* display name -> its copy, which the pendings point to */
+    struct strmap *revisions; /* session -> the revision it agreed on (its copy) */
     struct siphash_key secret;
     double now;
 };
@@ -52,6 +56,7 @@ static struct stream *mcp_stream_new(const struct engine_config *cfg, conversati
     s->cfg = cfg;
     s->pending = strmap_new();
     s->files = strmap_new();
+    s->revisions = strmap_new();
     if (!siphash_key_draw(&s->secret))
         die_oom();
     s->now = NAN;
@@ -123,8 +128,8 @@ static char *method_shown(const struct jv *method)
     return sb_detach(&shown);
 }
 
-static void open_request(struct mcp_stream *s, const struct message *m, char *key, bool from_server,
-                         struct diag_sink *sink)
+static void open_request(struct mcp_stream *s, const struct message *m, const struct jv *msg,
+                         char *key, bool from_server, struct diag_sink *sink)
 {
     struct pending *was = strmap_get(s->pending, key);
     if (was) {
@@ -140,7 +145,7 @@ static void open_request(struct mcp_stream *s, const struct message *m, char *ke
     p->key = key;
     p->file = file_copy(s, m->at.file);
     p->line = m->at.line;
-    p->method = method_shown(jv_object_get(m->view, "method"));
+    p->method = method_shown(jv_object_get(msg, "method"));
     p->sent = m->capture.time;
     p->from_server = from_server;
     p->prev = s->last;
@@ -151,12 +156,43 @@ static void open_request(struct mcp_stream *s, const struct message *m, char *ke
         unlink_pending(s, s->first); /* forgotten: what is kept stays bounded */
 }
 
-static void answer(struct mcp_stream *s, const struct message *m, char *key, bool from_server,
-                   struct diag_sink *sink)
+/* The form a session is remembered by (keyform), as a string in buf. */
+static const char *session_key(struct mcp_stream *s, const char *session, struct key_form_buf *buf,
+                               struct strbuf *key)
+{
+    size_t len;
+    const char *form =
+        key_form(&s->secret, session ? session : "", session ? strlen(session) : 0, buf, &len);
+    sb_reset(key);
+    sb_add(key, form, len);
+    return key->buf ? key->buf : "";
+}
+
+/* The revision a session agreed on: the protocolVersion of the server's result to initialize. */
+static void agree_revision(struct mcp_stream *s, const char *session, const struct jv *response)
+{
+    const struct jv *version = jv_object_get(jv_object_get(response, "result"), "protocolVersion");
+    if (!jv_is_string(version) || jv_string_length(version) > REVISION_MAX)
+        return;
+    if (strmap_size(s->revisions) >= s->cfg->max_open) { /* bounded: start again */
+        strmap_free(s->revisions, free);
+        s->revisions = strmap_new();
+    }
+    struct key_form_buf buf;
+    struct strbuf key = STRBUF_INIT;
+    free(strmap_put(s->revisions, session_key(s, session, &buf, &key),
+                    xstrdup(jv_string_value(version))));
+    sb_free(&key);
+}
+
+static void answer(struct mcp_stream *s, const struct message *m, const struct jv *msg, char *key,
+                   bool from_server, struct diag_sink *sink)
 {
     struct pending *p = strmap_get(s->pending, key);
     free(key);
     if (p) {
+        if (strcmp(p->method, "initialize") == 0 && !p->from_server)
+            agree_revision(s, message_session(m), msg);
         unlink_pending(s, p);
         return;
     }
@@ -185,6 +221,38 @@ static void expire(struct mcp_stream *s, double now, struct diag_sink *sink)
     }
 }
 
+/* Opens a request, or answers one, by msg: m, or a message of m's batch. */
+static void pair(struct mcp_stream *s, const struct message *m, const struct jv *msg,
+                 struct diag_sink *sink)
+{
+    bool from_server = m->capture.out;
+    const struct jv *id = jv_object_get(msg, "id");
+    if (!jv_is_string(id) && !jv_is_integer(id))
+        return; /* a notification, or an id its own check rejected */
+    const char *session = message_session(m);
+    if (jv_object_get(msg, "method"))
+        open_request(s, m, msg, request_key(s, session, from_server, id), from_server, sink);
+    else
+        answer(s, m, msg, request_key(s, session, !from_server, id), from_server, sink);
+}
+
+/* Batches are MCP's in its 2025-03-26 revision alone: it added them, 2025-06-18 took them out. */
+static void check_batch_revision(struct mcp_stream *s, const struct message *m,
+                                 struct diag_sink *sink)
+{
+    struct key_form_buf buf;
+    struct strbuf key = STRBUF_INIT;
+    const char *revision = strmap_get(s->revisions, session_key(s, message_session(m), &buf, &key));
+    sb_free(&key);
+    if (!revision || strcmp(revision, "2025-03-26") == 0)
+        return;
+    struct strbuf shown = STRBUF_INIT;
+    escape_text(&shown, revision, strlen(revision), REVISION_MAX);
+    diag_emit(sink, &m->at, "mcp-batch",
+              "a batch in a session of revision %s: only 2025-03-26 has batches", shown.buf);
+    sb_free(&shown);
+}
+
 static const char *mcp_stream_feed(struct stream *stream, const struct message *m,
                                    struct diag_sink *sink)
 {
@@ -193,15 +261,14 @@ static const char *mcp_stream_feed(struct stream *stream, const struct message *
         return NULL; /* which side sent a bare line, no line says */
     if (!isnan(m->capture.time))
         expire(s, m->capture.time, sink);
-    bool from_server = m->capture.out;
-    const struct jv *id = jv_object_get(m->view, "id");
-    if (!jv_is_string(id) && !jv_is_integer(id))
-        return NULL; /* a notification, or an id its own check rejected */
-    const char *session = message_session(m);
-    if (jv_object_get(m->view, "method"))
-        open_request(s, m, request_key(s, session, from_server, id), from_server, sink);
-    else
-        answer(s, m, request_key(s, session, !from_server, id), from_server, sink);
+    if (!jv_is_array(m->view)) {
+        pair(s, m, m->view, sink);
+        return NULL;
+    }
+    check_batch_revision(s, m, sink);
+    for (const struct jv *e = jv_array_first(m->view); e; e = jv_array_next(m->view, e))
+        if (jv_is_object(e))
+            pair(s, m, e, sink);
     return NULL;
 }
 
@@ -280,6 +347,7 @@ static void mcp_stream_free(struct stream *stream)
     strmap_sweep(s->pending, forget_told, s);
     strmap_free(s->pending, NULL);
     strmap_free(s->files, free_file);
+    strmap_free(s->revisions, free);
     free(s);
 }
 

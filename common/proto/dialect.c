@@ -29,11 +29,18 @@ const struct dialect *dialect_named(const char *name)
 /* Each member is looked for only when the rule needs it: this runs on every message. */
 enum protocol dialect_recognise(const struct jv *view)
 {
+    const struct jv *first = jv_is_array(view) ? jv_array_first(view) : NULL;
     for (const struct dialect *const *d = dialects; *d; d++)
         for (const struct dialect_member *mark = (*d)->marks; mark->name; mark++)
-            if (jv_object_get_len(view, mark->name, mark->len))
+            if (first ? (*d)->batches && jv_object_get_len(first, mark->name, mark->len)
+                      : jv_object_get_len(view, mark->name, mark->len) != NULL)
                 return (*d)->proto;
     return PROTO_NONE;
+}
+
+bool dialect_batch(const struct jv *view)
+{
+    return jv_is_array(view) && dialect_recognise(view) != PROTO_NONE;
 }
 
 enum protocol dialect_recognise_tree(const json_t *root)

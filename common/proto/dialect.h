@@ -52,6 +52,9 @@ struct dialect {
     /* A response carries the id of the request it answers as its own id (JSON-RPC's): then
      * answers_member is NULL. */
     bool answers_by_own_id;
+    /* Its messages may also come several in a JSON array, a batch (JSON-RPC 2.0, section 6):
+     * an array whose first element the dialect's marks recognise is one message of it. */
+    bool batches;
     /* The envelope names its sender and receivers; false where they are the sides of a session,
      * which a capture knows and the message does not (MCP's client and server): then
      * sender_member and receivers_member are NULL. */
@@ -115,6 +118,8 @@ const struct dialect *dialect_named(const char *name);
 /* The protocol a message speaks by its members (a view, or a tree): the first dialect one of
  * whose marks it has, else PROTO_NONE. */
 enum protocol dialect_recognise(const struct jv *view);
+/* Whether view is a batch of a dialect that has them (an array its first element marks). */
+bool dialect_batch(const struct jv *view);
 enum protocol dialect_recognise_tree(const json_t *root);
 
 /* An envelope's member (sender_member, ...) of view, or of a tree; NULL where the dialect has no

@@ -141,8 +141,41 @@ static void check_response(const struct message *m, struct diag_sink *sink)
         check_error_object(m, error, sink);
 }
 
+static void check_one(const struct message *m, const struct jsonrpc_profile *profile,
+                      struct diag_sink *sink);
+
+/* A batch: each element a message, checked as one (JSON-RPC 2.0, section 6). */
+static void check_batch(const struct message *m, const struct jsonrpc_profile *profile,
+                        struct diag_sink *sink)
+{
+    if (!jv_array_size(m->view)) {
+        diag_emit(sink, &m->at, "jsonrpc-shape",
+                  "an empty batch: a batch holds one message or more");
+        return;
+    }
+    struct message one = *m;
+    for (const struct jv *e = jv_array_first(m->view); e; e = jv_array_next(m->view, e)) {
+        if (!jv_is_object(e)) {
+            diag_emit(sink, &m->at, "jsonrpc-shape", "a batch holds messages, not %s",
+                      type_name(e));
+            continue;
+        }
+        one.view = e;
+        check_one(&one, profile, sink);
+    }
+}
+
 void jsonrpc_check_shape(const struct message *m, const struct jsonrpc_profile *profile,
                          struct diag_sink *sink)
+{
+    if (jv_is_array(m->view))
+        check_batch(m, profile, sink);
+    else
+        check_one(m, profile, sink);
+}
+
+static void check_one(const struct message *m, const struct jsonrpc_profile *profile,
+                      struct diag_sink *sink)
 {
     check_version(m, sink);
     if (jsonrpc_kind_of(m->view) == JSONRPC_RESPONSE)

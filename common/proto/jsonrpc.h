@@ -30,7 +30,8 @@ struct jsonrpc_profile {
 /* What kind of message view is, by its members. */
 enum jsonrpc_kind jsonrpc_kind_of(const struct jv *view);
 
-/* Reports every finding of the core's rules on m's shape, as profile makes them. */
+/* Reports every finding of the core's rules on m's shape, as profile makes them; for a batch (an
+ * array), on each of its messages, and on the batch (empty, or holding what is no message). */
 void jsonrpc_check_shape(const struct message *m, const struct jsonrpc_profile *profile,
                          struct diag_sink *sink);
 

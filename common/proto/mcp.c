@@ -40,6 +40,8 @@ static const char *mcp_agent_name_tree(const json_t *agent)
 /* A request's or a notification's method; a response is named by its outcome. */
 static const char *mcp_act_name(const struct jv *view)
 {
+    if (jv_is_array(view))
+        return "(batch)";
     const char *method = jv_member_string(view, "method");
     if (method)
         return method;
@@ -104,6 +106,7 @@ const struct dialect dialect_mcp = {
     .sender_member = NULL,
     .receivers_member = NULL,
     .answers_by_own_id = true,
+    .batches = true,
     .names_agents = false,
     .act_member = "method",
     .label_id_members = (const char *const[]){"id", NULL},

@@ -28,5 +28,11 @@ const struct diag_code mcp_codes[] = {
      "--request-timeout does. In a capture of acp-tap the request is told once its record's "
      "time is that much behind the latest message's (or, with --wall-clock, the wall clock's), "
      "and a response that comes later still answers it."},
+    {"mcp-batch", "error", "a batch in a session of another revision than 2025-03-26",
+     "MCP's 2025-03-26 revision added JSON-RPC batches (an array of messages on one line) and "
+     "2025-06-18 took them out: a peer of another revision reads a batch as no message. In a "
+     "capture of acp-tap the session's revision is the protocolVersion the server's result to "
+     "initialize gave; a batch before it, or in a session whose initialize the capture does "
+     "not hold, is checked message by message only."},
     {NULL, NULL, NULL, NULL},
 };

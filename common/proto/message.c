@@ -228,7 +228,7 @@ static bool unwrap_capture(struct message *m, const struct record *rec, struct d
     struct strbuf shown = STRBUF_INIT;
     switch (r.kind) {
     case TAPRECORD_MESSAGE:
-        if (!jv_is_object(r.message)) {
+        if (!jv_is_object(r.message) && !dialect_batch(r.message)) {
             diag_emit(sink, &at, "capture-not-object", "%s %s, not an object", side,
                       r.message->type == JV_ARRAY ? "an array" : "a JSON value");
             return false;
@@ -259,7 +259,7 @@ bool message_read(struct message *m, const struct record *rec, struct jscan *js,
     /* A byte-order mark or a NUL byte is no JSON either: the scanner rejects them, and
      * message_parse_json names them. */
     const struct jv *view = jscan_scan(js, rec->text, rec->len);
-    if (!jv_is_object(view)) {
+    if (!jv_is_object(view) && !dialect_batch(view)) {
         /* jansson says why; should it take what the scanner did not, its tree is used. */
         json_t *root = message_parse_json(rec, sink);
         if (!root)
