@@ -21,6 +21,7 @@ complete -c acp-trace -l clock-skew -x -d 'Tolerated offset of a sender clock in
 complete -c acp-trace -l idle-timeout -x -d 'Seconds after which idle state is forgotten'
 complete -c acp-trace -l max-open -x -d 'Most open conversations kept'
 complete -c acp-trace -l request-timeout -x -d 'Message time an MCP request waits for its response'
+complete -c acp-trace -l mcp-revision -x -a '2024-11-05 2025-03-26 2025-06-18 2025-11-25 2026-07-28' -d 'Check every MCP session as of this revision'
 complete -c acp-trace -l linger -x -d 'Seconds an ended conversation waits for late messages'
 complete -c acp-trace -l wall-clock -d 'Message time also passes while the input is idle'
 complete -c acp-trace -l fipa-profile -x -a 'caxton standard' -d 'FIPA members required'

@@ -18,6 +18,7 @@ _acp_validate_options='
 --idle-timeout=
 --max-open=
 --request-timeout=
+--mcp-revision=     2024-11-05 2025-03-26 2025-06-18 2025-11-25 2026-07-28
 --linger=
 --wall-clock
 --fipa-profile=     caxton standard

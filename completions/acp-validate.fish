@@ -15,6 +15,7 @@ complete -c acp-validate -l clock-skew -x -d 'Tolerated offset of a sender clock
 complete -c acp-validate -l idle-timeout -x -d 'Seconds after which idle state is forgotten'
 complete -c acp-validate -l max-open -x -d 'Most open conversations kept'
 complete -c acp-validate -l request-timeout -x -d 'Message time an MCP request waits for its response'
+complete -c acp-validate -l mcp-revision -x -a '2024-11-05 2025-03-26 2025-06-18 2025-11-25 2026-07-28' -d 'Check every MCP session as of this revision'
 complete -c acp-validate -l linger -x -d 'Seconds an ended FIPA conversation waits for late messages'
 complete -c acp-validate -l wall-clock -d 'Message time also passes while the input is idle'
 complete -c acp-validate -l fipa-profile -x -a 'caxton standard' -d 'FIPA members required'

@@ -179,3 +179,24 @@ acp-validate: <stdin>:1: error: a batch holds messages, not an integer [jsonrpc-
     run -1 --separate-stderr acp-validate <<<'[1,2]'
     assert_equal "$stderr" "acp-validate: <stdin>:1:1: error: the message is an array, not an object [not-object]"
 }
+
+@test "an id reused after its request ended: an error up to 2025-11-25, where a session holds its ids; --mcp-revision forces one" {
+    local rev
+    for rev in 2025-06-18 2026-07-28; do
+        record "$rev" 0 in '{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"'"$rev"'","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}'
+        record "$rev" 1 out '{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"'"$rev"'","capabilities":{},"serverInfo":{"name":"s","version":"1"}}}'
+        record "$rev" 2 in '{"jsonrpc":"2.0","id":1,"method":"ping"}'
+        record "$rev" 3 out '{"jsonrpc":"2.0","id":1,"result":{}}'
+        record "$rev" 4 in '{"jsonrpc":"2.0","id":1,"method":"tools/list"}'
+        record "$rev" 5 out '{"jsonrpc":"2.0","id":1,"result":{"tools":[]}}'
+    done >"$BATS_TEST_TMPDIR/cap.jsonl"
+    local cap=$BATS_TEST_TMPDIR/cap.jsonl
+    run -1 --separate-stderr acp-validate "$cap"
+    assert_equal "$stderr" "acp-validate: $cap:5: error: the client reuses the id of an earlier request of the session (see line 3) [mcp-id-reused]"
+    run -0 --separate-stderr acp-validate --mcp-revision=2026-07-28 "$cap"
+    assert_equal "$stderr" ""
+    run -1 --separate-stderr acp-validate --mcp-revision=2025-11-25 "$cap"
+    assert_equal "$(grep -c 'mcp-id-reused' <<<"$stderr")" 2
+    run -2 --separate-stderr acp-validate --mcp-revision=2025-13-01 "$cap"
+    [[ $stderr == *"invalid argument '2025-13-01' for '--mcp-revision'"* ]] || fail "$stderr"
+}

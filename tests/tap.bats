@@ -64,6 +64,13 @@ EOF
     run -125 acp-tap --bogus --out="$cap" -- true
 }
 
+@test "--help: the command and its statuses, and no word of reading standard input as a file" {
+    run -0 acp-tap --help
+    assert_line --index 0 "Usage: acp-tap [OPTION]... --out=FILE [--] COMMAND [ARG]..."
+    assert_line --partial "125 when acp-tap itself"
+    refute_output --partial "read standard input"
+}
+
 @test "options after the command's name are the command's" {
     run -0 acp-tap --out="$BATS_TEST_TMPDIR/cap" echo --out=x --help </dev/null
     assert_output "--out=x --help"
@@ -146,6 +153,11 @@ EOF
     [ "${#lines[@]}" -eq 2000 ] || fail "relayed ${#lines[@]} lines"
     [ "$(grep -c 'No space left on device: dropping records' <<<"$stderr")" -eq 1 ] || fail "stderr: $stderr"
     grep -q "records dropped" <<<"$stderr" || fail "no count at the end: $stderr"
+    # the file's name reaches the terminal escaped
+    ln -s /dev/full "$BATS_TEST_TMPDIR/full"$'\e[31m'
+    run -0 --separate-stderr bash -c "seq 1 10 | acp-tap --out=\"\$1\" -- cat" _ "$BATS_TEST_TMPDIR/full"$'\e[31m'
+    [[ $stderr != *$'\e'* ]] || fail "a raw escape on stderr"
+    [[ $stderr == *'full\x1b[31m: No space left on device: dropping records'* ]] || fail "$stderr"
 }
 
 @test "a file that cannot keep up: the records that do not fit are dropped, and a record counts them" {

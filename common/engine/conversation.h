@@ -20,6 +20,7 @@ struct engine_config {
     double clock_skew;           /* a sender's clock offset from the stream's tolerated; 30 */
     double idle_timeout;         /* seconds of message time after which state expires; 3600 */
     double request_timeout;      /* seconds of message time an MCP request waits; 60 */
+    const char *mcp_revision;    /* --mcp-revision: one of mcp_revisions (proto/mcp.h), or NULL */
     double heartbeat_period;     /* IACP heartbeat period; 10 */
     unsigned long max_open;      /* cap on open conversations; the oldest is evicted */
     struct slot_override *slots; /* from --slots=AGENT=N */

@@ -13,6 +13,7 @@
 #include "base/strmap.h"
 #include "engine/stream.h"
 #include "proto/dialect.h"
+#include "proto/mcp.h"
 
 /* A request in progress. Until it is told late (--request-timeout) it is also in a list, in the
  * order of the records, so that what falls due comes first and what is left at the end is told
@@ -28,6 +29,12 @@ struct pending {
     bool told; /* late: out of the list */
 };
 
+/* A request that was answered: where it was. */
+struct used {
+    const char *file;
+    unsigned long line;
+};
+
 /* What is kept of a revision: they are dates ("2025-06-18"). */
 enum { REVISION_MAX = 32 };
 
@@ -38,6 +45,11 @@ struct mcp_stream {
     size_t npending;
     struct strmap *files;     /* display name -> its copy, which the pendings point to */
     struct strmap *revisions; /* session -> the revision it agreed on (its copy) */
+    /* The requests answered, by key, for a session that holds its ids to its end: a ring of the
+     * latest max_open, the oldest forgotten. */
+    struct strmap *used; /* key -> struct used */
+    char **used_ring;
+    size_t used_next, used_cap;
     struct siphash_key secret;
     double now;
 };
@@ -57,6 +69,7 @@ static struct stream *mcp_stream_new(const struct engine_config *cfg, conversati
     s->pending = strmap_new();
     s->files = strmap_new();
     s->revisions = strmap_new();
+    s->used = strmap_new();
     if (!siphash_key_draw(&s->secret))
         die_oom();
     s->now = NAN;
@@ -128,34 +141,6 @@ static char *method_shown(const struct jv *method)
     return sb_detach(&shown);
 }
 
-static void open_request(struct mcp_stream *s, const struct message *m, const struct jv *msg,
-                         char *key, bool from_server, struct diag_sink *sink)
-{
-    struct pending *was = strmap_get(s->pending, key);
-    if (was) {
-        struct diag_where at = m->at;
-        at.related_file = was->file != m->at.file ? was->file : NULL;
-        at.related_line = was->line;
-        diag_emit(sink, &at, "mcp-id-reused",
-                  "the %s reuses the id of its request '%s', still in progress",
-                  from_server ? "server" : "client", was->method);
-        unlink_pending(s, was);
-    }
-    struct pending *p = xcalloc(1, sizeof *p);
-    p->key = key;
-    p->file = file_copy(s, m->at.file);
-    p->line = m->at.line;
-    p->method = method_shown(jv_object_get(msg, "method"));
-    p->sent = m->capture.time;
-    p->from_server = from_server;
-    p->prev = s->last;
-    *(s->last ? &s->last->next : &s->first) = p;
-    s->last = p;
-    strmap_put(s->pending, key, p);
-    if (++s->npending > s->cfg->max_open && s->first)
-        unlink_pending(s, s->first); /* forgotten: what is kept stays bounded */
-}
-
 /* The form a session is remembered by (keyform), as a string in buf. */
 static const char *session_key(struct mcp_stream *s, const char *session, struct key_form_buf *buf,
                                struct strbuf *key)
@@ -166,6 +151,38 @@ static const char *session_key(struct mcp_stream *s, const char *session, struct
     sb_reset(key);
     sb_add(key, form, len);
     return key->buf ? key->buf : "";
+}
+
+/* The revision a session is checked as: --mcp-revision's, else what its initialize agreed, else
+ * NULL. */
+static const char *revision_of(struct mcp_stream *s, const char *session)
+{
+    if (s->cfg->mcp_revision)
+        return s->cfg->mcp_revision;
+    struct key_form_buf buf;
+    struct strbuf key = STRBUF_INIT;
+    const char *revision = strmap_get(s->revisions, session_key(s, session, &buf, &key));
+    sb_free(&key);
+    return revision;
+}
+
+/* Remembers that the request p was answered, for a session that holds its ids to its end. */
+static void remember_used(struct mcp_stream *s, const struct pending *p)
+{
+    if (!s->used_cap) {
+        s->used_cap = s->cfg->max_open;
+        s->used_ring = xcalloc(s->used_cap, sizeof *s->used_ring);
+    }
+    char **slot = &s->used_ring[s->used_next];
+    if (*slot) {
+        free(strmap_remove(s->used, *slot));
+        free(*slot);
+    }
+    *slot = xstrdup(p->key);
+    s->used_next = (s->used_next + 1) % s->used_cap;
+    struct used *u = xmalloc(sizeof *u);
+    *u = (struct used){.file = p->file, .line = p->line};
+    free(strmap_put(s->used, p->key, u));
 }
 
 /* The revision a session agreed on: the protocolVersion of the server's result to initialize. */
@@ -185,14 +202,54 @@ static void agree_revision(struct mcp_stream *s, const char *session, const stru
     sb_free(&key);
 }
 
+static void open_request(struct mcp_stream *s, const struct message *m, const struct jv *msg,
+                         char *key, bool from_server, struct diag_sink *sink)
+{
+    struct pending *was = strmap_get(s->pending, key);
+    const struct used *used;
+    if (was) {
+        struct diag_where at = m->at;
+        at.related_file = was->file != m->at.file ? was->file : NULL;
+        at.related_line = was->line;
+        diag_emit(sink, &at, "mcp-id-reused",
+                  "the %s reuses the id of its request '%s', still in progress",
+                  from_server ? "server" : "client", was->method);
+        unlink_pending(s, was);
+    } else if ((used = strmap_get(s->used, key)) &&
+               mcp_revision_has_sessions(revision_of(s, message_session(m)))) {
+        struct diag_where at = m->at;
+        at.related_file = used->file != m->at.file ? used->file : NULL;
+        at.related_line = used->line;
+        diag_emit(sink, &at, "mcp-id-reused",
+                  "the %s reuses the id of an earlier request of the session",
+                  from_server ? "server" : "client");
+    }
+    struct pending *p = xcalloc(1, sizeof *p);
+    p->key = key;
+    p->file = file_copy(s, m->at.file);
+    p->line = m->at.line;
+    p->method = method_shown(jv_object_get(msg, "method"));
+    p->sent = m->capture.time;
+    p->from_server = from_server;
+    p->prev = s->last;
+    *(s->last ? &s->last->next : &s->first) = p;
+    s->last = p;
+    strmap_put(s->pending, key, p);
+    if (++s->npending > s->cfg->max_open && s->first)
+        unlink_pending(s, s->first); /* forgotten: what is kept stays bounded */
+}
+
 static void answer(struct mcp_stream *s, const struct message *m, const struct jv *msg, char *key,
                    bool from_server, struct diag_sink *sink)
 {
     struct pending *p = strmap_get(s->pending, key);
     free(key);
     if (p) {
+        const char *session = message_session(m);
         if (strcmp(p->method, "initialize") == 0 && !p->from_server)
-            agree_revision(s, message_session(m), msg);
+            agree_revision(s, session, msg);
+        if (mcp_revision_has_sessions(revision_of(s, session)))
+            remember_used(s, p);
         unlink_pending(s, p);
         return;
     }
@@ -240,10 +297,7 @@ static void pair(struct mcp_stream *s, const struct message *m, const struct jv 
 static void check_batch_revision(struct mcp_stream *s, const struct message *m,
                                  struct diag_sink *sink)
 {
-    struct key_form_buf buf;
-    struct strbuf key = STRBUF_INIT;
-    const char *revision = strmap_get(s->revisions, session_key(s, message_session(m), &buf, &key));
-    sb_free(&key);
+    const char *revision = revision_of(s, message_session(m));
     if (!revision || strcmp(revision, "2025-03-26") == 0)
         return;
     struct strbuf shown = STRBUF_INIT;
@@ -348,6 +402,10 @@ static void mcp_stream_free(struct stream *stream)
     strmap_free(s->pending, NULL);
     strmap_free(s->files, free_file);
     strmap_free(s->revisions, free);
+    strmap_free(s->used, free);
+    for (size_t i = 0; i < s->used_cap; i++)
+        free(s->used_ring[i]);
+    free(s->used_ring);
     free(s);
 }
 

@@ -25,7 +25,7 @@ struct queued {
 
 struct capture {
     int fd;
-    char *path;
+    char *path;         /* the file's name, escaped for stderr */
     char *session_json; /* the session id as a JSON string, quotes included */
     pthread_t writer;
     pthread_mutex_t lock;
@@ -266,7 +266,9 @@ struct capture *capture_open(const char *path, const char *session, size_t queue
     }
     struct capture *c = xcalloc(1, sizeof *c);
     c->fd = fd;
-    c->path = xstrdup(path);
+    struct strbuf shown = STRBUF_INIT; /* as a terminal may show it */
+    escape_text(&shown, path, strlen(path), 200);
+    c->path = sb_detach(&shown);
     struct strbuf id = STRBUF_INIT;
     escape_json_string(&id, session, strlen(session));
     c->session_json = sb_detach(&id);

@@ -1,5 +1,7 @@
 #include "proto/mcp.h"
 
+#include <string.h>
+
 #include "proto/dialect.h"
 #include "proto/jsonrpc.h"
 
@@ -10,6 +12,14 @@ static const struct jsonrpc_profile mcp_profile = {
     .notification_prefix = "notifications/",
     .notification_id_code = "mcp-notification-id",
 };
+
+const char *const mcp_revisions[] = {"2024-11-05", "2025-03-26", "2025-06-18",
+                                     "2025-11-25", "2026-07-28", NULL};
+
+bool mcp_revision_has_sessions(const char *rev)
+{
+    return rev && strcmp(rev, "2026-07-28") < 0; /* the dates compare as strings */
+}
 
 void mcp_check(const struct message *m, struct diag_sink *sink)
 {

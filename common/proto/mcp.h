@@ -5,6 +5,12 @@
 
 #include "proto/message.h"
 
+/* MCP's revisions, oldest first, ending with NULL: what --mcp-revision takes. Up to 2025-11-25
+ * a session spans the connection; 2026-07-28 has none. */
+extern const char *const mcp_revisions[];
+/* Whether a session of revision rev (NULL: unknown) holds its ids for its whole length. */
+bool mcp_revision_has_sessions(const char *rev);
+
 /* Reports every per-message finding for an MCP message. */
 void mcp_check(const struct message *m, struct diag_sink *sink);
 

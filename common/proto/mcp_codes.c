@@ -21,7 +21,9 @@ const struct diag_code mcp_codes[] = {
      "A request's id MUST NOT have been used by the same sender before in the session (MCP "
      "Base Protocol, Messages, Requests); one still in progress, reused, makes its response "
      "answer either. In a capture of acp-tap, related_line names the request whose id was "
-     "reused; only ids of requests in progress are remembered."},
+     "reused. A request in progress is always checked; one that ended, in a session of a "
+     "revision up to 2025-11-25 (2026-07-28 has no sessions), among the latest --max-open "
+     "answered. The revision is what the session's initialize agreed, or --mcp-revision's."},
     {"mcp-request-timeout", "warning", "a request had no response within --request-timeout",
      "Senders SHOULD set a timeout on every request they send and, past it, cancel the "
      "request (MCP Base Protocol, Lifecycle, Timeouts); the SDKs wait 60 s by default, as "

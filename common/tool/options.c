@@ -9,6 +9,7 @@
 
 #include "base/escape.h"
 #include "base/timeutil.h"
+#include "proto/mcp.h"
 
 enum { DEFAULT_MAX_LINE_BYTES = 1024 * 1024 };
 /* More threads than this would only cost memory: no machine we run on has that many cores. */
@@ -60,6 +61,9 @@ static const struct opt engine_group[] = {
      "most open conversations kept; the oldest is evicted (default 100000)"},
     {"request-timeout", OPT_REQUEST_TIMEOUT, required_argument, "SECONDS",
      "message time an MCP request waits for its response (default 60)"},
+    {"mcp-revision", OPT_MCP_REVISION, required_argument, "REV",
+     "check every MCP session as of REV: 2024-11-05, 2025-03-26, 2025-06-18, 2025-11-25 or "
+     "2026-07-28 (default: what its initialize agreed)"},
     {NULL, 0, 0, NULL, NULL},
 };
 
@@ -182,7 +186,7 @@ static void print_help(const struct tool_spec *spec)
         else
             printf("  %s\n  %-26s %s\n", left, "", o->help);
     }
-    if (strstr(spec->usage, "FILE"))
+    if (strstr(spec->usage, "FILE") && !(spec->groups & GROUP_COMMAND)) /* its FILE is --out's */
         (void)fputs("\nWith no FILE, or when FILE is -, read standard input.\n", stdout);
     if (spec->help_tail)
         printf("\n%s", spec->help_tail);
@@ -272,6 +276,11 @@ static bool engine_option(struct engine_config *e, int key, const char *arg)
         return parse_duration(arg, &e->idle_timeout);
     case OPT_REQUEST_TIMEOUT:
         return parse_duration(arg, &e->request_timeout) && e->request_timeout > 0;
+    case OPT_MCP_REVISION:
+        for (const char *const *r = mcp_revisions; *r; r++)
+            if (strcmp(arg, *r) == 0)
+                return (e->mcp_revision = *r) != NULL;
+        return false;
     case OPT_MAX_OPEN:
         if (!parse_ulong(arg, &n) || n == 0)
             return false;
@@ -296,6 +305,7 @@ static bool common_option(struct common_opts *o, int key, const char *arg)
     case OPT_CLOCK_SKEW:
     case OPT_IDLE_TIMEOUT:
     case OPT_REQUEST_TIMEOUT:
+    case OPT_MCP_REVISION:
     case OPT_MAX_OPEN:
     case OPT_WALL_CLOCK:
         if (engine_option(&o->engine, key, arg))
