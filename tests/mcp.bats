@@ -200,3 +200,19 @@ acp-validate: <stdin>:1: error: a batch holds messages, not an integer [jsonrpc-
     run -2 --separate-stderr acp-validate --mcp-revision=2025-13-01 "$cap"
     [[ $stderr == *"invalid argument '2025-13-01' for '--mcp-revision'"* ]] || fail "$stderr"
 }
+
+@test "--max-open bounds the requests in progress: the oldest forgotten with a warning, its response still taken" {
+    {
+        record s 0 in '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"slow"}}'
+        record s 1 in '{"jsonrpc":"2.0","id":2,"method":"ping"}'
+        record s 2 in '{"jsonrpc":"2.0","id":3,"method":"ping"}'
+        record s 3 out '{"jsonrpc":"2.0","id":3,"result":{}}'
+        record s 4 out '{"jsonrpc":"2.0","id":2,"result":{}}'
+        record s 5 out '{"jsonrpc":"2.0","id":1,"result":{"content":[]}}'
+    } >"$BATS_TEST_TMPDIR/cap.jsonl"
+    local cap=$BATS_TEST_TMPDIR/cap.jsonl
+    run -0 --separate-stderr acp-validate --max-open=2 "$cap"
+    assert_equal "$stderr" "acp-validate: $cap:1: warning: the client's request 'tools/call' is forgotten, more than --max-open=2 being in progress [mcp-evicted]"
+    run -0 --separate-stderr acp-validate "$cap"
+    assert_equal "$stderr" ""
+}

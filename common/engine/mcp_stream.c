@@ -29,11 +29,54 @@ struct pending {
     bool told; /* late: out of the list */
 };
 
-/* A request that was answered: where it was. */
+/* A request that was answered or forgotten: where it was. */
 struct used {
     const char *file;
     unsigned long line;
 };
+
+/* Keys remembered with a struct used each, the latest cap of them: the oldest is forgotten, so
+ * that what is kept stays bounded. */
+struct key_ring {
+    struct strmap *map; /* key -> struct used */
+    char **keys;
+    size_t next, cap;
+};
+
+static void ring_put(struct key_ring *r, size_t cap, const char *key, const char *file,
+                     unsigned long line)
+{
+    if (!r->cap) {
+        r->cap = cap;
+        r->keys = xcalloc(cap, sizeof *r->keys);
+        r->map = strmap_new();
+    }
+    char **slot = &r->keys[r->next];
+    if (*slot) {
+        free(strmap_remove(r->map, *slot));
+        free(*slot);
+    }
+    *slot = xstrdup(key);
+    r->next = (r->next + 1) % r->cap;
+    struct used *u = xmalloc(sizeof *u);
+    *u = (struct used){.file = file, .line = line};
+    free(strmap_put(r->map, key, u));
+}
+
+static const struct used *ring_get(const struct key_ring *r, const char *key)
+{
+    return r->map ? strmap_get(r->map, key) : NULL;
+}
+
+static void ring_free(struct key_ring *r)
+{
+    if (!r->map)
+        return;
+    strmap_free(r->map, free);
+    for (size_t i = 0; i < r->cap; i++)
+        free(r->keys[i]);
+    free(r->keys);
+}
 
 /* What is kept of a revision: they are dates ("2025-06-18"). */
 enum { REVISION_MAX = 32 };
@@ -43,13 +86,10 @@ struct mcp_stream {
     struct strmap *pending; /* key -> struct pending */
     struct pending *first, *last;
     size_t npending;
-    struct strmap *files;     /* display name -> its copy, which the pendings point to */
-    struct strmap *revisions; /* session -> the revision it agreed on (its copy) */
-    /* The requests answered, by key, for a session that holds its ids to its end: a ring of the
-     * latest max_open, the oldest forgotten. */
-    struct strmap *used; /* key -> struct used */
-    char **used_ring;
-    size_t used_next, used_cap;
+    struct strmap *files;      /* display name -> its copy, which the pendings point to */
+    struct strmap *revisions;  /* session -> the revision it agreed on (its copy) */
+    struct key_ring used;      /* requests answered, in a session that holds its ids to its end */
+    struct key_ring forgotten; /* requests in progress forgotten past --max-open */
     struct siphash_key secret;
     double now;
 };
@@ -69,7 +109,6 @@ static struct stream *mcp_stream_new(const struct engine_config *cfg, conversati
     s->pending = strmap_new();
     s->files = strmap_new();
     s->revisions = strmap_new();
-    s->used = strmap_new();
     if (!siphash_key_draw(&s->secret))
         die_oom();
     s->now = NAN;
@@ -166,25 +205,6 @@ static const char *revision_of(struct mcp_stream *s, const char *session)
     return revision;
 }
 
-/* Remembers that the request p was answered, for a session that holds its ids to its end. */
-static void remember_used(struct mcp_stream *s, const struct pending *p)
-{
-    if (!s->used_cap) {
-        s->used_cap = s->cfg->max_open;
-        s->used_ring = xcalloc(s->used_cap, sizeof *s->used_ring);
-    }
-    char **slot = &s->used_ring[s->used_next];
-    if (*slot) {
-        free(strmap_remove(s->used, *slot));
-        free(*slot);
-    }
-    *slot = xstrdup(p->key);
-    s->used_next = (s->used_next + 1) % s->used_cap;
-    struct used *u = xmalloc(sizeof *u);
-    *u = (struct used){.file = p->file, .line = p->line};
-    free(strmap_put(s->used, p->key, u));
-}
-
 /* The revision a session agreed on: the protocolVersion of the server's result to initialize. */
 static void agree_revision(struct mcp_stream *s, const char *session, const struct jv *response)
 {
@@ -202,6 +222,18 @@ static void agree_revision(struct mcp_stream *s, const char *session, const stru
     sb_free(&key);
 }
 
+/* Forgets p, the oldest request in progress, so that what is kept stays bounded; its response
+ * is still taken when it comes (among the latest --max-open forgotten). */
+static void forget(struct mcp_stream *s, struct pending *p, struct diag_sink *sink)
+{
+    struct diag_where at = {.file = p->file, .line = p->line};
+    diag_emit(sink, &at, "mcp-evicted",
+              "the %s's request '%s' is forgotten, more than --max-open=%lu being in progress",
+              p->from_server ? "server" : "client", p->method, s->cfg->max_open);
+    ring_put(&s->forgotten, s->cfg->max_open, p->key, p->file, p->line);
+    unlink_pending(s, p);
+}
+
 static void open_request(struct mcp_stream *s, const struct message *m, const struct jv *msg,
                          char *key, bool from_server, struct diag_sink *sink)
 {
@@ -215,7 +247,7 @@ static void open_request(struct mcp_stream *s, const struct message *m, const st
                   "the %s reuses the id of its request '%s', still in progress",
                   from_server ? "server" : "client", was->method);
         unlink_pending(s, was);
-    } else if ((used = strmap_get(s->used, key)) &&
+    } else if ((used = ring_get(&s->used, key)) &&
                mcp_revision_has_sessions(revision_of(s, message_session(m)))) {
         struct diag_where at = m->at;
         at.related_file = used->file != m->at.file ? used->file : NULL;
@@ -236,23 +268,26 @@ static void open_request(struct mcp_stream *s, const struct message *m, const st
     s->last = p;
     strmap_put(s->pending, key, p);
     if (++s->npending > s->cfg->max_open && s->first)
-        unlink_pending(s, s->first); /* forgotten: what is kept stays bounded */
+        forget(s, s->first, sink);
 }
 
 static void answer(struct mcp_stream *s, const struct message *m, const struct jv *msg, char *key,
                    bool from_server, struct diag_sink *sink)
 {
     struct pending *p = strmap_get(s->pending, key);
+    bool forgotten = !p && ring_get(&s->forgotten, key); /* past --max-open, said so then */
     free(key);
     if (p) {
         const char *session = message_session(m);
         if (strcmp(p->method, "initialize") == 0 && !p->from_server)
             agree_revision(s, session, msg);
         if (mcp_revision_has_sessions(revision_of(s, session)))
-            remember_used(s, p);
+            ring_put(&s->used, s->cfg->max_open, p->key, p->file, p->line);
         unlink_pending(s, p);
         return;
     }
+    if (forgotten)
+        return;
     diag_emit(sink, &m->at, "jsonrpc-no-request",
               "the %s answers a request of the %s that is not in progress (never sent, a "
               "notification, or answered already)",
@@ -402,10 +437,8 @@ static void mcp_stream_free(struct stream *stream)
     strmap_free(s->pending, NULL);
     strmap_free(s->files, free_file);
     strmap_free(s->revisions, free);
-    strmap_free(s->used, free);
-    for (size_t i = 0; i < s->used_cap; i++)
-        free(s->used_ring[i]);
-    free(s->used_ring);
+    ring_free(&s->used);
+    ring_free(&s->forgotten);
     free(s);
 }
 

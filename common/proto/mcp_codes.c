@@ -24,6 +24,11 @@ const struct diag_code mcp_codes[] = {
      "reused. A request in progress is always checked; one that ended, in a session of a "
      "revision up to 2025-11-25 (2026-07-28 has no sessions), among the latest --max-open "
      "answered. The revision is what the session's initialize agreed, or --mcp-revision's."},
+    {"mcp-evicted", "warning", "a request in progress was forgotten to bound memory",
+     "More than --max-open requests were in progress in a capture of acp-tap: the oldest is "
+     "forgotten, told at its record, so that what the checks keep stays bounded. Its response, "
+     "when it comes (among the latest --max-open forgotten), is taken without a word; an id "
+     "reused meanwhile is not seen."},
     {"mcp-request-timeout", "warning", "a request had no response within --request-timeout",
      "Senders SHOULD set a timeout on every request they send and, past it, cancel the "
      "request (MCP Base Protocol, Lifecycle, Timeouts); the SDKs wait 60 s by default, as "
