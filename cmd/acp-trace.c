@@ -357,8 +357,10 @@ static enum verdict trace_message(void *ctx, struct filter *f, struct message *m
 {
     struct trace *t = ctx;
     t->filter = f;
-    if (m->capture.event)
-        return VERDICT_WRITTEN; /* a capture's record of its session, no message to trace */
+    if (m->capture.event) { /* a capture's record of its session, no message to trace */
+        engine_feed(t->engine, m, filter_sink(f)); /* its end ends what is in progress in it */
+        return VERDICT_WRITTEN;
+    }
     t->inside = true;
     if (t->diagram)
         trace_diagram_begin(t->diagram, m);

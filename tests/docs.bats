@@ -466,3 +466,9 @@ send_member_queries() {
         grep -qxF -- "$line" <<<"$table" || fail "printed as '$line', the table says: $(grep "^${line%% *} " <<<"$table")"
     done
 }
+
+@test "acp(7)'s entry of each code is what --explain says (scripts/man-codes writes them)" {
+    command -v python3 >/dev/null || fail "python3 is missing: scripts/deps installs it"
+    cd "$TESTS_DIR/.."
+    run -0 scripts/man-codes --check "$(dirname "$(command -v acp-validate)")"
+}

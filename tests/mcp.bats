@@ -63,6 +63,7 @@ SERVER
     assert_output - <<'CODES'
 jsonrpc-error 2
 jsonrpc-response 1
+jsonrpc-unanswered 1
 jsonrpc-version 1
 mcp-id 1
 mcp-notification-id 1
@@ -82,7 +83,7 @@ pairing_capture() {
             echo "{\"jsonrpc\":\"2.0\",\"id\":0,\"method\":\"roots/list\"}"' >/dev/null
 }
 
-@test "pairing in a capture: an id reused in progress, a response to no request, a request never answered" {
+@test "pairing in a capture: an id reused in progress, a response to no request, a request never answered before its session ended" {
     cd "$BATS_TEST_TMPDIR"
     pairing_capture cap.jsonl
     run -1 --separate-stderr acp-validate cap.jsonl
@@ -91,21 +92,94 @@ pairing_capture() {
 3 error: the client reuses the id of its request 'ping', still in progress (see line 2) [mcp-id-reused]
 6 error: the server answers a request of the client that is not in progress (never sent, a notification, or answered already) [jsonrpc-no-request]
 7 error: the server answers a request of the client that is not in progress (never sent, a notification, or answered already) [jsonrpc-no-request]
-4 warning: the client's request 'tools/call' was never answered [jsonrpc-unanswered]
-8 warning: the server's request 'roots/list' was never answered [jsonrpc-unanswered]
+4 warning: the client's request 'tools/call' was never answered before its session ended (see line 9) [jsonrpc-unanswered]
+8 warning: the server's request 'roots/list' was never answered before its session ended (see line 9) [jsonrpc-unanswered]
 EOF2
     # the two sides number their ids each on its own: the server's request 0 pairs with nothing
     # of the client's; and the sessions stay apart
     run -0 bash -c "sed 's/\"session\":\"s\"/\"session\":\"t\"/' cap.jsonl >>cap2.jsonl; cat cap.jsonl cap2.jsonl | acp-validate --stateless >/dev/null"
     run -1 --separate-stderr bash -c "cat cap.jsonl cap2.jsonl | acp-validate"
     [ "$(grep -c 'mcp-id-reused' <<<"$stderr")" -eq 2 ] || fail "$stderr"
+    # each session's requests are told at its end, before the next session's findings
+    run -0 bash -c "sed -n 's/^acp-validate: <stdin>:\([0-9]*\): .*\[\(.*\)\]$/\1 \2/p' <<<\"\$1\"" _ "$stderr"
+    assert_line --index 4 "8 jsonrpc-unanswered"
+    assert_line --index 5 "12 mcp-id-reused"
+    assert_line --index 9 "17 jsonrpc-unanswered"
+    [ "${#lines[@]}" -eq 10 ] || fail "$output"
 }
 
-@test "bare JSON-RPC lines say no side: they are checked one by one, not paired" {
+@test "a session's end: what it left in progress is told there, once, and its revision goes with it" {
+    {
+        record s 0 in '{"jsonrpc":"2.0","id":0,"method":"initialize","params":{}}'
+        record s 0 out '{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-06-18"}}'
+        record t 1 in '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t"}}'
+        record s 1 in '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"s"}}'
+        record s 2 in '{"jsonrpc":"2.0","id":2,"method":"ping"}'
+        record s 70 in '{"jsonrpc":"2.0","id":3,"method":"ping"}'
+        printf '{"tap":1,"session":"s","time":"2026-12-06T12:01:20.000000Z","event":"end","status":0}\n'
+        record s 81 in '[{"jsonrpc":"2.0","id":4,"method":"ping"}]'
+        record t 82 out '{"jsonrpc":"2.0","id":1,"result":{}}'
+    } >"$BATS_TEST_TMPDIR/cap.jsonl"
+    run -0 --separate-stderr acp-validate "$BATS_TEST_TMPDIR/cap.jsonl"
+    run -0 bash -c "sed -n 's/^acp-validate: [^:]*:\([0-9]*\): \(.*\)$/\1 \2/p' <<<\"\$1\"" _ "$stderr"
+    # told late at line 6's time; at the end, the one not told yet; t's request goes on, and
+    # a batch after s's end is no batch of a 2025-06-18 session, s being forgotten
+    assert_output - <<'EOF2'
+3 warning: the client's request 'tools/call' has had no response for 60s (--request-timeout) [mcp-request-timeout]
+4 warning: the client's request 'tools/call' has had no response for 60s (--request-timeout) [mcp-request-timeout]
+5 warning: the client's request 'ping' has had no response for 60s (--request-timeout) [mcp-request-timeout]
+6 warning: the client's request 'ping' was never answered before its session ended (see line 7) [jsonrpc-unanswered]
+8 warning: the client's request 'ping' was never answered [jsonrpc-unanswered]
+EOF2
+}
+
+@test "bare JSON-RPC lines: a request's side where its method says it, a response paired by its id alone" {
     cd "$BATS_TEST_TMPDIR"
     pairing_capture cap.jsonl
-    run -0 --separate-stderr bash -c "jq -c 'select(has(\"message\")) | .message' cap.jsonl | acp-validate"
+    jq -c 'select(has("message")) | .message' cap.jsonl >bare.jsonl
+    # ping is either side's, so the client's tools/list 0 is no reuse; the first response 0
+    # answers tools/list, the later, the second the ping; 7 answers nothing of either side
+    run -1 --separate-stderr acp-validate bare.jsonl
+    assert_equal "$stderr" "acp-validate: bare.jsonl:6: error: a response answers no request in progress with its id (never sent, a notification, or answered already) [jsonrpc-no-request]
+acp-validate: bare.jsonl:3: warning: the client's request 'tools/call' was never answered [jsonrpc-unanswered]
+acp-validate: bare.jsonl:7: warning: the server's request 'roots/list' was never answered [jsonrpc-unanswered]"
+    # requests of one side with one id, both in progress: reused, whatever the lines say of sides
+    printf '%s\n' '{"jsonrpc":"2.0","id":"a","method":"tools/list"}' \
+        '{"jsonrpc":"2.0","id":"a","method":"tools/call","params":{"name":"x"}}' \
+        '{"jsonrpc":"2.0","id":"a","result":{}}' >reused.jsonl
+    run -1 --separate-stderr acp-validate reused.jsonl
+    assert_equal "$stderr" "acp-validate: reused.jsonl:2: error: the client reuses the id of its request 'tools/list', still in progress (see line 1) [mcp-id-reused]"
+    # each file is a session of its own: its ids are its own
+    cp reused.jsonl again.jsonl
+    run -1 --separate-stderr acp-validate reused.jsonl again.jsonl
+    [ "$(grep -c 'mcp-id-reused' <<<"$stderr")" -eq 2 ] || fail "$stderr"
+    [ "$(grep -c 'jsonrpc-' <<<"$stderr")" -eq 0 ] || fail "$stderr"
+}
+
+@test "bare JSON-RPC lines: the same id in progress on both sides, and a side no method says" {
+    cd "$BATS_TEST_TMPDIR"
+    # the server samples within the client's call, both numbering from 0: the response within
+    # answers the later request; then the call's
+    printf '%s\n' '{"jsonrpc":"2.0","id":0,"method":"tools/call","params":{"name":"ask"}}' \
+        '{"jsonrpc":"2.0","id":0,"method":"sampling/createMessage","params":{}}' \
+        '{"jsonrpc":"2.0","id":0,"result":{"role":"assistant"}}' \
+        '{"jsonrpc":"2.0","id":0,"result":{"content":[]}}' >nested.jsonl
+    run -0 --separate-stderr acp-validate nested.jsonl
     assert_equal "$stderr" ""
+    # one response for the two: which was left, no line says, and the warning says so
+    sed 4d nested.jsonl >one.jsonl
+    run -0 --separate-stderr acp-validate one.jsonl
+    assert_equal "$stderr" "acp-validate: one.jsonl:1: warning: the client's request 'tools/call' was never answered, or the one a response answered in its place (bare lines do not say which) (see line 2) [jsonrpc-unanswered]"
+    # a ping of each side with one id: two requests, two responses; one response leaves one
+    printf '%s\n' '{"jsonrpc":"2.0","id":3,"method":"ping"}' '{"jsonrpc":"2.0","id":3,"method":"ping"}' \
+        '{"jsonrpc":"2.0","id":3,"result":{}}' '{"jsonrpc":"2.0","id":3,"result":{}}' >pings.jsonl
+    run -0 --separate-stderr acp-validate pings.jsonl
+    assert_equal "$stderr" ""
+    sed 4d pings.jsonl >ping.jsonl
+    run -0 --separate-stderr acp-validate ping.jsonl
+    assert_equal "$stderr" "acp-validate: ping.jsonl:1: warning: the request 'ping' was never answered [jsonrpc-unanswered]"
+    run -1 --separate-stderr bash -c "sed 1d pings.jsonl | acp-validate"
+    assert_equal "$stderr" "acp-validate: <stdin>:3: error: a response answers no request in progress with its id (never sent, a notification, or answered already) [jsonrpc-no-request]"
 }
 
 # A record of acp-tap's, by hand: session, time (seconds after 12:00:00), dir, message.

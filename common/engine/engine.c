@@ -84,8 +84,28 @@ static void unobserve(struct engine *e, struct diag_sink *sink, struct diag_obse
         diag_unobserve(sink, o);
 }
 
+/* A capture's record of its session is of no dialect: every stream with sessions is told. */
+static void session_event(struct engine *e, const struct message *m, struct diag_sink *sink)
+{
+    if (!m->capture.ends_session)
+        return;
+    for (size_t i = 0; i < STREAMS; i++) {
+        struct engine_stream *es = &e->streams[i];
+        if (!es->ops->session_ended)
+            continue;
+        struct diag_observer o;
+        observe(e, sink, &o, es);
+        es->ops->session_ended(es->s, m, sink);
+        unobserve(e, sink, &o);
+    }
+}
+
 const char *engine_feed(struct engine *e, const struct message *m, struct diag_sink *sink)
 {
+    if (m->capture.event) {
+        session_event(e, m, sink);
+        return NULL;
+    }
     struct engine_stream *es = stream_of(e, m->proto);
     if (!es)
         return NULL;

@@ -1,8 +1,14 @@
-/* MCP's half of the conversation engine: the pairing of JSON-RPC requests and responses in a
- * capture, session by session. A request is in progress from its record until the other side's
- * response with its id; the sides number their ids each on its own (both SDKs count from 0), so
- * a request is known by its session, the side that sent it and its id. Only a capture says the
- * side: bare JSON-RPC lines are not paired (acp-validate(1) says so). */
+/* MCP's half of the conversation engine: the pairing of JSON-RPC requests and responses, session
+ * by session. A request is in progress from its record until the other side's response with its
+ * id; the sides number their ids each on its own (both SDKs count from 0), so a request is known
+ * by its session, the side that sent it and its id.
+ *
+ * A capture says the side and the session. Bare JSON-RPC lines say neither: the lines of a file
+ * are one session, a request's method says its side where one side alone sends it (the profile's
+ * lists), and a response answers the request in progress with its id, whichever side sent it; when
+ * both sides have one, the later (a request made while another is being handled is answered
+ * first, as a server's sampling/createMessage within the client's tools/call). What needs a side
+ * the lines do not give is not checked (acp-validate(1), BARE JSON-RPC LINES). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,18 +21,47 @@
 #include "proto/dialect.h"
 #include "proto/mcp.h"
 
-/* A request in progress. Until it is told late (--request-timeout) it is also in a list, in the
- * order of the records, so that what falls due comes first and what is left at the end is told
- * in input order; told, it waits in the map alone for its response. */
+/* Who sent a request: a capture says, bare lines sometimes. The letters are in its key. */
+enum side { SIDE_CLIENT = 'c', SIDE_SERVER = 's', SIDE_UNKNOWN = 'u' };
+
+/* What is kept of a revision: they are dates ("2025-06-18"). */
+enum { REVISION_MAX = 32 };
+
+struct pending;
+
+/* A session with requests in progress, or with the revision its initialize agreed. */
+struct session {
+    struct pending *first, *last;    /* its requests in progress, in the order of their records */
+    char revision[REVISION_MAX + 1]; /* "": none agreed */
+    char key[];                      /* the sessions map's */
+};
+
+/* A doubly linked list of requests in progress, through the links of one role. */
+struct pending_list {
+    struct pending *first, *last;
+};
+
+/* A request in progress. It is in one of the stream's two lists, those waiting for their response
+ * and those told late already (--request-timeout), both in the order of their records, and in its
+ * session's. */
 struct pending {
-    struct pending *prev, *next;
-    char *key;        /* the strmap's: session, side, id in keyform */
+    struct pending *prev, *next;   /* in the stream's list */
+    struct pending *sprev, *snext; /* in its session's */
+    struct session *session;
     const char *file; /* one of the stream's file names */
     unsigned long line;
-    char *method; /* kept short: what a diagnostic quotes */
-    double sent;  /* its record's time; NAN: unknown */
-    bool from_server;
-    bool told; /* late: out of the list */
+    unsigned long long order; /* its place among the requests: the later of two */
+    /* bare lines: a response answered the request at this line (0: none) that might have been
+     * this one's, both being in progress with its id */
+    unsigned long maybe_answered_line;
+    unsigned twins; /* more requests in progress with its key, of a side bare lines do not say */
+    double sent;    /* its record's time; NAN: unknown */
+    enum side side;
+    bool told; /* late: in the stream's list of those told */
+    bool has_method;
+    size_t method_len;
+    char *method; /* its method's first bytes (KEY_SHOWN_BYTES at most), after key */
+    char key[];   /* the pending map's: session, side, id in keyform */
 };
 
 /* A request that was answered or forgotten: where it was. */
@@ -78,20 +113,28 @@ static void ring_free(struct key_ring *r)
     free(r->keys);
 }
 
-/* What is kept of a revision: they are dates ("2025-06-18"). */
-enum { REVISION_MAX = 32 };
-
 struct mcp_stream {
     const struct engine_config *cfg;
     struct strmap *pending; /* key -> struct pending */
-    struct pending *first, *last;
+    struct pending_list waiting, told;
     size_t npending;
+    unsigned long long opened; /* requests opened so far: the next one's order */
+    struct strmap *sessions;   /* session key -> struct session */
     struct strmap *files;      /* display name -> its copy, which the pendings point to */
-    struct strmap *revisions;  /* session -> the revision it agreed on (its copy) */
     struct key_ring used;      /* requests answered, in a session that holds its ids to its end */
     struct key_ring forgotten; /* requests in progress forgotten past --max-open */
     struct siphash_key secret;
+    /* scratch: the keys of the message being fed before their keyform, and a method shown */
+    struct strbuf session_raw, request_raw, shown;
+    struct key_form_buf session_buf, request_buf;
     double now;
+};
+
+/* The message being fed: its session's key and its side, found once. */
+struct fed {
+    const struct message *m;
+    const char *session_key;
+    enum side side; /* a capture's; SIDE_UNKNOWN in bare lines */
 };
 
 static struct mcp_stream *of(struct stream *s)
@@ -107,10 +150,11 @@ static struct stream *mcp_stream_new(const struct engine_config *cfg, conversati
     struct mcp_stream *s = xcalloc(1, sizeof *s);
     s->cfg = cfg;
     s->pending = strmap_new();
+    s->sessions = strmap_new();
     s->files = strmap_new();
-    s->revisions = strmap_new();
     if (!siphash_key_draw(&s->secret))
         die_oom();
+    s->session_raw = s->request_raw = s->shown = (struct strbuf)STRBUF_INIT;
     s->now = NAN;
     return (struct stream *)s;
 }
@@ -127,99 +171,161 @@ static const char *file_copy(struct mcp_stream *s, const char *file)
     return kept;
 }
 
-/* The key of the request of side from_server with id in session: the id as its JSON text, so
- * that 1 and "1" stay apart, the whole in keyform. */
-static char *request_key(struct mcp_stream *s, const char *session, bool from_server,
-                         const struct jv *id)
+/* The key of m's session, valid until the next message: a capture's session (with its connection,
+ * where one session carries several), or the file of bare lines. */
+static const char *session_key_of(struct mcp_stream *s, const struct message *m)
 {
-    struct strbuf raw = STRBUF_INIT;
-    sb_adds(&raw, session ? session : "");
-    sb_addc(&raw, '\x1f');
-    sb_addc(&raw, from_server ? 's' : 'c');
-    if (jv_is_string(id)) {
-        sb_addc(&raw, '"');
-        sb_add(&raw, jv_string_value(id), jv_string_length(id));
+    struct strbuf *raw = &s->session_raw;
+    sb_reset(raw);
+    const char *session = message_session(m);
+    if (session) {
+        sb_addc(raw, 'c');
+        sb_adds(raw, session);
     } else {
-        sb_addf(&raw, "%lld", (long long)jv_integer_value(id));
+        sb_addc(raw, 'f');
+        sb_adds(raw, m->at.file ? m->at.file : "");
     }
-    struct key_form_buf buf;
     size_t len;
-    const char *form = key_form(&s->secret, raw.buf, raw.len, &buf, &len);
-    char *key = xstrndup(form, len);
-    sb_free(&raw);
-    return key;
+    return key_form(&s->secret, raw->buf, raw->len, &s->session_buf, &len);
 }
 
-static void leave_list(struct mcp_stream *s, struct pending *p)
+/* The key of the request of side with id in the session of session_key, valid until the next
+ * key: the id as its JSON text, so that 1 and "1" stay apart, the whole in keyform. */
+static const char *request_key(struct mcp_stream *s, const char *session_key, enum side side,
+                               const struct jv *id)
 {
-    *(p->prev ? &p->prev->next : &s->first) = p->next;
-    *(p->next ? &p->next->prev : &s->last) = p->prev;
+    struct strbuf *raw = &s->request_raw;
+    sb_reset(raw);
+    sb_adds(raw, session_key);
+    sb_addc(raw, '\x1f');
+    sb_addc(raw, (char)side);
+    if (jv_is_string(id)) {
+        sb_addc(raw, '"');
+        sb_add(raw, jv_string_value(id), jv_string_length(id));
+    } else {
+        sb_addf(raw, "%lld", (long long)jv_integer_value(id));
+    }
+    size_t len;
+    return key_form(&s->secret, raw->buf, raw->len, &s->request_buf, &len);
+}
+
+static struct session *session_get(struct mcp_stream *s, const char *key)
+{
+    return strmap_get(s->sessions, key);
+}
+
+/* A session without requests in progress or a revision holds nothing worth its memory. */
+static void session_release_if_idle(struct mcp_stream *s, struct session *sess)
+{
+    if (sess->first || sess->revision[0])
+        return;
+    strmap_remove(s->sessions, sess->key);
+    free(sess);
+}
+
+static bool drop_idle(void *ctx, const char *key, void *value)
+{
+    (void)ctx;
+    (void)key;
+    struct session *sess = value;
+    if (sess->first)
+        return false;
+    free(sess);
+    return true;
+}
+
+/* The session of key, made when it is new. What is kept stays bounded: past twice --max-open
+ * sessions, those with nothing in progress are forgotten with their revisions (those with
+ * requests in progress are at most --max-open). */
+static struct session *session_make(struct mcp_stream *s, const char *key)
+{
+    struct session *sess = session_get(s, key);
+    if (sess)
+        return sess;
+    if (strmap_size(s->sessions) >= 2 * s->cfg->max_open)
+        strmap_sweep(s->sessions, drop_idle, s);
+    size_t len = strlen(key);
+    sess = xcalloc(1, sizeof *sess + len + 1);
+    memcpy(sess->key, key, len + 1);
+    strmap_put(s->sessions, key, sess);
+    return sess;
+}
+
+static void list_append(struct pending_list *l, struct pending *p)
+{
+    p->prev = l->last;
+    p->next = NULL;
+    *(l->last ? &l->last->next : &l->first) = p;
+    l->last = p;
+}
+
+static void list_remove(struct pending_list *l, struct pending *p)
+{
+    *(p->prev ? &p->prev->next : &l->first) = p->next;
+    *(p->next ? &p->next->prev : &l->last) = p->prev;
     p->prev = p->next = NULL;
+}
+
+static struct pending_list *list_of(struct mcp_stream *s, const struct pending *p)
+{
+    return p->told ? &s->told : &s->waiting;
 }
 
 static void unlink_pending(struct mcp_stream *s, struct pending *p)
 {
-    if (!p->told)
-        leave_list(s, p);
+    struct session *sess = p->session;
+    *(p->sprev ? &p->sprev->snext : &sess->first) = p->snext;
+    *(p->snext ? &p->snext->sprev : &sess->last) = p->sprev;
+    list_remove(list_of(s, p), p);
     strmap_remove(s->pending, p->key);
     s->npending--;
-    free(p->key);
-    free(p->method);
     free(p);
+    session_release_if_idle(s, sess);
 }
 
-/* What a diagnostic quotes of a method: its first 80 bytes, made safe to show. */
-static char *method_shown(const struct jv *method)
+/* What a diagnostic quotes of a request's method: its first 80 bytes, made safe to show; valid
+ * until the next call. */
+static const char *method_shown(struct mcp_stream *s, const struct pending *p)
 {
-    struct strbuf shown = STRBUF_INIT;
-    const char *name = jv_string_value(method);
-    if (name)
-        escape_text(&shown, name, jv_string_length(method), 80);
+    sb_reset(&s->shown);
+    if (p->has_method)
+        escape_text(&s->shown, p->method, p->method_len, 80);
     else
-        sb_adds(&shown, "(no method)");
-    return sb_detach(&shown);
+        sb_adds(&s->shown, "(no method)");
+    return s->shown.buf;
 }
 
-/* The form a session is remembered by (keyform), as a string in buf. */
-static const char *session_key(struct mcp_stream *s, const char *session, struct key_form_buf *buf,
-                               struct strbuf *key)
+/* "the client's request", "the server's request", or "the request" of a side bare lines do not
+ * say, for a diagnostic. */
+static const char *whose(const struct pending *p)
 {
-    size_t len;
-    const char *form =
-        key_form(&s->secret, session ? session : "", session ? strlen(session) : 0, buf, &len);
-    sb_reset(key);
-    sb_add(key, form, len);
-    return key->buf ? key->buf : "";
+    switch (p->side) {
+    case SIDE_CLIENT:
+        return "the client's request";
+    case SIDE_SERVER:
+        return "the server's request";
+    case SIDE_UNKNOWN:
+        break;
+    }
+    return "the request";
 }
 
 /* The revision a session is checked as: --mcp-revision's, else what its initialize agreed, else
  * NULL. */
-static const char *revision_of(struct mcp_stream *s, const char *session)
+static const char *revision_of(struct mcp_stream *s, const struct session *sess)
 {
     if (s->cfg->mcp_revision)
         return s->cfg->mcp_revision;
-    struct key_form_buf buf;
-    struct strbuf key = STRBUF_INIT;
-    const char *revision = strmap_get(s->revisions, session_key(s, session, &buf, &key));
-    sb_free(&key);
-    return revision;
+    return sess && sess->revision[0] ? sess->revision : NULL;
 }
 
 /* The revision a session agreed on: the protocolVersion of the server's result to initialize. */
-static void agree_revision(struct mcp_stream *s, const char *session, const struct jv *response)
+static void agree_revision(struct session *sess, const struct jv *response)
 {
     const struct jv *version = jv_object_get(jv_object_get(response, "result"), "protocolVersion");
     if (!jv_is_string(version) || jv_string_length(version) > REVISION_MAX)
         return;
-    if (strmap_size(s->revisions) >= s->cfg->max_open) { /* bounded: start again */
-        strmap_free(s->revisions, free);
-        s->revisions = strmap_new();
-    }
-    struct key_form_buf buf;
-    struct strbuf key = STRBUF_INIT;
-    free(strmap_put(s->revisions, session_key(s, session, &buf, &key),
-                    xstrdup(jv_string_value(version))));
-    sb_free(&key);
+    memcpy(sess->revision, jv_string_value(version), jv_string_length(version) + 1);
 }
 
 /* Forgets p, the oldest request in progress, so that what is kept stays bounded; its response
@@ -228,70 +334,199 @@ static void forget(struct mcp_stream *s, struct pending *p, struct diag_sink *si
 {
     struct diag_where at = {.file = p->file, .line = p->line};
     diag_emit(sink, &at, "mcp-evicted",
-              "the %s's request '%s' is forgotten, more than --max-open=%lu being in progress",
-              p->from_server ? "server" : "client", p->method, s->cfg->max_open);
+              "%s '%s' is forgotten, more than --max-open=%lu being in progress", whose(p),
+              method_shown(s, p), s->cfg->max_open);
     ring_put(&s->forgotten, s->cfg->max_open, p->key, p->file, p->line);
     unlink_pending(s, p);
 }
 
-static void open_request(struct mcp_stream *s, const struct message *m, const struct jv *msg,
-                         char *key, bool from_server, struct diag_sink *sink)
+/* The request that has been in progress the longest, told late or not. */
+static struct pending *oldest(struct mcp_stream *s)
 {
-    struct pending *was = strmap_get(s->pending, key);
-    const struct used *used;
-    if (was) {
-        struct diag_where at = m->at;
-        at.related_file = was->file != m->at.file ? was->file : NULL;
-        at.related_line = was->line;
-        diag_emit(sink, &at, "mcp-id-reused",
-                  "the %s reuses the id of its request '%s', still in progress",
-                  from_server ? "server" : "client", was->method);
-        unlink_pending(s, was);
-    } else if ((used = ring_get(&s->used, key)) &&
-               mcp_revision_has_sessions(revision_of(s, message_session(m)))) {
-        struct diag_where at = m->at;
-        at.related_file = used->file != m->at.file ? used->file : NULL;
-        at.related_line = used->line;
-        diag_emit(sink, &at, "mcp-id-reused",
-                  "the %s reuses the id of an earlier request of the session",
-                  from_server ? "server" : "client");
-    }
-    struct pending *p = xcalloc(1, sizeof *p);
-    p->key = key;
-    p->file = file_copy(s, m->at.file);
-    p->line = m->at.line;
-    p->method = method_shown(jv_object_get(msg, "method"));
-    p->sent = m->capture.time;
-    p->from_server = from_server;
-    p->prev = s->last;
-    *(s->last ? &s->last->next : &s->first) = p;
-    s->last = p;
-    strmap_put(s->pending, key, p);
-    if (++s->npending > s->cfg->max_open && s->first)
-        forget(s, s->first, sink);
+    struct pending *waiting = s->waiting.first, *told = s->told.first;
+    if (!waiting || !told)
+        return waiting ? waiting : told;
+    return told->order < waiting->order ? told : waiting;
 }
 
-static void answer(struct mcp_stream *s, const struct message *m, const struct jv *msg, char *key,
-                   bool from_server, struct diag_sink *sink)
+/* Reports an id reused by the sender of a request whose key is in progress or was answered. */
+static bool reused(struct mcp_stream *s, const struct fed *f, const char *key, enum side side,
+                   struct session *sess, struct diag_sink *sink)
 {
-    struct pending *p = strmap_get(s->pending, key);
-    bool forgotten = !p && ring_get(&s->forgotten, key); /* past --max-open, said so then */
-    free(key);
-    if (p) {
-        const char *session = message_session(m);
-        if (strcmp(p->method, "initialize") == 0 && !p->from_server)
-            agree_revision(s, session, msg);
-        if (mcp_revision_has_sessions(revision_of(s, session)))
-            ring_put(&s->used, s->cfg->max_open, p->key, p->file, p->line);
-        unlink_pending(s, p);
+    struct pending *was = strmap_get(s->pending, key);
+    const char *sender = side == SIDE_SERVER ? "server" : "client";
+    struct diag_where at = f->m->at;
+    if (was) {
+        at.related_file = was->file != at.file ? was->file : NULL;
+        at.related_line = was->line;
+        diag_emit(sink, &at, "mcp-id-reused",
+                  "the %s reuses the id of its request '%s', still in progress", sender,
+                  method_shown(s, was));
+        unlink_pending(s, was);
+        return true;
+    }
+    const struct used *used = ring_get(&s->used, key);
+    if (!used || !mcp_revision_has_sessions(revision_of(s, sess)))
+        return false;
+    at.related_file = used->file != at.file ? used->file : NULL;
+    at.related_line = used->line;
+    diag_emit(sink, &at, "mcp-id-reused",
+              "the %s reuses the id of an earlier request of the session", sender);
+    return true;
+}
+
+static struct pending *pending_new(const char *key, const struct jv *method)
+{
+    size_t key_len = strlen(key);
+    size_t method_len =
+        jv_is_string(method) ? key_shown_len(jv_string_value(method), jv_string_length(method)) : 0;
+    struct pending *p = xcalloc(1, sizeof *p + key_len + 1 + method_len + 1);
+    memcpy(p->key, key, key_len + 1);
+    p->method = p->key + key_len + 1;
+    p->has_method = jv_is_string(method);
+    p->method_len = method_len;
+    if (method_len)
+        memcpy(p->method, jv_string_value(method), method_len);
+    p->method[method_len] = '\0';
+    return p;
+}
+
+static void open_request(struct mcp_stream *s, const struct fed *f, const struct jv *msg,
+                         const struct jv *id, struct diag_sink *sink)
+{
+    const struct jv *method = jv_object_get(msg, "method");
+    enum side side = f->side;
+    if (side == SIDE_UNKNOWN) /* bare lines: the method may say */
+        switch (jsonrpc_request_side(&mcp_profile, method)) {
+        case JSONRPC_CLIENT:
+            side = SIDE_CLIENT;
+            break;
+        case JSONRPC_SERVER:
+            side = SIDE_SERVER;
+            break;
+        case JSONRPC_EITHER:
+            break;
+        }
+    const char *key = request_key(s, f->session_key, side, id);
+    struct session *sess = session_get(s, f->session_key);
+    if (side == SIDE_UNKNOWN) {
+        struct pending *twin = strmap_get(s->pending, key);
+        if (twin) { /* the other side's, or the same side's id reused: no line says which */
+            twin->twins++;
+            return;
+        }
+    } else {
+        reused(s, f, key, side, sess, sink);
+    }
+    sess = session_make(s, f->session_key);
+    struct pending *p = pending_new(key, method);
+    p->session = sess;
+    p->file = file_copy(s, f->m->at.file);
+    p->line = f->m->at.line;
+    p->order = s->opened++;
+    p->sent = f->m->capture.time;
+    p->side = side;
+    list_append(&s->waiting, p);
+    p->sprev = sess->last;
+    *(sess->last ? &sess->last->snext : &sess->first) = p;
+    sess->last = p;
+    strmap_put(s->pending, p->key, p);
+    if (++s->npending > s->cfg->max_open)
+        forget(s, oldest(s), sink);
+}
+
+/* The request a response answers in bare lines: of the requests in progress with its id, of
+ * either side or of one unknown, the latest; the others are noted as maybe answered. */
+static struct pending *bare_answered(struct mcp_stream *s, const struct fed *f, const struct jv *id,
+                                     bool *guessed)
+{
+    static const enum side sides[] = {SIDE_CLIENT, SIDE_SERVER, SIDE_UNKNOWN};
+    struct pending *found[3] = {NULL, NULL, NULL}, *latest = NULL;
+    for (size_t i = 0; i < 3; i++) {
+        found[i] = strmap_get(s->pending, request_key(s, f->session_key, sides[i], id));
+        if (found[i] && (!latest || found[i]->order > latest->order))
+            latest = found[i];
+    }
+    *guessed = false;
+    for (size_t i = 0; i < 3; i++)
+        if (found[i] && found[i] != latest) {
+            found[i]->maybe_answered_line = latest->line;
+            *guessed = true;
+        }
+    return latest;
+}
+
+/* Whether a response with id answers a request forgotten past --max-open (said so then). */
+static bool answers_forgotten(struct mcp_stream *s, const struct fed *f, enum side asker,
+                              const struct jv *id)
+{
+    if (asker != SIDE_UNKNOWN)
+        return ring_get(&s->forgotten, request_key(s, f->session_key, asker, id));
+    return ring_get(&s->forgotten, request_key(s, f->session_key, SIDE_CLIENT, id)) ||
+           ring_get(&s->forgotten, request_key(s, f->session_key, SIDE_SERVER, id)) ||
+           ring_get(&s->forgotten, request_key(s, f->session_key, SIDE_UNKNOWN, id));
+}
+
+static void tell_no_request(const struct fed *f, enum side asker, struct diag_sink *sink)
+{
+    if (asker == SIDE_UNKNOWN) {
+        diag_emit(sink, &f->m->at, "jsonrpc-no-request",
+                  "a response answers no request in progress with its id (never sent, a "
+                  "notification, or answered already)");
         return;
     }
-    if (forgotten)
-        return;
-    diag_emit(sink, &m->at, "jsonrpc-no-request",
+    diag_emit(sink, &f->m->at, "jsonrpc-no-request",
               "the %s answers a request of the %s that is not in progress (never sent, a "
               "notification, or answered already)",
-              from_server ? "server" : "client", from_server ? "client" : "server");
+              asker == SIDE_CLIENT ? "server" : "client",
+              asker == SIDE_CLIENT ? "client" : "server");
+}
+
+static void answer(struct mcp_stream *s, const struct fed *f, const struct jv *msg,
+                   const struct jv *id, struct diag_sink *sink)
+{
+    enum side asker = f->side == SIDE_UNKNOWN  ? SIDE_UNKNOWN
+                      : f->side == SIDE_CLIENT ? SIDE_SERVER
+                                               : SIDE_CLIENT;
+    bool guessed = false;
+    struct pending *p = asker == SIDE_UNKNOWN
+                            ? bare_answered(s, f, id, &guessed)
+                            : strmap_get(s->pending, request_key(s, f->session_key, asker, id));
+    if (!p) {
+        if (!answers_forgotten(s, f, asker, id))
+            tell_no_request(f, asker, sink);
+        return;
+    }
+    if (p->twins) {
+        p->twins--;
+        return;
+    }
+    if (p->side == SIDE_CLIENT && p->method_len == strlen("initialize") &&
+        memcmp(p->method, "initialize", p->method_len) == 0)
+        agree_revision(p->session, msg);
+    /* an id is remembered as used where its sender is known and its response sure */
+    if (p->side != SIDE_UNKNOWN && !guessed &&
+        mcp_revision_has_sessions(revision_of(s, p->session)))
+        ring_put(&s->used, s->cfg->max_open, p->key, p->file, p->line);
+    unlink_pending(s, p);
+}
+
+/* Tells that p was never answered: at the end of the input, or at its session's end. */
+static void tell_unanswered(struct mcp_stream *s, struct pending *p, const struct diag_where *end,
+                            struct diag_sink *sink)
+{
+    struct diag_where at = {.file = p->file, .line = p->line};
+    const char *when = "";
+    if (p->maybe_answered_line) {
+        at.related_line = p->maybe_answered_line;
+        when = ", or the one a response answered in its place (bare lines do not say which)";
+    } else if (end) {
+        at.related_file = end->file != p->file ? end->file : NULL;
+        at.related_line = end->line;
+        when = " before its session ended";
+    }
+    diag_emit(sink, &at, "jsonrpc-unanswered", "%s '%s' was never answered%s", whose(p),
+              method_shown(s, p), when);
 }
 
 /* Moves message time to now, and tells each request in progress that has waited longer than
@@ -301,64 +536,92 @@ static void expire(struct mcp_stream *s, double now, struct diag_sink *sink)
     if (!(now <= s->now))
         s->now = now;
     struct pending *p;
-    while ((p = s->first) && p->sent + s->cfg->request_timeout < s->now) {
+    while ((p = s->waiting.first) && p->sent + s->cfg->request_timeout < s->now) {
         struct diag_where at = {.file = p->file, .line = p->line};
         char waited[32]; /* the diagnostics' own format has no %g */
         snprintf(waited, sizeof waited, "%g", s->cfg->request_timeout);
         diag_emit(sink, &at, "mcp-request-timeout",
-                  "the %s's request '%s' has had no response for %ss (--request-timeout)",
-                  p->from_server ? "server" : "client", p->method, waited);
-        leave_list(s, p);
+                  "%s '%s' has had no response for %ss (--request-timeout)", whose(p),
+                  method_shown(s, p), waited);
+        list_remove(&s->waiting, p);
         p->told = true;
+        list_append(&s->told, p);
     }
 }
 
-/* Opens a request, or answers one, by msg: m, or a message of m's batch. */
-static void pair(struct mcp_stream *s, const struct message *m, const struct jv *msg,
+/* Opens a request, or answers one, by msg: f's message, or a message of its batch. */
+static void pair(struct mcp_stream *s, const struct fed *f, const struct jv *msg,
                  struct diag_sink *sink)
 {
-    bool from_server = m->capture.out;
     const struct jv *id = jv_object_get(msg, "id");
     if (!jv_is_string(id) && !jv_is_integer(id))
         return; /* a notification, or an id its own check rejected */
-    const char *session = message_session(m);
     if (jv_object_get(msg, "method"))
-        open_request(s, m, msg, request_key(s, session, from_server, id), from_server, sink);
+        open_request(s, f, msg, id, sink);
     else
-        answer(s, m, msg, request_key(s, session, !from_server, id), from_server, sink);
+        answer(s, f, msg, id, sink);
 }
 
 /* Batches are MCP's in its 2025-03-26 revision alone: it added them, 2025-06-18 took them out. */
-static void check_batch_revision(struct mcp_stream *s, const struct message *m,
-                                 struct diag_sink *sink)
+static void check_batch_revision(struct mcp_stream *s, const struct fed *f, struct diag_sink *sink)
 {
-    const char *revision = revision_of(s, message_session(m));
+    const char *revision = revision_of(s, session_get(s, f->session_key));
     if (!revision || strcmp(revision, "2025-03-26") == 0)
         return;
     struct strbuf shown = STRBUF_INIT;
     escape_text(&shown, revision, strlen(revision), REVISION_MAX);
-    diag_emit(sink, &m->at, "mcp-batch",
+    diag_emit(sink, &f->m->at, "mcp-batch",
               "a batch in a session of revision %s: only 2025-03-26 has batches", shown.buf);
     sb_free(&shown);
+}
+
+static enum side capture_side(const struct message *m)
+{
+    if (!m->capture.present)
+        return SIDE_UNKNOWN;
+    return m->capture.out ? SIDE_SERVER : SIDE_CLIENT; /* the tapped agent is the server */
 }
 
 static const char *mcp_stream_feed(struct stream *stream, const struct message *m,
                                    struct diag_sink *sink)
 {
     struct mcp_stream *s = of(stream);
-    if (!m->capture.present || m->capture.event)
-        return NULL; /* which side sent a bare line, no line says */
+    if (m->capture.event)
+        return NULL;
     if (!isnan(m->capture.time))
         expire(s, m->capture.time, sink);
+    struct fed f = {.m = m, .session_key = session_key_of(s, m), .side = capture_side(m)};
     if (!jv_is_array(m->view)) {
-        pair(s, m, m->view, sink);
+        pair(s, &f, m->view, sink);
         return NULL;
     }
-    check_batch_revision(s, m, sink);
+    check_batch_revision(s, &f, sink);
     for (const struct jv *e = jv_array_first(m->view); e; e = jv_array_next(m->view, e))
         if (jv_is_object(e))
-            pair(s, m, e, sink);
+            pair(s, &f, e, sink);
     return NULL;
+}
+
+/* A session's end ends what is in progress in it: each request not told late yet is told
+ * unanswered, at its record; the session is forgotten, its revision with it. */
+static void mcp_stream_session_ended(struct stream *stream, const struct message *m,
+                                     struct diag_sink *sink)
+{
+    struct mcp_stream *s = of(stream);
+    struct session *sess = session_get(s, session_key_of(s, m));
+    if (!sess)
+        return;
+    sess->revision[0] = '\0'; /* so that it goes with its last request */
+    while (sess->first) {
+        struct pending *p = sess->first;
+        bool last = p == sess->last;
+        if (!p->told)
+            tell_unanswered(s, p, &m->at, sink);
+        unlink_pending(s, p);
+        if (last)
+            return; /* the session went with it */
+    }
+    session_release_if_idle(s, sess);
 }
 
 static const char *mcp_stream_failed(struct stream *stream, const struct message *m,
@@ -376,28 +639,15 @@ static void mcp_stream_note(struct stream *stream, const struct diag_finding *fi
     (void)finding;
 }
 
-static bool forget_told(void *ctx, const char *key, void *value)
-{
-    (void)ctx;
-    (void)key;
-    struct pending *p = value;
-    free(p->key);
-    free(p->method);
-    free(p);
-    return true;
-}
-
 static void mcp_stream_finish(struct stream *stream, struct diag_sink *sink)
 {
     struct mcp_stream *s = of(stream);
-    while (s->first) {
-        struct pending *p = s->first;
-        struct diag_where at = {.file = p->file, .line = p->line};
-        diag_emit(sink, &at, "jsonrpc-unanswered", "the %s's request '%s' was never answered",
-                  p->from_server ? "server" : "client", p->method);
-        unlink_pending(s, p);
+    while (s->waiting.first) {
+        tell_unanswered(s, s->waiting.first, NULL, sink);
+        unlink_pending(s, s->waiting.first);
     }
-    strmap_sweep(s->pending, forget_told, s); /* told late already */
+    while (s->told.first) /* told late already */
+        unlink_pending(s, s->told.first);
 }
 
 static void mcp_stream_hand_over(struct stream *stream)
@@ -420,7 +670,8 @@ static void mcp_stream_advance(struct stream *stream, double now, const struct d
 static double mcp_stream_next_due(const struct stream *stream)
 {
     const struct mcp_stream *s = (const struct mcp_stream *)stream;
-    return s->first && !isnan(s->first->sent) ? s->first->sent + s->cfg->request_timeout : INFINITY;
+    const struct pending *first = s->waiting.first;
+    return first && !isnan(first->sent) ? first->sent + s->cfg->request_timeout : INFINITY;
 }
 
 static void free_file(void *file)
@@ -431,14 +682,18 @@ static void free_file(void *file)
 static void mcp_stream_free(struct stream *stream)
 {
     struct mcp_stream *s = of(stream);
-    while (s->first)
-        unlink_pending(s, s->first);
-    strmap_sweep(s->pending, forget_told, s);
+    while (s->waiting.first)
+        unlink_pending(s, s->waiting.first);
+    while (s->told.first)
+        unlink_pending(s, s->told.first);
     strmap_free(s->pending, NULL);
+    strmap_free(s->sessions, free);
     strmap_free(s->files, free_file);
-    strmap_free(s->revisions, free);
     ring_free(&s->used);
     ring_free(&s->forgotten);
+    sb_free(&s->session_raw);
+    sb_free(&s->request_raw);
+    sb_free(&s->shown);
     free(s);
 }
 
@@ -448,6 +703,7 @@ const struct stream_ops mcp_stream_ops = {
     .feed = mcp_stream_feed,
     .failed = mcp_stream_failed,
     .note = mcp_stream_note,
+    .session_ended = mcp_stream_session_ended,
     .finish = mcp_stream_finish,
     .hand_over = mcp_stream_hand_over,
     .now = mcp_stream_now,

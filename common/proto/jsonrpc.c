@@ -11,6 +11,26 @@ enum jsonrpc_kind jsonrpc_kind_of(const struct jv *view)
     return jv_object_get(view, "id") ? JSONRPC_REQUEST : JSONRPC_NOTIFICATION;
 }
 
+/* A method's string is compared with its length: it may hold a NUL. */
+static bool listed(const char *const *methods, const struct jv *method)
+{
+    size_t len = jv_string_length(method);
+    for (const char *const *name = methods; name && *name; name++)
+        if (strlen(*name) == len && memcmp(*name, jv_string_value(method), len) == 0)
+            return true;
+    return false;
+}
+
+enum jsonrpc_side jsonrpc_request_side(const struct jsonrpc_profile *profile,
+                                       const struct jv *method)
+{
+    if (!jv_is_string(method))
+        return JSONRPC_EITHER;
+    if (listed(profile->client_requests, method))
+        return JSONRPC_CLIENT;
+    return listed(profile->server_requests, method) ? JSONRPC_SERVER : JSONRPC_EITHER;
+}
+
 static const char *type_name(const struct jv *v)
 {
     static const char *const names[] = {

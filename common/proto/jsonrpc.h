@@ -15,7 +15,15 @@ enum jsonrpc_kind {
     JSONRPC_RESPONSE,     /* no method: an id, with a result or an error */
 };
 
-/* What a dialect of JSON-RPC makes stricter than the core. */
+/* Which side of a connection sends a request. JSON-RPC 2.0 has peers, not sides; a dialect of it
+ * names them (MCP's client and server). */
+enum jsonrpc_side {
+    JSONRPC_EITHER, /* both may send it, or the dialect does not say */
+    JSONRPC_CLIENT,
+    JSONRPC_SERVER,
+};
+
+/* What a dialect of JSON-RPC makes stricter than the core, and what it says of its sides. */
 struct jsonrpc_profile {
     /* params, when present, is an object (MCP), not an array too (the core): the code when not */
     const char *params_object_code;
@@ -25,10 +33,18 @@ struct jsonrpc_profile {
      * the code when one does (NULL: no such rule) */
     const char *notification_prefix;
     const char *notification_id_code;
+    /* the methods of requests that only a client sends, and those only a server sends (each
+     * ending with NULL): in lines that do not say which side sent them, they do */
+    const char *const *client_requests;
+    const char *const *server_requests;
 };
 
 /* What kind of message view is, by its members. */
 enum jsonrpc_kind jsonrpc_kind_of(const struct jv *view);
+
+/* The side that sends a request of method (a string, or NULL), as profile says. */
+enum jsonrpc_side jsonrpc_request_side(const struct jsonrpc_profile *profile,
+                                       const struct jv *method);
 
 /* Reports every finding of the core's rules on m's shape, as profile makes them; for a batch (an
  * array), on each of its messages, and on the batch (empty, or holding what is no message). */

@@ -28,16 +28,20 @@ const struct diag_code jsonrpc_codes[] = {
      "A request has method and id, a notification method without id, a response id with result "
      "or error (JSON-RPC 2.0, sections 4, 4.1 and 5). A message with method and a result or an "
      "error, or with neither method nor id, is none of them."},
-    /* The core's pairing, in a capture (which says which side sent a message). */
+    /* The core's pairing: a capture says which side sent a message; bare lines, only some. */
     {"jsonrpc-no-request", "error", "a response to no request in progress",
      "A response answers the request of the other side that carries its id, once (JSON-RPC "
-     "2.0, section 5: the id MUST be the same as the request's). In a capture of acp-tap, a "
-     "response whose id names no request of the other side in progress answers a request that "
-     "was never sent, a notification (which is never answered), or one answered already. Bare "
-     "JSON-RPC lines do not say which side sent them and are not paired."},
+     "2.0, section 5: the id MUST be the same as the request's). A response whose id names no "
+     "request in progress answers a request that was never sent, a notification (which is "
+     "never answered), or one answered already. In a capture of acp-tap the request is the "
+     "other side's; in bare JSON-RPC lines, which do not say who sent a response, a request of "
+     "either side."},
     {"jsonrpc-unanswered", "warning", "a request was never answered",
      "The receiver of a request MUST answer it with a response (JSON-RPC 2.0, section 4); at "
-     "the end of the capture, no response of the other side carried its id. A warning, since "
-     "a capture may end before its session does."},
+     "the end of the input, or at the end of its session in a capture of acp-tap (related_line "
+     "names the record of the end), no response carried its id. A warning, since a capture may "
+     "end before its session does. In bare lines, when one response came for the same id in "
+     "progress on both sides, it is taken as the later request's, and the earlier, left, says "
+     "that it may be the other (related_line)."},
     {NULL, NULL, NULL, NULL},
 };

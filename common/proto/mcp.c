@@ -5,12 +5,35 @@
 #include "proto/dialect.h"
 #include "proto/jsonrpc.h"
 
+/* The requests of one side alone, in every revision (schema.ts's ClientRequest and ServerRequest;
+ * server/discover is 2026-07-28's). Both send ping and the requests of tasks. */
+static const char *const client_requests[] = {
+    "initialize",
+    "server/discover",
+    "completion/complete",
+    "logging/setLevel",
+    "prompts/get",
+    "prompts/list",
+    "resources/list",
+    "resources/templates/list",
+    "resources/read",
+    "resources/subscribe",
+    "resources/unsubscribe",
+    "tools/call",
+    "tools/list",
+    NULL,
+};
+static const char *const server_requests[] = {"sampling/createMessage", "elicitation/create",
+                                              "roots/list", NULL};
+
 /* What MCP makes stricter than JSON-RPC 2.0 (the specification's Base Protocol, Messages). */
-static const struct jsonrpc_profile mcp_profile = {
+const struct jsonrpc_profile mcp_profile = {
     .params_object_code = "mcp-params",
     .id_strict_code = "mcp-id",
     .notification_prefix = "notifications/",
     .notification_id_code = "mcp-notification-id",
+    .client_requests = client_requests,
+    .server_requests = server_requests,
 };
 
 const char *const mcp_revisions[] = {"2024-11-05", "2025-03-26", "2025-06-18",

@@ -3,7 +3,11 @@
 #ifndef ACP_MCP_H
 #define ACP_MCP_H
 
+#include "proto/jsonrpc.h"
 #include "proto/message.h"
+
+/* MCP as a profile of the JSON-RPC core: its stricter rules, and which side sends what. */
+extern const struct jsonrpc_profile mcp_profile;
 
 /* MCP's revisions, oldest first, ending with NULL: what --mcp-revision takes. Up to 2025-11-25
  * a session spans the connection; 2026-07-28 has none. */

@@ -20,12 +20,13 @@ const struct diag_code mcp_codes[] = {
     {"mcp-id-reused", "error", "a request reuses the id of one still in progress",
      "A request's id MUST NOT have been used by the same sender before in the session (MCP "
      "Base Protocol, Messages, Requests); one still in progress, reused, makes its response "
-     "answer either. In a capture of acp-tap, related_line names the request whose id was "
-     "reused. A request in progress is always checked; one that ended, in a session of a "
+     "answer either. related_line names the request whose id was reused. In bare JSON-RPC "
+     "lines only a request whose method says its side is checked. A request in progress is "
+     "always checked; one that ended, in a session of a "
      "revision up to 2025-11-25 (2026-07-28 has no sessions), among the latest --max-open "
      "answered. The revision is what the session's initialize agreed, or --mcp-revision's."},
     {"mcp-evicted", "warning", "a request in progress was forgotten to bound memory",
-     "More than --max-open requests were in progress in a capture of acp-tap: the oldest is "
+     "More than --max-open requests were in progress: the oldest is "
      "forgotten, told at its record, so that what the checks keep stays bounded. Its response, "
      "when it comes (among the latest --max-open forgotten), is taken without a word; an id "
      "reused meanwhile is not seen."},

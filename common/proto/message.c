@@ -248,6 +248,7 @@ static bool unwrap_capture(struct message *m, const struct record *rec, struct d
         return false;
     case TAPRECORD_EVENT:
         m->capture.event = true;
+        m->capture.ends_session = r.event && strcmp(r.event, "end") == 0;
         return true;
     }
     return true;
