@@ -96,14 +96,15 @@ EOF
 @test "a live pipe: each line reaches the child and its answer comes back before the input ends" {
     local cap=$BATS_TEST_TMPDIR/cap.jsonl
     coproc TAP { acp-tap --out="$cap" -- cat; }
-    local i answer
+    # bash unsets TAP_PID once it reaps the coprocess, which may be before the wait below
+    local i answer pid=$TAP_PID
     for i in 1 2 3; do
         printf '{"n":%d}\n' "$i" >&"${TAP[1]}"
         read -r -t 5 answer <&"${TAP[0]}" || fail "no answer to line $i while the input is open"
         [ "$answer" = "{\"n\":$i}" ] || fail "answer $answer"
     done
     exec {TAP[1]}>&-
-    wait "$TAP_PID"
+    wait "$pid"
     [ "$(jq -s 'map(select(.seq)) | length' "$cap")" -eq 6 ]
 }
 
