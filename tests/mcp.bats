@@ -290,3 +290,77 @@ acp-validate: <stdin>:1: error: a batch holds messages, not an integer [jsonrpc-
     run -0 --separate-stderr acp-validate "$cap"
     assert_equal "$stderr" ""
 }
+
+@test "mcpsnoop's session logs are read as they are: their frames checked and paired, their other lines passed" {
+    cd "$FIXTURES/mcp"
+    # stdio: a stray print and a frame cut at the proxy's cap are no messages; the session agreed
+    # on 2025-06-18 (a response's time with its zone's offset), which has no batches and holds its
+    # ids to its end; the record's times tell the late requests
+    run -1 --separate-stderr acp-validate mcpsnoop-stdio.jsonl
+    assert_equal "$stderr" "acp-validate: mcpsnoop-stdio.jsonl:7: error: the agent wrote a line that is not JSON: 'debug: echo called' [capture-not-message]
+acp-validate: mcpsnoop-stdio.jsonl:9: error: a batch in a session of revision 2025-06-18: only 2025-03-26 has batches [mcp-batch]
+acp-validate: mcpsnoop-stdio.jsonl:10: error: the agent was sent a line cut short at mcpsnoop's frame cap [capture-not-message]
+acp-validate: mcpsnoop-stdio.jsonl:11: error: the client reuses the id of an earlier request of the session (see line 6) [mcp-id-reused]
+acp-validate: mcpsnoop-stdio.jsonl:9: warning: the client's request 'ping' has had no response for 60s (--request-timeout) [mcp-request-timeout]
+acp-validate: mcpsnoop-stdio.jsonl:11: warning: the client's request 'tools/list' has had no response for 60s (--request-timeout) [mcp-request-timeout]
+acp-validate: mcpsnoop-stdio.jsonl:12: warning: the client's request 'resources/list' was never answered [jsonrpc-unanswered]"
+    # the meta and stderr lines pass as they came, with every frame but the two of no message
+    run -0 bash -c "acp-validate --pass=all mcpsnoop-stdio.jsonl 2>/dev/null | cmp - <(sed '7d;10d' mcpsnoop-stdio.jsonl)"
+    # HTTP: two clients of one proxy each number their own ids; a batch comes as its frames
+    run -1 --separate-stderr acp-validate mcpsnoop-http.jsonl
+    assert_equal "$stderr" "acp-validate: mcpsnoop-http.jsonl:5: error: the server answers a request of the client that is not in progress (never sent, a notification, or answered already) [jsonrpc-no-request]"
+    # acp-trace and acp-replay leave the lines of no message out, as acp-tap's events
+    run -0 bash -c "acp-replay --topspeed mcpsnoop-http.jsonl | wc -l"
+    assert_output 8
+    run -0 bash -c "acp-replay --topspeed mcpsnoop-stdio.jsonl 2>/dev/null | wc -l"
+    assert_output 8
+}
+
+# acp-tap's records (file $1) as mcpsnoop's envelopes: an event of acp-tap's as a line of no
+# message, so that the lines keep their numbers.
+tap_as_mcpsnoop() {
+    jq -c '{session_id: .session, server_label: "tapped", seq: (.seq // 0), ts: .time} +
+        if has("event") then {direction: "stderr", transport: "stdio", text: .event}
+        else {direction: (if .dir == "in" then "c2s" else "s2c" end), transport: "stdio"} +
+            if has("message") then {raw: .message} elif has("text") then {text: .text}
+            else {truncated: true, text: ""} end
+        end' "$1"
+}
+
+# A run's findings, by line and code, in order; a session's end, which mcpsnoop's logs do not
+# record, left out.
+findings() {
+    sed -n 's/^[^:]*: [^:]*:\([0-9]*\): \(.*\)$/\1 \2/p' <<<"$1" | sed 's/ before its session ended (see line [0-9]*)//'
+}
+
+@test "property: a capture of acp-tap and the same as mcpsnoop's log give the same findings, with -j 1 and -j 2" {
+    cd "$BATS_TEST_TMPDIR"
+    {
+        printf '{"tap":1,"session":"s","time":"2026-12-06T12:00:00.000000Z","event":"start","pid":1,"command":["x"]}\n'
+        record s 0 in '{"jsonrpc":"2.0","id":0,"method":"initialize","params":{}}'
+        record t 0 in '{"jsonrpc":"2.0","id":0,"method":"initialize","params":{}}'
+        record s 0 out '{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-06-18"}}'
+        record s 1 in '[{"jsonrpc":"2.0","id":1,"method":"ping"},{"jsonrpc":"2.0","id":0,"method":"ping"}]'
+        record s 2 out 'null'
+        record s 3 in '{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"slow"}}'
+        record s 4 out '{"jsonrpc":"2.0","id":2,"method":"roots/list"}'
+        record t 5 out '{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-03-26"}}'
+        record t 6 in '[{"jsonrpc":"2.0","id":1,"method":"ping"}]'
+        record t 7 out '{"jsonrpc":"2.0","id":1,"result":{}}'
+        record t 8 out '{"jsonrpc":"2.0","id":1,"result":{}}'
+        record s 90 out '{"jsonrpc":"2.0","id":1,"result":{}}'
+        printf '{"tap":1,"session":"s","time":"2026-12-06T12:01:40.000000Z","seq":9,"dir":"out","text":"oops"}\n'
+        printf '{"tap":1,"session":"s","time":"2026-12-06T12:01:41.000000Z","seq":10,"dir":"out","too_long":5000}\n'
+        printf '{"tap":1,"session":"s","time":"2026-12-06T12:01:42.000000Z","event":"end","status":0}\n'
+    } >cap.jsonl
+    tap_as_mcpsnoop cap.jsonl >snoop.jsonl
+    local tap
+    run -1 --separate-stderr acp-validate cap.jsonl
+    # capture-not-message's words of a line cut short are each form's own
+    tap=$(findings "$stderr" | sed 's/ a line longer than .*\[/ a line cut short [/' | sort)
+    [ "$(wc -l <<<"$tap")" -ge 10 ] || fail "$tap"
+    for jobs in 1 2; do
+        run -1 --separate-stderr acp-validate -j "$jobs" snoop.jsonl
+        assert_equal "$(findings "$stderr" | sed 's/ a line cut short at .*\[/ a line cut short [/' | sort)" "$tap"
+    done
+}

@@ -22,13 +22,14 @@ static const struct diag_code input_codes[] = {
      "Every message is one JSON object per line; an array, string, number, true, false or null "
      "at the top level is not a message."},
     {"capture-not-message", "error", "a line of a capture is no message",
-     "In a capture file of acp-tap, the record of a line that was not JSON (a stray print on a "
-     "server's stdout, which breaks the one-message-a-line framing of a stdio transport: MCP's "
-     "Transports, stdio, MUST NOT write anything that is not a message), or of one longer than "
-     "acp-tap's --max-line-bytes, whose text was not kept. The record is rejected; the others "
-     "go on."},
+     "In a capture file (acp-tap's, or an mcpsnoop session log), the record of a line that was "
+     "not JSON (a stray print on a server's stdout, which breaks the one-message-a-line framing "
+     "of a stdio transport: MCP's Transports, stdio, MUST NOT write anything that is not a "
+     "message), or of one longer than acp-tap's --max-line-bytes, whose text was not kept, or "
+     "cut at mcpsnoop's frame cap. The record is rejected; the others go on."},
     {"capture-not-object", "error", "a message of a capture is not an object",
-     "In a capture file of acp-tap, the record of a line that was JSON but no object: a "
+     "In a capture file (acp-tap's, or an mcpsnoop session log), the record of a line that was "
+     "JSON but no object: a "
      "scalar, or an array that is no batch (a JSON-RPC batch, an array of messages, is one "
      "message of MCP, which its checks read). The record is rejected; the others go on."},
     {"trailing-data", "error", "bytes follow the object on the same line",

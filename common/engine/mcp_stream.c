@@ -179,8 +179,14 @@ static const char *session_key_of(struct mcp_stream *s, const struct message *m)
     sb_reset(raw);
     const char *session = message_session(m);
     if (session) {
-        sb_addc(raw, 'c');
+        const char *connection = message_connection(m);
+        if (connection) /* the session's length first: no choice of names makes two pairs one */
+            sb_addf(raw, "h%zu:", strlen(session));
+        else
+            sb_addc(raw, 'c');
         sb_adds(raw, session);
+        if (connection)
+            sb_adds(raw, connection);
     } else {
         sb_addc(raw, 'f');
         sb_adds(raw, m->at.file ? m->at.file : "");

@@ -222,6 +222,8 @@ static bool unwrap_capture(struct message *m, const struct record *rec, struct d
     m->capture = (struct message_capture){.present = true,
                                           .out = r.dir == TAPRECORD_OUT,
                                           .session_place = (uint32_t)(r.session - m->view),
+                                          .connection_place =
+                                              r.connection ? (uint32_t)(r.connection - m->view) : 0,
                                           .time = r.time};
     struct diag_where at = {.file = rec->file, .line = rec->line};
     const char *side = r.dir == TAPRECORD_OUT ? "the agent wrote" : "the agent was sent";
@@ -243,12 +245,11 @@ static bool unwrap_capture(struct message *m, const struct record *rec, struct d
         sb_free(&shown);
         return false;
     case TAPRECORD_TOO_LONG:
-        diag_emit(sink, &at, "capture-not-message",
-                  "%s a line longer than acp-tap's --max-line-bytes, not kept", side);
+        diag_emit(sink, &at, "capture-not-message", "%s a line %s", side, r.form->too_long);
         return false;
     case TAPRECORD_EVENT:
         m->capture.event = true;
-        m->capture.ends_session = r.event && strcmp(r.event, "end") == 0;
+        m->capture.ends_session = r.ends_session;
         return true;
     }
     return true;
@@ -364,4 +365,11 @@ const char *message_session(const struct message *m)
     if (!m->capture.session_place)
         return NULL; /* no capture record, or a view made again of the message's tree alone */
     return jv_string_value(m->view - m->view_place + m->capture.session_place);
+}
+
+const char *message_connection(const struct message *m)
+{
+    if (!m->capture.session_place || !m->capture.connection_place)
+        return NULL;
+    return jv_string_value(m->view - m->view_place + m->capture.connection_place);
 }

@@ -24,15 +24,16 @@ enum protocol_choice {
 
 struct dialect;
 
-/* Where a message of a capture file (acp-tap's records, proto/taprecord.h) came from: which way it
- * went, when, and in which session. */
+/* Where a message of a capture file (acp-tap's records, mcpsnoop's; proto/taprecord.h) came from:
+ * which way it went, when, and in which session. */
 struct message_capture {
     bool present;           /* the record is a capture record */
     bool event;             /* of an event of the session (start, end, dropped): no message */
     bool ends_session;      /* the event is the session's end: what is in progress in it ends */
     bool out;               /* the agent wrote it (its stdout); else it was written to the agent */
     uint32_t session_place; /* the session's node in the record's view (message_session) */
-    double time;            /* unix seconds; NAN: unknown */
+    uint32_t connection_place; /* 0, or the node of the connection within the session */
+    double time;               /* unix seconds; NAN: unknown */
 };
 
 struct message {
@@ -120,6 +121,9 @@ const char *message_conversation_id(struct strbuf *sb, const char *agent, const 
 
 /* The session of a message of a capture file, valid as its view; NULL for another message. */
 const char *message_session(const struct message *m);
+/* Which of its session's connections a message of a capture file came by (mcpsnoop's HTTP
+ * proxy carries several clients in one session), valid as its view; NULL for one alone. */
+const char *message_connection(const struct message *m);
 
 /* A string member, or NULL when absent or not a string. */
 const char *json_member_string(const json_t *obj, const char *key);

@@ -5,6 +5,18 @@
 
 #include "base/timeutil.h"
 
+static const struct capture_form *const forms[] = {&capture_form_tap, &capture_form_mcpsnoop, NULL};
+
+bool taprecord_read(const struct jv *view, struct taprecord *r)
+{
+    for (const struct capture_form *const *form = forms; *form; form++)
+        if ((*form)->read(view, r)) {
+            r->form = *form;
+            return true;
+        }
+    return false;
+}
+
 static enum taprecord_dir dir_of(const char *dir)
 {
     if (!dir)
@@ -14,7 +26,8 @@ static enum taprecord_dir dir_of(const char *dir)
     return strcmp(dir, "out") == 0 ? TAPRECORD_OUT : TAPRECORD_NO_DIR;
 }
 
-bool taprecord_read(const struct jv *view, struct taprecord *r)
+/* acp-tap's record: tap 1 and a string session mark it. */
+static bool tap_read(const struct jv *view, struct taprecord *r)
 {
     const struct jv *tap = jv_object_get(view, "tap");
     const struct jv *session = jv_object_get(view, "session");
@@ -37,7 +50,14 @@ bool taprecord_read(const struct jv *view, struct taprecord *r)
         r->kind = TAPRECORD_TOO_LONG;
     } else {
         r->kind = TAPRECORD_EVENT;
-        r->event = jv_member_string(view, "event");
+        const char *event = jv_member_string(view, "event");
+        r->ends_session = event && strcmp(event, "end") == 0;
     }
     return true;
 }
+
+const struct capture_form capture_form_tap = {
+    .name = "acp-tap",
+    .too_long = "longer than acp-tap's --max-line-bytes, not kept",
+    .read = tap_read,
+};

@@ -1,6 +1,8 @@
-/* The records of a capture file that acp-tap writes (io/capture.h; acp(7), CAPTURE RECORDS), as
- * every tool reads them: a record of a line is the message it holds, with its direction, time,
- * session and number; a record of an event (start, end, dropped) is no message. */
+/* The records of a capture file, as every tool reads them: a record of a line is the message it
+ * holds, with its direction, time and session; a record of an event (a session's start or end,
+ * records dropped) is no message. Each form of capture file is a struct capture_form, defined at
+ * the end of its own file: acp-tap's (io/capture.h writes it; acp(7), CAPTURE RECORDS) in
+ * taprecord.c, mcpsnoop's session logs in mcpsnoop.c. */
 #ifndef ACP_TAPRECORD_H
 #define ACP_TAPRECORD_H
 
@@ -12,24 +14,39 @@
 enum taprecord_kind {
     TAPRECORD_MESSAGE,  /* a line that was JSON: message holds it */
     TAPRECORD_TEXT,     /* a line that was not: text holds it */
-    TAPRECORD_TOO_LONG, /* a line acp-tap kept only the length of */
-    TAPRECORD_EVENT,    /* the session's start, end, or records dropped */
+    TAPRECORD_TOO_LONG, /* a line the capture cut short, or kept only the length of */
+    TAPRECORD_EVENT,    /* an event of the session, or a line of no protocol (a server's stderr) */
 };
 
 enum taprecord_dir { TAPRECORD_IN, TAPRECORD_OUT, TAPRECORD_NO_DIR };
 
+struct capture_form;
+
 struct taprecord {
+    const struct capture_form *form;
     enum taprecord_kind kind;
-    enum taprecord_dir dir;
-    const struct jv *session; /* a string */
-    double time;              /* unix seconds; NAN when the record has none readable */
-    const struct jv *message; /* TAPRECORD_MESSAGE's value */
-    const char *text;         /* TAPRECORD_TEXT's */
+    enum taprecord_dir dir;      /* IN: to the captured agent (an MCP server); OUT: from it */
+    const struct jv *session;    /* a string */
+    const struct jv *connection; /* a string, or NULL: which of a session's peers (HTTP) */
+    double time;                 /* unix seconds; NAN when the record has none readable */
+    const struct jv *message;    /* TAPRECORD_MESSAGE's value */
+    const char *text;            /* TAPRECORD_TEXT's */
     size_t text_len;
-    const char *event; /* TAPRECORD_EVENT's name */
+    bool ends_session; /* TAPRECORD_EVENT: the session ended here */
 };
 
-/* Whether view is a capture record (an object with tap 1 and a string session), read into *r. */
+/* A form of capture file. */
+struct capture_form {
+    const char *name;
+    /* what a record of TAPRECORD_TOO_LONG says of its line, after "a line" */
+    const char *too_long;
+    /* Whether view is a record of this form, read into *r (its form set by the caller). */
+    bool (*read)(const struct jv *view, struct taprecord *r);
+};
+
+extern const struct capture_form capture_form_tap, capture_form_mcpsnoop;
+
+/* Whether view is a record of a capture form, read into *r. */
 bool taprecord_read(const struct jv *view, struct taprecord *r);
 
 #endif
