@@ -464,12 +464,9 @@ static bool convert_alone(void *ctx, struct message *m, struct jscan *scratch,
         return false;
     }
     if (!convert_maps(proto)) {
-        char name[16]; /* a dialect's name, as the table spells it: short */
-        snprintf(name, sizeof name, "%s", dialect_of(proto)->name);
-        for (char *c = name; *c; c++)
-            *c = (char)toupper((unsigned char)*c);
         diag_emit(sink, &m->at, "convert-no-mapping",
-                  "%s has no mapping to IACP or FIPA: the message cannot be converted", name);
+                  "%s has no mapping to IACP or FIPA: the message cannot be converted",
+                  dialect_of(proto)->display);
         return false;
     }
     if (proto == PROTO_IACP && run->to == FORMAT_FIPA)

@@ -364,3 +364,25 @@ findings() {
         assert_equal "$(findings "$stderr" | sed 's/ a line cut short at .*\[/ a line cut short [/' | sort)" "$tap"
     done
 }
+
+@test "--max-open bounds the ids remembered as used by the latest uses: an id used again is remembered from then" {
+    {
+        record s 0 in '{"jsonrpc":"2.0","id":0,"method":"initialize","params":{}}'
+        record s 0 out '{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-06-18"}}'
+        record s 1 in '{"jsonrpc":"2.0","id":1,"method":"ping"}'
+        record s 1 out '{"jsonrpc":"2.0","id":1,"result":{}}'
+        record s 2 in '{"jsonrpc":"2.0","id":1,"method":"ping"}'
+        record s 2 out '{"jsonrpc":"2.0","id":1,"result":{}}'
+        record s 3 in '{"jsonrpc":"2.0","id":2,"method":"ping"}'
+        record s 3 out '{"jsonrpc":"2.0","id":2,"result":{}}'
+        record s 4 in '{"jsonrpc":"2.0","id":1,"method":"ping"}'
+        record s 4 out '{"jsonrpc":"2.0","id":1,"result":{}}'
+        record s 5 in '{"jsonrpc":"2.0","id":0,"method":"ping"}'
+        record s 5 out '{"jsonrpc":"2.0","id":0,"result":{}}'
+    } >"$BATS_TEST_TMPDIR/cap.jsonl"
+    # the two latest answered are kept: 1 (used again at line 5) and 2 when 1 comes back at
+    # line 9; 0, three uses back, is forgotten
+    run -1 --separate-stderr acp-validate --max-open=2 "$BATS_TEST_TMPDIR/cap.jsonl"
+    run -0 bash -c "sed -n 's/^acp-validate: [^:]*:\([0-9]*\): .*(see line \([0-9]*\)) \[\(.*\)\]$/\1 \2 \3/p' <<<\"\$1\"" _ "$stderr"
+    assert_output $'5 3 mcp-id-reused\n9 5 mcp-id-reused'
+}

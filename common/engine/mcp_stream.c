@@ -68,10 +68,11 @@ struct pending {
 struct used {
     const char *file;
     unsigned long line;
+    size_t slot; /* its key's latest slot in the ring */
 };
 
 /* Keys remembered with a struct used each, the latest cap of them: the oldest is forgotten, so
- * that what is kept stays bounded. */
+ * that what is kept stays bounded. A key put again is remembered from its latest put. */
 struct key_ring {
     struct strmap *map; /* key -> struct used */
     char **keys;
@@ -86,16 +87,22 @@ static void ring_put(struct key_ring *r, size_t cap, const char *key, const char
         r->keys = xcalloc(cap, sizeof *r->keys);
         r->map = strmap_new();
     }
-    char **slot = &r->keys[r->next];
-    if (*slot) {
-        free(strmap_remove(r->map, *slot));
-        free(*slot);
+    size_t slot = r->next;
+    char **old = &r->keys[slot];
+    if (*old) {
+        struct used *was = strmap_get(r->map, *old);
+        if (was && was->slot == slot) /* not put again since */
+            free(strmap_remove(r->map, *old));
+        free(*old);
     }
-    *slot = xstrdup(key);
-    r->next = (r->next + 1) % r->cap;
-    struct used *u = xmalloc(sizeof *u);
-    *u = (struct used){.file = file, .line = line};
-    free(strmap_put(r->map, key, u));
+    *old = xstrdup(key);
+    r->next = (slot + 1) % r->cap;
+    struct used *u = strmap_get(r->map, key);
+    if (!u) {
+        u = xmalloc(sizeof *u);
+        strmap_put(r->map, key, u);
+    }
+    *u = (struct used){.file = file, .line = line, .slot = slot};
 }
 
 static const struct used *ring_get(const struct key_ring *r, const char *key)

@@ -57,8 +57,7 @@ void dialect_no_protocol(const struct message *m, struct diag_sink *sink)
     struct strbuf why = STRBUF_INIT;
     for (const struct dialect *const *d = dialects; *d; d++) {
         sb_adds(&why, d == dialects ? "neither " : " nor ");
-        for (const char *c = (*d)->name; *c; c++)
-            sb_addc(&why, (char)toupper((unsigned char)*c));
+        sb_adds(&why, (*d)->display);
         for (const struct dialect_member *mark = (*d)->marks; mark->name; mark++)
             sb_addf(&why, "%s'%s'", mark == (*d)->marks ? " (no " : " or ", mark->name);
         sb_addc(&why, ')');

@@ -39,7 +39,8 @@ struct dialect_member {
 
 struct dialect {
     enum protocol proto;
-    const char *name; /* as --protocol spells it: "iacp", "fipa" */
+    const char *name;    /* as --protocol spells it: "iacp", "fipa" */
+    const char *display; /* as a sentence names it: "IACP", "FIPA" */
     /* A message that has any of these members speaks the dialect, when none is chosen (one
      * whose name is NULL ends the list). */
     const struct dialect_member *marks;

@@ -512,6 +512,7 @@ static void fipa_check_by_rules(const struct message *m, const struct check_rule
 const struct dialect dialect_fipa = {
     .proto = PROTO_FIPA,
     .name = "fipa",
+    .display = "FIPA",
     .marks = (const struct dialect_member[]){DIALECT_MEMBER("performative"), {0}},
     .id = DIALECT_MEMBER("reply_with"),
     .answers_member = "in_reply_to",

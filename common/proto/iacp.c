@@ -319,6 +319,7 @@ static void iacp_check_by_rules(const struct message *m, const struct check_rule
 const struct dialect dialect_iacp = {
     .proto = PROTO_IACP,
     .name = "iacp",
+    .display = "IACP",
     .marks = (const struct dialect_member[]){DIALECT_MEMBER("kind"), DIALECT_MEMBER("v"), {0}},
     .id = DIALECT_MEMBER("id"),
     .answers_member = "ref",

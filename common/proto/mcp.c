@@ -132,6 +132,7 @@ static bool mcp_partial_tree(const json_t *root)
 const struct dialect dialect_mcp = {
     .proto = PROTO_MCP,
     .name = "mcp",
+    .display = "MCP",
     .marks = (const struct dialect_member[]){DIALECT_MEMBER("jsonrpc"), {0}},
     .id = DIALECT_MEMBER("id"),
     /* a response answers the request of its own id; no member names a sender or a receiver */

@@ -57,6 +57,7 @@ static void check(const struct dialect *d, size_t *position)
 {
     int before = holes;
     need(d, "name", named(d->name));
+    need(d, "display", named(d->display));
     need(d, "protocol", d->proto != PROTO_NONE);
     need(d, "marks", marked(d->marks));
     need(d, "id", named(d->id.name) && strlen(d->id.name) == d->id.len);
