@@ -1,10 +1,7 @@
-/* pipe2 is a Linux (and BSD) interface. */
-#define _GNU_SOURCE
 /* acp-tap: stands in for a stdio agent (an MCP server in its client's configuration, an IACP
  * forager): runs COMMAND, relays its stdin and stdout byte for byte, and appends every line of
  * both directions to a capture file that the other tools read. */
 #include <errno.h>
-#include <fcntl.h>
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
@@ -18,6 +15,7 @@
 
 #include "base/escape.h"
 #include "io/capture.h"
+#include "io/spawn.h"
 #include "tool/filter.h"
 
 /* The statuses of acp-tap's own failures, as env(1) and timeout(1) give them. */
@@ -106,74 +104,29 @@ static void block_passed_signals(sigset_t *was)
     pthread_sigmask(SIG_BLOCK, &set, was);
 }
 
-struct child {
-    pid_t pid;
-    int in;  /* its stdin, ours to write */
-    int out; /* its stdout, ours to read */
-};
-
-/* In the child, between fork and exec: its own process group, so that a terminal's ^C reaches it
- * once (from us) and not twice; pipes on its stdin and stdout; SIGPIPE as it was before us. */
-static _Noreturn void become_child(char **argv, const int in[2], const int out[2], int report,
-                                   const sigset_t *mask)
-{
-    setpgid(0, 0);
-    signal(SIGPIPE, SIG_DFL);
-    sigprocmask(SIG_SETMASK, mask, NULL);
-    if (dup2(in[0], 0) < 0 || dup2(out[1], 1) < 0) {
-        int err = errno;
-        (void)!write(report, &err, sizeof err);
-        _exit(EXIT_TAP_ERROR);
-    }
-    close(in[0]);
-    close(in[1]);
-    close(out[0]);
-    close(out[1]);
-    execvp(argv[0], argv);
-    int err = errno;
-    (void)!write(report, &err, sizeof err);
-    _exit(EXIT_NOT_FOUND);
-}
-
 /* Starts argv; 0, or the status to exit with after saying why it could not run. The passed
  * signals are blocked until they can be passed on, and the child starts with them unblocked. */
-static int start_child(char **argv, struct child *ch, const sigset_t *mask)
+static int start_child(char **argv, struct spawned *ch, const sigset_t *mask)
 {
-    int in[2], out[2], report[2];
-    if (pipe2(in, O_CLOEXEC) || pipe2(out, O_CLOEXEC) || pipe2(report, O_CLOEXEC)) {
-        fprintf(stderr, "%s: cannot make a pipe: %s\n", util_progname(), strerror(errno));
-        return EXIT_TAP_ERROR;
-    }
-    pid_t pid = fork();
-    if (pid < 0) {
-        fprintf(stderr, "%s: cannot fork: %s\n", util_progname(), strerror(errno));
-        return EXIT_TAP_ERROR;
-    }
-    if (pid == 0)
-        become_child(argv, in, out, report[1], mask);
-    setpgid(pid, pid); /* as the child does, so that no signal finds it still in ours */
-    close(in[0]);
-    close(out[1]);
-    close(report[1]);
     int err;
-    ssize_t got;
-    do
-        got = read(report[0], &err, sizeof err);
-    while (got < 0 && errno == EINTR);
-    close(report[0]);
-    if (got == (ssize_t)sizeof err) {
-        struct strbuf shown = STRBUF_INIT;
-        escape_text(&shown, argv[0], strlen(argv[0]), 200);
-        fprintf(stderr, "%s: cannot run '%s': %s\n", util_progname(), shown.buf, strerror(err));
-        sb_free(&shown);
-        waitpid(pid, NULL, 0);
-        close(in[1]);
-        close(out[0]);
-        return err == ENOENT ? EXIT_NOT_FOUND : EXIT_CANNOT_RUN;
+    switch (spawn_piped(argv, &(struct spawn_config){.mask = mask}, ch, &err)) {
+    case SPAWN_STARTED:
+        child_group = ch->pid;
+        return 0;
+    case SPAWN_NO_PIPE:
+        fprintf(stderr, "%s: cannot make a pipe: %s\n", util_progname(), strerror(err));
+        return EXIT_TAP_ERROR;
+    case SPAWN_NO_FORK:
+        fprintf(stderr, "%s: cannot fork: %s\n", util_progname(), strerror(err));
+        return EXIT_TAP_ERROR;
+    case SPAWN_NO_EXEC:
+        break;
     }
-    *ch = (struct child){.pid = pid, .in = in[1], .out = out[0]};
-    child_group = pid;
-    return 0;
+    struct strbuf shown = STRBUF_INIT;
+    escape_text(&shown, argv[0], strlen(argv[0]), 200);
+    fprintf(stderr, "%s: cannot run '%s': %s\n", util_progname(), shown.buf, strerror(err));
+    sb_free(&shown);
+    return err == ENOENT ? EXIT_NOT_FOUND : EXIT_CANNOT_RUN;
 }
 
 /* The child's status as a shell gives it: its exit status, or 128 + the signal that ended it. */
@@ -367,7 +320,7 @@ static int wait_child(pid_t pid)
 /* Runs the session: the child, the two relays, the records of its start and end. */
 static int tap(const struct tap_config *t, char **argv, struct capture *c, const sigset_t *was)
 {
-    struct child ch;
+    struct spawned ch;
     int status = start_child(argv, &ch, was);
     if (status)
         return status;

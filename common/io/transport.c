@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "base/clock.h"
+#include "io/spawn.h"
 
 enum { READ_CHUNK = 64 * 1024 };
 
@@ -252,71 +253,21 @@ struct transport *transport_connect(const char *address, const struct transport_
 
 /* --- a child over pipes --- */
 
-static _Noreturn void exec_child(char *const *argv, int in, int out, int report, pid_t parent)
-{
-    setpgid(0, 0);
-    /* Should we die without ending it (killed, or SIGPIPE on our stdout), it goes too. */
-    prctl(PR_SET_PDEATHSIG, SIGKILL);
-    if (getppid() != parent)
-        _exit(127);
-    signal(SIGPIPE, SIG_DFL);
-    sigset_t none;
-    sigemptyset(&none);
-    sigprocmask(SIG_SETMASK, &none, NULL);
-    if (dup2(in, STDIN_FILENO) >= 0 && dup2(out, STDOUT_FILENO) >= 0)
-        execvp(argv[0], argv);
-    int err = errno;
-    ssize_t ignored = write(report, &err, sizeof err);
-    (void)ignored;
-    _exit(127);
-}
-
-static void close_pair(int p[2])
-{
-    if (p[0] >= 0)
-        close(p[0]);
-    if (p[1] >= 0)
-        close(p[1]);
-}
-
 struct transport *transport_exec(char *const *argv, const struct transport_config *cfg,
                                  struct strbuf *err)
 {
-    int to_child[2] = {-1, -1}, from_child[2] = {-1, -1}, report[2] = {-1, -1};
-    if (pipe2(to_child, O_CLOEXEC) != 0 || pipe2(from_child, O_CLOEXEC) != 0 ||
-        pipe2(report, O_CLOEXEC) != 0) {
-        sb_adds(err, strerror(errno));
-        close_pair(to_child);
-        close_pair(from_child);
-        close_pair(report);
-        return NULL;
-    }
     signal(SIGPIPE, SIG_IGN);
-    pid_t parent = getpid();
-    pid_t pid = fork();
-    if (pid == 0)
-        exec_child(argv, to_child[0], from_child[1], report[1], parent);
-    int fork_err = errno;
-    close(to_child[0]);
-    close(from_child[1]);
-    close(report[1]);
-    int exec_err = 0;
-    ssize_t got = pid > 0 ? read(report[0], &exec_err, sizeof exec_err) : 0;
-    close(report[0]);
-    if (pid < 0 || got == (ssize_t)sizeof exec_err) {
-        sb_adds(err, strerror(pid < 0 ? fork_err : exec_err));
-        if (pid > 0)
-            waitpid(pid, NULL, 0);
-        close(to_child[1]);
-        close(from_child[0]);
+    struct spawned child;
+    int why;
+    if (spawn_piped(argv, &(struct spawn_config){.dies_with_parent = true}, &child, &why) !=
+        SPAWN_STARTED) {
+        sb_adds(err, strerror(why));
         return NULL;
     }
-    /* Also from here, so that the group exists before we might signal it. */
-    setpgid(pid, pid);
     struct transport *t = transport_new(cfg);
-    t->pid = pid;
-    t->wfd = to_child[1];
-    t->rfd = from_child[0];
+    t->pid = child.pid;
+    t->wfd = child.in;
+    t->rfd = child.out;
     fcntl(t->wfd, F_SETFL, fcntl(t->wfd, F_GETFL) | O_NONBLOCK);
     fcntl(t->rfd, F_SETFL, fcntl(t->rfd, F_GETFL) | O_NONBLOCK);
     return t;
