@@ -9,11 +9,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/random.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "base/escape.h"
+#include "base/siphash.h"
 #include "io/capture.h"
 #include "io/spawn.h"
 #include "tool/filter.h"
@@ -258,11 +258,7 @@ static void *relay_main(void *arg)
 static char *random_session(void)
 {
     unsigned char bytes[8];
-    ssize_t got;
-    do
-        got = getrandom(bytes, sizeof bytes, 0);
-    while (got < 0 && errno == EINTR);
-    if (got != (ssize_t)sizeof bytes) {
+    if (!random_bytes(bytes, sizeof bytes)) {
         struct timespec now;
         clock_gettime(CLOCK_REALTIME, &now);
         unsigned long long mixed = (unsigned long long)now.tv_nsec ^

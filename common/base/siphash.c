@@ -203,14 +203,20 @@ static bool read_urandom(unsigned char *bytes, size_t n)
     return got == n;
 }
 
+bool random_bytes(void *buf, size_t n)
+{
+    ssize_t got;
+    do /* a short request never comes short from getrandom once it is seeded, but it may be
+        * interrupted */
+        got = getrandom(buf, n, 0);
+    while (got < 0 && errno == EINTR);
+    return got == (ssize_t)n || read_urandom(buf, n);
+}
+
 bool siphash_key_draw(struct siphash_key *key)
 {
     unsigned char bytes[SIPHASH_KEY_BYTES];
-    ssize_t got;
-    do /* 16 bytes never come short from getrandom once it is seeded, but it may be interrupted */
-        got = getrandom(bytes, sizeof bytes, 0);
-    while (got < 0 && errno == EINTR);
-    if (got != (ssize_t)sizeof bytes && !read_urandom(bytes, sizeof bytes))
+    if (!random_bytes(bytes, sizeof bytes))
         return false;
     *key = siphash_key_of(bytes);
     return true;

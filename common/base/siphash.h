@@ -19,6 +19,10 @@ struct siphash_key {
 /* The key of 16 bytes, as the reference code and its test vectors give it. */
 struct siphash_key siphash_key_of(const unsigned char bytes[SIPHASH_KEY_BYTES]);
 
+/* Fills buf with n bytes (a few dozen at most) of the kernel's random source (getrandom(2), else
+ * /dev/urandom); false, with errno set, when neither gives them. */
+bool random_bytes(void *buf, size_t n);
+
 /* Draws a key from the kernel's random source (getrandom(2), else /dev/urandom); false, with
  * errno set, when neither gave 16 bytes. */
 bool siphash_key_draw(struct siphash_key *key);
