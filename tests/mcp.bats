@@ -5,6 +5,11 @@ load test_helper
 
 PEERS=$TESTS_DIR/node_modules/@modelcontextprotocol
 
+# What a run told ($1, its stderr), a line each: the line of the input, the rest of the diagnostic.
+told() {
+    sed -n 's/^[^:]*: [^:]*:\([0-9]*\): \(.*\)$/\1 \2/p' <<<"$1"
+}
+
 needs_peers() {
     command -v node >/dev/null || skip "node is not installed"
     [ -f "$PEERS/server-everything/dist/index.js" ] && [ -d "$PEERS/sdk" ] ||
@@ -66,6 +71,7 @@ jsonrpc-response 1
 jsonrpc-unanswered 1
 jsonrpc-version 1
 mcp-id 1
+mcp-initialize-first 1
 mcp-notification-id 1
 mcp-params 1
 CODES
@@ -89,6 +95,7 @@ pairing_capture() {
     run -1 --separate-stderr acp-validate cap.jsonl
     run -0 bash -c "sed -n 's/^acp-validate: cap.jsonl:\([0-9]*\): \(.*\)$/\1 \2/p' <<<\"\$1\"" _ "$stderr"
     assert_output - <<'EOF2'
+2 error: the client sends 'ping' before the session was initialized: initialize comes first [mcp-initialize-first]
 3 error: the client reuses the id of its request 'ping', still in progress (see line 2) [mcp-id-reused]
 6 error: the server answers a request of the client that is not in progress (never sent, a notification, or answered already) [jsonrpc-no-request]
 7 error: the server answers a request of the client that is not in progress (never sent, a notification, or answered already) [jsonrpc-no-request]
@@ -102,16 +109,17 @@ EOF2
     [ "$(grep -c 'mcp-id-reused' <<<"$stderr")" -eq 2 ] || fail "$stderr"
     # each session's requests are told at its end, before the next session's findings
     run -0 bash -c "sed -n 's/^acp-validate: <stdin>:\([0-9]*\): .*\[\(.*\)\]$/\1 \2/p' <<<\"\$1\"" _ "$stderr"
-    assert_line --index 4 "8 jsonrpc-unanswered"
-    assert_line --index 5 "12 mcp-id-reused"
-    assert_line --index 9 "17 jsonrpc-unanswered"
-    [ "${#lines[@]}" -eq 10 ] || fail "$output"
+    assert_line --index 5 "8 jsonrpc-unanswered"
+    assert_line --index 6 "11 mcp-initialize-first"
+    assert_line --index 11 "17 jsonrpc-unanswered"
+    [ "${#lines[@]}" -eq 12 ] || fail "$output"
 }
 
 @test "a session's end: what it left in progress is told there, once, and its revision goes with it" {
     {
         record s 0 in '{"jsonrpc":"2.0","id":0,"method":"initialize","params":{}}'
         record s 0 out '{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-06-18"}}'
+        record s 0 in '{"jsonrpc":"2.0","method":"notifications/initialized"}'
         record t 1 in '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t"}}'
         record s 1 in '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"s"}}'
         record s 2 in '{"jsonrpc":"2.0","id":2,"method":"ping"}'
@@ -121,15 +129,15 @@ EOF2
         record t 82 out '{"jsonrpc":"2.0","id":1,"result":{}}'
     } >"$BATS_TEST_TMPDIR/cap.jsonl"
     run -0 --separate-stderr acp-validate "$BATS_TEST_TMPDIR/cap.jsonl"
-    run -0 bash -c "sed -n 's/^acp-validate: [^:]*:\([0-9]*\): \(.*\)$/\1 \2/p' <<<\"\$1\"" _ "$stderr"
+    run -0 told "$stderr"
     # told late at line 6's time; at the end, the one not told yet; t's request goes on, and
     # a batch after s's end is no batch of a 2025-06-18 session, s being forgotten
     assert_output - <<'EOF2'
-3 warning: the client's request 'tools/call' has had no response for 60s (--request-timeout) [mcp-request-timeout]
 4 warning: the client's request 'tools/call' has had no response for 60s (--request-timeout) [mcp-request-timeout]
-5 warning: the client's request 'ping' has had no response for 60s (--request-timeout) [mcp-request-timeout]
-6 warning: the client's request 'ping' was never answered before its session ended (see line 7) [jsonrpc-unanswered]
-8 warning: the client's request 'ping' was never answered [jsonrpc-unanswered]
+5 warning: the client's request 'tools/call' has had no response for 60s (--request-timeout) [mcp-request-timeout]
+6 warning: the client's request 'ping' has had no response for 60s (--request-timeout) [mcp-request-timeout]
+7 warning: the client's request 'ping' was never answered before its session ended (see line 8) [jsonrpc-unanswered]
+9 warning: the client's request 'ping' was never answered [jsonrpc-unanswered]
 EOF2
 }
 
@@ -140,15 +148,19 @@ EOF2
     # ping is either side's, so the client's tools/list 0 is no reuse; the first response 0
     # answers tools/list, the later, the second the ping; 7 answers nothing of either side
     run -1 --separate-stderr acp-validate bare.jsonl
-    assert_equal "$stderr" "acp-validate: bare.jsonl:6: error: a response answers no request in progress with its id (never sent, a notification, or answered already) [jsonrpc-no-request]
+    assert_equal "$stderr" "acp-validate: bare.jsonl:1: error: a peer sends 'ping' before the session was initialized: initialize comes first [mcp-initialize-first]
+acp-validate: bare.jsonl:6: error: a response answers no request in progress with its id (never sent, a notification, or answered already) [jsonrpc-no-request]
 acp-validate: bare.jsonl:3: warning: the client's request 'tools/call' was never answered [jsonrpc-unanswered]
 acp-validate: bare.jsonl:7: warning: the server's request 'roots/list' was never answered [jsonrpc-unanswered]"
     # requests of one side with one id, both in progress: reused, whatever the lines say of sides
-    printf '%s\n' '{"jsonrpc":"2.0","id":"a","method":"tools/list"}' \
-        '{"jsonrpc":"2.0","id":"a","method":"tools/call","params":{"name":"x"}}' \
-        '{"jsonrpc":"2.0","id":"a","result":{}}' >reused.jsonl
+    {
+        initialization
+        printf '%s\n' '{"jsonrpc":"2.0","id":"a","method":"tools/list"}' \
+            '{"jsonrpc":"2.0","id":"a","method":"tools/call","params":{"name":"x"}}' \
+            '{"jsonrpc":"2.0","id":"a","result":{}}'
+    } >reused.jsonl
     run -1 --separate-stderr acp-validate reused.jsonl
-    assert_equal "$stderr" "acp-validate: reused.jsonl:2: error: the client reuses the id of its request 'tools/list', still in progress (see line 1) [mcp-id-reused]"
+    assert_equal "$stderr" "acp-validate: reused.jsonl:5: error: the client reuses the id of its request 'tools/list', still in progress (see line 4) [mcp-id-reused]"
     # each file is a session of its own: its ids are its own
     cp reused.jsonl again.jsonl
     run -1 --separate-stderr acp-validate reused.jsonl again.jsonl
@@ -156,30 +168,43 @@ acp-validate: bare.jsonl:7: warning: the server's request 'roots/list' was never
     [ "$(grep -c 'jsonrpc-' <<<"$stderr")" -eq 0 ] || fail "$stderr"
 }
 
+# A session's initialization as bare lines, what a clean session begins with: lines 1 to 3.
+initialization() {
+    printf '%s\n' '{"jsonrpc":"2.0","id":"init","method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}' \
+        '{"jsonrpc":"2.0","id":"init","result":{"protocolVersion":"2025-06-18","capabilities":{},"serverInfo":{"name":"t","version":"1"}}}' \
+        '{"jsonrpc":"2.0","method":"notifications/initialized"}'
+}
+
 @test "bare JSON-RPC lines: the same id in progress on both sides, and a side no method says" {
     cd "$BATS_TEST_TMPDIR"
     # the server samples within the client's call, both numbering from 0: the response within
     # answers the later request; then the call's
-    printf '%s\n' '{"jsonrpc":"2.0","id":0,"method":"tools/call","params":{"name":"ask"}}' \
-        '{"jsonrpc":"2.0","id":0,"method":"sampling/createMessage","params":{}}' \
-        '{"jsonrpc":"2.0","id":0,"result":{"role":"assistant"}}' \
-        '{"jsonrpc":"2.0","id":0,"result":{"content":[]}}' >nested.jsonl
+    {
+        initialization
+        printf '%s\n' '{"jsonrpc":"2.0","id":0,"method":"tools/call","params":{"name":"ask"}}' \
+            '{"jsonrpc":"2.0","id":0,"method":"sampling/createMessage","params":{}}' \
+            '{"jsonrpc":"2.0","id":0,"result":{"role":"assistant"}}' \
+            '{"jsonrpc":"2.0","id":0,"result":{"content":[]}}'
+    } >nested.jsonl
     run -0 --separate-stderr acp-validate nested.jsonl
     assert_equal "$stderr" ""
     # one response for the two: which was left, no line says, and the warning says so
-    sed 4d nested.jsonl >one.jsonl
+    sed 7d nested.jsonl >one.jsonl
     run -0 --separate-stderr acp-validate one.jsonl
-    assert_equal "$stderr" "acp-validate: one.jsonl:1: warning: the client's request 'tools/call' was never answered, or the one a response answered in its place (bare lines do not say which) (see line 2) [jsonrpc-unanswered]"
+    assert_equal "$stderr" "acp-validate: one.jsonl:4: warning: the client's request 'tools/call' was never answered, or the one a response answered in its place (bare lines do not say which) (see line 5) [jsonrpc-unanswered]"
     # a ping of each side with one id: two requests, two responses; one response leaves one
-    printf '%s\n' '{"jsonrpc":"2.0","id":3,"method":"ping"}' '{"jsonrpc":"2.0","id":3,"method":"ping"}' \
-        '{"jsonrpc":"2.0","id":3,"result":{}}' '{"jsonrpc":"2.0","id":3,"result":{}}' >pings.jsonl
+    {
+        initialization
+        printf '%s\n' '{"jsonrpc":"2.0","id":3,"method":"ping"}' '{"jsonrpc":"2.0","id":3,"method":"ping"}' \
+            '{"jsonrpc":"2.0","id":3,"result":{}}' '{"jsonrpc":"2.0","id":3,"result":{}}'
+    } >pings.jsonl
     run -0 --separate-stderr acp-validate pings.jsonl
     assert_equal "$stderr" ""
-    sed 4d pings.jsonl >ping.jsonl
+    sed 7d pings.jsonl >ping.jsonl
     run -0 --separate-stderr acp-validate ping.jsonl
-    assert_equal "$stderr" "acp-validate: ping.jsonl:1: warning: the request 'ping' was never answered [jsonrpc-unanswered]"
-    run -1 --separate-stderr bash -c "sed 1d pings.jsonl | acp-validate"
-    assert_equal "$stderr" "acp-validate: <stdin>:3: error: a response answers no request in progress with its id (never sent, a notification, or answered already) [jsonrpc-no-request]"
+    assert_equal "$stderr" "acp-validate: ping.jsonl:4: warning: the request 'ping' was never answered [jsonrpc-unanswered]"
+    run -1 --separate-stderr bash -c "sed 4d pings.jsonl | acp-validate"
+    assert_equal "$stderr" "acp-validate: <stdin>:6: error: a response answers no request in progress with its id (never sent, a notification, or answered already) [jsonrpc-no-request]"
 }
 
 # A record of acp-tap's, by hand: session, time (seconds after 12:00:00), dir, message.
@@ -259,6 +284,7 @@ acp-validate: <stdin>:1: error: a batch holds messages, not an integer [jsonrpc-
     for rev in 2025-06-18 2026-07-28; do
         record "$rev" 0 in '{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"'"$rev"'","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}'
         record "$rev" 1 out '{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"'"$rev"'","capabilities":{},"serverInfo":{"name":"s","version":"1"}}}'
+        record "$rev" 1 in '{"jsonrpc":"2.0","method":"notifications/initialized"}'
         record "$rev" 2 in '{"jsonrpc":"2.0","id":1,"method":"ping"}'
         record "$rev" 3 out '{"jsonrpc":"2.0","id":1,"result":{}}'
         record "$rev" 4 in '{"jsonrpc":"2.0","id":1,"method":"tools/list"}'
@@ -266,7 +292,7 @@ acp-validate: <stdin>:1: error: a batch holds messages, not an integer [jsonrpc-
     done >"$BATS_TEST_TMPDIR/cap.jsonl"
     local cap=$BATS_TEST_TMPDIR/cap.jsonl
     run -1 --separate-stderr acp-validate "$cap"
-    assert_equal "$stderr" "acp-validate: $cap:5: error: the client reuses the id of an earlier request of the session (see line 3) [mcp-id-reused]"
+    assert_equal "$stderr" "acp-validate: $cap:6: error: the client reuses the id of an earlier request of the session (see line 4) [mcp-id-reused]"
     run -0 --separate-stderr acp-validate --mcp-revision=2026-07-28 "$cap"
     assert_equal "$stderr" ""
     run -1 --separate-stderr acp-validate --mcp-revision=2025-11-25 "$cap"
@@ -330,7 +356,7 @@ tap_as_mcpsnoop() {
 # A run's findings, by line and code, in order; a session's end, which mcpsnoop's logs do not
 # record, left out.
 findings() {
-    sed -n 's/^[^:]*: [^:]*:\([0-9]*\): \(.*\)$/\1 \2/p' <<<"$1" | sed 's/ before its session ended (see line [0-9]*)//'
+    told "$1" | sed 's/ before its session ended (see line [0-9]*)//'
 }
 
 @test "property: a capture of acp-tap and the same as mcpsnoop's log give the same findings, with -j 1 and -j 2" {
@@ -385,4 +411,81 @@ findings() {
     run -1 --separate-stderr acp-validate --max-open=2 "$BATS_TEST_TMPDIR/cap.jsonl"
     run -0 bash -c "sed -n 's/^acp-validate: [^:]*:\([0-9]*\): .*(see line \([0-9]*\)) \[\(.*\)\]$/\1 \2 \3/p' <<<\"\$1\"" _ "$stderr"
     assert_output $'5 3 mcp-id-reused\n9 5 mcp-id-reused'
+}
+
+# acp-tap's start event of session $1, by hand.
+started() {
+    printf '{"tap":1,"session":"%s","time":"2026-12-06T12:00:00.000000Z","event":"start","pid":1,"command":["server"]}\n' "$1"
+}
+
+@test "a session's lifecycle: initialize first, ping alone before its result, notifications/initialized before the client operates" {
+    local init='{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"c","version":"1"}}'
+    {
+        started a
+        record a 0 in '{"jsonrpc":"2.0","id":1,"method":"tools/list"}'
+        record a 0 in '{"jsonrpc":"2.0","id":2,"method":"ping"}'
+        record a 1 in '{"jsonrpc":"2.0","id":3,"method":"initialize","params":'"$init"'}'
+        record a 1 in '{"jsonrpc":"2.0","id":4,"method":"ping"}'
+        record a 1 in '{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"x"}}'
+        record a 1 out '{"jsonrpc":"2.0","id":0,"method":"sampling/createMessage","params":{}}'
+        record a 1 out '{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"up"}}'
+        record a 2 out '{"jsonrpc":"2.0","id":3,"result":{"protocolVersion":"2025-06-18","capabilities":{},"serverInfo":{"name":"s","version":"1"}}}'
+        record a 2 in '{"jsonrpc":"2.0","id":8,"method":"resources/list"}'
+        record a 2 in '{"jsonrpc":"2.0","id":6,"method":"ping"}'
+        record a 3 in '{"jsonrpc":"2.0","method":"notifications/initialized"}'
+        record a 3 in '{"jsonrpc":"2.0","id":7,"method":"tools/list"}'
+        record a 3 out '{"jsonrpc":"2.0","id":9,"method":"roots/list"}'
+        for id in 1 2 4 5 6 7 8; do record a 4 out '{"jsonrpc":"2.0","id":'$id',"result":{}}'; done
+        record a 5 in '{"jsonrpc":"2.0","id":0,"result":{"role":"assistant"}}'
+        record a 5 in '{"jsonrpc":"2.0","id":9,"result":{"roots":[]}}'
+        # a session whose start the input does not hold is checked from its initialize
+        record b 5 in '{"jsonrpc":"2.0","id":1,"method":"tools/list"}'
+        record b 5 out '{"jsonrpc":"2.0","id":1,"result":{"tools":[]}}'
+        # 2026-07-28 has no lifecycle: each request says its version
+        started c
+        record c 6 in '{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}'
+        record c 6 out '{"jsonrpc":"2.0","id":1,"result":{"tools":[]}}'
+    } >"$BATS_TEST_TMPDIR/cap.jsonl"
+    run -1 --separate-stderr acp-validate "$BATS_TEST_TMPDIR/cap.jsonl"
+    run -0 told "$stderr"
+    assert_output - <<'EOF2'
+2 error: the client sends 'tools/list' before the session was initialized: initialize comes first [mcp-initialize-first]
+6 warning: the client sends the request 'tools/call' before the server's result to initialize [mcp-early-request]
+7 warning: the server sends the request 'sampling/createMessage' before the client's notifications/initialized [mcp-early-request]
+10 error: the client sends the request 'resources/list' before notifications/initialized [mcp-initialized-first]
+EOF2
+    # bare lines begin their session with their file
+    run -1 --separate-stderr bash -c "jq -c 'select(.session == \"a\" and .message) | .message' '$BATS_TEST_TMPDIR/cap.jsonl' | acp-validate"
+    [ "$(grep -c 'mcp-initialize-first\|mcp-early-request\|mcp-initialized-first' <<<"$stderr")" -eq 4 ] || fail "$stderr"
+    # --mcp-revision=2026-07-28 says no session has a lifecycle
+    run -0 --separate-stderr acp-validate --mcp-revision=2026-07-28 "$BATS_TEST_TMPDIR/cap.jsonl"
+    assert_equal "$stderr" ""
+}
+
+@test "cancellation: never the initialize; a request of its sender in progress; no response after it; and the version the server answers" {
+    local init='{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"c","version":"1"}}'
+    {
+        started a
+        record a 0 in '{"jsonrpc":"2.0","id":0,"method":"initialize","params":'"$init"'}'
+        record a 0 in '{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":0}}'
+        record a 1 out '{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"latest","capabilities":{},"serverInfo":{"name":"s","version":"1"}}}'
+        record a 1 in '{"jsonrpc":"2.0","method":"notifications/initialized"}'
+        record a 2 in '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"slow"}}'
+        record a 3 in '{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1,"reason":"timeout"}}'
+        record a 4 out '{"jsonrpc":"2.0","id":1,"result":{"content":[]}}'
+        record a 5 in '{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1}}'
+        record a 5 in '{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"never"}}'
+        record a 6 out '{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1}}'
+    } >"$BATS_TEST_TMPDIR/cap.jsonl"
+    run -1 --separate-stderr acp-validate "$BATS_TEST_TMPDIR/cap.jsonl"
+    run -0 told "$stderr"
+    # a second cancellation of a request answered is the race the specification allows; the
+    # server cancelling the client's request is a cancellation of no request of its own
+    assert_output - <<'EOF2'
+3 error: the client cancels its initialize (see line 2) [mcp-initialize-cancelled]
+4 error: the server's result to initialize names no protocol version (YYYY-MM-DD) (see line 2) [mcp-version]
+8 warning: the server answers the request 'tools/call' that was cancelled (see line 7) [mcp-after-cancel]
+10 warning: the client cancels a request it has not sent, as far as the input shows [mcp-cancel-unknown]
+11 warning: the server cancels a request it has not sent, as far as the input shows [mcp-cancel-unknown]
+EOF2
 }

@@ -228,7 +228,8 @@ capture_of_two_sessions() {
 @test "every tool reads a capture as it is: its messages checked, a line that was no message an error, its events passed" {
     local cap=$BATS_TEST_TMPDIR/cap.jsonl
     capture_of_two_sessions "$cap"
-    run -1 --separate-stderr acp-validate "$cap"
+    # each record as it is (an echoing agent makes no MCP session: the stream's rules stay out)
+    run -1 --separate-stderr acp-validate --stateless "$cap"
     # what passed is the capture but for the records of lines that were no message, as they came
     [ "$output" = "$(grep -v -e '"text":' -e '"message":\[' "$cap")" ] || fail "output: $output"
     run -0 bash -c "sed -n 's/.*error: \(.*\)$/\1/p' <<<\"\$1\"" _ "$stderr"

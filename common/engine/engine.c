@@ -87,15 +87,15 @@ static void unobserve(struct engine *e, struct diag_sink *sink, struct diag_obse
 /* A capture's record of its session is of no dialect: every stream with sessions is told. */
 static void session_event(struct engine *e, const struct message *m, struct diag_sink *sink)
 {
-    if (!m->capture.ends_session)
+    if (!m->capture.starts_session && !m->capture.ends_session)
         return;
     for (size_t i = 0; i < STREAMS; i++) {
         struct engine_stream *es = &e->streams[i];
-        if (!es->ops->session_ended)
+        if (!es->ops->session_event)
             continue;
         struct diag_observer o;
         observe(e, sink, &o, es);
-        es->ops->session_ended(es->s, m, sink);
+        es->ops->session_event(es->s, m, sink);
         unobserve(e, sink, &o);
     }
 }

@@ -15,69 +15,8 @@
 #include <string.h>
 
 #include "base/escape.h"
-#include "base/keyform.h"
-#include "base/strmap.h"
-#include "engine/stream.h"
+#include "engine/mcp_stream_parts.h"
 #include "proto/dialect.h"
-#include "proto/mcp.h"
-
-/* Who sent a request: a capture says, bare lines sometimes. The letters are in its key. */
-enum side { SIDE_CLIENT = 'c', SIDE_SERVER = 's', SIDE_UNKNOWN = 'u' };
-
-/* What is kept of a revision: they are dates ("2025-06-18"). */
-enum { REVISION_MAX = 32 };
-
-struct pending;
-
-/* A session with requests in progress, or with the revision its initialize agreed. */
-struct session {
-    struct pending *first, *last;    /* its requests in progress, in the order of their records */
-    char revision[REVISION_MAX + 1]; /* "": none agreed */
-    char key[];                      /* the sessions map's */
-};
-
-/* A doubly linked list of requests in progress, through the links of one role. */
-struct pending_list {
-    struct pending *first, *last;
-};
-
-/* A request in progress. It is in one of the stream's two lists, those waiting for their response
- * and those told late already (--request-timeout), both in the order of their records, and in its
- * session's. */
-struct pending {
-    struct pending *prev, *next;   /* in the stream's list */
-    struct pending *sprev, *snext; /* in its session's */
-    struct session *session;
-    const char *file; /* one of the stream's file names */
-    unsigned long line;
-    unsigned long long order; /* its place among the requests: the later of two */
-    /* bare lines: a response answered the request at this line (0: none) that might have been
-     * this one's, both being in progress with its id */
-    unsigned long maybe_answered_line;
-    unsigned twins; /* more requests in progress with its key, of a side bare lines do not say */
-    double sent;    /* its record's time; NAN: unknown */
-    enum side side;
-    bool told; /* late: in the stream's list of those told */
-    bool has_method;
-    size_t method_len;
-    char *method; /* its method's first bytes (KEY_SHOWN_BYTES at most), after key */
-    char key[];   /* the pending map's: session, side, id in keyform */
-};
-
-/* A request that was answered or forgotten: where it was. */
-struct used {
-    const char *file;
-    unsigned long line;
-    size_t slot; /* its key's latest slot in the ring */
-};
-
-/* Keys remembered with a struct used each, the latest cap of them: the oldest is forgotten, so
- * that what is kept stays bounded. A key put again is remembered from its latest put. */
-struct key_ring {
-    struct strmap *map; /* key -> struct used */
-    char **keys;
-    size_t next, cap;
-};
 
 static void ring_put(struct key_ring *r, size_t cap, const char *key, const char *file,
                      unsigned long line)
@@ -120,30 +59,6 @@ static void ring_free(struct key_ring *r)
     free(r->keys);
 }
 
-struct mcp_stream {
-    const struct engine_config *cfg;
-    struct strmap *pending; /* key -> struct pending */
-    struct pending_list waiting, told;
-    size_t npending;
-    unsigned long long opened; /* requests opened so far: the next one's order */
-    struct strmap *sessions;   /* session key -> struct session */
-    struct strmap *files;      /* display name -> its copy, which the pendings point to */
-    struct key_ring used;      /* requests answered, in a session that holds its ids to its end */
-    struct key_ring forgotten; /* requests in progress forgotten past --max-open */
-    struct siphash_key secret;
-    /* scratch: the keys of the message being fed before their keyform, and a method shown */
-    struct strbuf session_raw, request_raw, shown;
-    struct key_form_buf session_buf, request_buf;
-    double now;
-};
-
-/* The message being fed: its session's key and its side, found once. */
-struct fed {
-    const struct message *m;
-    const char *session_key;
-    enum side side; /* a capture's; SIDE_UNKNOWN in bare lines */
-};
-
 static struct mcp_stream *of(struct stream *s)
 {
     return (struct mcp_stream *)s;
@@ -166,7 +81,7 @@ static struct stream *mcp_stream_new(const struct engine_config *cfg, conversati
     return (struct stream *)s;
 }
 
-static const char *file_copy(struct mcp_stream *s, const char *file)
+const char *mcp_file_copy(struct mcp_stream *s, const char *file)
 {
     if (!file)
         return NULL;
@@ -227,10 +142,11 @@ static struct session *session_get(struct mcp_stream *s, const char *key)
     return strmap_get(s->sessions, key);
 }
 
-/* A session without requests in progress or a revision holds nothing worth its memory. */
+/* A session without requests in progress, a revision or a lifecycle begun holds nothing worth its
+ * memory. */
 static void session_release_if_idle(struct mcp_stream *s, struct session *sess)
 {
-    if (sess->first || sess->revision[0])
+    if (sess->first || sess->revision[0] || sess->phase != PHASE_NEW || sess->started)
         return;
     strmap_remove(s->sessions, sess->key);
     free(sess);
@@ -296,9 +212,8 @@ static void unlink_pending(struct mcp_stream *s, struct pending *p)
     session_release_if_idle(s, sess);
 }
 
-/* What a diagnostic quotes of a request's method: its first 80 bytes, made safe to show; valid
- * until the next call. */
-static const char *method_shown(struct mcp_stream *s, const struct pending *p)
+/* Its first 80 bytes. */
+const char *mcp_method_shown(struct mcp_stream *s, const struct pending *p)
 {
     sb_reset(&s->shown);
     if (p->has_method)
@@ -348,7 +263,7 @@ static void forget(struct mcp_stream *s, struct pending *p, struct diag_sink *si
     struct diag_where at = {.file = p->file, .line = p->line};
     diag_emit(sink, &at, "mcp-evicted",
               "%s '%s' is forgotten, more than --max-open=%lu being in progress", whose(p),
-              method_shown(s, p), s->cfg->max_open);
+              mcp_method_shown(s, p), s->cfg->max_open);
     ring_put(&s->forgotten, s->cfg->max_open, p->key, p->file, p->line);
     unlink_pending(s, p);
 }
@@ -374,7 +289,7 @@ static bool reused(struct mcp_stream *s, const struct fed *f, const char *key, e
         at.related_line = was->line;
         diag_emit(sink, &at, "mcp-id-reused",
                   "the %s reuses the id of its request '%s', still in progress", sender,
-                  method_shown(s, was));
+                  mcp_method_shown(s, was));
         unlink_pending(s, was);
         return true;
     }
@@ -408,18 +323,7 @@ static void open_request(struct mcp_stream *s, const struct fed *f, const struct
                          const struct jv *id, struct diag_sink *sink)
 {
     const struct jv *method = jv_object_get(msg, "method");
-    enum side side = f->side;
-    if (side == SIDE_UNKNOWN) /* bare lines: the method may say */
-        switch (jsonrpc_request_side(&mcp_profile, method)) {
-        case JSONRPC_CLIENT:
-            side = SIDE_CLIENT;
-            break;
-        case JSONRPC_SERVER:
-            side = SIDE_SERVER;
-            break;
-        case JSONRPC_EITHER:
-            break;
-        }
+    enum side side = mcp_sender_side(f, msg);
     const char *key = request_key(s, f->session_key, side, id);
     struct session *sess = session_get(s, f->session_key);
     if (side == SIDE_UNKNOWN) {
@@ -434,11 +338,13 @@ static void open_request(struct mcp_stream *s, const struct fed *f, const struct
     sess = session_make(s, f->session_key);
     struct pending *p = pending_new(key, method);
     p->session = sess;
-    p->file = file_copy(s, f->m->at.file);
+    p->file = mcp_file_copy(s, f->m->at.file);
     p->line = f->m->at.line;
     p->order = s->opened++;
     p->sent = f->m->capture.time;
     p->side = side;
+    p->initialize = side == SIDE_CLIENT && jv_is_string(method) &&
+                    strcmp(jv_string_value(method), "initialize") == 0;
     list_append(&s->waiting, p);
     p->sprev = sess->last;
     *(sess->last ? &sess->last->snext : &sess->first) = p;
@@ -448,18 +354,28 @@ static void open_request(struct mcp_stream *s, const struct fed *f, const struct
         forget(s, oldest(s), sink);
 }
 
-/* The request a response answers in bare lines: of the requests in progress with its id, of
- * either side or of one unknown, the latest; the others are noted as maybe answered. */
-static struct pending *bare_answered(struct mcp_stream *s, const struct fed *f, const struct jv *id,
-                                     bool *guessed)
+/* The requests in progress with id in f's session, of each side and of one unknown, into found;
+ * returns the latest. */
+static struct pending *bare_candidates(struct mcp_stream *s, const struct fed *f,
+                                       const struct jv *id, struct pending *found[3])
 {
     static const enum side sides[] = {SIDE_CLIENT, SIDE_SERVER, SIDE_UNKNOWN};
-    struct pending *found[3] = {NULL, NULL, NULL}, *latest = NULL;
+    struct pending *latest = NULL;
     for (size_t i = 0; i < 3; i++) {
         found[i] = strmap_get(s->pending, request_key(s, f->session_key, sides[i], id));
         if (found[i] && (!latest || found[i]->order > latest->order))
             latest = found[i];
     }
+    return latest;
+}
+
+/* The request a response answers in bare lines: of the requests in progress with its id, of
+ * either side or of one unknown, the latest; the others are noted as maybe answered. */
+static struct pending *bare_answered(struct mcp_stream *s, const struct fed *f, const struct jv *id,
+                                     bool *guessed)
+{
+    struct pending *found[3];
+    struct pending *latest = bare_candidates(s, f, id, found);
     *guessed = false;
     for (size_t i = 0; i < 3; i++)
         if (found[i] && found[i] != latest) {
@@ -469,15 +385,63 @@ static struct pending *bare_answered(struct mcp_stream *s, const struct fed *f, 
     return latest;
 }
 
+struct pending *mcp_request_of(struct mcp_stream *s, const struct fed *f, enum side asker,
+                               const struct jv *id)
+{
+    if (!jv_is_string(id) && !jv_is_integer(id))
+        return NULL;
+    struct pending *found[3];
+    if (asker == SIDE_UNKNOWN)
+        return bare_candidates(s, f, id, found);
+    return strmap_get(s->pending, request_key(s, f->session_key, asker, id));
+}
+
+static enum side side_said(enum jsonrpc_side side)
+{
+    switch (side) {
+    case JSONRPC_CLIENT:
+        return SIDE_CLIENT;
+    case JSONRPC_SERVER:
+        return SIDE_SERVER;
+    case JSONRPC_EITHER:
+        break;
+    }
+    return SIDE_UNKNOWN;
+}
+
+enum side mcp_sender_side(const struct fed *f, const struct jv *msg)
+{
+    if (f->side != SIDE_UNKNOWN)
+        return f->side;
+    const struct jv *method = jv_object_get(msg, "method");
+    if (!method)
+        return SIDE_UNKNOWN; /* a response: the side of its request says */
+    return side_said(jv_object_get(msg, "id") ? jsonrpc_request_side(&mcp_profile, method)
+                                              : jsonrpc_notification_side(&mcp_profile, method));
+}
+
+/* Whether the request of asker with id is remembered in ring. */
+static bool in_ring(struct mcp_stream *s, const struct key_ring *ring, const struct fed *f,
+                    enum side asker, const struct jv *id)
+{
+    if (asker != SIDE_UNKNOWN)
+        return ring_get(ring, request_key(s, f->session_key, asker, id));
+    return ring_get(ring, request_key(s, f->session_key, SIDE_CLIENT, id)) ||
+           ring_get(ring, request_key(s, f->session_key, SIDE_SERVER, id)) ||
+           ring_get(ring, request_key(s, f->session_key, SIDE_UNKNOWN, id));
+}
+
 /* Whether a response with id answers a request forgotten past --max-open (said so then). */
 static bool answers_forgotten(struct mcp_stream *s, const struct fed *f, enum side asker,
                               const struct jv *id)
 {
-    if (asker != SIDE_UNKNOWN)
-        return ring_get(&s->forgotten, request_key(s, f->session_key, asker, id));
-    return ring_get(&s->forgotten, request_key(s, f->session_key, SIDE_CLIENT, id)) ||
-           ring_get(&s->forgotten, request_key(s, f->session_key, SIDE_SERVER, id)) ||
-           ring_get(&s->forgotten, request_key(s, f->session_key, SIDE_UNKNOWN, id));
+    return in_ring(s, &s->forgotten, f, asker, id);
+}
+
+bool mcp_request_ended(struct mcp_stream *s, const struct fed *f, enum side asker,
+                       const struct jv *id)
+{
+    return in_ring(s, &s->used, f, asker, id) || in_ring(s, &s->forgotten, f, asker, id);
 }
 
 static void tell_no_request(const struct fed *f, enum side asker, struct diag_sink *sink)
@@ -514,12 +478,11 @@ static void answer(struct mcp_stream *s, const struct fed *f, const struct jv *m
         p->twins--;
         return;
     }
-    if (p->side == SIDE_CLIENT && p->method_len == strlen("initialize") &&
-        memcmp(p->method, "initialize", p->method_len) == 0)
+    mcp_lifecycle_answered(s, f, p, msg, sink);
+    if (p->initialize)
         agree_revision(p->session, msg);
     /* an id is remembered as used where its sender is known and its response sure */
-    if (p->side != SIDE_UNKNOWN && !guessed &&
-        mcp_revision_has_sessions(revision_of(s, p->session)))
+    if (p->side != SIDE_UNKNOWN && !guessed)
         ring_put(&s->used, s->cfg->max_open, p->key, p->file, p->line);
     unlink_pending(s, p);
 }
@@ -539,7 +502,7 @@ static void tell_unanswered(struct mcp_stream *s, struct pending *p, const struc
         when = " before its session ended";
     }
     diag_emit(sink, &at, "jsonrpc-unanswered", "%s '%s' was never answered%s", whose(p),
-              method_shown(s, p), when);
+              mcp_method_shown(s, p), when);
 }
 
 /* Moves message time to now, and tells each request in progress that has waited longer than
@@ -555,7 +518,7 @@ static void expire(struct mcp_stream *s, double now, struct diag_sink *sink)
         snprintf(waited, sizeof waited, "%g", s->cfg->request_timeout);
         diag_emit(sink, &at, "mcp-request-timeout",
                   "%s '%s' has had no response for %ss (--request-timeout)", whose(p),
-                  method_shown(s, p), waited);
+                  mcp_method_shown(s, p), waited);
         list_remove(&s->waiting, p);
         p->told = true;
         list_append(&s->told, p);
@@ -595,6 +558,25 @@ static enum side capture_side(const struct message *m)
     return m->capture.out ? SIDE_SERVER : SIDE_CLIENT; /* the tapped agent is the server */
 }
 
+/* The session of f's message, made when it is new; bare lines begin theirs with their file. */
+static struct session *session_of(struct mcp_stream *s, const struct fed *f)
+{
+    struct session *sess = session_get(s, f->session_key);
+    if (!sess) {
+        sess = session_make(s, f->session_key);
+        sess->started = !f->m->capture.present;
+    }
+    return sess;
+}
+
+/* Checks msg, f's message or one of its batch, and pairs it. */
+static void follow(struct mcp_stream *s, const struct fed *f, const struct jv *msg,
+                   struct diag_sink *sink)
+{
+    mcp_lifecycle_check(s, session_of(s, f), f, msg, sink);
+    pair(s, f, msg, sink);
+}
+
 static const char *mcp_stream_feed(struct stream *stream, const struct message *m,
                                    struct diag_sink *sink)
 {
@@ -605,26 +587,36 @@ static const char *mcp_stream_feed(struct stream *stream, const struct message *
         expire(s, m->capture.time, sink);
     struct fed f = {.m = m, .session_key = session_key_of(s, m), .side = capture_side(m)};
     if (!jv_is_array(m->view)) {
-        pair(s, &f, m->view, sink);
+        follow(s, &f, m->view, sink);
         return NULL;
     }
     check_batch_revision(s, &f, sink);
     for (const struct jv *e = jv_array_first(m->view); e; e = jv_array_next(m->view, e))
         if (jv_is_object(e))
-            pair(s, &f, e, sink);
+            follow(s, &f, e, sink);
     return NULL;
+}
+
+/* A session's start is where its lifecycle is checked from. */
+static void session_started(struct mcp_stream *s, const struct message *m)
+{
+    const char *key = session_key_of(s, m);
+    struct session *sess = session_get(s, key);
+    if (sess) /* a session of this name went on before: its records no longer start it */
+        return;
+    session_make(s, key)->started = true;
 }
 
 /* A session's end ends what is in progress in it: each request not told late yet is told
  * unanswered, at its record; the session is forgotten, its revision with it. */
-static void mcp_stream_session_ended(struct stream *stream, const struct message *m,
-                                     struct diag_sink *sink)
+static void session_ended(struct mcp_stream *s, const struct message *m, struct diag_sink *sink)
 {
-    struct mcp_stream *s = of(stream);
     struct session *sess = session_get(s, session_key_of(s, m));
     if (!sess)
         return;
     sess->revision[0] = '\0'; /* so that it goes with its last request */
+    sess->phase = PHASE_NEW;
+    sess->started = false;
     while (sess->first) {
         struct pending *p = sess->first;
         bool last = p == sess->last;
@@ -635,6 +627,16 @@ static void mcp_stream_session_ended(struct stream *stream, const struct message
             return; /* the session went with it */
     }
     session_release_if_idle(s, sess);
+}
+
+static void mcp_stream_session_event(struct stream *stream, const struct message *m,
+                                     struct diag_sink *sink)
+{
+    struct mcp_stream *s = of(stream);
+    if (m->capture.starts_session)
+        session_started(s, m);
+    if (m->capture.ends_session)
+        session_ended(s, m, sink);
 }
 
 static const char *mcp_stream_failed(struct stream *stream, const struct message *m,
@@ -716,7 +718,7 @@ const struct stream_ops mcp_stream_ops = {
     .feed = mcp_stream_feed,
     .failed = mcp_stream_failed,
     .note = mcp_stream_note,
-    .session_ended = mcp_stream_session_ended,
+    .session_event = mcp_stream_session_event,
     .finish = mcp_stream_finish,
     .hand_over = mcp_stream_hand_over,
     .now = mcp_stream_now,

@@ -21,9 +21,10 @@ struct stream_ops {
     /* A finding the sink reported while the stream was being fed or finished: kept for the
      * conversation the stream blames it on, if any (the engine observes the sink for it). */
     void (*note)(struct stream *s, const struct diag_finding *finding);
-    /* A capture's record that a session ended (m->capture.ends_session): reports what was in
-     * progress in it, which ends with it. NULL for a stream of a dialect without sessions. */
-    void (*session_ended)(struct stream *s, const struct message *m, struct diag_sink *sink);
+    /* A capture's record that a session started or ended (m->capture.starts_session,
+     * ends_session): a session's start is where its checks begin, and what was in progress in
+     * it ends with it (reported). NULL for a stream of a dialect without sessions. */
+    void (*session_event)(struct stream *s, const struct message *m, struct diag_sink *sink);
     /* End of input: reports what is open or overdue and hands over every conversation. */
     void (*finish)(struct stream *s, struct diag_sink *sink);
     /* Hands over every open conversation as "open", reporting nothing. */

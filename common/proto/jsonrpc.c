@@ -21,14 +21,26 @@ static bool listed(const char *const *methods, const struct jv *method)
     return false;
 }
 
-enum jsonrpc_side jsonrpc_request_side(const struct jsonrpc_profile *profile,
-                                       const struct jv *method)
+static enum jsonrpc_side side_of(const char *const *client, const char *const *server,
+                                 const struct jv *method)
 {
     if (!jv_is_string(method))
         return JSONRPC_EITHER;
-    if (listed(profile->client_requests, method))
+    if (listed(client, method))
         return JSONRPC_CLIENT;
-    return listed(profile->server_requests, method) ? JSONRPC_SERVER : JSONRPC_EITHER;
+    return listed(server, method) ? JSONRPC_SERVER : JSONRPC_EITHER;
+}
+
+enum jsonrpc_side jsonrpc_request_side(const struct jsonrpc_profile *profile,
+                                       const struct jv *method)
+{
+    return side_of(profile->client_requests, profile->server_requests, method);
+}
+
+enum jsonrpc_side jsonrpc_notification_side(const struct jsonrpc_profile *profile,
+                                            const struct jv *method)
+{
+    return side_of(profile->client_notifications, profile->server_notifications, method);
 }
 
 static const char *type_name(const struct jv *v)

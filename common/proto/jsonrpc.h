@@ -33,10 +33,13 @@ struct jsonrpc_profile {
      * the code when one does (NULL: no such rule) */
     const char *notification_prefix;
     const char *notification_id_code;
-    /* the methods of requests that only a client sends, and those only a server sends (each
-     * ending with NULL): in lines that do not say which side sent them, they do */
+    /* the methods of requests that only a client sends, and those only a server sends, then the
+     * same of notifications (each ending with NULL): in lines that do not say which side sent
+     * them, they do */
     const char *const *client_requests;
     const char *const *server_requests;
+    const char *const *client_notifications;
+    const char *const *server_notifications;
 };
 
 /* What kind of message view is, by its members. */
@@ -45,6 +48,9 @@ enum jsonrpc_kind jsonrpc_kind_of(const struct jv *view);
 /* The side that sends a request of method (a string, or NULL), as profile says. */
 enum jsonrpc_side jsonrpc_request_side(const struct jsonrpc_profile *profile,
                                        const struct jv *method);
+/* The same of a notification. */
+enum jsonrpc_side jsonrpc_notification_side(const struct jsonrpc_profile *profile,
+                                            const struct jv *method);
 
 /* Reports every finding of the core's rules on m's shape, as profile makes them; for a batch (an
  * array), on each of its messages, and on the batch (empty, or holding what is no message). */

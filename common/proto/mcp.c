@@ -25,6 +25,19 @@ static const char *const client_requests[] = {
 };
 static const char *const server_requests[] = {"sampling/createMessage", "elicitation/create",
                                               "roots/list", NULL};
+/* The same of notifications (ClientNotification, ServerNotification); both send cancelled,
+ * progress and the tasks' status. */
+static const char *const client_notifications[] = {"notifications/initialized",
+                                                   "notifications/roots/list_changed", NULL};
+static const char *const server_notifications[] = {
+    "notifications/message",
+    "notifications/resources/updated",
+    "notifications/resources/list_changed",
+    "notifications/tools/list_changed",
+    "notifications/prompts/list_changed",
+    "notifications/elicitation/complete",
+    NULL,
+};
 
 /* What MCP makes stricter than JSON-RPC 2.0 (the specification's Base Protocol, Messages). */
 const struct jsonrpc_profile mcp_profile = {
@@ -34,6 +47,8 @@ const struct jsonrpc_profile mcp_profile = {
     .notification_id_code = "mcp-notification-id",
     .client_requests = client_requests,
     .server_requests = server_requests,
+    .client_notifications = client_notifications,
+    .server_notifications = server_notifications,
 };
 
 const char *const mcp_revisions[] = {"2024-11-05", "2025-03-26", "2025-06-18",

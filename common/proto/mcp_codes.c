@@ -42,5 +42,48 @@ const struct diag_code mcp_codes[] = {
      "capture of acp-tap the session's revision is the protocolVersion the server's result to "
      "initialize gave; a batch before it, or in a session whose initialize the capture does "
      "not hold, is checked message by message only."},
+    /* A session's lifecycle, revisions 2024-11-05 to 2025-11-25 (engine/mcp_lifecycle.c). */
+    {"mcp-initialize-first", "error", "a message before the session's initialize",
+     "The initialization phase MUST be the first interaction between client and server (MCP "
+     "Base Protocol, Lifecycle, Initialization; revisions 2024-11-05 to 2025-11-25): the "
+     "client's initialize request comes before any other request or notification of either "
+     "side. Told once a session, at the first such message, in a session whose start the input "
+     "holds: acp-tap's start event, mcpsnoop's meta record, a file of bare JSON-RPC lines, or "
+     "an initialize already seen. A session of 2026-07-28 (requests carrying their protocol "
+     "version in _meta, or server/discover) has no initialization and is not checked."},
+    {"mcp-early-request", "warning", "a request before the session is initialized",
+     "The client SHOULD NOT send requests other than pings before the server has responded to "
+     "its initialize, and the server SHOULD NOT send requests other than pings before it has "
+     "received notifications/initialized (MCP Base Protocol, Lifecycle, Initialization; "
+     "revisions 2024-11-05 to 2025-11-25). Notifications, such as the server's logging, are "
+     "not told."},
+    {"mcp-initialized-first", "error", "a request of the client before notifications/initialized",
+     "After a successful initialization the client MUST send notifications/initialized to say "
+     "it is ready to begin normal operation (MCP Base Protocol, Lifecycle, Initialization; "
+     "revisions 2024-11-05 to 2025-11-25): a request of the client other than ping after the "
+     "server's result to initialize, and before that notification, begins it too early."},
+    {"mcp-version", "error", "the server's result to initialize names no protocol version",
+     "The server MUST respond to initialize with the protocol version of the session, the one "
+     "the client asked for or another it supports (MCP Base Protocol, Lifecycle, Version "
+     "Negotiation); a version is a date, YYYY-MM-DD (MCP Versioning). A result without "
+     "protocolVersion, or with one of another form, names none. related_line names the "
+     "initialize."},
+    /* Cancellation (MCP Base Protocol, Utilities, Cancellation). */
+    {"mcp-initialize-cancelled", "error", "the client cancels its initialize",
+     "The initialize request MUST NOT be cancelled by clients (MCP Base Protocol, Utilities, "
+     "Cancellation, Behavior Requirements; every revision with a lifecycle). related_line "
+     "names the initialize."},
+    {"mcp-cancel-unknown", "warning", "a cancellation of a request its sender never sent",
+     "Cancellation notifications MUST only reference requests previously issued in the same "
+     "direction and believed to be still in progress (MCP Base Protocol, Utilities, "
+     "Cancellation). One naming a request answered already is the race the specification "
+     "allows and is not told; one naming no request its sender sent, as far as the input shows "
+     "(among the latest --max-open answered), is a warning, since a capture may begin after "
+     "the request."},
+    {"mcp-after-cancel", "warning", "a response to a request that was cancelled",
+     "Receivers of a cancellation SHOULD stop processing the request and not send a response "
+     "for it (MCP Base Protocol, Utilities, Cancellation); the response that was on its way "
+     "when the cancellation came is the race the specification allows, which is why this is a "
+     "warning. related_line names the cancellation."},
     {NULL, NULL, NULL, NULL},
 };

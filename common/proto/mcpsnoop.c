@@ -20,7 +20,10 @@ static bool direction_of(const char *direction, struct taprecord *r)
         r->dir = TAPRECORD_IN;
     else if (strcmp(direction, "s2c") == 0)
         r->dir = TAPRECORD_OUT;
-    else if (strcmp(direction, "stderr") == 0 || strcmp(direction, "meta") == 0)
+    else if (strcmp(direction, "meta") == 0) { /* its first record: the session's command */
+        r->kind = TAPRECORD_EVENT;
+        r->starts_session = true;
+    } else if (strcmp(direction, "stderr") == 0)
         r->kind = TAPRECORD_EVENT;
     else
         return false;

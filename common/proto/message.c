@@ -249,6 +249,7 @@ static bool unwrap_capture(struct message *m, const struct record *rec, struct d
         return false;
     case TAPRECORD_EVENT:
         m->capture.event = true;
+        m->capture.starts_session = r.starts_session;
         m->capture.ends_session = r.ends_session;
         return true;
     }

@@ -29,6 +29,7 @@ struct dialect;
 struct message_capture {
     bool present;           /* the record is a capture record */
     bool event;             /* of an event of the session (start, end, dropped): no message */
+    bool starts_session;    /* the event is the session's start: its checks begin there */
     bool ends_session;      /* the event is the session's end: what is in progress in it ends */
     bool out;               /* the agent wrote it (its stdout); else it was written to the agent */
     uint32_t session_place; /* the session's node in the record's view (message_session) */

@@ -51,6 +51,7 @@ static bool tap_read(const struct jv *view, struct taprecord *r)
     } else {
         r->kind = TAPRECORD_EVENT;
         const char *event = jv_member_string(view, "event");
+        r->starts_session = event && strcmp(event, "start") == 0;
         r->ends_session = event && strcmp(event, "end") == 0;
     }
     return true;

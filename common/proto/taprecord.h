@@ -32,7 +32,8 @@ struct taprecord {
     const struct jv *message;    /* TAPRECORD_MESSAGE's value */
     const char *text;            /* TAPRECORD_TEXT's */
     size_t text_len;
-    bool ends_session; /* TAPRECORD_EVENT: the session ended here */
+    bool starts_session; /* TAPRECORD_EVENT: the session started here */
+    bool ends_session;   /* TAPRECORD_EVENT: the session ended here */
 };
 
 /* A form of capture file. */

@@ -1,0 +1,137 @@
+/* What MCP's stream shares between its files: mcp_stream.c pairs requests and responses, session
+ * by session; mcp_lifecycle.c checks what MCP asks of a session beyond the pairing (its
+ * initialization, cancellation). Private to them. */
+#ifndef ACP_MCP_STREAM_PARTS_H
+#define ACP_MCP_STREAM_PARTS_H
+
+#include "base/keyform.h"
+#include "base/strmap.h"
+#include "engine/stream.h"
+#include "proto/mcp.h"
+
+/* Who sent a request: a capture says, bare lines sometimes. The letters are in its key. */
+enum side { SIDE_CLIENT = 'c', SIDE_SERVER = 's', SIDE_UNKNOWN = 'u' };
+
+/* What is kept of a revision: they are dates ("2025-06-18"). */
+enum { REVISION_MAX = 32 };
+
+struct pending;
+
+/* Where a session is in its lifecycle (up to 2025-11-25: MCP Base Protocol, Lifecycle). */
+enum phase {
+    PHASE_NEW,         /* no initialize yet */
+    PHASE_INITIALIZE,  /* the client's initialize is in progress, or failed */
+    PHASE_INITIALIZED, /* the server's result came: the client owes notifications/initialized */
+    PHASE_OPERATION,   /* notifications/initialized came */
+};
+
+/* A session: its requests in progress, its revision, where it is in its lifecycle. */
+struct session {
+    struct pending *first, *last;    /* its requests in progress, in the order of their records */
+    char revision[REVISION_MAX + 1]; /* "": none agreed */
+    enum phase phase;
+    bool started;            /* the input holds its start: its lifecycle is checked from there */
+    bool told_uninitialized; /* a message before initialize has been told (once a session) */
+    bool stateless;          /* a request of 2026-07-28 (per-request _meta) came: no lifecycle */
+    char key[];              /* the sessions map's */
+};
+
+/* A doubly linked list of requests in progress, through the links of one role. */
+struct pending_list {
+    struct pending *first, *last;
+};
+
+/* A request in progress. It is in one of the stream's two lists, those waiting for their response
+ * and those told late already (--request-timeout), both in the order of their records, and in its
+ * session's. */
+struct pending {
+    struct pending *prev, *next;   /* in the stream's list */
+    struct pending *sprev, *snext; /* in its session's */
+    struct session *session;
+    const char *file; /* one of the stream's file names */
+    unsigned long line;
+    unsigned long long order; /* its place among the requests: the later of two */
+    /* bare lines: a response answered the request at this line (0: none) that might have been
+     * this one's, both being in progress with its id */
+    unsigned long maybe_answered_line;
+    unsigned twins; /* more requests in progress with its key, of a side bare lines do not say */
+    double sent;    /* its record's time; NAN: unknown */
+    enum side side;
+    bool told;                  /* late: in the stream's list of those told */
+    bool initialize;            /* the client's initialize */
+    const char *cancelled_file; /* where its sender cancelled it; NULL: it did not */
+    unsigned long cancelled_line;
+    bool has_method;
+    size_t method_len;
+    char *method; /* its method's first bytes (KEY_SHOWN_BYTES at most), after key */
+    char key[];   /* the pending map's: session, side, id in keyform */
+};
+
+/* A request that was answered or forgotten: where it was. */
+struct used {
+    const char *file;
+    unsigned long line;
+    size_t slot; /* its key's latest slot in the ring */
+};
+
+/* Keys remembered with a struct used each, the latest cap of them: the oldest is forgotten, so
+ * that what is kept stays bounded. A key put again is remembered from its latest put. */
+struct key_ring {
+    struct strmap *map; /* key -> struct used */
+    char **keys;
+    size_t next, cap;
+};
+
+struct mcp_stream {
+    const struct engine_config *cfg;
+    struct strmap *pending; /* key -> struct pending */
+    struct pending_list waiting, told;
+    size_t npending;
+    unsigned long long opened; /* requests opened so far: the next one's order */
+    struct strmap *sessions;   /* session key -> struct session */
+    struct strmap *files;      /* display name -> its copy, which the pendings point to */
+    struct key_ring used;      /* requests answered, in a session that holds its ids to its end */
+    struct key_ring forgotten; /* requests in progress forgotten past --max-open */
+    struct siphash_key secret;
+    /* scratch: the keys of the message being fed before their keyform, and a method shown */
+    struct strbuf session_raw, request_raw, shown;
+    struct key_form_buf session_buf, request_buf;
+    double now;
+};
+
+/* The message being fed: its session's key and its side, found once. */
+struct fed {
+    const struct message *m;
+    const char *session_key;
+    enum side side; /* a capture's; SIDE_UNKNOWN in bare lines */
+};
+
+/* A request's side as f's message, or its method, says it. */
+enum side mcp_sender_side(const struct fed *f, const struct jv *msg);
+
+/* The request of asker with id in progress in f's session (of either side, the later, when
+ * asker is unknown); NULL for none. */
+struct pending *mcp_request_of(struct mcp_stream *s, const struct fed *f, enum side asker,
+                               const struct jv *id);
+
+/* Whether the request of asker with id in f's session was answered (among the latest --max-open)
+ * or forgotten past --max-open. */
+bool mcp_request_ended(struct mcp_stream *s, const struct fed *f, enum side asker,
+                       const struct jv *id);
+
+/* What a diagnostic quotes of a request's method: made safe to show; valid until the next call. */
+const char *mcp_method_shown(struct mcp_stream *s, const struct pending *p);
+
+/* One of the stream's copies of a file's name, for a finding to point at later. */
+const char *mcp_file_copy(struct mcp_stream *s, const char *file);
+
+/* The lifecycle's checks of msg (f's message, or one of its batch), before it is paired: the
+ * session's initialization, and a cancellation. */
+void mcp_lifecycle_check(struct mcp_stream *s, struct session *sess, const struct fed *f,
+                         const struct jv *msg, struct diag_sink *sink);
+
+/* The lifecycle's checks of msg, a response that answered p, before p ends. */
+void mcp_lifecycle_answered(struct mcp_stream *s, const struct fed *f, struct pending *p,
+                            const struct jv *msg, struct diag_sink *sink);
+
+#endif
