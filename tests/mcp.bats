@@ -477,10 +477,11 @@ EOF2
         record a 5 in '{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"never"}}'
         record a 6 out '{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1}}'
     } >"$BATS_TEST_TMPDIR/cap.jsonl"
-    run -1 --separate-stderr acp-validate "$BATS_TEST_TMPDIR/cap.jsonl"
-    run -0 told "$stderr"
     # a second cancellation of a request answered is the race the specification allows; the
-    # server cancelling the client's request is a cancellation of no request of its own
+    # server cancelling the client's request is a cancellation of no request of its own: told
+    # where the session's revision holds its ids, so that what was answered is remembered
+    run -1 --separate-stderr acp-validate --mcp-revision=2025-06-18 "$BATS_TEST_TMPDIR/cap.jsonl"
+    run -0 told "$stderr"
     assert_output - <<'EOF2'
 3 error: the client cancels its initialize (see line 2) [mcp-initialize-cancelled]
 4 error: the server's result to initialize names no protocol version (YYYY-MM-DD) (see line 2) [mcp-version]
@@ -488,4 +489,8 @@ EOF2
 10 warning: the client cancels a request it has not sent, as far as the input shows [mcp-cancel-unknown]
 11 warning: the server cancels a request it has not sent, as far as the input shows [mcp-cancel-unknown]
 EOF2
+    # the server's "latest" is no revision: nothing is known of what was answered
+    run -1 --separate-stderr acp-validate "$BATS_TEST_TMPDIR/cap.jsonl"
+    [ "$(grep -c 'mcp-cancel-unknown' <<<"$stderr")" -eq 0 ] || fail "$stderr"
+    [ "$(grep -c 'mcp-after-cancel' <<<"$stderr")" -eq 1 ] || fail "$stderr"
 }

@@ -108,13 +108,15 @@ static void check_initializing(struct session *sess, const struct fed *f, const 
 }
 
 /* notifications/cancelled: of a request of its sender in progress, never the initialize. */
-static void check_cancel(struct mcp_stream *s, const struct fed *f, const struct jv *msg,
-                         enum side side, struct diag_sink *sink)
+static void check_cancel(struct mcp_stream *s, const struct session *sess, const struct fed *f,
+                         const struct jv *msg, enum side side, struct diag_sink *sink)
 {
     const struct jv *id = jv_object_get(jv_object_get(msg, "params"), "requestId");
     struct pending *p = mcp_request_of(s, f, side, id);
     if (!p) {
-        if ((jv_is_string(id) || jv_is_integer(id)) && !mcp_request_ended(s, f, side, id))
+        /* what was answered is known only where the session holds its ids */
+        if ((jv_is_string(id) || jv_is_integer(id)) && mcp_session_holds_ids(s, sess) &&
+            !mcp_request_ended(s, f, side, id))
             diag_emit(sink, &f->m->at, "mcp-cancel-unknown",
                       "%s cancels a request it has not sent, as far as the input shows",
                       sender_name(side));
@@ -140,7 +142,7 @@ void mcp_lifecycle_check(struct mcp_stream *s, struct session *sess, const struc
         return; /* a response: mcp_lifecycle_answered */
     enum side side = mcp_sender_side(f, msg);
     if (method_is(msg, "notifications/cancelled"))
-        check_cancel(s, f, msg, side, sink);
+        check_cancel(s, sess, f, msg, side, sink);
     if (side == SIDE_CLIENT && jv_object_get(msg, "id")) {
         if (stateless_request(msg))
             sess->stateless = true;

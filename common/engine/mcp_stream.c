@@ -18,45 +18,53 @@
 #include "engine/mcp_stream_parts.h"
 #include "proto/dialect.h"
 
+static const char *used_key(const struct hash_node *node)
+{
+    return HASH_ITEM(node, const struct used, node)->key;
+}
+
+static void ring_forget(struct key_ring *r, struct used *u)
+{
+    if (u && u->kept) {
+        hashtab_remove_hashed(&r->table, &u->node, u->hash);
+        u->kept = false;
+    }
+}
+
 static void ring_put(struct key_ring *r, size_t cap, const char *key, const char *file,
                      unsigned long line)
 {
     if (!r->cap) {
         r->cap = cap;
-        r->keys = xcalloc(cap, sizeof *r->keys);
-        r->map = strmap_new();
+        r->slots = xcalloc(cap, sizeof *r->slots);
+        r->table = (struct hashtab){.key = used_key};
     }
-    size_t slot = r->next;
-    char **old = &r->keys[slot];
-    if (*old) {
-        struct used *was = strmap_get(r->map, *old);
-        if (was && was->slot == slot) /* not put again since */
-            free(strmap_remove(r->map, *old));
-        free(*old);
-    }
-    *old = xstrdup(key);
-    r->next = (slot + 1) % r->cap;
-    struct used *u = strmap_get(r->map, key);
-    if (!u) {
-        u = xmalloc(sizeof *u);
-        strmap_put(r->map, key, u);
-    }
-    *u = (struct used){.file = file, .line = line, .slot = slot};
+    size_t hash = hashtab_hash(key);
+    ring_forget(r, HASH_ITEM(hashtab_find_hashed(&r->table, key, hash), struct used, node));
+    struct used **slot = &r->slots[r->next];
+    r->next = (r->next + 1) % r->cap;
+    ring_forget(r, *slot);
+    if (!*slot)
+        *slot = xmalloc(sizeof **slot);
+    struct used *u = *slot;
+    *u = (struct used){.file = file, .line = line, .hash = (uint32_t)hash, .kept = true};
+    snprintf(u->key, sizeof u->key, "%s", key); /* a key's form: never longer */
+    hashtab_add_hashed(&r->table, &u->node, hash);
 }
 
 static const struct used *ring_get(const struct key_ring *r, const char *key)
 {
-    return r->map ? strmap_get(r->map, key) : NULL;
+    return r->cap ? HASH_ITEM(hashtab_find(&r->table, key), const struct used, node) : NULL;
 }
 
 static void ring_free(struct key_ring *r)
 {
-    if (!r->map)
+    if (!r->cap)
         return;
-    strmap_free(r->map, free);
+    hashtab_free(&r->table, NULL);
     for (size_t i = 0; i < r->cap; i++)
-        free(r->keys[i]);
-    free(r->keys);
+        free(r->slots[i]);
+    free(r->slots);
 }
 
 static struct mcp_stream *of(struct stream *s)
@@ -117,6 +125,21 @@ static const char *session_key_of(struct mcp_stream *s, const struct message *m)
     return key_form(&s->secret, raw->buf, raw->len, &s->session_buf, &len);
 }
 
+/* Appends n in decimal: a key is made for every request and response, and printf's machinery
+ * cost more than the rest of the key. */
+static void add_integer(struct strbuf *sb, json_int_t n)
+{
+    char digits[24];
+    size_t at = sizeof digits;
+    unsigned long long magnitude = n < 0 ? 0ULL - (unsigned long long)n : (unsigned long long)n;
+    do
+        digits[--at] = (char)('0' + magnitude % 10);
+    while ((magnitude /= 10) != 0);
+    if (n < 0)
+        digits[--at] = '-';
+    sb_add(sb, digits + at, sizeof digits - at);
+}
+
 /* The key of the request of side with id in the session of session_key, valid until the next
  * key: the id as its JSON text, so that 1 and "1" stay apart, the whole in keyform. */
 static const char *request_key(struct mcp_stream *s, const char *session_key, enum side side,
@@ -131,7 +154,7 @@ static const char *request_key(struct mcp_stream *s, const char *session_key, en
         sb_addc(raw, '"');
         sb_add(raw, jv_string_value(id), jv_string_length(id));
     } else {
-        sb_addf(raw, "%lld", (long long)jv_integer_value(id));
+        add_integer(raw, jv_integer_value(id));
     }
     size_t len;
     return key_form(&s->secret, raw->buf, raw->len, &s->request_buf, &len);
@@ -245,6 +268,11 @@ static const char *revision_of(struct mcp_stream *s, const struct session *sess)
     if (s->cfg->mcp_revision)
         return s->cfg->mcp_revision;
     return sess && sess->revision[0] ? sess->revision : NULL;
+}
+
+bool mcp_session_holds_ids(struct mcp_stream *s, const struct session *sess)
+{
+    return mcp_revision_has_sessions(revision_of(s, sess));
 }
 
 /* The revision a session agreed on: the protocolVersion of the server's result to initialize. */
@@ -481,8 +509,10 @@ static void answer(struct mcp_stream *s, const struct fed *f, const struct jv *m
     mcp_lifecycle_answered(s, f, p, msg, sink);
     if (p->initialize)
         agree_revision(p->session, msg);
-    /* an id is remembered as used where its sender is known and its response sure */
-    if (p->side != SIDE_UNKNOWN && !guessed)
+    /* an id is remembered as used where its sender is known, its response sure, and its session
+     * holds its ids to its end */
+    if (p->side != SIDE_UNKNOWN && !guessed &&
+        mcp_revision_has_sessions(revision_of(s, p->session)))
         ring_put(&s->used, s->cfg->max_open, p->key, p->file, p->line);
     unlink_pending(s, p);
 }

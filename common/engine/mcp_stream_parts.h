@@ -4,6 +4,7 @@
 #ifndef ACP_MCP_STREAM_PARTS_H
 #define ACP_MCP_STREAM_PARTS_H
 
+#include "base/hashtab.h"
 #include "base/keyform.h"
 #include "base/strmap.h"
 #include "engine/stream.h"
@@ -67,18 +68,22 @@ struct pending {
     char key[];   /* the pending map's: session, side, id in keyform */
 };
 
-/* A request that was answered or forgotten: where it was. */
+/* A request that was answered or forgotten: where it was, under its key. */
 struct used {
+    struct hash_node node;
     const char *file;
     unsigned long line;
-    size_t slot; /* its key's latest slot in the ring */
+    uint32_t hash; /* its key's (hashtab_hash) */
+    bool kept;     /* in the table: not put again since, nor forgotten */
+    char key[KEY_KEPT_BYTES + 1];
 };
 
-/* Keys remembered with a struct used each, the latest cap of them: the oldest is forgotten, so
- * that what is kept stays bounded. A key put again is remembered from its latest put. */
+/* Keys remembered with where each was, the latest cap of them: the oldest is forgotten, so that
+ * what is kept stays bounded. A key put again is remembered from its latest put. Each slot's
+ * record is made once and used again, so that the ring allocates nothing once it is full. */
 struct key_ring {
-    struct strmap *map; /* key -> struct used */
-    char **keys;
+    struct hashtab table; /* key -> struct used */
+    struct used **slots;
     size_t next, cap;
 };
 
@@ -113,6 +118,10 @@ enum side mcp_sender_side(const struct fed *f, const struct jv *msg);
  * asker is unknown); NULL for none. */
 struct pending *mcp_request_of(struct mcp_stream *s, const struct fed *f, enum side asker,
                                const struct jv *id);
+
+/* Whether sess holds the ids of its requests to its end (its revision does, 2025-11-25 and
+ * before), so that the stream remembers those answered (the latest --max-open). */
+bool mcp_session_holds_ids(struct mcp_stream *s, const struct session *sess);
 
 /* Whether the request of asker with id in f's session was answered (among the latest --max-open)
  * or forgotten past --max-open. */

@@ -79,7 +79,8 @@ const struct diag_code mcp_codes[] = {
      "Cancellation). One naming a request answered already is the race the specification "
      "allows and is not told; one naming no request its sender sent, as far as the input shows "
      "(among the latest --max-open answered), is a warning, since a capture may begin after "
-     "the request."},
+     "the request. Told in a session of a revision up to 2025-11-25, where the requests "
+     "answered are remembered."},
     {"mcp-after-cancel", "warning", "a response to a request that was cancelled",
      "Receivers of a cancellation SHOULD stop processing the request and not send a response "
      "for it (MCP Base Protocol, Utilities, Cancellation); the response that was on its way "
