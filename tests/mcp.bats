@@ -45,6 +45,23 @@ needs_peers() {
     [ "${#lines[@]}" -eq "$messages" ] && [ "$messages" -ge 13 ] || fail "${#lines[@]} of $messages messages passed"
 }
 
+@test "the SDK client and server-everything: progress, and the progress server-everything still sends after a cancellation" {
+    needs_peers
+    cd "$BATS_TEST_TMPDIR"
+    MCP_SESSION=progress run -0 --separate-stderr node "$TESTS_DIR/drivers/mcp-session.mjs" \
+        acp-tap --out=cap.jsonl -- node "$PEERS/server-everything/dist/index.js" stdio
+    [[ $output == *'"cancelled"]' ]] || fail "$output"
+    # the client cancels its second call at its first progress; the server goes on with it (a
+    # SHOULD broken, a warning), and never answers it, which a cancelled request is not owed
+    run -0 --separate-stderr acp-validate cap.jsonl
+    local after
+    after=$(grep -c 'progress of the request .tools/call. that was cancelled .*\[mcp-after-cancel\]$' <<<"$stderr")
+    [ "$after" -ge 1 ] || fail "$stderr"
+    [ "$(grep -c . <<<"$stderr")" -eq "$after" ] || fail "$stderr"
+    # its progress, of the first call, increased and stopped with the result
+    [ "$(jq -s 'map(select(.message.method == "notifications/progress")) | length' cap.jsonl)" -ge 4 ]
+}
+
 @test "a misbehaving server, tapped: each broken message fires its rule, and a stray print is text" {
     cd "$BATS_TEST_TMPDIR"
     cat >server <<'SERVER'
@@ -493,4 +510,43 @@ EOF2
     run -1 --separate-stderr acp-validate "$BATS_TEST_TMPDIR/cap.jsonl"
     [ "$(grep -c 'mcp-cancel-unknown' <<<"$stderr")" -eq 0 ] || fail "$stderr"
     [ "$(grep -c 'mcp-after-cancel' <<<"$stderr")" -eq 1 ] || fail "$stderr"
+}
+
+# A session of acp-tap's initialized, by hand: its start, initialize, the result, initialized.
+initialized_session() {
+    started "$1"
+    record "$1" 0 in '{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}'
+    record "$1" 0 out '{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-06-18","capabilities":{"tools":{}},"serverInfo":{"name":"s","version":"1"}}}'
+    record "$1" 0 in '{"jsonrpc":"2.0","method":"notifications/initialized"}'
+}
+
+@test "progress: a token unique among the requests in progress, progress only of one in progress, increasing, and none after a cancellation" {
+    local call='"method":"tools/call","params":{"name":"slow","_meta":{"progressToken":'
+    {
+        initialized_session a
+        record a 1 in '{"jsonrpc":"2.0","id":1,'"$call"'"t1"}}}'
+        record a 1 in '{"jsonrpc":"2.0","id":2,'"$call"'"t1"}}}'
+        record a 2 out '{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"t1","progress":1}}'
+        record a 2 out '{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"t1","progress":1,"total":4}}'
+        record a 2 out '{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"nope","progress":2}}'
+        record a 3 out '{"jsonrpc":"2.0","id":2,"result":{"content":[]}}'
+        record a 3 out '{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"t1","progress":5}}'
+        record a 4 in '{"jsonrpc":"2.0","id":3,'"$call"'7}}}'
+        record a 4 out '{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":7,"progress":0.5}}'
+        record a 4 in '{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":3}}'
+        record a 5 out '{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":7,"progress":0.75}}'
+        record a 5 out '{"jsonrpc":"2.0","id":3,"result":{"content":[]}}'
+        record a 5 out '{"jsonrpc":"2.0","id":1,"result":{"content":[]}}'
+    } >"$BATS_TEST_TMPDIR/cap.jsonl"
+    run -1 --separate-stderr acp-validate "$BATS_TEST_TMPDIR/cap.jsonl"
+    run -0 told "$stderr"
+    # the token is the later request's once reused; its string "7" would be no integer 7
+    assert_output - <<'EOF2'
+6 error: the progress token of the request 'tools/call', still in progress, is used again (see line 5) [mcp-progress-token-reused]
+8 error: the progress of the request 'tools/call' does not increase (see line 6) [mcp-progress-decreasing]
+9 error: progress for no request in progress: its token was never given, or its request completed [mcp-progress-unknown]
+11 error: progress for no request in progress: its token was never given, or its request completed [mcp-progress-unknown]
+15 warning: progress of the request 'tools/call' that was cancelled (see line 14) [mcp-after-cancel]
+16 warning: the server answers the request 'tools/call' that was cancelled (see line 14) [mcp-after-cancel]
+EOF2
 }

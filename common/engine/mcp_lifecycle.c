@@ -143,6 +143,8 @@ void mcp_lifecycle_check(struct mcp_stream *s, struct session *sess, const struc
     enum side side = mcp_sender_side(f, msg);
     if (method_is(msg, "notifications/cancelled"))
         check_cancel(s, sess, f, msg, side, sink);
+    else if (method_is(msg, "notifications/progress"))
+        mcp_progress_check(s, f, msg, side, sink);
     if (side == SIDE_CLIENT && jv_object_get(msg, "id")) {
         if (stateless_request(msg))
             sess->stateless = true;

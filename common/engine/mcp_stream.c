@@ -81,10 +81,11 @@ static struct stream *mcp_stream_new(const struct engine_config *cfg, conversati
     s->cfg = cfg;
     s->pending = strmap_new();
     s->sessions = strmap_new();
+    s->tokens = strmap_new();
     s->files = strmap_new();
     if (!siphash_key_draw(&s->secret))
         die_oom();
-    s->session_raw = s->request_raw = s->shown = (struct strbuf)STRBUF_INIT;
+    s->session_raw = s->request_raw = s->token_raw = s->shown = (struct strbuf)STRBUF_INIT;
     s->now = NAN;
     return (struct stream *)s;
 }
@@ -140,6 +141,18 @@ static void add_integer(struct strbuf *sb, json_int_t n)
     sb_add(sb, digits + at, sizeof digits - at);
 }
 
+/* Appends an id (or a token), a string or an integer, as its JSON text, so that 1 and "1" stay
+ * apart. */
+static void add_id(struct strbuf *sb, const struct jv *id)
+{
+    if (jv_is_string(id)) {
+        sb_addc(sb, '"');
+        sb_add(sb, jv_string_value(id), jv_string_length(id));
+    } else {
+        add_integer(sb, jv_integer_value(id));
+    }
+}
+
 /* The key of the request of side with id in the session of session_key, valid until the next
  * key: the id as its JSON text, so that 1 and "1" stay apart, the whole in keyform. */
 static const char *request_key(struct mcp_stream *s, const char *session_key, enum side side,
@@ -150,14 +163,22 @@ static const char *request_key(struct mcp_stream *s, const char *session_key, en
     sb_adds(raw, session_key);
     sb_addc(raw, '\x1f');
     sb_addc(raw, (char)side);
-    if (jv_is_string(id)) {
-        sb_addc(raw, '"');
-        sb_add(raw, jv_string_value(id), jv_string_length(id));
-    } else {
-        add_integer(raw, jv_integer_value(id));
-    }
+    add_id(raw, id);
     size_t len;
     return key_form(&s->secret, raw->buf, raw->len, &s->request_buf, &len);
+}
+
+const char *mcp_token_key(struct mcp_stream *s, const struct fed *f, enum side side,
+                          const struct jv *token)
+{
+    struct strbuf *raw = &s->token_raw;
+    sb_reset(raw);
+    sb_adds(raw, f->session_key);
+    sb_addc(raw, '\x1f');
+    sb_addc(raw, (char)side);
+    add_id(raw, token);
+    size_t len;
+    return key_form(&s->secret, raw->buf, raw->len, &s->token_buf, &len);
 }
 
 static struct session *session_get(struct mcp_stream *s, const char *key)
@@ -230,6 +251,7 @@ static void unlink_pending(struct mcp_stream *s, struct pending *p)
     *(p->snext ? &p->snext->sprev : &sess->last) = p->sprev;
     list_remove(list_of(s, p), p);
     strmap_remove(s->pending, p->key);
+    mcp_progress_closed(s, p);
     s->npending--;
     free(p);
     session_release_if_idle(s, sess);
@@ -378,6 +400,7 @@ static void open_request(struct mcp_stream *s, const struct fed *f, const struct
     *(sess->last ? &sess->last->snext : &sess->first) = p;
     sess->last = p;
     strmap_put(s->pending, p->key, p);
+    mcp_progress_opened(s, f, p, msg, sink);
     if (++s->npending > s->cfg->max_open)
         forget(s, oldest(s), sink);
 }
@@ -521,6 +544,8 @@ static void answer(struct mcp_stream *s, const struct fed *f, const struct jv *m
 static void tell_unanswered(struct mcp_stream *s, struct pending *p, const struct diag_where *end,
                             struct diag_sink *sink)
 {
+    if (p->cancelled_file)
+        return; /* the receiver of a cancellation SHOULD not answer: none is owed */
     struct diag_where at = {.file = p->file, .line = p->line};
     const char *when = "";
     if (p->maybe_answered_line) {
@@ -546,9 +571,10 @@ static void expire(struct mcp_stream *s, double now, struct diag_sink *sink)
         struct diag_where at = {.file = p->file, .line = p->line};
         char waited[32]; /* the diagnostics' own format has no %g */
         snprintf(waited, sizeof waited, "%g", s->cfg->request_timeout);
-        diag_emit(sink, &at, "mcp-request-timeout",
-                  "%s '%s' has had no response for %ss (--request-timeout)", whose(p),
-                  mcp_method_shown(s, p), waited);
+        if (!p->cancelled_file) /* its sender has given up on it already */
+            diag_emit(sink, &at, "mcp-request-timeout",
+                      "%s '%s' has had no response for %ss (--request-timeout)", whose(p),
+                      mcp_method_shown(s, p), waited);
         list_remove(&s->waiting, p);
         p->told = true;
         list_append(&s->told, p);
@@ -733,11 +759,13 @@ static void mcp_stream_free(struct stream *stream)
         unlink_pending(s, s->told.first);
     strmap_free(s->pending, NULL);
     strmap_free(s->sessions, free);
+    strmap_free(s->tokens, NULL);
     strmap_free(s->files, free_file);
     ring_free(&s->used);
     ring_free(&s->forgotten);
     sb_free(&s->session_raw);
     sb_free(&s->request_raw);
+    sb_free(&s->token_raw);
     sb_free(&s->shown);
     free(s);
 }

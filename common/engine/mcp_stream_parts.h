@@ -62,6 +62,8 @@ struct pending {
     bool initialize;            /* the client's initialize */
     const char *cancelled_file; /* where its sender cancelled it; NULL: it did not */
     unsigned long cancelled_line;
+    char *token;     /* the key of its progress token in the stream's tokens, or NULL */
+    double progress; /* the latest progress told of it; NAN: none yet */
     bool has_method;
     size_t method_len;
     char *method; /* its method's first bytes (KEY_SHOWN_BYTES at most), after key */
@@ -94,13 +96,14 @@ struct mcp_stream {
     size_t npending;
     unsigned long long opened; /* requests opened so far: the next one's order */
     struct strmap *sessions;   /* session key -> struct session */
+    struct strmap *tokens;     /* progress token key -> struct pending (mcp_progress.c) */
     struct strmap *files;      /* display name -> its copy, which the pendings point to */
     struct key_ring used;      /* requests answered, in a session that holds its ids to its end */
     struct key_ring forgotten; /* requests in progress forgotten past --max-open */
     struct siphash_key secret;
     /* scratch: the keys of the message being fed before their keyform, and a method shown */
-    struct strbuf session_raw, request_raw, shown;
-    struct key_form_buf session_buf, request_buf;
+    struct strbuf session_raw, request_raw, token_raw, shown;
+    struct key_form_buf session_buf, request_buf, token_buf;
     double now;
 };
 
@@ -133,6 +136,19 @@ const char *mcp_method_shown(struct mcp_stream *s, const struct pending *p);
 
 /* One of the stream's copies of a file's name, for a finding to point at later. */
 const char *mcp_file_copy(struct mcp_stream *s, const char *file);
+
+/* The key of side's progress token in f's session, valid until the next. */
+const char *mcp_token_key(struct mcp_stream *s, const struct fed *f, enum side side,
+                          const struct jv *token);
+
+/* Progress: p, opened by msg, asks for it (its token must be unique among those in progress). */
+void mcp_progress_opened(struct mcp_stream *s, const struct fed *f, struct pending *p,
+                         const struct jv *msg, struct diag_sink *sink);
+/* p ends, or gives up its token: no progress names it from here. */
+void mcp_progress_closed(struct mcp_stream *s, struct pending *p);
+/* msg, notifications/progress sent by side: of a request in progress, increasing. */
+void mcp_progress_check(struct mcp_stream *s, const struct fed *f, const struct jv *msg,
+                        enum side side, struct diag_sink *sink);
 
 /* The lifecycle's checks of msg (f's message, or one of its batch), before it is paired: the
  * session's initialization, and a cancellation. */

@@ -40,7 +40,8 @@ const struct diag_code jsonrpc_codes[] = {
      "The receiver of a request MUST answer it with a response (JSON-RPC 2.0, section 4); at "
      "the end of the input, or at the end of its session in a capture of acp-tap (related_line "
      "names the record of the end), no response carried its id. A warning, since a capture may "
-     "end before its session does. In bare lines, when one response came for the same id in "
+     "end before its session does. A request its sender cancelled (MCP) is owed none. In bare "
+     "lines, when one response came for the same id in "
      "progress on both sides, it is taken as the later request's, and the earlier, left, says "
      "that it may be the other (related_line)."},
     {NULL, NULL, NULL, NULL},

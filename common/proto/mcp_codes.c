@@ -81,10 +81,26 @@ const struct diag_code mcp_codes[] = {
      "(among the latest --max-open answered), is a warning, since a capture may begin after "
      "the request. Told in a session of a revision up to 2025-11-25, where the requests "
      "answered are remembered."},
-    {"mcp-after-cancel", "warning", "a response to a request that was cancelled",
+    {"mcp-after-cancel", "warning", "a response or progress of a request that was cancelled",
      "Receivers of a cancellation SHOULD stop processing the request and not send a response "
-     "for it (MCP Base Protocol, Utilities, Cancellation); the response that was on its way "
+     "for it (MCP Base Protocol, Utilities, Cancellation): a response, or progress, of a "
+     "request after its cancellation. The one that was on its way "
      "when the cancellation came is the race the specification allows, which is why this is a "
      "warning. related_line names the cancellation."},
+    /* Progress (MCP Base Protocol, Utilities, Progress; engine/mcp_progress.c). */
+    {"mcp-progress-token-reused", "error", "a progress token of a request still in progress",
+     "Progress tokens MUST be unique across all active requests (MCP Base Protocol, "
+     "Utilities, Progress): a request of a sender whose params._meta.progressToken is that of "
+     "another of its requests still in progress makes their progress one. related_line names "
+     "the earlier request; the token is the later one's from here."},
+    {"mcp-progress-unknown", "error", "progress for no request in progress",
+     "Progress notifications MUST only reference tokens provided in an active request, and "
+     "MUST stop after the request completed (MCP Base Protocol, Utilities, Progress): "
+     "notifications/progress whose progressToken names no request of the other side in "
+     "progress (in bare JSON-RPC lines, of either side)."},
+    {"mcp-progress-decreasing", "error", "progress that does not increase",
+     "The progress value MUST increase with each notification, even if the total is unknown "
+     "(MCP Base Protocol, Utilities, Progress): notifications/progress whose progress is not "
+     "greater than the previous one of its request. related_line names the request."},
     {NULL, NULL, NULL, NULL},
 };

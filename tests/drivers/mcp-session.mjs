@@ -1,7 +1,9 @@
 // mcp-session: a session of the MCP TypeScript SDK's client (v1) with a stdio server started by
 // the given command (through acp-tap, in the tests): initialize and initialized, ping, the lists
 // of tools, resources and prompts, a call of the echo tool, then the end of the session. Prints
-// the tool's answer. Usage: node mcp-session.mjs COMMAND [ARG]...
+// the tool's answer. With MCP_SESSION=progress, a call of server-everything's long running
+// operation with progress instead, then one the client cancels at its first progress; prints
+// the progress it saw. Usage: [MCP_SESSION=progress] node mcp-session.mjs COMMAND [ARG]...
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 
@@ -9,10 +11,30 @@ const [command, ...args] = process.argv.slice(2);
 const transport = new StdioClientTransport({ command, args, stderr: "inherit" });
 const client = new Client({ name: "acp-tools-tests", version: "1.0.0" });
 await client.connect(transport);
-await client.ping();
-await client.listTools();
-await client.listResources();
-await client.listPrompts();
-const answer = await client.callTool({ name: "echo", arguments: { message: "hi" } });
-console.log(JSON.stringify(answer.content));
+
+async function progressSession() {
+    const long = { name: "trigger-long-running-operation", arguments: { duration: 0.3, steps: 3 } };
+    const seen = [];
+    await client.callTool(long, undefined, { onprogress: (p) => seen.push(p.progress) });
+    const abort = new AbortController();
+    const cancelled = client.callTool({ ...long, arguments: { duration: 0.6, steps: 3 } }, undefined, {
+        signal: abort.signal,
+        onprogress: () => abort.abort("enough"),
+    });
+    await cancelled.catch(() => seen.push("cancelled"));
+    // what the server still sends for the cancelled call reaches the capture meanwhile
+    await new Promise((resolve) => setTimeout(resolve, 700));
+    console.log(JSON.stringify(seen));
+}
+
+if (process.env.MCP_SESSION === "progress") {
+    await progressSession();
+} else {
+    await client.ping();
+    await client.listTools();
+    await client.listResources();
+    await client.listPrompts();
+    const answer = await client.callTool({ name: "echo", arguments: { message: "hi" } });
+    console.log(JSON.stringify(answer.content));
+}
 await client.close();
