@@ -550,3 +550,38 @@ initialized_session() {
 16 warning: the server answers the request 'tools/call' that was cancelled (see line 14) [mcp-after-cancel]
 EOF2
 }
+
+@test "error codes: those JSON-RPC reserves for future use, and from 2026-07-28 those MCP reserves" {
+    cd "$BATS_TEST_TMPDIR"
+    local code
+    for code in -32700 -32601 -32603 -32099 -32000 -32002 -1 -31999 -32769; do
+        printf '{"jsonrpc":"2.0","id":1,"error":{"code":%s,"message":"m"}}\n' "$code"
+    done >allowed.jsonl
+    run -0 --separate-stderr acp-validate --stateless allowed.jsonl
+    assert_equal "$stderr" ""
+    printf '{"jsonrpc":"2.0","id":1,"error":{"code":%s,"message":"m"}}\n' -32768 -32604 -32100 -32599 >reserved.jsonl
+    run -1 --separate-stderr acp-validate --stateless reserved.jsonl
+    [ "$(grep -c '\[jsonrpc-error-reserved\]$' <<<"$stderr")" -eq 4 ] || fail "$stderr"
+    grep -qxF "acp-validate: reserved.jsonl:2: error: error.code -32604 is reserved by JSON-RPC 2.0 for future use [jsonrpc-error-reserved]" <<<"$stderr" || fail "$stderr"
+    # 2026-07-28 allocates -32020 on, and never reuses -32002 and -32042; up to 2025-11-25 they
+    # are the implementation's
+    local meta='"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}'
+    {
+        started new
+        started old
+        initialized_session old
+        for code in -32002 -32042 -32030 -32021 -32010; do
+            record new 1 in '{"jsonrpc":"2.0","id":"'"$code"'","method":"resources/read","params":{"uri":"x:y",'"$meta"'}}'
+            record new 1 out '{"jsonrpc":"2.0","id":"'"$code"'","error":{"code":'"$code"',"message":"m"}}'
+            record old 1 in '{"jsonrpc":"2.0","id":"'"$code"'","method":"resources/read","params":{"uri":"x:y"}}'
+            record old 1 out '{"jsonrpc":"2.0","id":"'"$code"'","error":{"code":'"$code"',"message":"m"}}'
+        done
+    } >cap.jsonl
+    run -1 --separate-stderr acp-validate cap.jsonl
+    run -0 told "$stderr"
+    assert_output - <<'EOF2'
+8 error: error.code -32002 is one MCP reserves in a session of 2026-07-28 [mcp-error-code]
+12 error: error.code -32042 is one MCP reserves in a session of 2026-07-28 [mcp-error-code]
+16 error: error.code -32030 is one MCP reserves in a session of 2026-07-28 [mcp-error-code]
+EOF2
+}

@@ -29,6 +29,16 @@ static bool stateless_request(const struct jv *msg)
     return jv_is_string(jv_object_get(meta, REQUEST_VERSION_META));
 }
 
+/* A request of 2026-07-28 makes its session one without a lifecycle, of its version. */
+static void stateless_version(struct session *sess, const struct jv *msg)
+{
+    sess->stateless = true;
+    const struct jv *meta = jv_object_get(jv_object_get(msg, "params"), "_meta");
+    const struct jv *version = jv_object_get(meta, REQUEST_VERSION_META);
+    if (jv_is_string(version) && jv_string_length(version) <= REVISION_MAX)
+        memcpy(sess->revision, jv_string_value(version), jv_string_length(version) + 1);
+}
+
 /* Whether the session's lifecycle is checked: up to 2025-11-25, from its start. */
 static bool has_lifecycle(const struct mcp_stream *s, const struct session *sess)
 {
@@ -147,7 +157,7 @@ void mcp_lifecycle_check(struct mcp_stream *s, struct session *sess, const struc
         mcp_progress_check(s, f, msg, side, sink);
     if (side == SIDE_CLIENT && jv_object_get(msg, "id")) {
         if (stateless_request(msg))
-            sess->stateless = true;
+            stateless_version(sess, msg);
         else if (sess->phase == PHASE_NEW && method_is(msg, "initialize"))
             sess->started = true; /* whatever came before, the session starts here */
     }
@@ -201,9 +211,33 @@ static void initialize_answered(const struct fed *f, struct pending *p, const st
         sess->phase = PHASE_INITIALIZED;
 }
 
+/* From 2026-07-28 MCP allocates -32020 to -32099 itself, the codes it defines one by one, and
+ * never reuses those of earlier revisions (-32002, -32042). */
+static bool code_reserved_by_mcp(long long code)
+{
+    if (code == -32002 || code == -32042)
+        return true;
+    return code >= -32099 && code <= -32020 && code < -32022;
+}
+
+/* An error's code, as the session's revision allows it. */
+static void check_error_code(struct mcp_stream *s, const struct fed *f, struct pending *p,
+                             const struct jv *msg, struct diag_sink *sink)
+{
+    const struct jv *code = jv_object_get(jv_object_get(msg, "error"), "code");
+    const char *revision = mcp_session_revision(s, p->session);
+    if (!jv_is_integer(code) || !revision || strcmp(revision, "2026-07-28") < 0 ||
+        !code_reserved_by_mcp(jv_integer_value(code)))
+        return;
+    diag_emit(sink, &f->m->at, "mcp-error-code",
+              "error.code %lld is one MCP reserves in a session of 2026-07-28",
+              (long long)jv_integer_value(code));
+}
+
 void mcp_lifecycle_answered(struct mcp_stream *s, const struct fed *f, struct pending *p,
                             const struct jv *msg, struct diag_sink *sink)
 {
+    check_error_code(s, f, p, msg, sink);
     if (p->initialize)
         initialize_answered(f, p, msg, sink);
     if (!p->cancelled_file)

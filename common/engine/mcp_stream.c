@@ -292,6 +292,11 @@ static const char *revision_of(struct mcp_stream *s, const struct session *sess)
     return sess && sess->revision[0] ? sess->revision : NULL;
 }
 
+const char *mcp_session_revision(struct mcp_stream *s, const struct session *sess)
+{
+    return revision_of(s, sess);
+}
+
 bool mcp_session_holds_ids(struct mcp_stream *s, const struct session *sess)
 {
     return mcp_revision_has_sessions(revision_of(s, sess));

@@ -122,6 +122,9 @@ enum side mcp_sender_side(const struct fed *f, const struct jv *msg);
 struct pending *mcp_request_of(struct mcp_stream *s, const struct fed *f, enum side asker,
                                const struct jv *id);
 
+/* The revision sess is checked as: --mcp-revision's, else the one it agreed on, else NULL. */
+const char *mcp_session_revision(struct mcp_stream *s, const struct session *sess);
+
 /* Whether sess holds the ids of its requests to its end (its revision does, 2025-11-25 and
  * before), so that the stream remembers those answered (the latest --max-open). */
 bool mcp_session_holds_ids(struct mcp_stream *s, const struct session *sess);

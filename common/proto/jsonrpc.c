@@ -124,6 +124,15 @@ static void check_call(const struct message *m, const struct jsonrpc_profile *p,
                   p->notification_prefix);
 }
 
+bool jsonrpc_code_reserved(long long code)
+{
+    if (code < -32768 || code > -32000)
+        return false; /* the application's */
+    if (code >= -32099)
+        return false; /* implementation-defined server errors */
+    return code != -32700 && (code < -32603 || code > -32600);
+}
+
 static void check_error_object(const struct message *m, const struct jv *error,
                                struct diag_sink *sink)
 {
@@ -138,6 +147,10 @@ static void check_error_object(const struct message *m, const struct jv *error,
     else if (!jv_is_integer(code))
         diag_emit(sink, &m->at, "jsonrpc-error", "error.code must be an integer, not %s",
                   type_name(code));
+    else if (jsonrpc_code_reserved(jv_integer_value(code)))
+        diag_emit(sink, &m->at, "jsonrpc-error-reserved",
+                  "error.code %lld is reserved by JSON-RPC 2.0 for future use",
+                  (long long)jv_integer_value(code));
     const struct jv *message = jv_object_get(error, "message");
     if (!message)
         diag_emit(sink, &m->at, "jsonrpc-error", "the error has no message (a string)");

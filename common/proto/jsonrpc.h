@@ -52,6 +52,10 @@ enum jsonrpc_side jsonrpc_request_side(const struct jsonrpc_profile *profile,
 enum jsonrpc_side jsonrpc_notification_side(const struct jsonrpc_profile *profile,
                                             const struct jv *method);
 
+/* Whether an error code is one JSON-RPC 2.0 reserves for future use (section 5.1: -32768 to
+ * -32000, but for the five it defines and the implementation-defined -32099 to -32000). */
+bool jsonrpc_code_reserved(long long code);
+
 /* Reports every finding of the core's rules on m's shape, as profile makes them; for a batch (an
  * array), on each of its messages, and on the batch (empty, or holding what is no message). */
 void jsonrpc_check_shape(const struct message *m, const struct jsonrpc_profile *profile,

@@ -24,6 +24,12 @@ const struct diag_code jsonrpc_codes[] = {
     {"jsonrpc-error", "error", "an error is not an object with an integer code and a message",
      "The error of a response is an object whose code is an integer and whose message is a "
      "string; data is optional (JSON-RPC 2.0, section 5.1: MUST)."},
+    {"jsonrpc-error-reserved", "error", "an error code JSON-RPC reserves for future use",
+     "The error codes from -32768 to -32000 are reserved for pre-defined errors (JSON-RPC 2.0, "
+     "section 5.1): -32700 (parse error), -32600 (invalid request), -32601 (method not found), "
+     "-32602 (invalid params), -32603 (internal error), and -32099 to -32000 for errors an "
+     "implementation defines; any other code of the range is reserved for future use, which "
+     "no peer may give it now."},
     {"jsonrpc-shape", "error", "a message is neither a request, a notification nor a response",
      "A request has method and id, a notification method without id, a response id with result "
      "or error (JSON-RPC 2.0, sections 4, 4.1 and 5). A message with method and a result or an "

@@ -87,6 +87,16 @@ const struct diag_code mcp_codes[] = {
      "request after its cancellation. The one that was on its way "
      "when the cancellation came is the race the specification allows, which is why this is a "
      "warning. related_line names the cancellation."},
+    {"mcp-error-code", "error", "an error code MCP reserves in the session's revision",
+     "From 2026-07-28, MCP partitions the codes JSON-RPC leaves to implementations: -32000 to "
+     "-32019 stay the implementation's, -32020 to -32099 are the specification's, allocated "
+     "one by one (-32020 header mismatch, -32021 missing required client capability, -32022 "
+     "unsupported protocol version), and the codes of earlier revisions are never reused "
+     "(-32002 resource not found, up to 2025-11-25; -32042 URL elicitation required, "
+     "2025-11-25) (MCP schema, MCP error codes). An error with any other code of the "
+     "specification's, in a session of 2026-07-28 (its requests' _meta protocol version, or "
+     "--mcp-revision), uses one no peer can read. Up to 2025-11-25 these codes are the "
+     "implementation's."},
     /* Progress (MCP Base Protocol, Utilities, Progress; engine/mcp_progress.c). */
     {"mcp-progress-token-reused", "error", "a progress token of a request still in progress",
      "Progress tokens MUST be unique across all active requests (MCP Base Protocol, "
