@@ -135,7 +135,7 @@ EOF2
 @test "a session's end: what it left in progress is told there, once, and its revision goes with it" {
     {
         record s 0 in '{"jsonrpc":"2.0","id":0,"method":"initialize","params":{}}'
-        record s 0 out '{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-06-18"}}'
+        record s 0 out '{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-06-18","capabilities":{"tools":{"listChanged":true},"resources":{"subscribe":true,"listChanged":true},"prompts":{"listChanged":true},"logging":{},"completions":{}}}}'
         record s 0 in '{"jsonrpc":"2.0","method":"notifications/initialized"}'
         record t 1 in '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t"}}'
         record s 1 in '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"s"}}'
@@ -187,8 +187,8 @@ acp-validate: bare.jsonl:7: warning: the server's request 'roots/list' was never
 
 # A session's initialization as bare lines, what a clean session begins with: lines 1 to 3.
 initialization() {
-    printf '%s\n' '{"jsonrpc":"2.0","id":"init","method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}' \
-        '{"jsonrpc":"2.0","id":"init","result":{"protocolVersion":"2025-06-18","capabilities":{},"serverInfo":{"name":"t","version":"1"}}}' \
+    printf '%s\n' '{"jsonrpc":"2.0","id":"init","method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{"roots":{"listChanged":true},"sampling":{},"elicitation":{}},"clientInfo":{"name":"t","version":"1"}}}' \
+        '{"jsonrpc":"2.0","id":"init","result":{"protocolVersion":"2025-06-18","capabilities":{"tools":{"listChanged":true},"resources":{"subscribe":true,"listChanged":true},"prompts":{"listChanged":true},"logging":{},"completions":{}},"serverInfo":{"name":"t","version":"1"}}}' \
         '{"jsonrpc":"2.0","method":"notifications/initialized"}'
 }
 
@@ -273,8 +273,8 @@ record() {
 @test "batches: each of their messages checked and paired; only in a session of revision 2025-03-26" {
     local rev
     for rev in 2025-03-26 2025-06-18; do
-        record "$rev" 0 in '{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"'"$rev"'","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}'
-        record "$rev" 1 out '{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"'"$rev"'","capabilities":{},"serverInfo":{"name":"s","version":"1"}}}'
+        record "$rev" 0 in '{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"'"$rev"'","capabilities":{"roots":{"listChanged":true},"sampling":{},"elicitation":{}},"clientInfo":{"name":"c","version":"1"}}}'
+        record "$rev" 1 out '{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"'"$rev"'","capabilities":{"tools":{"listChanged":true},"resources":{"subscribe":true,"listChanged":true},"prompts":{"listChanged":true},"logging":{},"completions":{}},"serverInfo":{"name":"s","version":"1"}}}'
         record "$rev" 2 in '[{"jsonrpc":"2.0","method":"notifications/initialized"},{"jsonrpc":"2.0","id":1,"method":"ping"},{"jsonrpc":"2.0","id":2,"method":"tools/list"}]'
         # the first session's server answers the batch's tools/list alone
         if [ "$rev" = 2025-03-26 ]; then
@@ -299,8 +299,8 @@ acp-validate: <stdin>:1: error: a batch holds messages, not an integer [jsonrpc-
 @test "an id reused after its request ended: an error up to 2025-11-25, where a session holds its ids; --mcp-revision forces one" {
     local rev
     for rev in 2025-06-18 2026-07-28; do
-        record "$rev" 0 in '{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"'"$rev"'","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}'
-        record "$rev" 1 out '{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"'"$rev"'","capabilities":{},"serverInfo":{"name":"s","version":"1"}}}'
+        record "$rev" 0 in '{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"'"$rev"'","capabilities":{"roots":{"listChanged":true},"sampling":{},"elicitation":{}},"clientInfo":{"name":"c","version":"1"}}}'
+        record "$rev" 1 out '{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"'"$rev"'","capabilities":{"tools":{"listChanged":true},"resources":{"subscribe":true,"listChanged":true},"prompts":{"listChanged":true},"logging":{},"completions":{}},"serverInfo":{"name":"s","version":"1"}}}'
         record "$rev" 1 in '{"jsonrpc":"2.0","method":"notifications/initialized"}'
         record "$rev" 2 in '{"jsonrpc":"2.0","id":1,"method":"ping"}'
         record "$rev" 3 out '{"jsonrpc":"2.0","id":1,"result":{}}'
@@ -382,12 +382,12 @@ findings() {
         printf '{"tap":1,"session":"s","time":"2026-12-06T12:00:00.000000Z","event":"start","pid":1,"command":["x"]}\n'
         record s 0 in '{"jsonrpc":"2.0","id":0,"method":"initialize","params":{}}'
         record t 0 in '{"jsonrpc":"2.0","id":0,"method":"initialize","params":{}}'
-        record s 0 out '{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-06-18"}}'
+        record s 0 out '{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-06-18","capabilities":{"tools":{"listChanged":true},"resources":{"subscribe":true,"listChanged":true},"prompts":{"listChanged":true},"logging":{},"completions":{}}}}'
         record s 1 in '[{"jsonrpc":"2.0","id":1,"method":"ping"},{"jsonrpc":"2.0","id":0,"method":"ping"}]'
         record s 2 out 'null'
         record s 3 in '{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"slow"}}'
         record s 4 out '{"jsonrpc":"2.0","id":2,"method":"roots/list"}'
-        record t 5 out '{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-03-26"}}'
+        record t 5 out '{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-03-26","capabilities":{"tools":{"listChanged":true},"resources":{"subscribe":true,"listChanged":true},"prompts":{"listChanged":true},"logging":{},"completions":{}}}}'
         record t 6 in '[{"jsonrpc":"2.0","id":1,"method":"ping"}]'
         record t 7 out '{"jsonrpc":"2.0","id":1,"result":{}}'
         record t 8 out '{"jsonrpc":"2.0","id":1,"result":{}}'
@@ -411,7 +411,7 @@ findings() {
 @test "--max-open bounds the ids remembered as used by the latest uses: an id used again is remembered from then" {
     {
         record s 0 in '{"jsonrpc":"2.0","id":0,"method":"initialize","params":{}}'
-        record s 0 out '{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-06-18"}}'
+        record s 0 out '{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-06-18","capabilities":{"tools":{"listChanged":true},"resources":{"subscribe":true,"listChanged":true},"prompts":{"listChanged":true},"logging":{},"completions":{}}}}'
         record s 1 in '{"jsonrpc":"2.0","id":1,"method":"ping"}'
         record s 1 out '{"jsonrpc":"2.0","id":1,"result":{}}'
         record s 2 in '{"jsonrpc":"2.0","id":1,"method":"ping"}'
@@ -436,7 +436,7 @@ started() {
 }
 
 @test "a session's lifecycle: initialize first, ping alone before its result, notifications/initialized before the client operates" {
-    local init='{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"c","version":"1"}}'
+    local init='{"protocolVersion":"2025-06-18","capabilities":{"roots":{"listChanged":true},"sampling":{},"elicitation":{}},"clientInfo":{"name":"c","version":"1"}}'
     {
         started a
         record a 0 in '{"jsonrpc":"2.0","id":1,"method":"tools/list"}'
@@ -446,7 +446,7 @@ started() {
         record a 1 in '{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"x"}}'
         record a 1 out '{"jsonrpc":"2.0","id":0,"method":"sampling/createMessage","params":{}}'
         record a 1 out '{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"up"}}'
-        record a 2 out '{"jsonrpc":"2.0","id":3,"result":{"protocolVersion":"2025-06-18","capabilities":{},"serverInfo":{"name":"s","version":"1"}}}'
+        record a 2 out '{"jsonrpc":"2.0","id":3,"result":{"protocolVersion":"2025-06-18","capabilities":{"tools":{"listChanged":true},"resources":{"subscribe":true,"listChanged":true},"prompts":{"listChanged":true},"logging":{},"completions":{}},"serverInfo":{"name":"s","version":"1"}}}'
         record a 2 in '{"jsonrpc":"2.0","id":8,"method":"resources/list"}'
         record a 2 in '{"jsonrpc":"2.0","id":6,"method":"ping"}'
         record a 3 in '{"jsonrpc":"2.0","method":"notifications/initialized"}'
@@ -480,12 +480,12 @@ EOF2
 }
 
 @test "cancellation: never the initialize; a request of its sender in progress; no response after it; and the version the server answers" {
-    local init='{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"c","version":"1"}}'
+    local init='{"protocolVersion":"2025-06-18","capabilities":{"roots":{"listChanged":true},"sampling":{},"elicitation":{}},"clientInfo":{"name":"c","version":"1"}}'
     {
         started a
         record a 0 in '{"jsonrpc":"2.0","id":0,"method":"initialize","params":'"$init"'}'
         record a 0 in '{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":0}}'
-        record a 1 out '{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"latest","capabilities":{},"serverInfo":{"name":"s","version":"1"}}}'
+        record a 1 out '{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"latest","capabilities":{"tools":{"listChanged":true},"resources":{"subscribe":true,"listChanged":true},"prompts":{"listChanged":true},"logging":{},"completions":{}},"serverInfo":{"name":"s","version":"1"}}}'
         record a 1 in '{"jsonrpc":"2.0","method":"notifications/initialized"}'
         record a 2 in '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"slow"}}'
         record a 3 in '{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1,"reason":"timeout"}}'
@@ -515,8 +515,8 @@ EOF2
 # A session of acp-tap's initialized, by hand: its start, initialize, the result, initialized.
 initialized_session() {
     started "$1"
-    record "$1" 0 in '{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}'
-    record "$1" 0 out '{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-06-18","capabilities":{"tools":{}},"serverInfo":{"name":"s","version":"1"}}}'
+    record "$1" 0 in '{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{"roots":{"listChanged":true},"sampling":{},"elicitation":{}},"clientInfo":{"name":"c","version":"1"}}}'
+    record "$1" 0 out '{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-06-18","capabilities":{"tools":{"listChanged":true},"resources":{"subscribe":true,"listChanged":true},"prompts":{"listChanged":true},"logging":{},"completions":{}},"serverInfo":{"name":"s","version":"1"}}}'
     record "$1" 0 in '{"jsonrpc":"2.0","method":"notifications/initialized"}'
 }
 
@@ -583,5 +583,33 @@ EOF2
 8 error: error.code -32002 is one MCP reserves in a session of 2026-07-28 [mcp-error-code]
 12 error: error.code -32042 is one MCP reserves in a session of 2026-07-28 [mcp-error-code]
 16 error: error.code -32030 is one MCP reserves in a session of 2026-07-28 [mcp-error-code]
+EOF2
+}
+
+@test "capabilities: a request or notification of a capability its side's initialize did not declare" {
+    {
+        started a
+        record a 0 in '{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{"roots":{}},"clientInfo":{"name":"c","version":"1"}}}'
+        record a 0 out '{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-06-18","capabilities":{"tools":{},"resources":{"listChanged":true}},"serverInfo":{"name":"s","version":"1"}}}'
+        record a 0 in '{"jsonrpc":"2.0","method":"notifications/initialized"}'
+        record a 1 in '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"x"}}'
+        record a 1 in '{"jsonrpc":"2.0","id":2,"method":"prompts/list"}'
+        record a 1 in '{"jsonrpc":"2.0","id":3,"method":"resources/subscribe","params":{"uri":"x:y"}}'
+        record a 1 out '{"jsonrpc":"2.0","method":"notifications/resources/list_changed"}'
+        record a 1 out '{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}'
+        record a 1 out '{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"x"}}'
+        record a 1 out '{"jsonrpc":"2.0","id":0,"method":"roots/list"}'
+        record a 1 out '{"jsonrpc":"2.0","id":1,"method":"sampling/createMessage","params":{}}'
+        record a 1 in '{"jsonrpc":"2.0","method":"notifications/roots/list_changed"}'
+    } >"$BATS_TEST_TMPDIR/cap.jsonl"
+    run -1 --separate-stderr acp-validate "$BATS_TEST_TMPDIR/cap.jsonl"
+    run -0 told "$(grep 'mcp-capability' <<<"$stderr")"
+    assert_output - <<'EOF2'
+6 error: 'prompts/list' needs the server's capability prompts, not declared [mcp-capability]
+7 error: 'resources/subscribe' needs the server's capability resources.subscribe, not declared [mcp-capability]
+9 error: 'notifications/tools/list_changed' needs the server's own capability tools.listChanged, not declared [mcp-capability]
+10 error: 'notifications/message' needs the server's own capability logging, not declared [mcp-capability]
+12 error: 'sampling/createMessage' needs the client's capability sampling, not declared [mcp-capability]
+13 error: 'notifications/roots/list_changed' needs the client's own capability roots.listChanged, not declared [mcp-capability]
 EOF2
 }

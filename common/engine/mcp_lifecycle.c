@@ -158,9 +158,13 @@ void mcp_lifecycle_check(struct mcp_stream *s, struct session *sess, const struc
     if (side == SIDE_CLIENT && jv_object_get(msg, "id")) {
         if (stateless_request(msg))
             stateless_version(sess, msg);
-        else if (sess->phase == PHASE_NEW && method_is(msg, "initialize"))
+        else if (sess->phase == PHASE_NEW && method_is(msg, "initialize")) {
             sess->started = true; /* whatever came before, the session starts here */
+            sess->client_capabilities =
+                mcp_capabilities_of(jv_object_get(jv_object_get(msg, "params"), "capabilities"));
+        }
     }
+    mcp_capabilities_check(sess, f, msg, side, sink);
     if (!has_lifecycle(s, sess))
         return;
     switch (sess->phase) {
@@ -209,6 +213,8 @@ static void initialize_answered(const struct fed *f, struct pending *p, const st
     }
     if (sess->phase == PHASE_INITIALIZE)
         sess->phase = PHASE_INITIALIZED;
+    sess->server_capabilities = mcp_capabilities_of(jv_object_get(result, "capabilities"));
+    sess->capabilities_known = true;
 }
 
 /* From 2026-07-28 MCP allocates -32020 to -32099 itself, the codes it defines one by one, and

@@ -34,7 +34,9 @@ struct session {
     bool started;            /* the input holds its start: its lifecycle is checked from there */
     bool told_uninitialized; /* a message before initialize has been told (once a session) */
     bool stateless;          /* a request of 2026-07-28 (per-request _meta) came: no lifecycle */
-    char key[];              /* the sessions map's */
+    bool capabilities_known; /* both sides' capabilities: initialize and its result came */
+    uint32_t client_capabilities, server_capabilities; /* mcp_capabilities.c's bits */
+    char key[];                                        /* the sessions map's */
 };
 
 /* A doubly linked list of requests in progress, through the links of one role. */
@@ -152,6 +154,13 @@ void mcp_progress_closed(struct mcp_stream *s, struct pending *p);
 /* msg, notifications/progress sent by side: of a request in progress, increasing. */
 void mcp_progress_check(struct mcp_stream *s, const struct fed *f, const struct jv *msg,
                         enum side side, struct diag_sink *sink);
+
+/* The capabilities declared (an initialize's params.capabilities, or its result's), as bits. */
+uint32_t mcp_capabilities_of(const struct jv *declared);
+/* msg, a request or notification of side: of a capability the other side (or, for some
+ * notifications, its sender) declared, once both are known. */
+void mcp_capabilities_check(const struct session *sess, const struct fed *f, const struct jv *msg,
+                            enum side side, struct diag_sink *sink);
 
 /* The lifecycle's checks of msg (f's message, or one of its batch), before it is paired: the
  * session's initialization, and a cancellation. */

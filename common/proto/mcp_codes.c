@@ -97,6 +97,16 @@ const struct diag_code mcp_codes[] = {
      "specification's, in a session of 2026-07-28 (its requests' _meta protocol version, or "
      "--mcp-revision), uses one no peer can read. Up to 2025-11-25 these codes are the "
      "implementation's."},
+    {"mcp-capability", "error", "a message of a capability not declared",
+     "Both parties MUST only use capabilities that were successfully negotiated (MCP Base "
+     "Protocol, Lifecycle, Operation; revisions 2024-11-05 to 2025-11-25): each side declares "
+     "its capabilities in initialize (the client in its params, the server in its result), and "
+     "a request needs the receiver's (tools/* the server's tools, resources/* its resources, "
+     "resources/subscribe its resources.subscribe, prompts/*, logging/setLevel, tasks/*; "
+     "sampling/createMessage, elicitation/create and roots/list the client's sampling, "
+     "elicitation and roots), and a notification of a change the sender's own (listChanged, "
+     "resources.subscribe for notifications/resources/updated, logging for "
+     "notifications/message). Checked once the input holds both declarations."},
     /* Progress (MCP Base Protocol, Utilities, Progress; engine/mcp_progress.c). */
     {"mcp-progress-token-reused", "error", "a progress token of a request still in progress",
      "Progress tokens MUST be unique across all active requests (MCP Base Protocol, "
