@@ -297,21 +297,26 @@ acp-validate: <stdin>:1: error: a batch holds messages, not an integer [jsonrpc-
 }
 
 @test "an id reused after its request ended: an error up to 2025-11-25, where a session holds its ids; --mcp-revision forces one" {
-    local rev
+    local rev meta
     for rev in 2025-06-18 2026-07-28; do
-        record "$rev" 0 in '{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"'"$rev"'","capabilities":{"roots":{"listChanged":true},"sampling":{},"elicitation":{}},"clientInfo":{"name":"c","version":"1"}}}'
-        record "$rev" 1 out '{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"'"$rev"'","capabilities":{"tools":{"listChanged":true},"resources":{"subscribe":true,"listChanged":true},"prompts":{"listChanged":true},"logging":{},"completions":{}},"serverInfo":{"name":"s","version":"1"}}}'
-        record "$rev" 1 in '{"jsonrpc":"2.0","method":"notifications/initialized"}'
-        record "$rev" 2 in '{"jsonrpc":"2.0","id":1,"method":"ping"}'
-        record "$rev" 3 out '{"jsonrpc":"2.0","id":1,"result":{}}'
-        record "$rev" 4 in '{"jsonrpc":"2.0","id":1,"method":"tools/list"}'
+        meta=
+        if [ "$rev" = 2026-07-28 ]; then # no initialize: each request says its version
+            meta=',"params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}'
+        else
+            record "$rev" 0 in '{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"'"$rev"'","capabilities":{"roots":{"listChanged":true},"sampling":{},"elicitation":{}},"clientInfo":{"name":"c","version":"1"}}}'
+            record "$rev" 1 out '{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"'"$rev"'","capabilities":{"tools":{"listChanged":true},"resources":{"subscribe":true,"listChanged":true},"prompts":{"listChanged":true},"logging":{},"completions":{}},"serverInfo":{"name":"s","version":"1"}}}'
+            record "$rev" 1 in '{"jsonrpc":"2.0","method":"notifications/initialized"}'
+        fi
+        record "$rev" 2 in '{"jsonrpc":"2.0","id":1,"method":"tools/list"'"$meta"'}'
+        record "$rev" 3 out '{"jsonrpc":"2.0","id":1,"result":{"tools":[]}}'
+        record "$rev" 4 in '{"jsonrpc":"2.0","id":1,"method":"tools/list"'"$meta"'}'
         record "$rev" 5 out '{"jsonrpc":"2.0","id":1,"result":{"tools":[]}}'
     done >"$BATS_TEST_TMPDIR/cap.jsonl"
     local cap=$BATS_TEST_TMPDIR/cap.jsonl
     run -1 --separate-stderr acp-validate "$cap"
     assert_equal "$stderr" "acp-validate: $cap:6: error: the client reuses the id of an earlier request of the session (see line 4) [mcp-id-reused]"
-    run -0 --separate-stderr acp-validate --mcp-revision=2026-07-28 "$cap"
-    assert_equal "$stderr" ""
+    run -1 --separate-stderr acp-validate --mcp-revision=2026-07-28 "$cap"
+    [ "$(grep -c 'mcp-id-reused' <<<"$stderr")" -eq 0 ] || fail "$stderr"
     run -1 --separate-stderr acp-validate --mcp-revision=2025-11-25 "$cap"
     assert_equal "$(grep -c 'mcp-id-reused' <<<"$stderr")" 2
     run -2 --separate-stderr acp-validate --mcp-revision=2025-13-01 "$cap"
@@ -474,9 +479,10 @@ EOF2
     # bare lines begin their session with their file
     run -1 --separate-stderr bash -c "jq -c 'select(.session == \"a\" and .message) | .message' '$BATS_TEST_TMPDIR/cap.jsonl' | acp-validate"
     [ "$(grep -c 'mcp-initialize-first\|mcp-early-request\|mcp-initialized-first' <<<"$stderr")" -eq 4 ] || fail "$stderr"
-    # --mcp-revision=2026-07-28 says no session has a lifecycle
-    run -0 --separate-stderr acp-validate --mcp-revision=2026-07-28 "$BATS_TEST_TMPDIR/cap.jsonl"
-    assert_equal "$stderr" ""
+    # --mcp-revision=2026-07-28 says no session has a lifecycle (its own rules fire instead)
+    run -1 --separate-stderr acp-validate --mcp-revision=2026-07-28 "$BATS_TEST_TMPDIR/cap.jsonl"
+    [ "$(grep -c 'mcp-initialize-first\|mcp-early-request\|mcp-initialized-first' <<<"$stderr")" -eq 0 ] || fail "$stderr"
+    grep -q 'mcp-request-meta' <<<"$stderr" || fail "$stderr"
 }
 
 @test "cancellation: never the initialize; a request of its sender in progress; no response after it; and the version the server answers" {
@@ -612,4 +618,34 @@ EOF2
 12 error: 'sampling/createMessage' needs the client's capability sampling, not declared [mcp-capability]
 13 error: 'notifications/roots/list_changed' needs the client's own capability roots.listChanged, not declared [mcp-capability]
 EOF2
+}
+
+@test "2026-07-28: each request's _meta, -32602 for one without, no request of the server, no response of the client, ping gone" {
+    local meta='"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}'
+    {
+        started n
+        record n 0 in '{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{'"$meta"'}}'
+        record n 0 out '{"jsonrpc":"2.0","id":1,"result":{"tools":[]}}'
+        record n 1 in '{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"x","_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}'
+        record n 1 out '{"jsonrpc":"2.0","id":2,"result":{"content":[]}}'
+        record n 2 in '{"jsonrpc":"2.0","id":3,"method":"resources/read","params":{"uri":"x:y"}}'
+        record n 2 out '{"jsonrpc":"2.0","id":3,"error":{"code":-32602,"message":"no _meta"}}'
+        record n 3 in '{"jsonrpc":"2.0","id":4,"method":"ping","params":{'"$meta"'}}'
+        record n 3 out '{"jsonrpc":"2.0","id":4,"result":{}}'
+        record n 4 out '{"jsonrpc":"2.0","id":0,"method":"sampling/createMessage","params":{}}'
+        record n 4 in '{"jsonrpc":"2.0","id":0,"result":{"role":"assistant"}}'
+    } >"$BATS_TEST_TMPDIR/cap.jsonl"
+    run -1 --separate-stderr acp-validate "$BATS_TEST_TMPDIR/cap.jsonl"
+    run -0 told "$stderr"
+    assert_output - <<'EOF2'
+4 error: the client's request lacks _meta's io.modelcontextprotocol/clientCapabilities [mcp-request-meta]
+5 error: the server answers a request without its _meta fields other than with -32602 (see line 4) [mcp-meta-accepted]
+6 error: the client's request lacks _meta's io.modelcontextprotocol/protocolVersion [mcp-request-meta]
+8 warning: 'ping' is gone from 2026-07-28 [mcp-removed]
+10 error: the server sends the request 'sampling/createMessage': 2026-07-28 asks the client with InputRequiredResult instead [mcp-server-request]
+11 error: the client answers a request, which no server of 2026-07-28 sends [mcp-client-response]
+EOF2
+    # none of it in a session of 2025-06-18
+    run -0 --separate-stderr acp-validate --mcp-revision=2025-06-18 "$BATS_TEST_TMPDIR/cap.jsonl"
+    [ "$(grep -c 'mcp-request-meta\|mcp-meta-accepted\|mcp-removed\|mcp-server-request\|mcp-client-response' <<<"$stderr")" -eq 0 ] || fail "$stderr"
 }

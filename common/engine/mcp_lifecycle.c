@@ -148,9 +148,11 @@ static void check_cancel(struct mcp_stream *s, const struct session *sess, const
 void mcp_lifecycle_check(struct mcp_stream *s, struct session *sess, const struct fed *f,
                          const struct jv *msg, struct diag_sink *sink)
 {
-    if (!jv_object_get(msg, "method"))
-        return; /* a response: mcp_lifecycle_answered */
     enum side side = mcp_sender_side(f, msg);
+    if (!jv_object_get(msg, "method")) { /* a response: mcp_lifecycle_answered, once paired */
+        mcp_stateless_check(s, sess, f, msg, side, sink);
+        return;
+    }
     if (method_is(msg, "notifications/cancelled"))
         check_cancel(s, sess, f, msg, side, sink);
     else if (method_is(msg, "notifications/progress"))
@@ -165,6 +167,7 @@ void mcp_lifecycle_check(struct mcp_stream *s, struct session *sess, const struc
         }
     }
     mcp_capabilities_check(sess, f, msg, side, sink);
+    mcp_stateless_check(s, sess, f, msg, side, sink);
     if (!has_lifecycle(s, sess))
         return;
     switch (sess->phase) {
@@ -244,6 +247,7 @@ void mcp_lifecycle_answered(struct mcp_stream *s, const struct fed *f, struct pe
                             const struct jv *msg, struct diag_sink *sink)
 {
     check_error_code(s, f, p, msg, sink);
+    mcp_stateless_answered(s, f, p, msg, sink);
     if (p->initialize)
         initialize_answered(f, p, msg, sink);
     if (!p->cancelled_file)

@@ -406,6 +406,7 @@ static void open_request(struct mcp_stream *s, const struct fed *f, const struct
     sess->last = p;
     strmap_put(s->pending, p->key, p);
     mcp_progress_opened(s, f, p, msg, sink);
+    mcp_stateless_opened(s, f, p, msg, sink);
     if (++s->npending > s->cfg->max_open)
         forget(s, oldest(s), sink);
 }

@@ -62,6 +62,7 @@ struct pending {
     enum side side;
     bool told;                  /* late: in the stream's list of those told */
     bool initialize;            /* the client's initialize */
+    bool meta_missing;          /* a request of 2026-07-28 without its required _meta fields */
     const char *cancelled_file; /* where its sender cancelled it; NULL: it did not */
     unsigned long cancelled_line;
     char *token;     /* the key of its progress token in the stream's tokens, or NULL */
@@ -161,6 +162,16 @@ uint32_t mcp_capabilities_of(const struct jv *declared);
  * notifications, its sender) declared, once both are known. */
 void mcp_capabilities_check(const struct session *sess, const struct fed *f, const struct jv *msg,
                             enum side side, struct diag_sink *sink);
+
+/* 2026-07-28 (mcp_stateless.c): msg, any message of side, in a session of that revision. */
+void mcp_stateless_check(struct mcp_stream *s, const struct session *sess, const struct fed *f,
+                         const struct jv *msg, enum side side, struct diag_sink *sink);
+/* p, opened by msg: its _meta fields. */
+void mcp_stateless_opened(struct mcp_stream *s, const struct fed *f, struct pending *p,
+                          const struct jv *msg, struct diag_sink *sink);
+/* msg answered p: one without its _meta fields with -32602. */
+void mcp_stateless_answered(struct mcp_stream *s, const struct fed *f, const struct pending *p,
+                            const struct jv *msg, struct diag_sink *sink);
 
 /* The lifecycle's checks of msg (f's message, or one of its batch), before it is paired: the
  * session's initialization, and a cancellation. */

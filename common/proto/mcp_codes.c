@@ -107,6 +107,30 @@ const struct diag_code mcp_codes[] = {
      "elicitation and roots), and a notification of a change the sender's own (listChanged, "
      "resources.subscribe for notifications/resources/updated, logging for "
      "notifications/message). Checked once the input holds both declarations."},
+    /* 2026-07-28, which has no sessions (engine/mcp_stateless.c). */
+    {"mcp-request-meta", "error", "a request of 2026-07-28 without its _meta fields",
+     "Every request of the client MUST carry in _meta io.modelcontextprotocol/protocolVersion "
+     "(a string) and io.modelcontextprotocol/clientCapabilities (an object) (MCP Base "
+     "Protocol, _meta, per-request fields; 2026-07-28): the server knows the version and the "
+     "capabilities from the request alone. Checked in a session of 2026-07-28: one whose "
+     "requests gave that version, or --mcp-revision's."},
+    {"mcp-meta-accepted", "error", "a request without its _meta fields answered other than -32602",
+     "A request missing a required per-request field is malformed, and the server MUST reject "
+     "it with the JSON-RPC error -32602, invalid params (MCP Base Protocol, _meta; "
+     "2026-07-28): a result, or another error, answers it as though it were whole. "
+     "related_line names the request."},
+    {"mcp-server-request", "error", "a request of the server in 2026-07-28",
+     "From 2026-07-28 the server asks the client for roots, sampling or elicitation with an "
+     "InputRequiredResult to the client's request, and MUST NOT send requests of its own (MCP "
+     "Base Protocol, Multi Round-Trip Requests; Transports, stdio)."},
+    {"mcp-client-response", "error", "a response of the client in 2026-07-28",
+     "The client MUST NOT write JSON-RPC responses (MCP Transports, stdio; 2026-07-28): no "
+     "server of that revision sends it a request to answer. Told where the capture says who "
+     "wrote the response."},
+    {"mcp-removed", "warning", "a method 2026-07-28 removed",
+     "2026-07-28 removed ping, logging/setLevel (a request carries its log level in _meta "
+     "instead) and notifications/roots/list_changed (MCP Changelog, 2026-07-28): a peer of "
+     "that revision does not know them."},
     /* Progress (MCP Base Protocol, Utilities, Progress; engine/mcp_progress.c). */
     {"mcp-progress-token-reused", "error", "a progress token of a request still in progress",
      "Progress tokens MUST be unique across all active requests (MCP Base Protocol, "

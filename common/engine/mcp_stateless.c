@@ -1,0 +1,94 @@
+/* MCP 2026-07-28, which has no sessions: each request of the client carries its protocol version
+ * and the capabilities it relies on in _meta (Base Protocol, _meta, per-request fields), the
+ * server asks the client for nothing with requests of its own (Multi Round-Trip Requests replace
+ * them), so the client answers none (Transports, stdio), and ping, logging/setLevel and
+ * notifications/roots/list_changed are gone (Changelog). A session is of 2026-07-28 by its
+ * requests' _meta version, or by --mcp-revision. */
+#include <string.h>
+
+#include "base/escape.h"
+#include "engine/mcp_stream_parts.h"
+
+#define META_PREFIX "io.modelcontextprotocol/"
+
+static bool of_2026(struct mcp_stream *s, const struct session *sess)
+{
+    const char *revision = mcp_session_revision(s, sess);
+    return revision && strcmp(revision, "2026-07-28") >= 0;
+}
+
+static bool method_in(const struct jv *method, const char *const *names)
+{
+    size_t len = jv_string_length(method);
+    for (; *names; names++)
+        if (strlen(*names) == len && memcmp(*names, jv_string_value(method), len) == 0)
+            return true;
+    return false;
+}
+
+/* The required per-request fields a request of the client lacks: NULL when it has them. */
+static const char *meta_missing(const struct jv *msg)
+{
+    const struct jv *meta = jv_object_get(jv_object_get(msg, "params"), "_meta");
+    if (!jv_is_string(jv_object_get(meta, META_PREFIX "protocolVersion")))
+        return META_PREFIX "protocolVersion";
+    if (!jv_is_object(jv_object_get(meta, META_PREFIX "clientCapabilities")))
+        return META_PREFIX "clientCapabilities";
+    return NULL;
+}
+
+void mcp_stateless_check(struct mcp_stream *s, const struct session *sess, const struct fed *f,
+                         const struct jv *msg, enum side side, struct diag_sink *sink)
+{
+    static const char *const removed[] = {"ping", "logging/setLevel",
+                                          "notifications/roots/list_changed", NULL};
+    if (!of_2026(s, sess))
+        return;
+    const struct jv *method = jv_object_get(msg, "method");
+    bool request = method && jv_object_get(msg, "id");
+    struct strbuf shown = STRBUF_INIT;
+    if (!method) {
+        if (side == SIDE_CLIENT)
+            diag_emit(sink, &f->m->at, "mcp-client-response",
+                      "the client answers a request, which no server of 2026-07-28 sends");
+    } else if (!jv_is_string(method)) {
+        /* the shape's own check told it */
+    } else if (method_in(method, removed)) {
+        escape_text(&shown, jv_string_value(method), jv_string_length(method), 80);
+        diag_emit(sink, &f->m->at, "mcp-removed", "'%s' is gone from 2026-07-28", shown.buf);
+    } else if (request && side == SIDE_SERVER) {
+        escape_text(&shown, jv_string_value(method), jv_string_length(method), 80);
+        diag_emit(sink, &f->m->at, "mcp-server-request",
+                  "the server sends the request '%s': 2026-07-28 asks the client with "
+                  "InputRequiredResult instead",
+                  shown.buf);
+    }
+    sb_free(&shown);
+}
+
+void mcp_stateless_opened(struct mcp_stream *s, const struct fed *f, struct pending *p,
+                          const struct jv *msg, struct diag_sink *sink)
+{
+    const char *missing;
+    if (p->side != SIDE_CLIENT || !of_2026(s, p->session) || !(missing = meta_missing(msg)))
+        return;
+    p->meta_missing = true;
+    diag_emit(sink, &f->m->at, "mcp-request-meta", "the client's request lacks _meta's %s",
+              missing);
+}
+
+void mcp_stateless_answered(struct mcp_stream *s, const struct fed *f, const struct pending *p,
+                            const struct jv *msg, struct diag_sink *sink)
+{
+    (void)s;
+    if (!p->meta_missing)
+        return;
+    const struct jv *code = jv_object_get(jv_object_get(msg, "error"), "code");
+    if (jv_is_integer(code) && jv_integer_value(code) == -32602)
+        return;
+    struct diag_where at = f->m->at;
+    at.related_file = p->file != at.file ? p->file : NULL;
+    at.related_line = p->line;
+    diag_emit(sink, &at, "mcp-meta-accepted",
+              "the server answers a request without its _meta fields other than with -32602");
+}
