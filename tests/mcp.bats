@@ -649,3 +649,30 @@ EOF2
     run -0 --separate-stderr acp-validate --mcp-revision=2025-06-18 "$BATS_TEST_TMPDIR/cap.jsonl"
     [ "$(grep -c 'mcp-request-meta\|mcp-meta-accepted\|mcp-removed\|mcp-server-request\|mcp-client-response' <<<"$stderr")" -eq 0 ] || fail "$stderr"
 }
+
+@test "tasks: a task begins working, is told one of its five statuses, and never leaves a terminal one" {
+    local task='"task":{"ttl":60000}'
+    {
+        started t
+        record t 0 in '{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}'
+        record t 0 out '{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-11-25","capabilities":{"tools":{},"tasks":{"list":{},"cancel":{},"requests":{"tools":{"call":{}}}}},"serverInfo":{"name":"s","version":"1"}}}'
+        record t 0 in '{"jsonrpc":"2.0","method":"notifications/initialized"}'
+        record t 1 in '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"slow",'"$task"'}}'
+        record t 1 out '{"jsonrpc":"2.0","id":1,"result":{"task":{"taskId":"T1","status":"working","createdAt":"2025-11-25T10:30:00Z","lastUpdatedAt":"2025-11-25T10:30:00Z","ttl":60000}}}'
+        record t 2 in '{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"fast",'"$task"'}}'
+        record t 2 out '{"jsonrpc":"2.0","id":2,"result":{"task":{"taskId":"T2","status":"completed","createdAt":"2025-11-25T10:30:00Z","lastUpdatedAt":"2025-11-25T10:30:00Z","ttl":60000}}}'
+        record t 3 out '{"jsonrpc":"2.0","method":"notifications/tasks/status","params":{"taskId":"T1","status":"input_required","createdAt":"2025-11-25T10:30:00Z","lastUpdatedAt":"2025-11-25T10:30:01Z","ttl":60000}}'
+        record t 4 in '{"jsonrpc":"2.0","id":3,"method":"tasks/get","params":{"taskId":"T1"}}'
+        record t 4 out '{"jsonrpc":"2.0","id":3,"result":{"taskId":"T1","status":"completed","createdAt":"2025-11-25T10:30:00Z","lastUpdatedAt":"2025-11-25T10:30:02Z","ttl":60000}}'
+        record t 5 out '{"jsonrpc":"2.0","method":"notifications/tasks/status","params":{"taskId":"T1","status":"working","createdAt":"2025-11-25T10:30:00Z","lastUpdatedAt":"2025-11-25T10:30:03Z","ttl":60000}}'
+        record t 6 in '{"jsonrpc":"2.0","id":4,"method":"tasks/list"}'
+        record t 6 out '{"jsonrpc":"2.0","id":4,"result":{"tasks":[{"taskId":"T2","status":"completed"},{"taskId":"T3","status":"done"}]}}'
+    } >"$BATS_TEST_TMPDIR/cap.jsonl"
+    run -1 --separate-stderr acp-validate "$BATS_TEST_TMPDIR/cap.jsonl"
+    run -0 told "$stderr"
+    assert_output - <<'EOF2'
+8 error: a task begins completed, not working [mcp-task-status]
+12 error: a task moves from completed to working [mcp-task-transition]
+14 error: a task's status is none of working, input_required, completed, failed and cancelled [mcp-task-status]
+EOF2
+}

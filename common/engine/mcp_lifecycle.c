@@ -157,6 +157,8 @@ void mcp_lifecycle_check(struct mcp_stream *s, struct session *sess, const struc
         check_cancel(s, sess, f, msg, side, sink);
     else if (method_is(msg, "notifications/progress"))
         mcp_progress_check(s, f, msg, side, sink);
+    else if (method_is(msg, "notifications/tasks/status"))
+        mcp_tasks_notified(s, f, msg, sink);
     if (side == SIDE_CLIENT && jv_object_get(msg, "id")) {
         if (stateless_request(msg))
             stateless_version(sess, msg);
@@ -248,6 +250,7 @@ void mcp_lifecycle_answered(struct mcp_stream *s, const struct fed *f, struct pe
 {
     check_error_code(s, f, p, msg, sink);
     mcp_stateless_answered(s, f, p, msg, sink);
+    mcp_tasks_answered(s, f, p, msg, sink);
     if (p->initialize)
         initialize_answered(f, p, msg, sink);
     if (!p->cancelled_file)

@@ -82,6 +82,7 @@ static struct stream *mcp_stream_new(const struct engine_config *cfg, conversati
     s->pending = strmap_new();
     s->sessions = strmap_new();
     s->tokens = strmap_new();
+    s->tasks = strmap_new();
     s->files = strmap_new();
     if (!siphash_key_draw(&s->secret))
         die_oom();
@@ -168,8 +169,8 @@ static const char *request_key(struct mcp_stream *s, const char *session_key, en
     return key_form(&s->secret, raw->buf, raw->len, &s->request_buf, &len);
 }
 
-const char *mcp_token_key(struct mcp_stream *s, const struct fed *f, enum side side,
-                          const struct jv *token)
+const char *mcp_scoped_key(struct mcp_stream *s, const struct fed *f, enum side side,
+                           const struct jv *token)
 {
     struct strbuf *raw = &s->token_raw;
     sb_reset(raw);
@@ -405,6 +406,7 @@ static void open_request(struct mcp_stream *s, const struct fed *f, const struct
     *(sess->last ? &sess->last->snext : &sess->first) = p;
     sess->last = p;
     strmap_put(s->pending, p->key, p);
+    p->task_augmented = jv_is_object(jv_object_get(jv_object_get(msg, "params"), "task"));
     mcp_progress_opened(s, f, p, msg, sink);
     mcp_stateless_opened(s, f, p, msg, sink);
     if (++s->npending > s->cfg->max_open)
@@ -766,6 +768,7 @@ static void mcp_stream_free(struct stream *stream)
     strmap_free(s->pending, NULL);
     strmap_free(s->sessions, free);
     strmap_free(s->tokens, NULL);
+    mcp_tasks_free(s);
     strmap_free(s->files, free_file);
     ring_free(&s->used);
     ring_free(&s->forgotten);

@@ -17,6 +17,7 @@ enum side { SIDE_CLIENT = 'c', SIDE_SERVER = 's', SIDE_UNKNOWN = 'u' };
 enum { REVISION_MAX = 32 };
 
 struct pending;
+struct task;
 
 /* Where a session is in its lifecycle (up to 2025-11-25: MCP Base Protocol, Lifecycle). */
 enum phase {
@@ -63,6 +64,7 @@ struct pending {
     bool told;                  /* late: in the stream's list of those told */
     bool initialize;            /* the client's initialize */
     bool meta_missing;          /* a request of 2026-07-28 without its required _meta fields */
+    bool task_augmented;        /* params.task: its receiver may run it as a task */
     const char *cancelled_file; /* where its sender cancelled it; NULL: it did not */
     unsigned long cancelled_line;
     char *token;     /* the key of its progress token in the stream's tokens, or NULL */
@@ -97,9 +99,12 @@ struct mcp_stream {
     struct strmap *pending; /* key -> struct pending */
     struct pending_list waiting, told;
     size_t npending;
-    unsigned long long opened; /* requests opened so far: the next one's order */
-    struct strmap *sessions;   /* session key -> struct session */
-    struct strmap *tokens;     /* progress token key -> struct pending (mcp_progress.c) */
+    unsigned long long opened;           /* requests opened so far: the next one's order */
+    struct strmap *sessions;             /* session key -> struct session */
+    struct strmap *tokens;               /* progress token key -> struct pending (mcp_progress.c) */
+    struct strmap *tasks;                /* task key -> struct task (mcp_tasks.c) */
+    struct task *first_task, *last_task; /* the tasks, oldest told first */
+    size_t ntasks;
     struct strmap *files;      /* display name -> its copy, which the pendings point to */
     struct key_ring used;      /* requests answered, in a session that holds its ids to its end */
     struct key_ring forgotten; /* requests in progress forgotten past --max-open */
@@ -143,9 +148,10 @@ const char *mcp_method_shown(struct mcp_stream *s, const struct pending *p);
 /* One of the stream's copies of a file's name, for a finding to point at later. */
 const char *mcp_file_copy(struct mcp_stream *s, const char *file);
 
-/* The key of side's progress token in f's session, valid until the next. */
-const char *mcp_token_key(struct mcp_stream *s, const struct fed *f, enum side side,
-                          const struct jv *token);
+/* The key of a value of side's (a progress token; a task id, SIDE_UNKNOWN) in f's session, valid
+ * until the next. */
+const char *mcp_scoped_key(struct mcp_stream *s, const struct fed *f, enum side side,
+                           const struct jv *token);
 
 /* Progress: p, opened by msg, asks for it (its token must be unique among those in progress). */
 void mcp_progress_opened(struct mcp_stream *s, const struct fed *f, struct pending *p,
@@ -172,6 +178,14 @@ void mcp_stateless_opened(struct mcp_stream *s, const struct fed *f, struct pend
 /* msg answered p: one without its _meta fields with -32602. */
 void mcp_stateless_answered(struct mcp_stream *s, const struct fed *f, const struct pending *p,
                             const struct jv *msg, struct diag_sink *sink);
+
+/* Tasks (mcp_tasks.c): the status a response to p tells of a task, or notifications/tasks/status
+ * does; the tasks' memory freed. */
+void mcp_tasks_answered(struct mcp_stream *s, const struct fed *f, const struct pending *p,
+                        const struct jv *msg, struct diag_sink *sink);
+void mcp_tasks_notified(struct mcp_stream *s, const struct fed *f, const struct jv *msg,
+                        struct diag_sink *sink);
+void mcp_tasks_free(struct mcp_stream *s);
 
 /* The lifecycle's checks of msg (f's message, or one of its batch), before it is paired: the
  * session's initialization, and a cancellation. */

@@ -131,6 +131,20 @@ const struct diag_code mcp_codes[] = {
      "2026-07-28 removed ping, logging/setLevel (a request carries its log level in _meta "
      "instead) and notifications/roots/list_changed (MCP Changelog, 2026-07-28): a peer of "
      "that revision does not know them."},
+    /* Tasks (MCP Base Protocol, Utilities, Tasks; 2025-11-25; engine/mcp_tasks.c). */
+    {"mcp-task-status", "error",
+     "a task's status that is none, or a task that does not begin working",
+     "A task's status is working, input_required, completed, failed or cancelled, and a task "
+     "MUST begin working (MCP Base Protocol, Utilities, Tasks, Task Status Lifecycle; "
+     "2025-11-25): the CreateTaskResult that answers a request with params.task names it "
+     "working; tasks/get, tasks/cancel, tasks/list and notifications/tasks/status tell it "
+     "since."},
+    {"mcp-task-transition", "error", "a task moves where its lifecycle does not go",
+     "A task MUST only move from working to input_required, completed, failed or cancelled, "
+     "and from input_required to working or one of the three terminal statuses; a terminal "
+     "one (completed, failed, cancelled) MUST NOT change (MCP Base Protocol, Utilities, Tasks, "
+     "Task Status Lifecycle; 2025-11-25). The latest status told of the latest --max-open "
+     "tasks is kept."},
     /* Progress (MCP Base Protocol, Utilities, Progress; engine/mcp_progress.c). */
     {"mcp-progress-token-reused", "error", "a progress token of a request still in progress",
      "Progress tokens MUST be unique across all active requests (MCP Base Protocol, "
