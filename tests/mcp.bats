@@ -620,7 +620,7 @@ EOF2
 EOF2
 }
 
-@test "2026-07-28: each request's _meta, -32602 for one without, no request of the server, no response of the client, ping gone" {
+@test "2026-07-28: each request's _meta, -32602 for one without, no request of the server, no response of the client, ping gone, -32022's versions" {
     local meta='"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}'
     {
         started n
@@ -634,6 +634,10 @@ EOF2
         record n 3 out '{"jsonrpc":"2.0","id":4,"result":{}}'
         record n 4 out '{"jsonrpc":"2.0","id":0,"method":"sampling/createMessage","params":{}}'
         record n 4 in '{"jsonrpc":"2.0","id":0,"result":{"role":"assistant"}}'
+        record n 5 in '{"jsonrpc":"2.0","id":5,"method":"tools/list","params":{'"$meta"'}}'
+        record n 5 out '{"jsonrpc":"2.0","id":5,"error":{"code":-32022,"message":"Unsupported protocol version","data":{"supported":["2026-07-28"]}}}'
+        record n 5 in '{"jsonrpc":"2.0","id":6,"method":"tools/list","params":{'"$meta"'}}'
+        record n 5 out '{"jsonrpc":"2.0","id":6,"error":{"code":-32022,"message":"Unsupported protocol version"}}'
     } >"$BATS_TEST_TMPDIR/cap.jsonl"
     run -1 --separate-stderr acp-validate "$BATS_TEST_TMPDIR/cap.jsonl"
     run -0 told "$stderr"
@@ -644,10 +648,11 @@ EOF2
 8 warning: 'ping' is gone from 2026-07-28 [mcp-removed]
 10 error: the server sends the request 'sampling/createMessage': 2026-07-28 asks the client with InputRequiredResult instead [mcp-server-request]
 11 error: the client answers a request, which no server of 2026-07-28 sends [mcp-client-response]
+15 error: an unsupported protocol version error (-32022) without data.supported, the versions the server supports [mcp-version-error]
 EOF2
     # none of it in a session of 2025-06-18
     run -0 --separate-stderr acp-validate --mcp-revision=2025-06-18 "$BATS_TEST_TMPDIR/cap.jsonl"
-    [ "$(grep -c 'mcp-request-meta\|mcp-meta-accepted\|mcp-removed\|mcp-server-request\|mcp-client-response' <<<"$stderr")" -eq 0 ] || fail "$stderr"
+    [ "$(grep -c 'mcp-request-meta\|mcp-meta-accepted\|mcp-removed\|mcp-server-request\|mcp-client-response\|mcp-version-error' <<<"$stderr")" -eq 0 ] || fail "$stderr"
 }
 
 @test "tasks: a task begins working, is told one of its five statuses, and never leaves a terminal one" {

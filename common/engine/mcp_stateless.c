@@ -77,13 +77,29 @@ void mcp_stateless_opened(struct mcp_stream *s, const struct fed *f, struct pend
               missing);
 }
 
+/* An UnsupportedProtocolVersionError (-32022) lists the versions the server supports. */
+static void check_version_error(const struct fed *f, const struct jv *error, struct diag_sink *sink)
+{
+    const struct jv *supported = jv_object_get(jv_object_get(error, "data"), "supported");
+    bool listed = jv_is_array(supported) && jv_array_size(supported) > 0;
+    for (const struct jv *v = listed ? jv_array_first(supported) : NULL; v;
+         v = jv_array_next(supported, v))
+        listed = listed && jv_is_string(v);
+    if (!listed)
+        diag_emit(sink, &f->m->at, "mcp-version-error",
+                  "an unsupported protocol version error (-32022) without data.supported, the "
+                  "versions the server supports");
+}
+
 void mcp_stateless_answered(struct mcp_stream *s, const struct fed *f, const struct pending *p,
                             const struct jv *msg, struct diag_sink *sink)
 {
-    (void)s;
+    const struct jv *error = jv_object_get(msg, "error");
+    const struct jv *code = jv_object_get(error, "code");
+    if (jv_is_integer(code) && jv_integer_value(code) == -32022 && of_2026(s, p->session))
+        check_version_error(f, error, sink);
     if (!p->meta_missing)
         return;
-    const struct jv *code = jv_object_get(jv_object_get(msg, "error"), "code");
     if (jv_is_integer(code) && jv_integer_value(code) == -32602)
         return;
     struct diag_where at = f->m->at;

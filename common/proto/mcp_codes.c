@@ -119,6 +119,11 @@ const struct diag_code mcp_codes[] = {
      "it with the JSON-RPC error -32602, invalid params (MCP Base Protocol, _meta; "
      "2026-07-28): a result, or another error, answers it as though it were whole. "
      "related_line names the request."},
+    {"mcp-version-error", "error", "an unsupported protocol version error without the versions",
+     "A server that does not implement the version a request asked for MUST answer with an "
+     "UnsupportedProtocolVersionError, -32022, listing the versions it supports in "
+     "data.supported, an array of strings, from which the client picks one to retry (MCP "
+     "Versioning and Compatibility; 2026-07-28)."},
     {"mcp-server-request", "error", "a request of the server in 2026-07-28",
      "From 2026-07-28 the server asks the client for roots, sampling or elicitation with an "
      "InputRequiredResult to the client's request, and MUST NOT send requests of its own (MCP "
