@@ -12,7 +12,8 @@ told() {
 
 needs_peers() {
     command -v node >/dev/null || skip "node is not installed"
-    [ -f "$PEERS/server-everything/dist/index.js" ] && [ -d "$PEERS/sdk" ] ||
+    [ -f "$PEERS/server-everything/dist/index.js" ] && [ -d "$PEERS/sdk" ] &&
+        [ -d "$PEERS/client" ] && [ -d "$PEERS/server" ] ||
         skip "MCP's peers are not installed (scripts/deps installs them)"
 }
 
@@ -43,6 +44,29 @@ needs_peers() {
     run -0 --separate-stderr bash -c "jq -c 'select(has(\"message\")) | .message' cap.jsonl | acp-validate --protocol=mcp"
     [ "$stderr" = "" ] || fail "$stderr"
     [ "${#lines[@]}" -eq "$messages" ] && [ "$messages" -ge 13 ] || fail "${#lines[@]} of $messages messages passed"
+}
+
+@test "each SDK client (v1, v2) with each server (server-everything, one of our own on v2): a session with no finding" {
+    needs_peers
+    cd "$BATS_TEST_TMPDIR"
+    local client server n=0
+    local v1=(env MCP_SESSION=tools node "$TESTS_DIR/drivers/mcp-session.mjs")
+    local v2=(node "$TESTS_DIR/drivers/mcp-v2-session.mjs")
+    for client in v1 v2; do
+        for server in "$PEERS/server-everything/dist/index.js stdio" "$TESTS_DIR/drivers/mcp-v2-server.mjs"; do
+            n=$((n + 1))
+            local -n run_client=$client
+            # shellcheck disable=SC2086 # the server's command is words
+            run -0 --separate-stderr "${run_client[@]}" acp-tap --out="cap$n.jsonl" -- node $server
+            assert_output '[{"type":"text","text":"Echo: hi"}]'
+            run -0 --separate-stderr acp-validate "cap$n.jsonl"
+            [ "$stderr" = "" ] || fail "$client with $server: $stderr"
+            # the session as the client's SDK began it: initialize, its result, initialized
+            run -0 jq -r 'select(.seq) | .message.method // "result"' "cap$n.jsonl"
+            assert_line --index 0 initialize
+            assert_line --index 2 notifications/initialized
+        done
+    done
 }
 
 @test "the SDK client and server-everything: progress, and the progress server-everything still sends after a cancellation" {

@@ -3,7 +3,8 @@
 // of tools, resources and prompts, a call of the echo tool, then the end of the session. Prints
 // the tool's answer. With MCP_SESSION=progress, a call of server-everything's long running
 // operation with progress instead, then one the client cancels at its first progress; prints
-// the progress it saw. Usage: [MCP_SESSION=progress] node mcp-session.mjs COMMAND [ARG]...
+// the progress it saw. With MCP_SESSION=tools, the list of tools and the call of echo alone (what
+// a server of tools alone offers). Usage: [MCP_SESSION=progress|tools] node mcp-session.mjs COMMAND...
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 
@@ -30,10 +31,14 @@ async function progressSession() {
 if (process.env.MCP_SESSION === "progress") {
     await progressSession();
 } else {
-    await client.ping();
-    await client.listTools();
-    await client.listResources();
-    await client.listPrompts();
+    if (process.env.MCP_SESSION !== "tools") {
+        await client.ping();
+        await client.listTools();
+        await client.listResources();
+        await client.listPrompts();
+    } else {
+        await client.listTools();
+    }
     const answer = await client.callTool({ name: "echo", arguments: { message: "hi" } });
     console.log(JSON.stringify(answer.content));
 }
