@@ -69,6 +69,38 @@ needs_peers() {
     done
 }
 
+@test "a v2 client of both eras probes with server/discover, falls back to initialize, and the session is checked from there" {
+    needs_peers
+    cd "$BATS_TEST_TMPDIR"
+    local server n=0
+    for server in "$PEERS/server-everything/dist/index.js stdio" "$TESTS_DIR/drivers/mcp-v2-server.mjs"; do
+        n=$((n + 1))
+        # shellcheck disable=SC2086 # the server's command is words
+        MCP_ERA=auto run -0 --separate-stderr node "$TESTS_DIR/drivers/mcp-v2-session.mjs" \
+            acp-tap --out="cap$n.jsonl" -- node $server
+        assert_output '[{"type":"text","text":"Echo: hi"}]'
+        # on stdio the SDK probes a server of its own, which answers as a legacy one, then
+        # starts another for its session of initialize: two sessions in the capture
+        run -0 jq -r '"\(.session) \(.event // .message.method // .message.error.code // "result")"' "cap$n.jsonl"
+        [ "$(cut -d' ' -f2 <<<"$output" | head -5 | tr '\n' ' ')" = "start server/discover -32601 end start " ] || fail "$output"
+        [ "$(cut -d' ' -f1 <<<"$output" | uniq | wc -l)" -eq 2 ] || fail "$output"
+        run -0 --separate-stderr acp-validate "cap$n.jsonl"
+        [ "$stderr" = "" ] || fail "$server: $stderr"
+    done
+    # in one session (one connection), the fallback makes it a session of initialize after all:
+    # its lifecycle is checked from there, and it is no session of 2026-07-28
+    local meta='"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}'
+    {
+        started d
+        record d 0 in '{"jsonrpc":"2.0","id":"probe","method":"server/discover","params":{'"$meta"'}}'
+        record d 0 out '{"jsonrpc":"2.0","id":"probe","error":{"code":-32601,"message":"Method not found"}}'
+        record d 1 in '{"jsonrpc":"2.0","id":1,"method":"tools/list"}'
+        record d 1 out '{"jsonrpc":"2.0","id":1,"result":{"tools":[]}}'
+    } >one.jsonl
+    run -1 --separate-stderr acp-validate one.jsonl
+    assert_equal "$stderr" "acp-validate: one.jsonl:4: error: the client sends 'tools/list' before the session was initialized: initialize comes first [mcp-initialize-first]"
+}
+
 @test "the SDK client and server-everything: progress, and the progress server-everything still sends after a cancellation" {
     needs_peers
     cd "$BATS_TEST_TMPDIR"

@@ -245,9 +245,23 @@ static void check_error_code(struct mcp_stream *s, const struct fed *f, struct p
               (long long)jv_integer_value(code));
 }
 
+/* A client of both eras probes with server/discover; a legacy server answers it with an error,
+ * and the client falls back to initialize (MCP Transports, stdio, probing): the session is no
+ * session of 2026-07-28 after all, and its lifecycle begins with that initialize. */
+static void discover_answered(struct session *sess, const struct pending *p, const struct jv *msg)
+{
+    if (p->side != SIDE_CLIENT || !jv_object_get(msg, "error") ||
+        p->method_len != strlen("server/discover") ||
+        memcmp(p->method, "server/discover", p->method_len) != 0)
+        return;
+    sess->stateless = false;
+    sess->revision[0] = '\0';
+}
+
 void mcp_lifecycle_answered(struct mcp_stream *s, const struct fed *f, struct pending *p,
                             const struct jv *msg, struct diag_sink *sink)
 {
+    discover_answered(p->session, p, msg);
     check_error_code(s, f, p, msg, sink);
     mcp_stateless_answered(s, f, p, msg, sink);
     mcp_tasks_answered(s, f, p, msg, sink);

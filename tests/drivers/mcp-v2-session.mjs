@@ -1,12 +1,16 @@
 // mcp-v2-session: a session of the TypeScript SDK's v2 client (@modelcontextprotocol/client) with
 // a stdio server started by the given command (through acp-tap, in the tests): the list of tools
-// and a call of echo, then the end of the session. Prints the tool's answer.
-// Usage: node mcp-v2-session.mjs COMMAND [ARG]...
+// and a call of echo, then the end of the session. Prints the tool's answer. MCP_ERA=auto makes it
+// a client of both eras, which probes with server/discover first (versionNegotiation's mode; the
+// SDK's default is legacy, initialize alone). Usage: [MCP_ERA=auto] node mcp-v2-session.mjs COMMAND...
 import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 
 const [command, ...args] = process.argv.slice(2);
-const client = new Client({ name: "acp-tools-tests-v2", version: "1.0.0" });
+const client = new Client(
+    { name: "acp-tools-tests-v2", version: "1.0.0" },
+    { versionNegotiation: { mode: process.env.MCP_ERA ?? "legacy" } },
+);
 await client.connect(new StdioClientTransport({ command, args, stderr: "inherit" }));
 await client.listTools();
 const answer = await client.callTool({ name: "echo", arguments: { message: "hi" } });
