@@ -69,23 +69,37 @@ needs_peers() {
     done
 }
 
-@test "a v2 client of both eras probes with server/discover, falls back to initialize, and the session is checked from there" {
+@test "a v2 client of both eras probes with server/discover: a legacy server makes it fall back to initialize, one of both eras serves 2026-07-28" {
     needs_peers
     cd "$BATS_TEST_TMPDIR"
-    local server n=0
-    for server in "$PEERS/server-everything/dist/index.js stdio" "$TESTS_DIR/drivers/mcp-v2-server.mjs"; do
-        n=$((n + 1))
-        # shellcheck disable=SC2086 # the server's command is words
-        MCP_ERA=auto run -0 --separate-stderr node "$TESTS_DIR/drivers/mcp-v2-session.mjs" \
-            acp-tap --out="cap$n.jsonl" -- node $server
+    # server-everything is legacy: on stdio the SDK probes a server process of its own, which
+    # answers as a legacy one, then starts another for its session of initialize
+    MCP_ERA=auto run -0 --separate-stderr node "$TESTS_DIR/drivers/mcp-v2-session.mjs" \
+        acp-tap --out=legacy.jsonl -- node "$PEERS/server-everything/dist/index.js" stdio
+    assert_output '[{"type":"text","text":"Echo: hi"}]'
+    run -0 jq -r '"\(.session) \(.event // .message.method // .message.error.code // "result")"' legacy.jsonl
+    [ "$(cut -d' ' -f2 <<<"$output" | head -6 | tr '\n' ' ')" = "start server/discover -32601 end start initialize " ] || fail "$output"
+    [ "$(cut -d' ' -f1 <<<"$output" | uniq | wc -l)" -eq 2 ] || fail "$output"
+    run -0 --separate-stderr acp-validate legacy.jsonl
+    [ "$stderr" = "" ] || fail "$stderr"
+    # our v2 server serves both eras: the probe's answer makes a session of 2026-07-28, whose
+    # every request carries its _meta; the client pinned to 2026-07-28 makes the same
+    local era
+    for era in auto 2026-07-28; do
+        MCP_ERA=$era run -0 --separate-stderr node "$TESTS_DIR/drivers/mcp-v2-session.mjs" \
+            acp-tap --out="$era.jsonl" -- node "$TESTS_DIR/drivers/mcp-v2-server.mjs"
         assert_output '[{"type":"text","text":"Echo: hi"}]'
-        # on stdio the SDK probes a server of its own, which answers as a legacy one, then
-        # starts another for its session of initialize: two sessions in the capture
-        run -0 jq -r '"\(.session) \(.event // .message.method // .message.error.code // "result")"' "cap$n.jsonl"
-        [ "$(cut -d' ' -f2 <<<"$output" | head -5 | tr '\n' ' ')" = "start server/discover -32601 end start " ] || fail "$output"
-        [ "$(cut -d' ' -f1 <<<"$output" | uniq | wc -l)" -eq 2 ] || fail "$output"
-        run -0 --separate-stderr acp-validate "cap$n.jsonl"
-        [ "$stderr" = "" ] || fail "$server: $stderr"
+        run -0 jq -r 'select(.seq) | "\(.dir) \(.message.method // "result") \(.message.params._meta["io.modelcontextprotocol/protocolVersion"] // "-")"' "$era.jsonl"
+        assert_output $'in server/discover 2026-07-28\nout result -\nin tools/list 2026-07-28\nout result -\nin tools/call 2026-07-28\nout result -'
+        run -0 --separate-stderr acp-validate "$era.jsonl"
+        [ "$stderr" = "" ] || fail "$era: $stderr"
+        # (the SDK probes in a server process of its own here too: two sessions, the second begun
+        # by tools/list). Its rules run there: a request without its _meta is told, and so is
+        # the server answering it all the same
+        [ "$(jq -r .session "$era.jsonl" | uniq | wc -l)" -eq 2 ] || fail "$(cat "$era.jsonl")"
+        run -1 --separate-stderr bash -c "jq -c 'if .message.method == \"tools/call\" then del(.message.params._meta) else . end' '$era.jsonl' | acp-validate"
+        [ "$(grep -c '\[mcp-request-meta\]$' <<<"$stderr")" -eq 1 ] || fail "$stderr"
+        [ "$(grep -c '\[mcp-meta-accepted\]$' <<<"$stderr")" -eq 1 ] || fail "$stderr"
     done
     # in one session (one connection), the fallback makes it a session of initialize after all:
     # its lifecycle is checked from there, and it is no session of 2026-07-28
