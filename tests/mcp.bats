@@ -378,9 +378,9 @@ acp-validate: <stdin>:1: error: a batch holds messages, not an integer [jsonrpc-
             record "$rev" 1 in '{"jsonrpc":"2.0","method":"notifications/initialized"}'
         fi
         record "$rev" 2 in '{"jsonrpc":"2.0","id":1,"method":"tools/list"'"$meta"'}'
-        record "$rev" 3 out '{"jsonrpc":"2.0","id":1,"result":{"tools":[]}}'
+        record "$rev" 3 out '{"jsonrpc":"2.0","id":1,"result":{"tools":[],"resultType":"complete"}}'
         record "$rev" 4 in '{"jsonrpc":"2.0","id":1,"method":"tools/list"'"$meta"'}'
-        record "$rev" 5 out '{"jsonrpc":"2.0","id":1,"result":{"tools":[]}}'
+        record "$rev" 5 out '{"jsonrpc":"2.0","id":1,"result":{"tools":[],"resultType":"complete"}}'
     done >"$BATS_TEST_TMPDIR/cap.jsonl"
     local cap=$BATS_TEST_TMPDIR/cap.jsonl
     run -1 --separate-stderr acp-validate "$cap"
@@ -536,7 +536,7 @@ started() {
         # 2026-07-28 has no lifecycle: each request says its version
         started c
         record c 6 in '{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}'
-        record c 6 out '{"jsonrpc":"2.0","id":1,"result":{"tools":[]}}'
+        record c 6 out '{"jsonrpc":"2.0","id":1,"result":{"tools":[],"resultType":"complete"}}'
     } >"$BATS_TEST_TMPDIR/cap.jsonl"
     run -1 --separate-stderr acp-validate "$BATS_TEST_TMPDIR/cap.jsonl"
     run -0 told "$stderr"
@@ -690,24 +690,28 @@ EOF2
 EOF2
 }
 
-@test "2026-07-28: each request's _meta, -32602 for one without, no request of the server, no response of the client, ping gone, -32022's versions" {
+@test "2026-07-28: each request's _meta, -32602 for one without, no request of the server, no response of the client, ping gone, -32022's versions, each result's type" {
     local meta='"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}'
     {
         started n
         record n 0 in '{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{'"$meta"'}}'
-        record n 0 out '{"jsonrpc":"2.0","id":1,"result":{"tools":[]}}'
+        record n 0 out '{"jsonrpc":"2.0","id":1,"result":{"tools":[],"resultType":"complete","ttlMs":0}}'
         record n 1 in '{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"x","_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}'
-        record n 1 out '{"jsonrpc":"2.0","id":2,"result":{"content":[]}}'
+        record n 1 out '{"jsonrpc":"2.0","id":2,"result":{"content":[],"resultType":"complete"}}'
         record n 2 in '{"jsonrpc":"2.0","id":3,"method":"resources/read","params":{"uri":"x:y"}}'
         record n 2 out '{"jsonrpc":"2.0","id":3,"error":{"code":-32602,"message":"no _meta"}}'
         record n 3 in '{"jsonrpc":"2.0","id":4,"method":"ping","params":{'"$meta"'}}'
-        record n 3 out '{"jsonrpc":"2.0","id":4,"result":{}}'
+        record n 3 out '{"jsonrpc":"2.0","id":4,"result":{"resultType":"complete"}}'
         record n 4 out '{"jsonrpc":"2.0","id":0,"method":"sampling/createMessage","params":{}}'
         record n 4 in '{"jsonrpc":"2.0","id":0,"result":{"role":"assistant"}}'
         record n 5 in '{"jsonrpc":"2.0","id":5,"method":"tools/list","params":{'"$meta"'}}'
         record n 5 out '{"jsonrpc":"2.0","id":5,"error":{"code":-32022,"message":"Unsupported protocol version","data":{"supported":["2026-07-28"]}}}'
         record n 5 in '{"jsonrpc":"2.0","id":6,"method":"tools/list","params":{'"$meta"'}}'
         record n 5 out '{"jsonrpc":"2.0","id":6,"error":{"code":-32022,"message":"Unsupported protocol version"}}'
+        record n 6 in '{"jsonrpc":"2.0","id":7,"method":"tools/list","params":{'"$meta"'}}'
+        record n 6 out '{"jsonrpc":"2.0","id":7,"result":{"tools":[]}}'
+        record n 6 in '{"jsonrpc":"2.0","id":8,"method":"tools/list","params":{'"$meta"'}}'
+        record n 6 out '{"jsonrpc":"2.0","id":8,"result":{"tools":[],"resultType":"done","ttlMs":-1}}'
     } >"$BATS_TEST_TMPDIR/cap.jsonl"
     run -1 --separate-stderr acp-validate "$BATS_TEST_TMPDIR/cap.jsonl"
     run -0 told "$stderr"
@@ -719,10 +723,13 @@ EOF2
 10 error: the server sends the request 'sampling/createMessage': 2026-07-28 asks the client with InputRequiredResult instead [mcp-server-request]
 11 error: the client answers a request, which no server of 2026-07-28 sends [mcp-client-response]
 15 error: an unsupported protocol version error (-32022) without data.supported, the versions the server supports [mcp-version-error]
+17 error: a result without its resultType [mcp-result-type]
+19 error: a resultType neither complete nor input_required [mcp-result-type]
+19 error: ttlMs must be a number of milliseconds, 0 or more [mcp-ttl]
 EOF2
     # none of it in a session of 2025-06-18
     run -0 --separate-stderr acp-validate --mcp-revision=2025-06-18 "$BATS_TEST_TMPDIR/cap.jsonl"
-    [ "$(grep -c 'mcp-request-meta\|mcp-meta-accepted\|mcp-removed\|mcp-server-request\|mcp-client-response\|mcp-version-error' <<<"$stderr")" -eq 0 ] || fail "$stderr"
+    [ "$(grep -c 'mcp-request-meta\|mcp-meta-accepted\|mcp-removed\|mcp-server-request\|mcp-client-response\|mcp-version-error\|mcp-result-type\|mcp-ttl' <<<"$stderr")" -eq 0 ] || fail "$stderr"
 }
 
 @test "tasks: a task begins working, is told one of its five statuses, and never leaves a terminal one" {

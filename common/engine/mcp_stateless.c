@@ -91,9 +91,29 @@ static void check_version_error(const struct fed *f, const struct jv *error, str
                   "versions the server supports");
 }
 
+/* A result of 2026-07-28 says its type (complete, or input_required for a multi round-trip
+ * request's interim result), and a time to live it gives is not negative. */
+static void check_result(const struct fed *f, const struct jv *result, struct diag_sink *sink)
+{
+    const struct jv *type = jv_object_get(result, "resultType");
+    const char *name = jv_string_value(type);
+    if (!jv_is_string(type))
+        diag_emit(sink, &f->m->at, "mcp-result-type", "a result without its resultType");
+    else if (strlen(name) != jv_string_length(type) ||
+             (strcmp(name, "complete") != 0 && strcmp(name, "input_required") != 0))
+        diag_emit(sink, &f->m->at, "mcp-result-type",
+                  "a resultType neither complete nor input_required");
+    const struct jv *ttl = jv_object_get(result, "ttlMs");
+    if (ttl && !(jv_is_number(ttl) && jv_number_value(ttl) >= 0))
+        diag_emit(sink, &f->m->at, "mcp-ttl", "ttlMs must be a number of milliseconds, 0 or more");
+}
+
 void mcp_stateless_answered(struct mcp_stream *s, const struct fed *f, const struct pending *p,
                             const struct jv *msg, struct diag_sink *sink)
 {
+    const struct jv *result = jv_object_get(msg, "result");
+    if (jv_is_object(result) && p->side != SIDE_SERVER && of_2026(s, p->session))
+        check_result(f, result, sink); /* the server's: a client's is told already */
     const struct jv *error = jv_object_get(msg, "error");
     const struct jv *code = jv_object_get(error, "code");
     if (jv_is_integer(code) && jv_integer_value(code) == -32022 && of_2026(s, p->session))

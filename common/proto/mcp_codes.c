@@ -124,6 +124,14 @@ const struct diag_code mcp_codes[] = {
      "UnsupportedProtocolVersionError, -32022, listing the versions it supports in "
      "data.supported, an array of strings, from which the client picks one to retry (MCP "
      "Versioning and Compatibility; 2026-07-28)."},
+    {"mcp-result-type", "error", "a result of 2026-07-28 without a known resultType",
+     "A result MUST include resultType, complete for an ordinary result or input_required for "
+     "a multi round-trip request's interim one, and a client MUST hold any other value invalid "
+     "(MCP Base Protocol, Responses; 2026-07-28). Earlier revisions have none, and are not "
+     "checked."},
+    {"mcp-ttl", "error", "a negative ttlMs",
+     "Servers MUST provide a ttlMs, the time a result stays fresh, that is 0 or more (MCP "
+     "Server Utilities, Caching; 2026-07-28): a result whose ttlMs is negative, or no number."},
     {"mcp-server-request", "error", "a request of the server in 2026-07-28",
      "From 2026-07-28 the server asks the client for roots, sampling or elicitation with an "
      "InputRequiredResult to the client's request, and MUST NOT send requests of its own (MCP "
