@@ -758,3 +758,18 @@ EOF2
 14 error: a task's status is none of working, input_required, completed, failed and cancelled [mcp-task-status]
 EOF2
 }
+
+@test "capabilities: completion/complete needs the server's completions from 2025-03-26, which added it" {
+    local rev
+    for rev in 2024-11-05 2025-03-26; do
+        started "$rev"
+        record "$rev" 0 in '{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"'"$rev"'","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}'
+        record "$rev" 0 out '{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"'"$rev"'","capabilities":{"prompts":{}},"serverInfo":{"name":"s","version":"1"}}}'
+        record "$rev" 0 in '{"jsonrpc":"2.0","method":"notifications/initialized"}'
+        record "$rev" 1 in '{"jsonrpc":"2.0","id":1,"method":"completion/complete","params":{"ref":{"type":"ref/prompt","name":"p"},"argument":{"name":"a","value":"x"}}}'
+        record "$rev" 1 out '{"jsonrpc":"2.0","id":1,"result":{"completion":{"values":[]}}}'
+    done >"$BATS_TEST_TMPDIR/cap.jsonl"
+    run -1 --separate-stderr acp-validate "$BATS_TEST_TMPDIR/cap.jsonl"
+    run -0 told "$stderr"
+    assert_output "11 error: 'completion/complete' needs the server's capability completions, not declared [mcp-capability]"
+}

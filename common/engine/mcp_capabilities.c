@@ -74,6 +74,10 @@ static const struct need of_server[] = {
     {NULL, 0},
 };
 
+/* completion/complete needs the server's completions from 2025-03-26, which added the capability
+ * (2024-11-05 had the method without one). */
+static const struct need completion = {"completion/complete", COMPLETIONS};
+
 /* A server's, and what they need of the client. Its notifications need its own capabilities,
  * which of_own lists. */
 static const struct need of_client[] = {
@@ -114,11 +118,16 @@ uint32_t mcp_capabilities_of(const struct jv *declared)
     return set;
 }
 
-static const struct need *need_of(const struct need *table, const struct jv *method)
+static bool named(const struct jv *method, const char *name)
 {
     size_t len = jv_string_length(method);
+    return strlen(name) == len && memcmp(name, jv_string_value(method), len) == 0;
+}
+
+static const struct need *need_of(const struct need *table, const struct jv *method)
+{
     for (const struct need *n = table; n->method; n++)
-        if (strlen(n->method) == len && memcmp(n->method, jv_string_value(method), len) == 0)
+        if (named(method, n->method))
             return n;
     return NULL;
 }
@@ -145,14 +154,24 @@ static void tell(const struct fed *f, const struct jv *method, int c, const char
     sb_free(&shown);
 }
 
-void mcp_capabilities_check(const struct session *sess, const struct fed *f, const struct jv *msg,
-                            enum side side, struct diag_sink *sink)
+/* What a request of the client needs of the server in a session of revision (NULL: unknown). */
+static const struct need *server_need(const struct jv *method, const char *revision)
+{
+    const struct need *n = need_of(of_server, method);
+    if (n || !revision || strcmp(revision, "2025-03-26") < 0)
+        return n;
+    return named(method, completion.method) ? &completion : NULL;
+}
+
+void mcp_capabilities_check(struct mcp_stream *s, const struct session *sess, const struct fed *f,
+                            const struct jv *msg, enum side side, struct diag_sink *sink)
 {
     const struct jv *method = jv_object_get(msg, "method");
     if (!jv_is_string(method) || !sess->capabilities_known || side == SIDE_UNKNOWN)
         return;
     bool from_client = side == SIDE_CLIENT;
-    const struct need *n = need_of(from_client ? of_server : of_client, method);
+    const struct need *n = from_client ? server_need(method, mcp_session_revision(s, sess))
+                                       : need_of(of_client, method);
     if (n && !((from_client ? sess->server_capabilities : sess->client_capabilities) &
                (1u << n->capability))) {
         tell(f, method, n->capability, from_client ? "server's" : "client's", sink);

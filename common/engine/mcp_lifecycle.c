@@ -168,7 +168,7 @@ void mcp_lifecycle_check(struct mcp_stream *s, struct session *sess, const struc
                 mcp_capabilities_of(jv_object_get(jv_object_get(msg, "params"), "capabilities"));
         }
     }
-    mcp_capabilities_check(sess, f, msg, side, sink);
+    mcp_capabilities_check(s, sess, f, msg, side, sink);
     mcp_stateless_check(s, sess, f, msg, side, sink);
     if (!has_lifecycle(s, sess))
         return;

@@ -166,8 +166,8 @@ void mcp_progress_check(struct mcp_stream *s, const struct fed *f, const struct 
 uint32_t mcp_capabilities_of(const struct jv *declared);
 /* msg, a request or notification of side: of a capability the other side (or, for some
  * notifications, its sender) declared, once both are known. */
-void mcp_capabilities_check(const struct session *sess, const struct fed *f, const struct jv *msg,
-                            enum side side, struct diag_sink *sink);
+void mcp_capabilities_check(struct mcp_stream *s, const struct session *sess, const struct fed *f,
+                            const struct jv *msg, enum side side, struct diag_sink *sink);
 
 /* 2026-07-28 (mcp_stateless.c): msg, any message of side, in a session of that revision. */
 void mcp_stateless_check(struct mcp_stream *s, const struct session *sess, const struct fed *f,
