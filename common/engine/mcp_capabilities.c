@@ -118,16 +118,10 @@ uint32_t mcp_capabilities_of(const struct jv *declared)
     return set;
 }
 
-static bool named(const struct jv *method, const char *name)
-{
-    size_t len = jv_string_length(method);
-    return strlen(name) == len && memcmp(name, jv_string_value(method), len) == 0;
-}
-
 static const struct need *need_of(const struct need *table, const struct jv *method)
 {
     for (const struct need *n = table; n->method; n++)
-        if (named(method, n->method))
+        if (jv_string_is(method, n->method))
             return n;
     return NULL;
 }
@@ -160,7 +154,7 @@ static const struct need *server_need(const struct jv *method, const char *revis
     const struct need *n = need_of(of_server, method);
     if (n || !revision || strcmp(revision, "2025-03-26") < 0)
         return n;
-    return named(method, completion.method) ? &completion : NULL;
+    return jv_string_is(method, completion.method) ? &completion : NULL;
 }
 
 void mcp_capabilities_check(struct mcp_stream *s, const struct session *sess, const struct fed *f,

@@ -15,9 +15,7 @@
 
 static bool method_is(const struct jv *msg, const char *name)
 {
-    const struct jv *method = jv_object_get(msg, "method");
-    return jv_is_string(method) && jv_string_length(method) == strlen(name) &&
-           memcmp(jv_string_value(method), name, strlen(name)) == 0;
+    return jv_string_is(jv_object_get(msg, "method"), name);
 }
 
 /* Whether msg, the client's, is a request of 2026-07-28: one made without a session. */
@@ -251,8 +249,7 @@ static void check_error_code(struct mcp_stream *s, const struct fed *f, struct p
 static void discover_answered(struct session *sess, const struct pending *p, const struct jv *msg)
 {
     if (p->side != SIDE_CLIENT || !jv_object_get(msg, "error") ||
-        p->method_len != strlen("server/discover") ||
-        memcmp(p->method, "server/discover", p->method_len) != 0)
+        !mcp_pending_method_is(p, "server/discover"))
         return;
     sess->stateless = false;
     sess->revision[0] = '\0';

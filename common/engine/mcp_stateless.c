@@ -19,9 +19,8 @@ static bool of_2026(struct mcp_stream *s, const struct session *sess)
 
 static bool method_in(const struct jv *method, const char *const *names)
 {
-    size_t len = jv_string_length(method);
     for (; *names; names++)
-        if (strlen(*names) == len && memcmp(*names, jv_string_value(method), len) == 0)
+        if (jv_string_is(method, *names))
             return true;
     return false;
 }
@@ -96,11 +95,9 @@ static void check_version_error(const struct fed *f, const struct jv *error, str
 static void check_result(const struct fed *f, const struct jv *result, struct diag_sink *sink)
 {
     const struct jv *type = jv_object_get(result, "resultType");
-    const char *name = jv_string_value(type);
     if (!jv_is_string(type))
         diag_emit(sink, &f->m->at, "mcp-result-type", "a result without its resultType");
-    else if (strlen(name) != jv_string_length(type) ||
-             (strcmp(name, "complete") != 0 && strcmp(name, "input_required") != 0))
+    else if (!jv_string_is(type, "complete") && !jv_string_is(type, "input_required"))
         diag_emit(sink, &f->m->at, "mcp-result-type",
                   "a resultType neither complete nor input_required");
     const struct jv *ttl = jv_object_get(result, "ttlMs");

@@ -399,8 +399,7 @@ static void open_request(struct mcp_stream *s, const struct fed *f, const struct
     p->order = s->opened++;
     p->sent = f->m->capture.time;
     p->side = side;
-    p->initialize = side == SIDE_CLIENT && jv_is_string(method) &&
-                    strcmp(jv_string_value(method), "initialize") == 0;
+    p->initialize = side == SIDE_CLIENT && jv_string_is(method, "initialize");
     list_append(&s->waiting, p);
     p->sprev = sess->last;
     *(sess->last ? &sess->last->snext : &sess->first) = p;

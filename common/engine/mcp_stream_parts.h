@@ -142,6 +142,13 @@ bool mcp_session_holds_ids(struct mcp_stream *s, const struct session *sess);
 bool mcp_request_ended(struct mcp_stream *s, const struct fed *f, enum side asker,
                        const struct jv *id);
 
+/* Whether p's method is name (what is kept of it: a longer one is no name of MCP's). */
+static inline bool mcp_pending_method_is(const struct pending *p, const char *name)
+{
+    return p->has_method && p->method_len == strlen(name) &&
+           memcmp(p->method, name, p->method_len) == 0;
+}
+
 /* What a diagnostic quotes of a request's method: made safe to show; valid until the next call. */
 const char *mcp_method_shown(struct mcp_stream *s, const struct pending *p);
 

@@ -12,9 +12,10 @@
 
 enum status { WORKING, INPUT_REQUIRED, COMPLETED, FAILED, CANCELLED, NO_STATUS };
 
-static const char *const status_names[] = {"working", "failed", "completed", "input_required",
-                                           "cancelled"};
-static const enum status status_of_name[] = {WORKING, FAILED, COMPLETED, INPUT_REQUIRED, CANCELLED};
+static const char *const status_names[NO_STATUS] = {
+    [WORKING] = "working", [INPUT_REQUIRED] = "input_required", [COMPLETED] = "completed",
+    [FAILED] = "failed",   [CANCELLED] = "cancelled",
+};
 
 /* A task whose status was told, in the stream's list, oldest first. */
 struct task {
@@ -25,19 +26,15 @@ struct task {
 
 static enum status status_of(const struct jv *status)
 {
-    for (size_t i = 0; i < sizeof status_names / sizeof *status_names; i++)
-        if (jv_is_string(status) && jv_string_length(status) == strlen(status_names[i]) &&
-            memcmp(jv_string_value(status), status_names[i], strlen(status_names[i])) == 0)
-            return status_of_name[i];
-    return NO_STATUS;
+    enum status s = WORKING;
+    while (s < NO_STATUS && !jv_string_is(status, status_names[s]))
+        s++;
+    return s;
 }
 
 static const char *name_of(enum status status)
 {
-    for (size_t i = 0; i < sizeof status_names / sizeof *status_names; i++)
-        if (status_of_name[i] == status)
-            return status_names[i];
-    return "(none)";
+    return status < NO_STATUS ? status_names[status] : "(none)";
 }
 
 static bool terminal(enum status status)
@@ -104,12 +101,6 @@ static void told_status(struct mcp_stream *s, const struct fed *f, const struct 
     t->status = status;
 }
 
-static bool method_was(const struct pending *p, const char *name)
-{
-    return p->has_method && p->method_len == strlen(name) &&
-           memcmp(p->method, name, p->method_len) == 0;
-}
-
 void mcp_tasks_answered(struct mcp_stream *s, const struct fed *f, const struct pending *p,
                         const struct jv *msg, struct diag_sink *sink)
 {
@@ -119,10 +110,10 @@ void mcp_tasks_answered(struct mcp_stream *s, const struct fed *f, const struct 
     const struct jv *task = jv_object_get(result, "task");
     if (p->task_augmented && jv_is_object(task)) {
         told_status(s, f, jv_object_get(task, "taskId"), jv_object_get(task, "status"), true, sink);
-    } else if (method_was(p, "tasks/get") || method_was(p, "tasks/cancel")) {
+    } else if (mcp_pending_method_is(p, "tasks/get") || mcp_pending_method_is(p, "tasks/cancel")) {
         told_status(s, f, jv_object_get(result, "taskId"), jv_object_get(result, "status"), false,
                     sink);
-    } else if (method_was(p, "tasks/list")) {
+    } else if (mcp_pending_method_is(p, "tasks/list")) {
         const struct jv *tasks = jv_object_get(result, "tasks");
         if (jv_is_array(tasks))
             for (const struct jv *t = jv_array_first(tasks); t; t = jv_array_next(tasks, t))

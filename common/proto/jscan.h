@@ -175,6 +175,14 @@ static inline const struct jv *jv_object_get(const struct jv *obj, const char *k
 {
     return jv_object_get_len(obj, key, strlen(key));
 }
+/* Whether v is the string name (all of it: a string may hold a NUL). */
+static inline bool jv_string_is(const struct jv *v, const char *name)
+{
+    size_t len = strlen(name);
+    return jv_is_string(v) && jv_string_length(v) == len &&
+           memcmp(jv_string_value(v), name, len) == 0;
+}
+
 /* A string member, or NULL when absent or not a string. */
 static inline const char *jv_member_string(const struct jv *obj, const char *key)
 {

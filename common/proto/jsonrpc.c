@@ -14,9 +14,8 @@ enum jsonrpc_kind jsonrpc_kind_of(const struct jv *view)
 /* A method's string is compared with its length: it may hold a NUL. */
 static bool listed(const char *const *methods, const struct jv *method)
 {
-    size_t len = jv_string_length(method);
     for (const char *const *name = methods; name && *name; name++)
-        if (strlen(*name) == len && memcmp(*name, jv_string_value(method), len) == 0)
+        if (jv_string_is(method, *name))
             return true;
     return false;
 }
