@@ -18,55 +18,6 @@
 #include "engine/mcp_stream_parts.h"
 #include "proto/dialect.h"
 
-static const char *used_key(const struct hash_node *node)
-{
-    return HASH_ITEM(node, const struct used, node)->key;
-}
-
-static void ring_forget(struct key_ring *r, struct used *u)
-{
-    if (u && u->kept) {
-        hashtab_remove_hashed(&r->table, &u->node, u->hash);
-        u->kept = false;
-    }
-}
-
-static void ring_put(struct key_ring *r, size_t cap, const char *key, const char *file,
-                     unsigned long line)
-{
-    if (!r->cap) {
-        r->cap = cap;
-        r->slots = xcalloc(cap, sizeof *r->slots);
-        r->table = (struct hashtab){.key = used_key};
-    }
-    size_t hash = hashtab_hash(key);
-    ring_forget(r, HASH_ITEM(hashtab_find_hashed(&r->table, key, hash), struct used, node));
-    struct used **slot = &r->slots[r->next];
-    r->next = (r->next + 1) % r->cap;
-    ring_forget(r, *slot);
-    if (!*slot)
-        *slot = xmalloc(sizeof **slot);
-    struct used *u = *slot;
-    *u = (struct used){.file = file, .line = line, .hash = (uint32_t)hash, .kept = true};
-    snprintf(u->key, sizeof u->key, "%s", key); /* a key's form: never longer */
-    hashtab_add_hashed(&r->table, &u->node, hash);
-}
-
-static const struct used *ring_get(const struct key_ring *r, const char *key)
-{
-    return r->cap ? HASH_ITEM(hashtab_find(&r->table, key), const struct used, node) : NULL;
-}
-
-static void ring_free(struct key_ring *r)
-{
-    if (!r->cap)
-        return;
-    hashtab_free(&r->table, NULL);
-    for (size_t i = 0; i < r->cap; i++)
-        free(r->slots[i]);
-    free(r->slots);
-}
-
 static struct mcp_stream *of(struct stream *s)
 {
     return (struct mcp_stream *)s;
@@ -320,7 +271,7 @@ static void forget(struct mcp_stream *s, struct pending *p, struct diag_sink *si
     diag_emit(sink, &at, "mcp-evicted",
               "%s '%s' is forgotten, more than --max-open=%lu being in progress", whose(p),
               mcp_method_shown(s, p), s->cfg->max_open);
-    ring_put(&s->forgotten, s->cfg->max_open, p->key, p->file, p->line);
+    key_ring_put(&s->forgotten, s->cfg->max_open, p->key, p->file, p->line);
     unlink_pending(s, p);
 }
 
@@ -349,7 +300,7 @@ static bool reused(struct mcp_stream *s, const struct fed *f, const char *key, e
         unlink_pending(s, was);
         return true;
     }
-    const struct used *used = ring_get(&s->used, key);
+    const struct ring_entry *used = key_ring_get(&s->used, key);
     if (!used || !mcp_revision_has_sessions(revision_of(s, sess)))
         return false;
     at.related_file = used->file != at.file ? used->file : NULL;
@@ -483,10 +434,10 @@ static bool in_ring(struct mcp_stream *s, const struct key_ring *ring, const str
                     enum side asker, const struct jv *id)
 {
     if (asker != SIDE_UNKNOWN)
-        return ring_get(ring, request_key(s, f->session_key, asker, id));
-    return ring_get(ring, request_key(s, f->session_key, SIDE_CLIENT, id)) ||
-           ring_get(ring, request_key(s, f->session_key, SIDE_SERVER, id)) ||
-           ring_get(ring, request_key(s, f->session_key, SIDE_UNKNOWN, id));
+        return key_ring_get(ring, request_key(s, f->session_key, asker, id));
+    return key_ring_get(ring, request_key(s, f->session_key, SIDE_CLIENT, id)) ||
+           key_ring_get(ring, request_key(s, f->session_key, SIDE_SERVER, id)) ||
+           key_ring_get(ring, request_key(s, f->session_key, SIDE_UNKNOWN, id));
 }
 
 /* Whether a response with id answers a request forgotten past --max-open (said so then). */
@@ -543,7 +494,7 @@ static void answer(struct mcp_stream *s, const struct fed *f, const struct jv *m
      * holds its ids to its end */
     if (p->side != SIDE_UNKNOWN && !guessed &&
         mcp_revision_has_sessions(revision_of(s, p->session)))
-        ring_put(&s->used, s->cfg->max_open, p->key, p->file, p->line);
+        key_ring_put(&s->used, s->cfg->max_open, p->key, p->file, p->line);
     unlink_pending(s, p);
 }
 
@@ -769,8 +720,8 @@ static void mcp_stream_free(struct stream *stream)
     strmap_free(s->tokens, NULL);
     mcp_tasks_free(s);
     strmap_free(s->files, free_file);
-    ring_free(&s->used);
-    ring_free(&s->forgotten);
+    key_ring_free(&s->used);
+    key_ring_free(&s->forgotten);
     sb_free(&s->session_raw);
     sb_free(&s->request_raw);
     sb_free(&s->token_raw);

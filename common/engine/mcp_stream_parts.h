@@ -4,8 +4,8 @@
 #ifndef ACP_MCP_STREAM_PARTS_H
 #define ACP_MCP_STREAM_PARTS_H
 
-#include "base/hashtab.h"
 #include "base/keyform.h"
+#include "base/keyring.h"
 #include "base/strmap.h"
 #include "engine/stream.h"
 #include "proto/mcp.h"
@@ -73,25 +73,6 @@ struct pending {
     size_t method_len;
     char *method; /* its method's first bytes (KEY_SHOWN_BYTES at most), after key */
     char key[];   /* the pending map's: session, side, id in keyform */
-};
-
-/* A request that was answered or forgotten: where it was, under its key. */
-struct used {
-    struct hash_node node;
-    const char *file;
-    unsigned long line;
-    uint32_t hash; /* its key's (hashtab_hash) */
-    bool kept;     /* in the table: not put again since, nor forgotten */
-    char key[KEY_KEPT_BYTES + 1];
-};
-
-/* Keys remembered with where each was, the latest cap of them: the oldest is forgotten, so that
- * what is kept stays bounded. A key put again is remembered from its latest put. Each slot's
- * record is made once and used again, so that the ring allocates nothing once it is full. */
-struct key_ring {
-    struct hashtab table; /* key -> struct used */
-    struct used **slots;
-    size_t next, cap;
 };
 
 struct mcp_stream {
