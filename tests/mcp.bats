@@ -378,9 +378,9 @@ acp-validate: <stdin>:1: error: a batch holds messages, not an integer [jsonrpc-
             record "$rev" 1 in '{"jsonrpc":"2.0","method":"notifications/initialized"}'
         fi
         record "$rev" 2 in '{"jsonrpc":"2.0","id":1,"method":"tools/list"'"$meta"'}'
-        record "$rev" 3 out '{"jsonrpc":"2.0","id":1,"result":{"tools":[],"resultType":"complete"}}'
+        record "$rev" 3 out '{"jsonrpc":"2.0","id":1,"result":{"tools":[],"resultType":"complete","ttlMs":0,"cacheScope":"public"}}'
         record "$rev" 4 in '{"jsonrpc":"2.0","id":1,"method":"tools/list"'"$meta"'}'
-        record "$rev" 5 out '{"jsonrpc":"2.0","id":1,"result":{"tools":[],"resultType":"complete"}}'
+        record "$rev" 5 out '{"jsonrpc":"2.0","id":1,"result":{"tools":[],"resultType":"complete","ttlMs":0,"cacheScope":"public"}}'
     done >"$BATS_TEST_TMPDIR/cap.jsonl"
     local cap=$BATS_TEST_TMPDIR/cap.jsonl
     run -1 --separate-stderr acp-validate "$cap"
@@ -536,7 +536,7 @@ started() {
         # 2026-07-28 has no lifecycle: each request says its version
         started c
         record c 6 in '{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}'
-        record c 6 out '{"jsonrpc":"2.0","id":1,"result":{"tools":[],"resultType":"complete"}}'
+        record c 6 out '{"jsonrpc":"2.0","id":1,"result":{"tools":[],"resultType":"complete","ttlMs":0,"cacheScope":"public"}}'
     } >"$BATS_TEST_TMPDIR/cap.jsonl"
     run -1 --separate-stderr acp-validate "$BATS_TEST_TMPDIR/cap.jsonl"
     run -0 told "$stderr"
@@ -695,7 +695,7 @@ EOF2
     {
         started n
         record n 0 in '{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{'"$meta"'}}'
-        record n 0 out '{"jsonrpc":"2.0","id":1,"result":{"tools":[],"resultType":"complete","ttlMs":0}}'
+        record n 0 out '{"jsonrpc":"2.0","id":1,"result":{"tools":[],"resultType":"complete","ttlMs":0,"cacheScope":"public"}}'
         record n 1 in '{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"x","_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}'
         record n 1 out '{"jsonrpc":"2.0","id":2,"result":{"content":[],"resultType":"complete"}}'
         record n 2 in '{"jsonrpc":"2.0","id":3,"method":"resources/read","params":{"uri":"x:y"}}'
@@ -708,10 +708,10 @@ EOF2
         record n 5 out '{"jsonrpc":"2.0","id":5,"error":{"code":-32022,"message":"Unsupported protocol version","data":{"supported":["2026-07-28"]}}}'
         record n 5 in '{"jsonrpc":"2.0","id":6,"method":"tools/list","params":{'"$meta"'}}'
         record n 5 out '{"jsonrpc":"2.0","id":6,"error":{"code":-32022,"message":"Unsupported protocol version"}}'
-        record n 6 in '{"jsonrpc":"2.0","id":7,"method":"tools/list","params":{'"$meta"'}}'
-        record n 6 out '{"jsonrpc":"2.0","id":7,"result":{"tools":[]}}'
-        record n 6 in '{"jsonrpc":"2.0","id":8,"method":"tools/list","params":{'"$meta"'}}'
-        record n 6 out '{"jsonrpc":"2.0","id":8,"result":{"tools":[],"resultType":"done","ttlMs":-1}}'
+        record n 6 in '{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"x",'"$meta"'}}'
+        record n 6 out '{"jsonrpc":"2.0","id":7,"result":{"content":[]}}'
+        record n 6 in '{"jsonrpc":"2.0","id":8,"method":"tools/call","params":{"name":"x",'"$meta"'}}'
+        record n 6 out '{"jsonrpc":"2.0","id":8,"result":{"content":[],"resultType":"done","ttlMs":-1}}'
     } >"$BATS_TEST_TMPDIR/cap.jsonl"
     run -1 --separate-stderr acp-validate "$BATS_TEST_TMPDIR/cap.jsonl"
     run -0 told "$stderr"
@@ -730,6 +730,54 @@ EOF2
     # none of it in a session of 2025-06-18
     run -0 --separate-stderr acp-validate --mcp-revision=2025-06-18 "$BATS_TEST_TMPDIR/cap.jsonl"
     [ "$(grep -c 'mcp-request-meta\|mcp-meta-accepted\|mcp-removed\|mcp-server-request\|mcp-client-response\|mcp-version-error\|mcp-result-type\|mcp-ttl' <<<"$stderr")" -eq 0 ] || fail "$stderr"
+}
+
+@test "2026-07-28: caching hints and one cache scope over a list's pages, discover's versions, log messages only for a request that asked, a server's cancellation only of a subscription, subscribe gone" {
+    local meta='"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}'
+    local logged='"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/logLevel":"info"}'
+    local done='"resultType":"complete"'
+    {
+        started n
+        record n 0 in '{"jsonrpc":"2.0","id":1,"method":"server/discover","params":{'"$meta"'}}'
+        record n 0 out '{"jsonrpc":"2.0","id":1,"result":{"supportedVersions":[],"capabilities":{},'"$done"',"ttlMs":0,"cacheScope":"public"}}'
+        record n 1 in '{"jsonrpc":"2.0","id":2,"method":"tools/list","params":{'"$meta"'}}'
+        record n 1 out '{"jsonrpc":"2.0","id":2,"result":{"tools":[],'"$done"',"ttlMs":5,"cacheScope":"private","nextCursor":"p2"}}'
+        record n 2 in '{"jsonrpc":"2.0","id":3,"method":"tools/list","params":{"cursor":"p2",'"$meta"'}}'
+        record n 2 out '{"jsonrpc":"2.0","id":3,"result":{"tools":[],'"$done"',"ttlMs":5,"cacheScope":"public"}}'
+        record n 3 in '{"jsonrpc":"2.0","id":4,"method":"resources/read","params":{"uri":"x:y",'"$meta"'}}'
+        record n 3 out '{"jsonrpc":"2.0","id":4,"result":{"contents":[],'"$done"',"cacheScope":"shared"}}'
+        record n 4 in '{"jsonrpc":"2.0","id":5,"method":"prompts/list","params":{'"$meta"'}}'
+        record n 4 out '{"jsonrpc":"2.0","id":5,"result":{"resultType":"input_required","inputRequests":{}}}'
+        record n 5 in '{"jsonrpc":"2.0","id":6,"method":"tools/call","params":{"name":"x",'"$meta"'}}'
+        record n 5 out '{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"a"}}'
+        record n 5 out '{"jsonrpc":"2.0","id":6,"result":{"content":[],'"$done"'}}'
+        record n 6 in '{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"x",'"$logged"'}}'
+        record n 6 out '{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"b"}}'
+        record n 6 out '{"jsonrpc":"2.0","id":7,"result":{"content":[],'"$done"'}}'
+        record n 7 in '{"jsonrpc":"2.0","id":8,"method":"subscriptions/listen","params":{"notifications":{"toolsListChanged":true},'"$logged"'}}'
+        record n 7 out '{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"c","_meta":{"io.modelcontextprotocol/subscriptionId":8}}}'
+        record n 8 in '{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"x",'"$meta"'}}'
+        record n 8 out '{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":9}}'
+        record n 8 out '{"jsonrpc":"2.0","id":9,"result":{"content":[],'"$done"'}}'
+        record n 9 out '{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":8}}'
+        record n 9 in '{"jsonrpc":"2.0","id":10,"method":"resources/subscribe","params":{"uri":"x:y",'"$meta"'}}'
+        record n 9 out '{"jsonrpc":"2.0","id":10,"result":{'"$done"'}}'
+    } >"$BATS_TEST_TMPDIR/cap.jsonl"
+    run -1 --separate-stderr acp-validate "$BATS_TEST_TMPDIR/cap.jsonl"
+    run -0 told "$stderr"
+    assert_output - <<'EOF2'
+3 error: the result of server/discover lists no supportedVersions [mcp-discover-result]
+7 error: a page of 'tools/list' is public, the page before private (see line 5) [mcp-cache-scope]
+9 error: a result of 'resources/read' without its ttlMs [mcp-cache-hints]
+9 error: a result of 'resources/read' without its cacheScope, public or private [mcp-cache-hints]
+13 error: notifications/message while no request in progress asks for log messages (_meta's io.modelcontextprotocol/logLevel) [mcp-log-unrequested]
+19 error: notifications/message on a subscription's stream: a log message belongs to the request that asked for it [mcp-log-unrequested]
+21 error: the server cancels a request of the client other than subscriptions/listen: from 2026-07-28 a server cancels only a subscription (subscriptions/listen) in progress [mcp-server-cancel]
+24 warning: 'resources/subscribe' is gone from 2026-07-28 [mcp-removed]
+EOF2
+    # the subscription the server tore down is owed no response; none of it in 2025-06-18
+    run -0 --separate-stderr acp-validate --mcp-revision=2025-06-18 "$BATS_TEST_TMPDIR/cap.jsonl"
+    [ "$(grep -c 'mcp-discover-result\|mcp-cache\|mcp-log-unrequested\|mcp-server-cancel' <<<"$stderr")" -eq 0 ] || fail "$stderr"
 }
 
 @test "tasks: a task begins working, is told one of its five statuses, and never leaves a terminal one" {

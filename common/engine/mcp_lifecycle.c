@@ -220,29 +220,6 @@ static void initialize_answered(const struct fed *f, struct pending *p, const st
     sess->capabilities_known = true;
 }
 
-/* From 2026-07-28 MCP allocates -32020 to -32099 itself, the codes it defines one by one, and
- * never reuses those of earlier revisions (-32002, -32042). */
-static bool code_reserved_by_mcp(long long code)
-{
-    if (code == -32002 || code == -32042)
-        return true;
-    return code >= -32099 && code <= -32020 && code < -32022;
-}
-
-/* An error's code, as the session's revision allows it. */
-static void check_error_code(struct mcp_stream *s, const struct fed *f, struct pending *p,
-                             const struct jv *msg, struct diag_sink *sink)
-{
-    const struct jv *code = jv_object_get(jv_object_get(msg, "error"), "code");
-    const char *revision = mcp_session_revision(s, p->session);
-    if (!jv_is_integer(code) || !revision || strcmp(revision, "2026-07-28") < 0 ||
-        !code_reserved_by_mcp(jv_integer_value(code)))
-        return;
-    diag_emit(sink, &f->m->at, "mcp-error-code",
-              "error.code %lld is one MCP reserves in a session of 2026-07-28",
-              (long long)jv_integer_value(code));
-}
-
 /* A client of both eras probes with server/discover; a legacy server answers it with an error,
  * and the client falls back to initialize (MCP Transports, stdio, probing): the session is no
  * session of 2026-07-28 after all, and its lifecycle begins with that initialize. */
@@ -259,8 +236,8 @@ void mcp_lifecycle_answered(struct mcp_stream *s, const struct fed *f, struct pe
                             const struct jv *msg, struct diag_sink *sink)
 {
     discover_answered(p->session, p, msg);
-    check_error_code(s, f, p, msg, sink);
     mcp_stateless_answered(s, f, p, msg, sink);
+    mcp_caching_answered(s, f, p, msg, sink);
     mcp_tasks_answered(s, f, p, msg, sink);
     if (p->initialize)
         initialize_answered(f, p, msg, sink);

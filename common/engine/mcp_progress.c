@@ -22,7 +22,7 @@ void mcp_progress_opened(struct mcp_stream *s, const struct fed *f, struct pendi
     const struct jv *token = token_of_request(msg);
     if (!token)
         return;
-    const char *key = mcp_scoped_key(s, f, p->side, token);
+    const char *key = mcp_scoped_key(s, f, mcp_side_scope(p->side), token);
     struct pending *was = strmap_get(s->tokens, key);
     if (was) {
         struct diag_where at = f->m->at;
@@ -55,11 +55,13 @@ static struct pending *token_request(struct mcp_stream *s, const struct fed *f, 
     if (side != SIDE_UNKNOWN)
         return strmap_get(
             s->tokens,
-            mcp_scoped_key(s, f, side == SIDE_CLIENT ? SIDE_SERVER : SIDE_CLIENT, token));
+            mcp_scoped_key(s, f, mcp_side_scope(side == SIDE_CLIENT ? SIDE_SERVER : SIDE_CLIENT),
+                           token));
     static const enum side sides[] = {SIDE_CLIENT, SIDE_SERVER, SIDE_UNKNOWN};
     struct pending *latest = NULL, *found;
     for (size_t i = 0; i < 3; i++)
-        if ((found = strmap_get(s->tokens, mcp_scoped_key(s, f, sides[i], token))) &&
+        if ((found =
+                 strmap_get(s->tokens, mcp_scoped_key(s, f, mcp_side_scope(sides[i]), token))) &&
             (!latest || found->order > latest->order))
             latest = found;
     return latest;

@@ -120,15 +120,29 @@ static const char *request_key(struct mcp_stream *s, const char *session_key, en
     return key_form(&s->secret, raw->buf, raw->len, &s->request_buf, &len);
 }
 
-const char *mcp_scoped_key(struct mcp_stream *s, const struct fed *f, enum side side,
-                           const struct jv *token)
+const char *mcp_side_scope(enum side side)
+{
+    switch (side) {
+    case SIDE_CLIENT:
+        return "c";
+    case SIDE_SERVER:
+        return "s";
+    case SIDE_UNKNOWN:
+        break;
+    }
+    return "u";
+}
+
+const char *mcp_scoped_key(struct mcp_stream *s, const struct fed *f, const char *scope,
+                           const struct jv *value)
 {
     struct strbuf *raw = &s->token_raw;
     sb_reset(raw);
     sb_adds(raw, f->session_key);
     sb_addc(raw, '\x1f');
-    sb_addc(raw, (char)side);
-    add_id(raw, token);
+    sb_adds(raw, scope);
+    sb_addc(raw, '\x1f');
+    add_id(raw, value);
     size_t len;
     return key_form(&s->secret, raw->buf, raw->len, &s->token_buf, &len);
 }
@@ -249,6 +263,12 @@ const char *mcp_session_revision(struct mcp_stream *s, const struct session *ses
     return revision_of(s, sess);
 }
 
+bool mcp_session_of_2026(struct mcp_stream *s, const struct session *sess)
+{
+    const char *revision = revision_of(s, sess);
+    return revision && strcmp(revision, "2026-07-28") >= 0;
+}
+
 bool mcp_session_holds_ids(struct mcp_stream *s, const struct session *sess)
 {
     return mcp_revision_has_sessions(revision_of(s, sess));
@@ -359,6 +379,7 @@ static void open_request(struct mcp_stream *s, const struct fed *f, const struct
     p->task_augmented = jv_is_object(jv_object_get(jv_object_get(msg, "params"), "task"));
     mcp_progress_opened(s, f, p, msg, sink);
     mcp_stateless_opened(s, f, p, msg, sink);
+    mcp_caching_opened(s, f, p, msg);
     if (++s->npending > s->cfg->max_open)
         forget(s, oldest(s), sink);
 }
@@ -502,7 +523,7 @@ static void answer(struct mcp_stream *s, const struct fed *f, const struct jv *m
 static void tell_unanswered(struct mcp_stream *s, struct pending *p, const struct diag_where *end,
                             struct diag_sink *sink)
 {
-    if (p->cancelled_file)
+    if (p->cancelled_file || p->torn_down)
         return; /* the receiver of a cancellation SHOULD not answer: none is owed */
     struct diag_where at = {.file = p->file, .line = p->line};
     const char *when = "";
@@ -529,7 +550,7 @@ static void expire(struct mcp_stream *s, double now, struct diag_sink *sink)
         struct diag_where at = {.file = p->file, .line = p->line};
         char waited[32]; /* the diagnostics' own format has no %g */
         snprintf(waited, sizeof waited, "%g", s->cfg->request_timeout);
-        if (!p->cancelled_file) /* its sender has given up on it already */
+        if (!p->cancelled_file && !p->torn_down) /* given up on already */
             diag_emit(sink, &at, "mcp-request-timeout",
                       "%s '%s' has had no response for %ss (--request-timeout)", whose(p),
                       mcp_method_shown(s, p), waited);
@@ -722,6 +743,7 @@ static void mcp_stream_free(struct stream *stream)
     strmap_free(s->files, free_file);
     key_ring_free(&s->used);
     key_ring_free(&s->forgotten);
+    key_ring_free(&s->cursors);
     sb_free(&s->session_raw);
     sb_free(&s->request_raw);
     sb_free(&s->token_raw);

@@ -19,6 +19,9 @@ enum { REVISION_MAX = 32 };
 struct pending;
 struct task;
 
+/* Who may cache a result of 2026-07-28 (Server Utilities, Caching). */
+enum cache_scope { SCOPE_UNKNOWN, SCOPE_PUBLIC, SCOPE_PRIVATE };
+
 /* Where a session is in its lifecycle (up to 2025-11-25: MCP Base Protocol, Lifecycle). */
 enum phase {
     PHASE_NEW,         /* no initialize yet */
@@ -61,10 +64,16 @@ struct pending {
     unsigned twins; /* more requests in progress with its key, of a side bare lines do not say */
     double sent;    /* its record's time; NAN: unknown */
     enum side side;
-    bool told;                  /* late: in the stream's list of those told */
-    bool initialize;            /* the client's initialize */
-    bool meta_missing;          /* a request of 2026-07-28 without its required _meta fields */
-    bool task_augmented;        /* params.task: its receiver may run it as a task */
+    bool told;           /* late: in the stream's list of those told */
+    bool initialize;     /* the client's initialize */
+    bool meta_missing;   /* a request of 2026-07-28 without its required _meta fields */
+    bool task_augmented; /* params.task: its receiver may run it as a task */
+    bool log_level;      /* 2026-07-28: it asks for log messages (_meta's logLevel) */
+    bool torn_down;      /* a subscription its server ended: no response is owed */
+    /* 2026-07-28: a list's page after the first, of the cache scope of the page before, there */
+    enum cache_scope page_scope;
+    const char *page_file;
+    unsigned long page_line;
     const char *cancelled_file; /* where its sender cancelled it; NULL: it did not */
     unsigned long cancelled_line;
     char *token;     /* the key of its progress token in the stream's tokens, or NULL */
@@ -89,6 +98,7 @@ struct mcp_stream {
     struct strmap *files;      /* display name -> its copy, which the pendings point to */
     struct key_ring used;      /* requests answered, in a session that holds its ids to its end */
     struct key_ring forgotten; /* requests in progress forgotten past --max-open */
+    struct key_ring cursors;   /* the cursors of the latest pages, by list and cache scope */
     struct siphash_key secret;
     /* scratch: the keys of the message being fed before their keyform, and a method shown */
     struct strbuf session_raw, request_raw, token_raw, shown;
@@ -114,6 +124,9 @@ struct pending *mcp_request_of(struct mcp_stream *s, const struct fed *f, enum s
 /* The revision sess is checked as: --mcp-revision's, else the one it agreed on, else NULL. */
 const char *mcp_session_revision(struct mcp_stream *s, const struct session *sess);
 
+/* Whether sess is checked as 2026-07-28 or later: a revision without sessions. */
+bool mcp_session_of_2026(struct mcp_stream *s, const struct session *sess);
+
 /* Whether sess holds the ids of its requests to its end (its revision does, 2025-11-25 and
  * before), so that the stream remembers those answered (the latest --max-open). */
 bool mcp_session_holds_ids(struct mcp_stream *s, const struct session *sess);
@@ -136,10 +149,13 @@ const char *mcp_method_shown(struct mcp_stream *s, const struct pending *p);
 /* One of the stream's copies of a file's name, for a finding to point at later. */
 const char *mcp_file_copy(struct mcp_stream *s, const char *file);
 
-/* The key of a value of side's (a progress token; a task id, SIDE_UNKNOWN) in f's session, valid
- * until the next. */
-const char *mcp_scoped_key(struct mcp_stream *s, const struct fed *f, enum side side,
-                           const struct jv *token);
+/* The key of a value (a string or an integer) in a scope of f's session, valid until the next:
+ * a progress token in its requester's side's (mcp_side_scope), a task id in "task", a list's
+ * cursor in its method's and cache scope's. */
+const char *mcp_scoped_key(struct mcp_stream *s, const struct fed *f, const char *scope,
+                           const struct jv *value);
+/* The scope of the values of a side: its letter. */
+const char *mcp_side_scope(enum side side);
 
 /* Progress: p, opened by msg, asks for it (its token must be unique among those in progress). */
 void mcp_progress_opened(struct mcp_stream *s, const struct fed *f, struct pending *p,
@@ -166,6 +182,13 @@ void mcp_stateless_opened(struct mcp_stream *s, const struct fed *f, struct pend
 /* msg answered p: one without its _meta fields with -32602. */
 void mcp_stateless_answered(struct mcp_stream *s, const struct fed *f, const struct pending *p,
                             const struct jv *msg, struct diag_sink *sink);
+
+/* Caching hints of 2026-07-28 (mcp_caching.c): p, opened by msg, asks for the page after one
+ * whose cursor is remembered; msg answered p, with the hints a cacheable result carries. */
+void mcp_caching_opened(struct mcp_stream *s, const struct fed *f, struct pending *p,
+                        const struct jv *msg);
+void mcp_caching_answered(struct mcp_stream *s, const struct fed *f, const struct pending *p,
+                          const struct jv *msg, struct diag_sink *sink);
 
 /* Tasks (mcp_tasks.c): the status a response to p tells of a task, or notifications/tasks/status
  * does; the tasks' memory freed. */

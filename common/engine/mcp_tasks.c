@@ -89,7 +89,7 @@ static void told_status(struct mcp_stream *s, const struct fed *f, const struct 
     if (created && status != WORKING)
         diag_emit(sink, &f->m->at, "mcp-task-status", "a task begins %s, not working",
                   name_of(status));
-    const char *key = mcp_scoped_key(s, f, SIDE_UNKNOWN, id); /* the session's task ids */
+    const char *key = mcp_scoped_key(s, f, "task", id); /* the session's task ids */
     struct task *t = strmap_get(s->tasks, key);
     if (!t) {
         task_new(s, key, status);

@@ -141,10 +141,38 @@ const struct diag_code mcp_codes[] = {
      "The client MUST NOT write JSON-RPC responses (MCP Transports, stdio; 2026-07-28): no "
      "server of that revision sends it a request to answer. Told where the capture says who "
      "wrote the response."},
+    {"mcp-cache-hints", "error", "a cacheable result without its caching hints",
+     "Servers MUST include caching hints on the complete results of server/discover, "
+     "tools/list, prompts/list, resources/list, resources/templates/list and resources/read: "
+     "ttlMs, and cacheScope, public or private (MCP Server Utilities, Caching, Cacheable "
+     "Results; 2026-07-28). An interim result (input_required) carries none."},
+    {"mcp-cache-scope", "error", "the pages of one list in two cache scopes",
+     "Servers MUST apply the same cacheScope to all response pages for a given list request "
+     "(MCP Server Utilities, Caching, Interaction with Pagination; 2026-07-28): a page asked "
+     "for with the nextCursor of the page before is of that page's scope. The cursors of the "
+     "latest --max-open pages are remembered."},
+    {"mcp-discover-result", "error", "a result of server/discover without its versions",
+     "The result of server/discover lists the protocol versions the server supports "
+     "(supportedVersions, strings) and gives its capabilities (MCP Server, Discovery; "
+     "DiscoverResult in the schema; 2026-07-28): a client of both eras chooses its version "
+     "from the list."},
+    {"mcp-log-unrequested", "error", "a log message no request asked for",
+     "The server MUST NOT emit notifications/message for a request that does not include "
+     "io.modelcontextprotocol/logLevel in its _meta, and MUST NOT deliver it on a "
+     "subscription's stream (MCP Server Utilities, Logging, Per-request log level; "
+     "2026-07-28): told of a log message while no request of the client in progress asks for "
+     "one, or that carries a subscriptionId."},
+    {"mcp-server-cancel", "error", "a server's cancellation of no subscription",
+     "A server MUST send notifications/cancelled only referencing a subscriptions/listen "
+     "request, to tear down that subscription, and for no other purpose (MCP Base Protocol, "
+     "Cancellation; 2026-07-28): told of one naming another request, or none of the client "
+     "in progress. The subscription it ends is owed no response from there."},
     {"mcp-removed", "warning", "a method 2026-07-28 removed",
      "2026-07-28 removed ping, logging/setLevel (a request carries its log level in _meta "
-     "instead) and notifications/roots/list_changed (MCP Changelog, 2026-07-28): a peer of "
-     "that revision does not know them."},
+     "instead), notifications/roots/list_changed, resources/subscribe and "
+     "resources/unsubscribe (subscriptions/listen replaces them) and "
+     "notifications/elicitation/complete (MCP Changelog, 2026-07-28): a peer of that revision "
+     "does not know them."},
     /* Tasks (MCP Base Protocol, Utilities, Tasks; 2025-11-25; engine/mcp_tasks.c). */
     {"mcp-task-status", "error",
      "a task's status that is none, or a task that does not begin working",
