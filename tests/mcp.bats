@@ -132,6 +132,63 @@ needs_peers() {
     [ "$(jq -s 'map(select(.message.method == "notifications/progress")) | length' cap.jsonl)" -ge 4 ]
 }
 
+@test "the SDK client and server-everything: a task that asks for a clarification, whose answer the SDK's client sends without the task's related-task" {
+    needs_peers
+    cd "$BATS_TEST_TMPDIR"
+    MCP_SESSION=tasks run -0 --separate-stderr node "$TESTS_DIR/drivers/mcp-session.mjs" \
+        acp-tap --out=cap.jsonl -- node "$PEERS/server-everything/dist/index.js" stdio
+    assert_output '["taskCreated","taskStatus","result"]'
+    # the task: created working, input_required while it waits, completed; its elicitation and
+    # its tasks/result's result carry its related-task, the client's answer to the elicitation
+    # does not (a MUST of 2025-11-25 broken by the SDK's client, 1.x)
+    run -0 jq -r 'select(.message.method == "notifications/tasks/status") | .message.params.status' cap.jsonl
+    assert_line --index 0 working
+    assert_line input_required
+    assert_line --index $((${#lines[@]} - 1)) completed
+    local asked answer
+    asked=$(grep -n '"method":"elicitation/create"' cap.jsonl | cut -d: -f1)
+    answer=$(awk -v from="$asked" 'NR > from && /"action":"accept"/ { print NR; exit }' cap.jsonl)
+    run -1 --separate-stderr acp-validate cap.jsonl
+    assert_equal "$stderr" "acp-validate: cap.jsonl:$answer: error: the result of 'elicitation/create' lacks the related-task of its task (see line $asked) [mcp-related-task]"
+    run -0 jq -r 'select(.message.method == "elicitation/create") | .message.params._meta["io.modelcontextprotocol/related-task"].taskId' cap.jsonl
+    [ "$output" = "$(jq -r 'select(.message.result.task) | .message.result.task.taskId' cap.jsonl)" ] || fail "$output"
+}
+
+@test "server-everything's own departures, to a client of raw lines: a request before initialize answered, a cancelled initialize, a batch of 2025-03-26 never answered" {
+    needs_peers
+    cd "$BATS_TEST_TMPDIR"
+    local init='"method":"initialize","params":{"protocolVersion":"2025-03-26","capabilities":{},"clientInfo":{"name":"c","version":"1"}}'
+    # tools/list before initialize, which the server answers; the client cancels its initialize,
+    # which the server ought to ignore, and answers or not as the race goes
+    printf '%s\n' '{"jsonrpc":"2.0","id":1,"method":"tools/list"}' \
+        '!{"jsonrpc":"2.0","id":2,'"$init"'}' \
+        '{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":2}}' '#wait' >early
+    run -0 --separate-stderr node "$TESTS_DIR/drivers/mcp-lines.mjs" \
+        acp-tap --out=early.jsonl -- node "$PEERS/server-everything/dist/index.js" stdio <early
+    assert_line --index 0 --partial '"tools":[{"name":"echo"'
+    run -1 --separate-stderr acp-validate early.jsonl
+    local expected="early.jsonl:2: error: the client sends 'tools/list' before the session was initialized: initialize comes first [mcp-initialize-first]
+early.jsonl:5: error: the client cancels its initialize (see line 4) [mcp-initialize-cancelled]"
+    if [ "$(jq -s 'map(.message | objects | select(.id == 2 and .result)) | length' early.jsonl)" -eq 0 ]; then
+        expected+="
+early.jsonl:4: warning: the client's request 'initialize' was never answered before its session ended (see line $(wc -l <early.jsonl)) [jsonrpc-unanswered]"
+    fi
+    assert_equal "$(sed 's/^acp-validate: //' <<<"$stderr")" "$expected"
+    # a batch in a session of 2025-03-26, which MUST take batches: the server never answers it
+    printf '%s\n' '{"jsonrpc":"2.0","id":0,'"$init"'}' '{"jsonrpc":"2.0","method":"notifications/initialized"}' \
+        '[{"jsonrpc":"2.0","id":1,"method":"ping"},{"jsonrpc":"2.0","id":2,"method":"tools/list"}]' \
+        '{"jsonrpc":"2.0","id":3,"method":"ping"}' >batch
+    run -0 --separate-stderr node "$TESTS_DIR/drivers/mcp-lines.mjs" \
+        acp-tap --out=batch.jsonl -- node "$PEERS/server-everything/dist/index.js" stdio <batch
+    assert_line --index 0 --partial '"protocolVersion":"2025-03-26"'
+    run -0 --separate-stderr acp-validate batch.jsonl
+    local at end
+    at=$(grep -n '^{"tap":1.*"message":\[' batch.jsonl | cut -d: -f1)
+    end=$(wc -l <batch.jsonl)
+    assert_equal "$(sed 's/^acp-validate: //' <<<"$stderr")" "batch.jsonl:$at: warning: the client's request 'ping' was never answered before its session ended (see line $end) [jsonrpc-unanswered]
+batch.jsonl:$at: warning: the client's request 'tools/list' was never answered before its session ended (see line $end) [jsonrpc-unanswered]"
+}
+
 @test "a misbehaving server, tapped: each broken message fires its rule, and a stray print is text" {
     cd "$BATS_TEST_TMPDIR"
     cat >server <<'SERVER'
@@ -804,6 +861,43 @@ EOF2
 8 error: a task begins completed, not working [mcp-task-status]
 12 error: a task moves from completed to working [mcp-task-transition]
 14 error: a task's status is none of working, input_required, completed, failed and cancelled [mcp-task-status]
+EOF2
+}
+
+@test "tasks: the messages of a task carry its related-task, the ones that name it do not" {
+    local task='"task":{"ttl":60000}' times='"createdAt":"2025-11-25T10:30:00Z","lastUpdatedAt":"2025-11-25T10:30:00Z","ttl":60000'
+    local t1='"_meta":{"io.modelcontextprotocol/related-task":{"taskId":"T1"}}'
+    {
+        started t
+        record t 0 in '{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{"elicitation":{}},"clientInfo":{"name":"c","version":"1"}}}'
+        record t 0 out '{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-11-25","capabilities":{"tools":{},"tasks":{"list":{},"cancel":{},"requests":{"tools":{"call":{}}}}},"serverInfo":{"name":"s","version":"1"}}}'
+        record t 0 in '{"jsonrpc":"2.0","method":"notifications/initialized"}'
+        record t 1 in '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"slow",'"$task"'}}'
+        record t 1 out '{"jsonrpc":"2.0","id":1,"result":{"task":{"taskId":"T1","status":"working",'"$times"'}}}'
+        record t 2 in '{"jsonrpc":"2.0","id":2,"method":"tasks/result","params":{"taskId":"T1",'"$t1"'}}'
+        record t 2 out '{"jsonrpc":"2.0","id":0,"method":"elicitation/create","params":{"message":"which?","requestedSchema":{"type":"object","properties":{}},'"$t1"'}}'
+        record t 2 in '{"jsonrpc":"2.0","id":0,"result":{"action":"accept","content":{}}}'
+        record t 3 out '{"jsonrpc":"2.0","id":1,"method":"elicitation/create","params":{"message":"and?","requestedSchema":{"type":"object","properties":{}},"_meta":{"io.modelcontextprotocol/related-task":"T1"}}}'
+        record t 3 in '{"jsonrpc":"2.0","id":1,"result":{"action":"accept","content":{},'"$t1"'}}'
+        record t 4 out '{"jsonrpc":"2.0","method":"notifications/tasks/status","params":{"taskId":"T1","status":"completed",'"$times"','"$t1"'}}'
+        record t 4 out '{"jsonrpc":"2.0","id":2,"result":{"content":[]}}'
+        record t 5 in '{"jsonrpc":"2.0","id":3,"method":"tasks/result","params":{"taskId":"T1"}}'
+        record t 5 out '{"jsonrpc":"2.0","id":3,"result":{"content":[],"_meta":{"io.modelcontextprotocol/related-task":{"taskId":"T2"}}}}'
+        record t 6 in '{"jsonrpc":"2.0","id":4,"method":"tasks/result","params":{"taskId":"T1"}}'
+        record t 6 out '{"jsonrpc":"2.0","id":4,"result":{"content":[],'"$t1"'}}'
+        record t 7 in '{"jsonrpc":"2.0","id":5,"method":"tasks/get","params":{"taskId":"T1"}}'
+        record t 7 out '{"jsonrpc":"2.0","id":5,"result":{"taskId":"T1","status":"completed",'"$times"','"$t1"'}}'
+    } >"$BATS_TEST_TMPDIR/cap.jsonl"
+    run -1 --separate-stderr acp-validate "$BATS_TEST_TMPDIR/cap.jsonl"
+    run -0 told "$stderr"
+    assert_output - <<'EOF2'
+7 warning: a request of the tasks' methods carries _meta's io.modelcontextprotocol/related-task, though it names its task [mcp-related-task-redundant]
+9 error: the result of 'elicitation/create' lacks the related-task of its task (see line 8) [mcp-related-task]
+10 error: _meta's io.modelcontextprotocol/related-task is no object with a string taskId [mcp-related-task]
+12 warning: notifications/tasks/status carries _meta's io.modelcontextprotocol/related-task, though it names its task [mcp-related-task-redundant]
+13 error: the result of 'tasks/result' lacks the related-task of its task (see line 7) [mcp-related-task]
+15 error: the result of 'tasks/result' carries the related-task of another task than its own (see line 14) [mcp-related-task]
+19 warning: a result of the tasks' methods carries _meta's io.modelcontextprotocol/related-task, though it names its task [mcp-related-task-redundant]
 EOF2
 }
 

@@ -219,6 +219,7 @@ static void unlink_pending(struct mcp_stream *s, struct pending *p)
     strmap_remove(s->pending, p->key);
     mcp_progress_closed(s, p);
     s->npending--;
+    free(p->task_key);
     free(p);
     session_release_if_idle(s, sess);
 }
@@ -380,6 +381,7 @@ static void open_request(struct mcp_stream *s, const struct fed *f, const struct
     mcp_progress_opened(s, f, p, msg, sink);
     mcp_stateless_opened(s, f, p, msg, sink);
     mcp_caching_opened(s, f, p, msg);
+    mcp_tasks_opened(s, f, p, msg, sink);
     if (++s->npending > s->cfg->max_open)
         forget(s, oldest(s), sink);
 }

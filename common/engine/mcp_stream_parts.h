@@ -68,8 +68,9 @@ struct pending {
     bool initialize;     /* the client's initialize */
     bool meta_missing;   /* a request of 2026-07-28 without its required _meta fields */
     bool task_augmented; /* params.task: its receiver may run it as a task */
-    bool log_level;      /* 2026-07-28: it asks for log messages (_meta's logLevel) */
-    bool torn_down;      /* a subscription its server ended: no response is owed */
+    char *task_key; /* the task it belongs to, whose result carries its related-task, or NULL */
+    bool log_level; /* 2026-07-28: it asks for log messages (_meta's logLevel) */
+    bool torn_down; /* a subscription its server ended: no response is owed */
     /* 2026-07-28: a list's page after the first, of the cache scope of the page before, there */
     enum cache_scope page_scope;
     const char *page_file;
@@ -190,8 +191,11 @@ void mcp_caching_opened(struct mcp_stream *s, const struct fed *f, struct pendin
 void mcp_caching_answered(struct mcp_stream *s, const struct fed *f, const struct pending *p,
                           const struct jv *msg, struct diag_sink *sink);
 
-/* Tasks (mcp_tasks.c): the status a response to p tells of a task, or notifications/tasks/status
- * does; the tasks' memory freed. */
+/* Tasks (mcp_tasks.c): the task p, opened by msg, belongs to; the status a response to p tells
+ * of a task, or notifications/tasks/status does, and their related-task metadata; the tasks'
+ * memory freed. */
+void mcp_tasks_opened(struct mcp_stream *s, const struct fed *f, struct pending *p,
+                      const struct jv *msg, struct diag_sink *sink);
 void mcp_tasks_answered(struct mcp_stream *s, const struct fed *f, const struct pending *p,
                         const struct jv *msg, struct diag_sink *sink);
 void mcp_tasks_notified(struct mcp_stream *s, const struct fed *f, const struct jv *msg,

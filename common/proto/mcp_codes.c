@@ -187,6 +187,19 @@ const struct diag_code mcp_codes[] = {
      "one (completed, failed, cancelled) MUST NOT change (MCP Base Protocol, Utilities, Tasks, "
      "Task Status Lifecycle; 2025-11-25). The latest status told of the latest --max-open "
      "tasks is kept."},
+    {"mcp-related-task", "error", "a message of a task without its related-task metadata",
+     "All requests, notifications and responses related to a task MUST include "
+     "io.modelcontextprotocol/related-task in their _meta, an object whose taskId is the "
+     "task's (MCP Base Protocol, Utilities, Tasks, Associating Task-Related Messages; "
+     "2025-11-25): told of the result of tasks/result, which is the task's own, and of the "
+     "result of a request that carried a task's related-task (the elicitation a task waits "
+     "for), where it lacks the task's, and of related-task metadata that is no object with a "
+     "string taskId."},
+    {"mcp-related-task-redundant", "warning", "related-task metadata where the task is named",
+     "tasks/get, tasks/result and tasks/cancel name their task in params.taskId, and requestors "
+     "SHOULD NOT include related-task metadata in them; receivers SHOULD NOT include it in the "
+     "results of tasks/get, tasks/list and tasks/cancel, nor in notifications/tasks/status, "
+     "which name the task already (MCP Base Protocol, Utilities, Tasks; 2025-11-25)."},
     /* Progress (MCP Base Protocol, Utilities, Progress; engine/mcp_progress.c). */
     {"mcp-progress-token-reused", "error", "a progress token of a request still in progress",
      "Progress tokens MUST be unique across all active requests (MCP Base Protocol, "

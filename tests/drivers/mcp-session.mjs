@@ -4,14 +4,35 @@
 // the tool's answer. With MCP_SESSION=progress, a call of server-everything's long running
 // operation with progress instead, then one the client cancels at its first progress; prints
 // the progress it saw. With MCP_SESSION=tools, the list of tools and the call of echo alone (what
-// a server of tools alone offers). Usage: [MCP_SESSION=progress|tools] node mcp-session.mjs COMMAND...
+// a server of tools alone offers). With MCP_SESSION=tasks, server-everything's research query run
+// as a task (2025-11-25) that asks the client for a clarification on its way; prints the kinds of
+// the stream's messages, each run of one kind once.
+// Usage: [MCP_SESSION=progress|tools|tasks] node mcp-session.mjs COMMAND...
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 
 const [command, ...args] = process.argv.slice(2);
 const transport = new StdioClientTransport({ command, args, stderr: "inherit" });
-const client = new Client({ name: "acp-tools-tests", version: "1.0.0" });
+const tasks = process.env.MCP_SESSION === "tasks";
+const client = new Client(
+    { name: "acp-tools-tests", version: "1.0.0" },
+    { capabilities: tasks ? { elicitation: {} } : {} },
+);
+if (tasks) // the SDK refuses a handler of a capability the client does not declare
+    client.setRequestHandler(ElicitRequestSchema, async () => ({
+        action: "accept",
+        content: { interpretation: "the first" },
+    }));
 await client.connect(transport);
+
+async function tasksSession() {
+    const query = { name: "simulate-research-query", arguments: { topic: "ants", ambiguous: true } };
+    const kinds = [];
+    for await (const message of client.experimental.tasks.callToolStream(query, undefined, { task: { ttl: 60000 } }))
+        if (kinds.at(-1) !== message.type) kinds.push(message.type); // its polls are as time goes
+    console.log(JSON.stringify(kinds));
+}
 
 async function progressSession() {
     const long = { name: "trigger-long-running-operation", arguments: { duration: 0.3, steps: 3 } };
@@ -30,6 +51,8 @@ async function progressSession() {
 
 if (process.env.MCP_SESSION === "progress") {
     await progressSession();
+} else if (tasks) {
+    await tasksSession();
 } else {
     if (process.env.MCP_SESSION !== "tools") {
         await client.ping();

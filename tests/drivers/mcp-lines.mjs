@@ -1,0 +1,50 @@
+// mcp-lines: a client of raw lines, for what no SDK client sends. Starts the given command and
+// writes it the JSON-RPC lines of its own standard input, one at a time: after a request it waits
+// for the response with its id (a second at most), unless the line begins with "!", which is sent
+// at once; a line "#wait" waits for the responses to those. Then it closes the command's input
+// and waits for its end. Prints what the command wrote, a line each.
+// Usage: node mcp-lines.mjs COMMAND... <LINES
+import { spawn } from "node:child_process";
+import { createInterface } from "node:readline";
+
+const [command, ...args] = process.argv.slice(2);
+const child = spawn(command, args, { stdio: ["pipe", "pipe", "inherit"] });
+const waiting = new Map(); // id -> resolve
+createInterface({ input: child.stdout }).on("line", (line) => {
+    console.log(line);
+    let id;
+    try {
+        id = JSON.parse(line).id;
+    } catch {
+        return;
+    }
+    waiting.get(JSON.stringify(id))?.();
+});
+const ended = new Promise((resolve) => child.on("close", resolve));
+
+const lines = [];
+for await (const line of createInterface({ input: process.stdin })) lines.push(line);
+let unawaited = [];
+for (const line of lines) {
+    if (line === "#wait") {
+        await Promise.all(unawaited);
+        unawaited = [];
+        continue;
+    }
+    const now = line.startsWith("!");
+    const text = now ? line.slice(1) : line;
+    const message = JSON.parse(text);
+    const request = message.id !== undefined && message.method !== undefined;
+    const answered =
+        request &&
+        new Promise((resolve) => {
+            waiting.set(JSON.stringify(message.id), resolve);
+            setTimeout(resolve, 1000).unref();
+        });
+    child.stdin.write(text + "\n");
+    if (!request) continue;
+    if (now) unawaited.push(answered);
+    else await answered;
+}
+child.stdin.end();
+await ended;
