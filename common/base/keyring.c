@@ -1,7 +1,7 @@
 #include "base/keyring.h"
 
-#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "base/util.h"
 
@@ -21,12 +21,17 @@ static void forget(struct key_ring *r, struct ring_entry *e)
 void key_ring_put(struct key_ring *r, size_t cap, const char *key, const char *file,
                   unsigned long line)
 {
+    key_ring_put_hashed(r, cap, key, hashtab_hash(key), file, line);
+}
+
+void key_ring_put_hashed(struct key_ring *r, size_t cap, const char *key, size_t hash,
+                         const char *file, unsigned long line)
+{
     if (!r->cap) {
         r->cap = cap;
         r->slots = xcalloc(cap, sizeof *r->slots);
         r->table = (struct hashtab){.key = entry_key};
     }
-    size_t hash = hashtab_hash(key);
     forget(r, HASH_ITEM(hashtab_find_hashed(&r->table, key, hash), struct ring_entry, node));
     struct ring_entry **slot = &r->slots[r->next];
     r->next = (r->next + 1) % r->cap;
@@ -35,13 +40,22 @@ void key_ring_put(struct key_ring *r, size_t cap, const char *key, const char *f
         *slot = xmalloc(sizeof **slot);
     struct ring_entry *e = *slot;
     *e = (struct ring_entry){.file = file, .line = line, .hash = (uint32_t)hash, .kept = true};
-    snprintf(e->key, sizeof e->key, "%s", key); /* a key's form: never longer */
+    size_t len = strnlen(key, KEY_KEPT_BYTES); /* a key's form: never longer */
+    memcpy(e->key, key, len);
+    e->key[len] = '\0';
     hashtab_add_hashed(&r->table, &e->node, hash);
 }
 
 const struct ring_entry *key_ring_get(const struct key_ring *r, const char *key)
 {
-    return r->cap ? HASH_ITEM(hashtab_find(&r->table, key), const struct ring_entry, node) : NULL;
+    return r->cap ? key_ring_get_hashed(r, key, hashtab_hash(key)) : NULL;
+}
+
+const struct ring_entry *key_ring_get_hashed(const struct key_ring *r, const char *key, size_t hash)
+{
+    if (!r->cap)
+        return NULL;
+    return HASH_ITEM(hashtab_find_hashed(&r->table, key, hash), const struct ring_entry, node);
 }
 
 void key_ring_free(struct key_ring *r)

@@ -30,8 +30,13 @@ struct key_ring {
 /* Remembers key at file:line, forgetting the oldest of cap (cap > 0, the same at every put). */
 void key_ring_put(struct key_ring *r, size_t cap, const char *key, const char *file,
                   unsigned long line);
+/* The same, for a key whose hash (hashtab_hash) the caller has. */
+void key_ring_put_hashed(struct key_ring *r, size_t cap, const char *key, size_t hash,
+                         const char *file, unsigned long line);
 /* Where key was put last, or NULL when it is not among those kept. */
 const struct ring_entry *key_ring_get(const struct key_ring *r, const char *key);
+const struct ring_entry *key_ring_get_hashed(const struct key_ring *r, const char *key,
+                                             size_t hash);
 void key_ring_free(struct key_ring *r);
 
 #endif

@@ -48,10 +48,11 @@ static const char *cursor_key(struct mcp_stream *s, const struct fed *f, int met
 void mcp_caching_opened(struct mcp_stream *s, const struct fed *f, struct pending *p,
                         const struct jv *msg)
 {
+    if (p->side == SIDE_SERVER || !mcp_session_of_2026(s, p->session))
+        return;
     int method = cacheable_method(p);
     const struct jv *cursor = jv_object_get(jv_object_get(msg, "params"), "cursor");
-    if (p->side == SIDE_SERVER || !paged(method) || !jv_is_string(cursor) ||
-        !mcp_session_of_2026(s, p->session))
+    if (!paged(method) || !jv_is_string(cursor))
         return;
     for (enum cache_scope scope = SCOPE_PUBLIC; scope <= SCOPE_PRIVATE; scope++) {
         const struct ring_entry *page =
@@ -90,10 +91,11 @@ static void check_page(struct mcp_stream *s, const struct fed *f, const struct p
 void mcp_caching_answered(struct mcp_stream *s, const struct fed *f, const struct pending *p,
                           const struct jv *msg, struct diag_sink *sink)
 {
+    if (p->side == SIDE_SERVER || !mcp_session_of_2026(s, p->session))
+        return;
     const struct jv *result = jv_object_get(msg, "result");
     int method = cacheable_method(p);
-    if (!jv_is_object(result) || p->side == SIDE_SERVER || method < 0 ||
-        !mcp_session_of_2026(s, p->session))
+    if (!jv_is_object(result) || method < 0)
         return;
     /* an interim result is not cacheable; one without its type is taken as complete */
     if (jv_string_is(jv_object_get(result, "resultType"), "input_required"))

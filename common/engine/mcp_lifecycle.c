@@ -1,9 +1,8 @@
-/* What MCP asks of a session beyond the pairing of JSON-RPC (MCP Base Protocol, Lifecycle and
- * Cancellation, revisions 2024-11-05 to 2025-11-25): initialize first, nothing but ping before
- * its result, notifications/initialized before the client operates, a version in the result;
- * a cancellation naming a request of its sender in progress, never the initialize, and no
- * response after it. A session of 2026-07-28 has no lifecycle: each request carries its
- * protocol version in _meta. */
+/* A session's lifecycle (MCP Base Protocol, Lifecycle and Cancellation, revisions 2024-11-05 to
+ * 2025-11-25): initialize first, nothing but ping before its result, notifications/initialized
+ * before the client operates, a version in the result; a cancellation naming a request of its
+ * sender in progress, never the initialize, and no response after it. A session of 2026-07-28
+ * has no lifecycle: each request carries its protocol version in _meta. */
 #include <ctype.h>
 #include <string.h>
 
@@ -13,15 +12,10 @@
 /* The _meta member that marks a request of 2026-07-28 (Base Protocol, per-request fields). */
 #define REQUEST_VERSION_META "io.modelcontextprotocol/protocolVersion"
 
-static bool method_is(const struct jv *msg, const char *name)
+/* Whether msg, the client's request of method, is one of 2026-07-28: made without a session. */
+static bool stateless_request(const struct jv *msg, const struct jv *method)
 {
-    return jv_string_is(jv_object_get(msg, "method"), name);
-}
-
-/* Whether msg, the client's, is a request of 2026-07-28: one made without a session. */
-static bool stateless_request(const struct jv *msg)
-{
-    if (method_is(msg, "server/discover"))
+    if (jv_string_is(method, "server/discover"))
         return true;
     const struct jv *meta = jv_object_get(jv_object_get(msg, "params"), "_meta");
     return jv_is_string(jv_object_get(meta, REQUEST_VERSION_META));
@@ -57,10 +51,9 @@ static const char *sender_name(enum side side)
     return "a peer";
 }
 
-/* A message's method for a diagnostic, made safe to show, in shown. */
-static const char *method_of(const struct jv *msg, struct strbuf *shown)
+/* A method for a diagnostic, made safe to show, in shown. */
+static const char *method_of(const struct jv *method, struct strbuf *shown)
 {
-    const struct jv *method = jv_object_get(msg, "method");
     sb_reset(shown);
     if (jv_is_string(method))
         escape_text(shown, jv_string_value(method), jv_string_length(method), 80);
@@ -71,9 +64,9 @@ static const char *method_of(const struct jv *msg, struct strbuf *shown)
 
 /* Before initialize: the initialization MUST come first. Told once a session. */
 static void check_new(struct session *sess, const struct fed *f, const struct jv *msg,
-                      enum side side, struct diag_sink *sink)
+                      const struct jv *method, enum side side, struct diag_sink *sink)
 {
-    if (side == SIDE_CLIENT && method_is(msg, "initialize") && jv_object_get(msg, "id")) {
+    if (side == SIDE_CLIENT && jv_string_is(method, "initialize") && jv_object_get(msg, "id")) {
         sess->phase = PHASE_INITIALIZE;
         return;
     }
@@ -83,41 +76,40 @@ static void check_new(struct session *sess, const struct fed *f, const struct jv
     struct strbuf shown = STRBUF_INIT;
     diag_emit(sink, &f->m->at, "mcp-initialize-first",
               "%s sends '%s' before the session was initialized: initialize comes first",
-              sender_name(side), method_of(msg, &shown));
+              sender_name(side), method_of(method, &shown));
     sb_free(&shown);
 }
 
 /* Between initialize and notifications/initialized: the client sends only ping until the result,
  * then notifications/initialized before any other request; the server only ping. */
 static void check_initializing(struct session *sess, const struct fed *f, const struct jv *msg,
-                               enum side side, struct diag_sink *sink)
+                               const struct jv *method, enum side side, struct diag_sink *sink)
 {
-    if (side == SIDE_CLIENT && method_is(msg, "notifications/initialized")) {
+    if (side == SIDE_CLIENT && jv_string_is(method, "notifications/initialized")) {
         sess->phase = PHASE_OPERATION;
         return;
     }
-    if (!jv_object_get(msg, "id") || method_is(msg, "ping") || side == SIDE_UNKNOWN)
+    if (!jv_object_get(msg, "id") || jv_string_is(method, "ping") || side == SIDE_UNKNOWN)
         return; /* a notification, a ping, or a request of a side no line says */
     struct strbuf shown = STRBUF_INIT;
     if (side == SIDE_SERVER)
         diag_emit(sink, &f->m->at, "mcp-early-request",
                   "the server sends the request '%s' before the client's "
                   "notifications/initialized",
-                  method_of(msg, &shown));
+                  method_of(method, &shown));
     else if (sess->phase == PHASE_INITIALIZE)
         diag_emit(sink, &f->m->at, "mcp-early-request",
                   "the client sends the request '%s' before the server's result to initialize",
-                  method_of(msg, &shown));
+                  method_of(method, &shown));
     else
         diag_emit(sink, &f->m->at, "mcp-initialized-first",
                   "the client sends the request '%s' before notifications/initialized",
-                  method_of(msg, &shown));
+                  method_of(method, &shown));
     sb_free(&shown);
 }
 
-/* notifications/cancelled: of a request of its sender in progress, never the initialize. */
-static void check_cancel(struct mcp_stream *s, const struct session *sess, const struct fed *f,
-                         const struct jv *msg, enum side side, struct diag_sink *sink)
+void mcp_lifecycle_cancel(struct mcp_stream *s, const struct session *sess, const struct fed *f,
+                          const struct jv *msg, enum side side, struct diag_sink *sink)
 {
     const struct jv *id = jv_object_get(jv_object_get(msg, "params"), "requestId");
     struct pending *p = mcp_request_of(s, f, side, id);
@@ -143,40 +135,30 @@ static void check_cancel(struct mcp_stream *s, const struct session *sess, const
     }
 }
 
-void mcp_lifecycle_check(struct mcp_stream *s, struct session *sess, const struct fed *f,
-                         const struct jv *msg, struct diag_sink *sink)
+void mcp_lifecycle_request(struct session *sess, const struct jv *msg, const struct jv *method)
 {
-    enum side side = mcp_sender_side(f, msg);
-    if (!jv_object_get(msg, "method")) { /* a response: mcp_lifecycle_answered, once paired */
-        mcp_stateless_check(s, sess, f, msg, side, sink);
-        return;
+    if (stateless_request(msg, method)) {
+        stateless_version(sess, msg);
+    } else if (sess->phase == PHASE_NEW && jv_string_is(method, "initialize")) {
+        sess->started = true; /* whatever came before, the session starts here */
+        sess->client_capabilities =
+            mcp_capabilities_of(jv_object_get(jv_object_get(msg, "params"), "capabilities"));
     }
-    if (method_is(msg, "notifications/cancelled"))
-        check_cancel(s, sess, f, msg, side, sink);
-    else if (method_is(msg, "notifications/progress"))
-        mcp_progress_check(s, f, msg, side, sink);
-    else if (method_is(msg, "notifications/tasks/status"))
-        mcp_tasks_notified(s, f, msg, sink);
-    if (side == SIDE_CLIENT && jv_object_get(msg, "id")) {
-        if (stateless_request(msg))
-            stateless_version(sess, msg);
-        else if (sess->phase == PHASE_NEW && method_is(msg, "initialize")) {
-            sess->started = true; /* whatever came before, the session starts here */
-            sess->client_capabilities =
-                mcp_capabilities_of(jv_object_get(jv_object_get(msg, "params"), "capabilities"));
-        }
-    }
-    mcp_capabilities_check(s, sess, f, msg, side, sink);
-    mcp_stateless_check(s, sess, f, msg, side, sink);
+}
+
+void mcp_lifecycle_check(struct mcp_stream *s, struct session *sess, const struct fed *f,
+                         const struct jv *msg, const struct jv *method, enum side side,
+                         struct diag_sink *sink)
+{
     if (!has_lifecycle(s, sess))
         return;
     switch (sess->phase) {
     case PHASE_NEW:
-        check_new(sess, f, msg, side, sink);
+        check_new(sess, f, msg, method, side, sink);
         break;
     case PHASE_INITIALIZE:
     case PHASE_INITIALIZED:
-        check_initializing(sess, f, msg, side, sink);
+        check_initializing(sess, f, msg, method, side, sink);
         break;
     case PHASE_OPERATION:
         break;
@@ -236,9 +218,6 @@ void mcp_lifecycle_answered(struct mcp_stream *s, const struct fed *f, struct pe
                             const struct jv *msg, struct diag_sink *sink)
 {
     discover_answered(p->session, p, msg);
-    mcp_stateless_answered(s, f, p, msg, sink);
-    mcp_caching_answered(s, f, p, msg, sink);
-    mcp_tasks_answered(s, f, p, msg, sink);
     if (p->initialize)
         initialize_answered(f, p, msg, sink);
     if (!p->cancelled_file)

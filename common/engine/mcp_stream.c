@@ -18,6 +18,21 @@
 #include "engine/mcp_stream_parts.h"
 #include "proto/dialect.h"
 
+static const char *pending_key(const struct hash_node *node)
+{
+    return HASH_ITEM(node, const struct pending, node)->key;
+}
+
+static struct pending *pending_find(const struct mcp_stream *s, const char *key, size_t hash)
+{
+    return HASH_ITEM(hashtab_find_hashed(&s->pending, key, hash), struct pending, node);
+}
+
+static struct pending *pending_get(const struct mcp_stream *s, const char *key)
+{
+    return pending_find(s, key, hashtab_hash(key));
+}
+
 static struct mcp_stream *of(struct stream *s)
 {
     return (struct mcp_stream *)s;
@@ -30,7 +45,7 @@ static struct stream *mcp_stream_new(const struct engine_config *cfg, conversati
     (void)ctx;
     struct mcp_stream *s = xcalloc(1, sizeof *s);
     s->cfg = cfg;
-    s->pending = strmap_new();
+    s->pending = (struct hashtab){.key = pending_key};
     s->sessions = strmap_new();
     s->tokens = strmap_new();
     s->tasks = strmap_new();
@@ -46,12 +61,14 @@ const char *mcp_file_copy(struct mcp_stream *s, const char *file)
 {
     if (!file)
         return NULL;
+    if (s->last_file && strcmp(s->last_file, file) == 0)
+        return s->last_file;
     char *kept = strmap_get(s->files, file);
     if (!kept) {
         kept = xstrdup(file);
         strmap_put(s->files, kept, kept);
     }
-    return kept;
+    return s->last_file = kept;
 }
 
 /* The key of m's session, valid until the next message: a capture's session (with its connection,
@@ -156,7 +173,8 @@ static struct session *session_get(struct mcp_stream *s, const char *key)
  * memory. */
 static void session_release_if_idle(struct mcp_stream *s, struct session *sess)
 {
-    if (sess->first || sess->revision[0] || sess->phase != PHASE_NEW || sess->started)
+    if (sess == s->feeding || sess->first || sess->revision[0] || sess->phase != PHASE_NEW ||
+        sess->started)
         return;
     strmap_remove(s->sessions, sess->key);
     free(sess);
@@ -216,11 +234,11 @@ static void unlink_pending(struct mcp_stream *s, struct pending *p)
     *(p->sprev ? &p->sprev->snext : &sess->first) = p->snext;
     *(p->snext ? &p->snext->sprev : &sess->last) = p->sprev;
     list_remove(list_of(s, p), p);
-    strmap_remove(s->pending, p->key);
+    hashtab_remove_hashed(&s->pending, &p->node, p->hash);
     mcp_progress_closed(s, p);
     s->npending--;
     free(p->task_key);
-    free(p);
+    pool_put(&s->pool, p, p->size_class);
     session_release_if_idle(s, sess);
 }
 
@@ -292,7 +310,7 @@ static void forget(struct mcp_stream *s, struct pending *p, struct diag_sink *si
     diag_emit(sink, &at, "mcp-evicted",
               "%s '%s' is forgotten, more than --max-open=%lu being in progress", whose(p),
               mcp_method_shown(s, p), s->cfg->max_open);
-    key_ring_put(&s->forgotten, s->cfg->max_open, p->key, p->file, p->line);
+    key_ring_put_hashed(&s->forgotten, s->cfg->max_open, p->key, p->hash, p->file, p->line);
     unlink_pending(s, p);
 }
 
@@ -306,10 +324,10 @@ static struct pending *oldest(struct mcp_stream *s)
 }
 
 /* Reports an id reused by the sender of a request whose key is in progress or was answered. */
-static bool reused(struct mcp_stream *s, const struct fed *f, const char *key, enum side side,
-                   struct session *sess, struct diag_sink *sink)
+static bool reused(struct mcp_stream *s, const struct fed *f, const char *key, size_t hash,
+                   enum side side, struct diag_sink *sink)
 {
-    struct pending *was = strmap_get(s->pending, key);
+    struct pending *was = pending_find(s, key, hash);
     const char *sender = side == SIDE_SERVER ? "server" : "client";
     struct diag_where at = f->m->at;
     if (was) {
@@ -321,8 +339,8 @@ static bool reused(struct mcp_stream *s, const struct fed *f, const char *key, e
         unlink_pending(s, was);
         return true;
     }
-    const struct ring_entry *used = key_ring_get(&s->used, key);
-    if (!used || !mcp_revision_has_sessions(revision_of(s, sess)))
+    const struct ring_entry *used = key_ring_get_hashed(&s->used, key, hash);
+    if (!used || !mcp_revision_has_sessions(revision_of(s, f->session)))
         return false;
     at.related_file = used->file != at.file ? used->file : NULL;
     at.related_line = used->line;
@@ -331,12 +349,15 @@ static bool reused(struct mcp_stream *s, const struct fed *f, const char *key, e
     return true;
 }
 
-static struct pending *pending_new(const char *key, const struct jv *method)
+static struct pending *pending_new(struct mcp_stream *s, const char *key, const struct jv *method)
 {
     size_t key_len = strlen(key);
     size_t method_len =
         jv_is_string(method) ? key_shown_len(jv_string_value(method), jv_string_length(method)) : 0;
-    struct pending *p = xcalloc(1, sizeof *p + key_len + 1 + method_len + 1);
+    unsigned char size_class;
+    struct pending *p =
+        pool_get_zeroed(&s->pool, sizeof *p + key_len + 1 + method_len + 1, &size_class);
+    p->size_class = size_class;
     memcpy(p->key, key, key_len + 1);
     p->method = p->key + key_len + 1;
     p->has_method = jv_is_string(method);
@@ -353,18 +374,19 @@ static void open_request(struct mcp_stream *s, const struct fed *f, const struct
     const struct jv *method = jv_object_get(msg, "method");
     enum side side = mcp_sender_side(f, msg);
     const char *key = request_key(s, f->session_key, side, id);
-    struct session *sess = session_get(s, f->session_key);
+    size_t hash = hashtab_hash(key);
+    struct session *sess = f->session;
     if (side == SIDE_UNKNOWN) {
-        struct pending *twin = strmap_get(s->pending, key);
+        struct pending *twin = pending_find(s, key, hash);
         if (twin) { /* the other side's, or the same side's id reused: no line says which */
             twin->twins++;
             return;
         }
     } else {
-        reused(s, f, key, side, sess, sink);
+        reused(s, f, key, hash, side, sink);
     }
-    sess = session_make(s, f->session_key);
-    struct pending *p = pending_new(key, method);
+    struct pending *p = pending_new(s, key, method);
+    p->hash = (uint32_t)hash;
     p->session = sess;
     p->file = mcp_file_copy(s, f->m->at.file);
     p->line = f->m->at.line;
@@ -376,7 +398,7 @@ static void open_request(struct mcp_stream *s, const struct fed *f, const struct
     p->sprev = sess->last;
     *(sess->last ? &sess->last->snext : &sess->first) = p;
     sess->last = p;
-    strmap_put(s->pending, p->key, p);
+    hashtab_add_hashed(&s->pending, &p->node, hash);
     p->task_augmented = jv_is_object(jv_object_get(jv_object_get(msg, "params"), "task"));
     mcp_progress_opened(s, f, p, msg, sink);
     mcp_stateless_opened(s, f, p, msg, sink);
@@ -394,7 +416,7 @@ static struct pending *bare_candidates(struct mcp_stream *s, const struct fed *f
     static const enum side sides[] = {SIDE_CLIENT, SIDE_SERVER, SIDE_UNKNOWN};
     struct pending *latest = NULL;
     for (size_t i = 0; i < 3; i++) {
-        found[i] = strmap_get(s->pending, request_key(s, f->session_key, sides[i], id));
+        found[i] = pending_get(s, request_key(s, f->session_key, sides[i], id));
         if (found[i] && (!latest || found[i]->order > latest->order))
             latest = found[i];
     }
@@ -425,7 +447,7 @@ struct pending *mcp_request_of(struct mcp_stream *s, const struct fed *f, enum s
     struct pending *found[3];
     if (asker == SIDE_UNKNOWN)
         return bare_candidates(s, f, id, found);
-    return strmap_get(s->pending, request_key(s, f->session_key, asker, id));
+    return pending_get(s, request_key(s, f->session_key, asker, id));
 }
 
 static enum side side_said(enum jsonrpc_side side)
@@ -500,7 +522,7 @@ static void answer(struct mcp_stream *s, const struct fed *f, const struct jv *m
     bool guessed = false;
     struct pending *p = asker == SIDE_UNKNOWN
                             ? bare_answered(s, f, id, &guessed)
-                            : strmap_get(s->pending, request_key(s, f->session_key, asker, id));
+                            : pending_get(s, request_key(s, f->session_key, asker, id));
     if (!p) {
         if (!answers_forgotten(s, f, asker, id))
             tell_no_request(f, asker, sink);
@@ -510,14 +532,14 @@ static void answer(struct mcp_stream *s, const struct fed *f, const struct jv *m
         p->twins--;
         return;
     }
-    mcp_lifecycle_answered(s, f, p, msg, sink);
+    mcp_rules_answered(s, f, p, msg, sink);
     if (p->initialize)
         agree_revision(p->session, msg);
     /* an id is remembered as used where its sender is known, its response sure, and its session
      * holds its ids to its end */
     if (p->side != SIDE_UNKNOWN && !guessed &&
         mcp_revision_has_sessions(revision_of(s, p->session)))
-        key_ring_put(&s->used, s->cfg->max_open, p->key, p->file, p->line);
+        key_ring_put_hashed(&s->used, s->cfg->max_open, p->key, p->hash, p->file, p->line);
     unlink_pending(s, p);
 }
 
@@ -578,7 +600,7 @@ static void pair(struct mcp_stream *s, const struct fed *f, const struct jv *msg
 /* Batches are MCP's in its 2025-03-26 revision alone: it added them, 2025-06-18 took them out. */
 static void check_batch_revision(struct mcp_stream *s, const struct fed *f, struct diag_sink *sink)
 {
-    const char *revision = revision_of(s, session_get(s, f->session_key));
+    const char *revision = revision_of(s, f->session);
     if (!revision || strcmp(revision, "2025-03-26") == 0)
         return;
     struct strbuf shown = STRBUF_INIT;
@@ -610,7 +632,7 @@ static struct session *session_of(struct mcp_stream *s, const struct fed *f)
 static void follow(struct mcp_stream *s, const struct fed *f, const struct jv *msg,
                    struct diag_sink *sink)
 {
-    mcp_lifecycle_check(s, session_of(s, f), f, msg, sink);
+    mcp_rules_check(s, f, msg, sink);
     pair(s, f, msg, sink);
 }
 
@@ -623,14 +645,18 @@ static const char *mcp_stream_feed(struct stream *stream, const struct message *
     if (!isnan(m->capture.time))
         expire(s, m->capture.time, sink);
     struct fed f = {.m = m, .session_key = session_key_of(s, m), .side = capture_side(m)};
+    f.session = session_of(s, &f);
+    s->feeding = f.session; /* no request of it that ends frees it before the message is done */
     if (!jv_is_array(m->view)) {
         follow(s, &f, m->view, sink);
-        return NULL;
+    } else {
+        check_batch_revision(s, &f, sink);
+        for (const struct jv *e = jv_array_first(m->view); e; e = jv_array_next(m->view, e))
+            if (jv_is_object(e))
+                follow(s, &f, e, sink);
     }
-    check_batch_revision(s, &f, sink);
-    for (const struct jv *e = jv_array_first(m->view); e; e = jv_array_next(m->view, e))
-        if (jv_is_object(e))
-            follow(s, &f, e, sink);
+    s->feeding = NULL;
+    session_release_if_idle(s, f.session);
     return NULL;
 }
 
@@ -738,7 +764,8 @@ static void mcp_stream_free(struct stream *stream)
         unlink_pending(s, s->waiting.first);
     while (s->told.first)
         unlink_pending(s, s->told.first);
-    strmap_free(s->pending, NULL);
+    hashtab_free(&s->pending, NULL);
+    pool_free(&s->pool);
     strmap_free(s->sessions, free);
     strmap_free(s->tokens, NULL);
     mcp_tasks_free(s);

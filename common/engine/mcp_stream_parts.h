@@ -1,11 +1,13 @@
 /* What MCP's stream shares between its files: mcp_stream.c pairs requests and responses, session
- * by session; mcp_lifecycle.c checks what MCP asks of a session beyond the pairing (its
- * initialization, cancellation). Private to them. */
+ * by session; mcp_rules.c hands each message to MCP's rules beyond the pairing, each in a file of
+ * its own (mcp_lifecycle.c, mcp_progress.c, mcp_capabilities.c, mcp_stateless.c, mcp_caching.c,
+ * mcp_tasks.c). Private to them. */
 #ifndef ACP_MCP_STREAM_PARTS_H
 #define ACP_MCP_STREAM_PARTS_H
 
 #include "base/keyform.h"
 #include "base/keyring.h"
+#include "base/pool.h"
 #include "base/strmap.h"
 #include "engine/stream.h"
 #include "proto/mcp.h"
@@ -52,6 +54,9 @@ struct pending_list {
  * and those told late already (--request-timeout), both in the order of their records, and in its
  * session's. */
 struct pending {
+    struct hash_node node;         /* in the stream's table of those in progress, by key */
+    uint32_t hash;                 /* its key's (hashtab_hash) */
+    unsigned char size_class;      /* in the stream's pool */
     struct pending *prev, *next;   /* in the stream's list */
     struct pending *sprev, *snext; /* in its session's */
     struct session *session;
@@ -87,7 +92,8 @@ struct pending {
 
 struct mcp_stream {
     const struct engine_config *cfg;
-    struct strmap *pending; /* key -> struct pending */
+    struct hashtab pending; /* key -> struct pending */
+    struct pool pool;       /* the pendings' records, made once a size and used again */
     struct pending_list waiting, told;
     size_t npending;
     unsigned long long opened;           /* requests opened so far: the next one's order */
@@ -97,6 +103,8 @@ struct mcp_stream {
     struct task *first_task, *last_task; /* the tasks, oldest told first */
     size_t ntasks;
     struct strmap *files;      /* display name -> its copy, which the pendings point to */
+    const char *last_file;     /* the copy given last: a file's messages come together */
+    struct session *feeding;   /* the session of the message being fed: kept to its end */
     struct key_ring used;      /* requests answered, in a session that holds its ids to its end */
     struct key_ring forgotten; /* requests in progress forgotten past --max-open */
     struct key_ring cursors;   /* the cursors of the latest pages, by list and cache scope */
@@ -107,9 +115,10 @@ struct mcp_stream {
     double now;
 };
 
-/* The message being fed: its session's key and its side, found once. */
+/* The message being fed: its session, its key and its side, found once. */
 struct fed {
     const struct message *m;
+    struct session *session;
     const char *session_key;
     enum side side; /* a capture's; SIDE_UNKNOWN in bare lines */
 };
@@ -202,13 +211,24 @@ void mcp_tasks_notified(struct mcp_stream *s, const struct fed *f, const struct 
                         struct diag_sink *sink);
 void mcp_tasks_free(struct mcp_stream *s);
 
-/* The lifecycle's checks of msg (f's message, or one of its batch), before it is paired: the
- * session's initialization, and a cancellation. */
+/* The lifecycle (mcp_lifecycle.c): msg, notifications/cancelled of side; msg, a request of the
+ * client with method, which may begin its session or make it one of 2026-07-28; msg of side with
+ * method (NULL: a response) as its session's phase allows; msg, a response that answered p,
+ * before p ends. */
+void mcp_lifecycle_cancel(struct mcp_stream *s, const struct session *sess, const struct fed *f,
+                          const struct jv *msg, enum side side, struct diag_sink *sink);
+void mcp_lifecycle_request(struct session *sess, const struct jv *msg, const struct jv *method);
 void mcp_lifecycle_check(struct mcp_stream *s, struct session *sess, const struct fed *f,
-                         const struct jv *msg, struct diag_sink *sink);
-
-/* The lifecycle's checks of msg, a response that answered p, before p ends. */
+                         const struct jv *msg, const struct jv *method, enum side side,
+                         struct diag_sink *sink);
 void mcp_lifecycle_answered(struct mcp_stream *s, const struct fed *f, struct pending *p,
                             const struct jv *msg, struct diag_sink *sink);
+
+/* MCP's rules of a session (mcp_rules.c), each file's in turn: msg (f's message, or one of its
+ * batch) before it is paired; msg, a response that answered p, before p ends. */
+void mcp_rules_check(struct mcp_stream *s, const struct fed *f, const struct jv *msg,
+                     struct diag_sink *sink);
+void mcp_rules_answered(struct mcp_stream *s, const struct fed *f, struct pending *p,
+                        const struct jv *msg, struct diag_sink *sink);
 
 #endif

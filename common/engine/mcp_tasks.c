@@ -139,6 +139,8 @@ static void tell_redundant(const struct fed *f, const char *what, const struct j
 
 static bool of_task_methods(const struct pending *p, const char *const *methods)
 {
+    if (p->method_len < 6 || memcmp(p->method, "tasks/", 6) != 0)
+        return false; /* most requests, at once */
     for (; *methods; methods++)
         if (mcp_pending_method_is(p, *methods))
             return true;
@@ -196,10 +198,10 @@ void mcp_tasks_answered(struct mcp_stream *s, const struct fed *f, const struct 
     const struct jv *task = jv_object_get(result, "task");
     if (p->task_augmented && jv_is_object(task)) {
         told_status(s, f, jv_object_get(task, "taskId"), jv_object_get(task, "status"), true, sink);
-    } else if (mcp_pending_method_is(p, "tasks/get") || mcp_pending_method_is(p, "tasks/cancel")) {
+    } else if (of_task_methods(p, (const char *const[]){"tasks/get", "tasks/cancel", NULL})) {
         told_status(s, f, jv_object_get(result, "taskId"), jv_object_get(result, "status"), false,
                     sink);
-    } else if (mcp_pending_method_is(p, "tasks/list")) {
+    } else if (of_task_methods(p, (const char *const[]){"tasks/list", NULL})) {
         const struct jv *tasks = jv_object_get(result, "tasks");
         if (jv_is_array(tasks))
             for (const struct jv *t = jv_array_first(tasks); t; t = jv_array_next(tasks, t))
