@@ -915,3 +915,16 @@ EOF2
     run -0 told "$stderr"
     assert_output "11 error: 'completion/complete' needs the server's capability completions, not declared [mcp-capability]"
 }
+
+@test "--explain of each of MCP's codes names its revisions, its page and section, and MUST or SHOULD" {
+    local code text n=0
+    for code in $(acp-validate --explain=list | cut -d' ' -f1 | grep '^mcp-'); do
+        [ "$code" = mcp-evicted ] && continue # the tools' own bound on memory, no rule of MCP's
+        text=$(acp-validate --explain="$code")
+        [[ $text == *MUST* || $text == *SHOULD* ]] || fail "$code: no MUST or SHOULD: $text"
+        [[ $text =~ 20[0-9]{2}-[0-9]{2}-[0-9]{2}|every\ revision ]] || fail "$code: no revision: $text"
+        [[ $text == *"(MCP "* ]] || fail "$code: no page of MCP's: $text"
+        n=$((n + 1))
+    done
+    [ "$n" -ge 30 ] || fail "$n codes"
+}

@@ -7,15 +7,17 @@ const struct diag_code mcp_codes[] = {
     /* MCP's own rules on a message (the specification's Base Protocol, Messages). */
     {"mcp-id", "error", "a request's id is null or a number with a fraction",
      "MCP requests carry an id that is a string or an integer; unlike base JSON-RPC, it MUST "
-     "NOT be null (MCP Base Protocol, Messages, Requests). A number with a fraction, which "
+     "NOT be null (MCP Base Protocol, Messages, Requests; every revision). A number with a "
+     "fraction, which "
      "JSON-RPC 2.0 discourages, is no integer."},
     {"mcp-params", "error", "params is an array",
-     "MCP's params are always an object, their members named by the method's schema (MCP "
-     "schema: every request's and notification's params is an object). JSON-RPC 2.0 allows an "
-     "array; MCP does not use one."},
+     "MCP's params MUST be an object, their members named by the method's schema (MCP schema "
+     "of every revision: each request's and notification's params is an object). JSON-RPC 2.0 "
+     "allows an array; MCP does not use one."},
     {"mcp-notification-id", "error", "a notification carries an id",
      "Notifications, the methods under notifications/, are never answered and MUST NOT carry "
-     "an id (MCP Base Protocol, Messages, Notifications). With one it is a request that no "
+     "an id (MCP Base Protocol, Messages, Notifications; every revision). With one it is a request "
+     "that no "
      "peer will answer."},
     {"mcp-id-reused", "error", "a request reuses the id of one still in progress",
      "A request's id MUST NOT have been used by the same sender before in the session (MCP "
@@ -32,13 +34,16 @@ const struct diag_code mcp_codes[] = {
      "reused meanwhile is not seen."},
     {"mcp-request-timeout", "warning", "a request had no response within --request-timeout",
      "Senders SHOULD set a timeout on every request they send and, past it, cancel the "
-     "request (MCP Base Protocol, Lifecycle, Timeouts); the SDKs wait 60 s by default, as "
+     "request (MCP Base Protocol, Lifecycle, Timeouts; every revision); the SDKs wait 60 s by "
+     "default, as "
      "--request-timeout does. In a capture of acp-tap the request is told once its record's "
      "time is that much behind the latest message's (or, with --wall-clock, the wall clock's), "
      "and a response that comes later still answers it."},
     {"mcp-batch", "error", "a batch in a session of another revision than 2025-03-26",
-     "MCP's 2025-03-26 revision added JSON-RPC batches (an array of messages on one line) and "
-     "2025-06-18 took them out: a peer of another revision reads a batch as no message. In a "
+     "MCP's 2025-03-26 revision added JSON-RPC batches (an array of messages on one line), "
+     "which peers MUST support receiving, and 2025-06-18 took them out: in every other "
+     "revision a message MUST be a single request, notification or response (MCP Transports, "
+     "stdio), and a peer reads a batch as no message. In a "
      "capture of acp-tap the session's revision is the protocolVersion the server's result to "
      "initialize gave; a batch before it, or in a session whose initialize the capture does "
      "not hold, is checked message by message only."},
@@ -65,7 +70,8 @@ const struct diag_code mcp_codes[] = {
     {"mcp-version", "error", "the server's result to initialize names no protocol version",
      "The server MUST respond to initialize with the protocol version of the session, the one "
      "the client asked for or another it supports (MCP Base Protocol, Lifecycle, Version "
-     "Negotiation); a version is a date, YYYY-MM-DD (MCP Versioning). A result without "
+     "Negotiation; 2024-11-05 to 2025-11-25); a version is a date, YYYY-MM-DD (MCP Versioning). A "
+     "result without "
      "protocolVersion, or with one of another form, names none. related_line names the "
      "initialize."},
     /* Cancellation (MCP Base Protocol, Utilities, Cancellation). */
@@ -83,7 +89,8 @@ const struct diag_code mcp_codes[] = {
      "answered are remembered."},
     {"mcp-after-cancel", "warning", "a response or progress of a request that was cancelled",
      "Receivers of a cancellation SHOULD stop processing the request and not send a response "
-     "for it (MCP Base Protocol, Utilities, Cancellation): a response, or progress, of a "
+     "for it (MCP Base Protocol, Utilities, Cancellation; every revision): a response, or "
+     "progress, of a "
      "request after its cancellation. The one that was on its way "
      "when the cancellation came is the race the specification allows, which is why this is a "
      "warning. related_line names the cancellation."},
@@ -91,7 +98,7 @@ const struct diag_code mcp_codes[] = {
      "From 2026-07-28, MCP partitions the codes JSON-RPC leaves to implementations: -32000 to "
      "-32019 stay the implementation's, -32020 to -32099 are the specification's, allocated "
      "one by one (-32020 header mismatch, -32021 missing required client capability, -32022 "
-     "unsupported protocol version), and the codes of earlier revisions are never reused "
+     "unsupported protocol version), and the codes of earlier revisions MUST NOT be reused "
      "(-32002 resource not found, up to 2025-11-25; -32042 URL elicitation required, "
      "2025-11-25) (MCP schema, MCP error codes). An error with any other code of the "
      "specification's, in a session of 2026-07-28 (its requests' _meta protocol version, or "
@@ -152,10 +159,10 @@ const struct diag_code mcp_codes[] = {
      "for with the nextCursor of the page before is of that page's scope. The cursors of the "
      "latest --max-open pages are remembered."},
     {"mcp-discover-result", "error", "a result of server/discover without its versions",
-     "The result of server/discover lists the protocol versions the server supports "
-     "(supportedVersions, strings) and gives its capabilities (MCP Server, Discovery; "
-     "DiscoverResult in the schema; 2026-07-28): a client of both eras chooses its version "
-     "from the list."},
+     "Servers MUST implement server/discover, whose result lists the protocol versions the "
+     "server supports (supportedVersions, strings) and gives its capabilities (MCP Server, "
+     "Discovery; DiscoverResult in the schema; 2026-07-28): a client of both eras chooses its "
+     "version from the list."},
     {"mcp-log-unrequested", "error", "a log message no request asked for",
      "The server MUST NOT emit notifications/message for a request that does not include "
      "io.modelcontextprotocol/logLevel in its _meta, and MUST NOT deliver it on a "
@@ -172,7 +179,8 @@ const struct diag_code mcp_codes[] = {
      "instead), notifications/roots/list_changed, resources/subscribe and "
      "resources/unsubscribe (subscriptions/listen replaces them) and "
      "notifications/elicitation/complete (MCP Changelog, 2026-07-28): a peer of that revision "
-     "does not know them."},
+     "does not know them, and answers a request of them as an unknown method (-32601). A "
+     "warning: no MUST forbids sending them."},
     /* Tasks (MCP Base Protocol, Utilities, Tasks; 2025-11-25; engine/mcp_tasks.c). */
     {"mcp-task-status", "error",
      "a task's status that is none, or a task that does not begin working",
@@ -203,17 +211,20 @@ const struct diag_code mcp_codes[] = {
     /* Progress (MCP Base Protocol, Utilities, Progress; engine/mcp_progress.c). */
     {"mcp-progress-token-reused", "error", "a progress token of a request still in progress",
      "Progress tokens MUST be unique across all active requests (MCP Base Protocol, "
-     "Utilities, Progress): a request of a sender whose params._meta.progressToken is that of "
+     "Utilities, Progress; every revision): a request of a sender whose params._meta.progressToken "
+     "is that of "
      "another of its requests still in progress makes their progress one. related_line names "
      "the earlier request; the token is the later one's from here."},
     {"mcp-progress-unknown", "error", "progress for no request in progress",
      "Progress notifications MUST only reference tokens provided in an active request, and "
-     "MUST stop after the request completed (MCP Base Protocol, Utilities, Progress): "
+     "MUST stop after the request completed (MCP Base Protocol, Utilities, Progress; every "
+     "revision): "
      "notifications/progress whose progressToken names no request of the other side in "
      "progress (in bare JSON-RPC lines, of either side)."},
     {"mcp-progress-decreasing", "error", "progress that does not increase",
      "The progress value MUST increase with each notification, even if the total is unknown "
-     "(MCP Base Protocol, Utilities, Progress): notifications/progress whose progress is not "
+     "(MCP Base Protocol, Utilities, Progress; every revision): notifications/progress whose "
+     "progress is not "
      "greater than the previous one of its request. related_line names the request."},
     {NULL, NULL, NULL, NULL},
 };
