@@ -1,8 +1,9 @@
 // mcp-lines: a client of raw lines, for what no SDK client sends. Starts the given command and
 // writes it the JSON-RPC lines of its own standard input, one at a time: after a request it waits
-// for the response with its id (a second at most), unless the line begins with "!", which is sent
-// at once; a line "#wait" waits for the responses to those. Then it closes the command's input
-// and waits for its end. Prints what the command wrote, a line each.
+// for the response with its id (a second at most), unless the line begins with "!", which is not
+// waited for and goes in one write with the line after it (so that the command reads both
+// before it answers either); a line "#wait" waits for the responses to those. Then it closes the
+// command's input and waits for its end. Prints what the command wrote, a line each.
 // Usage: node mcp-lines.mjs COMMAND... <LINES
 import { spawn } from "node:child_process";
 import { createInterface } from "node:readline";
@@ -25,6 +26,7 @@ const ended = new Promise((resolve) => child.on("close", resolve));
 const lines = [];
 for await (const line of createInterface({ input: process.stdin })) lines.push(line);
 let unawaited = [];
+let together = "";
 for (const line of lines) {
     if (line === "#wait") {
         await Promise.all(unawaited);
@@ -41,7 +43,9 @@ for (const line of lines) {
             waiting.set(JSON.stringify(message.id), resolve);
             setTimeout(resolve, 1000).unref();
         });
-    child.stdin.write(text + "\n");
+    if (now) together += text + "\n";
+    else child.stdin.write(together + text + "\n");
+    if (!now) together = "";
     if (!request) continue;
     if (now) unawaited.push(answered);
     else await answered;
