@@ -34,7 +34,8 @@ static const struct opt trace_options[] = {
     {"format", OPT_FORMAT, required_argument, "FORMAT",
      "summary (default), stats, report, html, mermaid, plantuml, svg or text"},
     {"follow", OPT_FOLLOW, required_argument, "ID",
-     "only conversation ID; without --format, its messages verbatim"},
+     "only conversation ID (or those under ID/: an MCP session's); without --format, their "
+     "messages verbatim"},
     {"by-agent", OPT_BY_AGENT, no_argument, NULL, "stats and report: latencies per agent too"},
     {"shard", OPT_SHARD, required_argument, "K/N", "follow only the conversations of shard K of N"},
     {"merge-stats", OPT_MERGE_STATS, no_argument, NULL,
@@ -274,9 +275,17 @@ static void observe_finding(void *ctx, const struct diag_finding *f)
 
 /* ---- conversations ---- */
 
+/* --follow=ID: the conversation ID, or every one whose name it begins, up to a '/' (an MCP
+ * session's requests, SESSION/ID, and its messages outside them, SESSION). */
 static bool followed(const struct trace *t, const char *conversation)
 {
-    return !t->follow || (conversation && strcmp(conversation, t->follow) == 0);
+    if (!t->follow)
+        return true;
+    if (!conversation)
+        return false;
+    size_t n = strlen(t->follow);
+    return strncmp(conversation, t->follow, n) == 0 &&
+           (conversation[n] == '\0' || conversation[n] == '/');
 }
 
 /* Whether id is "PREFIX/" --follow: a --follow=q-00a1 that meant queen/q-00a1. */
@@ -572,9 +581,9 @@ int main(int argc, char **argv)
     const struct tool_spec spec = {
         .name = "acp-trace",
         .usage = "[OPTION]... [FILE]...",
-        .summary = "Tell the story of each conversation in a stream of IACP 1.1 and FIPA ACL\n"
-                   "messages: a summary of each as it ends, statistics of latency and anomalies,\n"
-                   "or a sequence diagram.",
+        .summary = "Tell the story of each conversation in a stream of IACP 1.1, FIPA ACL and\n"
+                   "MCP messages (each request one): a summary of each as it ends, statistics of\n"
+                   "latency and anomalies, or a sequence diagram.",
         .options = trace_options,
         .groups = GROUP_CHECKS | GROUP_ENGINE | GROUP_LINGER | GROUP_LIVE | GROUP_FIPA |
                   GROUP_PROGRESS | GROUP_JOBS,

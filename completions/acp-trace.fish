@@ -1,6 +1,6 @@
 # fish completion for acp-trace
 complete -c acp-trace -l format -x -a 'summary stats report html mermaid plantuml svg text' -d 'What to write'
-complete -c acp-trace -l follow -x -d 'Only the conversation with this id'
+complete -c acp-trace -l follow -x -d 'Only the conversation with this id, or those under it'
 complete -c acp-trace -l by-agent -d 'Latencies per agent too'
 complete -c acp-trace -l shard -x -d 'Follow only the conversations of shard K of N'
 complete -c acp-trace -l merge-stats -d 'Merge the statistics in the files'

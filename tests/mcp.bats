@@ -2,20 +2,7 @@
 # pinned in tests/package.json) captured by acp-tap and checked, and a misbehaving server of our own
 # whose messages fire the rules of the JSON-RPC shape.
 load test_helper
-
-PEERS=$TESTS_DIR/node_modules/@modelcontextprotocol
-
-# What a run told ($1, its stderr), a line each: the line of the input, the rest of the diagnostic.
-told() {
-    sed -n 's/^[^:]*: [^:]*:\([0-9]*\): \(.*\)$/\1 \2/p' <<<"$1"
-}
-
-needs_peers() {
-    command -v node >/dev/null || skip "node is not installed"
-    [ -f "$PEERS/server-everything/dist/index.js" ] && [ -d "$PEERS/sdk" ] &&
-        [ -d "$PEERS/client" ] && [ -d "$PEERS/server" ] ||
-        skip "MCP's peers are not installed (scripts/deps installs them)"
-}
+load mcp_helper
 
 @test "the SDK client and server-everything through acp-tap: relayed, captured whole, valid" {
     needs_peers
@@ -351,12 +338,6 @@ initialization() {
     assert_equal "$stderr" "acp-validate: <stdin>:6: error: a response answers no request in progress with its id (never sent, a notification, or answered already) [jsonrpc-no-request]"
 }
 
-# A record of acp-tap's, by hand: session, time (seconds after 12:00:00), dir, message.
-record() {
-    printf '{"tap":1,"session":"%s","time":"2026-12-06T12:%02d:%02d.000000Z","seq":1,"dir":"%s","message":%s}\n' \
-        "$1" $(($2 / 60)) $(($2 % 60)) "$3" "$4"
-}
-
 @test "--request-timeout: a request without a response that long is told once, and a late response still answers it" {
     {
         record s 0 in '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"slow"}}'
@@ -562,11 +543,6 @@ findings() {
     assert_output $'5 3 mcp-id-reused\n9 5 mcp-id-reused'
 }
 
-# acp-tap's start event of session $1, by hand.
-started() {
-    printf '{"tap":1,"session":"%s","time":"2026-12-06T12:00:00.000000Z","event":"start","pid":1,"command":["server"]}\n' "$1"
-}
-
 @test "a session's lifecycle: initialize first, ping alone before its result, notifications/initialized before the client operates" {
     local init='{"protocolVersion":"2025-06-18","capabilities":{"roots":{"listChanged":true},"sampling":{},"elicitation":{}},"clientInfo":{"name":"c","version":"1"}}'
     {
@@ -643,14 +619,6 @@ EOF2
     run -1 --separate-stderr acp-validate "$BATS_TEST_TMPDIR/cap.jsonl"
     [ "$(grep -c 'mcp-cancel-unknown' <<<"$stderr")" -eq 0 ] || fail "$stderr"
     [ "$(grep -c 'mcp-after-cancel' <<<"$stderr")" -eq 1 ] || fail "$stderr"
-}
-
-# A session of acp-tap's initialized, by hand: its start, initialize, the result, initialized.
-initialized_session() {
-    started "$1"
-    record "$1" 0 in '{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{"roots":{"listChanged":true},"sampling":{},"elicitation":{}},"clientInfo":{"name":"c","version":"1"}}}'
-    record "$1" 0 out '{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-06-18","capabilities":{"tools":{"listChanged":true},"resources":{"subscribe":true,"listChanged":true},"prompts":{"listChanged":true},"logging":{},"completions":{}},"serverInfo":{"name":"s","version":"1"}}}'
-    record "$1" 0 in '{"jsonrpc":"2.0","method":"notifications/initialized"}'
 }
 
 @test "progress: a token unique among the requests in progress, progress only of one in progress, increasing, and none after a cancellation" {

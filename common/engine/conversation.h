@@ -80,6 +80,13 @@ struct conversation_summary {
     struct latency latency[2];
     size_t nlatency;
     const struct duplicate_execution *duplicate; /* NULL when none */
+    /* A conversation of one request (MCP): its method, what it names (a tool, a prompt, a
+     * resource; NULL: nothing), and the code of the error that answered it, if one did. NULL,
+     * NULL and false for the other dialects. */
+    const char *method;
+    const char *subject;
+    bool has_error_code;
+    long long error_code;
     /* The findings the stream checks blamed on it, in the order reported; NULL when none. Only
      * collected for an engine made with a callback. Findings about an agent (slots, silence,
      * duplicate ids, clock skew), about no conversation, and about a conversation after it was

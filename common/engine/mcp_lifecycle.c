@@ -108,8 +108,9 @@ static void check_initializing(struct session *sess, const struct fed *f, const 
     sb_free(&shown);
 }
 
-void mcp_lifecycle_cancel(struct mcp_stream *s, const struct session *sess, const struct fed *f,
-                          const struct jv *msg, enum side side, struct diag_sink *sink)
+struct pending *mcp_lifecycle_cancel(struct mcp_stream *s, const struct session *sess,
+                                     const struct fed *f, const struct jv *msg, enum side side,
+                                     struct diag_sink *sink)
 {
     const struct jv *id = jv_object_get(jv_object_get(msg, "params"), "requestId");
     struct pending *p = mcp_request_of(s, f, side, id);
@@ -120,19 +121,20 @@ void mcp_lifecycle_cancel(struct mcp_stream *s, const struct session *sess, cons
             diag_emit(sink, &f->m->at, "mcp-cancel-unknown",
                       "%s cancels a request it has not sent, as far as the input shows",
                       sender_name(side));
-        return; /* answered already: the race the specification allows */
+        return NULL; /* answered already: the race the specification allows */
     }
     if (p->initialize) {
         struct diag_where at = f->m->at;
         at.related_file = p->file != at.file ? p->file : NULL;
         at.related_line = p->line;
         diag_emit(sink, &at, "mcp-initialize-cancelled", "the client cancels its initialize");
-        return; /* which the server is right to ignore */
+        return p; /* which the server is right to ignore */
     }
     if (!p->cancelled_file) {
         p->cancelled_file = mcp_file_copy(s, f->m->at.file);
         p->cancelled_line = f->m->at.line;
     }
+    return p;
 }
 
 void mcp_lifecycle_request(struct session *sess, const struct jv *msg, const struct jv *method)

@@ -67,19 +67,19 @@ static struct pending *token_request(struct mcp_stream *s, const struct fed *f, 
     return latest;
 }
 
-void mcp_progress_check(struct mcp_stream *s, const struct fed *f, const struct jv *msg,
-                        enum side side, struct diag_sink *sink)
+struct pending *mcp_progress_check(struct mcp_stream *s, const struct fed *f, const struct jv *msg,
+                                   enum side side, struct diag_sink *sink)
 {
     const struct jv *params = jv_object_get(msg, "params");
     const struct jv *token = jv_object_get(params, "progressToken");
     if (!jv_is_string(token) && !jv_is_integer(token))
-        return;
+        return NULL;
     struct pending *p = token_request(s, f, side, token);
     if (!p) {
         diag_emit(sink, &f->m->at, "mcp-progress-unknown",
                   "progress for no request in progress: its token was never given, or its "
                   "request completed");
-        return;
+        return NULL;
     }
     struct diag_where at = f->m->at;
     at.related_file = p->file != at.file ? p->file : NULL;
@@ -92,7 +92,7 @@ void mcp_progress_check(struct mcp_stream *s, const struct fed *f, const struct 
     }
     const struct jv *progress = jv_object_get(params, "progress");
     if (!jv_is_number(progress))
-        return;
+        return p;
     double now = jv_number_value(progress);
     if (!isnan(p->progress) && !(now > p->progress)) {
         at.related_file = p->file != at.file ? p->file : NULL;
@@ -101,4 +101,5 @@ void mcp_progress_check(struct mcp_stream *s, const struct fed *f, const struct 
                   "the progress of the request '%s' does not increase", mcp_method_shown(s, p));
     }
     p->progress = now;
+    return p;
 }

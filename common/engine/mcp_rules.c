@@ -10,9 +10,9 @@ static void notified(struct mcp_stream *s, const struct fed *f, const struct jv 
                      const struct jv *method, enum side side, struct diag_sink *sink)
 {
     if (jv_string_is(method, "notifications/cancelled"))
-        mcp_lifecycle_cancel(s, f->session, f, msg, side, sink);
+        mcp_story_add(s, f, mcp_lifecycle_cancel(s, f->session, f, msg, side, sink));
     else if (jv_string_is(method, "notifications/progress"))
-        mcp_progress_check(s, f, msg, side, sink);
+        mcp_story_add(s, f, mcp_progress_check(s, f, msg, side, sink));
     else if (jv_string_is(method, "notifications/tasks/status"))
         mcp_tasks_notified(s, f, msg, sink);
 }

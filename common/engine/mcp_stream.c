@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "base/escape.h"
+#include "diag/findings.h"
 #include "engine/mcp_stream_parts.h"
 #include "proto/dialect.h"
 
@@ -41,10 +42,11 @@ static struct mcp_stream *of(struct stream *s)
 static struct stream *mcp_stream_new(const struct engine_config *cfg, conversation_done_fn done,
                                      void *ctx)
 {
-    (void)done;
-    (void)ctx;
     struct mcp_stream *s = xcalloc(1, sizeof *s);
     s->cfg = cfg;
+    s->done = done;
+    s->done_ctx = ctx;
+    s->named = (struct strbuf)STRBUF_INIT;
     s->pending = (struct hashtab){.key = pending_key};
     s->sessions = strmap_new();
     s->tokens = strmap_new();
@@ -238,6 +240,7 @@ static void unlink_pending(struct mcp_stream *s, struct pending *p)
     mcp_progress_closed(s, p);
     s->npending--;
     free(p->task_key);
+    mcp_story_free(p);
     pool_put(&s->pool, p, p->size_class);
     session_release_if_idle(s, sess);
 }
@@ -307,9 +310,12 @@ static void agree_revision(struct session *sess, const struct jv *response)
 static void forget(struct mcp_stream *s, struct pending *p, struct diag_sink *sink)
 {
     struct diag_where at = {.file = p->file, .line = p->line};
+    s->blame = p;
     diag_emit(sink, &at, "mcp-evicted",
               "%s '%s' is forgotten, more than --max-open=%lu being in progress", whose(p),
               mcp_method_shown(s, p), s->cfg->max_open);
+    s->blame = NULL;
+    mcp_story_end(s, p, "evicted", NULL, NULL);
     key_ring_put_hashed(&s->forgotten, s->cfg->max_open, p->key, p->hash, p->file, p->line);
     unlink_pending(s, p);
 }
@@ -336,6 +342,7 @@ static bool reused(struct mcp_stream *s, const struct fed *f, const char *key, s
         diag_emit(sink, &at, "mcp-id-reused",
                   "the %s reuses the id of its request '%s', still in progress", sender,
                   mcp_method_shown(s, was));
+        mcp_story_end(s, was, "reused", NULL, NULL);
         unlink_pending(s, was);
         return true;
     }
@@ -404,6 +411,7 @@ static void open_request(struct mcp_stream *s, const struct fed *f, const struct
     mcp_stateless_opened(s, f, p, msg, sink);
     mcp_caching_opened(s, f, p, msg);
     mcp_tasks_opened(s, f, p, msg, sink);
+    mcp_story_open(s, f, p, msg, id);
     if (++s->npending > s->cfg->max_open)
         forget(s, oldest(s), sink);
 }
@@ -533,6 +541,7 @@ static void answer(struct mcp_stream *s, const struct fed *f, const struct jv *m
         return;
     }
     mcp_rules_answered(s, f, p, msg, sink);
+    mcp_story_end(s, p, jv_object_get(msg, "error") ? "failed" : "done", msg, f);
     if (p->initialize)
         agree_revision(p->session, msg);
     /* an id is remembered as used where its sender is known, its response sure, and its session
@@ -559,8 +568,18 @@ static void tell_unanswered(struct mcp_stream *s, struct pending *p, const struc
         at.related_line = end->line;
         when = " before its session ended";
     }
+    s->blame = p;
     diag_emit(sink, &at, "jsonrpc-unanswered", "%s '%s' was never answered%s", whose(p),
               mcp_method_shown(s, p), when);
+    s->blame = NULL;
+}
+
+/* p leaves, unanswered: the input ended (open), or its session did (unanswered); a request its
+ * sender cancelled is owed nothing, and ends cancelled. */
+static void end_unanswered(struct mcp_stream *s, struct pending *p, const char *outcome)
+{
+    mcp_story_end(s, p, p->cancelled_file ? "cancelled" : outcome, NULL, NULL);
+    unlink_pending(s, p);
 }
 
 /* Moves message time to now, and tells each request in progress that has waited longer than
@@ -574,10 +593,12 @@ static void expire(struct mcp_stream *s, double now, struct diag_sink *sink)
         struct diag_where at = {.file = p->file, .line = p->line};
         char waited[32]; /* the diagnostics' own format has no %g */
         snprintf(waited, sizeof waited, "%g", s->cfg->request_timeout);
+        s->blame = p;
         if (!p->cancelled_file && !p->torn_down) /* given up on already */
             diag_emit(sink, &at, "mcp-request-timeout",
                       "%s '%s' has had no response for %ss (--request-timeout)", whose(p),
                       mcp_method_shown(s, p), waited);
+        s->blame = NULL;
         list_remove(&s->waiting, p);
         p->told = true;
         list_append(&s->told, p);
@@ -647,6 +668,7 @@ static const char *mcp_stream_feed(struct stream *stream, const struct message *
     struct fed f = {.m = m, .session_key = session_key_of(s, m), .side = capture_side(m)};
     f.session = session_of(s, &f);
     s->feeding = f.session; /* no request of it that ends frees it before the message is done */
+    s->has_named = false;
     if (!jv_is_array(m->view)) {
         follow(s, &f, m->view, sink);
     } else {
@@ -655,9 +677,12 @@ static const char *mcp_stream_feed(struct stream *stream, const struct message *
             if (jv_is_object(e))
                 follow(s, &f, e, sink);
     }
+    mcp_story_outside(s, &f);
     s->feeding = NULL;
     session_release_if_idle(s, f.session);
-    return NULL;
+    findings_free(s->held); /* about no request: told, and kept by none */
+    s->held = NULL;
+    return s->has_named ? s->named.buf : NULL;
 }
 
 /* A session's start is where its lifecycle is checked from. */
@@ -685,7 +710,7 @@ static void session_ended(struct mcp_stream *s, const struct message *m, struct 
         bool last = p == sess->last;
         if (!p->told)
             tell_unanswered(s, p, &m->at, sink);
-        unlink_pending(s, p);
+        end_unanswered(s, p, "unanswered");
         if (last)
             return; /* the session went with it */
     }
@@ -713,8 +738,7 @@ static const char *mcp_stream_failed(struct stream *stream, const struct message
 
 static void mcp_stream_note(struct stream *stream, const struct diag_finding *finding)
 {
-    (void)stream;
-    (void)finding;
+    mcp_story_note(of(stream), finding);
 }
 
 static void mcp_stream_finish(struct stream *stream, struct diag_sink *sink)
@@ -722,15 +746,19 @@ static void mcp_stream_finish(struct stream *stream, struct diag_sink *sink)
     struct mcp_stream *s = of(stream);
     while (s->waiting.first) {
         tell_unanswered(s, s->waiting.first, NULL, sink);
-        unlink_pending(s, s->waiting.first);
+        end_unanswered(s, s->waiting.first, "open");
     }
     while (s->told.first) /* told late already */
-        unlink_pending(s, s->told.first);
+        end_unanswered(s, s->told.first, "open");
 }
 
 static void mcp_stream_hand_over(struct stream *stream)
 {
-    (void)stream;
+    struct mcp_stream *s = of(stream);
+    while (s->waiting.first)
+        end_unanswered(s, s->waiting.first, "open");
+    while (s->told.first)
+        end_unanswered(s, s->told.first, "open");
 }
 
 static double mcp_stream_now(const struct stream *stream)
@@ -777,6 +805,8 @@ static void mcp_stream_free(struct stream *stream)
     sb_free(&s->request_raw);
     sb_free(&s->token_raw);
     sb_free(&s->shown);
+    sb_free(&s->named);
+    findings_free(s->held);
     free(s);
 }
 

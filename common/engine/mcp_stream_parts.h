@@ -20,6 +20,8 @@ enum { REVISION_MAX = 32 };
 
 struct pending;
 struct task;
+struct story;
+struct findings;
 
 /* Who may cache a result of 2026-07-28 (Server Utilities, Caching). */
 enum cache_scope { SCOPE_UNKNOWN, SCOPE_PUBLIC, SCOPE_PRIVATE };
@@ -74,8 +76,9 @@ struct pending {
     bool meta_missing;   /* a request of 2026-07-28 without its required _meta fields */
     bool task_augmented; /* params.task: its receiver may run it as a task */
     char *task_key; /* the task it belongs to, whose result carries its related-task, or NULL */
-    bool log_level; /* 2026-07-28: it asks for log messages (_meta's logLevel) */
-    bool torn_down; /* a subscription its server ended: no response is owed */
+    struct story *story; /* what acp-trace tells of it (mcp_story.c); NULL for acp-validate */
+    bool log_level;      /* 2026-07-28: it asks for log messages (_meta's logLevel) */
+    bool torn_down;      /* a subscription its server ended: no response is owed */
     /* 2026-07-28: a list's page after the first, of the cache scope of the page before, there */
     enum cache_scope page_scope;
     const char *page_file;
@@ -102,9 +105,18 @@ struct mcp_stream {
     struct strmap *tasks;                /* task key -> struct task (mcp_tasks.c) */
     struct task *first_task, *last_task; /* the tasks, oldest told first */
     size_t ntasks;
-    struct strmap *files;      /* display name -> its copy, which the pendings point to */
-    const char *last_file;     /* the copy given last: a file's messages come together */
-    struct session *feeding;   /* the session of the message being fed: kept to its end */
+    struct strmap *files;    /* display name -> its copy, which the pendings point to */
+    const char *last_file;   /* the copy given last: a file's messages come together */
+    struct session *feeding; /* the session of the message being fed: kept to its end */
+    /* acp-trace's: who is told each request's story as it ends, the request the findings
+     * reported now are blamed on, those of the message being fed before its request is known,
+     * and the name of its conversation, which feed returns */
+    conversation_done_fn done;
+    void *done_ctx;
+    struct pending *blame;
+    struct findings *held;
+    struct strbuf named;
+    bool has_named;
     struct key_ring used;      /* requests answered, in a session that holds its ids to its end */
     struct key_ring forgotten; /* requests in progress forgotten past --max-open */
     struct key_ring cursors;   /* the cursors of the latest pages, by list and cache scope */
@@ -172,9 +184,10 @@ void mcp_progress_opened(struct mcp_stream *s, const struct fed *f, struct pendi
                          const struct jv *msg, struct diag_sink *sink);
 /* p ends, or gives up its token: no progress names it from here. */
 void mcp_progress_closed(struct mcp_stream *s, struct pending *p);
-/* msg, notifications/progress sent by side: of a request in progress, increasing. */
-void mcp_progress_check(struct mcp_stream *s, const struct fed *f, const struct jv *msg,
-                        enum side side, struct diag_sink *sink);
+/* msg, notifications/progress sent by side: of a request in progress, increasing. Returns the
+ * request, or NULL for none. */
+struct pending *mcp_progress_check(struct mcp_stream *s, const struct fed *f, const struct jv *msg,
+                                   enum side side, struct diag_sink *sink);
 
 /* The capabilities declared (an initialize's params.capabilities, or its result's), as bits. */
 uint32_t mcp_capabilities_of(const struct jv *declared);
@@ -200,6 +213,23 @@ void mcp_caching_opened(struct mcp_stream *s, const struct fed *f, struct pendin
 void mcp_caching_answered(struct mcp_stream *s, const struct fed *f, const struct pending *p,
                           const struct jv *msg, struct diag_sink *sink);
 
+/* Stories (mcp_story.c), for acp-trace: a request's conversation begins with p, opened by msg
+ * with id, and takes the findings held; msg (a notification, a response) is one of p's, named
+ * as feed returns it; p ends with outcome ("done", "failed", "cancelled", "unanswered", "open",
+ * "evicted", "reused"), answered by response (or NULL) as f (or NULL) says, and its summary is
+ * told. Nothing is kept without a callback. */
+void mcp_story_open(struct mcp_stream *s, const struct fed *f, struct pending *p,
+                    const struct jv *msg, const struct jv *id);
+void mcp_story_add(struct mcp_stream *s, const struct fed *f, struct pending *p);
+void mcp_story_end(struct mcp_stream *s, struct pending *p, const char *outcome,
+                   const struct jv *response, const struct fed *f);
+/* f's message belongs to no request: feed returns its session's name, escaped as a
+ * conversation's first part. */
+void mcp_story_outside(struct mcp_stream *s, const struct fed *f);
+/* A finding reported now: the request blamed's, or held for the message being fed's. */
+void mcp_story_note(struct mcp_stream *s, const struct diag_finding *finding);
+void mcp_story_free(struct pending *p);
+
 /* Tasks (mcp_tasks.c): the task p, opened by msg, belongs to; the status a response to p tells
  * of a task, or notifications/tasks/status does, and their related-task metadata; the tasks'
  * memory freed. */
@@ -211,12 +241,14 @@ void mcp_tasks_notified(struct mcp_stream *s, const struct fed *f, const struct 
                         struct diag_sink *sink);
 void mcp_tasks_free(struct mcp_stream *s);
 
-/* The lifecycle (mcp_lifecycle.c): msg, notifications/cancelled of side; msg, a request of the
+/* The lifecycle (mcp_lifecycle.c): msg, notifications/cancelled of side, of the request it
+ * returns (or NULL); msg, a request of the
  * client with method, which may begin its session or make it one of 2026-07-28; msg of side with
  * method (NULL: a response) as its session's phase allows; msg, a response that answered p,
  * before p ends. */
-void mcp_lifecycle_cancel(struct mcp_stream *s, const struct session *sess, const struct fed *f,
-                          const struct jv *msg, enum side side, struct diag_sink *sink);
+struct pending *mcp_lifecycle_cancel(struct mcp_stream *s, const struct session *sess,
+                                     const struct fed *f, const struct jv *msg, enum side side,
+                                     struct diag_sink *sink);
 void mcp_lifecycle_request(struct session *sess, const struct jv *msg, const struct jv *method);
 void mcp_lifecycle_check(struct mcp_stream *s, struct session *sess, const struct fed *f,
                          const struct jv *msg, const struct jv *method, enum side side,

@@ -80,7 +80,11 @@ void message_check(const struct message *m, const struct check_rules *rules, str
 const char *message_sender(const struct message *m)
 {
     const struct dialect *d = message_dialect(m);
-    return d ? d->agent_name(dialect_member_of(m->view, d->sender_member)) : NULL;
+    if (!d)
+        return NULL;
+    if (d->capture_sides)
+        return m->capture.present ? d->capture_sides[m->capture.out] : NULL;
+    return d->agent_name(dialect_member_of(m->view, d->sender_member));
 }
 
 const char *message_act(const struct message *m)

@@ -60,6 +60,9 @@ struct dialect {
      * which a capture knows and the message does not (MCP's client and server): then
      * sender_member and receivers_member are NULL. */
     bool names_agents;
+    /* Where the envelope names no agents: the sides of a capture's session, as their sender,
+     * [0] of what was written to the tapped agent, [1] of what it wrote; NULL otherwise. */
+    const char *const *capture_sides;
     const char *act_member; /* IACP kind, FIPA performative */
     /* What ties a message to its conversation, the first present, for a diagram's label (NULL
      * ends the list). */

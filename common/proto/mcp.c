@@ -157,6 +157,7 @@ const struct dialect dialect_mcp = {
     .answers_by_own_id = true,
     .batches = true,
     .names_agents = false,
+    .capture_sides = (const char *const[]){"client", "server"}, /* the tapped agent serves */
     .act_member = "method",
     .label_id_members = (const char *const[]){"id", NULL},
     .answers_by_conversation = false,

@@ -345,7 +345,7 @@ void *message_alloc(const struct message *m, size_t size)
     return m->arena ? arena_alloc(m->arena, size) : xmalloc(size);
 }
 
-const char *message_conversation_id(struct strbuf *sb, const char *agent, const char *id)
+const char *message_conversation_owner(struct strbuf *sb, const char *agent)
 {
     sb_reset(sb);
     for (const char *p = agent ? agent : "";;) {
@@ -356,6 +356,12 @@ const char *message_conversation_id(struct strbuf *sb, const char *agent, const 
             break;
         sb_adds(sb, *p++ == '%' ? "%25" : "%2F");
     }
+    return sb->buf;
+}
+
+const char *message_conversation_id(struct strbuf *sb, const char *agent, const char *id)
+{
+    message_conversation_owner(sb, agent);
     sb_addc(sb, '/');
     sb_adds(sb, id);
     return sb->buf;

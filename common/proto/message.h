@@ -119,6 +119,9 @@ void message_clear(struct message *m);
  * the stream checks name it: the agent's name with % and / written %25 and %2F, a "/", then the
  * id as it is. Written into sb; returns sb's text. */
 const char *message_conversation_id(struct strbuf *sb, const char *agent, const char *id);
+/* The agent's part of it alone (an MCP session's, whose messages outside any request it names):
+ * written into sb; returns sb's text. */
+const char *message_conversation_owner(struct strbuf *sb, const char *agent);
 
 /* The session of a message of a capture file, valid as its view; NULL for another message. */
 const char *message_session(const struct message *m);

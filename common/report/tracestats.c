@@ -169,11 +169,24 @@ static struct tally *outcomes_of(struct trace_stats *t, const char *protocol)
     return o;
 }
 
-static const char *pair_name(struct trace_stats *t, const char *request, const char *reply)
+/* "request->reply", or "request[subject]->reply" for what a request named. */
+static const char *pair_name(struct trace_stats *t, const char *request, const char *subject,
+                             const char *reply)
 {
     sb_reset(&t->pair);
-    sb_addf(&t->pair, "%s->%s", request, reply);
+    sb_adds(&t->pair, request);
+    if (subject)
+        sb_addf(&t->pair, "[%s]", subject);
+    sb_addf(&t->pair, "->%s", reply);
     return t->pair.buf;
+}
+
+/* A latency of pair, kept while the pairs are TRACE_STATS_PAIRS_MAX at most (an MCP method is
+ * any name the input gives): what the statistics hold stays bounded. */
+static void add_latency(struct strmap *latency, const char *pair, double seconds)
+{
+    if (strmap_get(latency, pair) || strmap_size(latency) < TRACE_STATS_PAIRS_MAX)
+        histogram_add(histogram_of(latency, pair), seconds);
 }
 
 void trace_stats_conversation(struct trace_stats *t, const struct conversation_summary *s,
@@ -184,11 +197,13 @@ void trace_stats_conversation(struct trace_stats *t, const struct conversation_s
         const struct latency *l = &s->latency[i];
         if (!l->reply || l->repeats || !isfinite(l->seconds))
             continue;
-        const char *pair = pair_name(t, l->request, l->reply);
-        histogram_add(histogram_of(t->latency, pair), l->seconds);
+        const char *pair = pair_name(t, l->request, NULL, l->reply);
+        add_latency(t->latency, pair, l->seconds);
         struct agent_stats *a = t->by_agent && l->agent ? agent_of(t, l->agent) : NULL;
         if (a)
-            histogram_add(histogram_of(a->latency, pair), l->seconds);
+            add_latency(a->latency, pair, l->seconds);
+        if (s->subject) /* and of what the request named: a tool, a prompt */
+            add_latency(t->latency, pair_name(t, l->request, s->subject, l->reply), l->seconds);
     }
 }
 

@@ -92,6 +92,17 @@ void trace_summary_write(const struct conversation_summary *s, const char *outco
     put_string(&w, s->conversation);
     jsonout_key(&w, "protocol");
     put_string(&w, s->protocol);
+    if (s->method) { /* a conversation of one request: what it asked, of what, and the error */
+        jsonout_key(&w, "method");
+        put_string(&w, s->method);
+        jsonout_key(&w, "subject");
+        put_string(&w, s->subject);
+        jsonout_key(&w, "error_code");
+        if (s->has_error_code)
+            jsonout_integer(&w, (json_int_t)s->error_code);
+        else
+            jsonout_null(&w);
+    }
     jsonout_key(&w, "initiator");
     put_string(&w, s->initiator);
     jsonout_key(&w, "participants");
