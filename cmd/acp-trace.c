@@ -5,6 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/keyform.h"
 #include "diag/findings.h"
 #include "engine/engine.h"
 #include "io/terminal.h"
@@ -100,6 +101,7 @@ struct trace {
     struct trace_stats *stats;
     struct filter *filter; /* the run, for the engine's callback to write to */
     struct strbuf out;
+    struct strbuf session; /* a capture's session as --follow names it */
     struct diag_observer observer;
     bool inside; /* in a message, or at the end: what is found is counted */
 
@@ -295,6 +297,19 @@ static bool follow_near(const struct trace *t, const char *id)
     return n > k && id[n - k - 1] == '/' && strcmp(id + n - k, t->follow) == 0;
 }
 
+/* What --follow knows m by: its conversation, or, for a message of none, its capture's session
+ * (its first bytes, '%' and '/' escaped, as an MCP request's conversation begins). */
+static const char *followed_as(struct trace *t, const struct message *m, const char *conversation)
+{
+    const char *session = message_session(m);
+    if (conversation || !t->follow || !session)
+        return conversation;
+    char *shown = xstrndup(session, key_shown_len(session, strlen(session)));
+    message_conversation_owner(&t->session, shown);
+    free(shown);
+    return t->session.buf;
+}
+
 /* Remembers what --follow found, for the warning when it found nothing. */
 static void note_conversation(struct trace *t, const char *conversation)
 {
@@ -380,8 +395,9 @@ static enum verdict trace_message(void *ctx, struct filter *f, struct message *m
                                    ? engine_check(t->engine, m, filter_sink(f))
                                    : engine_check_passed(t->engine, m, m->passed, filter_sink(f));
     t->last_file = m->rec->file;
-    note_conversation(t, conversation);
-    if (conversation != ENGINE_ELSEWHERE && followed(t, conversation)) {
+    const char *as = followed_as(t, m, conversation);
+    note_conversation(t, as);
+    if (conversation != ENGINE_ELSEWHERE && followed(t, as)) {
         const char *kind = message_act(m), *sender = message_sender(m);
         if (!kind_hidden(t, kind))
             trace_stats_message(t->stats, kind, sender);
@@ -558,6 +574,7 @@ static void trace_free(struct trace *t)
     free(t->hidden);
     free(t->follow_near);
     sb_free(&t->out);
+    sb_free(&t->session);
 }
 
 static enum diagram_format diagram_format(enum format f)

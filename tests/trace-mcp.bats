@@ -136,3 +136,25 @@ EOF
     )"
     assert_equal "$(jq -r '.message.method // "result"' <<<"$output" | paste -sd' ')" "tools/call result"
 }
+
+@test "diagrams: a column for the client and one for the server, a pair a session, each request's id in its label" {
+    cd "$BATS_TEST_TMPDIR"
+    {
+        initialized_session a
+        initialized_session b
+        record a 1 in '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo"}}'
+        record b 1 out '{"jsonrpc":"2.0","id":"s-1","method":"roots/list"}'
+        record a 2 out '{"jsonrpc":"2.0","id":1,"result":{"content":[]}}'
+        record b 2 in '{"jsonrpc":"2.0","id":"s-1","result":{"roots":[]}}'
+    } >cap.jsonl
+    run -0 --separate-stderr acp-trace --format=text --width=100 cap.jsonl
+    assert_line --regexp '^line +client +server +client \(b\) +server \(b\)$'
+    assert_line --regexp '^ +9 +\|------>\| tools/call 1 +\|$'
+    assert_line --regexp '^ +10 +\| +\| +\|<-+\| roots/list s-1$'
+    assert_line --regexp '^ +11 +\|<------\| \(result\) 1 +\|$'
+    assert_line --partial '= a/1: done after 1s'
+    assert_line --partial '= b/server/s-1: done after 1s'
+    run -0 --separate-stderr acp-trace --format=mermaid --follow=b cap.jsonl
+    assert_line '    participant p1 as client'
+    assert_line '    p2->>p1: roots/list s-1'
+}

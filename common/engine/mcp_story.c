@@ -1,7 +1,7 @@
 /* What acp-trace tells of MCP: each request is a conversation, with its response, its progress
  * and its cancellation, named SESSION/ID, or SESSION/server/ID for a request of the server (both
- * sides count their ids from 0), SESSION being the capture's session (with its connection, where
- * one carries several) or the file of bare lines, its '%' and '/' escaped as IACP's agents are.
+ * sides count their ids from 0), SESSION being the capture's session or the file of bare lines,
+ * its '%' and '/' escaped as IACP's agents are.
  * Its summary says its method and what it names (a tool, a prompt, a resource), the latency of
  * its response, and how it ended: done, failed (with the error's code), cancelled, unanswered
  * (its session ended first), open (the input did), evicted (past --max-open) or reused (its
@@ -33,20 +33,15 @@ static void add_bounded(struct strbuf *sb, const char *text, size_t len)
     sb_add(sb, text, key_shown_len(text, len));
 }
 
-/* The name of f's session, in session: the capture's (with its connection), or the file's. */
+/* The name of f's session, in session: the capture's, or the file's. A connection within a
+ * session (mcpsnoop's HTTP) is not in it: --follow=SESSION takes them all. */
 static void session_name(const struct fed *f, struct strbuf *session)
 {
     const char *of = message_session(f->m);
-    if (!of) {
+    if (of)
+        add_bounded(session, of, strlen(of));
+    else
         sb_adds(session, f->m->at.file ? f->m->at.file : "-");
-        return;
-    }
-    add_bounded(session, of, strlen(of));
-    const char *connection = message_connection(f->m);
-    if (connection) {
-        sb_addc(session, ':');
-        add_bounded(session, connection, strlen(connection));
-    }
 }
 
 /* The name of the conversation of p, which f's message opened with id. */
@@ -186,17 +181,6 @@ void mcp_story_end(struct mcp_stream *s, struct pending *p, const char *outcome,
         .findings = st->findings,
     };
     s->done(s->done_ctx, &summary);
-}
-
-void mcp_story_outside(struct mcp_stream *s, const struct fed *f)
-{
-    if (!s->done || s->has_named)
-        return;
-    struct strbuf session = STRBUF_INIT;
-    session_name(f, &session);
-    message_conversation_owner(&s->named, session.buf);
-    s->has_named = true;
-    sb_free(&session);
 }
 
 void mcp_story_note(struct mcp_stream *s, const struct diag_finding *finding)

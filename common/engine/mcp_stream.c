@@ -677,7 +677,6 @@ static const char *mcp_stream_feed(struct stream *stream, const struct message *
             if (jv_is_object(e))
                 follow(s, &f, e, sink);
     }
-    mcp_story_outside(s, &f);
     s->feeding = NULL;
     session_release_if_idle(s, f.session);
     findings_free(s->held); /* about no request: told, and kept by none */

@@ -223,9 +223,6 @@ void mcp_story_open(struct mcp_stream *s, const struct fed *f, struct pending *p
 void mcp_story_add(struct mcp_stream *s, const struct fed *f, struct pending *p);
 void mcp_story_end(struct mcp_stream *s, struct pending *p, const char *outcome,
                    const struct jv *response, const struct fed *f);
-/* f's message belongs to no request: feed returns its session's name, escaped as a
- * conversation's first part. */
-void mcp_story_outside(struct mcp_stream *s, const struct fed *f);
 /* A finding reported now: the request blamed's, or held for the message being fed's. */
 void mcp_story_note(struct mcp_stream *s, const struct diag_finding *finding);
 void mcp_story_free(struct pending *p);

@@ -54,6 +54,8 @@ struct trace_diagram {
     size_t *to; /* the receivers' columns of the message being drawn */
     size_t to_cap;
     struct strbuf text;
+    char *first_session;  /* a capture's first session, whose sides are columns by their names */
+    struct strbuf column; /* scratch: a side's column's name */
 };
 
 struct trace_diagram *trace_diagram_new(enum diagram_format format, const char *title,
@@ -90,6 +92,8 @@ void trace_diagram_free(struct trace_diagram *t)
     free(t->ended_text);
     strmap_free(t->conversations, free);
     sb_free(&t->text);
+    sb_free(&t->column);
+    free(t->first_session);
     free(t);
 }
 
@@ -211,17 +215,29 @@ void trace_diagram_end(struct trace_diagram *t)
 }
 
 /* A label's short id: what ties the message to its conversation. */
-static const char *short_id(const struct message *m, const struct dialect *d)
+enum { SHORT_ID_MAX = 24 };
+
+/* Appends what ties m to its conversation, the first of the dialect's members present: a string
+ * (its first SHORT_ID_MAX bytes), or an integer (a JSON-RPC id). */
+static void add_short_id(struct strbuf *sb, const struct message *m, const struct dialect *d)
 {
     for (const char *const *member = d->label_id_members; *member; member++) {
-        const char *id = jv_member_string(m->view, *member);
-        if (id)
-            return id;
+        const struct jv *v = jv_object_get(m->view, *member);
+        if (jv_is_integer(v)) {
+            sb_addf(sb, " %lld", (long long)jv_integer_value(v));
+            return;
+        }
+        if (!jv_is_string(v))
+            continue;
+        const char *id = jv_string_value(v);
+        size_t len = strlen(id);
+        sb_addc(sb, ' ');
+        sb_add(sb, id, len <= SHORT_ID_MAX ? len : utf8_cut(id, len, SHORT_ID_MAX));
+        if (len > SHORT_ID_MAX)
+            sb_adds(sb, "...");
+        return;
     }
-    return NULL;
 }
-
-enum { SHORT_ID_MAX = 24 };
 
 static const char *label_of(struct trace_diagram *t, const struct message *m,
                             const struct dialect *d, const char *kind)
@@ -230,17 +246,7 @@ static const char *label_of(struct trace_diagram *t, const struct message *m,
     if (message_partial(m)) /* more to come: not the answer that ends the task */
         sb_adds(&t->text, "partial ");
     sb_adds(&t->text, kind);
-    const char *id = short_id(m, d);
-    if (!id)
-        return t->text.buf;
-    sb_addc(&t->text, ' ');
-    size_t len = strlen(id);
-    if (len <= SHORT_ID_MAX) {
-        sb_add(&t->text, id, len);
-        return t->text.buf;
-    }
-    sb_add(&t->text, id, utf8_cut(id, len, SHORT_ID_MAX));
-    sb_adds(&t->text, "...");
+    add_short_id(&t->text, m, d);
     return t->text.buf;
 }
 
@@ -299,36 +305,84 @@ static void note_conversation(struct trace_diagram *t, const char *conversation,
     c->line = dm->line;
 }
 
+/* The column of a side of m's session (a dialect whose agents are a capture's sides, MCP's
+ * client and server): each session has a pair of its own, the first session's named by the
+ * sides alone, a later one's with the session after them. */
+static size_t side_column(struct trace_diagram *t, const struct message *m, const char *side)
+{
+    const char *session = message_session(m);
+    if (!session)
+        session = "";
+    if (!t->first_session)
+        t->first_session = xstrdup(session);
+    sb_reset(&t->column);
+    sb_adds(&t->column, side);
+    if (strcmp(session, t->first_session) != 0) {
+        size_t len = strlen(session);
+        sb_adds(&t->column, " (");
+        sb_add(&t->column, session, utf8_cut(session, len, SHORT_ID_MAX));
+        sb_adds(&t->column, len > SHORT_ID_MAX ? "...)" : ")");
+    }
+    return diagram_participant(t->d, t->column.buf);
+}
+
+static void add_receiver(struct trace_diagram *t, size_t *arrows, size_t column)
+{
+    if (*arrows == t->to_cap) {
+        t->to_cap = t->to_cap ? 2 * t->to_cap : 8;
+        t->to = xrealloc(t->to, t->to_cap * sizeof *t->to);
+    }
+    t->to[(*arrows)++] = column;
+}
+
+/* The columns of m's sender (*from) and receivers (t->to): how many arrows it draws. */
+static size_t columns_of(struct trace_diagram *t, const struct message *m, const struct dialect *d,
+                         const char *sender, size_t *from)
+{
+    size_t arrows = 0;
+    if (d->capture_sides) {
+        *from = side_column(t, m, d->capture_sides[m->capture.out]);
+        add_receiver(t, &arrows, side_column(t, m, d->capture_sides[!m->capture.out]));
+        return arrows;
+    }
+    size_t n;
+    const struct jv *to = receivers(m, d, &n);
+    if (n == 0)
+        return 0;
+    *from = diagram_participant(t->d, sender);
+    for (const struct jv *r = dialect_agents_first(to); r; r = dialect_agents_next(to, r)) {
+        const char *name = d->agent_name(r);
+        if (name)
+            add_receiver(t, &arrows, diagram_participant(t->d, name));
+    }
+    return arrows;
+}
+
+/* Whether the drawing can take arrows more; a conversation with a message past it is cut. */
+static bool room_for(struct trace_diagram *t, size_t arrows, const char *conversation)
+{
+    if (!t->stopped && diagram_arrows(t->d) + arrows > t->max_arrows)
+        stop_drawing(t);
+    if (!t->stopped)
+        return true;
+    struct drawn_conversation *c = conversation ? strmap_get(t->conversations, conversation) : NULL;
+    if (c)
+        c->cut = true;
+    return false;
+}
+
 void trace_diagram_message(struct trace_diagram *t, const struct message *m, const char *kind,
                            const char *sender, const char *conversation)
 {
     const struct dialect *d = message_dialect(m);
     if (!d || !sender || hidden(t, kind))
         return;
-    size_t n;
-    const struct jv *to = receivers(m, d, &n);
-    if (n == 0)
+    size_t expected = d->capture_sides ? 1 : 0;
+    if (!expected)
+        receivers(m, d, &expected);
+    if (expected == 0 || !room_for(t, expected, conversation))
         return;
-    if (!t->stopped && diagram_arrows(t->d) + n > t->max_arrows)
-        stop_drawing(t);
-    if (t->stopped) {
-        struct drawn_conversation *c =
-            conversation ? strmap_get(t->conversations, conversation) : NULL;
-        if (c)
-            c->cut = true;
-        return;
-    }
-    size_t from = diagram_participant(t->d, sender), arrows = 0;
-    for (const struct jv *r = dialect_agents_first(to); r; r = dialect_agents_next(to, r)) {
-        const char *name = d->agent_name(r);
-        if (!name)
-            continue;
-        if (arrows == t->to_cap) {
-            t->to_cap = t->to_cap ? 2 * t->to_cap : 8;
-            t->to = xrealloc(t->to, t->to_cap * sizeof *t->to);
-        }
-        t->to[arrows++] = diagram_participant(t->d, name);
-    }
+    size_t from = 0, arrows = columns_of(t, m, d, sender, &from);
     if (!arrows)
         return;
     struct diagram_message dm = {.from = from,

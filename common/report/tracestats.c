@@ -552,14 +552,20 @@ unsigned long long trace_stats_pairs_left_out(const struct trace_stats *t)
 
 enum { NAME_WIDTH = 32, BAR_WIDTH = 40, HISTOGRAM_ROWS = 8 };
 
-/* An input name, escaped, padded to width (counted in bytes of the escaped text). */
-static void put_name(struct strbuf *out, const char *name, size_t width)
+/* A row's name, an input name escaped, indented by two and padded to NAME_WIDTH (counted in
+ * bytes of the escaped text); a longer one has its line, and the row's figures the next, in
+ * their columns. */
+static void put_name(struct strbuf *out, const char *name)
 {
+    sb_adds(out, "  ");
     size_t before = out->len;
     escape_text(out, name, strlen(name), 60);
-    for (size_t n = out->len - before; n < width; n++)
-        sb_addc(out, ' ');
-    if (out->len - before > width)
+    size_t n = out->len - before + 2;
+    if (n > NAME_WIDTH) {
+        sb_addc(out, '\n');
+        n = 0;
+    }
+    for (; n < NAME_WIDTH; n++)
         sb_addc(out, ' ');
 }
 
@@ -581,8 +587,7 @@ static void report_tally(struct strbuf *out, const char *title, const struct tal
     struct strmap_entries e = strmap_sorted(t->map);
     sb_addf(out, "\n%-*s %9s\n", NAME_WIDTH, title, "count");
     for (size_t i = 0; i < e.n; i++) {
-        sb_adds(out, "  ");
-        put_name(out, e.v[i].key, NAME_WIDTH - 2);
+        put_name(out, e.v[i].key);
         sb_addf(out, " %9llu\n", *(unsigned long long *)e.v[i].value);
     }
     if (t->other)
@@ -669,8 +674,7 @@ static void report_latency(struct strbuf *out, const char *title, struct strmap 
             "max");
     for (size_t i = 0; i < e.n; i++) {
         const struct histogram *h = e.v[i].value;
-        sb_adds(out, "  ");
-        put_name(out, e.v[i].key, NAME_WIDTH - 2);
+        put_name(out, e.v[i].key);
         sb_addf(out, " %9llu", h->count);
         put_seconds(out, histogram_quantile(h, 0.5));
         put_seconds(out, histogram_quantile(h, 0.9));
@@ -698,8 +702,7 @@ void trace_stats_report(const struct trace_stats *t, struct strbuf *out)
     struct strmap_entries a = strmap_sorted(t->agents);
     sb_addf(out, "\n%-*s %9s\n", NAME_WIDTH, "messages by agent", "count");
     for (size_t i = 0; i < a.n; i++) {
-        sb_adds(out, "  ");
-        put_name(out, a.v[i].key, NAME_WIDTH - 2);
+        put_name(out, a.v[i].key);
         sb_addf(out, " %9llu\n", ((const struct agent_stats *)a.v[i].value)->messages);
     }
     if (t->other_agents)
@@ -708,10 +711,9 @@ void trace_stats_report(const struct trace_stats *t, struct strbuf *out)
     for (size_t i = 0; i < e.n; i++) {
         struct strmap_entries o = strmap_sorted(((struct tally *)e.v[i].value)->map);
         for (size_t k = 0; k < o.n; k++) {
-            sb_adds(out, "  ");
             struct strbuf name = STRBUF_INIT;
             sb_addf(&name, "%s %s", e.v[i].key, o.v[k].key);
-            put_name(out, name.buf, NAME_WIDTH - 2);
+            put_name(out, name.buf);
             sb_free(&name);
             sb_addf(out, " %9llu\n", *(unsigned long long *)o.v[k].value);
         }

@@ -131,7 +131,7 @@ async function visit(browser, file, dir) {
       }
     }
     // by findings (most first when ascending) and by outcome (violated first)
-    const RANK = ['violated', 'timeout', 'open', 'failed', 'refused', 'rejected', 'not-understood', 'cancelled', 'done'];
+    const RANK = ['violated', 'timeout', 'unanswered', 'open', 'failed', 'refused', 'rejected', 'not-understood', 'cancelled', 'done'];
     for (const [key, value] of [['findings', r => -r[col.findings]], ['outcome', r => RANK.indexOf(data.strings[r[col.outcome]])]]) {
       choose('sort', key);
       const values = [...document.querySelectorAll('#conversation-table tr.conversation')]

@@ -243,7 +243,7 @@
     return s;
   }
   // How each order ranks a row: smaller first (ascending); null (unknown) last, either way.
-  const OUTCOME_RANK = ['violated', 'timeout', 'open', 'failed', 'refused', 'rejected', 'not-understood', 'cancelled', 'done'];
+  const OUTCOME_RANK = ['violated', 'timeout', 'unanswered', 'open', 'failed', 'refused', 'rejected', 'not-understood', 'cancelled', 'done'];
   function rank(r) {
     switch (state.sort) {
       case 'problems': return (str(cell(r, 'outcome')) === 'violated' ? 0 : cell(r, 'findings') > 0 ? 1 : 2) * 1e9 - cell(r, 'findings');
