@@ -51,10 +51,13 @@ static char *conversation_name(const struct fed *f, const struct pending *p, con
     session_name(f, &session);
     if (p->side == SIDE_SERVER)
         sb_adds(&request, "server/");
-    if (jv_is_string(id))
+    if (jv_is_string(id)) {
         add_bounded(&request, jv_string_value(id), jv_string_length(id));
-    else
-        sb_addf(&request, "%lld", (long long)jv_integer_value(id));
+    } else {
+        char digits[24];
+        int n = snprintf(digits, sizeof digits, "%lld", (long long)jv_integer_value(id));
+        sb_add(&request, digits, (size_t)n);
+    }
     char *kept = xstrdup(message_conversation_id(&name, session.buf, request.buf));
     sb_free(&session);
     sb_free(&request);

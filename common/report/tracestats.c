@@ -173,11 +173,15 @@ static struct tally *outcomes_of(struct trace_stats *t, const char *protocol)
 static const char *pair_name(struct trace_stats *t, const char *request, const char *subject,
                              const char *reply)
 {
-    sb_reset(&t->pair);
+    sb_reset(&t->pair); /* without printf's machinery: a pair is made for every conversation */
     sb_adds(&t->pair, request);
-    if (subject)
-        sb_addf(&t->pair, "[%s]", subject);
-    sb_addf(&t->pair, "->%s", reply);
+    if (subject) {
+        sb_addc(&t->pair, '[');
+        sb_adds(&t->pair, subject);
+        sb_addc(&t->pair, ']');
+    }
+    sb_adds(&t->pair, "->");
+    sb_adds(&t->pair, reply);
     return t->pair.buf;
 }
 
