@@ -148,13 +148,14 @@ EOF
         record b 2 in '{"jsonrpc":"2.0","id":"s-1","result":{"roots":[]}}'
     } >cap.jsonl
     run -0 --separate-stderr acp-trace --format=text --width=100 cap.jsonl
-    assert_line --regexp '^line +client +server +client \(b\) +server \(b\)$'
-    assert_line --regexp '^ +9 +\|------>\| tools/call 1 +\|$'
-    assert_line --regexp '^ +10 +\| +\| +\|<-+\| roots/list s-1$'
-    assert_line --regexp '^ +11 +\|<------\| \(result\) 1 +\|$'
+    # each message at its record's time, and how long after the one before in its request
+    assert_line --regexp '^line +time +delta +client +server +client \(b\) +server \(b\)$'
+    assert_line --regexp '^ +9 +12:00:01 +\|------>\| tools/call 1 +\|$'
+    assert_line --regexp '^ +10 +12:00:01 +\| +\| +\|<-+\| roots/list s-1$'
+    assert_line --regexp '^ +11 +12:00:02 +\+1s +\|<------\| \(result\) 1 +\|$'
     assert_line --partial '= a/1: done after 1s'
     assert_line --partial '= b/server/s-1: done after 1s'
     run -0 --separate-stderr acp-trace --format=mermaid --follow=b cap.jsonl
     assert_line '    participant p1 as client'
-    assert_line '    p2->>p1: roots/list s-1'
+    assert_line '    p2->>p1: 12:00:01 roots/list s-1'
 }

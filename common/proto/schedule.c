@@ -17,7 +17,12 @@ bool schedule_message_time(const json_t *root, enum protocol proto, double *t, b
 bool schedule_view_time(const struct message *m, double *t)
 {
     const struct dialect *d = message_dialect(m);
-    return d && d->time(m->view, t);
+    if (d && d->time(m->view, t))
+        return true;
+    if (!m->capture.present || !isfinite(m->capture.time))
+        return false;
+    *t = m->capture.time; /* a capture's record says when, where the message does not */
+    return true;
 }
 
 bool schedule_beyond_era(const json_t *root, enum protocol proto)

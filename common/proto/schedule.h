@@ -45,7 +45,8 @@ struct schedule {
  * seconds, which only says in which second the message went. False when there is no usable
  * time. */
 bool schedule_message_time(const json_t *root, enum protocol proto, double *t, bool *whole_second);
-/* The same time of a message read through its view (m->view), without a tree. */
+/* The same time of a message read through its view (m->view), without a tree; where it says
+ * none, its capture record's. */
 bool schedule_view_time(const struct message *m, double *t);
 
 /* Whether the message has an IACP ts above 10^14 (iacp-ts-range), no time of this era:
