@@ -12,6 +12,7 @@
 #include "proto/dialect.h"
 #include "proto/fipa.h"
 #include "proto/iacp.h"
+#include "proto/taprecord.h"
 #include "tool/filter.h"
 
 enum { OPT_FROM = OPT_TOOL, OPT_TO, OPT_SPELLING };
@@ -19,7 +20,9 @@ enum { OPT_FROM = OPT_TOOL, OPT_TO, OPT_SPELLING };
 static const struct opt convert_options[] = {
     {"from", OPT_FROM, required_argument, "FORMAT",
      "input format: iacp, fipa, fipa-acl, or auto (the default: per message)"},
-    {"to", OPT_TO, required_argument, "FORMAT", "output format: iacp, fipa or fipa-acl (required)"},
+    {"to", OPT_TO, required_argument, "FORMAT",
+     "output format: iacp, fipa, fipa-acl; jsonrpc (MCP's messages bare) or tap (capture "
+     "records as acp-tap writes them); required"},
     {"spelling", OPT_SPELLING, required_argument, "STYLE",
      "FIPA performatives as snake (default), kebab or upper"},
     {"idle-timeout", OPT_IDLE_TIMEOUT, required_argument, "SECONDS",
@@ -29,7 +32,15 @@ static const struct opt convert_options[] = {
     {NULL, 0, 0, NULL, NULL},
 };
 
-enum format { FORMAT_AUTO, FORMAT_IACP, FORMAT_FIPA, FORMAT_FIPA_ACL, FORMAT_NONE };
+enum format {
+    FORMAT_AUTO,
+    FORMAT_IACP,
+    FORMAT_FIPA,
+    FORMAT_FIPA_ACL,
+    FORMAT_JSONRPC,
+    FORMAT_TAP,
+    FORMAT_NONE
+};
 
 struct convert_run {
     enum format from, to;
@@ -54,8 +65,9 @@ static bool handle_option(void *ctx, int key, const char *arg)
         return i >= 0;
     }
     case OPT_TO: {
-        static const char *const words[] = {"iacp", "fipa", "fipa-acl", NULL};
-        static const enum format formats[] = {FORMAT_IACP, FORMAT_FIPA, FORMAT_FIPA_ACL};
+        static const char *const words[] = {"iacp", "fipa", "fipa-acl", "jsonrpc", "tap", NULL};
+        static const enum format formats[] = {FORMAT_IACP, FORMAT_FIPA, FORMAT_FIPA_ACL,
+                                              FORMAT_JSONRPC, FORMAT_TAP};
         int i = options_choice("to", arg, words);
         if (i >= 0)
             run->to = formats[i];
@@ -449,6 +461,70 @@ static void complete_draft(struct convert_run *run, struct filter *f, struct mes
     sb_reset(&m->output);
 }
 
+/* Whether the message is of a dialect over JSON-RPC (MCP), whose lines --to=jsonrpc writes. */
+static bool over_jsonrpc(enum protocol proto)
+{
+    const struct dialect *d = dialect_of(proto);
+    return d && d->core_name && strcmp(d->core_name, "jsonrpc") == 0;
+}
+
+/* --to=jsonrpc: the message as a bare line, its bytes as they were: a capture's record gives the
+ * member that holds it (the form's), a bare line itself. Direction, time and session are lost. */
+static void write_bare(const struct message *m, struct strbuf *out)
+{
+    const char *text = m->rec->text;
+    size_t start = 0, end = m->rec->len;
+    if (m->capture.present) {
+        struct taprecord r;
+        if (!taprecord_read(m->view - m->view_place, &r) ||
+            !jscan_member_text(text, m->rec->len, r.form->message_member, &start, &end)) {
+            /* a member name spelt with an escape: the message as the view reads it */
+            json_t *tree = jscan_to_tree(m->view);
+            char *dumped = json_dumps(tree, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_ENCODE_ANY);
+            json_decref(tree);
+            if (!dumped)
+                die_oom();
+            sb_adds(out, dumped);
+            sb_addc(out, '\n');
+            free(dumped);
+            return;
+        }
+    }
+    sb_add(out, text + start, end - start);
+    sb_addc(out, '\n');
+}
+
+static bool convert_to_jsonrpc(struct message *m, enum protocol proto, struct diag_sink *sink)
+{
+    if (!over_jsonrpc(proto)) {
+        diag_emit(sink, &m->at, "convert-no-mapping",
+                  "%s has no mapping to JSON-RPC: the message cannot be converted",
+                  dialect_of(proto)->display);
+        return false;
+    }
+    write_bare(m, &m->output);
+    return false;
+}
+
+/* --to=tap: each record of a capture as acp-tap writes one (acp(7), CAPTURE RECORDS), its
+ * message as it is; a record its form cannot carry, and a bare line, which says no direction,
+ * time or session, are errors. */
+static bool convert_to_tap(struct message *m, struct diag_sink *sink)
+{
+    if (!m->capture.present) {
+        diag_emit(sink, &m->at, "convert-capture",
+                  "a bare line says no direction, time or session: no record of acp-tap's");
+        return false;
+    }
+    const struct jv *view = m->view - m->view_place;
+    struct taprecord r;
+    const char *lost = "a record of no capture form";
+    if (!taprecord_read(view, &r) ||
+        !r.form->as_tap(m->rec->text, m->rec->len, view, &r, &m->output, &lost))
+        diag_emit(sink, &m->at, "convert-capture", "%s: no record of acp-tap's", lost);
+    return false;
+}
+
 /* What needs nothing of the stream, which --jobs runs in worker threads: the whole conversion of
  * a message that keeps its protocol, or the draft of one from IACP to FIPA JSON, into
  * m->output. */
@@ -457,12 +533,16 @@ static bool convert_alone(void *ctx, struct message *m, struct jscan *scratch,
 {
     struct convert_run *run = ctx;
     enum protocol proto = input_protocol(m);
+    if (run->to == FORMAT_TAP)
+        return convert_to_tap(m, sink);
     if (m->capture.event)
         return false; /* a capture's record of its session: no message, nothing to write */
     if (proto == PROTO_NONE) {
         dialect_no_protocol(m, sink);
         return false;
     }
+    if (run->to == FORMAT_JSONRPC)
+        return convert_to_jsonrpc(m, proto, sink);
     if (!convert_maps(proto)) {
         diag_emit(sink, &m->at, "convert-no-mapping",
                   "%s has no mapping to IACP or FIPA: the message cannot be converted",
@@ -539,7 +619,9 @@ int main(int argc, char **argv)
         .name = "acp-convert",
         .usage = "--to=FORMAT [OPTION]... [FILE]...",
         .summary = "Rewrite a stream of messages from one format into another: IACP 1.1 or\n"
-                   "FIPA ACL as JSON Lines, or FIPA's string form (SC00070) as JADE writes it.",
+                   "FIPA ACL as JSON Lines, or FIPA's string form (SC00070) as JADE writes it;\n"
+                   "or an MCP capture's messages as bare JSON-RPC lines, or its records as\n"
+                   "acp-tap writes them.",
         .options = convert_options,
         .groups = GROUP_CHECKS | GROUP_CLOCK | GROUP_FIPA | GROUP_PROGRESS | GROUP_JOBS,
         .help_tail = help_tail,
@@ -551,7 +633,7 @@ int main(int argc, char **argv)
     if (first < 0)
         return 2;
     if (run.to == FORMAT_NONE) {
-        options_usage_error("--to=FORMAT is required (iacp, fipa or fipa-acl)");
+        options_usage_error("--to=FORMAT is required (iacp, fipa, fipa-acl, jsonrpc or tap)");
         options_free(&opts);
         return 2;
     }

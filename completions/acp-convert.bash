@@ -3,7 +3,7 @@
 [[ $(type -t _acp_complete) == function ]] || . "$(dirname "${BASH_SOURCE[0]}")/acp-tools.bash"
 _acp_convert_options='
 --from=             auto iacp fipa fipa-acl
---to=               iacp fipa fipa-acl
+--to=               iacp fipa fipa-acl jsonrpc tap
 --spelling=         snake kebab upper
 --idle-timeout=
 --max-open=

@@ -35,7 +35,7 @@ iacp_to_fipa() {
     run -2 acp-convert </dev/null
     assert_output --partial "--to=FORMAT is required"
     run -2 acp-convert --to=xml </dev/null
-    assert_output --partial "--to must be iacp, fipa or fipa-acl"
+    assert_output --partial "--to must be iacp, fipa, fipa-acl, jsonrpc or tap"
     run -2 acp-convert --from=jade --to=fipa </dev/null
     run -2 acp-convert --to=fipa --spelling=camel </dev/null
 }
@@ -652,7 +652,7 @@ help_long_options() {
         grep -q "^\\.B ${code//-/\\\\-}\$" "$TESTS_DIR/../man/acp.7" || fail "$code not in acp.7"
     done
     run -0 bash -c "acp-convert --explain=list | grep -c -E '^(acl|convert)-'"
-    assert_output 13
+    assert_output 14
 }
 
 @test "acl: member names that look like the writer's own prefixes come back unchanged" {
@@ -695,4 +695,61 @@ help_long_options() {
     assert_rss_below "$t/err" $((48 * 1024)) "--to=iacp"
     "$ACP_BUILD/peak-rss" acp-convert --to=fipa "$t/iacp" >/dev/null 2>"$t/err" || fail "status $?"
     assert_rss_below "$t/err" $((48 * 1024)) "--to=fipa"
+}
+
+@test "--to=jsonrpc: an MCP capture's messages bare, byte for byte, from acp-tap's records and mcpsnoop's logs" {
+    cd "$BATS_TEST_TMPDIR"
+    local tap=$FIXTURES/mcp/everything-progress.jsonl
+    # each record of a line: its message member's bytes, as they were in the record
+    run -0 --separate-stderr acp-convert --to=jsonrpc "$tap"
+    [ "$stderr" = "" ] || fail "$stderr"
+    assert_equal "$output" "$(grep '"seq":' "$tap" | sed 's/^.*,"message"://; s/}$//')"
+    assert_equal "$(acp-convert -j 2 --to=jsonrpc "$tap")" "$output"
+    # bare lines stay as they are: the conversion again changes nothing
+    printf '%s\n' "$output" >bare.jsonl
+    run -0 acp-convert --to=jsonrpc bare.jsonl
+    assert_equal "$output" "$(cat bare.jsonl)"
+    # mcpsnoop's envelopes: their raw frames, its stderr and meta records left out, a frame that
+    # was no JSON an error of its own
+    run -1 --separate-stderr acp-convert --to=jsonrpc "$FIXTURES/mcp/mcpsnoop-stdio.jsonl"
+    assert_equal "$output" "$(jq -c 'select(.raw and (.direction | test("^(c2s|s2c)$"))) | .raw' "$FIXTURES/mcp/mcpsnoop-stdio.jsonl")"
+    [ "$(grep -c 'capture-not-message' <<<"$stderr")" -eq "$(grep -c . <<<"$stderr")" ] || fail "$stderr"
+    # what the bare lines hold is what the capture held: acp-validate finds the same shape
+    run -0 acp-validate --protocol=mcp bare.jsonl
+}
+
+@test "--to=jsonrpc: IACP and FIPA have no mapping to JSON-RPC, nor MCP to IACP or FIPA" {
+    run -1 --separate-stderr acp-convert --to=jsonrpc <<<'{"v":"1.1","id":"q-1","from":"queen","to":"f","kind":"hb","ts":1312284100}'
+    assert_equal "$stderr" "acp-convert: <stdin>:1: error: IACP has no mapping to JSON-RPC: the message cannot be converted [convert-no-mapping]"
+    run -1 --separate-stderr acp-convert --to=iacp <<<'{"jsonrpc":"2.0","id":1,"method":"ping"}'
+    assert_equal "$stderr" "acp-convert: <stdin>:1: error: MCP has no mapping to IACP or FIPA: the message cannot be converted [convert-no-mapping]"
+}
+
+@test "--to=tap: acp-tap's records as they are; mcpsnoop's made of what they say; what acp-tap's form cannot carry, an error" {
+    cd "$BATS_TEST_TMPDIR"
+    local tap=$FIXTURES/mcp/everything-progress.jsonl snoop=$FIXTURES/mcp/mcpsnoop-stdio.jsonl
+    run -0 --separate-stderr acp-convert --to=tap "$tap"
+    assert_equal "$output" "$(cat "$tap")"
+    # mcpsnoop's log: its meta a start event, each frame of JSON a record of its own, its seq, its
+    # time to the microsecond, its message byte for byte; its stderr, and what was no JSON, errors
+    run -1 --separate-stderr acp-convert --to=tap --rejects=rejected.jsonl "$snoop"
+    printf '%s\n' "$output" >tap.jsonl
+    assert_line --index 0 '{"tap":1,"session":"7f3a","time":"2026-12-06T12:00:00.000001Z","event":"start","pid":null,"command":["npx","server-everything"]}'
+    assert_line --index 1 --partial '{"tap":1,"session":"7f3a","time":"2026-12-06T12:00:00.100000Z","seq":2,"dir":"in","message":{"jsonrpc":"2.0","id":0,"method":"initialize",'
+    assert_equal "$(acp-convert --to=jsonrpc tap.jsonl)" "$(acp-convert --to=jsonrpc "$snoop" 2>/dev/null)"
+    [ "$(grep -c . <<<"$stderr")" -eq 3 ] || fail "$stderr"
+    [[ $stderr == *":3: error: a line of the server's stderr, which acp-tap leaves alone: no record of acp-tap's [convert-capture]"* ]] || fail "$stderr"
+    # what passed and what was rejected are the log, line for line
+    [ $((${#lines[@]} + $(wc -l <rejected.jsonl))) -eq "$(wc -l <"$snoop")" ]
+    # the two give the same findings (at other lines), and the conversion again changes nothing
+    local unplaced='s/^[^:]*: [^:]*:[0-9]*: //; s/ (see line [0-9]*)//'
+    assert_equal "$(acp-validate tap.jsonl 2>&1 >/dev/null | sed "$unplaced" | sort)" \
+        "$(acp-validate "$snoop" 2>&1 >/dev/null | grep -v capture-not-message | sed "$unplaced" | sort)"
+    assert_equal "$(acp-convert --to=tap tap.jsonl)" "$(cat tap.jsonl)"
+    # over HTTP each connection numbers its own ids: a session of its own
+    run -0 --separate-stderr acp-convert --to=tap "$FIXTURES/mcp/mcpsnoop-http.jsonl"
+    [ "$(jq -r .session <<<"$output" | sort -u | wc -l)" -ge 2 ] || fail "$output"
+    # a bare line says no direction, time or session
+    run -1 --separate-stderr acp-convert --to=tap <<<'{"jsonrpc":"2.0","id":1,"method":"ping"}'
+    assert_equal "$stderr" "acp-convert: <stdin>:1: error: a bare line says no direction, time or session: no record of acp-tap's [convert-capture]"
 }

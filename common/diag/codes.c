@@ -108,8 +108,16 @@ static const struct diag_code tool_codes[] = {
      "The message has no string performative, or it is not a FIPA communicative act in any "
      "known spelling, so it is reported and skipped."},
     {"convert-no-mapping", "error", "a message of a dialect acp-convert does not map",
-     "acp-convert maps IACP and FIPA into each other; a message of another dialect (MCP) has no "
-     "mapping to either, so it is reported and skipped."},
+     "acp-convert maps IACP and FIPA into each other, and writes MCP's messages bare "
+     "(--to=jsonrpc); a message of MCP has no mapping to IACP or FIPA, nor one of IACP or FIPA "
+     "to JSON-RPC, so it is reported and skipped."},
+    {"convert-capture", "error", "a record acp-tap's form cannot carry",
+     "acp-convert --to=tap writes each record of a capture as acp-tap writes one: acp-tap's "
+     "own as they are, mcpsnoop's made of what they say (its meta record a start event with no "
+     "pid). A bare line says no direction, time or session, and a line of a server's stderr "
+     "(which acp-tap leaves alone), a frame cut short (whose whole length acp-tap's record "
+     "says) or a record without a time or a seq has no record of acp-tap's: each is reported "
+     "and skipped."},
     {"convert-kind-unknown", "warning", "an unknown dotted IACP kind written as inform",
      "The mapping table has no row for the kind; it is written as an inform without a "
      "protocol, and x-iacp-kind keeps the kind so that the way back is exact."},

@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #include "base/escape.h"
-#include "base/timeutil.h"
+#include "proto/taprecord.h"
 
 /* How long capture_close waits for the file to take what is queued: a file that takes nothing
  * (a pipe nobody reads) must not keep the agent's client waiting for the tap to end. */
@@ -46,25 +46,13 @@ struct capture {
 
 /* ---- Records ---- */
 
-static void add_time(struct strbuf *sb)
-{
-    struct timespec now;
-    clock_gettime(CLOCK_REALTIME, &now);
-    char stamp[40];
-    time_format_rfc3339((long long)now.tv_sec, stamp, sizeof stamp);
-    size_t len = strlen(stamp); /* "...:SSZ" */
-    sb_add(sb, stamp, len - 1);
-    sb_addf(sb, ".%06ldZ", now.tv_nsec / 1000);
-}
-
 /* The members every record starts with: the format's mark, the session, the time. */
 static void record_head(struct capture *c, struct strbuf *sb)
 {
-    sb_adds(sb, "{\"tap\":1,\"session\":");
-    sb_adds(sb, c->session_json);
-    sb_adds(sb, ",\"time\":\"");
-    add_time(sb);
-    sb_addc(sb, '"');
+    struct timespec now;
+    clock_gettime(CLOCK_REALTIME, &now);
+    taprecord_put_head(sb, c->session_json, strlen(c->session_json), (long long)now.tv_sec,
+                       now.tv_nsec / 1000);
 }
 
 static struct queued *node_of(const struct strbuf *sb)

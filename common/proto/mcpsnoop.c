@@ -6,8 +6,10 @@
  * session's command, no message either. Over HTTP one proxy carries several clients, each a
  * "conn_id", whose ids are their own. The log has no record of a session's end. */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "base/jsonout.h"
 #include "base/timeutil.h"
 #include "proto/taprecord.h"
 
@@ -53,7 +55,7 @@ static bool mcpsnoop_read(const struct jv *view, struct taprecord *r)
         r->kind = TAPRECORD_TOO_LONG;
         return true;
     }
-    if ((r->message = jv_object_get(view, "raw")))
+    if ((r->message = jv_object_get(view, capture_form_mcpsnoop.message_member)))
         return true;
     const struct jv *text = jv_object_get(view, "text");
     r->kind = TAPRECORD_TEXT; /* an empty frame has neither */
@@ -62,8 +64,77 @@ static bool mcpsnoop_read(const struct jv *view, struct taprecord *r)
     return true;
 }
 
+/* A member's bytes as the record has them, appended as "name":bytes. */
+static bool put_member(const char *text, size_t len, const char *member, const char *name,
+                       struct strbuf *out)
+{
+    size_t start, end;
+    if (!jscan_member_text(text, len, member, &start, &end))
+        return false;
+    sb_addf(out, ",\"%s\":", name);
+    sb_add(out, text + start, end - start);
+    return true;
+}
+
+/* Another form's session start: its command, if it says one, and no pid. */
+static void put_start(const struct jv *view, struct strbuf *out)
+{
+    sb_adds(out, ",\"event\":\"start\",\"pid\":null,\"command\":");
+    const struct jv *command = jv_object_get(jv_object_get(view, "raw"), "command");
+    json_t *tree = jv_is_array(command) ? jscan_to_tree(command) : json_array();
+    char *dumped = json_dumps(tree, JSON_COMPACT | JSON_PRESERVE_ORDER);
+    json_decref(tree);
+    if (!dumped)
+        die_oom();
+    sb_adds(out, dumped);
+    free(dumped);
+}
+
+/* An envelope as acp-tap's record: what acp-tap's records cannot say, it says in *lost. */
+static bool mcpsnoop_as_tap(const char *text, size_t len, const struct jv *view,
+                            const struct taprecord *r, struct strbuf *out, const char **lost)
+{
+    if (r->kind == TAPRECORD_EVENT && !r->starts_session) {
+        *lost = "a line of the server's stderr, which acp-tap leaves alone";
+        return false;
+    }
+    if (r->kind == TAPRECORD_TOO_LONG) {
+        *lost = "a line cut short, whose whole length acp-tap's record says";
+        return false;
+    }
+    const struct jv *seq = jv_object_get(view, "seq");
+    if (r->kind != TAPRECORD_EVENT && !(jv_is_integer(seq) && jv_integer_value(seq) >= 1)) {
+        *lost = "a line without its number in the session (seq)";
+        return false;
+    }
+    size_t before = out->len;
+    if (!taprecord_put_head_of(r, out, lost))
+        return false;
+    if (r->kind == TAPRECORD_EVENT) {
+        put_start(view, out);
+    } else {
+        sb_addf(out, ",\"seq\":%lld,\"dir\":\"%s\"", (long long)jv_integer_value(seq),
+                r->dir == TAPRECORD_IN ? "in" : "out");
+        if (r->kind == TAPRECORD_TEXT) { /* no message: its text need not keep its escapes */
+            struct jsonout w;
+            sb_adds(out, ",\"text\":");
+            jsonout_init(&w, out, JSONOUT_VALID);
+            jsonout_string(&w, r->text, r->text_len);
+        } else if (!put_member(text, len, r->form->message_member, "message", out)) {
+            out->len = before;
+            out->buf[before] = '\0';
+            *lost = "a record whose members are spelt with escapes";
+            return false;
+        }
+    }
+    sb_adds(out, "}\n");
+    return true;
+}
+
 const struct capture_form capture_form_mcpsnoop = {
     .name = "mcpsnoop",
     .too_long = "cut short at mcpsnoop's frame cap",
+    .message_member = "raw",
     .read = mcpsnoop_read,
+    .as_tap = mcpsnoop_as_tap,
 };

@@ -3,6 +3,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "base/jsonout.h"
 #include "base/timeutil.h"
 
 static const struct capture_form *const forms[] = {&capture_form_tap, &capture_form_mcpsnoop, NULL};
@@ -40,7 +41,7 @@ static bool tap_read(const struct jv *view, struct taprecord *r)
         r->time = NAN;
     r->dir = dir_of(jv_member_string(view, "dir"));
     const struct jv *text;
-    if ((r->message = jv_object_get(view, "message"))) {
+    if ((r->message = jv_object_get(view, capture_form_tap.message_member))) {
         r->kind = TAPRECORD_MESSAGE;
     } else if ((text = jv_object_get(view, "text")) && jv_is_string(text)) {
         r->kind = TAPRECORD_TEXT;
@@ -57,8 +58,61 @@ static bool tap_read(const struct jv *view, struct taprecord *r)
     return true;
 }
 
+void taprecord_put_head(struct strbuf *out, const char *session_json, size_t len, long long sec,
+                        long usec)
+{
+    sb_adds(out, "{\"tap\":1,\"session\":");
+    sb_add(out, session_json, len);
+    char stamp[40];
+    time_format_rfc3339(sec, stamp, sizeof stamp);
+    sb_adds(out, ",\"time\":\"");
+    sb_add(out, stamp, strlen(stamp) - 1); /* "...:SSZ" less its Z */
+    sb_addf(out, ".%06ldZ\"", usec);
+}
+
+bool taprecord_put_head_of(const struct taprecord *r, struct strbuf *out, const char **lost)
+{
+    if (!isfinite(r->time)) {
+        *lost = "a record without a time it can read, which acp-tap's records all have";
+        return false;
+    }
+    struct strbuf session = STRBUF_INIT, json = STRBUF_INIT;
+    sb_add(&session, jv_string_value(r->session), jv_string_length(r->session));
+    if (r->connection) {
+        sb_addc(&session, ':');
+        sb_add(&session, jv_string_value(r->connection), jv_string_length(r->connection));
+    }
+    struct jsonout w;
+    jsonout_init(&w, &json, JSONOUT_VALID);
+    jsonout_string(&w, session.buf, session.len);
+    double whole = floor(r->time);
+    long usec = lround((r->time - whole) * 1e6);
+    if (usec == 1000000) {
+        whole += 1;
+        usec = 0;
+    }
+    taprecord_put_head(out, json.buf, json.len, (long long)whole, usec);
+    sb_free(&session);
+    sb_free(&json);
+    return true;
+}
+
+/* acp-tap's records are acp-tap's. */
+static bool tap_as_tap(const char *text, size_t len, const struct jv *view,
+                       const struct taprecord *r, struct strbuf *out, const char **lost)
+{
+    (void)view;
+    (void)r;
+    (void)lost;
+    sb_add(out, text, len);
+    sb_addc(out, '\n');
+    return true;
+}
+
 const struct capture_form capture_form_tap = {
     .name = "acp-tap",
     .too_long = "longer than acp-tap's --max-line-bytes, not kept",
+    .message_member = "message",
     .read = tap_read,
+    .as_tap = tap_as_tap,
 };

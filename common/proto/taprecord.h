@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "base/util.h"
 #include "proto/jscan.h"
 
 enum taprecord_kind {
@@ -41,13 +42,31 @@ struct capture_form {
     const char *name;
     /* what a record of TAPRECORD_TOO_LONG says of its line, after "a line" */
     const char *too_long;
+    /* the member that holds a line that was JSON, as it was: acp-tap's message, mcpsnoop's raw */
+    const char *message_member;
     /* Whether view is a record of this form, read into *r (its form set by the caller). */
     bool (*read)(const struct jv *view, struct taprecord *r);
+    /* Appends the record (text, len bytes, its view read into *r) as a record of acp-tap's,
+     * ending in a newline; false, appending nothing, where acp-tap's records cannot say it,
+     * *lost saying what (acp-convert --to=tap). */
+    bool (*as_tap)(const char *text, size_t len, const struct jv *view, const struct taprecord *r,
+                   struct strbuf *out, const char **lost);
 };
 
 extern const struct capture_form capture_form_tap, capture_form_mcpsnoop;
 
 /* Whether view is a record of a capture form, read into *r. */
 bool taprecord_read(const struct jv *view, struct taprecord *r);
+
+/* Appends the members every record of acp-tap's starts with, "{"tap":1,"session":" and the
+ * session (the text of a JSON string), then the time, sec and usec written to the microsecond in
+ * UTC. */
+void taprecord_put_head(struct strbuf *out, const char *session_json, size_t len, long long sec,
+                        long usec);
+
+/* The head of a record of acp-tap's made of another form's, *r: its session (with its connection,
+ * where one session carries several: each numbers its own ids, as a session does), its time;
+ * false, *lost saying why, for a record without a time. */
+bool taprecord_put_head_of(const struct taprecord *r, struct strbuf *out, const char **lost);
 
 #endif
