@@ -19,7 +19,8 @@ enum { OPT_FROM = OPT_TOOL, OPT_TO, OPT_SPELLING };
 
 static const struct opt convert_options[] = {
     {"from", OPT_FROM, required_argument, "FORMAT",
-     "input format: iacp, fipa, fipa-acl, or auto (the default: per message)"},
+     "input format: iacp, fipa, fipa-acl; tap, mcpsnoop or jsonrpc (an MCP capture's form); "
+     "or auto (the default: per message)"},
     {"to", OPT_TO, required_argument, "FORMAT",
      "output format: iacp, fipa, fipa-acl; jsonrpc (MCP's messages bare) or tap (capture "
      "records as acp-tap writes them); required"},
@@ -39,6 +40,7 @@ enum format {
     FORMAT_FIPA_ACL,
     FORMAT_JSONRPC,
     FORMAT_TAP,
+    FORMAT_MCPSNOOP,
     FORMAT_NONE
 };
 
@@ -56,9 +58,11 @@ static bool handle_option(void *ctx, int key, const char *arg)
     struct convert_run *run = ctx;
     switch (key) {
     case OPT_FROM: {
-        static const char *const words[] = {"auto", "iacp", "fipa", "fipa-acl", NULL};
-        static const enum format formats[] = {FORMAT_AUTO, FORMAT_IACP, FORMAT_FIPA,
-                                              FORMAT_FIPA_ACL};
+        static const char *const words[] = {"auto",    "iacp", "fipa",     "fipa-acl",
+                                            "jsonrpc", "tap",  "mcpsnoop", NULL};
+        static const enum format formats[] = {FORMAT_AUTO,     FORMAT_IACP,    FORMAT_FIPA,
+                                              FORMAT_FIPA_ACL, FORMAT_JSONRPC, FORMAT_TAP,
+                                              FORMAT_MCPSNOOP};
         int i = options_choice("from", arg, words);
         if (i >= 0)
             run->from = formats[i];
@@ -262,7 +266,7 @@ static bool check_line(struct convert_run *run, struct message *m, const struct 
     struct diag_sink quiet;
     diag_sink_init(&quiet, NULL);
     quiet.quiet = true;
-    bool read = message_read(&out, &rec, js, CHOOSE_FIPA, &quiet);
+    bool read = message_read(&out, &rec, js, CHOOSE_FIPA, NULL, &quiet);
     diag_sink_free(&quiet);
     if (!read) { /* never: what the draft writes is JSON */
         diag_emit(sink, &m->at, "convert-output-invalid",
@@ -586,8 +590,23 @@ static enum protocol_choice protocol_choice(enum format from)
     case FORMAT_FIPA:
     case FORMAT_FIPA_ACL:
         return CHOOSE_FIPA;
-    default:
+    default: /* jsonrpc too: a capture's record read as a bare line speaks no dialect */
         return CHOOSE_AUTO;
+    }
+}
+
+/* The capture form --from names: a capture's records of it alone, or (jsonrpc) bare lines. */
+static struct capture_choice capture_choice(enum format from)
+{
+    switch (from) {
+    case FORMAT_TAP:
+        return (struct capture_choice){.only = &capture_form_tap};
+    case FORMAT_MCPSNOOP:
+        return (struct capture_choice){.only = &capture_form_mcpsnoop};
+    case FORMAT_JSONRPC:
+        return (struct capture_choice){.bare = true};
+    default:
+        return (struct capture_choice){0};
     }
 }
 
@@ -648,8 +667,10 @@ int main(int argc, char **argv)
     run.fipa.profile = opts.engine.fipa_profile;
     run.converter = converter_new(&cc);
     run.scan = jscan_new();
-    const struct filter_config cfg = {
-        .opts = &opts, .protocol = protocol_choice(run.from), .mode = reader_mode(run.from)};
+    const struct filter_config cfg = {.opts = &opts,
+                                      .protocol = protocol_choice(run.from),
+                                      .captures = capture_choice(run.from),
+                                      .mode = reader_mode(run.from)};
     const struct filter_ops ops = {
         .prepare = convert_alone, .message = convert_message, .parse_acl = parse_acl, .ctx = &run};
     int status = filter_run(&cfg, &ops, argv + first, argc - first);

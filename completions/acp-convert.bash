@@ -2,7 +2,7 @@
 # One line per option, in the order of --help; the format is explained in acp-tools.bash.
 [[ $(type -t _acp_complete) == function ]] || . "$(dirname "${BASH_SOURCE[0]}")/acp-tools.bash"
 _acp_convert_options='
---from=             auto iacp fipa fipa-acl
+--from=             auto iacp fipa fipa-acl jsonrpc tap mcpsnoop
 --to=               iacp fipa fipa-acl jsonrpc tap
 --spelling=         snake kebab upper
 --idle-timeout=

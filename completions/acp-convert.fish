@@ -1,5 +1,5 @@
 # fish completion for acp-convert(1)
-complete -c acp-convert -l from -x -a 'auto iacp fipa fipa-acl' -d 'input format'
+complete -c acp-convert -l from -x -a 'auto iacp fipa fipa-acl jsonrpc tap mcpsnoop' -d 'input format'
 complete -c acp-convert -l to -x -a 'iacp fipa fipa-acl jsonrpc tap' -d 'output format'
 complete -c acp-convert -l spelling -x -a 'snake kebab upper' -d 'spelling of FIPA performatives'
 complete -c acp-convert -l idle-timeout -x -d 'message time after which a conversation is forgotten'

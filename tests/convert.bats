@@ -753,3 +753,29 @@ help_long_options() {
     run -1 --separate-stderr acp-convert --to=tap <<<'{"jsonrpc":"2.0","id":1,"method":"ping"}'
     assert_equal "$stderr" "acp-convert: <stdin>:1: error: a bare line says no direction, time or session: no record of acp-tap's [convert-capture]"
 }
+
+@test "--from=tap, mcpsnoop, jsonrpc: the input's form, any other line an error; round trips keep what the forms keep" {
+    cd "$BATS_TEST_TMPDIR"
+    local tap=$FIXTURES/mcp/everything-progress.jsonl snoop=$FIXTURES/mcp/mcpsnoop-stdio.jsonl
+    cat "$tap" "$snoop" >mixed.jsonl
+    printf '%s\n' '{"jsonrpc":"2.0","id":1,"method":"ping"}' >>mixed.jsonl
+    # --from=tap: acp-tap's records alone pass, each other line is rejected, nothing lost
+    run -1 --separate-stderr acp-convert --from=tap --to=tap --rejects=rejected.jsonl mixed.jsonl
+    assert_equal "$output" "$(cat "$tap")"
+    assert_equal "$(cat rejected.jsonl)" "$(tail -n +$(($(wc -l <"$tap") + 1)) mixed.jsonl)"
+    [[ $stderr == *":$(($(wc -l <"$tap") + 1)): error: a record of mcpsnoop's, not of acp-tap's (--from) [capture-form]"* ]] || fail "$stderr"
+    [[ $stderr == *":$(wc -l <mixed.jsonl): error: a line that is no record of acp-tap's (--from) [capture-form]"* ]] || fail "$stderr"
+    # --from=mcpsnoop: its envelopes alone
+    run -1 --separate-stderr acp-convert --from=mcpsnoop --to=jsonrpc mixed.jsonl
+    assert_equal "$output" "$(acp-convert --to=jsonrpc "$snoop" 2>/dev/null)"
+    # --from=jsonrpc: every line bare, a capture record no message of any dialect
+    run -1 --separate-stderr acp-convert --from=jsonrpc --to=jsonrpc mixed.jsonl
+    assert_equal "$output" '{"jsonrpc":"2.0","id":1,"method":"ping"}'
+    # the round trips: a capture to bare lines, and again, byte for byte; mcpsnoop to acp-tap's
+    # records to bare lines, the same bare lines as straight from mcpsnoop
+    acp-convert --from=tap --to=jsonrpc "$tap" >bare.jsonl
+    run -0 acp-convert --from=jsonrpc --to=jsonrpc bare.jsonl
+    assert_equal "$output" "$(cat bare.jsonl)"
+    acp-convert --from=mcpsnoop --to=tap "$snoop" 2>/dev/null >snoop-tap.jsonl || true
+    assert_equal "$(acp-convert --from=tap --to=jsonrpc snoop-tap.jsonl)" "$(acp-convert --from=mcpsnoop --to=jsonrpc "$snoop" 2>/dev/null)"
+}

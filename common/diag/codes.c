@@ -21,6 +21,11 @@ static const struct diag_code input_codes[] = {
     {"not-object", "error", "the line's top-level value is not an object",
      "Every message is one JSON object per line; an array, string, number, true, false or null "
      "at the top level is not a message."},
+    {"capture-form", "error", "a record of another form than --from names",
+     "acp-convert --from=tap or --from=mcpsnoop says which form of capture the input is: a "
+     "record of the other form, or a line that is no capture record, is rejected; the others "
+     "go on. --from=jsonrpc reads every line as a bare message, a capture record too (which "
+     "then speaks no dialect)."},
     {"capture-not-message", "error", "a line of a capture is no message",
      "In a capture file (acp-tap's, or an mcpsnoop session log), the record of a line that was "
      "not JSON (a stray print on a server's stdout, which breaks the one-message-a-line framing "

@@ -213,11 +213,26 @@ void message_init(struct message *m, const struct record *rec, json_t *root,
 
 /* Takes a capture record's message as the message (or its event as a record of no message); false
  * after saying why when the record holds a line that was no message. */
-static bool unwrap_capture(struct message *m, const struct record *rec, struct diag_sink *sink)
+static bool unwrap_capture(struct message *m, const struct record *rec,
+                           const struct capture_choice *captures, struct diag_sink *sink)
 {
     struct taprecord r;
     m->capture = (struct message_capture){.time = NAN};
-    if (!taprecord_read(m->view, &r))
+    if (captures && captures->bare)
+        return true;
+    struct diag_where at = {.file = rec->file, .line = rec->line};
+    const struct capture_form *only = captures ? captures->only : NULL;
+    bool read = taprecord_read(m->view, &r);
+    if (only && (!read || r.form != only)) {
+        if (read)
+            diag_emit(sink, &at, "capture-form", "a record of %s's, not of %s's (--from)",
+                      r.form->name, only->name);
+        else
+            diag_emit(sink, &at, "capture-form", "a line that is no record of %s's (--from)",
+                      only->name);
+        return false;
+    }
+    if (!read)
         return true;
     m->capture = (struct message_capture){.present = true,
                                           .out = r.dir == TAPRECORD_OUT,
@@ -225,7 +240,6 @@ static bool unwrap_capture(struct message *m, const struct record *rec, struct d
                                           .connection_place =
                                               r.connection ? (uint32_t)(r.connection - m->view) : 0,
                                           .time = r.time};
-    struct diag_where at = {.file = rec->file, .line = rec->line};
     const char *side = r.dir == TAPRECORD_OUT ? "the agent wrote" : "the agent was sent";
     struct strbuf shown = STRBUF_INIT;
     switch (r.kind) {
@@ -257,7 +271,8 @@ static bool unwrap_capture(struct message *m, const struct record *rec, struct d
 }
 
 bool message_read(struct message *m, const struct record *rec, struct jscan *js,
-                  enum protocol_choice choice, struct diag_sink *sink)
+                  enum protocol_choice choice, const struct capture_choice *captures,
+                  struct diag_sink *sink)
 {
     /* A byte-order mark or a NUL byte is no JSON either: the scanner rejects them, and
      * message_parse_json names them. */
@@ -274,7 +289,7 @@ bool message_read(struct message *m, const struct record *rec, struct jscan *js,
     m->view_place = 0;
     m->tree = NULL;
     m->own = NULL;
-    if (!unwrap_capture(m, rec, sink))
+    if (!unwrap_capture(m, rec, captures, sink))
         return false;
     settle(m, rec, choice);
     return true;

@@ -23,6 +23,15 @@ enum protocol_choice {
 };
 
 struct dialect;
+struct capture_form;
+
+/* Which records are read as a capture's (acp-convert --from): NULL, or a zeroed one, for every
+ * form's; only, for that form's alone (any other record an error, capture-form); bare, for none:
+ * every record is read as the message it is. */
+struct capture_choice {
+    const struct capture_form *only;
+    bool bare;
+};
 
 /* Where a message of a capture file (acp-tap's records, mcpsnoop's; proto/taprecord.h) came from:
  * which way it went, when, and in which session. */
@@ -76,7 +85,8 @@ json_t *message_parse_json(const struct record *rec, struct diag_sink *sink);
  * exactly as message_parse_json does (jansson reads the record again to say it) and returns
  * false. */
 bool message_read(struct message *m, const struct record *rec, struct jscan *js,
-                  enum protocol_choice choice, struct diag_sink *sink);
+                  enum protocol_choice choice, const struct capture_choice *captures,
+                  struct diag_sink *sink);
 
 /* Decides the protocol: the one chosen, or with auto the first dialect whose marks the message
  * has (dialect.h: a "kind" or "v" member means IACP, otherwise a "performative" member means

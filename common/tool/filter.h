@@ -59,6 +59,7 @@ enum pass_rule {
 struct filter_config {
     const struct common_opts *opts;
     enum protocol_choice protocol;
+    struct capture_choice captures; /* zeroed: every capture form's records are read as such */
     enum reader_mode mode;
     enum pass_rule pass;
     struct diag_observer *observer; /* told of every finding of the run; may be NULL */

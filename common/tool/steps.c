@@ -102,7 +102,7 @@ bool filter_read_message(const struct filter *f, const struct record *rec, struc
         message_init_in(m, rec, root, f->cfg->protocol, js);
         return true;
     }
-    return message_read(m, rec, js, f->cfg->protocol, sink);
+    return message_read(m, rec, js, f->cfg->protocol, &f->cfg->captures, sink);
 }
 
 /* Whether a message read with errors_before errors reported before it, and errors_prepared

@@ -113,7 +113,7 @@ static void compare_held(struct jscan *js, const struct record *rec)
     json_error_t err;
     json_t *root = json_loadb(rec->text, rec->len, JSON_REJECT_DUPLICATES | JSON_DECODE_ANY, &err);
     struct message m;
-    if (root && message_read(&m, rec, js, CHOOSE_AUTO, &quiet)) {
+    if (root && message_read(&m, rec, js, CHOOSE_AUTO, NULL, &quiet)) {
         json_t *held = held_message(root, &m);
         assert_same(held, message_tree(&m), "the message a record holds");
         message_clear(&m);
@@ -135,7 +135,7 @@ static void compare_message(struct jscan *js, const struct record *rec)
     capture_begin(&by_scanner);
     json_t *root = message_parse_json(rec, &by_jansson.sink);
     struct message m;
-    bool read = message_read(&m, rec, js, CHOOSE_AUTO, &by_scanner.sink);
+    bool read = message_read(&m, rec, js, CHOOSE_AUTO, NULL, &by_scanner.sink);
     capture_end(&by_jansson);
     capture_end(&by_scanner);
     FUZZ_ASSERT(by_jansson.len == by_scanner.len &&
