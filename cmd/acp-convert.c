@@ -7,11 +7,13 @@
 #include <unistd.h>
 
 #include "base/jsonout.h"
+#include "base/strmap.h"
 #include "proto/acl.h"
 #include "proto/convert.h"
 #include "proto/dialect.h"
 #include "proto/fipa.h"
 #include "proto/iacp.h"
+#include "proto/jsonrpc.h"
 #include "proto/taprecord.h"
 #include "tool/filter.h"
 
@@ -51,6 +53,12 @@ struct convert_run {
     struct strbuf out;
     struct fipa_rules fipa;
     struct jscan *scan; /* the outputs' views: the input's stays in the filter's */
+    /* --to=tap of bare lines, a file a session: its name, its lines so far, and the side of each
+     * request in progress by its id (the latest --max-open), which its response answers */
+    char *bare_file;
+    unsigned long long bare_seq;
+    struct strmap *bare_sides;
+    unsigned long max_open;
 };
 
 static bool handle_option(void *ctx, int key, const char *arg)
@@ -469,7 +477,7 @@ static void complete_draft(struct convert_run *run, struct filter *f, struct mes
 static bool over_jsonrpc(enum protocol proto)
 {
     const struct dialect *d = dialect_of(proto);
-    return d && d->core_name && strcmp(d->core_name, "jsonrpc") == 0;
+    return d && d->jsonrpc;
 }
 
 /* --to=jsonrpc: the message as a bare line, its bytes as they were: a capture's record gives the
@@ -511,13 +519,16 @@ static bool convert_to_jsonrpc(struct message *m, enum protocol proto, struct di
 }
 
 /* --to=tap: each record of a capture as acp-tap writes one (acp(7), CAPTURE RECORDS), its
- * message as it is; a record its form cannot carry, and a bare line, which says no direction,
- * time or session, are errors. */
-static bool convert_to_tap(struct message *m, struct diag_sink *sink)
+ * message as it is; a record its form cannot carry is an error. A bare line of JSON-RPC is made
+ * one in order (bare_to_tap). */
+static bool convert_to_tap(struct message *m, enum protocol proto, struct diag_sink *sink)
 {
     if (!m->capture.present) {
+        if (over_jsonrpc(proto))
+            return true; /* convert_message, in order */
         diag_emit(sink, &m->at, "convert-capture",
-                  "a bare line says no direction, time or session: no record of acp-tap's");
+                  "a bare line of %s says no direction, time or session: no record of acp-tap's",
+                  proto == PROTO_NONE ? "no dialect" : dialect_of(proto)->display);
         return false;
     }
     const struct jv *view = m->view - m->view_place;
@@ -538,7 +549,7 @@ static bool convert_alone(void *ctx, struct message *m, struct jscan *scratch,
     struct convert_run *run = ctx;
     enum protocol proto = input_protocol(m);
     if (run->to == FORMAT_TAP)
-        return convert_to_tap(m, sink);
+        return convert_to_tap(m, proto, sink);
     if (m->capture.event)
         return false; /* a capture's record of its session: no message, nothing to write */
     if (proto == PROTO_NONE) {
@@ -563,6 +574,129 @@ static bool convert_alone(void *ctx, struct message *m, struct jscan *scratch,
     return false;
 }
 
+/* The key of a JSON-RPC id: its JSON type's letter and its text. */
+static const char *id_key(struct strbuf *sb, const struct jv *id)
+{
+    sb_reset(sb);
+    if (jv_is_string(id)) {
+        sb_addc(sb, 's');
+        sb_add(sb, jv_string_value(id), jv_string_length(id));
+    } else {
+        sb_addf(sb, "i%lld", (long long)jv_integer_value(id));
+    }
+    return sb->buf;
+}
+
+static enum jsonrpc_side other_side(enum jsonrpc_side side)
+{
+    return side == JSONRPC_CLIENT   ? JSONRPC_SERVER
+           : side == JSONRPC_SERVER ? JSONRPC_CLIENT
+                                    : JSONRPC_EITHER;
+}
+
+/* The side remembered under key (an id's, 'i' or 's' first; a progress token's, 't' first). */
+static enum jsonrpc_side side_of(struct convert_run *run, const char *key)
+{
+    const char *side = strmap_get(run->bare_sides, key);
+    return side ? (enum jsonrpc_side) * side : JSONRPC_EITHER;
+}
+
+static void remember_side(struct convert_run *run, const char *key, enum jsonrpc_side side)
+{
+    if (side == JSONRPC_EITHER || strmap_size(run->bare_sides) >= run->max_open)
+        return;
+    char *kept = xmalloc(1);
+    *kept = (char)side;
+    free(strmap_put(run->bare_sides, key, kept));
+}
+
+/* A notification both sides send: a cancellation goes the way of the request it names, progress
+ * the other way from the request that gave its token. */
+static enum jsonrpc_side notified_side(struct convert_run *run, const struct jv *msg)
+{
+    const struct jv *params = jv_object_get(msg, "params");
+    const struct jv *request = jv_object_get(params, "requestId");
+    if (jv_is_string(request) || jv_is_integer(request))
+        return side_of(run, id_key(&run->out, request));
+    const struct jv *token = jv_object_get(params, "progressToken");
+    if (!jv_is_string(token) && !jv_is_integer(token))
+        return JSONRPC_EITHER;
+    id_key(&run->out, token);
+    run->out.buf[0] = 't';
+    return other_side(side_of(run, run->out.buf));
+}
+
+/* Which way a bare message went: a request or notification by what its method's side is (the
+ * dialect's profile), a response by the side of the request in progress with its id; a batch by
+ * its first message. Requests of a known side are remembered for their responses, their progress
+ * tokens for their progress. */
+static enum jsonrpc_side bare_side(struct convert_run *run, const struct message *m)
+{
+    const struct jv *msg = jv_is_array(m->view) ? jv_array_first(m->view) : m->view;
+    const struct jsonrpc_profile *profile = m->dialect->jsonrpc;
+    const struct jv *method = jv_object_get(msg, "method"), *id = jv_object_get(msg, "id");
+    bool has_id = jv_is_string(id) || jv_is_integer(id);
+    if (!method) {
+        if (!has_id)
+            return JSONRPC_EITHER;
+        char *side = strmap_remove(run->bare_sides, id_key(&run->out, id));
+        enum jsonrpc_side asker = side ? (enum jsonrpc_side) * side : JSONRPC_EITHER;
+        free(side);
+        return other_side(asker);
+    }
+    if (!has_id) {
+        enum jsonrpc_side side = jsonrpc_notification_side(profile, method);
+        return side != JSONRPC_EITHER ? side : notified_side(run, msg);
+    }
+    enum jsonrpc_side side = jsonrpc_request_side(profile, method);
+    remember_side(run, id_key(&run->out, id), side);
+    const struct jv *token =
+        jv_object_get(jv_object_get(jv_object_get(msg, "params"), "_meta"), "progressToken");
+    if (jv_is_string(token) || jv_is_integer(token)) {
+        id_key(&run->out, token);
+        run->out.buf[0] = 't';
+        remember_side(run, run->out.buf, side);
+    }
+    return side;
+}
+
+/* A bare line of JSON-RPC as acp-tap's record: its file the session, numbered in it, its side
+ * what its method or its request says; no time, which a bare line does not say (told once a
+ * file, as the way back from --to=jsonrpc cannot restore it). */
+static void bare_to_tap(struct convert_run *run, struct filter *f, struct message *m)
+{
+    const char *file = m->at.file ? m->at.file : "-";
+    if (!run->bare_file || strcmp(run->bare_file, file) != 0) {
+        free(run->bare_file);
+        run->bare_file = xstrdup(file);
+        run->bare_seq = 0;
+        strmap_free(run->bare_sides, free);
+        run->bare_sides = strmap_new();
+        diag_emit(filter_sink(f), &m->at, "convert-no-time",
+                  "bare lines say no time: their records' time is null, their session the file");
+    }
+    enum jsonrpc_side side = bare_side(run, m);
+    if (side == JSONRPC_EITHER) {
+        diag_emit(filter_sink(f), &m->at, "convert-capture",
+                  "a bare line whose direction neither its method nor a request says: no "
+                  "record of acp-tap's");
+        return;
+    }
+    struct strbuf session = STRBUF_INIT, *out = &run->out;
+    struct jsonout w;
+    jsonout_init(&w, &session, 0);
+    jsonout_string(&w, file, strlen(file));
+    sb_reset(out);
+    sb_adds(out, "{\"tap\":1,\"session\":");
+    sb_add(out, session.buf, session.len);
+    sb_addf(out, ",\"time\":null,\"seq\":%llu,\"dir\":\"%s\",\"message\":", ++run->bare_seq,
+            side == JSONRPC_CLIENT ? "in" : "out");
+    sb_add(out, m->rec->text, m->rec->len);
+    sb_adds(out, "}\n");
+    filter_write(f, out->buf, out->len);
+    sb_free(&session);
+}
+
 /* In order: the conversions that follow the stream. */
 static enum verdict convert_message(void *ctx, struct filter *f, struct message *m)
 {
@@ -572,6 +706,10 @@ static enum verdict convert_message(void *ctx, struct filter *f, struct message 
         return VERDICT_WRITTEN;
     if (m->drafted) {
         complete_draft(run, f, m);
+        return VERDICT_WRITTEN;
+    }
+    if (run->to == FORMAT_TAP) {
+        bare_to_tap(run, f, m);
         return VERDICT_WRITTEN;
     }
     unsigned long errors_before = sink->errors;
@@ -666,6 +804,8 @@ int main(int argc, char **argv)
     };
     run.fipa.profile = opts.engine.fipa_profile;
     run.converter = converter_new(&cc);
+    run.bare_sides = strmap_new();
+    run.max_open = opts.engine.max_open;
     run.scan = jscan_new();
     const struct filter_config cfg = {.opts = &opts,
                                       .protocol = protocol_choice(run.from),
@@ -675,6 +815,8 @@ int main(int argc, char **argv)
         .prepare = convert_alone, .message = convert_message, .parse_acl = parse_acl, .ctx = &run};
     int status = filter_run(&cfg, &ops, argv + first, argc - first);
     converter_free(run.converter);
+    strmap_free(run.bare_sides, free);
+    free(run.bare_file);
     jscan_free(run.scan);
     sb_free(&run.out);
     options_free(&opts);

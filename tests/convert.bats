@@ -652,7 +652,7 @@ help_long_options() {
         grep -q "^\\.B ${code//-/\\\\-}\$" "$TESTS_DIR/../man/acp.7" || fail "$code not in acp.7"
     done
     run -0 bash -c "acp-convert --explain=list | grep -c -E '^(acl|convert)-'"
-    assert_output 14
+    assert_output 15
 }
 
 @test "acl: member names that look like the writer's own prefixes come back unchanged" {
@@ -749,9 +749,29 @@ help_long_options() {
     # over HTTP each connection numbers its own ids: a session of its own
     run -0 --separate-stderr acp-convert --to=tap "$FIXTURES/mcp/mcpsnoop-http.jsonl"
     [ "$(jq -r .session <<<"$output" | sort -u | wc -l)" -ge 2 ] || fail "$output"
-    # a bare line says no direction, time or session
+}
+
+@test "--to=tap of bare lines: the file a session, each line's direction what its method or its request says, no time, and back byte for byte" {
+    cd "$BATS_TEST_TMPDIR"
+    acp-convert --from=tap --to=jsonrpc "$FIXTURES/mcp/everything-progress.jsonl" >bare.jsonl
+    run -0 --separate-stderr acp-convert --to=tap bare.jsonl
+    printf '%s\n' "$output" >tap.jsonl
+    assert_equal "$stderr" "acp-convert: bare.jsonl:1: warning: bare lines say no time: their records' time is null, their session the file [convert-no-time]"
+    # the directions the capture had, the session the file, the lines numbered, no time
+    assert_equal "$(jq -r .dir tap.jsonl | paste -sd' ')" \
+        "$(jq -r 'select(.seq) | .dir' "$FIXTURES/mcp/everything-progress.jsonl" | paste -sd' ')"
+    assert_equal "$(jq -c '[.session, .time, .seq]' tap.jsonl | head -2 | paste -sd' ')" '["bare.jsonl",null,1] ["bare.jsonl",null,2]'
+    # and back: the bare lines, byte for byte; the records pair as the capture did
+    assert_equal "$(acp-convert --to=jsonrpc tap.jsonl)" "$(cat bare.jsonl)"
+    local unplaced='s/^[^:]*: [^:]*:[0-9]*: //; s/ (see line [0-9]*)//'
+    assert_equal "$(acp-validate tap.jsonl 2>&1 >/dev/null | sed "$unplaced")" \
+        "$(acp-validate "$FIXTURES/mcp/everything-progress.jsonl" 2>&1 >/dev/null | sed "$unplaced")"
+    # a line whose direction nothing says (ping: both sides send it), and a bare line of IACP
     run -1 --separate-stderr acp-convert --to=tap <<<'{"jsonrpc":"2.0","id":1,"method":"ping"}'
-    assert_equal "$stderr" "acp-convert: <stdin>:1: error: a bare line says no direction, time or session: no record of acp-tap's [convert-capture]"
+    [[ $stderr == *"acp-convert: <stdin>:1: error: a bare line whose direction neither its method nor a request says: no record of acp-tap's [convert-capture]"* ]] ||
+        fail "$stderr"
+    run -1 --separate-stderr acp-convert --to=tap <<<'{"v":"1.1","id":"q-1","from":"queen","to":"f","kind":"hb","ts":1312284100}'
+    assert_equal "$stderr" "acp-convert: <stdin>:1: error: a bare line of IACP says no direction, time or session: no record of acp-tap's [convert-capture]"
 }
 
 @test "--from=tap, mcpsnoop, jsonrpc: the input's form, any other line an error; round trips keep what the forms keep" {

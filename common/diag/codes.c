@@ -119,10 +119,16 @@ static const struct diag_code tool_codes[] = {
     {"convert-capture", "error", "a record acp-tap's form cannot carry",
      "acp-convert --to=tap writes each record of a capture as acp-tap writes one: acp-tap's "
      "own as they are, mcpsnoop's made of what they say (its meta record a start event with no "
-     "pid). A bare line says no direction, time or session, and a line of a server's stderr "
-     "(which acp-tap leaves alone), a frame cut short (whose whole length acp-tap's record "
-     "says) or a record without a time or a seq has no record of acp-tap's: each is reported "
-     "and skipped."},
+     "pid), and a bare line of JSON-RPC with its file as its session and the direction its "
+     "method, or the request it answers, says. A line of a server's stderr (which acp-tap "
+     "leaves alone), a frame cut short (whose whole length acp-tap's record says), a record "
+     "without a time or a seq, a bare line of another dialect, and one whose direction "
+     "neither its method (ping, which both sides send) nor a request in progress says, have "
+     "no record of acp-tap's: each is reported and skipped."},
+    {"convert-no-time", "warning", "bare lines made records without a time",
+     "acp-convert --to=tap of bare JSON-RPC lines: a bare line says no time, so each record "
+     "it makes has a null time, and the file's name for its session; told once a file. What "
+     "needs a time (latencies, acp-replay's schedule, --request-timeout) has none to read."},
     {"convert-kind-unknown", "warning", "an unknown dotted IACP kind written as inform",
      "The mapping table has no row for the kind; it is written as an inform without a "
      "protocol, and x-iacp-kind keeps the kind so that the way back is exact."},

@@ -37,6 +37,8 @@ struct dialect_member {
         name, sizeof name - 1                                                                      \
     }
 
+struct jsonrpc_profile;
+
 struct dialect {
     enum protocol proto;
     const char *name;    /* as --protocol spells it: "iacp", "fipa" */
@@ -104,6 +106,8 @@ struct dialect {
      * (JSON-RPC 2.0's, "jsonrpc", for MCP), or NULL. */
     const char *core_name;
     const struct diag_code *core_codes;
+    /* A dialect over JSON-RPC 2.0: its profile (what each side sends), or NULL. */
+    const struct jsonrpc_profile *jsonrpc;
     /* Reports every per-message finding for a message of the dialect. */
     void (*check)(const struct message *m, const struct check_rules *rules, struct diag_sink *sink);
 };

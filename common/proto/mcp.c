@@ -176,5 +176,6 @@ const struct dialect dialect_mcp = {
     .codes = mcp_codes,
     .core_name = "jsonrpc",
     .core_codes = jsonrpc_codes,
+    .jsonrpc = &mcp_profile,
     .check = mcp_check_by_rules,
 };
