@@ -227,9 +227,6 @@ void mcp_lifecycle_answered(struct mcp_stream *s, const struct fed *f, struct pe
     struct diag_where at = f->m->at;
     at.related_file = p->cancelled_file != at.file ? p->cancelled_file : NULL;
     at.related_line = p->cancelled_line;
-    enum side responder = p->side == SIDE_CLIENT   ? SIDE_SERVER
-                          : p->side == SIDE_SERVER ? SIDE_CLIENT
-                                                   : SIDE_UNKNOWN;
     diag_emit(sink, &at, "mcp-after-cancel", "%s answers the request '%s' that was cancelled",
-              sender_name(responder), mcp_method_shown(s, p));
+              sender_name(mcp_other_side(p->side)), mcp_method_shown(s, p));
 }

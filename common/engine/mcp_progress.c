@@ -53,10 +53,8 @@ static struct pending *token_request(struct mcp_stream *s, const struct fed *f, 
                                      const struct jv *token)
 {
     if (side != SIDE_UNKNOWN)
-        return strmap_get(
-            s->tokens,
-            mcp_scoped_key(s, f, mcp_side_scope(side == SIDE_CLIENT ? SIDE_SERVER : SIDE_CLIENT),
-                           token));
+        return strmap_get(s->tokens,
+                          mcp_scoped_key(s, f, mcp_side_scope(mcp_other_side(side)), token));
     static const enum side sides[] = {SIDE_CLIENT, SIDE_SERVER, SIDE_UNKNOWN};
     struct pending *latest = NULL, *found;
     for (size_t i = 0; i < 3; i++)

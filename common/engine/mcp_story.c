@@ -134,11 +134,6 @@ static const char *side_name(enum side side)
     return NULL;
 }
 
-static enum side other_side(enum side side)
-{
-    return side == SIDE_CLIENT ? SIDE_SERVER : side == SIDE_SERVER ? SIDE_CLIENT : SIDE_UNKNOWN;
-}
-
 void mcp_story_end(struct mcp_stream *s, struct pending *p, const char *outcome,
                    const struct jv *response, const struct fed *f)
 {
@@ -149,7 +144,7 @@ void mcp_story_end(struct mcp_stream *s, struct pending *p, const char *outcome,
         take_message(s, f, st);
     const struct jv *error = jv_object_get(response, "error");
     const struct jv *code = jv_object_get(error, "code");
-    const char *asker = side_name(p->side), *answerer = side_name(other_side(p->side));
+    const char *asker = side_name(p->side), *answerer = side_name(mcp_other_side(p->side));
     const char *participants[2] = {asker ? asker : "client", answerer ? answerer : "server"};
     const char *method = mcp_method_shown(s, p);
     struct conversation_summary summary = {

@@ -524,9 +524,7 @@ static void tell_no_request(const struct fed *f, enum side asker, struct diag_si
 static void answer(struct mcp_stream *s, const struct fed *f, const struct jv *msg,
                    const struct jv *id, struct diag_sink *sink)
 {
-    enum side asker = f->side == SIDE_UNKNOWN  ? SIDE_UNKNOWN
-                      : f->side == SIDE_CLIENT ? SIDE_SERVER
-                                               : SIDE_CLIENT;
+    enum side asker = mcp_other_side(f->side);
     bool guessed = false;
     struct pending *p = asker == SIDE_UNKNOWN
                             ? bare_answered(s, f, id, &guessed)

@@ -135,6 +135,13 @@ struct fed {
     enum side side; /* a capture's; SIDE_UNKNOWN in bare lines */
 };
 
+/* The side that answers a request of side, or sends progress of it; SIDE_UNKNOWN for one of a
+ * side bare lines do not say. */
+static inline enum side mcp_other_side(enum side side)
+{
+    return side == SIDE_CLIENT ? SIDE_SERVER : side == SIDE_SERVER ? SIDE_CLIENT : SIDE_UNKNOWN;
+}
+
 /* A request's side as f's message, or its method, says it. */
 enum side mcp_sender_side(const struct fed *f, const struct jv *msg);
 

@@ -335,9 +335,10 @@ static void add_receiver(struct trace_diagram *t, size_t *arrows, size_t column)
     t->to[(*arrows)++] = column;
 }
 
-/* The columns of m's sender (*from) and receivers (t->to): how many arrows it draws. */
+/* The columns of m's sender (*from) and receivers (t->to; to, those the envelope names, where
+ * the dialect's agents are no capture's sides): how many arrows it draws. */
 static size_t columns_of(struct trace_diagram *t, const struct message *m, const struct dialect *d,
-                         const char *sender, size_t *from)
+                         const char *sender, const struct jv *to, size_t *from)
 {
     size_t arrows = 0;
     if (d->capture_sides) {
@@ -345,10 +346,6 @@ static size_t columns_of(struct trace_diagram *t, const struct message *m, const
         add_receiver(t, &arrows, side_column(t, m, d->capture_sides[!m->capture.out]));
         return arrows;
     }
-    size_t n;
-    const struct jv *to = receivers(m, d, &n);
-    if (n == 0)
-        return 0;
     *from = diagram_participant(t->d, sender);
     for (const struct jv *r = dialect_agents_first(to); r; r = dialect_agents_next(to, r)) {
         const char *name = d->agent_name(r);
@@ -377,12 +374,11 @@ void trace_diagram_message(struct trace_diagram *t, const struct message *m, con
     const struct dialect *d = message_dialect(m);
     if (!d || !sender || hidden(t, kind))
         return;
-    size_t expected = d->capture_sides ? 1 : 0;
-    if (!expected)
-        receivers(m, d, &expected);
+    size_t expected = 1; /* a capture's side to the other */
+    const struct jv *to = d->capture_sides ? NULL : receivers(m, d, &expected);
     if (expected == 0 || !room_for(t, expected, conversation))
         return;
-    size_t from = 0, arrows = columns_of(t, m, d, sender, &from);
+    size_t from = 0, arrows = columns_of(t, m, d, sender, to, &from);
     if (!arrows)
         return;
     struct diagram_message dm = {.from = from,
