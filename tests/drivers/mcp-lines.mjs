@@ -1,6 +1,6 @@
 // mcp-lines: a client of raw lines, for what no SDK client sends. Starts the given command and
 // writes it the JSON-RPC lines of its own standard input, one at a time: after a request it waits
-// for the response with its id (a second at most), unless the line begins with "!", which is not
+// for the response with its id (3 s at most: a loaded machine starts node slowly), unless the line begins with "!", which is not
 // waited for and goes in one write with the line after it (so that the command reads both
 // before it answers either); a line "#wait" waits for the responses to those. Then it closes the
 // command's input and waits for its end. Prints what the command wrote, a line each.
@@ -41,7 +41,7 @@ for (const line of lines) {
         request &&
         new Promise((resolve) => {
             waiting.set(JSON.stringify(message.id), resolve);
-            setTimeout(resolve, 1000).unref();
+            setTimeout(resolve, 3000).unref();
         });
     if (now) together += text + "\n";
     else child.stdin.write(together + text + "\n");
