@@ -68,7 +68,7 @@ data_of() {
 
 # The rows of a page's data as objects: its columns named, names read from its string table.
 ROWS='.strings as $s | .conversations.columns as $c | .conversations.rows[] |
-    [to_entries[] | .key as $k | {key: $c[$k], value: (.value | if type == "number" and ($c[$k] | test("^(protocol|initiator|file|outcome)$")) then $s[.]
+    [to_entries[] | .key as $k | {key: $c[$k], value: (.value | if type == "number" and ($c[$k] | test("^(protocol|initiator|file|outcome|method|subject)$")) then $s[.]
         elif type == "array" then map(if type == "number" then $s[.] else . end) else . end)}] | from_entries'
 
 # sha256_base64: the SHA-256 of stdin in base64, by coreutils alone.
@@ -145,8 +145,8 @@ sha256_base64() {
 @test "acp-trace --format=html: a row a conversation, as its summary tells it, in the order they end" {
     local d=$BATS_FILE_TMPDIR c
     for c in mix hostile; do
-        diff <(jq -c '[.conversation, .protocol, .participants, .messages, .first_line, .outcome, (.issues | length) + .issues_omitted]' "$d/$c.summaries") \
-            <(data_of "$d/$c.html" | jq -c "$ROWS | [.conversation, .protocol, .participants, .messages, .first_line, .outcome, .findings]") ||
+        diff <(jq -c '[.conversation, .protocol, .participants, .messages, .first_line, .outcome, (.issues | length) + .issues_omitted, .method, .subject, .error_code]' "$d/$c.summaries") \
+            <(data_of "$d/$c.html" | jq -c "$ROWS | [.conversation, .protocol, .participants, .messages, .first_line, .outcome, .findings, .method, .subject, .error_code]") ||
             fail "$c: rows and summaries differ"
     done
     [ "$(wc -l <"$d/mix.summaries")" -ge 20 ]
@@ -342,6 +342,30 @@ informs() {
     jq -e '.sorted | {time, "time descending", duration, "duration descending", latency, "latency descending"} ==
         {"time": true, "time descending": true, "duration": true, "duration descending": true,
         "latency": true, "latency descending": true}' "$SEEN" || fail "out of order: $(jq -c .sorted "$SEEN")"
+}
+
+@test "Chromium: MCP requests show their method and tool, filter by them, and Requests by method tallies them" {
+    need_browser mix
+    local summaries=$BATS_FILE_TMPDIR/mix.summaries
+    jq -e '.headings | index("method") and index("tool, prompt or resource")' "$SEEN"
+    # each request's row: its method, what it names and how it ended, a failure with its code
+    diff <(jq -sc 'map(select(.method) | [.conversation, .method, .subject // "", .outcome + (if .error_code then " (\(.error_code))" else "" end)]) | sort' "$summaries") \
+        <(jq -c '.requests | sort' "$SEEN")
+    jq -e '.requests | index([["a%2F1/2", "resources/read", "file:///x", "failed (-32602)"]])' "$SEEN"
+    diff <(jq -sc 'map(select(.method)) | group_by(.method) | map({key: .[0].method, value: length}) | from_entries' "$summaries") \
+        <(jq -c .by_method "$SEEN")
+    diff <(jq -sc 'map(select(.subject)) | group_by(.subject) | map({key: .[0].subject, value: length}) | from_entries' "$summaries") \
+        <(jq -c .by_subject "$SEEN")
+    # Requests by method: a row a method, then one for each of its tools, prompts or resources
+    diff <(jq -sc 'map(select(.method)) | [group_by(.method)[] | [.[0].method, null, length], (map(select(.subject)) | group_by(.subject)[] | [.[0].method, .[0].subject, length])]' "$summaries") \
+        <(jq -c '.methods | map(.[:3])' "$SEEN")
+    jq -e '.methods | index([["tools/call", null, 5, "done 3, cancelled 2"]]) and index([["resources/read", "file:///x", 1, "failed 1"]])' "$SEEN"
+    # its row of a tool clicked: the table shows that tool's requests, and the search box finds them
+    jq -e '.method_clicked | .method == "prompts/get" and .subject == "greeting" and .count == "1 of \($n) conversations" and
+        .shown == ["a%2F1/5"] and .searched == ["a%2F1/5"]' --argjson n "$(wc -l <"$summaries")" "$SEEN"
+    # a page of no request has none of this
+    need_browser hostile
+    jq -e '(.headings | index("method") | not) and .methods == null and .by_method == null and .method_clicked == null' "$SEEN"
 }
 
 @test "Chromium: selecting a conversation draws its diagram, an arrow to each receiver of each of its messages" {

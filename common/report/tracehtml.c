@@ -22,7 +22,7 @@ enum {
     STRING_SHARED_MAX = 256,
     STRINGS_MAX = 1 << 16,
     STRINGS_BYTES_MAX = 2 << 20, /* and so many bytes of them: past that, names go inline */
-    DATA_VERSION = 3,
+    DATA_VERSION = 4,
     /* The captures the heading names (their number is whole), and the kinds of the messages of
      * no conversation that "Left out" tells apart. */
     CAPTURES_MAX = 64,
@@ -287,8 +287,9 @@ static void put_hash_source(struct strbuf *out, const char *text)
 }
 
 static const char *const columns[] = {
-    "conversation", "protocol", "initiator", "participants", "messages", "file",     "first_line",
-    "last_line",    "start",    "duration",  "latency",      "outcome",  "findings",
+    "conversation", "protocol",  "initiator", "participants", "messages", "file",
+    "first_line",   "last_line", "start",     "duration",     "latency",  "outcome",
+    "findings",     "method",    "subject",   "error_code",
 };
 
 static void begin_page(struct trace_html *h, struct strbuf *out)
@@ -345,6 +346,12 @@ static void write_row(struct trace_html *h, const struct conversation_summary *s
     jsonout_number(&w, final_latency(s));
     put_name(h, &w, outcome);
     jsonout_integer(&w, s->findings ? (json_int_t)(s->findings->n + s->findings->omitted) : 0);
+    put_name(h, &w, s->method);
+    put_name(h, &w, s->subject);
+    if (s->has_error_code)
+        jsonout_integer(&w, (json_int_t)s->error_code);
+    else
+        jsonout_null(&w);
     jsonout_end_array(&w);
 }
 

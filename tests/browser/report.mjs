@@ -63,7 +63,15 @@ async function visit(browser, file, dir) {
       captures: text('#captures'),
       // the first page of the table as it opens: problems first
       opening: [...document.querySelectorAll('#conversation-table tr.conversation')].map(tr =>
-        [tr.cells[7].textContent, Number(tr.cells[8].textContent)]),
+        [tr.querySelector('td.outcome').dataset.outcome, Number(tr.querySelector('td.findings').textContent)]),
+      // the table's headings, and each MCP request's cells as the table shows them
+      headings: [...document.querySelectorAll('#conversation-table th')].map(th => th.textContent),
+      requests: [...document.querySelectorAll('#conversation-table tr.conversation')].filter(tr => tr.querySelector('td.method') && tr.querySelector('td.method').textContent)
+        .map(tr => [tr.querySelector('td.id').textContent, tr.querySelector('td.method').textContent,
+                    tr.querySelector('td.subject').textContent, tr.querySelector('td.outcome').textContent]),
+      // Requests by method: [method, tool or null, requests, outcomes]
+      methods: document.getElementById('methods') && [...document.querySelectorAll('#methods tr.method')].map(tr =>
+        [tr.dataset.method, tr.dataset.subject === undefined ? null : tr.dataset.subject, Number(tr.cells[1].textContent), tr.cells[2].textContent]),
       axes: [...document.querySelectorAll('#latency svg.histogram')].map(svg =>
         [svg.querySelectorAll('line.axis').length, [...svg.querySelectorAll('text.tick')].map(t => t.textContent)]),
       scripts: document.querySelectorAll('script').length,
@@ -115,6 +123,8 @@ async function visit(browser, file, dir) {
       return shown;
     };
     const by_protocol = counts('filter-protocol'), by_agent = counts('filter-agent');
+    const by_method = document.getElementById('filter-method') ? counts('filter-method') : null;
+    const by_subject = document.getElementById('filter-subject') ? counts('filter-subject') : null;
     const sorted = {};
     const order = document.getElementById('order');
     for (const key of ['time', 'duration', 'latency']) {
@@ -139,7 +149,7 @@ async function visit(browser, file, dir) {
       sorted[key] = values.length > 0 && values.every((v, i) => i === 0 || values[i - 1] <= v);
     }
     choose('sort', 'time');
-    return { by_protocol, by_agent, sorted };
+    return { by_protocol, by_agent, by_method, by_subject, sorted };
   }));
 
   // the search box, as a person types in it: the id of the table's last row, then an agent
@@ -154,6 +164,24 @@ async function visit(browser, file, dir) {
     r.search.id = last;
     r.search.found = await page.$$eval('#conversation-table tr.conversation', trs => trs.map(tr => tr.cells[0].textContent));
     r.search.count = await page.$eval('#count', e => e.textContent);
+    await page.$eval('#search', e => { e.value = ''; e.dispatchEvent(new Event('input')); });
+  }
+
+  // Requests by method: a tool's row clicked as a person does filters the table to its requests;
+  // then its name typed in the search box finds them too
+  r.method_clicked = null;
+  const subjectRow = await page.$('#methods tr.method.subject');
+  if (subjectRow) {
+    await subjectRow.click();
+    r.method_clicked = await page.evaluate(() => ({
+      method: document.getElementById('filter-method').value, subject: document.getElementById('filter-subject').value,
+      count: document.getElementById('count').textContent,
+      shown: [...document.querySelectorAll('#conversation-table tr.conversation td.id')].map(td => td.textContent),
+    }));
+    await page.select('#filter-method', '');
+    await page.select('#filter-subject', '');
+    await page.type('#search', r.method_clicked.subject);
+    r.method_clicked.searched = await page.$$eval('#conversation-table tr.conversation td.id', tds => tds.map(td => td.textContent));
     await page.$eval('#search', e => { e.value = ''; e.dispatchEvent(new Event('input')); });
   }
 
@@ -187,7 +215,7 @@ async function visit(browser, file, dir) {
   const inspect = (which, click) => which.map(row => {
     const tr = document.querySelector('#conversation-table tr[data-row="' + row + '"]');
     if (click) tr.click();
-    return { row, conversation: tr.cells[0].textContent, findings: Number(tr.cells[8].textContent),
+    return { row, conversation: tr.querySelector('td.id').textContent, findings: Number(tr.querySelector('td.findings').textContent),
              arrows: document.querySelectorAll('#diagram g.arrow').length,
              diagram: document.querySelectorAll('#diagram > svg').length,
              left_out: document.querySelectorAll('#detail .left-out').length };

@@ -9,10 +9,14 @@
   const col = {};
   data.conversations.columns.forEach((name, i) => { col[name] = i; });
   const rows = data.conversations.rows;
+  // Conversations of one request (MCP's) say their method and what it names (the tool, prompt or
+  // resource): the page then shows, filters and tallies them; a page of none leaves them out.
+  const requests = rows.some(r => cell(r, 'method') !== null);
   const PAGE_ROWS = 100;
+  const METHODS_MAX = 50;
   const SVG_NS = 'http://www.w3.org/2000/svg';
   // The table opens with the problems first: violated conversations, then those with findings.
-  const state = { outcome: '', protocol: '', agent: '', search: '', sort: 'problems', descending: false,
+  const state = { outcome: '', protocol: '', agent: '', method: '', subject: '', search: '', sort: 'problems', descending: false,
                   page: 0, shown: [], selected: -1 };
   const diagnostics = data.diagnostics.rows;
 
@@ -72,6 +76,17 @@
     return isNaN(d.getTime()) ? String(t) : d.toISOString().replace('T', ' ').replace('Z', '');
   }
   function count(n) { return el('td', { class: 'n', text: String(n) }); }
+  // A row's outcome as the table shows it: a failed request with its error's code.
+  function outcomeCell(r) {
+    const outcome = str(cell(r, 'outcome')), code = cell(r, 'error_code');
+    return el('td', { class: 'outcome ' + outcome, 'data-outcome': outcome,
+                      text: outcome + (code === null || code === undefined ? '' : ' (' + code + ')') });
+  }
+  // What a request asked and of what: "tools/call echo".
+  function request(r) {
+    const subject = cell(r, 'subject');
+    return shown(cell(r, 'method')) + (subject === null ? '' : ' ' + shown(subject));
+  }
 
   // ---- the statistics ----
   function tallyTable(id, caption, tally, other, otherName) {
@@ -113,9 +128,59 @@
         ...['min', 'p50', 'p90', 'p99', 'max'].map(k => el('td', { class: 'n', text: seconds(p[k]) })),
         el('td', {}, histogram(h, st.histograms))));
     }
-    s.append(el('div', { class: 'tables' }, outcomes, anomalies, kinds), latency,
+    const tables = el('div', { class: 'tables' }, outcomes, anomalies, kinds);
+    if (requests) tables.append(methodTable());
+    s.append(tables, latency,
       el('div', { id: 'diagnostics' }));
     return s;
+  }
+
+  // Requests by method, and by method and tool, prompt or resource: how many, and how they
+  // ended; a row selected filters the table to them. The most frequent METHODS_MAX, since a
+  // method is any name the input gives.
+  function methodTable() {
+    const tally = new Map();
+    const add = (method, subject, outcome) => {
+      const key = JSON.stringify([method, subject]);
+      const t = tally.get(key) || { method, subject, n: 0, outcomes: {} };
+      t.n++;
+      t.outcomes[outcome] = (t.outcomes[outcome] || 0) + 1;
+      tally.set(key, t);
+    };
+    for (const r of rows) {
+      if (cell(r, 'method') === null) continue;
+      const method = str(cell(r, 'method')), outcome = str(cell(r, 'outcome'));
+      add(method, null, outcome);
+      if (cell(r, 'subject') !== null) add(method, str(cell(r, 'subject')), outcome);
+    }
+    const all = [...tally.values()].sort((a, b) => a.method < b.method ? -1 : a.method > b.method ? 1 :
+      a.subject === null ? -1 : b.subject === null ? 1 : a.subject < b.subject ? -1 : a.subject > b.subject ? 1 : 0);
+    const top = new Set([...all].filter(t => t.subject === null).sort((a, b) => b.n - a.n).slice(0, METHODS_MAX).map(t => t.method));
+    const t = el('table', { id: 'methods' }, el('caption', { text: 'Requests by method' }),
+      el('tr', {}, ...['method, and tool, prompt or resource', 'requests', 'outcomes'].map(h => el('th', { text: h }))));
+    let other = 0;
+    for (const m of all) {
+      if (!top.has(m.method)) {
+        if (m.subject === null) other += m.n;
+        continue;
+      }
+      const ended = Object.entries(m.outcomes).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+        .map(([o, n]) => o + ' ' + n).join(', ');
+      const tr = el('tr', { class: m.subject === null ? 'method' : 'method subject', 'data-method': m.method },
+        el('td', { text: m.subject === null ? visible(m.method) : '\u2003' + visible(m.subject) }), count(m.n),
+        el('td', { text: ended }));
+      if (m.subject !== null) tr.dataset.subject = m.subject;
+      tr.title = 'show these requests in the table';
+      tr.addEventListener('click', () => {
+        chooseFilter('method', m.method);
+        chooseFilter('subject', m.subject === null ? '' : m.subject);
+        refresh();
+        document.getElementById('conversations').scrollIntoView();
+      });
+      t.append(tr);
+    }
+    if (other) t.append(el('tr', { class: 'other' }, el('td', { text: '(other methods)' }), count(other), el('td')));
+    return t;
   }
 
   // ---- the diagnostics of one code, each opening its conversation ----
@@ -214,11 +279,21 @@
   }
 
   // ---- the table of conversations ----
-  function filterSelect(name, values) {
-    const select = el('select', { id: 'filter-' + name }, el('option', { value: '', text: 'any ' + name }));
+  function filterSelect(name, values, any) {
+    const select = el('select', { id: 'filter-' + name }, el('option', { value: '', text: any || 'any ' + name }));
     for (const v of [...values].sort()) select.append(el('option', { value: v, text: visible(v) }));
     select.addEventListener('change', () => { state[name] = select.value; refresh(); });
     return select;
+  }
+  // Sets a filter as its menu would, the menu showing it.
+  function chooseFilter(name, value) {
+    state[name] = value;
+    document.getElementById('filter-' + name).value = value;
+  }
+  function namesOf(column) {
+    const names = new Set();
+    rows.forEach(r => { if (cell(r, column) !== null) names.add(str(cell(r, column))); });
+    return names;
   }
   function conversationsSection() {
     const s = el('section', { id: 'conversations' }, el('h2', { text: 'Conversations' }));
@@ -235,10 +310,16 @@
       order.textContent = state.descending ? 'descending' : 'ascending';
       refresh();
     });
-    const search = el('input', { id: 'search', type: 'search', placeholder: 'id or agent', 'aria-label': 'find a conversation by its id or an agent' });
+    const search = requests ?
+      el('input', { id: 'search', type: 'search', placeholder: 'id, agent, method or tool', 'aria-label': 'find a conversation by its id, an agent, a method or a tool, prompt or resource' }) :
+      el('input', { id: 'search', type: 'search', placeholder: 'id or agent', 'aria-label': 'find a conversation by its id or an agent' });
     search.addEventListener('input', () => { state.search = search.value.trim().toLowerCase(); refresh(); });
-    s.append(el('div', { class: 'controls' }, search, filterSelect('outcome', outcomes),
-      filterSelect('protocol', protocols), filterSelect('agent', agents), sort, order),
+    const filters = [filterSelect('outcome', outcomes), filterSelect('protocol', protocols), filterSelect('agent', agents)];
+    if (requests) {
+      filters.push(filterSelect('method', namesOf('method')),
+        filterSelect('subject', namesOf('subject'), 'any tool, prompt or resource'));
+    }
+    s.append(el('div', { class: 'controls' }, search, ...filters, sort, order),
       el('p', { id: 'count' }), el('table', { id: 'conversation-table' }), el('div', { id: 'pager' }));
     return s;
   }
@@ -255,7 +336,8 @@
   function matches(r) {
     const q = state.search;
     const has = v => str(v).toLowerCase().includes(q) || shown(v).toLowerCase().includes(q);
-    return !q || has(cell(r, 'conversation')) || cell(r, 'participants').some(has);
+    return !q || has(cell(r, 'conversation')) || cell(r, 'participants').some(has) ||
+      (cell(r, 'method') !== null && has(cell(r, 'method'))) || (cell(r, 'subject') !== null && has(cell(r, 'subject')));
   }
   function refresh() {
     state.shown = [];
@@ -263,7 +345,9 @@
     rows.forEach((r, i) => {
       if ((!state.outcome || str(cell(r, 'outcome')) === state.outcome) &&
           (!state.protocol || str(cell(r, 'protocol')) === state.protocol) &&
-          (!state.agent || cell(r, 'participants').some(a => str(a) === state.agent)) && matches(r)) {
+          (!state.agent || cell(r, 'participants').some(a => str(a) === state.agent)) &&
+          (!state.method || str(cell(r, 'method')) === state.method) &&
+          (!state.subject || (cell(r, 'subject') !== null && str(cell(r, 'subject')) === state.subject)) && matches(r)) {
         state.shown.push(i);
         ranks.set(i, rank(r));
       }
@@ -280,18 +364,20 @@
   }
   function drawTable() {
     const table = document.getElementById('conversation-table');
-    table.replaceChildren(el('tr', {}, ...['conversation', 'protocol', 'participants', 'messages', 'start',
-      'duration', 'latency', 'outcome', 'findings'].map(h => el('th', { text: h }))));
+    const heads = ['conversation', 'protocol', ...(requests ? ['method', 'tool, prompt or resource'] : []),
+      'participants', 'messages', 'start', 'duration', 'latency', 'outcome', 'findings'];
+    table.replaceChildren(el('tr', {}, ...heads.map(h => el('th', { text: h }))));
     const first = state.page * PAGE_ROWS;
     for (const i of state.shown.slice(first, first + PAGE_ROWS)) {
       const r = rows[i];
-      const outcome = str(cell(r, 'outcome'));
+      const asked = requests ? [el('td', { class: 'method', text: shown(cell(r, 'method')) }),
+        el('td', { class: 'subject', text: shown(cell(r, 'subject')) })] : [];
       const tr = el('tr', { class: 'conversation' + (i === state.selected ? ' selected' : ''), 'data-row': String(i) },
-        el('td', { text: shown(cell(r, 'conversation')) }), el('td', { text: shown(cell(r, 'protocol')) }),
-        el('td', { text: cell(r, 'participants').map(shown).join(', ') }), count(cell(r, 'messages')),
+        el('td', { class: 'id', text: shown(cell(r, 'conversation')) }), el('td', { text: shown(cell(r, 'protocol')) }),
+        ...asked, el('td', { text: cell(r, 'participants').map(shown).join(', ') }), count(cell(r, 'messages')),
         el('td', { text: time(cell(r, 'start')) }), el('td', { class: 'n', text: seconds(cell(r, 'duration')) }),
-        el('td', { class: 'n', text: seconds(cell(r, 'latency')) }),
-        el('td', { class: 'outcome ' + outcome, text: outcome }), count(cell(r, 'findings')));
+        el('td', { class: 'n', text: seconds(cell(r, 'latency')) }), outcomeCell(r),
+        el('td', { class: 'n findings', text: String(cell(r, 'findings')) }));
       tr.addEventListener('click', () => select(i));
       table.append(tr);
     }
@@ -315,9 +401,10 @@
     const detail = document.getElementById('detail');
     const story = data.details[String(i)];
     detail.replaceChildren(el('h2', { text: 'Conversation ' + shown(cell(r, 'conversation')) }),
-      el('p', { text: shown(cell(r, 'protocol')) + ', ' + cell(r, 'messages') + ' messages from ' +
+      el('p', { text: shown(cell(r, 'protocol')) + (cell(r, 'method') === null ? '' : ' ' + request(r)) +
+        ', ' + cell(r, 'messages') + ' messages from ' +
         shown(cell(r, 'file')) + ':' + cell(r, 'first_line') + ' to line ' + cell(r, 'last_line') + ', ' +
-        str(cell(r, 'outcome')) }));
+        outcomeCell(r).textContent }));
     if (!story) {
       detail.append(el('p', { class: 'left-out', text: 'Its messages are left out of this report (see above).' }));
       return;
