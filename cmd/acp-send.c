@@ -13,6 +13,7 @@
 #include "io/command.h"
 #include "io/transport.h"
 #include "live/answers.h"
+#include "live/opening.h"
 #include "live/outgoing.h"
 #include "live/peer.h"
 #include "live/session.h"
@@ -85,8 +86,13 @@ struct send {
     struct session session; /* its sink has the findings about the peer and the conversations */
     struct diag_sink quiet; /* the stream rules' findings on the replies: not ours to report */
     struct idgen *ids;
+    json_int_t next_number;  /* the next fresh integer id (MCP's) */
+    struct opening *opening; /* the session's opening, once a message of a dialect that has
+                              * one is to go (MCP's lifecycle) */
+    enum protocol opening_proto;
     struct check_rules rules; /* in_stream when the stream checks follow (--wait) */
     struct engine *engine;    /* --stdin: the script passes the stream rules too */
+    const char *script_file;  /* where its lines come from, which the peer's share there */
     bool ended;
     /* The deadline of the last conversation awaited (monotonic), which the peer's grace period
      * does not outlast: --timeout bounds the whole wait. INFINITY when none is. */
@@ -155,6 +161,13 @@ static bool usage_ok(const struct send *s)
 
 /* --- what every message starts from --- */
 
+/* The members that mark a message of d: "'kind' or 'v'". */
+static void add_marks(struct strbuf *sb, const struct dialect *d)
+{
+    for (const struct dialect_member *mark = d->marks; mark->name; mark++)
+        sb_addf(sb, "%s'%s'", mark == d->marks ? "" : " or ", mark->name);
+}
+
 static bool read_answered(struct send *s, json_t **original)
 {
     struct strbuf text = STRBUF_INIT, err = STRBUF_INIT;
@@ -196,12 +209,17 @@ static bool start_answer(struct send *s)
     s->answer_has_conversation = json_member_string(original, "conversation_id") != NULL;
     json_decref(original);
     if (!reply) {
-        struct strbuf shown = STRBUF_INIT;
+        struct strbuf shown = STRBUF_INIT, why = STRBUF_INIT;
         escape_text(&shown, s->answer_path, strlen(s->answer_path), 80);
-        options_usage_error("--answer=%s: neither an IACP message (no 'kind' or 'v') nor a FIPA "
-                            "one (no 'performative')",
-                            shown.buf);
+        for (const struct dialect *const *d = dialects; *d; d++) {
+            sb_addf(&why, "%s%s message (no ", d == dialects ? "neither an " : " nor an ",
+                    (*d)->display);
+            add_marks(&why, *d);
+            sb_addc(&why, ')');
+        }
+        options_usage_error("--answer=%s: %s", shown.buf, why.buf);
         sb_free(&shown);
+        sb_free(&why);
         return false;
     }
     outgoing_merge(s->base, reply);
@@ -257,15 +275,17 @@ static void write_line(struct filter *f, const struct transport_line *line)
     filter_write(f, "\n", 1);
 }
 
-/* The stream rules follow the replies too, so that later lines of the script are checked against
- * what the peer said; what they find in a reply is the peer's business, not reported. */
-static void follow_reply(struct send *s, json_t *msg, enum protocol proto)
+/* The stream rules follow the replies too, and the session's opening, so that later lines of the
+ * script are checked against what the peer said and what opened the session; what they find there
+ * is not the script's business, not reported. */
+static void follow_message(struct send *s, const json_t *msg, enum protocol proto)
 {
     if (!s->engine)
         return;
     struct message m;
-    message_init(&m, NULL, json_incref(msg), (enum protocol_choice)proto);
+    message_init(&m, NULL, json_incref((json_t *)msg), (enum protocol_choice)proto);
     m.at = session_where(&s->session, s->session.lines);
+    m.at.file = s->script_file; /* bare lines of one file are one MCP session */
     m.at.id = m.id;
     unsigned long before = s->quiet.errors;
     message_check(&m, &s->rules, &s->quiet);
@@ -274,8 +294,21 @@ static void follow_reply(struct send *s, json_t *msg, enum protocol proto)
     message_clear(&m);
 }
 
+static bool deliver(struct send *s, struct filter *f, const json_t *msg);
+
+/* The client's own response to a request of the peer's (MCP's ping), written back to it. */
+static void answer_peer(struct send *s, struct filter *f, const json_t *msg)
+{
+    json_t *response = opening_respond(s->opening, msg);
+    if (response) {
+        deliver(s, f, response);
+        json_decref(response);
+    }
+}
+
 /* One line from the peer: a reply to the conversation a follows (printed and taken), the echo of
- * ours or an unrelated message (printed with --all), or garbage (reported). */
+ * ours, a response the session's opening awaited or an unrelated message (printed with --all),
+ * or garbage (reported); a request of the peer's that the client answers itself is answered. */
 static void handle_line(struct send *s, struct filter *f, struct answers *a,
                         const struct transport_line *line)
 {
@@ -288,11 +321,18 @@ static void handle_line(struct send *s, struct filter *f, struct answers *a,
         session_report_garbage(&s->session, line, why);
         return;
     }
+    if (s->opening && proto == s->opening_proto) {
+        if (opening_take(s->opening, msg)) {
+            a = NULL; /* the opening's own: shown with --all */
+            follow_message(s, msg, proto);
+        } else
+            answer_peer(s, f, msg);
+    }
     enum answer_role role = a ? answers_classify(a, msg, proto) : ANSWER_UNRELATED;
     if (role == ANSWER_REPLY || s->all)
         write_line(f, line);
     if (role == ANSWER_REPLY) {
-        follow_reply(s, msg, proto);
+        follow_message(s, msg, proto);
         answers_take(a, msg, proto);
     }
     json_decref(msg);
@@ -350,6 +390,99 @@ static bool deliver(struct send *s, struct filter *f, const json_t *msg)
     return st == TRANSPORT_OK;
 }
 
+/* Sends what the opening has to send, and takes the peer's lines, until it is done, failed, or
+ * waits for a response; the deadline of that response: --io-timeout after its request went, and
+ * never past limit. */
+static double opening_step(struct send *s, struct filter *f, double deadline, double limit)
+{
+    bool took = true;
+    while (took) { /* a response taken may be followed by the next message */
+        json_t *next;
+        while (!s->ended && (next = opening_next(s->opening))) {
+            if (deliver(s, f, next))
+                follow_message(s, next, s->opening_proto);
+            json_decref(next);
+            deadline = fmin(clock_monotonic() + s->io_timeout, limit);
+        }
+        struct transport_line line;
+        took = false;
+        while (!s->ended && opening_state(s->opening) == OPENING_UNDER_WAY &&
+               session_line(&s->session, &line)) {
+            handle_line(s, f, NULL, &line);
+            took = true;
+        }
+    }
+    filter_flush(f);
+    return deadline;
+}
+
+/* With --wait, the opening took the whole of the time the conversation had (limit, of seconds). */
+static void opening_timed_out(struct send *s, struct filter *f, const struct diag_where *at,
+                              double seconds)
+{
+    char secs[32];
+    snprintf(secs, sizeof secs, "%.15g", round(seconds * 1000) / 1000);
+    diag_emit(&s->session.sink, at, "send-timeout",
+              "no final answer within %s s (the session's opening was %s)", secs,
+              opening_why(s->opening));
+    s->timed_out++;
+    s->wait_ends = clock_monotonic(); /* nothing is awaited any more: no grace */
+    end_run(s, f);
+}
+
+/* Goes through the opening of the session with the peer (MCP's lifecycle), before the first
+ * message of its dialect goes, by the monotonic time limit (INFINITY: none; with --wait, the
+ * conversation's deadline, of seconds); false when it failed (reported at, the run ended). */
+static bool open_session(struct send *s, struct filter *f, const struct diag_where *at,
+                         double limit, double seconds)
+{
+    double deadline = INFINITY;
+    while (!s->ended && opening_state(s->opening) == OPENING_UNDER_WAY) {
+        deadline = opening_step(s, f, deadline, limit);
+        if (s->ended || opening_state(s->opening) != OPENING_UNDER_WAY)
+            break;
+        enum transport_status st = session_wait(&s->session, deadline);
+        if (st == TRANSPORT_TIMEOUT && clock_monotonic() >= limit)
+            opening_timed_out(s, f, at, seconds);
+        else if (st == TRANSPORT_TIMEOUT)
+            opening_expire(s->opening);
+        else if (st == TRANSPORT_INTERRUPTED && filter_interrupted())
+            end_run(s, f);
+        else if (st != TRANSPORT_OK && st != TRANSPORT_INTERRUPTED) {
+            session_failed(&s->session, st, at, opening_why(s->opening));
+            end_run(s, f);
+        }
+    }
+    if (opening_state(s->opening) == OPENING_FAILED) {
+        diag_emit(&s->session.sink, at, "send-opening", "the session could not be opened: %s",
+                  opening_why(s->opening));
+        s->session.trouble = true;
+        s->wait_ends = clock_monotonic();
+        end_run(s, f);
+    }
+    return !s->ended && opening_state(s->opening) == OPENING_DONE;
+}
+
+/* The session's opening, for a message of proto: made at the first message of a dialect that has
+ * one, and gone through with a peer before the message is completed (so that its fresh id comes
+ * after the opening's). False when the run ended. */
+static bool opened_for(struct send *s, struct filter *f, enum protocol proto,
+                       const struct diag_where *at, double limit, double seconds)
+{
+    if (!s->opening) {
+        struct opening_config oc = {.revision = s->opts->engine.mcp_revision,
+                                    .next_number = &s->next_number,
+                                    .client_name = "acp-send",
+                                    .client_version = ACP_VERSION};
+        s->opening = opening_new(proto, &oc);
+        s->opening_proto = proto;
+    }
+    if (!s->opening || proto != s->opening_proto)
+        return true;
+    return !(s->connect || s->exec) || opening_state(s->opening) != OPENING_UNDER_WAY ||
+           open_session(s, f, at, limit, seconds);
+}
+
 /* How long --wait waits: --timeout, else until the deadline the message states when that is
  * still to come, else 30 s. */
 static double wait_for(const struct send *s, const json_t *msg, enum protocol proto, double now)
@@ -386,9 +519,10 @@ static void settle(struct send *s, const struct answers *a, const struct diag_wh
     }
 }
 
-/* Reads the peer until the conversation msg opened is over, or the time is up. */
+/* Reads the peer until the conversation msg opened is over, or the time is up: the time counted
+ * from started (monotonic), when the session's opening began. */
 static void await_end(struct send *s, struct filter *f, const json_t *msg, enum protocol proto,
-                      const struct diag_where *at, double now)
+                      const struct diag_where *at, double now, double started)
 {
     struct answers *a = answers_new(msg, proto);
     s->wait_ends = INFINITY;
@@ -397,7 +531,7 @@ static void await_end(struct send *s, struct filter *f, const json_t *msg, enum 
         return;
     }
     double seconds = wait_for(s, msg, proto, now);
-    double deadline = clock_monotonic() + seconds;
+    double deadline = started + seconds;
     s->wait_ends = deadline;
     while (!s->ended && answers_outcome(a) == ANSWER_OPEN) {
         struct transport_line line;
@@ -448,15 +582,18 @@ static void check(struct send *s, const struct message *m, struct diag_sink *sin
 static enum protocol settle_protocol(struct send *s, const struct message *m,
                                      struct diag_sink *sink)
 {
-    enum protocol proto = message_protocol(message_tree(m), CHOOSE_AUTO);
+    enum protocol proto = outgoing_protocol(message_tree(m));
     if (s->answer_proto != PROTO_NONE) {
         if (proto != PROTO_NONE && proto != s->answer_proto) {
-            diag_emit(sink, &m->at, "send-answer", /* dialect: the members each lacks */
-                      s->answer_proto == PROTO_FIPA
-                          ? "the message answered is FIPA: its reply has a 'performative', not "
-                            "an IACP 'kind' or 'v'"
-                          : "the message answered is IACP: its reply has a 'kind', not a FIPA "
-                            "'performative'");
+            struct strbuf answered = STRBUF_INIT, given = STRBUF_INIT;
+            add_marks(&answered, dialect_of(s->answer_proto));
+            add_marks(&given, dialect_of(proto));
+            diag_emit(sink, &m->at, "send-answer",
+                      "the message answered is %s: its reply is %s too (%s), not %s (%s)",
+                      dialect_of(s->answer_proto)->display, dialect_of(s->answer_proto)->display,
+                      answered.buf, dialect_of(proto)->display, given.buf);
+            sb_free(&answered);
+            sb_free(&given);
             return PROTO_NONE;
         }
         proto = s->answer_proto;
@@ -472,8 +609,7 @@ static enum protocol settle_protocol(struct send *s, const struct message *m,
         dialect_no_protocol(m, sink);
     else if (s->wait && !answers_followed(proto)) {
         diag_emit(sink, &m->at, "send-not-followed",
-                  "--wait follows the replies of IACP and FIPA, not yet those of --protocol=%s",
-                  dialect_of(proto)->name);
+                  "--wait cannot follow the replies of --protocol=%s", dialect_of(proto)->name);
         return PROTO_NONE;
     }
     return proto;
@@ -489,11 +625,19 @@ static enum verdict send_message(void *ctx, struct filter *f, struct message *m)
     struct diag_sink *sink = filter_sink(f);
     if (s->from_stdin)
         outgoing_merge(message_tree(m), s->base);
+    s->script_file = m->at.file;
     enum protocol proto = settle_protocol(s, m, sink);
     if (proto == PROTO_NONE)
         return VERDICT_WRITTEN;
     double now = s->opts->now_given ? (double)s->opts->now : clock_wall();
-    struct outgoing_config oc = {.queen = s->opts->engine.queen, .ids = s->ids, .now = now};
+    double started = clock_monotonic();
+    double seconds = wait_for(s, message_tree(m), proto, now);
+    if (!opened_for(s, f, proto, &m->at, s->wait ? started + seconds : INFINITY, seconds)) {
+        filter_stop(f);
+        return VERDICT_WRITTEN;
+    }
+    struct outgoing_config oc = {
+        .queen = s->opts->engine.queen, .ids = s->ids, .next_number = &s->next_number, .now = now};
     bool answering = s->answer_proto != PROTO_NONE;
     const char *reply_by =
         outgoing_complete(message_tree(m), proto, answering && !s->answer_has_conversation, &oc);
@@ -503,6 +647,8 @@ static enum verdict send_message(void *ctx, struct filter *f, struct message *m)
                   reply_by);
         return VERDICT_WRITTEN;
     }
+    if (s->opening && proto == s->opening_proto)
+        opening_complete(s->opening, message_tree(m)); /* a modern MCP request's _meta */
     json_t *msg = outgoing_ordered(message_tree(m), proto);
     struct message out;
     message_init(&out, NULL, json_incref(msg), (enum protocol_choice)proto);
@@ -514,7 +660,7 @@ static enum verdict send_message(void *ctx, struct filter *f, struct message *m)
     if (sink->errors == errors_before && deliver(s, f, msg)) {
         s->sent++;
         if (s->wait)
-            await_end(s, f, msg, proto, &out.at, now);
+            await_end(s, f, msg, proto, &out.at, now, started);
         else if (s->session.peer)
             session_take_lines(&s->session, f);
     }
@@ -536,15 +682,19 @@ static const char help_tail[] =
     "Each MEMBER=VALUE sets a member: KEY=TEXT a string, KEY:=JSON any JSON value,\n"
     "KEY=@FILE a file's text (one final newline dropped), KEY:=@FILE a JSON file\n"
     "(- is standard input), KEY[]=... appends to an array; KEY may be a dotted path\n"
-    "(body.node). kind= makes an IACP message, performative= a FIPA one; v, from,\n"
-    "id and ts, or reply_with, conversation_id and timestamp are filled in, and\n"
-    "reply_by=+30s counts from now. The message is checked before it leaves.\n";
+    "(body.node). kind= makes an IACP message, performative= a FIPA one, method=\n"
+    "an MCP request; v, from, id and ts, or reply_with, conversation_id and\n"
+    "timestamp, or jsonrpc and id are filled in, and reply_by=+30s counts from now.\n"
+    "The message is checked before it leaves. To an MCP server, the session is\n"
+    "opened first (server/discover, else initialize; --mcp-revision=REV skips the\n"
+    "probe).\n";
 
 static const char exit_status[] =
     "Exit status: 0 if the message went (with --wait: the conversation succeeded),\n"
-    "1 if it was invalid, or refused, rejected or failed, 2 on a usage error or when\n"
-    "the peer cannot be reached or goes away, 3 when no final answer came in time,\n"
-    "130 when interrupted.\n";
+    "1 if it was invalid, or refused, rejected or failed (an MCP error response),\n"
+    "2 on a usage error or when the peer cannot be reached, goes away or its MCP\n"
+    "session cannot be opened, 3 when no final answer came in time, 130 when\n"
+    "interrupted.\n";
 
 static void print_stats(const struct send *s)
 {
@@ -566,6 +716,7 @@ static void send_free(struct send *s)
     json_decref(s->base);
     idgen_free(s->ids);
     engine_free(s->engine);
+    opening_free(s->opening);
     sb_free(&s->out);
     session_free(&s->session);
     diag_sink_free(&s->quiet);
@@ -608,8 +759,8 @@ int main(int argc, char **argv)
         .name = "acp-send",
         .usage = "[OPTION]... MEMBER=VALUE...",
         .summary =
-            "Compose an IACP or FIPA message from its members, check it, and send it to stdout,\n"
-            "a socket or a command; with --wait, follow its conversation to the end.",
+            "Compose an IACP, FIPA or MCP message from its members, check it, and send it to\n"
+            "stdout, a socket or a command; with --wait, follow its conversation to the end.",
         .options = send_options,
         .groups = GROUP_CHECKS | GROUP_ENGINE | GROUP_FIPA | GROUP_CLOCK,
         .help_tail = help_tail,

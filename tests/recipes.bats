@@ -1,5 +1,6 @@
 load test_helper
 load bus_helper
+load mcp_helper
 
 # Every recipe of the README, the man pages and acp(7) runs here as the docs print it: each test
 # holds its recipes verbatim (in a heredoc, one a line, or split with '\' as printed), and the first
@@ -354,6 +355,35 @@ end_subscriber() {
     local pid
     pid=$(pgrep -g "$RECIPE_PID" -x mosquitto_sub) || fail "no subscriber in the recipe"
     kill -TERM $pid
+}
+
+@test "acp-send(1): requests to an MCP server (node server.js: the tests' server on the SDK's v2)" {
+    needs_peers
+    cp "$TESTS_DIR/drivers/mcp-v2-server.mjs" "$WORLD/server.js"
+    echo '{"type": "module"}' >"$WORLD/package.json"
+    ln -s "$TESTS_DIR/node_modules" "$WORLD/node_modules"
+    recipe <<'EOF'
+acp-send --wait --exec='node server.js' method=tools/call \
+    params.name=echo params.arguments.message=hi
+EOF
+    assert_success
+    jq -e '.result.content == [{"type": "text", "text": "Echo: hi"}]' <<<"$output"
+    recipe <<'EOF'
+acp-send --wait --exec='node server.js' method=tools/list \
+    | jq -r '.result.tools[].name'
+EOF
+    assert_success
+    assert_output echo
+    recipe <<'RECIPE'
+acp-send --stdin --wait --exec='node server.js' <<'EOF'
+{"method":"tools/list"}
+{"method":"prompts/list"}
+EOF
+RECIPE
+    # the server has no prompts: the second request fails with its error
+    assert_failure 1
+    assert_equal "${#lines[@]}" 2
+    jq -e -s '.[0].result.tools[0].name == "echo" and .[1].error.code == -32601' <<<"$output"
 }
 
 @test "README and man pages: capture a bus with mosquitto_sub" {

@@ -174,8 +174,8 @@ static const struct diag_code tool_codes[] = {
      "read what it is sent. Waiting longer could wait for ever, so the run stops, and the exit "
      "status is 2."},
     {"peer-garbage", "warning", "the peer wrote a line that is not a message",
-     "acp-send reads what the peer writes as JSON Lines of IACP or FIPA messages. A line that "
-     "is not one (not JSON, not an object, neither protocol, longer than --max-line-bytes, or "
+     "acp-send reads what the peer writes as JSON Lines of IACP, FIPA or MCP messages. A line "
+     "that is not one (not JSON, not an object, of no protocol, longer than --max-line-bytes, or "
      "cut short by the peer closing) is quoted in the diagnostic (its first 120 bytes, NULs and "
      "other control bytes escaped), located at the peer and the number of its line, and "
      "ignored: the conversation goes on."},
@@ -183,21 +183,34 @@ static const struct diag_code tool_codes[] = {
     /* Sending (acp-send): the reply it composes, and the conversations it follows (--wait). */
     {"send-answer", "error", "the reply to the message of --answer cannot be built",
      "With --answer the message is the reply to another one, so its protocol is that one's: a "
-     "FIPA message is answered with a performative, an IACP one with a kind. A FIPA message "
+     "FIPA message is answered with a performative, an IACP one with a kind, an MCP request "
+     "with a result or an error. A FIPA message "
      "that went to several receivers does not say which of them answers: give sender=NAME. The "
      "message is not sent."},
     {"send-not-followed", "error", "--wait cannot follow the replies of the message's dialect",
-     "acp-send --wait follows IACP and FIPA conversations to their end; it does not yet follow "
-     "an MCP request to its response. The message is not sent: send it without --wait."},
+     "acp-send --wait follows IACP and FIPA conversations to their end, and an MCP request to its "
+     "response; a dialect whose replies it cannot follow is told so, and the message is not "
+     "sent: send it without --wait."},
+    {"send-opening", "error", "the session with the peer could not be opened",
+     "Before its first MCP request, acp-send opens the session as a client of both eras does "
+     "(MCP 2026-07-28, Transports, stdio, Backward Compatibility): server/discover first, whose "
+     "result, or UnsupportedProtocolVersionError (-32022), makes the session modern; any other "
+     "error, or none within --io-timeout, makes it legacy: initialize, then "
+     "notifications/initialized (--mcp-revision=REV skips the probe). The opening failed: the "
+     "server refused initialize, agreed on a revision acp-send does not speak, named no modern "
+     "revision it speaks, or did not answer initialize within --io-timeout. The message is not "
+     "sent; the exit status is 2."},
     {"send-failed", "error", "the conversation ended in a refusal, a rejection or a failure",
      "With --wait, the peer's final answer said no: refuse, failure, not_understood or "
      "reject_proposal (FIPA), task.reject or a task.result whose body.status is not \"ok\" "
-     "(IACP), or every participant of a cfp refused. The diagnostic is at the message sent and "
-     "quotes the answer; the exit status is 1."},
+     "(IACP), an error response or a result whose isError is true (MCP), or every participant "
+     "of a cfp refused. The diagnostic is at the message sent and quotes the answer; the exit "
+     "status is 1."},
     {"send-timeout", "error", "no final answer came before the timeout",
      "With --wait, the conversation had not ended when --timeout ran out (by default the "
      "deadline the message states, its reply_by or body.deadline, when that is still to come, "
-     "else 30 s). The diagnostic says what was still awaited; the exit status is 3."},
+     "else 30 s; an MCP session's opening counts in it). The diagnostic says what was still "
+     "awaited; the exit status is 3."},
 
     /* Replay (acp-replay), and its live-agent mode (--as). */
     {"replay-no-time", "error", "a message has no time to schedule it by",

@@ -8,7 +8,8 @@
 #include "proto/dialect.h"
 
 /* The dialects' rules of answering. */
-static const struct answer_rules *const answer_table[] = {&iacp_answer_rules, &fipa_answer_rules};
+static const struct answer_rules *const answer_table[] = {&iacp_answer_rules, &fipa_answer_rules,
+                                                          &mcp_answer_rules};
 
 static const struct answer_rules *rules_of(enum protocol proto)
 {
@@ -62,6 +63,7 @@ void answers_free(struct answers *a)
     free(a->id);
     free(a->sender);
     free(a->conversation);
+    free(a->method);
     sb_free(&a->state);
     free(a);
 }

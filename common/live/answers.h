@@ -19,6 +19,7 @@
  *                        failed
  *   cfp                  every proposal until the deadline (or until every receiver answered):
  *                        succeeded with at least one proposal, failed when all refused
+ *   an MCP request       the response of its id: succeeded with a result, failed with an error
  * Every other message expects no answer. */
 #ifndef ACP_ANSWERS_H
 #define ACP_ANSWERS_H
@@ -42,7 +43,7 @@ struct answers;
 /* Follows the conversation sent (a completed message of protocol proto) opens; NULL when sent
  * expects no answer. */
 struct answers *answers_new(const json_t *sent, enum protocol proto);
-/* Whether the replies to messages of proto can be followed (IACP's, FIPA's; MCP's later). */
+/* Whether the replies to messages of proto can be followed (IACP's, FIPA's, MCP's). */
 bool answers_followed(enum protocol proto);
 void answers_free(struct answers *a);
 

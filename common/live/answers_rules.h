@@ -10,7 +10,7 @@
 enum flow {
     FLOW_TASK,    /* task.assign */
     FLOW_TOOL,    /* tool.query */
-    FLOW_REQUEST, /* (agree), then an inform or a refusal */
+    FLOW_REQUEST, /* (agree), then an inform or a refusal; MCP's response */
     FLOW_PROPOSE, /* accept_proposal or reject_proposal */
     FLOW_CFP,     /* proposals until the deadline */
     FLOW_NONE,    /* no answer expected */
@@ -28,6 +28,7 @@ struct answers {
     char *id;           /* the IACP id or FIPA reply_with of what was sent */
     char *sender;       /* its sender's name */
     char *conversation; /* its FIPA conversation_id */
+    char *method;       /* its MCP method */
     char **receivers;   /* a cfp's participants */
     bool *answered;
     size_t nreceivers;
@@ -53,7 +54,7 @@ struct answer_rules {
     bool (*deadline)(const json_t *sent, double *epoch);
 };
 
-extern const struct answer_rules iacp_answer_rules, fipa_answer_rules;
+extern const struct answer_rules iacp_answer_rules, fipa_answer_rules, mcp_answer_rules;
 
 /* Shared by the dialects' files. */
 bool answers_same(const char *a, const char *b);

@@ -5,8 +5,8 @@
 #include "live/outgoing_rules.h"
 
 /* The dialects' rules of composing. */
-static const struct compose_rules *const compose_table[] = {&iacp_compose_rules,
-                                                            &fipa_compose_rules};
+static const struct compose_rules *const compose_table[] = {
+    &iacp_compose_rules, &fipa_compose_rules, &mcp_compose_rules};
 
 static const struct compose_rules *rules_of(enum protocol proto)
 {
@@ -14,6 +14,16 @@ static const struct compose_rules *rules_of(enum protocol proto)
         if (compose_table[i]->proto == proto)
             return compose_table[i];
     return NULL;
+}
+
+enum protocol outgoing_protocol(const json_t *root)
+{
+    enum protocol proto = message_protocol(root, CHOOSE_AUTO);
+    for (size_t i = 0; proto == PROTO_NONE && i < sizeof compose_table / sizeof compose_table[0];
+         i++)
+        if (compose_table[i]->claims && compose_table[i]->claims(root))
+            proto = compose_table[i]->proto;
+    return proto;
 }
 
 /* --- the reply to a message --- */

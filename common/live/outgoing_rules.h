@@ -8,6 +8,9 @@
 
 struct compose_rules {
     enum protocol proto;
+    /* Whether a message composed without the dialect's mark is of the dialect all the same,
+     * since completing it adds the mark (NULL: never). */
+    bool (*claims)(const json_t *root);
     /* Fills reply, an empty object, with what a reply to original takes from it (its receiver,
      * its sender when original went to one agent, the id it answers); *several_receivers when
      * original went to several, so that the reply must say which one answers. */
@@ -19,7 +22,7 @@ struct compose_rules {
     const char *const *order;
 };
 
-extern const struct compose_rules iacp_compose_rules, fipa_compose_rules;
+extern const struct compose_rules iacp_compose_rules, fipa_compose_rules, mcp_compose_rules;
 
 /* Shared by the dialects' files. */
 void outgoing_copy_member(json_t *to, const char *to_key, const json_t *from, const char *from_key);

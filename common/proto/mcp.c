@@ -59,6 +59,18 @@ bool mcp_revision_has_sessions(const char *rev)
     return rev && strcmp(rev, "2026-07-28") < 0; /* the dates compare as strings */
 }
 
+bool mcp_notification_method(const char *method)
+{
+    const char *prefix = mcp_profile.notification_prefix;
+    return strncmp(method, prefix, strlen(prefix)) == 0;
+}
+
+bool mcp_request_tree(const json_t *msg)
+{
+    const char *method = json_member_string(msg, "method");
+    return method && json_object_get(msg, "id") && !mcp_notification_method(method);
+}
+
 void mcp_check(const struct message *m, struct diag_sink *sink)
 {
     jsonrpc_check_shape(m, &mcp_profile, sink);

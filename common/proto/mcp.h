@@ -15,6 +15,11 @@ extern const char *const mcp_revisions[];
 /* Whether a session of revision rev (NULL: unknown) holds its ids for its whole length. */
 bool mcp_revision_has_sessions(const char *rev);
 
+/* Whether method names a notification (notifications/...), which carries no id. */
+bool mcp_notification_method(const char *method);
+/* Whether msg, a tree, is a request: a method of no notification, and an id. */
+bool mcp_request_tree(const json_t *msg);
+
 /* Reports every per-message finding for an MCP message. */
 void mcp_check(const struct message *m, struct diag_sink *sink);
 
