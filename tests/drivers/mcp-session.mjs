@@ -3,11 +3,12 @@
 // of tools, resources and prompts, a call of the echo tool, then the end of the session. Prints
 // the tool's answer. With MCP_SESSION=progress, a call of server-everything's long running
 // operation with progress instead, then one the client cancels at its first progress; prints
-// the progress it saw. With MCP_SESSION=tools, the list of tools and the call of echo alone (what
-// a server of tools alone offers). With MCP_SESSION=tasks, server-everything's research query run
+// the progress it saw. With MCP_SESSION=rounds:N, N calls of echo one after the other, printing
+// the microseconds each took (bench/run). With MCP_SESSION=tools, the list of tools and the call
+// of echo alone (what a server of tools alone offers). With MCP_SESSION=tasks, server-everything's research query run
 // as a task (2025-11-25) that asks the client for a clarification on its way; prints the kinds of
 // the stream's messages, each run of one kind once.
-// Usage: [MCP_SESSION=progress|tools|tasks] node mcp-session.mjs COMMAND...
+// Usage: [MCP_SESSION=progress|tools|tasks|rounds:N] node mcp-session.mjs COMMAND...
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
@@ -49,7 +50,18 @@ async function progressSession() {
     console.log(JSON.stringify(seen));
 }
 
-if (process.env.MCP_SESSION === "progress") {
+/* bench/run: N calls of echo, one after the other; prints the microseconds each took. */
+async function roundsSession(n) {
+    for (let i = 0; i < n; i++) {
+        const t0 = process.hrtime.bigint();
+        await client.callTool({ name: "echo", arguments: { message: `m${i}` } });
+        console.log(Number(process.hrtime.bigint() - t0) / 1000);
+    }
+}
+
+if (process.env.MCP_SESSION?.startsWith("rounds:")) {
+    await roundsSession(Number(process.env.MCP_SESSION.slice(7)));
+} else if (process.env.MCP_SESSION === "progress") {
     await progressSession();
 } else if (tasks) {
     await tasksSession();
