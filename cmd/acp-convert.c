@@ -480,32 +480,6 @@ static bool over_jsonrpc(enum protocol proto)
     return d && d->jsonrpc;
 }
 
-/* --to=jsonrpc: the message as a bare line, its bytes as they were: a capture's record gives the
- * member that holds it (the form's), a bare line itself. Direction, time and session are lost. */
-static void write_bare(const struct message *m, struct strbuf *out)
-{
-    const char *text = m->rec->text;
-    size_t start = 0, end = m->rec->len;
-    if (m->capture.present) {
-        struct taprecord r;
-        if (!taprecord_read(m->view - m->view_place, &r) ||
-            !jscan_member_text(text, m->rec->len, r.form->message_member, &start, &end)) {
-            /* a member name spelt with an escape: the message as the view reads it */
-            json_t *tree = jscan_to_tree(m->view);
-            char *dumped = json_dumps(tree, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_ENCODE_ANY);
-            json_decref(tree);
-            if (!dumped)
-                die_oom();
-            sb_adds(out, dumped);
-            sb_addc(out, '\n');
-            free(dumped);
-            return;
-        }
-    }
-    sb_add(out, text + start, end - start);
-    sb_addc(out, '\n');
-}
-
 static bool convert_to_jsonrpc(struct message *m, enum protocol proto, struct diag_sink *sink)
 {
     if (!over_jsonrpc(proto)) {
@@ -514,7 +488,7 @@ static bool convert_to_jsonrpc(struct message *m, enum protocol proto, struct di
                   dialect_of(proto)->display);
         return false;
     }
-    write_bare(m, &m->output);
+    message_own_text(m, &m->output);
     return false;
 }
 

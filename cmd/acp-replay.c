@@ -12,6 +12,7 @@
 #include "io/command.h"
 #include "io/transport.h"
 #include "live/agentcheck.h"
+#include "live/mockserver.h"
 #include "live/peer.h"
 #include "live/session.h"
 #include "proto/dialect.h"
@@ -40,6 +41,7 @@ enum {
     OPT_COMPARE,
     OPT_IO_TIMEOUT,
     OPT_GRACE,
+    OPT_SERVE,
 };
 
 static const struct opt replay_options[] = {
@@ -78,6 +80,8 @@ static const struct opt replay_options[] = {
      "longest wait to connect, or for the peer to read (default 10)"},
     {"grace", OPT_GRACE, required_argument, "SECONDS",
      "time the peer has to finish once its input ends (default 2)"},
+    {"serve", OPT_SERVE, required_argument, "ROLE",
+     "be the recording's server to a live MCP client on stdin and stdout (ROLE: server)"},
     {NULL, 0, 0, NULL, NULL},
 };
 
@@ -130,6 +134,7 @@ struct replay {
     char **compare;
     size_t ncompare;
     double io_timeout, grace;
+    bool serve; /* --serve=server */
 
     /* the run */
     const struct common_opts *opts;
@@ -138,6 +143,8 @@ struct replay {
     struct schedule sched;
     struct idrewrite *ids;
     struct agentcheck *check;
+    struct mockserver *mock; /* --serve */
+    bool serving;            /* it reads the live client, the recording read */
     struct run run;
     bool skipping_start; /* before --start's point in this loop */
     unsigned long pass_messages;
@@ -149,6 +156,7 @@ struct replay {
     struct lateness late;
     struct status status;
     struct strbuf out;
+    struct strbuf own; /* the message a capture's record holds, as it goes to the agent */
 };
 
 /* --- options --- */
@@ -246,6 +254,10 @@ static bool handle_option(void *ctx, int key, const char *arg)
                options_bad_value("io-timeout", "a number of seconds above 0");
     case OPT_GRACE:
         return parse_duration(arg, &r->grace) || options_bad_value("grace", "a number of seconds");
+    case OPT_SERVE:
+        r->serve = true;
+        return strcmp(arg, "server") == 0 ||
+               options_bad_value("serve", "server (a recording's client is tested with --as)");
     default:
         return false;
     }
@@ -264,7 +276,16 @@ static bool reads_stdin(char **files, int nfiles)
 static bool usage_ok(const struct replay *r, char **files, int nfiles)
 {
     const char *problem = NULL;
-    if (r->paces_given > 1)
+    if (r->serve && (r->agent || r->connect || r->exec || r->all))
+        problem = "--serve answers the client that started acp-replay, on its standard input and "
+                  "output: not with --as, --connect, --exec or --all";
+    else if (r->serve && (r->paces_given || r->loop_given || r->limit || r->duration > 0 ||
+                          r->start > 0 || r->rewrite_ts || r->rewrite_ids || r->burst))
+        problem = "--serve answers each request as it comes: the pace and the rewriting of a "
+                  "replay do not apply";
+    else if (r->serve && reads_stdin(files, nfiles))
+        problem = "--serve reads the live client on standard input: name the recording's files";
+    else if (r->paces_given > 1)
         problem = "--speed, --topspeed and --rate exclude each other";
     else if (r->loop_given && reads_stdin(files, nfiles))
         problem = "--loop reads the files again, which standard input cannot be: name files";
@@ -713,6 +734,12 @@ static void agent_message(struct replay *r, struct filter *f, struct message *m,
         break;
     }
     struct held h = held_of(m);
+    if (m->capture.present) { /* a capture's record: the message it holds goes, not the record */
+        sb_reset(&r->own);
+        message_own_text(m, &r->own);
+        h.raw = r->own.buf;
+        h.len = r->own.len - 1; /* its newline: prepare adds one */
+    }
     send_at(r, f, &h, t, 0, m);
 }
 
@@ -783,6 +810,19 @@ static bool replay_next_pass(void *ctx, struct filter *f)
 
 /* --- the end --- */
 
+/* The recording has nothing to or from the agent --as names: nothing was tested. */
+static void tell_absent(struct replay *r)
+{
+    struct agentcheck_counts c = agentcheck_counts(r->check);
+    if (c.sent || c.expected || r->limit || r->duration > 0)
+        return;
+    struct diag_where at = session_where(&r->session, 0);
+    diag_emit(&r->session.sink, &at, "agent-absent",
+              "the recording has no message to or from '%s', so nothing was tested (an MCP "
+              "recording's agents are client and server)",
+              r->agent);
+}
+
 /* Once, at the end of the run however it ends: the replies still owed are awaited (unless the
  * agent is broken or Ctrl-C was pressed), the peer is closed, extra replies are reported. */
 static void finish(struct replay *r, struct filter *f)
@@ -798,6 +838,8 @@ static void finish(struct replay *r, struct filter *f)
     session_close(&r->session, f, !r->check || !agentcheck_broken(r->check));
     if (r->check)
         agentcheck_finish(r->check, &r->session.sink);
+    if (r->check && !filter_interrupted() && !agentcheck_broken(r->check))
+        tell_absent(r);
     status_clear(r);
 }
 
@@ -814,6 +856,50 @@ static void end_of_input(void *ctx, struct filter *f)
     struct replay *r = ctx;
     flush_run(r, f, false);
     finish(r, f);
+}
+
+/* --- serving a recording (--serve) --- */
+
+/* The recording's files are read first, then the live client on standard input ("-"). */
+static void serve_next_file(void *ctx, struct filter *f, const char *path)
+{
+    struct replay *r = ctx;
+    r->serving = strcmp(path, "-") == 0;
+    if (!r->serving || mockserver_counts(r->mock).recorded)
+        return;
+    struct diag_where at = {.file = "<recording>"};
+    diag_emit(filter_sink(f), &at, "serve-empty",
+              "the recording has no response of a server to a request of its client (an MCP "
+              "capture of acp-tap's or mcpsnoop's): there is nothing to serve");
+    filter_stop(f);
+}
+
+static enum verdict serve_message(void *ctx, struct filter *f, struct message *m)
+{
+    struct replay *r = ctx;
+    if (!r->serving) { /* the recording's */
+        mockserver_record(r->mock, m);
+        return VERDICT_WRITTEN;
+    }
+    sb_reset(&r->out);
+    mockserver_serve(r->mock, m, &r->out, filter_sink(f));
+    filter_write(f, r->out.buf, r->out.len); /* flushed before the next read would block */
+    return VERDICT_WRITTEN;
+}
+
+/* Reads the recording, then answers the live client on standard input until it closes it. */
+static int serve(struct replay *r, const struct common_opts *opts, char **files, int nfiles)
+{
+    r->mock = mockserver_new();
+    char **all = xcalloc((size_t)nfiles + 1, sizeof *all);
+    memcpy(all, files, (size_t)nfiles * sizeof *all);
+    all[nfiles] = "-";
+    const struct filter_config cfg = {.opts = opts, .protocol = CHOOSE_AUTO, .mode = READ_JSON};
+    const struct filter_ops ops = {
+        .message = serve_message, .next_file = serve_next_file, .ctx = r};
+    int status = filter_run(&cfg, &ops, all, nfiles + 1);
+    free(all);
+    return status;
 }
 
 /* --- main --- */
@@ -848,8 +934,10 @@ static void replay_free(struct replay *r)
         free(r->compare[i]);
     free(r->compare);
     agentcheck_free(r->check);
+    mockserver_free(r->mock);
     idrewrite_free(r->ids);
     sb_free(&r->out);
+    sb_free(&r->own);
     session_free(&r->session);
 }
 
@@ -881,6 +969,12 @@ int main(int argc, char **argv)
         return 2;
     }
     r.opts = &opts;
+    if (r.serve) {
+        int served = serve(&r, &opts, argv + first, argc - first);
+        replay_free(&r);
+        options_free(&opts);
+        return served;
+    }
     init_session(&r, &opts);
     const char *term = getenv("TERM");
     r.status.on = opts.progress && !opts.quiet && isatty(STDERR_FILENO) &&

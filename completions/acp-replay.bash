@@ -22,6 +22,7 @@ _acp_replay_options='
 --compare=
 --io-timeout=
 --grace=
+--serve=            server
 --no-progress
 -q --quiet
 --strict

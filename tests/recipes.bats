@@ -386,6 +386,30 @@ RECIPE
     jq -e -s '.[0].result.tools[0].name == "echo" and .[1].error.code == -32601' <<<"$output"
 }
 
+@test "acp-replay(1): an MCP session recorded through acp-tap, its server tested against it, and served in its place" {
+    needs_peers
+    cp "$TESTS_DIR/drivers/mcp-v2-server.mjs" "$WORLD/server.js"
+    echo '{"type": "module"}' >"$WORLD/package.json"
+    ln -s "$TESTS_DIR/node_modules" "$WORLD/node_modules"
+    # each recipe is the server's command of the SDK's client (v2), which starts it in the world
+    local client=$TESTS_DIR/drivers/mcp-v2-session.mjs
+    run -0 node "$client" bash -c "cd \"\$0\" && $(cat <<'EOF'
+acp-tap --out=session.jsonl -- node server.js    # the client's server command, once
+EOF
+)" "$WORLD"
+    assert_output '[{"type":"text","text":"Echo: hi"}]'
+    [ "$(jq -s 'map(select(.message)) | length' "$WORLD/session.jsonl")" -eq 7 ]
+    recipe <<'EOF'
+acp-replay --as=server --exec='node server.js' session.jsonl     # the server, tested
+EOF
+    assert_success
+    run -0 node "$client" bash -c "cd \"\$0\" && $(cat <<'EOF'
+acp-replay --serve=server session.jsonl    # the client's server command in CI
+EOF
+)" "$WORLD"
+    assert_output '[{"type":"text","text":"Echo: hi"}]'
+}
+
 @test "README and man pages: capture a bus with mosquitto_sub" {
     need_mosquitto
     rm "$WORLD/capture.jsonl"

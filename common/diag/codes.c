@@ -235,15 +235,33 @@ static const struct diag_code tool_codes[] = {
      "No live reply of the recorded kind (IACP) or performative (FIPA) came by the deadline, "
      "or before the live conversation ended, but a reply of another kind to the same message "
      "did: the agent answered differently, for instance task.reject where the recording has "
-     "task.accept, or refuse instead of agree."},
+     "task.accept, or refuse instead of agree; an MCP server's (error) where the recording has "
+     "its (result)."},
     {"agent-differs", "error", "a live reply differs from the recorded one",
      "The live reply matched the recorded one by the message it answers and by its kind, but "
      "its sender, its receiver or a field listed with --compare (default body.status and "
-     "content.status) differs. Ids and times are not compared: they differ by nature."},
+     "content.status) differs; of an MCP server's response, also its error's code, or its "
+     "result's shape: the names of its members and their JSON types, not their values. Ids and "
+     "times are not compared: they differ by nature."},
     {"agent-extra", "error", "the live agent sent a reply the recording does not have",
      "The live agent answered a message it was sent (its ref or in_reply_to names it) more "
      "often, or otherwise, than the recording shows. Messages that answer nothing it was sent, "
      "such as heartbeats, are never extra. The diagnostic is at the message it answered."},
+    {"serve-unrecorded", "warning", "a live client's request that the recording does not have",
+     "acp-replay --serve=server answers each request of the live client with the response the "
+     "recording has to the same request: its method and params (their _meta aside; initialize "
+     "and server/discover by the method alone). This one it does not have: it was answered with "
+     "error -32601 when the recording has no request of its method, else -32602 naming it. The "
+     "client does not do what the recording did; --strict makes this an error."},
+    {"serve-empty", "error", "the recording has nothing to serve",
+     "acp-replay --serve=server answers a live client with the recorded server's responses to "
+     "its client's requests, which only a capture says apart (acp-tap's records, mcpsnoop's "
+     "log): the recording has none. Nothing is served, and the exit status is 1."},
+    {"agent-absent", "error", "the recording has no message to or from the agent --as names",
+     "acp-replay --as=AGENT sends the live agent what the recording sent AGENT and compares "
+     "what it answers; the recording has no message to or from AGENT, so nothing was tested. "
+     "In an MCP recording (acp-tap's, mcpsnoop's) the agents are the sides of its sessions, "
+     "client and server."},
     {"agent-exited", "error", "the live agent exited or closed the connection during the replay",
      "The agent under test ended (the diagnostic gives its exit status or the signal that "
      "killed it) or closed the connection while replies were awaited or messages remained to "

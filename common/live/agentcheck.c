@@ -10,6 +10,7 @@
 #include "base/strmap.h"
 #include "live/answers.h"
 #include "proto/dialect.h"
+#include "proto/jsonrpc.h"
 #include "proto/schedule.h"
 
 enum { MAX_CAUSES = 10000, MAX_POOL = 10000, MAX_PENDING = 10000 };
@@ -123,12 +124,38 @@ static const char *own_id(const json_t *msg, enum protocol proto)
     return member(msg, dialect_of(proto)->id.name);
 }
 
+/* Whether msg answers a message by its own id (a JSON-RPC response), or is one such a message
+ * answers (a request): the others of such a dialect (notifications, responses of ours) neither
+ * answer nor are answered. */
+static bool answers_by_id(const json_t *msg, enum protocol proto)
+{
+    return dialect_of(proto)->answers_by_own_id && jsonrpc_kind_of_tree(msg) == JSONRPC_RESPONSE;
+}
+
+static bool answered_by_id(const json_t *msg, enum protocol proto)
+{
+    return dialect_of(proto)->answers_by_own_id && jsonrpc_kind_of_tree(msg) == JSONRPC_REQUEST;
+}
+
+/* The key an id is found by: the id as it is, or, in a dialect whose id is any JSON value (a
+ * JSON-RPC one), as JSON writes it, so that 1 and "1" stay apart. NULL when there is none. */
+static char *id_key(const json_t *msg, enum protocol proto)
+{
+    const struct dialect *d = dialect_of(proto);
+    if (!d->answers_by_own_id)
+        return strdup_or_null(own_id(msg, proto));
+    json_t *id = json_object_get(msg, d->id.name);
+    return id ? json_dumps(id, JSON_ENCODE_ANY | JSON_COMPACT) : NULL;
+}
+
 /* The kind or performative in one spelling, so that spellings compare equal; a partial result is
  * a kind of its own, so that the final result never stands for a missing partial. */
 static const char *kind_of(const json_t *msg, enum protocol proto)
 {
     const struct dialect *d = dialect_of(proto);
     const char *k = member(msg, d->act_member);
+    if (!k && d->jsonrpc)
+        return jsonrpc_response_act_tree(msg);
     if (!k)
         return "(no kind)";
     const char *act = d->act_canonical(k);
@@ -184,8 +211,17 @@ static const json_t *receiver_of(const json_t *msg, enum protocol proto)
 
 enum agent_role agentcheck_role(const struct agentcheck *ac, const struct message *m)
 {
-    if (!message_dialect(m))
+    const struct dialect *d = message_dialect(m);
+    if (!d)
         return ROLE_OTHER;
+    if (d->capture_sides) { /* the agent is a side of the capture's session: client, server */
+        if (!m->capture.present)
+            return ROLE_OTHER;
+        if (strcmp(d->capture_sides[m->capture.out], ac->cfg.agent) == 0)
+            return ROLE_FROM_AGENT;
+        return strcmp(d->capture_sides[!m->capture.out], ac->cfg.agent) == 0 ? ROLE_TO_AGENT
+                                                                             : ROLE_OTHER;
+    }
     if (names_include(sender_of(message_tree(m), m->proto), ac->cfg.agent))
         return ROLE_FROM_AGENT;
     if (names_include(receiver_of(message_tree(m), m->proto), ac->cfg.agent))
@@ -200,6 +236,14 @@ static struct cause *cause_of(const json_t *msg, enum protocol proto, struct str
                               struct strmap *by_conv)
 {
     const struct dialect *d = dialect_of(proto);
+    if (d->answers_by_own_id) {
+        if (!answers_by_id(msg, proto))
+            return NULL;
+        char *key = id_key(msg, proto);
+        struct cause *c = key ? strmap_get(by_id, key) : NULL;
+        free(key);
+        return c;
+    }
     const char *ref = member(msg, d->answers_member);
     if (ref)
         return strmap_get(by_id, ref);
@@ -306,9 +350,12 @@ void agentcheck_sent(struct agentcheck *ac, const struct message *recorded, cons
 {
     struct cause *c = xcalloc(1, sizeof *c);
     place_set(&c->where, &recorded->at);
-    c->recorded_id = strdup_or_null(own_id(message_tree(recorded), recorded->proto));
+    const json_t *tree = message_tree(recorded);
+    bool answerable =
+        !dialect_of(recorded->proto)->answers_by_own_id || answered_by_id(tree, recorded->proto);
+    c->recorded_id = answerable ? id_key(tree, recorded->proto) : NULL;
     c->recorded_conv = strdup_or_null(member(message_tree(recorded), "conversation_id"));
-    c->live_id = strdup_or_null(own_id(sent, recorded->proto));
+    c->live_id = answerable && sent ? id_key(sent, recorded->proto) : NULL;
     c->live_conv = strdup_or_null(member(sent, "conversation_id"));
     c->sent_at = now;
     c->recorded_time = message_time(message_tree(recorded), recorded->proto);
@@ -407,6 +454,19 @@ static void bind_ids(struct agentcheck *ac, const struct expectation *e, const s
         idrewrite_bind(ac->ids, rconv, lconv);
 }
 
+/* What answers_compare tells a difference to. */
+struct differing {
+    struct agentcheck *ac;
+    const struct expectation *e;
+    struct diag_sink *sink;
+};
+
+static void tell_difference(void *ctx, const char *what, const json_t *recorded, const json_t *live)
+{
+    struct differing *d = ctx;
+    report_difference(d->ac, d->e, d->sink, what, recorded, live);
+}
+
 static void match(struct agentcheck *ac, struct expectation *e, struct live_reply *r,
                   struct diag_sink *sink)
 {
@@ -425,6 +485,8 @@ static void match(struct agentcheck *ac, struct expectation *e, struct live_repl
             sb_free(&what);
         }
     }
+    struct differing d = {.ac = ac, .e = e, .sink = sink};
+    answers_compare(e->recorded, r->msg, e->proto, tell_difference, &d);
     bind_ids(ac, e, r);
 }
 

@@ -151,6 +151,20 @@ bool answers_time_of(const json_t *v, double *epoch)
     return s && time_parse_rfc3339(s, epoch, &zone);
 }
 
+bool answers_request_key(const json_t *msg, enum protocol proto, struct strbuf *key)
+{
+    const struct answer_rules *r = rules_of(proto);
+    return r && r->request_key && r->request_key(msg, key);
+}
+
+void answers_compare(const json_t *recorded, const json_t *live, enum protocol proto,
+                     answers_differ_fn *differ, void *ctx)
+{
+    const struct answer_rules *r = rules_of(proto);
+    if (r && r->compare)
+        r->compare(recorded, live, differ, ctx);
+}
+
 bool answers_deadline(const json_t *sent, enum protocol proto, double *epoch)
 {
     const struct answer_rules *r = rules_of(proto);

@@ -68,6 +68,24 @@ bool answers_partial(const json_t *msg, enum protocol proto);
  * inform or failure", "agent_456 answered refuse". */
 const char *answers_state(const struct answers *a);
 
+/* Told of each difference answers_compare finds: what differs, and its two values. */
+typedef void answers_differ_fn(void *ctx, const char *what, const json_t *recorded,
+                               const json_t *live);
+
+/* What a dialect compares of a live reply with the recorded one it matched (of the same kind),
+ * besides the fields acp-replay --compare names: MCP the error's code, and the result's shape,
+ * its members' names and JSON types (not their values: a list of tools may grow); IACP and FIPA
+ * nothing. */
+void answers_compare(const json_t *recorded, const json_t *live, enum protocol proto,
+                     answers_differ_fn *differ, void *ctx);
+
+/* What makes two requests the same request, for a recording served in a server's place (acp-replay
+ * --serve): appended to key; false when msg is no request the dialect can serve (IACP's and FIPA's
+ * are not). MCP: the method and the params, their _meta left out (a client's progress token, its
+ * name); initialize and server/discover by the method alone, whose params say who asks, not what.
+ */
+bool answers_request_key(const json_t *msg, enum protocol proto, struct strbuf *key);
+
 /* The deadline the message states itself: IACP body.deadline, FIPA reply_by; in unix seconds. */
 bool answers_deadline(const json_t *sent, enum protocol proto, double *epoch);
 

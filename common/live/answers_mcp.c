@@ -89,6 +89,93 @@ static bool mcp_deadline(const json_t *sent, double *epoch)
     return false;
 }
 
+/* A JSON value's type, as JSON Schema names it. */
+static const char *type_name(const json_t *v)
+{
+    switch (json_typeof(v)) {
+    case JSON_OBJECT:
+        return "object";
+    case JSON_ARRAY:
+        return "array";
+    case JSON_STRING:
+        return "string";
+    case JSON_INTEGER:
+    case JSON_REAL:
+        return "number";
+    case JSON_TRUE:
+    case JSON_FALSE:
+        return "boolean";
+    case JSON_NULL:
+        break;
+    }
+    return "null";
+}
+
+/* A result's shape: each member's name and type, {"content": "array", "isError": "boolean"}. */
+static json_t *shape_of(const json_t *result)
+{
+    if (!json_is_object(result))
+        return json_string(type_name(result));
+    json_t *shape = json_object();
+    const char *key;
+    json_t *value;
+    json_object_foreach((json_t *)result, key, value)
+    {
+        json_object_set_new(shape, key, json_string(type_name(value)));
+    }
+    return shape;
+}
+
+static void compare_mcp(const json_t *recorded, const json_t *live, answers_differ_fn *differ,
+                        void *ctx)
+{
+    const json_t *recorded_error = json_object_get(recorded, "error");
+    const json_t *live_error = json_object_get(live, "error");
+    if (recorded_error || live_error) {
+        const json_t *a = json_object_get(recorded_error, "code");
+        const json_t *b = json_object_get(live_error, "code");
+        if (!(a && b && json_equal(a, b)))
+            differ(ctx, "its error's code", a, b);
+        return;
+    }
+    json_t *a = shape_of(json_object_get(recorded, "result"));
+    json_t *b = shape_of(json_object_get(live, "result"));
+    if (!json_equal(a, b))
+        differ(ctx, "its result's members (names and types)", a, b);
+    json_decref(a);
+    json_decref(b);
+}
+
+/* Requests whose params say who asks (the client, its capabilities), not what it asks for. */
+static bool lifecycle_method(const char *method)
+{
+    return strcmp(method, "initialize") == 0 || strcmp(method, "server/discover") == 0;
+}
+
+static bool mcp_request_key(const json_t *msg, struct strbuf *key)
+{
+    if (!mcp_request_tree(msg))
+        return false;
+    const json_t *method = json_object_get(msg, "method");
+    const json_t *params = json_object_get(msg, "params");
+    json_t *asked = json_array(); /* [method, params]: as JSON, no two requests alike */
+    json_array_append(asked, (json_t *)method);
+    if (params && !lifecycle_method(json_string_value(method))) {
+        json_t *copy =
+            json_is_object(params) ? json_copy((json_t *)params) : json_incref((json_t *)params);
+        if (json_is_object(copy))
+            json_object_del(copy, "_meta");
+        json_array_append_new(asked, copy);
+    }
+    char *text = json_dumps(asked, JSON_COMPACT | JSON_SORT_KEYS);
+    json_decref(asked);
+    if (!text)
+        die_oom();
+    sb_adds(key, text);
+    free(text);
+    return true;
+}
+
 const struct answer_rules mcp_answer_rules = {
     .proto = PROTO_MCP,
     .flow = mcp_flow,
@@ -96,4 +183,6 @@ const struct answer_rules mcp_answer_rules = {
     .classify = classify_mcp,
     .take = take_mcp,
     .deadline = mcp_deadline,
+    .compare = compare_mcp,
+    .request_key = mcp_request_key,
 };

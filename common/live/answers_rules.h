@@ -52,6 +52,11 @@ struct answer_rules {
     enum answer_outcome (*take)(struct answers *a, const json_t *reply);
     /* When the message sent wants its answer by, in unix seconds. */
     bool (*deadline)(const json_t *sent, double *epoch);
+    /* answers_request_key for the dialect; NULL: it serves no recording. */
+    bool (*request_key)(const json_t *msg, struct strbuf *key);
+    /* answers_compare for the dialect; NULL: nothing beyond --compare. */
+    void (*compare)(const json_t *recorded, const json_t *live, answers_differ_fn *differ,
+                    void *ctx);
 };
 
 extern const struct answer_rules iacp_answer_rules, fipa_answer_rules, mcp_answer_rules;

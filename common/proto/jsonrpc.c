@@ -11,6 +11,20 @@ enum jsonrpc_kind jsonrpc_kind_of(const struct jv *view)
     return jv_object_get(view, "id") ? JSONRPC_REQUEST : JSONRPC_NOTIFICATION;
 }
 
+enum jsonrpc_kind jsonrpc_kind_of_tree(const json_t *msg)
+{
+    if (!json_object_get(msg, "method"))
+        return JSONRPC_RESPONSE;
+    return json_object_get(msg, "id") ? JSONRPC_REQUEST : JSONRPC_NOTIFICATION;
+}
+
+const char *jsonrpc_response_act_tree(const json_t *msg)
+{
+    if (json_object_get(msg, "error"))
+        return "(error)";
+    return json_object_get(msg, "result") ? "(result)" : "(no method)";
+}
+
 /* A method's string is compared with its length: it may hold a NUL. */
 static bool listed(const char *const *methods, const struct jv *method)
 {

@@ -45,6 +45,11 @@ struct jsonrpc_profile {
 /* What kind of message view is, by its members. */
 enum jsonrpc_kind jsonrpc_kind_of(const struct jv *view);
 
+/* The same of a jansson tree. */
+enum jsonrpc_kind jsonrpc_kind_of_tree(const json_t *msg);
+/* A response's act as the tools name it: "(error)", "(result)", or "(no method)" with neither. */
+const char *jsonrpc_response_act_tree(const json_t *msg);
+
 /* The side that sends a request of method (a string, or NULL), as profile says. */
 enum jsonrpc_side jsonrpc_request_side(const struct jsonrpc_profile *profile,
                                        const struct jv *method);

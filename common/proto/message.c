@@ -395,3 +395,26 @@ const char *message_connection(const struct message *m)
         return NULL;
     return jv_string_value(m->view - m->view_place + m->capture.connection_place);
 }
+
+void message_own_text(const struct message *m, struct strbuf *out)
+{
+    const char *text = m->rec->text;
+    size_t start = 0, end = m->rec->len;
+    if (m->capture.present) {
+        struct taprecord r;
+        if (!taprecord_read(m->view - m->view_place, &r) ||
+            !jscan_member_text(text, m->rec->len, r.form->message_member, &start, &end)) {
+            json_t *tree = jscan_to_tree(m->view);
+            char *dumped = json_dumps(tree, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_ENCODE_ANY);
+            json_decref(tree);
+            if (!dumped)
+                die_oom();
+            sb_adds(out, dumped);
+            sb_addc(out, '\n');
+            free(dumped);
+            return;
+        }
+    }
+    sb_add(out, text + start, end - start);
+    sb_addc(out, '\n');
+}

@@ -122,6 +122,10 @@ void message_rebind_view(struct message *m, const struct jv *view);
 void message_unbind(struct message *m);
 /* The message as a jansson tree, made from the view on first use; owned by the message. */
 json_t *message_tree(const struct message *m);
+/* Appends the message's own text to out, a line: its bytes as they came, the member of a
+ * capture's record that holds it (the form's message_member), or the whole line of a bare one;
+ * as the view reads it where the member's name was spelt with an escape. */
+void message_own_text(const struct message *m, struct strbuf *out);
 void message_clear(struct message *m);
 
 /* The conversation_id of the conversation an agent opened with a message id (an IACP task.assign

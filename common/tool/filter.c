@@ -484,8 +484,12 @@ static int run(const struct filter_config *cfg, const struct filter_ops *ops, ch
             filter_handle_record(&f, one);
         else
             do
-                for (i = 0; i < nfiles && !stop_signal() && !f.stop;)
-                    run_file(&f, files[i++]);
+                for (i = 0; i < nfiles && !stop_signal() && !f.stop;) {
+                    if (ops->next_file)
+                        ops->next_file(ops->ctx, &f, files[i]);
+                    if (!f.stop)
+                        run_file(&f, files[i++]);
+                }
             while (!stop_signal() && !f.stop && ops->next_pass && ops->next_pass(ops->ctx, &f));
         progress_end(&f.progress);
         jobs_stop(&f);

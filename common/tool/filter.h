@@ -40,6 +40,10 @@ struct filter_ops {
      * Tools that do not read the string form leave it NULL. With --jobs above 1 it runs in worker
      * threads, as prepare does. */
     json_t *(*parse_acl)(void *ctx, const struct record *rec, struct diag_sink *sink, time_t now);
+    /* Called before each file is read, with its name as given ("-": standard input); so that a
+     * tool reads some files otherwise than others (acp-replay --serve: the recording, then the
+     * live client). May be NULL. */
+    void (*next_file)(void *ctx, struct filter *f, const char *path);
     /* Called after the last file; true reads the files again (acp-replay --loop). May be NULL. */
     bool (*next_pass)(void *ctx, struct filter *f);
     void *ctx;
