@@ -23,6 +23,7 @@ enum {
     OPT_FOLLOW,
     OPT_BY_AGENT,
     OPT_SHARD,
+    OPT_PARTITION,
     OPT_MERGE_STATS,
     OPT_HIDE,
     OPT_MAX_ARROWS,
@@ -39,6 +40,8 @@ static const struct opt trace_options[] = {
      "messages verbatim"},
     {"by-agent", OPT_BY_AGENT, no_argument, NULL, "stats and report: latencies per agent too"},
     {"shard", OPT_SHARD, required_argument, "K/N", "follow only the conversations of shard K of N"},
+    {"partition", OPT_PARTITION, required_argument, "K/N",
+     "trace partition K of N alone: the messages whose key NATS maps there (acp(7))"},
     {"merge-stats", OPT_MERGE_STATS, no_argument, NULL,
      "merge the --format=stats objects in the FILEs"},
     {"hide", OPT_HIDE, required_argument, "KIND,...",
@@ -87,6 +90,7 @@ struct trace {
     bool by_agent;
     bool merge;
     unsigned long shard, shards;
+    unsigned long partition, partitions; /* --partition=K/N */
     char **hidden; /* kinds and acts (kebab) that diagrams and the counts leave out */
     size_t nhidden;
     unsigned long max_arrows;
@@ -182,6 +186,8 @@ static bool handle_option(void *ctx, int key, const char *arg)
         return true;
     case OPT_SHARD:
         return parse_shard(t, arg);
+    case OPT_PARTITION:
+        return options_partition(arg, &t->partition, &t->partitions);
     case OPT_MERGE_STATS:
         t->merge = true;
         return true;
@@ -226,11 +232,16 @@ static bool settle_options(struct trace *t)
         }
         if (!t->format_given)
             t->format = FORMAT_STATS;
-        if (t->follow || t->shards) {
-            options_usage_error(
-                "--merge-stats reads statistics: --follow and --shard do not apply");
+        if (t->follow || t->shards || t->partitions) {
+            options_usage_error("--merge-stats reads statistics: --follow, --shard and "
+                                "--partition do not apply");
             return false;
         }
+    }
+    if (t->shards && t->partitions) {
+        options_usage_error("--shard and --partition exclude each other: a shard reads the "
+                            "whole input, a partition its share");
+        return false;
     }
     return true;
 }
@@ -618,6 +629,8 @@ int main(int argc, char **argv)
     t.opts = &opts;
     opts.engine.shard = t.shard;
     opts.engine.shards = t.shards;
+    opts.engine.partition = t.partition;
+    opts.engine.partitions = t.partitions;
     t.stats = trace_stats_new(t.by_agent, opts.engine.max_open);
     t.observer = (struct diag_observer){.notify = observe_finding, .ctx = &t};
     int status;
@@ -643,11 +656,13 @@ int main(int argc, char **argv)
                                   t.max_arrows, t.hidden, t.nhidden);
         if (t.format == FORMAT_HTML)
             t.html = trace_html_new(t.max_arrows, t.hidden, t.nhidden, t.no_times);
-        const struct filter_config cfg = {.opts = &opts,
-                                          .protocol = CHOOSE_AUTO,
-                                          .mode = READ_AUTO,
-                                          .observer = &t.observer,
-                                          .shows = t.follow ? shown_now : NULL};
+        const struct filter_config cfg = {
+            .opts = &opts,
+            .protocol = CHOOSE_AUTO,
+            .mode = READ_AUTO,
+            .observer = &t.observer,
+            .shows = t.follow ? shown_now : NULL,
+            .partition = {.k = t.partition, .n = t.partitions, .queen = opts.engine.queen}};
         const struct filter_ops ops = {
             .prepare = t.diagram || t.html ? NULL : check_alone,
             .message = trace_message,

@@ -8,7 +8,7 @@
 #include "proto/dialect.h"
 #include "tool/filter.h"
 
-enum { OPT_PROTOCOL = OPT_TOOL, OPT_STATELESS, OPT_FROM, OPT_PASS };
+enum { OPT_PROTOCOL = OPT_TOOL, OPT_STATELESS, OPT_FROM, OPT_PASS, OPT_PARTITION };
 
 static const struct opt validate_options[] = {
     {"protocol", OPT_PROTOCOL, required_argument, "PROTO",
@@ -22,6 +22,8 @@ static const struct opt validate_options[] = {
     {"pass", OPT_PASS, required_argument, "WHICH",
      "write 'valid' messages (default), 'well-formed' (whatever the stream checks found), or "
      "'all'"},
+    {"partition", OPT_PARTITION, required_argument, "K/N",
+     "check partition K of N alone: the messages whose key NATS maps there (acp(7))"},
     {NULL, 0, 0, NULL, NULL},
 };
 
@@ -31,8 +33,9 @@ struct validate {
     bool mode_given;
     bool stateless;
     enum pass_rule pass;
-    struct check_rules rules; /* --stateless: the checks alone */
-    struct engine *engine;    /* NULL with --stateless */
+    unsigned long partition, partitions; /* --partition=K/N */
+    struct check_rules rules;            /* --stateless: the checks alone */
+    struct engine *engine;               /* NULL with --stateless */
     const struct engine_config *engine_config;
     enum engine_digest digest; /* --jobs: workers digest the messages for the stream checks */
 };
@@ -63,6 +66,8 @@ static bool handle_option(void *ctx, int key, const char *arg)
     case OPT_STATELESS:
         v->stateless = true;
         return true;
+    case OPT_PARTITION:
+        return options_partition(arg, &v->partition, &v->partitions);
     case OPT_PASS: {
         static const char *const words[] = {"valid", "well-formed", "all", NULL};
         static const enum pass_rule rules[] = {PASS_VALID, PASS_WELL_FORMED, PASS_ALL};
@@ -161,13 +166,19 @@ int main(int argc, char **argv)
     }
     v.rules = (struct check_rules){.iacp = {.queen = opts.engine.queen},
                                    .fipa = {.profile = opts.engine.fipa_profile}};
+    opts.engine.partition = v.partition;
+    opts.engine.partitions = v.partitions;
     v.engine_config = &opts.engine;
     /* all the stream checks read of a message: its view is not kept for them */
     v.digest = opts.jobs != 1 ? DIGEST_ONLY : DIGEST_NONE;
     if (!v.stateless)
         v.engine = engine_new(&opts.engine, NULL, NULL);
     const struct filter_config cfg = {
-        .opts = &opts, .protocol = v.protocol, .mode = v.mode, .pass = v.pass};
+        .opts = &opts,
+        .protocol = v.protocol,
+        .mode = v.mode,
+        .pass = v.pass,
+        .partition = {.k = v.partition, .n = v.partitions, .queen = opts.engine.queen}};
     const struct filter_ops ops = {.prepare = check_alone,
                                    .message = v.engine ? check_in_stream : NULL,
                                    .end_of_input = end_of_input,

@@ -6,6 +6,7 @@ _acp_trace_options='
 --follow=
 --by-agent
 --shard=
+--partition=
 --merge-stats
 --hide=
 --max-arrows=

@@ -7,6 +7,7 @@ _acp_validate_options='
 --now=
 --stateless
 --pass=             valid well-formed all
+--partition=
 -q --quiet
 --strict
 --max-errors=

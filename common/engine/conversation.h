@@ -31,6 +31,11 @@ struct engine_config {
      * 0 for both when not sharded. Per-agent checks are off then, and findings outside any
      * conversation are reported by shard 1 only. */
     unsigned long shard, shards;
+    /* --partition=K/N: the input is partition K of N, the filter having left out the others'
+     * messages: what spans partitions (a task's node reissued or run by other foragers, the
+     * queen's ids) is not told in it, but by acp-trace --merge over the partitions'
+     * summaries. 0 for both when the input is whole. */
+    unsigned long partition, partitions;
 };
 
 void engine_config_defaults(struct engine_config *cfg);

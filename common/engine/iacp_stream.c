@@ -999,7 +999,9 @@ static bool note_id(struct iacp_stream *s, const struct message *m, const struct
     if (prev || c) {
         struct diag_where w = prev ? related_to(&m->at, prev->file, prev->line)
                                    : related_to(&m->at, c->file, c->line);
-        if (!s->sharded) /* a per-agent check */
+        /* a per-agent check; the queen's ids span partitions: --merge's */
+        if (!s->sharded &&
+            !(s->cfg->partitions && f->from_text && strcmp(f->from_text, s->cfg->queen) == 0))
             diag_emit(sink, &w, "iacp-duplicate-id", "'%s' already sent a message with id '%s'",
                       f->from, m->id);
         return false;
@@ -1154,7 +1156,7 @@ static const char *open_task(struct iacp_stream *s, const struct message *m, con
     /* its own time, unless that is before the stream time (a jump the clock has not followed
      * yet would have the timeout count from before the assign) */
     c->opened = fmax(s->now, f->at);
-    if (c->has_node)
+    if (c->has_node && !s->cfg->partitions) /* a node's runs span partitions: --merge's */
         join_chain(s, m, c, sink);
     schedule(s, c);
     return conv_id(c);
@@ -1482,7 +1484,9 @@ static const char *follow_reply(struct iacp_stream *s, const struct message *m,
         const struct sent *named = find_sent(s, &s->ref);
         if (named && named->ending != END_NONE)
             return late_reply(s, m, f, named, sink);
-        unknown_ref(m, f, ref_owner(f), named, sink);
+        /* an id no message of this partition has may be another's: --merge tells */
+        if (named || !s->cfg->partitions)
+            unknown_ref(m, f, ref_owner(f), named, sink);
         return NULL;
     }
     s->blame = c;

@@ -509,6 +509,19 @@ static void fipa_check_by_rules(const struct message *m, const struct check_rule
         fipa_check(m, &rules->fipa, sink);
 }
 
+/* The conversation_id, as the token of its subject; a message without one goes by its sender. */
+static bool fipa_partition_key(const struct jv *view, const char *queen, struct strbuf *key)
+{
+    (void)queen;
+    const char *name = jv_member_string(view, "conversation_id");
+    if (!name)
+        name = fipa_agent_name_jv(jv_object_get(view, "sender"));
+    if (!name)
+        return false;
+    sb_adds(key, name);
+    return true;
+}
+
 const struct dialect dialect_fipa = {
     .proto = PROTO_FIPA,
     .name = "fipa",
@@ -535,5 +548,6 @@ const struct dialect dialect_fipa = {
     .partial = fipa_partial,
     .partial_tree = fipa_partial_tree,
     .codes = fipa_codes,
+    .partition_key = fipa_partition_key,
     .check = fipa_check_by_rules,
 };

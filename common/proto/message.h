@@ -60,6 +60,7 @@ struct message {
     uint32_t id_place;             /* its node in view (0: none): valid in any copy of the view */
     struct diag_where at;          /* where diagnostics about this message point */
     bool passed;                   /* what filter_ops.prepare returned for it (filter.h) */
+    bool elsewhere; /* of another partition than the run's (filter_config.partition): left out */
     struct strbuf output; /* what prepare wrote for it: the filter writes it after `message` */
     /* prepare did the work that reads the message (message_drafted): `message` reads only what
      * prepare left it, in output and notes */

@@ -248,10 +248,14 @@ static void print_stats(struct filter *f)
             snprintf(unread, sizeof unread, "null");
         else
             snprintf(unread, sizeof unread, "%lu", s->unread);
+        char elsewhere[64] = "";
+        if (f->cfg->partition.n)
+            snprintf(elsewhere, sizeof elsewhere, ",\"elsewhere\":%lu", s->elsewhere);
         fprintf(stderr,
                 "{\"type\":\"stats\",\"records\":%lu,\"lines\":%lu,\"valid\":%lu,"
-                "\"rejected\":%lu,\"blank\":%lu,\"unread\":%s,\"warnings\":%lu,\"errors\":%lu}\n",
-                s->records, s->records, s->valid, s->rejected, s->blank, unread, warnings, errors);
+                "\"rejected\":%lu,\"blank\":%lu%s,\"unread\":%s,\"warnings\":%lu,\"errors\":%lu}\n",
+                s->records, s->records, s->valid, s->rejected, s->blank, elsewhere, unread,
+                warnings, errors);
         return;
     }
     if (!f->limit_reached && !s->unread && !(f->tool_stopped && s->unread_unknown))
@@ -261,9 +265,13 @@ static void print_stats(struct filter *f)
     else
         snprintf(unread, sizeof unread, ", %lu line%s unread", s->unread,
                  s->unread == 1 ? "" : "s");
+    char elsewhere[64] = "";
+    if (f->cfg->partition.n)
+        snprintf(elsewhere, sizeof elsewhere, ", %lu of other partitions", s->elsewhere);
     fprintf(stderr,
-            "%s: %lu records: %lu valid, %lu rejected, %lu blank%s; %lu warnings, %lu errors\n",
-            util_progname(), s->records, s->valid, s->rejected, s->blank, unread, warnings, errors);
+            "%s: %lu records: %lu valid, %lu rejected, %lu blank%s%s; %lu warnings, %lu errors\n",
+            util_progname(), s->records, s->valid, s->rejected, s->blank, elsewhere, unread,
+            warnings, errors);
 }
 
 /* Opens an output without truncating it yet: it may turn out to be one of the inputs. */

@@ -73,6 +73,14 @@ struct filter_config {
     /* A sink of the tool's own, whose warnings and errors --stats counts with the run's (the
      * live agent's findings in acp-replay --as); may be NULL. */
     const struct diag_sink *counted_too;
+    /* --partition=K/N: the run's share of the input is the messages whose key falls in partition
+     * K of N (proto/partition.h); the others are left out, neither checked, written nor handed
+     * to the tool. A message of no key is partition 1's; a record that is no message, every
+     * partition's. n is 0 for a run of the whole input. queen: the name IACP's queen goes by. */
+    struct {
+        unsigned long k, n;
+        const char *queen;
+    } partition;
 };
 
 /* The first call of every tool's main: names the program in messages, and makes jansson's

@@ -23,6 +23,7 @@ struct slot {
     struct record rec;
     size_t text_at; /* where rec's text is in the batch's bytes */
     bool parsed;    /* a message, and not a line that failed to parse */
+    bool elsewhere; /* a message of another partition, left out */
     bool live;      /* m holds what message_clear frees */
     bool stored;    /* m's view was kept in the batch's views, at view_at */
     size_t view_at;
@@ -153,6 +154,10 @@ static void work_on(const struct filter *f, struct batch *b, struct diag_sink *s
         if (!filter_read_message(f, &s->rec, scans->input, &s->m, sink))
             continue;
         s->parsed = s->live = true;
+        if ((s->elsewhere = s->m.elsewhere)) { /* of another partition: left out */
+            free_message(s);
+            continue;
+        }
         s->m.arena = &b->arena;
         bool scanned = !s->m.tree && !s->m.own; /* else its view is made of a tree */
         if (f->ops->prepare)
@@ -356,13 +361,17 @@ static void finish_slot(struct filter *f, const struct batch *b, struct slot *s)
         unsigned long errors_before = f->sink.errors;
         diag_replay(&f->sink, &s->log);
         /* its thread's scanner has read on since */
-        if (s->parsed && f->ops->message && s->m.drafted)
+        if (s->elsewhere)
+            ; /* freed by its worker */
+        else if (s->parsed && f->ops->message && s->m.drafted)
             message_unbind(&s->m);
         else if (s->stored)
             message_rebind_view(&s->m, jv_store_view(&b->views, s->view_at));
         else if (s->parsed && f->ops->message)
             message_rebind(&s->m, f->scan);
-        if (s->parsed)
+        if (s->parsed && s->elsewhere)
+            f->stats.elsewhere++;
+        else if (s->parsed)
             filter_deliver(f, &s->m, errors_before);
         else
             filter_reject(f, &s->rec);

@@ -136,6 +136,17 @@ int options_choice(const char *option, const char *arg, const char *const *words
     return -1;
 }
 
+bool options_partition(const char *arg, unsigned long *k, unsigned long *n)
+{
+    const char *slash = strchr(arg, '/');
+    char *first = slash ? xstrndup(arg, (size_t)(slash - arg)) : NULL;
+    bool ok = first && parse_ulong(first, k) && parse_ulong(slash + 1, n) && *k >= 1 && *k <= *n;
+    free(first);
+    if (!ok)
+        options_usage_error("--partition must be K/N with 1 <= K <= N, as in --partition=2/5");
+    return ok;
+}
+
 bool options_positive_duration(const char *arg, double *seconds)
 {
     double v;

@@ -121,6 +121,9 @@ int options_choice(const char *option, const char *arg, const char *const *words
  * when arg is none. */
 bool options_positive_duration(const char *arg, double *seconds);
 
+/* --partition=K/N (acp-validate, acp-trace): 1 <= K <= N; false after a usage error. */
+bool options_partition(const char *arg, unsigned long *k, unsigned long *n);
+
 /* Whether diagnostics on stderr should be coloured. */
 bool options_want_color(const struct common_opts *opts);
 /* Whether what goes to fd should be: --color=always or never, or with auto when fd is a terminal,

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "proto/partition.h"
 #include "tool/stopsignal.h"
 
 /* A reader that went away is no error: stop as a killed `cat` would, without a word. */
@@ -92,7 +93,7 @@ void filter_reject(struct filter *f, const struct record *rec)
         filter_checked_write(f, f->rejects, f->cfg->opts->rejects, "\n", 1);
 }
 
-bool filter_read_message(const struct filter *f, const struct record *rec, struct jscan *js,
+static bool read_message(const struct filter *f, const struct record *rec, struct jscan *js,
                          struct message *m, struct diag_sink *sink)
 {
     if (rec->syntax == SYNTAX_ACL && f->ops->parse_acl) {
@@ -103,6 +104,24 @@ bool filter_read_message(const struct filter *f, const struct record *rec, struc
         return true;
     }
     return message_read(m, rec, js, f->cfg->protocol, &f->cfg->captures, sink);
+}
+
+/* Whether m falls outside the run's partition (filter_config.partition). */
+static bool elsewhere(const struct filter *f, const struct message *m)
+{
+    if (!f->cfg->partition.n)
+        return false;
+    unsigned long k = message_partition(m, f->cfg->partition.queen, f->cfg->partition.n);
+    return (k ? k : 1) != f->cfg->partition.k;
+}
+
+bool filter_read_message(const struct filter *f, const struct record *rec, struct jscan *js,
+                         struct message *m, struct diag_sink *sink)
+{
+    if (!read_message(f, rec, js, m, sink))
+        return false;
+    m->elsewhere = elsewhere(f, m);
+    return true;
 }
 
 /* Whether a message read with errors_before errors reported before it, and errors_prepared
@@ -143,6 +162,11 @@ static void handle_message(struct filter *f, const struct record *rec)
     struct message m;
     if (!filter_read_message(f, rec, f->scan, &m, &f->sink)) {
         filter_reject(f, rec);
+        return;
+    }
+    if (m.elsewhere) {
+        f->stats.elsewhere++;
+        message_clear(&m);
         return;
     }
     if (f->ops->prepare)

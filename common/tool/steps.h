@@ -16,9 +16,10 @@ enum { EXIT_OK = 0, EXIT_FINDINGS = 1, EXIT_TROUBLE = 2, EXIT_INTERRUPTED = 130 
 
 struct stats {
     unsigned long records, valid, rejected, blank;
-    unsigned long unread; /* lines left unread when --max-errors or the tool stopped the run */
-    bool unread_unknown;  /* and more that could not be counted (a pipe) */
-    unsigned long unused; /* valid records the tool then left unused: unread in the end */
+    unsigned long unread;    /* lines left unread when --max-errors or the tool stopped the run */
+    bool unread_unknown;     /* and more that could not be counted (a pipe) */
+    unsigned long unused;    /* valid records the tool then left unused: unread in the end */
+    unsigned long elsewhere; /* messages of other partitions (filter_config.partition) */
 };
 
 struct jobs;
