@@ -614,6 +614,39 @@ RECIPE
     cmp "$BATS_TEST_TMPDIR/replayed" "$sent" || fail "the replay is not the capture"
 }
 
+@test "README: partitions on NATS JetStream: the server of partitions.conf, the stream, a consumer into acp-validate --partition" {
+    NATS_SERVER=$(command -v nats-server || command -v /usr/sbin/nats-server) ||
+        skip "needs nats-server (Debian: nats-server)"
+    [ -x "$ACP_BUILD/tests/jetstream-lines" ] || skip "needs libnats-dev (scripts/deps installs it)"
+    export NATS_STANDIN_JETSTREAM=$ACP_BUILD/tests/jetstream-lines NATS_STANDIN_IDLE=1000
+    # the README's partitions.conf, its store in the test's folder, on a free port
+    local conf=$BATS_TEST_TMPDIR/partitions.conf log=$BATS_TEST_TMPDIR/server.log try port
+    for try in $(seq 20); do
+        port=$(random_port)
+        { echo "listen: 127.0.0.1:$port"
+          sed -n '/^    \$ cat partitions.conf$/,/^    \$ nats/{/^    \$/d; s/^    //; p}' "$TESTS_DIR/../README.md" |
+              sed "s|/var/lib/nats|$BATS_TEST_TMPDIR/store|"; } >"$conf"
+        start_bg "$NATS_SERVER" -c "$conf" >"$log" 2>&1
+        await_ready "$LAST_PID" "$log" 'Server is ready' && break
+        stop_group "$LAST_PID"
+    done
+    grep -q 'partition(5,1)' "$conf" || fail "no mappings read from the README: $(cat "$conf")"
+    export NATS_URL=nats://127.0.0.1:$port
+    recipe <<'RECIPE'
+nats stream add COLONY --subjects='colony.part.>' --defaults
+RECIPE
+    assert_success
+    # the colony publishes on its agents' subjects
+    "$ACP_BUILD/tests/jetstream-lines" pub "$port" <"$WORLD/capture.jsonl"
+    recipe <<'RECIPE'
+nats sub 'colony.part.1.>' --all --raw | acp-validate --wall-clock --partition=2/5 --diagnostics=json > /dev/null
+RECIPE
+    # what the consumer's acp-validate finds is what --partition=2/5 finds of the capture
+    diff <(jq -r '[.code, .id] | @tsv' <<<"$stderr" | sort) \
+        <(acp-validate --partition=2/5 --diagnostics=json "$WORLD/capture.jsonl" 2>&1 >/dev/null | jq -r '[.code, .id] | @tsv' | sort)
+    [ "$(jq -s 'map(select(.type == "diagnostic")) | length' <<<"$stderr")" -gt 0 ]
+}
+
 # --- Kafka, with the stand-in for kcat ---
 
 @test "README: Kafka recipes (kcat and its broker stood in for)" {
