@@ -108,10 +108,11 @@ struct dialect {
     const struct diag_code *core_codes;
     /* A dialect over JSON-RPC 2.0: its profile (what each side sends), or NULL. */
     const struct jsonrpc_profile *jsonrpc;
-    /* The key of the message's partition (proto/partition.h), appended to key: what a publisher
-     * puts in the message's subject (IACP: the forager, the party that is not the queen; FIPA:
-     * the conversation_id). False when it has none; NULL for a dialect of no partitions. */
-    bool (*partition_key)(const struct jv *view, const char *queen, struct strbuf *key);
+    /* The key of the message's partition (proto/partition.h), a string of view: what a
+     * publisher puts in the message's subject (IACP: the forager, the party that is not the
+     * queen; FIPA: the conversation_id). NULL when it has none; the hook is NULL for a dialect
+     * of no partitions. */
+    const char *(*partition_key)(const struct jv *view, const char *queen);
     /* Reports every per-message finding for a message of the dialect. */
     void (*check)(const struct message *m, const struct check_rules *rules, struct diag_sink *sink);
 };

@@ -510,16 +510,11 @@ static void fipa_check_by_rules(const struct message *m, const struct check_rule
 }
 
 /* The conversation_id, as the token of its subject; a message without one goes by its sender. */
-static bool fipa_partition_key(const struct jv *view, const char *queen, struct strbuf *key)
+static const char *fipa_partition_key(const struct jv *view, const char *queen)
 {
     (void)queen;
     const char *name = jv_member_string(view, "conversation_id");
-    if (!name)
-        name = fipa_agent_name_jv(jv_object_get(view, "sender"));
-    if (!name)
-        return false;
-    sb_adds(key, name);
-    return true;
+    return name ? name : fipa_agent_name_jv(jv_object_get(view, "sender"));
 }
 
 const struct dialect dialect_fipa = {

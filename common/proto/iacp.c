@@ -318,23 +318,15 @@ static void iacp_check_by_rules(const struct message *m, const struct check_rule
 
 /* The forager: the party that is not the queen; between two others (the tool registry), the
  * forager that queried it, the receiver of a tool.reply, else the sender. */
-static bool iacp_partition_key(const struct jv *view, const char *queen, struct strbuf *key)
+static const char *iacp_partition_key(const struct jv *view, const char *queen)
 {
     const char *from = jv_member_string(view, "from"), *to = jv_member_string(view, "to");
     const char *kind = jv_member_string(view, "kind");
-    const char *forager;
     if (from && strcmp(from, queen) == 0)
-        forager = to;
-    else if (to && strcmp(to, queen) == 0)
-        forager = from;
-    else if (kind && strcmp(kind, "tool.reply") == 0)
-        forager = to;
-    else
-        forager = from;
-    if (!forager)
-        return false;
-    sb_adds(key, forager);
-    return true;
+        return to;
+    if (to && strcmp(to, queen) == 0)
+        return from;
+    return kind && strcmp(kind, "tool.reply") == 0 ? to : from;
 }
 
 const struct dialect dialect_iacp = {
