@@ -561,13 +561,6 @@ static const char *id_key(struct strbuf *sb, const struct jv *id)
     return sb->buf;
 }
 
-static enum jsonrpc_side other_side(enum jsonrpc_side side)
-{
-    return side == JSONRPC_CLIENT   ? JSONRPC_SERVER
-           : side == JSONRPC_SERVER ? JSONRPC_CLIENT
-                                    : JSONRPC_EITHER;
-}
-
 /* The side remembered under key (an id's, 'i' or 's' first; a progress token's, 't' first). */
 static enum jsonrpc_side side_of(struct convert_run *run, const char *key)
 {
@@ -597,7 +590,7 @@ static enum jsonrpc_side notified_side(struct convert_run *run, const struct jv 
         return JSONRPC_EITHER;
     id_key(&run->out, token);
     run->out.buf[0] = 't';
-    return other_side(side_of(run, run->out.buf));
+    return jsonrpc_other_side(side_of(run, run->out.buf));
 }
 
 /* Which way a bare message went: a request or notification by what its method's side is (the
@@ -616,7 +609,7 @@ static enum jsonrpc_side bare_side(struct convert_run *run, const struct message
         char *side = strmap_remove(run->bare_sides, id_key(&run->out, id));
         enum jsonrpc_side asker = side ? (enum jsonrpc_side) * side : JSONRPC_EITHER;
         free(side);
-        return other_side(asker);
+        return jsonrpc_other_side(asker);
     }
     if (!has_id) {
         enum jsonrpc_side side = jsonrpc_notification_side(profile, method);

@@ -161,13 +161,6 @@ static bool usage_ok(const struct send *s)
 
 /* --- what every message starts from --- */
 
-/* The members that mark a message of d: "'kind' or 'v'". */
-static void add_marks(struct strbuf *sb, const struct dialect *d)
-{
-    for (const struct dialect_member *mark = d->marks; mark->name; mark++)
-        sb_addf(sb, "%s'%s'", mark == d->marks ? "" : " or ", mark->name);
-}
-
 static bool read_answered(struct send *s, json_t **original)
 {
     struct strbuf text = STRBUF_INIT, err = STRBUF_INIT;
@@ -214,7 +207,7 @@ static bool start_answer(struct send *s)
         for (const struct dialect *const *d = dialects; *d; d++) {
             sb_addf(&why, "%s%s message (no ", d == dialects ? "neither an " : " nor an ",
                     (*d)->display);
-            add_marks(&why, *d);
+            dialect_add_marks(&why, *d);
             sb_addc(&why, ')');
         }
         options_usage_error("--answer=%s: %s", shown.buf, why.buf);
@@ -586,8 +579,8 @@ static enum protocol settle_protocol(struct send *s, const struct message *m,
     if (s->answer_proto != PROTO_NONE) {
         if (proto != PROTO_NONE && proto != s->answer_proto) {
             struct strbuf answered = STRBUF_INIT, given = STRBUF_INIT;
-            add_marks(&answered, dialect_of(s->answer_proto));
-            add_marks(&given, dialect_of(proto));
+            dialect_add_marks(&answered, dialect_of(s->answer_proto));
+            dialect_add_marks(&given, dialect_of(proto));
             diag_emit(sink, &m->at, "send-answer",
                       "the message answered is %s: its reply is %s too (%s), not %s (%s)",
                       dialect_of(s->answer_proto)->display, dialect_of(s->answer_proto)->display,

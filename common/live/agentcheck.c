@@ -145,7 +145,11 @@ static char *id_key(const json_t *msg, enum protocol proto)
     if (!d->answers_by_own_id)
         return strdup_or_null(own_id(msg, proto));
     json_t *id = json_object_get(msg, d->id.name);
-    return id ? json_dumps(id, JSON_ENCODE_ANY | JSON_COMPACT) : NULL;
+    if (!id)
+        return NULL;
+    struct strbuf key = STRBUF_INIT;
+    jsonrpc_id_text(id, &key);
+    return sb_detach(&key);
 }
 
 /* The kind or performative in one spelling, so that spellings compare equal; a partial result is

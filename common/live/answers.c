@@ -168,5 +168,5 @@ void answers_compare(const json_t *recorded, const json_t *live, enum protocol p
 bool answers_deadline(const json_t *sent, enum protocol proto, double *epoch)
 {
     const struct answer_rules *r = rules_of(proto);
-    return r && r->deadline(sent, epoch);
+    return r && r->deadline && r->deadline(sent, epoch);
 }

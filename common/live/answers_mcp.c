@@ -11,10 +11,14 @@
 #include "proto/jsonrpc.h"
 #include "proto/mcp.h"
 
-/* An id as JSON writes it, so that 1 and "1" stay apart. */
+/* An id as JSON writes it (jsonrpc_id_text); NULL for none. */
 static char *id_text(const json_t *id)
 {
-    return id ? json_dumps(id, JSON_ENCODE_ANY | JSON_COMPACT) : NULL;
+    if (!id)
+        return NULL;
+    struct strbuf text = STRBUF_INIT;
+    jsonrpc_id_text(id, &text);
+    return sb_detach(&text);
 }
 
 static enum flow mcp_flow(const json_t *sent)
@@ -73,20 +77,11 @@ static enum answer_outcome take_mcp(struct answers *a, const json_t *reply)
                                  tool_error_text(result));
     if (!error)
         return answers_end(a, ANSWER_SUCCEEDED);
-    char what[64];
-    const json_t *code = json_object_get(error, "code");
-    if (json_is_integer(code))
-        snprintf(what, sizeof what, "error %lld", (long long)json_integer_value(code));
-    else
-        snprintf(what, sizeof what, "an error");
-    return answers_failed_by(a, "the server", what, json_member_string(error, "message"));
-}
-
-static bool mcp_deadline(const json_t *sent, double *epoch)
-{
-    (void)sent; /* a request states no deadline of its own */
-    (void)epoch;
-    return false;
+    struct strbuf what = STRBUF_INIT;
+    jsonrpc_describe_error(error, &what);
+    enum answer_outcome outcome = answers_failed_by(a, "the server", what.buf, NULL);
+    sb_free(&what);
+    return outcome;
 }
 
 /* A JSON value's type, as JSON Schema names it. */
@@ -182,7 +177,7 @@ const struct answer_rules mcp_answer_rules = {
     .begin = mcp_begin,
     .classify = classify_mcp,
     .take = take_mcp,
-    .deadline = mcp_deadline,
+    .deadline = NULL, /* a request states no deadline of its own */
     .compare = compare_mcp,
     .request_key = mcp_request_key,
 };

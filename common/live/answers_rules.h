@@ -50,7 +50,7 @@ struct answer_rules {
     enum answer_role (*classify)(const struct answers *a, const json_t *msg);
     /* A reply to what was sent, while the outcome is open. */
     enum answer_outcome (*take)(struct answers *a, const json_t *reply);
-    /* When the message sent wants its answer by, in unix seconds. */
+    /* When the message sent wants its answer by, in unix seconds; NULL: it never says. */
     bool (*deadline)(const json_t *sent, double *epoch);
     /* answers_request_key for the dialect; NULL: it serves no recording. */
     bool (*request_key)(const json_t *msg, struct strbuf *key);

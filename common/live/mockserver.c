@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/jsonout.h"
 #include "base/strmap.h"
 #include "live/answers.h"
 #include "proto/dialect.h"
@@ -55,13 +56,13 @@ void mockserver_free(struct mockserver *ms)
 /* The session and the id of a recorded message, as the key of the request awaiting it. */
 static const char *awaited_key(struct mockserver *ms, const struct message *m, const json_t *msg)
 {
-    char *id = json_dumps(json_object_get(msg, "id"), JSON_ENCODE_ANY | JSON_COMPACT);
+    const json_t *id = json_object_get(msg, "id");
     if (!id)
         return NULL;
     const char *session = message_session(m);
     sb_reset(&ms->key);
-    sb_addf(&ms->key, "%s\n%s", id, session ? session : "");
-    free(id);
+    jsonrpc_id_text(id, &ms->key);
+    sb_addf(&ms->key, "\n%s", session ? session : "");
     return ms->key.buf;
 }
 
@@ -115,12 +116,9 @@ void mockserver_record(struct mockserver *ms, const struct message *m)
 static void put_answer(const char *recorded, const json_t *id, struct strbuf *out)
 {
     size_t start, end;
-    char *live = json_dumps(id, JSON_ENCODE_ANY | JSON_COMPACT);
-    if (!live)
-        die_oom();
     if (jscan_member_text(recorded, strlen(recorded), "id", &start, &end)) {
         sb_add(out, recorded, start);
-        sb_adds(out, live);
+        jsonrpc_id_text(id, out);
         sb_adds(out, recorded + end);
     } else { /* "id" spelt with an escape: the response made again */
         json_t *tree = json_loads(recorded, JSON_DECODE_ANY, NULL);
@@ -133,20 +131,16 @@ static void put_answer(const char *recorded, const json_t *id, struct strbuf *ou
         free(text);
     }
     sb_addc(out, '\n');
-    free(live);
 }
 
 static void put_error(const json_t *id, int code, const char *message, struct strbuf *out)
 {
-    json_t *error = json_pack("{s:s, s:O, s:{s:i, s:s}}", "jsonrpc", "2.0", "id",
-                              id ? id : json_null(), "error", "code", code, "message", message);
-    char *text = error ? json_dumps(error, JSON_COMPACT | JSON_PRESERVE_ORDER) : NULL;
-    json_decref(error);
-    if (!text)
-        die_oom();
-    sb_adds(out, text);
+    json_t *error = jsonrpc_error_response(id, code, message);
+    struct jsonout w;
+    jsonout_init(&w, out, 0);
+    jsonout_value(&w, error);
     sb_addc(out, '\n');
-    free(text);
+    json_decref(error);
 }
 
 static void answer_unrecorded(struct mockserver *ms, const json_t *msg, struct strbuf *out,

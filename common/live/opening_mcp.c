@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/jsonout.h"
 #include "live/opening_rules.h"
 #include "proto/mcp.h"
 
@@ -158,19 +159,6 @@ static json_t *mcp_next(struct opening *o)
     return NULL;
 }
 
-/* "error -32601: Method not found", for a diagnostic. */
-static void describe_error(struct strbuf *sb, const json_t *error)
-{
-    const json_t *code = json_object_get(error, "code");
-    if (json_is_integer(code))
-        sb_addf(sb, "error %lld", (long long)json_integer_value(code));
-    else
-        sb_adds(sb, "an error");
-    const char *message = json_member_string(error, "message");
-    if (message)
-        sb_addf(sb, ": %s", message);
-}
-
 static void take_discovery(struct mcp_opening *m, const json_t *result, const json_t *error)
 {
     const json_t *code = json_object_get(error, "code");
@@ -186,11 +174,16 @@ static void take_discovery(struct mcp_opening *m, const json_t *result, const js
         return;
     }
     struct strbuf why = STRBUF_INIT;
-    char *names = list ? json_dumps(list, JSON_ENCODE_ANY | JSON_COMPACT) : NULL;
-    sb_addf(&why, "the server supports no modern revision this client speaks (%s)",
-            names ? names : "none");
+    sb_adds(&why, "the server supports no modern revision this client speaks (");
+    if (list) {
+        struct jsonout w;
+        jsonout_init(&w, &why, 0);
+        jsonout_value(&w, list);
+    } else {
+        sb_adds(&why, "none");
+    }
+    sb_addc(&why, ')');
     fail(m, why.buf);
-    free(names);
     sb_free(&why);
 }
 
@@ -199,7 +192,7 @@ static void take_initialized(struct mcp_opening *m, const json_t *result, const 
     struct strbuf why = STRBUF_INIT;
     if (error) {
         sb_adds(&why, "the server answered initialize with ");
-        describe_error(&why, error);
+        jsonrpc_describe_error(error, &why);
         fail(m, why.buf);
     } else {
         const char *agreed = json_member_string(result, "protocolVersion");
@@ -280,8 +273,8 @@ static json_t *mcp_respond(const struct opening *o, const json_t *msg)
     json_t *id = json_object_get(msg, "id");
     if (strcmp(json_member_string(msg, "method"), "ping") == 0)
         return json_pack("{s:s, s:O, s:{}}", "jsonrpc", "2.0", "id", id, "result");
-    return json_pack("{s:s, s:O, s:{s:i, s:s}}", "jsonrpc", "2.0", "id", id, "error", "code",
-                     METHOD_NOT_FOUND, "message", "Method not found: this client offers none");
+    return jsonrpc_error_response(id, METHOD_NOT_FOUND,
+                                  "Method not found: this client offers none");
 }
 
 const struct opening_rules mcp_opening_rules = {

@@ -52,14 +52,20 @@ enum protocol dialect_recognise_tree(const json_t *root)
     return PROTO_NONE;
 }
 
+void dialect_add_marks(struct strbuf *sb, const struct dialect *d)
+{
+    for (const struct dialect_member *mark = d->marks; mark->name; mark++)
+        sb_addf(sb, "%s'%s'", mark == d->marks ? "" : " or ", mark->name);
+}
+
 void dialect_no_protocol(const struct message *m, struct diag_sink *sink)
 {
     struct strbuf why = STRBUF_INIT;
     for (const struct dialect *const *d = dialects; *d; d++) {
         sb_adds(&why, d == dialects ? "neither " : " nor ");
         sb_adds(&why, (*d)->display);
-        for (const struct dialect_member *mark = (*d)->marks; mark->name; mark++)
-            sb_addf(&why, "%s'%s'", mark == (*d)->marks ? " (no " : " or ", mark->name);
+        sb_adds(&why, " (no ");
+        dialect_add_marks(&why, *d);
         sb_addc(&why, ')');
     }
     diag_emit(sink, &m->at, "no-protocol", "%s", why.buf);

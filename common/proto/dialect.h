@@ -166,6 +166,8 @@ static inline const struct dialect *message_dialect(const struct message *m)
 /* The per-message checks of m's dialect; for a message of none, no-protocol. */
 void message_check(const struct message *m, const struct check_rules *rules,
                    struct diag_sink *sink);
+/* Appends the members that mark a message of d: "'kind' or 'v'". */
+void dialect_add_marks(struct strbuf *sb, const struct dialect *d);
 /* Reports that m speaks no dialect (no-protocol), naming what each would have it carry. */
 void dialect_no_protocol(const struct message *m, struct diag_sink *sink);
 

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "base/escape.h"
+#include "base/jsonout.h"
 
 enum jsonrpc_kind jsonrpc_kind_of(const struct jv *view)
 {
@@ -23,6 +24,34 @@ const char *jsonrpc_response_act_tree(const json_t *msg)
     if (json_object_get(msg, "error"))
         return "(error)";
     return json_object_get(msg, "result") ? "(result)" : "(no method)";
+}
+
+void jsonrpc_id_text(const json_t *id, struct strbuf *out)
+{
+    struct jsonout w;
+    jsonout_init(&w, out, 0);
+    jsonout_value(&w, id);
+}
+
+void jsonrpc_describe_error(const json_t *error, struct strbuf *out)
+{
+    const json_t *code = json_object_get(error, "code");
+    if (json_is_integer(code))
+        sb_addf(out, "error %lld", (long long)json_integer_value(code));
+    else
+        sb_adds(out, "an error");
+    const char *message = json_member_string(error, "message");
+    if (message)
+        sb_addf(out, ": %s", message);
+}
+
+json_t *jsonrpc_error_response(const json_t *id, int code, const char *message)
+{
+    json_t *response = json_pack("{s:s, s:O, s:{s:i, s:s}}", "jsonrpc", "2.0", "id",
+                                 id ? id : json_null(), "error", "code", code, "message", message);
+    if (!response)
+        die_oom();
+    return response;
 }
 
 /* A method's string is compared with its length: it may hold a NUL. */

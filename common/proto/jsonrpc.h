@@ -50,6 +50,26 @@ enum jsonrpc_kind jsonrpc_kind_of_tree(const json_t *msg);
 /* A response's act as the tools name it: "(error)", "(result)", or "(no method)" with neither. */
 const char *jsonrpc_response_act_tree(const json_t *msg);
 
+/* The side that answers what side sent; JSONRPC_EITHER for either. */
+static inline enum jsonrpc_side jsonrpc_other_side(enum jsonrpc_side side)
+{
+    return side == JSONRPC_CLIENT   ? JSONRPC_SERVER
+           : side == JSONRPC_SERVER ? JSONRPC_CLIENT
+                                    : JSONRPC_EITHER;
+}
+
+/* Appends id (a request's, a response's: any JSON value) as JSON writes it, so that 1 and "1"
+ * stay apart where an id is a key. */
+void jsonrpc_id_text(const json_t *id, struct strbuf *out);
+
+/* Appends what an error response's error says: "error -32601: Method not found" ("an error"
+ * where its code is no integer; no message where it has none). */
+void jsonrpc_describe_error(const json_t *error, struct strbuf *out);
+
+/* The error response {"jsonrpc":"2.0","id":ID,"error":{"code":CODE,"message":MESSAGE}}; id NULL
+ * is null. */
+json_t *jsonrpc_error_response(const json_t *id, int code, const char *message);
+
 /* The side that sends a request of method (a string, or NULL), as profile says. */
 enum jsonrpc_side jsonrpc_request_side(const struct jsonrpc_profile *profile,
                                        const struct jv *method);
