@@ -5,6 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/jsonout.h"
 #include "base/keyform.h"
 #include "diag/findings.h"
 #include "engine/engine.h"
@@ -25,6 +26,7 @@ enum {
     OPT_SHARD,
     OPT_PARTITION,
     OPT_MERGE_STATS,
+    OPT_MERGE,
     OPT_HIDE,
     OPT_MAX_ARROWS,
     OPT_NO_TIMES,
@@ -44,6 +46,8 @@ static const struct opt trace_options[] = {
      "trace partition K of N alone: the messages whose key NATS maps there (acp(7))"},
     {"merge-stats", OPT_MERGE_STATS, no_argument, NULL,
      "merge the --format=stats objects in the FILEs"},
+    {"merge", OPT_MERGE, no_argument, NULL,
+     "merge the summaries of the --partition runs in the FILEs"},
     {"hide", OPT_HIDE, required_argument, "KIND,...",
      "diagrams, the report and the stats leave out these kinds or performatives"},
     {"max-arrows", OPT_MAX_ARROWS, required_argument, "N",
@@ -88,7 +92,8 @@ struct trace {
     bool format_given;
     const char *follow;
     bool by_agent;
-    bool merge;
+    bool merge;       /* --merge-stats */
+    bool merge_spans; /* --merge */
     unsigned long shard, shards;
     unsigned long partition, partitions; /* --partition=K/N */
     char **hidden; /* kinds and acts (kebab) that diagrams and the counts leave out */
@@ -111,6 +116,12 @@ struct trace {
 
     struct trace_diagram *diagram; /* NULL unless a diagram is drawn */
     struct trace_html *html;       /* NULL unless the page is written */
+
+    /* --merge: the summaries are read twice, the second time to be written */
+    struct engine_merge *spans;
+    bool writing;          /* the second pass */
+    size_t input;          /* the file being read, from 1 */
+    unsigned long ordinal; /* the record, from 1 in each pass */
 
     bool follow_matched;   /* a message or a summary of the followed conversation was seen */
     bool follow_errors;    /* an error among the followed conversation's findings */
@@ -191,6 +202,9 @@ static bool handle_option(void *ctx, int key, const char *arg)
     case OPT_MERGE_STATS:
         t->merge = true;
         return true;
+    case OPT_MERGE:
+        t->merge_spans = true;
+        return true;
     case OPT_HIDE:
         return parse_hide(t, arg);
     case OPT_NO_TIMES:
@@ -237,6 +251,13 @@ static bool settle_options(struct trace *t)
                                 "--partition do not apply");
             return false;
         }
+    }
+    if (t->merge_spans &&
+        (t->merge || t->format_given || t->follow || t->shards || t->partitions)) {
+        options_usage_error("--merge reads the summaries of --partition runs and writes "
+                            "summaries: --merge-stats, --format, --follow, --shard and "
+                            "--partition do not apply");
+        return false;
     }
     if (t->shards && t->partitions) {
         options_usage_error("--shard and --partition exclude each other: a shard reads the "
@@ -361,6 +382,14 @@ static void show_followed_findings(struct trace *t, const struct conversation_su
 static void summary_done(void *ctx, const struct conversation_summary *s)
 {
     struct trace *t = ctx;
+    if (!s->conversation) { /* a span alone (--partition), for --merge: with the summaries */
+        if (t->format == FORMAT_SUMMARY && !t->follow) {
+            sb_reset(&t->out);
+            trace_span_write(s, &t->out);
+            filter_write(t->filter, t->out.buf, t->out.len);
+        }
+        return;
+    }
     note_conversation(t, s->conversation);
     if (!followed(t, s->conversation))
         return;
@@ -561,6 +590,65 @@ static void merge_end(void *ctx, struct filter *f)
     write_views(ctx, f);
 }
 
+/* ---- --merge ---- */
+
+static void span_next_file(void *ctx, struct filter *f, const char *path)
+{
+    struct trace *t = ctx;
+    (void)f;
+    (void)path;
+    t->input++;
+}
+
+static enum verdict span_message(void *ctx, struct filter *f, struct message *m)
+{
+    struct trace *t = ctx;
+    json_t *record = message_tree(m);
+    t->ordinal++;
+    if (!t->writing) {
+        const char *why;
+        if (!engine_merge_collect(t->spans, record, t->input, t->ordinal, &why))
+            diag_emit(filter_sink(f), &m->at, "trace-span-invalid", "%s: it cannot be merged", why);
+        return VERDICT_WRITTEN;
+    }
+    if (!json_object_get(record, "span"))
+        return VERDICT_PASS;
+    const char *type = json_string_value(json_object_get(record, "type"));
+    if (type && strcmp(type, "span") == 0) /* a span alone: merged, not a summary */
+        return VERDICT_WRITTEN;
+    engine_merge_patch(t->spans, record, t->ordinal);
+    sb_reset(&t->out);
+    jsonout_line(&t->out, record);
+    filter_write(f, t->out.buf, t->out.len);
+    return VERDICT_WRITTEN;
+}
+
+/* After the first pass: what spans the partitions, then the summaries again. */
+static bool span_next_pass(void *ctx, struct filter *f)
+{
+    struct trace *t = ctx;
+    if (t->writing)
+        return false;
+    engine_merge_settle(t->spans, filter_sink(f));
+    t->writing = true;
+    t->input = 0;
+    t->ordinal = 0;
+    return true;
+}
+
+/* Its files are read twice: standard input cannot be. */
+static bool merge_reads_files(char **files, int nfiles)
+{
+    for (int i = 0; i < nfiles; i++)
+        if (strcmp(files[i], "-") == 0)
+            nfiles = 0;
+    if (nfiles > 0)
+        return true;
+    options_usage_error("--merge reads its FILEs twice: give the partitions' summaries as files, "
+                        "not standard input");
+    return false;
+}
+
 /* ---- main ---- */
 
 static const char help_tail[] =
@@ -577,6 +665,7 @@ static const char help_tail[] =
 static void trace_free(struct trace *t)
 {
     engine_free(t->engine);
+    engine_merge_free(t->spans);
     trace_stats_free(t->stats);
     trace_diagram_free(t->diagram);
     trace_html_free(t->html);
@@ -621,7 +710,8 @@ int main(int argc, char **argv)
     };
     struct common_opts opts;
     int first = options_parse(&spec, &opts, argc, argv);
-    if (first < 0 || !settle_options(&t) || !follow_is_no_file(&t, argc - first)) {
+    if (first < 0 || !settle_options(&t) || !follow_is_no_file(&t, argc - first) ||
+        (t.merge_spans && !merge_reads_files(argv + first, argc - first))) {
         options_free(&opts);
         trace_free(&t);
         return 2;
@@ -634,7 +724,16 @@ int main(int argc, char **argv)
     t.stats = trace_stats_new(t.by_agent, opts.engine.max_open);
     t.observer = (struct diag_observer){.notify = observe_finding, .ctx = &t};
     int status;
-    if (t.merge) {
+    if (t.merge_spans) {
+        t.spans = engine_merge_new(&opts.engine);
+        const struct filter_config cfg = {
+            .opts = &opts, .protocol = CHOOSE_AUTO, .mode = READ_JSON, .observer = &t.observer};
+        const struct filter_ops ops = {.message = span_message,
+                                       .next_file = span_next_file,
+                                       .next_pass = span_next_pass,
+                                       .ctx = &t};
+        status = filter_run(&cfg, &ops, argv + first, argc - first);
+    } else if (t.merge) {
         /* A statistics object is one line, as long as the agents and kinds it tells apart make
          * it (--max-open bounds them): the default limit, meant for messages, would refuse what
          * a shard wrote. */

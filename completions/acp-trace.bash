@@ -8,6 +8,7 @@ _acp_trace_options='
 --shard=
 --partition=
 --merge-stats
+--merge
 --hide=
 --max-arrows=
 --no-times

@@ -5,6 +5,7 @@ complete -c acp-trace -l by-agent -d 'Latencies per agent too'
 complete -c acp-trace -l shard -x -d 'Follow only the conversations of shard K of N'
 complete -c acp-trace -l partition -x -d 'Trace partition K of N alone'
 complete -c acp-trace -l merge-stats -d 'Merge the statistics in the files'
+complete -c acp-trace -l merge -d "Merge the partitions' summaries in the files"
 complete -c acp-trace -l hide -x -d 'Kinds or performatives diagrams, report and stats leave out'
 complete -c acp-trace -l max-arrows -x -d 'Diagrams stop after N arrows'
 complete -c acp-trace -l no-times -d "Diagrams leave out each message's time and delta"

@@ -96,7 +96,7 @@ EOF
     local d=$BATS_TEST_TMPDIR k
     local in=$BATS_FILE_TMPDIR/colony.jsonl
     for k in 1 2 3 4 5; do
-        acp-trace --partition=$k/5 "$in" 2>/dev/null | jq -r .conversation
+        acp-trace --partition=$k/5 "$in" 2>/dev/null | jq -r 'select(.type == "conversation") | .conversation'
     done | sort >"$d/parts"
     acp-trace "$in" 2>/dev/null | jq -r .conversation | sort >"$d/all"
     [ "$(wc -l <"$d/all")" -gt 3000 ]
@@ -120,4 +120,70 @@ EOF
     [[ $stderr == *"--shard and --partition exclude each other"* ]] || fail "$stderr"
     run -2 --separate-stderr acp-trace --partition=1/2 --merge-stats /dev/null
     [[ $stderr == *"--partition do not apply"* ]] || fail "$stderr"
+}
+
+# The merge over the partitions' summaries (acp-trace --merge): a node's runs, which a reissue
+# spreads over partitions, followed in one order as one process follows them.
+CHAINED='iacp-(duplicate-execution|reissue|reissue-unexpected|late-accept)$'
+
+# Each partition's summaries of the colony in $1/s1..s5, merged into $1/merged (findings: .err).
+merge_partitions() {
+    local k
+    for k in 1 2 3 4 5; do
+        acp-trace --partition=$k/5 "$BATS_FILE_TMPDIR/colony.jsonl" >"$1/s$k" 2>/dev/null || true
+    done
+    acp-trace --merge "$1"/s1 "$1"/s2 "$1"/s3 "$1"/s4 "$1"/s5 >"$1/merged" 2>"$1/merged.err" || true
+}
+
+# Summaries as sets: one a line, sorted, each one's issues in one order.
+summaries() {
+    jq -c 'select(.type == "conversation") | .issues |= sort_by(.line, .code, .message)' "$1" | sort
+}
+
+@test "acp-trace --merge: what spans partitions, found as one process finds it, in its words and its summaries" {
+    local d=$BATS_TEST_TMPDIR in=$BATS_FILE_TMPDIR/colony.jsonl
+    acp-trace "$in" >"$d/one" 2>"$d/one.err" || true
+    merge_partitions "$d"
+    findings "$d/one.err" | grep -E "$SPANNING" >"$d/one.spanning"
+    grep -q duplicate-execution "$d/one.spanning" && grep -q wrong-replier "$d/one.spanning" &&
+        grep -q orphan "$d/one.spanning" || fail "the colony lacks what spans partitions"
+    # the merge tells what spans partitions, at the lines and in the words of one process (a
+    # wrong replier of the assign's own partition is that partition's)
+    run -0 comm -23 <(findings "$d/merged.err") "$d/one.spanning"
+    [ "$output" = "" ] || fail "the merge alone found: $output"
+    run -0 comm -23 <(findings "$d/merged.err" | grep -E "$NEVER_ALONE") <(grep -E "$NEVER_ALONE" "$d/one.spanning")
+    [ "$output" = "" ] || fail "one process alone found: $output"
+    run -0 comm -23 <(sort "$d/merged.err") <(sort "$d/one.err")
+    [ "$output" = "" ] || fail "in other words: $output"
+    # and the partitions' with the merge's are one process's, but where one stream's clock tells
+    for k in 1 2 3 4 5; do
+        acp-trace --partition=$k/5 "$in" 2>&1 >/dev/null || true
+    done >"$d/parts.err"
+    diff <(findings <(cat "$d/parts.err" "$d/merged.err") | grep -Ev "$CLOCKED") <(findings "$d/one.err" | grep -Ev "$CLOCKED")
+    # the seed's bug across partitions: the two runs of a node in two partitions' summaries
+    local twice first second
+    twice=$(jq -r 'select(.duplicate) | .duplicate.assigns | "queen/\(.[0]) queen/\(.[1])"' "$d/merged" | head -1)
+    read -r first second <<<"$twice"
+    [ "$(grep -l "\"conversation\":\"$first\"" "$d"/s?)" != "$(grep -l "\"conversation\":\"$second\"" "$d"/s?)" ] ||
+        fail "$twice ran in one partition"
+    # the summaries are one process's: spans left out, the merge's findings among their issues
+    run -1 grep -F '"span"' "$d/merged"
+    diff <(summaries "$d/merged") <(summaries "$d/one")
+}
+
+@test "acp-trace --merge: files only, summaries only; a span that cannot be read is reported" {
+    local d=$BATS_TEST_TMPDIR
+    run -2 --separate-stderr acp-trace --merge </dev/null
+    [[ $stderr == *"--merge reads its FILEs twice"* ]] || fail "$stderr"
+    run -2 --separate-stderr acp-trace --merge - </dev/null
+    [[ $stderr == *"--merge reads its FILEs twice"* ]] || fail "$stderr"
+    run -2 --separate-stderr acp-trace --merge --format=stats /dev/null
+    [[ $stderr == *"--merge-stats, --format, --follow, --shard and --partition do not apply"* ]] || fail "$stderr"
+    run -2 --separate-stderr acp-trace --merge --partition=1/2 /dev/null
+    printf '%s\n' '{"type":"conversation","conversation":"queen/q-1","protocol":"iacp-task","span":{"node":7}}' \
+        '{"type":"conversation","conversation":"x","protocol":"fipa-request","issues":[]}' >"$d/bad"
+    run -1 --separate-stderr acp-trace --merge "$d/bad"
+    [[ $stderr == *"bad:1: error: its span is not an IACP run's: it cannot be merged [trace-span-invalid]"* ]] || fail "$stderr"
+    # every record written once, the span left out
+    [ "${#lines[@]}" = 2 ] && [[ ${lines[0]} != *span* ]] && [ "${lines[1]}" = "$(sed -n 2p "$d/bad")" ] || fail "$output"
 }

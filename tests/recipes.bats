@@ -710,6 +710,20 @@ RECIPE
     [ "$(sort -u "$SSH_STANDIN_HOSTS" | wc -l)" -ge 2 ] || fail "one machine did all"
 }
 
+@test "README: partitions of a capture on disk with GNU parallel, merged: one process's conversations" {
+    command -v parallel >/dev/null || skip "needs GNU parallel (Debian: parallel)"
+    (cd "$WORLD" && acp-trace big.jsonl) >"$BATS_TEST_TMPDIR/one" 2>"$BATS_TEST_TMPDIR/one.err" || true
+    recipe <<'RECIPE'
+parallel acp-trace --partition={}/5 big.jsonl '>' part{}.jsonl ::: 1 2 3 4 5
+acp-trace --merge part?.jsonl > conversations.jsonl
+RECIPE
+    assert_success
+    grep -q '"span"' "$WORLD/part1.jsonl" || fail "no spans in a partition"
+    # the capture is a clean colony: its summaries, as a set, are one process's
+    diff <(jq -c . "$WORLD/conversations.jsonl" | sort) <(jq -c . "$BATS_TEST_TMPDIR/one" | sort) ||
+        fail "the merged partitions are not the whole"
+}
+
 # --- recipes that name hosts: in namespaces of their own ---
 
 # Runs the recipe on stdin in a user, mount and network namespace of its own, where the names

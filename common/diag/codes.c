@@ -285,6 +285,12 @@ static const struct diag_code tool_codes[] = {
      "with another version of the statistics or of the histogram scheme, whose buckets cannot "
      "be added to these; with --by-agent, it must have been written with --by-agent too. It is "
      "left out of the merge."},
+    {"trace-span-invalid", "error", "a summary given to --merge has a span that cannot be read",
+     "acp-trace --merge reads the summaries acp-trace --partition writes: a summary of a "
+     "conversation whose story spans partitions (an IACP assign of a node) carries a span, what "
+     "the merge needs of it. This one's span is not one (a member missing or of the wrong type), "
+     "or it is of no dialect this version knows. The summary is written as the others are, "
+     "without its span, and what spans partitions is told without it."},
     {"trace-stats-capped", "warning", "a merge left latency pairs out",
      "acp-trace --merge-stats keeps the latency histograms of 1,024 request->reply pairs at most, "
      "overall and per agent; the tools write a few dozen, so more come from an object made by "

@@ -97,6 +97,11 @@ struct conversation_summary {
      * duplicate ids, clock skew), about no conversation, and about a conversation after it was
      * handed over are not among them. */
     const struct findings *findings;
+    /* --partition: what acp-trace --merge needs of it to tell what spans partitions, as the JSON
+     * text of an object its dialect writes and its dialect's merge reads; NULL when none. A
+     * summary with a span and no conversation (NULL) is of none: a message whose conversation
+     * may be another partition's, handed over for its span alone. */
+    const char *span;
 };
 
 typedef void (*conversation_done_fn)(void *ctx, const struct conversation_summary *summary);

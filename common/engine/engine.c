@@ -285,3 +285,60 @@ void engine_free(struct engine *e)
     diag_sink_free(&e->probe);
     free(e);
 }
+
+/* ---- acp-trace --merge ---- */
+
+struct engine_merge {
+    struct span_merge *of[STREAMS]; /* a dialect's, where something spans its partitions */
+};
+
+struct engine_merge *engine_merge_new(const struct engine_config *cfg)
+{
+    struct engine_merge *e = xcalloc(1, sizeof *e);
+    for (size_t i = 0; i < STREAMS; i++)
+        if (stream_table[i]->merge)
+            e->of[i] = stream_table[i]->merge->open(cfg);
+    return e;
+}
+
+bool engine_merge_collect(struct engine_merge *e, const json_t *record, size_t input,
+                          unsigned long ordinal, const char **why)
+{
+    if (!json_object_get(record, "span"))
+        return true;
+    for (size_t i = 0; i < STREAMS; i++) {
+        int took =
+            e->of[i] ? stream_table[i]->merge->collect(e->of[i], record, input, ordinal, why) : 0;
+        if (took != 0)
+            return took > 0;
+    }
+    *why = "its span is of no dialect";
+    return false;
+}
+
+void engine_merge_settle(struct engine_merge *e, struct diag_sink *sink)
+{
+    for (size_t i = 0; i < STREAMS; i++)
+        if (e->of[i])
+            stream_table[i]->merge->settle(e->of[i], sink);
+}
+
+void engine_merge_patch(struct engine_merge *e, json_t *record, unsigned long ordinal)
+{
+    if (!json_object_get(record, "span"))
+        return;
+    for (size_t i = 0; i < STREAMS; i++)
+        if (e->of[i])
+            stream_table[i]->merge->patch(e->of[i], record, ordinal);
+    json_object_del(record, "span");
+}
+
+void engine_merge_free(struct engine_merge *e)
+{
+    if (!e)
+        return;
+    for (size_t i = 0; i < STREAMS; i++)
+        if (e->of[i])
+            stream_table[i]->merge->free(e->of[i]);
+    free(e);
+}

@@ -43,4 +43,19 @@ void engine_hand_over(struct engine *e);
 double engine_idle(struct engine *e, struct diag_sink *sink);
 void engine_free(struct engine *e);
 
+/* acp-trace --merge: what spans the partitions of a stream (--partition), from their summaries,
+ * read twice. Pass 1 gives each record (a JSON object) with the number of the file it came in
+ * and its ordinal among the records read; engine_merge_settle reports what spans them; pass 2
+ * gives each record again, in the same order, to be made what one process would have written:
+ * its span left out, and what the merge blamed on it among its issues. */
+struct engine_merge;
+
+struct engine_merge *engine_merge_new(const struct engine_config *cfg);
+/* False, with *why, for a span that cannot be read. */
+bool engine_merge_collect(struct engine_merge *e, const json_t *record, size_t input,
+                          unsigned long ordinal, const char **why);
+void engine_merge_settle(struct engine_merge *e, struct diag_sink *sink);
+void engine_merge_patch(struct engine_merge *e, json_t *record, unsigned long ordinal);
+void engine_merge_free(struct engine_merge *e);
+
 #endif

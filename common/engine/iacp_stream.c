@@ -6,6 +6,7 @@
  * most --max-open of them; at most --max-open conversations are open; agents that hold nothing
  * are forgotten after --idle-timeout, or the least recently active first when more than
  * --max-open agents are known. Nothing ever scans everything on one message. */
+#include "engine/iacp_spans.h"
 #include "engine/iacp_digest.h"
 #include "engine/stream.h"
 
@@ -17,6 +18,7 @@
 
 #include "base/duequeue.h"
 #include "base/hashtab.h"
+#include "base/jsonout.h"
 #include "base/keyform.h"
 #include "base/list.h"
 #include "base/pool.h"
@@ -83,10 +85,26 @@ struct done_by {
 
 /* What only a conversation's summary needs: kept apart, so that the stream checks alone do not
  * pay for it with every open conversation. */
+/* A message a span names (below): where it is, and its time. */
+struct moment {
+    double at; /* the message's time (fields.at) */
+    const char *file;
+    unsigned long line; /* 0: no such message */
+    char *id;           /* its id, or NULL */
+};
+
 struct story {
     struct findings *findings; /* blamed on it; NULL when none */
-    const char *last_file;     /* its latest message's */
-    double accept_ts;          /* its task.accept's ts as written; NAN when none */
+    /* --partition, an assign: what acp-trace --merge needs to follow its node's runs and the
+     * replies of other partitions over partitions (its span): when it was assigned, first
+     * accepted, when it stopped being a run of its node (how: "result" for a final task.result,
+     * else "closed"), and the message that ended it (closing; ending: "result", "reject",
+     * "evicted"). */
+    double assign_at;
+    struct moment accept, left, closing;
+    const char *left_how, *ending;
+    const char *last_file; /* its latest message's */
+    double accept_ts;      /* its task.accept's ts as written; NAN when none */
     /* Once it ended and lingers (iacp_stream.lingering): how, the ts of the final reply as
      * written (NAN when none), and the stream time then. */
     const char *outcome;
@@ -207,7 +225,12 @@ struct iacp_stream {
     struct diag_sink probe; /* for findings another shard reports */
     const char *last_file;  /* the latest message */
     unsigned long last_line;
-    unsigned long fed; /* messages followed */
+    /* the message being fed, and its time; NULL between messages (where nothing that ends a
+     * run is a message's doing) */
+    const struct message *msg;
+    double msg_at;
+    struct strbuf span; /* a summary's span (--partition) */
+    unsigned long fed;  /* messages followed */
     /* the keys of the message being followed (its digest's), the ref's absent (NULL) when the
      * message is no reply with a ref */
     struct id_key own, ref;
@@ -264,21 +287,6 @@ static struct id_key id_key_of(const char *text)
 }
 
 /* A number of seconds as people write it: no trailing zeros, and no endless digits. */
-static const char *seconds(struct strbuf *sb, double value)
-{
-    sb_reset(sb);
-    if (!(fabs(value) < 1e9)) {
-        sb_addf(sb, "%.3g", value);
-        return sb->buf;
-    }
-    sb_addf(sb, "%.3f", value);
-    while (sb->len > 0 && sb->buf[sb->len - 1] == '0')
-        sb->buf[--sb->len] = '\0';
-    if (sb->len > 0 && sb->buf[sb->len - 1] == '.')
-        sb->buf[--sb->len] = '\0';
-    return sb->buf;
-}
-
 static struct diag_where related_to(const struct diag_where *at, const char *file,
                                     unsigned long line)
 {
@@ -547,7 +555,7 @@ static void check_silence(struct iacp_stream *s, const struct diag_where *at,
         diag_emit(sink, &w, "iacp-silent",
                   "'%s' holds %lu task(s) and has been silent for %s s (%d heartbeat periods "
                   "without a message)",
-                  a->name, a->outstanding, seconds(&s->number[0], s->now - a->heard),
+                  a->name, a->outstanding, iacp_seconds(&s->number[0], s->now - a->heard),
                   SILENT_PERIODS);
     }
 }
@@ -629,6 +637,102 @@ static struct latency latency_to(const struct conv *c, const char *to, const cha
     };
 }
 
+/* Whether a conversation's summary has a span: an assign, in a partition. */
+static bool spans(const struct iacp_stream *s, const struct conv *c)
+{
+    return s->cfg->partitions && c->kind == CONV_TASK && c->story;
+}
+
+/* Notes the message being fed as one a span names, once. */
+static void note_moment(struct iacp_stream *s, struct moment *at)
+{
+    if (at->line || !s->msg)
+        return;
+    *at = (struct moment){.at = s->msg_at,
+                          .file = s->msg->at.file,
+                          .line = s->msg->at.line,
+                          .id = s->msg->id ? xstrdup(s->msg->id) : NULL};
+}
+
+/* In a partition, where one process would take an assign out of its node's chain: the span
+ * notes the message that did (the first such). */
+static void note_left(struct iacp_stream *s, struct conv *c, const char *how)
+{
+    if (!spans(s, c) || c->story->left.line || !s->msg)
+        return;
+    note_moment(s, &c->story->left);
+    c->story->left_how = how;
+}
+
+static void put_name(struct jsonout *w, const char *key, const char *name)
+{
+    jsonout_key(w, key);
+    if (name)
+        jsonout_string(w, name, strlen(name));
+    else
+        jsonout_null(w);
+}
+
+/* A message a span names: {at, file, line, id}; null for none (line 0). */
+static void put_place(struct jsonout *w, const char *key, double at, const char *file,
+                      unsigned long line, const char *id)
+{
+    jsonout_key(w, key);
+    if (!line) {
+        jsonout_null(w);
+        return;
+    }
+    jsonout_begin_object(w);
+    jsonout_key(w, "at");
+    jsonout_number(w, at);
+    put_name(w, "file", file);
+    jsonout_key(w, "line");
+    jsonout_integer(w, (json_int_t)line);
+    put_name(w, "id", id);
+    jsonout_end_object(w);
+}
+
+static void put_moment(struct jsonout *w, const char *key, const struct moment *at)
+{
+    put_place(w, key, at->at, at->file, at->line, at->id);
+}
+
+/* A run's span (iacp_merge.c reads it): its node, the queen's ts of its assign and the message
+ * times of the assign, the first accept and its leaving the node's runs; NULL when it has none.
+ * The names are as the summary shows them. */
+static const char *span_of(struct iacp_stream *s, const struct conv *c, const char *forager)
+{
+    if (!spans(s, c))
+        return NULL;
+    const struct story *st = c->story;
+    struct jsonout w;
+    sb_reset(&s->span);
+    jsonout_init(&w, &s->span, JSONOUT_TERMINAL);
+    jsonout_begin_object(&w);
+    jsonout_key(&w, "node");
+    if (c->has_node) {
+        const char *node = shown(s, 2, conv_node(c));
+        jsonout_string(&w, node, strlen(node));
+    } else {
+        jsonout_null(&w);
+    }
+    jsonout_key(&w, "id");
+    jsonout_string(&w, conv_id(c), strlen(conv_id(c)));
+    jsonout_key(&w, "forager");
+    jsonout_string(&w, forager, strlen(forager));
+    jsonout_key(&w, "sent");
+    jsonout_number(&w, c->sent_ts);
+    jsonout_key(&w, "at");
+    jsonout_number(&w, st->assign_at);
+    put_moment(&w, "accept", &st->accept);
+    put_moment(&w, "left", &st->left);
+    put_name(&w, "how", st->left_how);
+    put_moment(&w, "ended", &st->closing);
+    put_name(&w, "ending", st->ending);
+    jsonout_end_object(&w);
+    return s->span.buf;
+}
+
 static void report_done(struct iacp_stream *s, const struct conv *c, const char *outcome,
                         double result_ts)
 {
@@ -669,6 +773,7 @@ static void report_done(struct iacp_stream *s, const struct conv *c, const char 
         .nlatency = 2,
         .duplicate = c->ran_twice ? &twice : NULL,
         .findings = c->story->findings,
+        .span = span_of(s, c, to),
     };
     s->done(s->ctx, &summary);
 }
@@ -689,8 +794,12 @@ static void free_conv(struct iacp_stream *s, struct conv *c)
         free(c->done->forager);
     }
     free(c->done);
-    if (c->story)
+    if (c->story) {
         findings_free(c->story->findings);
+        free(c->story->accept.id);
+        free(c->story->left.id);
+        free(c->story->closing.id);
+    }
     free(c->story);
     pool_put(&s->pool, c, c->size_class);
 }
@@ -699,6 +808,7 @@ static void free_conv(struct iacp_stream *s, struct conv *c)
  * slot. */
 static void close_conv(struct iacp_stream *s, struct conv *c)
 {
+    note_left(s, c, "closed");
     leave_chain(s, c);
     due_queue_remove(&s->due, &c->due);
     if (c->forager)
@@ -769,6 +879,15 @@ static void linger(struct iacp_stream *s, struct conv *c, const char *outcome)
 static void finish_conv(struct iacp_stream *s, struct conv *c, enum ending ending,
                         const char *outcome, const struct diag_where *by)
 {
+    if (spans(s, c)) {
+        static const char *const endings[] = {[END_NONE] = NULL,
+                                              [END_RESULT] = "result",
+                                              [END_REJECT] = "reject",
+                                              [END_EVICTED] = "evicted",
+                                              [END_FOREIGN] = NULL};
+        note_moment(s, &c->story->closing);
+        c->story->ending = endings[ending];
+    }
     bool lingering = lingers(s, c, ending);
     if (lingering) {
         linger(s, c, outcome);
@@ -819,7 +938,7 @@ static void evict(struct iacp_stream *s, struct conv *c, const struct diag_where
     if (idle)
         diag_emit(sink, &w, "iacp-evicted",
                   "conversation '%s' had no message for %s s and is forgotten (--idle-timeout)",
-                  conv_id(c), seconds(&s->number[0], s->now - c->active));
+                  conv_id(c), iacp_seconds(&s->number[0], s->now - c->active));
     else
         diag_emit(sink, &w, "iacp-evicted",
                   "more than %lu conversations are open; the least recently active, '%s', is "
@@ -909,7 +1028,7 @@ static void report_due(struct iacp_stream *s, struct conv *c, const struct diag_
         diag_emit(sink, &w, "iacp-deadline-passed",
                   "the deadline of '%s' passed %s s ago (message time) without a final "
                   "task.result",
-                  conv_id(c), seconds(&s->number[0], s->now - deadline));
+                  conv_id(c), iacp_seconds(&s->number[0], s->now - deadline));
     }
     if (timeout_due(s, c) < s->now) {
         c->timeout_told = true;
@@ -917,8 +1036,8 @@ static void report_due(struct iacp_stream *s, struct conv *c, const struct diag_
                   "assign '%s' of node '%s' to '%s' has had no final result for %s s, past the "
                   "assign timeout (%s s): the queen should have reissued it to another forager",
                   conv_id(c), conv_node(c), c->forager->name,
-                  seconds(&s->number[0], s->now - c->opened),
-                  seconds(&s->number[1], s->cfg->assign_timeout));
+                  iacp_seconds(&s->number[0], s->now - c->opened),
+                  iacp_seconds(&s->number[1], s->cfg->assign_timeout));
     }
     s->blame = blamed;
     schedule(s, c);
@@ -1078,26 +1197,17 @@ static void report_reissue(struct iacp_stream *s, const struct message *m, const
                            struct conv *prev, const char *node, struct diag_sink *sink)
 {
     struct diag_where w = related_to(&m->at, prev->file, prev->line);
-    double elapsed = c->sent_ts - prev->sent_ts; /* both by the queen's clock */
-    const char *waited = seconds(&s->number[0], elapsed);
-    const char *timeout = seconds(&s->number[1], s->cfg->assign_timeout);
-    if (prev->forager == c->forager) {
-        diag_emit(sink, &w, "iacp-reissue-unexpected",
-                  "node '%s' assigned again to '%s', whose assign '%s' of it has had no final "
-                  "result for %s s; the queen reissues to a different forager",
-                  node, c->forager->name, conv_id(prev), waited);
-        return;
-    }
-    if (elapsed < s->cfg->assign_timeout)
-        diag_emit(sink, &w, "iacp-reissue-unexpected",
-                  "node '%s' reissued to '%s' only %s s after assign '%s' to '%s', before the "
-                  "assign timeout (%s s)",
-                  node, c->forager->name, waited, conv_id(prev), prev->forager->name, timeout);
-    else
-        diag_emit(sink, &w, "iacp-reissue",
-                  "node '%s' reissued to '%s': assign '%s' to '%s' has had no final result for "
-                  "%s s (assign timeout %s s)",
-                  node, c->forager->name, conv_id(prev), prev->forager->name, waited, timeout);
+    const struct iacp_reassign r = {
+        .node = node,
+        .forager = c->forager->name,
+        .prev_id = conv_id(prev),
+        .prev_forager = prev->forager->name,
+        .waited = c->sent_ts - prev->sent_ts, /* both by the queen's clock */
+        .timeout = s->cfg->assign_timeout,
+    };
+    iacp_report_reassign(sink, &w, &r);
+    if (prev->forager == c->forager)
+        return; /* no reissue: the same forager holds both */
     prev->reissue_file = m->at.file;
     prev->reissue_line = m->at.line;
     schedule(s, prev); /* it was reissued: only its deadline is still to come */
@@ -1156,6 +1266,8 @@ static const char *open_task(struct iacp_stream *s, const struct message *m, con
     /* its own time, unless that is before the stream time (a jump the clock has not followed
      * yet would have the timeout count from before the assign) */
     c->opened = fmax(s->now, f->at);
+    if (c->story)
+        c->story->assign_at = f->at;
     if (c->has_node && !s->cfg->partitions) /* a node's runs span partitions: --merge's */
         join_chain(s, m, c, sink);
     schedule(s, c);
@@ -1272,13 +1384,8 @@ static const char *late_reply(struct iacp_stream *s, const struct message *m,
         return id;
     }
     struct diag_where w = related_to(&m->at, t->end_file, t->end_line);
-    if (t->ending == END_REJECT)
-        diag_emit(sink, &w, "iacp-reply-after-reject", "%s for '%s', which was rejected",
-                  iacp_kind_name(f->kind), id);
-    else
-        diag_emit(sink, &w, "iacp-result-after-final",
-                  "%s for '%s', which already had its final %s", iacp_kind_name(f->kind), id,
-                  kind == CONV_TASK ? "task.result" : "tool.reply");
+    iacp_report_after_end(sink, &w, iacp_kind_name(f->kind), id, t->ending == END_REJECT,
+                          kind == CONV_TASK);
     return id;
 }
 
@@ -1287,9 +1394,7 @@ static void unknown_ref(const struct message *m, const struct fields *f, const c
                         const struct sent *named, struct diag_sink *sink)
 {
     if (!named) {
-        diag_emit(sink, &m->at, "iacp-orphan",
-                  "%s with ref '%s': no message with that id from '%s' was seen",
-                  iacp_kind_name(f->kind), f->ref, owner);
+        iacp_report_orphan(sink, &m->at, iacp_kind_name(f->kind), f->ref, owner);
         return;
     }
     /* An opener the rules did not follow (IACP 1.0, or a reused id) says nothing. */
@@ -1304,8 +1409,8 @@ static void report_skew(struct iacp_stream *s, const struct diag_where *w, doubl
     if (early > s->cfg->max_skew)
         diag_emit(sink, w, "iacp-skew",
                   "stamped %s s before the %s it answers (clock skew; --max-skew is %s s)",
-                  seconds(&s->number[0], early), opener_name(kind),
-                  seconds(&s->number[1], s->cfg->max_skew));
+                  iacp_seconds(&s->number[0], early), opener_name(kind),
+                  iacp_seconds(&s->number[1], s->cfg->max_skew));
 }
 
 /* How much earlier a reply is than its cause, each read with its sender's offset. */
@@ -1381,6 +1486,26 @@ static void check_skew(struct iacp_stream *s, const struct message *m, const str
 
 /* A final result of a run of a node: a second one in its chain means the node ran twice. The
  * other runs still open remember this one. */
+/* In a partition, a reply whose ref names no message of the partition: its span, for
+ * acp-trace --merge to find the conversation it names in another partition, or none. */
+static void hand_over_reply(struct iacp_stream *s, const struct message *m, const struct fields *f)
+{
+    if (!s->done)
+        return;
+    struct jsonout w;
+    sb_reset(&s->span);
+    jsonout_init(&w, &s->span, JSONOUT_TERMINAL);
+    jsonout_begin_object(&w);
+    put_name(&w, "kind", iacp_kind_name(f->kind));
+    put_name(&w, "from", shown(s, 0, f->from));
+    put_name(&w, "ref", f->ref);
+    put_name(&w, "owner", ref_owner(f));
+    put_place(&w, "reply", f->at, m->at.file, m->at.line, m->id);
+    jsonout_end_object(&w);
+    const struct conversation_summary summary = {.proto = PROTO_IACP, .span = s->span.buf};
+    s->done(s->ctx, &summary);
+}
+
 static void check_twice_done(struct iacp_stream *s, const struct message *m, struct conv *c,
                              struct diag_sink *sink)
 {
@@ -1388,10 +1513,15 @@ static void check_twice_done(struct iacp_stream *s, const struct message *m, str
         return;
     if (c->done) {
         struct diag_where w = related_to(&m->at, c->done->file, c->done->line);
-        diag_emit(sink, &w, "iacp-duplicate-execution",
-                  "node '%s' ran twice: assign '%s' (line %lu) to '%s' and assign '%s' (line %lu) "
-                  "both have a final task.result",
-                  conv_node(c), conv_id(c), c->line, conv_to(c), c->done->id, c->done->line);
+        const struct iacp_twice twice = {
+            .node = conv_node(c),
+            .id = conv_id(c),
+            .forager = conv_to(c),
+            .line = c->line,
+            .done_id = c->done->id,
+            .done_line = c->done->line,
+        };
+        iacp_report_twice(sink, &w, &twice);
         c->ran_twice = true;
         return;
     }
@@ -1409,8 +1539,8 @@ static const char *final_outcome(const struct conv *c, const struct fields *f)
     return f->body.status_ok ? "done" : "failed";
 }
 
-static void apply_accept(const struct message *m, const struct fields *f, struct conv *c,
-                         struct diag_sink *sink)
+static void apply_accept(struct iacp_stream *s, const struct message *m, const struct fields *f,
+                         struct conv *c, struct diag_sink *sink)
 {
     if (c->accept_line) {
         struct diag_where w = related_to(&m->at, c->accept_file, c->accept_line);
@@ -1421,10 +1551,11 @@ static void apply_accept(const struct message *m, const struct fields *f, struct
     c->accept_line = m->at.line;
     if (c->story)
         c->story->accept_ts = f->ts;
+    if (spans(s, c))
+        note_moment(s, &c->story->accept);
     if (c->reissue_line) {
         struct diag_where w = related_to(&m->at, c->reissue_file, c->reissue_line);
-        diag_emit(sink, &w, "iacp-late-accept", "'%s' accepts '%s' after the queen reissued it",
-                  f->from, conv_id(c));
+        iacp_report_late_accept(sink, &w, f->from, conv_id(c));
     }
     const struct control *drain = c->forager->orders ? &c->forager->orders->drain : NULL;
     if (drain && drain->given && c->fed > drain->fed) {
@@ -1446,12 +1577,13 @@ static const char *apply_reply(struct iacp_stream *s, const struct message *m,
     mark_active(s, c);
     switch (f->kind) {
     case IACP_TASK_ACCEPT:
-        apply_accept(m, f, c, sink);
+        apply_accept(s, m, f, c, sink);
         return conv_id(c);
     case IACP_TASK_CANCEL:
         /* A cancelled assign is no longer a run of its node, but it holds its slot until the
          * forager's final result. */
         c->cancelled = true;
+        note_left(s, c, "closed");
         leave_chain(s, c);
         return conv_id(c);
     case IACP_TASK_REJECT:
@@ -1465,6 +1597,7 @@ static const char *apply_reply(struct iacp_stream *s, const struct message *m,
     case IACP_TASK_RESULT:
         if (f->body.partial)
             return conv_id(c);
+        note_left(s, c, "result");
         check_twice_done(s, m, c, sink);
         finish_conv(s, c, END_RESULT, final_outcome(c, f), &m->at);
         return f->ref;
@@ -1487,6 +1620,8 @@ static const char *follow_reply(struct iacp_stream *s, const struct message *m,
         /* an id no message of this partition has may be another's: --merge tells */
         if (named || !s->cfg->partitions)
             unknown_ref(m, f, ref_owner(f), named, sink);
+        else
+            hand_over_reply(s, m, f);
         return NULL;
     }
     s->blame = c;
@@ -1499,8 +1634,8 @@ static const char *follow_reply(struct iacp_stream *s, const struct message *m,
     if (f->kind != IACP_TASK_CANCEL) {
         if (strcmp(f->from, conv_to(c)) != 0) {
             struct diag_where w = related_to(&m->at, c->file, c->line);
-            diag_emit(sink, &w, "iacp-wrong-replier", "%s from '%s' for '%s', which went to '%s'",
-                      iacp_kind_name(f->kind), f->from, conv_id(c), conv_to(c));
+            iacp_report_wrong_replier(sink, &w, iacp_kind_name(f->kind), f->from, conv_id(c),
+                                      conv_to(c));
             return f->ref;
         }
         check_skew(s, m, f, c, sink);
@@ -1567,8 +1702,8 @@ static void read_clock(struct iacp_stream *s, const struct message *m, struct fi
     diag_emit(outside(s, sink), &m->at, "iacp-clock-skew",
               "the clock of '%s' runs %s s %s the others' (--clock-skew is %s s); its messages "
               "are read with that offset from here on",
-              sender->name, seconds(&s->number[0], fabs(offset)),
-              offset > 0 ? "ahead of" : "behind", seconds(&s->number[1], s->cfg->clock_skew));
+              sender->name, iacp_seconds(&s->number[0], fabs(offset)),
+              offset > 0 ? "ahead of" : "behind", iacp_seconds(&s->number[1], s->cfg->clock_skew));
 }
 
 /* ---- the interface ---- */
@@ -1681,6 +1816,8 @@ static const char *iacp_stream_feed(struct stream *stream, const struct message 
     hashtab_prefetch(&s->sent, s->own.hash);
     struct agent *sender = f.sender = agent_get(s, f.from, f.from_hash);
     read_clock(s, m, &f, sink);
+    s->msg = m;
+    s->msg_at = f.at;
     release_lingered(s);
     if (!s->sharded)
         check_silence(s, &m->at, sink);
@@ -1722,6 +1859,7 @@ static const char *iacp_stream_feed(struct stream *stream, const struct message 
     cap_agents(s);
     /* after the message is followed: a final result that itself comes late is no missing one */
     check_due(s, &m->at, sink);
+    s->msg = NULL;
     return key;
 }
 
@@ -1788,7 +1926,7 @@ static void report_open(struct iacp_stream *s, struct conv *c, struct diag_sink 
         diag_emit(sink, &at, "iacp-deadline-passed",
                   "the deadline of '%s' passed %s s before the last message time without a "
                   "final task.result",
-                  conv_id(c), seconds(&s->number[0], s->now - deadline));
+                  conv_id(c), iacp_seconds(&s->number[0], s->now - deadline));
     report_done(s, c, "open", NAN);
     s->blame = NULL;
 }
@@ -1901,6 +2039,7 @@ static void iacp_stream_free(struct stream *stream)
     due_queue_free(&s->due);
     sb_free(&s->digest);
     sb_free(&s->conversation);
+    sb_free(&s->span);
     sb_free(&s->number[0]);
     sb_free(&s->number[1]);
     for (size_t i = 0; i < sizeof s->shown / sizeof s->shown[0]; i++)
@@ -1925,4 +2064,5 @@ const struct stream_ops iacp_stream_ops = {
     .next_due = iacp_stream_next_due,
     .free = iacp_stream_free,
     .digest = iacp_stream_digest,
+    .merge = &iacp_merge_ops,
 };

@@ -9,6 +9,26 @@
 /* A stream: each stream file's own structure, behind the table. */
 struct stream;
 
+/* A dialect's half of acp-trace --merge, for what spans the partitions of a stream
+ * (--partition): told from the span each partition's summaries carry, in two passes over them.
+ * Its own structure behind the table. */
+struct span_merge;
+struct diag_sink;
+
+struct merge_ops {
+    struct span_merge *(*open)(const struct engine_config *cfg);
+    /* Pass 1: a record (a JSON object) the input-th file held, the ordinal-th read: 1 when it is
+     * a summary of its dialect with a span (kept), 0 when it is not its dialect's, -1 with *why
+     * when it is but its span cannot be read. */
+    int (*collect)(struct span_merge *m, const json_t *record, size_t input, unsigned long ordinal,
+                   const char **why);
+    /* Between the passes: reports what spans partitions through sink. */
+    void (*settle)(struct span_merge *m, struct diag_sink *sink);
+    /* Pass 2: the ordinal-th record, given what settle blamed on it (issues, outcome). */
+    void (*patch)(struct span_merge *m, json_t *record, unsigned long ordinal);
+    void (*free)(struct span_merge *m);
+};
+
 struct stream_ops {
     enum protocol proto; /* the dialect whose messages it follows */
     struct stream *(*open)(const struct engine_config *cfg, conversation_done_fn done, void *ctx);
@@ -41,9 +61,12 @@ struct stream_ops {
     /* What feed reads of m, made beforehand in any thread (--jobs) into m->digest, and with
      * DIGEST_ONLY the message drafted with it; NULL for a stream that reads the message itself. */
     void (*digest)(struct message *m, enum engine_digest how);
+    /* What spans partitions in this dialect; NULL when nothing does. */
+    const struct merge_ops *merge;
 };
 
 /* Each defined at the end of its own file. */
 extern const struct stream_ops iacp_stream_ops, fipa_stream_ops, mcp_stream_ops;
+extern const struct merge_ops iacp_merge_ops;
 
 #endif

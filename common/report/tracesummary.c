@@ -141,6 +141,23 @@ void trace_summary_write(const struct conversation_summary *s, const char *outco
     put_issues(&w, s->findings);
     jsonout_key(&w, "issues_omitted");
     jsonout_integer(&w, s->findings ? (json_int_t)s->findings->omitted : 0);
+    if (s->span) { /* last, so that acp-trace --merge leaves it out as it writes the rest */
+        jsonout_key(&w, "span");
+        jsonout_text(&w, s->span, strlen(s->span));
+    }
+    jsonout_end_object(&w);
+    sb_addc(out, '\n');
+}
+
+void trace_span_write(const struct conversation_summary *s, struct strbuf *out)
+{
+    struct jsonout w;
+    jsonout_init(&w, out, JSONOUT_TERMINAL);
+    jsonout_begin_object(&w);
+    jsonout_key(&w, "type");
+    put_string(&w, "span");
+    jsonout_key(&w, "span");
+    jsonout_text(&w, s->span, strlen(s->span));
     jsonout_end_object(&w);
     sb_addc(out, '\n');
 }

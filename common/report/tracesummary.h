@@ -10,4 +10,8 @@
 void trace_summary_write(const struct conversation_summary *s, const char *outcome,
                          struct strbuf *out);
 
+/* A summary of no conversation (its span alone, conversation_summary.span): one line
+ * {"type":"span","span":...} for acp-trace --merge. */
+void trace_span_write(const struct conversation_summary *s, struct strbuf *out);
+
 #endif
