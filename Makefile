@@ -117,7 +117,7 @@ SANITIZE = -fsanitize=address,undefined,float-cast-overflow -fno-omit-frame-poin
 # that test a shell, a browser, a bus, the docs or the install run once, in make check.
 # `make check-asan ASAN_SUITES=all` runs every suite (check-full does).
 ASAN_SUITES = golden contract badinput hostile fuzz-found acl jscan stream-iacp stream-fipa \
-	convert convert-mapping trace replay send jobs tap mcp
+	convert convert-mapping trace replay send jobs tap mcp partition
 check-asan: asan-build
 	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
 	  ACP_UNDER=AddressSanitizer ACP_BUILD=build-asan tests/run build-asan/bin \

@@ -440,7 +440,8 @@ static void iacp_merge_settle(struct span_merge *m, struct diag_sink *sink)
 {
     number_chains(m);
     m->named = xmalloc((m->n ? m->n : 1) * sizeof *m->named);
-    memcpy(m->named, m->runs, m->n * sizeof *m->named);
+    if (m->n) /* runs is NULL when there is none */
+        memcpy(m->named, m->runs, m->n * sizeof *m->named);
     qsort(m->named, m->n, sizeof *m->named, by_conversation);
     struct event *ev = xmalloc((3 * m->n + m->nreplies + 1) * sizeof *ev);
     size_t n = list_events(m, ev);
