@@ -115,3 +115,50 @@ payloads() {
     "$ACP_BUILD/tests/jetstream-lines" sub "$PORT" "colony.part.2.>" 1000 | acp-trace --partition=3/$PARTS >"$again" 2>/dev/null || true
     cmp "$whole" "$again"
 }
+
+# What one stream's clock tells (a partition's runs on its own messages): a silence, a clock's
+# skew, an eviction, an assign timeout or a deadline (a reissue in another partition comes after
+# it there, before it in one process).
+CLOCKED='^iacp-(silent|skew|evicted|clock-skew|assign-timeout|deadline-passed)$'
+
+# A summary without where its messages are (their lines count in each partition's stream, live):
+# what it tells, its issues by code, but those of a stream's clock. Not those of the nodes that
+# ran twice whose two final results came in one second ($2, conversations a line): of two
+# partitions, which came first no clock tells.
+told() {
+    jq -c --arg clocked "$CLOCKED" --rawfile tied "$2" 'select(.type == "conversation")
+        | select(.conversation as $c | $tied | split("\n") | index($c) | not)
+        | del(.file, .first_line, .last_file, .last_line)
+        | .issues |= (map(.code | select(test($clocked) | not)) | sort)' "$1" | sort
+}
+
+# The conversations of the nodes that ran twice in file $1 whose runs ended in the same second.
+tied_twice() {
+    jq -r 'select(.type == "conversation") | [.conversation, .end, (.duplicate.assigns // [] | map("queen/" + .))] | @json' "$1" |
+        jq -rs '(map({(.[0]): .[1]}) | add) as $ends | .[] | select(.[2] | length == 2)
+            | .[2] as $pair | select($ends[$pair[0]] == $ends[$pair[1]]) | $pair[]'
+}
+
+# Findings in JSON on stderr file $1 as (code, id), but those of one stream's clock; a node that
+# ran twice by its node.
+told_findings() {
+    jq -r --arg clocked "$CLOCKED" 'select(.code | test($clocked) | not)
+        | if .code == "iacp-duplicate-execution" then [.code, (.message | capture("node (?<n>\x27[^\x27]*\x27)").n)] else [.code, .id] end
+        | @tsv' "$1" | sort
+}
+
+@test "JetStream: each live partition into acp-trace --partition, merged: one process's conversations and findings" {
+    local d=$BATS_TEST_TMPDIR k
+    for k in $(seq 1 $PARTS); do
+        payloads "$k" | acp-trace --partition=$k/$PARTS --diagnostics=json >"$d/live$k" 2>"$d/live$k.err" || true
+    done
+    acp-trace --merge --diagnostics=json "$d"/live? >"$d/merged" 2>"$d/merged.err" || true
+    acp-trace --diagnostics=json "$D/colony.jsonl" >"$d/one" 2>"$d/one.err" || true
+    grep -q duplicate-execution "$d/merged.err" || fail "the merge found no duplicate execution"
+    { tied_twice "$d/merged"; tied_twice "$d/one"; } | sort -u >"$d/tied"
+    # whole seconds: a tie is rare
+    [ "$(wc -l <"$d/tied")" -le "$(($(wc -l <"$D/colony.jsonl") / 10000 + 2))" ] || fail "$(cat "$d/tied")"
+    diff <(told "$d/merged" "$d/tied") <(told "$d/one" "$d/tied") || fail "the merged summaries are not one process's"
+    diff <(cat "$d"/live?.err "$d/merged.err" | told_findings /dev/stdin) <(told_findings "$d/one.err") ||
+        fail "the findings are not one process's"
+}

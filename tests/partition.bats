@@ -187,3 +187,29 @@ summaries() {
     # every record written once, the span left out
     [ "${#lines[@]}" = 2 ] && [[ ${lines[0]} != *span* ]] && [ "${lines[1]}" = "$(sed -n 2p "$d/bad")" ] || fail "$output"
 }
+
+@test "acp-trace --merge: the queen's ids, which span partitions, used twice: found as one process finds them" {
+    local d=$BATS_TEST_TMPDIR k
+    # fa and fd are partition 4's of 5, fb 1's, fc 2's (partition-key)
+    cat >"$d/in.jsonl" <<'JSONL'
+{"v":"1.1","id":"q-0001","from":"queen","to":"fa","kind":"task.assign","ts":1312284100,"body":{"node":"n1"}}
+{"v":"1.1","id":"m-000001","from":"fa","to":"queen","kind":"task.accept","ref":"q-0001","ts":1312284100}
+{"v":"1.1","id":"q-0001","from":"queen","to":"fb","kind":"ctl.drain","ts":1312284101}
+{"v":"1.1","id":"q-0002","from":"queen","to":"fd","kind":"ctl.drain","ts":1312284102}
+{"v":"1.1","id":"q-0002","from":"queen","to":"fb","kind":"ctl.drain","ts":1312284103}
+{"v":"1.1","id":"q-0003","from":"queen","to":"fd","kind":"ctl.halt","ts":1312284104}
+{"v":"1.1","id":"q-0003","from":"queen","to":"fa","kind":"ctl.halt","ts":1312284104}
+{"v":"1.1","id":"m-000002","from":"fa","to":"queen","kind":"task.result","ref":"q-0001","ts":1312284107,"body":{"status":"ok"}}
+{"v":"1.1","id":"q-0003","from":"queen","to":"fc","kind":"ctl.drain","ts":1312284108}
+JSONL
+    [ "$("$ACP_BUILD/tests/partition-key" 5 <"$d/in.jsonl" | cut -f3 | sort -u | tr '\n' ' ')" = "1 2 4 " ]
+    acp-trace "$d/in.jsonl" 2>&1 >/dev/null | grep duplicate-id >"$d/one" || true
+    [ "$(wc -l <"$d/one")" = 4 ] || fail "$(cat "$d/one")"
+    for k in 1 2 3 4 5; do
+        acp-trace --partition=$k/5 "$d/in.jsonl" >"$d/s$k" 2>"$d/e$k" || true
+    done
+    # no partition tells the queen's, not even one within itself (lines 6 and 7)
+    run -1 grep -h duplicate-id "$d"/e?
+    run -1 acp-trace --merge "$d"/s?
+    diff <(grep duplicate-id <<<"$output") "$d/one"
+}

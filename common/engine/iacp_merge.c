@@ -13,6 +13,7 @@
 #include "engine/stream.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -34,21 +35,24 @@ struct run {
     const char *conversation; /* its summary's: the key a reply names it by */
     const char *node;         /* NULL: none, no chain */
     const char *id, *forager;
-    double sent;                  /* the queen's ts of the assign */
-    struct moment assign;         /* its summary's file and first line, its id */
-    struct moment accept;         /* the first task.accept */
-    struct moment left;           /* where it stopped being a run of its node */
-    bool left_by_result;          /* a final task.result did */
-    struct moment ended;          /* the message that ended it */
-    const char *ending;           /* "result", "reject", "evicted"; NULL: open at the end */
-    size_t input;                 /* which of the files read it came in */
-    unsigned long ordinal;        /* its summary among the records read */
-    size_t chain;                 /* its node's, in iacp_merge.chains */
-    bool chained;                 /* a run of its node now */
-    const struct run *done;       /* the run of its node that finished while it was one */
-    const struct moment *reissue; /* the assign that reissued it, if any */
-    const struct run *first;      /* the run that finished first, when it ran twice */
-    struct findings *findings;    /* what the merge blamed on it */
+    double sent;                   /* the queen's ts of the assign */
+    struct moment assign;          /* its summary's file and first line, its id */
+    struct moment accept;          /* the first task.accept */
+    struct moment left;            /* where it stopped being a run of its node */
+    bool left_by_result;           /* a final task.result did */
+    struct moment ended;           /* the message that ended it */
+    const char *ending;            /* "result", "reject", "evicted"; NULL: open at the end */
+    size_t input;                  /* which of the files read it came in */
+    unsigned long ordinal;         /* its summary among the records read */
+    size_t chain;                  /* its node's, in iacp_merge.chains */
+    bool chained;                  /* a run of its node now */
+    const struct run *done;        /* the run of its node that finished while it was one */
+    const struct moment *reissue;  /* the assign that reissued it, if any */
+    const struct run *first;       /* the run that finished first, when it ran twice */
+    struct findings *findings;     /* what the merge blamed on it */
+    bool queens;                   /* the queen assigned it: its id is one of hers */
+    size_t assign_seq;             /* its assign's place in the one order (order_events) */
+    const struct moment *id_first; /* the queen's message that had its id first, if another */
 };
 
 struct chain {
@@ -56,7 +60,25 @@ struct chain {
     size_t n, cap;
 };
 
-enum event_kind { EVENT_ASSIGN, EVENT_ACCEPT, EVENT_LEFT, EVENT_REPLY };
+static const size_t NO_CHAIN = SIZE_MAX; /* an event that follows no chain */
+
+enum event_kind { EVENT_ASSIGN, EVENT_ACCEPT, EVENT_LEFT, EVENT_REPLY, EVENT_SENT };
+
+/* A message of the queen's that opened no assign, or took an id she had used. */
+struct sent {
+    const char *from;
+    struct moment at;
+    size_t input;
+    size_t seq;                 /* its place in the one order (order_events) */
+    const struct moment *first; /* the message that had its id first, if another */
+};
+
+/* One of the queen's ids, where it was sent: to find those she sent twice. */
+struct queen_id {
+    const struct moment *at;
+    size_t seq;
+    const struct moment **first; /* where to say the message that had it first */
+};
 
 /* A reply whose partition had no message with the id its ref names. */
 struct reply {
@@ -67,7 +89,9 @@ struct reply {
 
 struct event {
     struct run *run;     /* NULL for a reply's */
+    size_t chain;        /* its node's chain; NO_CHAIN for what follows none */
     struct reply *reply; /* a reply's, else NULL */
+    struct sent *sent;   /* a message of the queen's, else NULL */
     const struct moment *when;
     size_t input;
     enum event_kind kind;
@@ -81,8 +105,11 @@ struct span_merge {
     struct run **named; /* the runs by conversation, then by the order of their assigns */
     struct reply *replies;
     size_t nreplies, replies_cap;
+    struct sent *sents;
+    size_t nsents, sents_cap;
     struct strbuf key;
-    struct chain *chains; /* a node each */
+    const char *last_file; /* the file named last */
+    struct chain *chains;  /* a node each */
     size_t nchains;
     struct run *blamed; /* the run the finding being reported goes to */
 };
@@ -107,6 +134,15 @@ static const char *kept(struct span_merge *m, const json_t *v)
     return copy;
 }
 
+/* A file's name: the same few for every message, kept once. */
+static const char *kept_file(struct span_merge *m, const json_t *v)
+{
+    const char *s = json_string_value(v);
+    if (s && m->last_file && strcmp(s, m->last_file) == 0)
+        return m->last_file;
+    return s ? m->last_file = kept(m, v) : NULL;
+}
+
 static bool read_number(const json_t *obj, const char *key, double *out)
 {
     const json_t *v = json_object_get(obj, key);
@@ -124,7 +160,7 @@ static bool read_moment(struct span_merge *m, const json_t *v, struct moment *ou
         return true;
     const json_t *line = json_object_get(v, "line");
     if (!read_number(v, "at", &out->at) || !json_is_integer(line) || json_integer_value(line) < 1 ||
-        !(out->file = kept(m, json_object_get(v, "file"))))
+        !(out->file = kept_file(m, json_object_get(v, "file"))))
         return false;
     out->line = (unsigned long)json_integer_value(line);
     out->id = kept(m, json_object_get(v, "id"));
@@ -140,7 +176,7 @@ static bool read_assign(struct span_merge *m, const json_t *record, const json_t
     r->conversation = kept(m, json_object_get(record, "conversation"));
     r->id = kept(m, json_object_get(span, "id"));
     r->forager = kept(m, json_object_get(span, "forager"));
-    r->assign.file = kept(m, json_object_get(record, "file"));
+    r->assign.file = kept_file(m, json_object_get(record, "file"));
     if ((!r->node && !json_is_null(node)) || !r->conversation || !r->id || !r->forager ||
         !r->assign.file || !json_is_integer(line) || json_integer_value(line) < 1 ||
         !read_number(span, "sent", &r->sent) || !read_number(span, "at", &r->assign.at))
@@ -171,6 +207,24 @@ static int collect_reply(struct span_merge *m, const json_t *span, size_t input,
     return 1;
 }
 
+/* A span of its own: {"from", "sent": {...}}. */
+static int collect_sent(struct span_merge *m, const json_t *span, size_t input, const char **why)
+{
+    struct sent e = {.input = input};
+    e.from = kept(m, json_object_get(span, "from"));
+    if (!e.from || !read_moment(m, json_object_get(span, "sent"), &e.at) || !e.at.line ||
+        !e.at.id) {
+        *why = "its span is not an IACP message's";
+        return -1;
+    }
+    if (m->nsents == m->sents_cap) {
+        m->sents_cap = m->sents_cap ? 2 * m->sents_cap : 64;
+        m->sents = xrealloc(m->sents, m->sents_cap * sizeof *m->sents);
+    }
+    m->sents[m->nsents++] = e;
+    return 1;
+}
+
 static int iacp_merge_collect(struct span_merge *m, const json_t *record, size_t input,
                               unsigned long ordinal, const char **why)
 {
@@ -179,6 +233,8 @@ static int iacp_merge_collect(struct span_merge *m, const json_t *record, size_t
     const char *protocol = json_string_value(json_object_get(record, "protocol"));
     if (type && strcmp(type, "span") == 0 && json_object_get(span, "reply"))
         return collect_reply(m, span, input, why);
+    if (type && strcmp(type, "span") == 0 && json_object_get(span, "sent"))
+        return collect_sent(m, span, input, why);
     if (!protocol || strcmp(protocol, "iacp-task") != 0)
         return 0;
     struct run r = {.input = input, .ordinal = ordinal};
@@ -191,6 +247,8 @@ static int iacp_merge_collect(struct span_merge *m, const json_t *record, size_t
         return -1;
     }
     r.ending = kept(m, json_object_get(span, "ending"));
+    const char *initiator = json_string_value(json_object_get(record, "initiator"));
+    r.queens = initiator && strcmp(initiator, m->cfg->queen) == 0;
     r.left_by_result = how && strcmp(how, "result") == 0;
     if (m->n == m->cap) {
         m->cap = m->cap ? 2 * m->cap : 256;
@@ -203,17 +261,27 @@ static int iacp_merge_collect(struct span_merge *m, const json_t *record, size_t
 
 /* ---- one order over the partitions ---- */
 
-/* The one order over the partitions: message time, then line, then input. */
-static int moment_order(const struct moment *x, size_t x_input, const struct moment *y,
-                        size_t y_input)
+/* Standard input's display name (diag.h). */
+static const char STANDARD_INPUT[] = "<stdin>";
+
+/* Whether the lines of two messages count in one stream: those of one input, and those of one
+ * file on disk that the partitions all read (a capture split by --partition). A bus's partitions
+ * come on standard input, each its own stream. */
+static bool lines_comparable(const struct moment *x, size_t x_input, const struct moment *y,
+                             size_t y_input)
 {
-    if (x->at != y->at)
-        return x->at < y->at ? -1 : 1;
-    if (x->line != y->line)
-        return x->line < y->line ? -1 : 1;
-    if (x_input != y_input)
-        return x_input < y_input ? -1 : 1;
-    return 0;
+    return x_input == y_input ||
+           (strcmp(x->file, y->file) == 0 && strcmp(x->file, STANDARD_INPUT) != 0);
+}
+
+/* Whether x came before y for certain: by line where lines count in one stream, else by time;
+ * two messages of one second in different partitions of a bus are in no known order. */
+static bool surely_before(const struct moment *x, size_t x_input, const struct moment *y,
+                          size_t y_input)
+{
+    if (lines_comparable(x, x_input, y, y_input))
+        return x->line < y->line;
+    return x->at < y->at;
 }
 
 static int by_node(const void *a, const void *b)
@@ -245,14 +313,145 @@ static int by_conversation(const void *a, const void *b)
 {
     const struct run *x = *(struct run *const *)a, *y = *(struct run *const *)b;
     int c = strcmp(x->conversation, y->conversation);
-    return c ? c : moment_order(&x->assign, x->input, &y->assign, y->input);
+    if (c)
+        return c;
+    if (x->assign.at != y->assign.at)
+        return x->assign.at < y->assign.at ? -1 : 1;
+    if (x->input != y->input)
+        return x->input < y->input ? -1 : 1;
+    return x->assign.line < y->assign.line ? -1 : x->assign.line > y->assign.line;
 }
 
-static int by_time(const void *a, const void *b)
+/* Of one second in no known order, the queen's assigns come first, then the foragers' accepts,
+ * then what ends a run: the order a colony speaks in within a second (a reissue, then the accept
+ * of the forager it passed over, is a late accept). */
+static int kind_order(const struct event *x, const struct event *y)
+{
+    return (int)x->kind - (int)y->kind;
+}
+
+/* A capture on disk that every partition read: its lines are the stream's order. */
+static int by_line(const void *a, const void *b)
 {
     const struct event *x = a, *y = b;
-    int c = moment_order(x->when, x->input, y->when, y->input);
-    return c ? c : (int)x->kind - (int)y->kind;
+    if (x->when->line != y->when->line)
+        return x->when->line < y->when->line ? -1 : 1;
+    return kind_order(x, y);
+}
+
+/* Each input's events of each chain (and those of none) in their own order: its lines. */
+static int by_sequence(const void *a, const void *b)
+{
+    const struct event *x = a, *y = b;
+    if (x->input != y->input)
+        return x->input < y->input ? -1 : 1;
+    if (x->chain != y->chain)
+        return x->chain < y->chain ? -1 : 1;
+    return by_line(a, b);
+}
+
+/* Whether every event is of one file on disk that every partition read. */
+static bool one_file(const struct event *ev, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(ev[i].when->file, STANDARD_INPUT) == 0 ||
+            strcmp(ev[i].when->file, ev[0].when->file) != 0)
+            return false;
+    return true;
+}
+
+/* Which of two inputs' next events comes first: the earlier message time, then kind_order, then
+ * the input read first. */
+static bool goes_before(const struct event *x, const struct event *y)
+{
+    if (x->when->at != y->when->at)
+        return x->when->at < y->when->at;
+    int c = kind_order(x, y);
+    return c ? c < 0 : x->input < y->input;
+}
+
+/* The inputs' cursors in a heap by their next event (goes_before). */
+struct cursors {
+    size_t *next, *end; /* each input's next event and the end of its own, in ev */
+    size_t *heap, len;
+    const struct event *ev;
+};
+
+static bool cursor_before(const struct cursors *c, size_t i, size_t j)
+{
+    return goes_before(&c->ev[c->next[c->heap[i]]], &c->ev[c->next[c->heap[j]]]);
+}
+
+static void cursor_sift_down(struct cursors *c, size_t i)
+{
+    for (;;) {
+        size_t least = i, l = 2 * i + 1, r = l + 1;
+        if (l < c->len && cursor_before(c, l, least))
+            least = l;
+        if (r < c->len && cursor_before(c, r, least))
+            least = r;
+        if (least == i)
+            return;
+        size_t t = c->heap[i];
+        c->heap[i] = c->heap[least];
+        c->heap[least] = t;
+        i = least;
+    }
+}
+
+/* The events of a bus's partitions in one order: the events of one chain in one input (and
+ * those of no chain in one input) in their own order, the lines of that input; merged by their
+ * times, and in one second by goes_before, where no line tells. A node's chain keeps each
+ * input's order; events of other nodes, which no finding relates, do not hold it back. */
+static void merge_inputs(struct event *ev, size_t n)
+{
+    qsort(ev, n, sizeof *ev, by_sequence);
+    struct cursors c = {.next = xmalloc((n + 1) * sizeof *c.next),
+                        .end = xmalloc((n + 1) * sizeof *c.end),
+                        .heap = xmalloc((n + 1) * sizeof *c.heap),
+                        .ev = ev};
+    size_t sequences = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (i == 0 || ev[i].input != ev[i - 1].input || ev[i].chain != ev[i - 1].chain)
+            c.next[sequences++] = i;
+        c.end[sequences - 1] = i + 1;
+    }
+    for (size_t k = 0; k < sequences; k++)
+        c.heap[c.len++] = k;
+    for (size_t i = c.len / 2; i-- > 0;)
+        cursor_sift_down(&c, i);
+    struct event *merged = xmalloc((n ? n : 1) * sizeof *merged);
+    for (size_t out = 0; out < n; out++) {
+        size_t k = c.heap[0];
+        merged[out] = ev[c.next[k]++];
+        if (c.next[k] == c.end[k])
+            c.heap[0] = c.heap[--c.len];
+        cursor_sift_down(&c, 0);
+    }
+    if (n)
+        memcpy(ev, merged, n * sizeof *ev);
+    free(merged);
+    free(c.next);
+    free(c.end);
+    free(c.heap);
+}
+
+static void number_event(const struct event *e, size_t seq)
+{
+    if (e->kind == EVENT_ASSIGN)
+        e->run->assign_seq = seq;
+    else if (e->kind == EVENT_SENT)
+        e->sent->seq = seq;
+}
+
+/* The events in one order: a capture's lines where the partitions read one file, else each
+ * partition's own order, merged by time. */
+static void order_events(struct event *ev, size_t n)
+{
+    if (one_file(ev, n))
+        qsort(ev, n, sizeof *ev, by_line);
+    else
+        merge_inputs(ev, n);
 }
 
 static size_t list_events(const struct span_merge *m, struct event *ev)
@@ -260,17 +459,22 @@ static size_t list_events(const struct span_merge *m, struct event *ev)
     size_t n = 0;
     for (size_t i = 0; i < m->n; i++) {
         struct run *r = m->runs[i];
+        ev[n++] = (struct event){
+            r, r->node ? r->chain : NO_CHAIN, NULL, NULL, &r->assign, r->input, EVENT_ASSIGN};
         if (!r->node)
             continue;
-        ev[n++] = (struct event){r, NULL, &r->assign, r->input, EVENT_ASSIGN};
         if (r->accept.line)
-            ev[n++] = (struct event){r, NULL, &r->accept, r->input, EVENT_ACCEPT};
+            ev[n++] = (struct event){r, r->chain, NULL, NULL, &r->accept, r->input, EVENT_ACCEPT};
         if (r->left.line)
-            ev[n++] = (struct event){r, NULL, &r->left, r->input, EVENT_LEFT};
+            ev[n++] = (struct event){r, r->chain, NULL, NULL, &r->left, r->input, EVENT_LEFT};
     }
     for (size_t i = 0; i < m->nreplies; i++) {
         struct reply *r = &m->replies[i];
-        ev[n++] = (struct event){NULL, r, &r->at, r->input, EVENT_REPLY};
+        ev[n++] = (struct event){NULL, NO_CHAIN, r, NULL, &r->at, r->input, EVENT_REPLY};
+    }
+    for (size_t i = 0; i < m->nsents; i++) {
+        struct sent *e = &m->sents[i];
+        ev[n++] = (struct event){NULL, NO_CHAIN, NULL, e, &e->at, e->input, EVENT_SENT};
     }
     return n;
 }
@@ -355,6 +559,42 @@ static void finish(struct span_merge *m, struct run *r, struct diag_sink *sink)
     leave(m, r);
 }
 
+static int by_queen_id(const void *a, const void *b)
+{
+    const struct queen_id *x = a, *y = b;
+    int c = strcmp(x->at->id, y->at->id);
+    return c ? c : (x->seq > y->seq) - (x->seq < y->seq);
+}
+
+/* Marks each of the queen's messages whose id an earlier one of hers had, with that one. */
+static void mark_queen_ids(struct span_merge *m)
+{
+    struct queen_id *ids = xmalloc((m->n + m->nsents + 1) * sizeof *ids);
+    size_t n = 0;
+    for (size_t i = 0; i < m->n; i++)
+        if (m->runs[i]->queens)
+            ids[n++] = (struct queen_id){&m->runs[i]->assign, m->runs[i]->assign_seq,
+                                         &m->runs[i]->id_first};
+    for (size_t i = 0; i < m->nsents; i++)
+        ids[n++] = (struct queen_id){&m->sents[i].at, m->sents[i].seq, &m->sents[i].first};
+    qsort(ids, n, sizeof *ids, by_queen_id);
+    for (size_t i = 1, first = 0; i < n; i++) {
+        if (strcmp(ids[i].at->id, ids[first].at->id) != 0)
+            first = i;
+        else
+            *ids[i].first = ids[first].at;
+    }
+    free(ids);
+}
+
+static void report_duplicate_id(struct span_merge *m, const struct moment *at,
+                                const struct moment *first, struct diag_sink *sink)
+{
+    struct diag_where w = where_of(at, first);
+    m->blamed = NULL; /* an agent's finding */
+    iacp_report_duplicate_id(sink, &w, m->cfg->queen, at->id);
+}
+
 /* The latest assign of the conversation a reply names that came before it, or NULL. */
 static struct run *named_by(struct span_merge *m, const struct reply *reply)
 {
@@ -369,7 +609,8 @@ static struct run *named_by(struct span_merge *m, const struct reply *reply)
     }
     struct run *latest = NULL;
     for (; lo < m->n && strcmp(m->named[lo]->conversation, key) == 0; lo++)
-        if (moment_order(&m->named[lo]->assign, m->named[lo]->input, &reply->at, reply->input) < 0)
+        /* a reply comes after what it answers: an assign of its second is taken as before it */
+        if (!surely_before(&reply->at, reply->input, &m->named[lo]->assign, m->named[lo]->input))
             latest = m->named[lo];
     return latest;
 }
@@ -389,7 +630,8 @@ static void follow_reply(struct span_merge *m, const struct reply *reply, struct
     }
     if (strcmp(reply->kind, "task.cancel") == 0 || strcmp(reply->kind, "tool.reply") == 0)
         return;
-    if (r->ending && moment_order(&r->ended, r->input, &reply->at, reply->input) < 0) {
+    /* one that ended in the reply's second, in no known order with it, is taken as open */
+    if (r->ending && surely_before(&r->ended, r->input, &reply->at, reply->input)) {
         if (strcmp(r->ending, "evicted") == 0)
             return;
         struct diag_where w = where_of(&reply->at, &r->ended);
@@ -412,8 +654,16 @@ static void follow(struct span_merge *m, const struct event *e, struct diag_sink
     case EVENT_REPLY:
         follow_reply(m, e->reply, sink);
         return;
+    case EVENT_SENT:
+        if (e->sent->first)
+            report_duplicate_id(m, &e->sent->at, e->sent->first, sink);
+        return;
     case EVENT_ASSIGN:
-        join(m, r, sink);
+        /* an assign with an id the queen used opens nothing in one process: no run of its node */
+        if (r->id_first)
+            report_duplicate_id(m, &r->assign, r->id_first, sink);
+        else if (r->node)
+            join(m, r, sink);
         return;
     case EVENT_ACCEPT:
         if (r->reissue) {
@@ -443,9 +693,12 @@ static void iacp_merge_settle(struct span_merge *m, struct diag_sink *sink)
     if (m->n) /* runs is NULL when there is none */
         memcpy(m->named, m->runs, m->n * sizeof *m->named);
     qsort(m->named, m->n, sizeof *m->named, by_conversation);
-    struct event *ev = xmalloc((3 * m->n + m->nreplies + 1) * sizeof *ev);
+    struct event *ev = xmalloc((3 * m->n + m->nreplies + m->nsents + 1) * sizeof *ev);
     size_t n = list_events(m, ev);
-    qsort(ev, n, sizeof *ev, by_time);
+    order_events(ev, n);
+    for (size_t i = 0; i < n; i++)
+        number_event(&ev[i], i);
+    mark_queen_ids(m);
     struct diag_observer observer = {.notify = blame, .ctx = m};
     diag_observe(sink, &observer);
     for (size_t i = 0; i < n; i++)
@@ -545,6 +798,7 @@ static void iacp_merge_free(struct span_merge *m)
     free(m->runs);
     free(m->named);
     free(m->replies);
+    free(m->sents);
     sb_free(&m->key);
     arena_free(&m->names);
     free(m);

@@ -82,3 +82,9 @@ void iacp_report_after_end(struct diag_sink *sink, const struct diag_where *w, c
         diag_emit(sink, w, "iacp-result-after-final", "%s for '%s', which already had its final %s",
                   kind, id, task ? "task.result" : "tool.reply");
 }
+
+void iacp_report_duplicate_id(struct diag_sink *sink, const struct diag_where *w, const char *from,
+                              const char *id)
+{
+    diag_emit(sink, w, "iacp-duplicate-id", "'%s' already sent a message with id '%s'", from, id);
+}

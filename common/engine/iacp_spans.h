@@ -57,4 +57,8 @@ void iacp_report_wrong_replier(struct diag_sink *sink, const struct diag_where *
 void iacp_report_after_end(struct diag_sink *sink, const struct diag_where *w, const char *kind,
                            const char *id, bool rejected, bool task);
 
+/* A message whose sender already sent one with its id (w related to that one). */
+void iacp_report_duplicate_id(struct diag_sink *sink, const struct diag_where *w, const char *from,
+                              const char *id);
+
 #endif

@@ -1109,23 +1109,73 @@ static void read_fields(struct iacp_stream *s, const struct iacp_digest *d, stru
 }
 
 /* Records the id; reports its reuse by the same sender. Returns false for a reused id. */
+static void begin_span(struct iacp_stream *s, struct jsonout *w)
+{
+    sb_reset(&s->span);
+    jsonout_init(w, &s->span, JSONOUT_TERMINAL);
+    jsonout_begin_object(w);
+}
+
+/* Hands over a span of no conversation. */
+static void hand_over_span(struct iacp_stream *s, struct jsonout *w)
+{
+    jsonout_end_object(w);
+    const struct conversation_summary summary = {.proto = PROTO_IACP, .span = s->span.buf};
+    s->done(s->ctx, &summary);
+}
+
+/* In a partition, a reply whose ref names no message of the partition: its span, for
+ * acp-trace --merge to find the conversation it names in another partition, or none. */
+static void hand_over_reply(struct iacp_stream *s, const struct message *m, const struct fields *f)
+{
+    if (!s->done)
+        return;
+    struct jsonout w;
+    sb_reset(&s->span);
+    jsonout_init(&w, &s->span, JSONOUT_TERMINAL);
+    jsonout_begin_object(&w);
+    put_name(&w, "kind", iacp_kind_name(f->kind));
+    put_name(&w, "from", shown(s, 0, f->from));
+    put_name(&w, "ref", f->ref);
+    put_name(&w, "owner", ref_owner(f));
+    put_place(&w, "reply", f->at, m->at.file, m->at.line, m->id);
+    hand_over_span(s, &w);
+}
+
+/* In a partition, a message of the queen's that opens no assign: its id, for acp-trace --merge
+ * to compare with those of the other partitions (the queen's ids span them). */
+static void hand_over_sent(struct iacp_stream *s, const struct message *m, const struct fields *f)
+{
+    if (!s->done || !m->id)
+        return;
+    struct jsonout w;
+    begin_span(s, &w);
+    put_name(&w, "from", shown(s, 0, f->from));
+    put_place(&w, "sent", f->at, m->at.file, m->at.line, m->id);
+    hand_over_span(s, &w);
+}
+
 static bool note_id(struct iacp_stream *s, const struct message *m, const struct fields *f,
                     struct diag_sink *sink)
 {
     const struct sent *prev = find_sent(s, &s->own);
     const struct conv *c = prev ? NULL : find_open(s, &s->own);
+    /* a per-agent check; but the queen's ids span partitions: --merge tells hers */
+    bool queens = s->cfg->partitions && f->from_text && strcmp(f->from_text, s->cfg->queen) == 0;
     /* An id whose record was forgotten while its conversation is still open is still taken. */
     if (prev || c) {
         struct diag_where w = prev ? related_to(&m->at, prev->file, prev->line)
                                    : related_to(&m->at, c->file, c->line);
-        /* a per-agent check; the queen's ids span partitions: --merge's */
-        if (!s->sharded &&
-            !(s->cfg->partitions && f->from_text && strcmp(f->from_text, s->cfg->queen) == 0))
-            diag_emit(sink, &w, "iacp-duplicate-id", "'%s' already sent a message with id '%s'",
-                      f->from, m->id);
+        if (queens)
+            hand_over_sent(s, m, f);
+        else if (!s->sharded)
+            iacp_report_duplicate_id(sink, &w, f->from, m->id);
         return false;
     }
     remember_id(s, &s->own, m, f->kind);
+    /* an assign's id is in its summary */
+    if (queens && (f->kind != IACP_TASK_ASSIGN || f->legacy))
+        hand_over_sent(s, m, f);
     return true;
 }
 
@@ -1486,26 +1536,6 @@ static void check_skew(struct iacp_stream *s, const struct message *m, const str
 
 /* A final result of a run of a node: a second one in its chain means the node ran twice. The
  * other runs still open remember this one. */
-/* In a partition, a reply whose ref names no message of the partition: its span, for
- * acp-trace --merge to find the conversation it names in another partition, or none. */
-static void hand_over_reply(struct iacp_stream *s, const struct message *m, const struct fields *f)
-{
-    if (!s->done)
-        return;
-    struct jsonout w;
-    sb_reset(&s->span);
-    jsonout_init(&w, &s->span, JSONOUT_TERMINAL);
-    jsonout_begin_object(&w);
-    put_name(&w, "kind", iacp_kind_name(f->kind));
-    put_name(&w, "from", shown(s, 0, f->from));
-    put_name(&w, "ref", f->ref);
-    put_name(&w, "owner", ref_owner(f));
-    put_place(&w, "reply", f->at, m->at.file, m->at.line, m->id);
-    jsonout_end_object(&w);
-    const struct conversation_summary summary = {.proto = PROTO_IACP, .span = s->span.buf};
-    s->done(s->ctx, &summary);
-}
-
 static void check_twice_done(struct iacp_stream *s, const struct message *m, struct conv *c,
                              struct diag_sink *sink)
 {
