@@ -1,12 +1,16 @@
 /* acp-trace: tells the story of each conversation of a stream of IACP and FIPA messages: a summary
  * of each as it ends, the statistics of the whole stream, or a sequence diagram. */
+#include <ctype.h>
+#include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "base/jsonout.h"
 #include "base/keyform.h"
+#include "base/siphash.h"
 #include "diag/findings.h"
 #include "engine/engine.h"
 #include "io/terminal.h"
@@ -25,6 +29,7 @@ enum {
     OPT_BY_AGENT,
     OPT_SHARD,
     OPT_PARTITION,
+    OPT_SPAN_SECRET,
     OPT_MERGE_STATS,
     OPT_MERGE,
     OPT_HIDE,
@@ -44,6 +49,9 @@ static const struct opt trace_options[] = {
     {"shard", OPT_SHARD, required_argument, "K/N", "follow only the conversations of shard K of N"},
     {"partition", OPT_PARTITION, required_argument, "K/N",
      "trace partition K of N alone: the messages whose key NATS maps there (acp(7))"},
+    {"span-secret", OPT_SPAN_SECRET, required_argument, "FILE",
+     "with --partition: the secret of the digests of long names and ids, shared by the "
+     "partitions (32 hex digits in FILE)"},
     {"merge-stats", OPT_MERGE_STATS, no_argument, NULL,
      "merge the --format=stats objects in the FILEs"},
     {"merge", OPT_MERGE, no_argument, NULL,
@@ -96,6 +104,8 @@ struct trace {
     bool merge_spans; /* --merge */
     unsigned long shard, shards;
     unsigned long partition, partitions; /* --partition=K/N */
+    struct siphash_key span_secret;      /* --span-secret */
+    bool span_secret_given;
     char **hidden; /* kinds and acts (kebab) that diagrams and the counts leave out */
     size_t nhidden;
     unsigned long max_arrows;
@@ -173,6 +183,35 @@ static bool kind_hidden(const struct trace *t, const char *kind)
     return strv_has(t->hidden, t->nhidden, kind);
 }
 
+/* --span-secret=FILE: a file whose first line is 32 hex digits, the 16 bytes of a SipHash key
+ * (a file, not the command line, where other users of the machine would read it). */
+static bool read_span_secret(const char *path, struct siphash_key *secret)
+{
+    FILE *in = fopen(path, "r");
+    if (!in) {
+        options_usage_error("--span-secret: %s: %s", path, strerror(errno));
+        return false;
+    }
+    char line[2 * SIPHASH_KEY_BYTES + 2];
+    bool read = fgets(line, sizeof line, in) != NULL;
+    fclose(in);
+    unsigned char bytes[SIPHASH_KEY_BYTES];
+    size_t n = 0;
+    while (read && n < SIPHASH_KEY_BYTES && isxdigit((unsigned char)line[2 * n]) &&
+           isxdigit((unsigned char)line[2 * n + 1]) &&
+           sscanf(line + 2 * n, "%2hhx", &bytes[n]) == 1)
+        n++;
+    const char *end = line + 2 * n;
+    if (!read || n < SIPHASH_KEY_BYTES || (*end && *end != '\n')) {
+        options_usage_error("--span-secret: %s must hold 32 hex digits (od -An -N16 -tx1 "
+                            "/dev/urandom | tr -d ' \\n' makes them)",
+                            path);
+        return false;
+    }
+    *secret = siphash_key_of(bytes);
+    return true;
+}
+
 static bool handle_option(void *ctx, int key, const char *arg)
 {
     struct trace *t = ctx;
@@ -199,6 +238,8 @@ static bool handle_option(void *ctx, int key, const char *arg)
         return parse_shard(t, arg);
     case OPT_PARTITION:
         return options_partition(arg, &t->partition, &t->partitions);
+    case OPT_SPAN_SECRET:
+        return t->span_secret_given = read_span_secret(arg, &t->span_secret);
     case OPT_MERGE_STATS:
         t->merge = true;
         return true;
@@ -257,6 +298,10 @@ static bool settle_options(struct trace *t)
         options_usage_error("--merge reads the summaries of --partition runs and writes "
                             "summaries: --merge-stats, --format, --follow, --shard and "
                             "--partition do not apply");
+        return false;
+    }
+    if (t->span_secret_given && !t->partitions) {
+        options_usage_error("--span-secret is for the partitions of a run: give --partition");
         return false;
     }
     if (t->shards && t->partitions) {
@@ -607,7 +652,7 @@ static enum verdict span_message(void *ctx, struct filter *f, struct message *m)
     t->ordinal++;
     if (!t->writing) {
         const char *why;
-        if (!engine_merge_collect(t->spans, record, t->input, t->ordinal, &why))
+        if (!engine_merge_collect(t->spans, record, t->input, t->ordinal, &m->at, &why))
             diag_emit(filter_sink(f), &m->at, "trace-span-invalid", "%s: it cannot be merged", why);
         return VERDICT_WRITTEN;
     }
@@ -721,6 +766,7 @@ int main(int argc, char **argv)
     opts.engine.shards = t.shards;
     opts.engine.partition = t.partition;
     opts.engine.partitions = t.partitions;
+    opts.engine.span_secret = t.span_secret_given ? &t.span_secret : NULL;
     t.stats = trace_stats_new(t.by_agent, opts.engine.max_open);
     t.observer = (struct diag_observer){.notify = observe_finding, .ctx = &t};
     int status;

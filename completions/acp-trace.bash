@@ -7,6 +7,7 @@ _acp_trace_options='
 --by-agent
 --shard=
 --partition=
+--span-secret=      @file
 --merge-stats
 --merge
 --hide=

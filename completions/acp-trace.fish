@@ -4,6 +4,7 @@ complete -c acp-trace -l follow -x -d 'Only the conversation with this id, or th
 complete -c acp-trace -l by-agent -d 'Latencies per agent too'
 complete -c acp-trace -l shard -x -d 'Follow only the conversations of shard K of N'
 complete -c acp-trace -l partition -x -d 'Trace partition K of N alone'
+complete -c acp-trace -l span-secret -r -F -d "The partitions' secret for long names (a file)"
 complete -c acp-trace -l merge-stats -d 'Merge the statistics in the files'
 complete -c acp-trace -l merge -d "Merge the partitions' summaries in the files"
 complete -c acp-trace -l hide -x -d 'Kinds or performatives diagrams, report and stats leave out'

@@ -213,3 +213,43 @@ JSONL
     run -1 acp-trace --merge "$d"/s?
     diff <(grep duplicate-id <<<"$output") "$d/one"
 }
+
+@test "acp-trace --merge: long names and ids compared across partitions under a shared --span-secret, and told apart by more than their first bytes" {
+    local d=$BATS_TEST_TMPDIR k prefix node1 node2 id
+    prefix=$(printf 'tg:%0200d' 0)
+    node1=${prefix}-one node2=${prefix}-two id=q-$(printf '%080d' 7)
+    # fa and fd are partition 4's of 5, fb 1's, fc 2's: node1 runs in 4 and 1, node2 (the same
+    # first 200 bytes) in 2; the queen's long id goes to 1 and 4
+    cat >"$d/in.jsonl" <<JSONL
+{"v":"1.1","id":"q-0001","from":"queen","to":"fa","kind":"task.assign","ts":1312284100,"body":{"node":"$node1"}}
+{"v":"1.1","id":"m-000001","from":"fa","to":"queen","kind":"task.accept","ref":"q-0001","ts":1312284100}
+{"v":"1.1","id":"q-0002","from":"queen","to":"fc","kind":"task.assign","ts":1312284101,"body":{"node":"$node2"}}
+{"v":"1.1","id":"m-000001","from":"fc","to":"queen","kind":"task.accept","ref":"q-0002","ts":1312284101}
+{"v":"1.1","id":"q-0003","from":"queen","to":"fb","kind":"task.assign","ts":1312284401,"body":{"node":"$node1"}}
+{"v":"1.1","id":"m-000001","from":"fb","to":"queen","kind":"task.accept","ref":"q-0003","ts":1312284401}
+{"v":"1.1","id":"m-000002","from":"fb","to":"queen","kind":"task.result","ref":"q-0003","ts":1312284402,"body":{"status":"ok"}}
+{"v":"1.1","id":"m-000002","from":"fa","to":"queen","kind":"task.result","ref":"q-0001","ts":1312284403,"body":{"status":"ok"}}
+{"v":"1.1","id":"m-000002","from":"fc","to":"queen","kind":"task.result","ref":"q-0002","ts":1312284404,"body":{"status":"ok"}}
+{"v":"1.1","id":"$id","from":"queen","to":"fb","kind":"ctl.drain","ts":1312284405}
+{"v":"1.1","id":"$id","from":"queen","to":"fd","kind":"ctl.drain","ts":1312284406}
+JSONL
+    acp-trace "$d/in.jsonl" >"$d/one" 2>"$d/one.err" || true
+    findings "$d/one.err" | grep -E "$SPANNING|duplicate-id" >"$d/one.spanning"
+    [ "$(cut -d' ' -f3 "$d/one.spanning" | sort | tr '\n' ' ')" = "iacp-duplicate-execution iacp-duplicate-id iacp-reissue " ] ||
+        fail "$(cat "$d/one.err")"
+    # one secret for the run's partitions
+    od -An -N16 -tx1 /dev/urandom | tr -d ' \n' >"$d/span.key"
+    for k in 1 2 3 4 5; do
+        acp-trace --span-secret="$d/span.key" --partition=$k/5 "$d/in.jsonl" >"$d/s$k" 2>/dev/null || true
+    done
+    run -1 --separate-stderr acp-trace --merge "$d"/s?
+    diff <(findings <(printf '%s\n' "$stderr")) "$d/one.spanning"
+    diff <(summaries <(printf '%s\n' "$output")) <(summaries "$d/one")
+    # a secret each: the merge says so, and cannot tell the long node's runs apart from others'
+    for k in 1 2 3 4 5; do
+        acp-trace --partition=$k/5 "$d/in.jsonl" >"$d/s$k" 2>/dev/null || true
+    done
+    run -0 --separate-stderr acp-trace --merge "$d"/s?
+    [[ $stderr == *"warning: its long names and ids were digested under another secret than the spans' before it"*"[trace-span-secret]"* ]] || fail "$stderr"
+    [[ $stderr != *duplicate-execution* ]] || fail "$stderr"
+}

@@ -714,11 +714,13 @@ RECIPE
     command -v parallel >/dev/null || skip "needs GNU parallel (Debian: parallel)"
     (cd "$WORLD" && acp-trace big.jsonl) >"$BATS_TEST_TMPDIR/one" 2>"$BATS_TEST_TMPDIR/one.err" || true
     recipe <<'RECIPE'
-parallel acp-trace --partition={}/5 big.jsonl '>' part{}.jsonl ::: 1 2 3 4 5
+od -An -N16 -tx1 /dev/urandom | tr -d ' \n' > span.key
+parallel acp-trace --span-secret=span.key --partition={}/5 big.jsonl '>' part{}.jsonl ::: 1 2 3 4 5
 acp-trace --merge part?.jsonl > conversations.jsonl
 RECIPE
     assert_success
     grep -q '"span"' "$WORLD/part1.jsonl" || fail "no spans in a partition"
+    grep -Eqx '[0-9a-f]{32}' "$WORLD/span.key" || fail "span.key: $(cat "$WORLD/span.key")"
     # the capture is a clean colony: its summaries, as a set, are one process's
     diff <(jq -c . "$WORLD/conversations.jsonl" | sort) <(jq -c . "$BATS_TEST_TMPDIR/one" | sort) ||
         fail "the merged partitions are not the whole"

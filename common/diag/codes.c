@@ -291,6 +291,15 @@ static const struct diag_code tool_codes[] = {
      "the merge needs of it. This one's span is not one (a member missing or of the wrong type), "
      "or it is of no dialect this version knows. The summary is written as the others are, "
      "without its span, and what spans partitions is told without it."},
+    {"trace-span-secret", "warning", "partitions digested long names under different secrets",
+     "A name longer than 128 bytes (an agent's, a body.node) or an id longer than 64 is "
+     "remembered by its first bytes and a SipHash-128 digest under a secret drawn for the run, so "
+     "that no input can make two of them one. acp-trace --merge compares such names and ids "
+     "across partitions only when every partition made its digests under the same secret, which "
+     "acp-trace --partition takes as --span-secret; these spans were made under another than the "
+     "spans before them. The merge goes on, but a long name or id is then told apart within its "
+     "partition only: a node reissued under a long name, or a long id the queen used twice, may "
+     "go unseen across partitions."},
     {"trace-stats-capped", "warning", "a merge left latency pairs out",
      "acp-trace --merge-stats keeps the latency histograms of 1,024 request->reply pairs at most, "
      "overall and per agent; the tools write a few dozen, so more come from an object made by "

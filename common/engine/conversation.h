@@ -7,6 +7,8 @@
 #include "proto/fipa.h"
 #include "proto/message.h"
 
+struct siphash_key;
+
 struct slot_override {
     const char *agent;
     unsigned long slots;
@@ -36,6 +38,9 @@ struct engine_config {
      * queen's ids) is not told in it, but by acp-trace --merge over the partitions'
      * summaries. 0 for both when the input is whole. */
     unsigned long partition, partitions;
+    /* --span-secret: the key of the digests of long names and ids, the same for every partition
+     * of a run, so that acp-trace --merge compares them; NULL: one drawn for the run. */
+    const struct siphash_key *span_secret;
 };
 
 void engine_config_defaults(struct engine_config *cfg);

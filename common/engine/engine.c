@@ -302,13 +302,14 @@ struct engine_merge *engine_merge_new(const struct engine_config *cfg)
 }
 
 bool engine_merge_collect(struct engine_merge *e, const json_t *record, size_t input,
-                          unsigned long ordinal, const char **why)
+                          unsigned long ordinal, const struct diag_where *at, const char **why)
 {
     if (!json_object_get(record, "span"))
         return true;
     for (size_t i = 0; i < STREAMS; i++) {
-        int took =
-            e->of[i] ? stream_table[i]->merge->collect(e->of[i], record, input, ordinal, why) : 0;
+        int took = e->of[i]
+                       ? stream_table[i]->merge->collect(e->of[i], record, input, ordinal, at, why)
+                       : 0;
         if (took != 0)
             return took > 0;
     }

@@ -53,7 +53,7 @@ struct engine_merge;
 struct engine_merge *engine_merge_new(const struct engine_config *cfg);
 /* False, with *why, for a span that cannot be read. */
 bool engine_merge_collect(struct engine_merge *e, const json_t *record, size_t input,
-                          unsigned long ordinal, const char **why);
+                          unsigned long ordinal, const struct diag_where *at, const char **why);
 void engine_merge_settle(struct engine_merge *e, struct diag_sink *sink);
 void engine_merge_patch(struct engine_merge *e, json_t *record, unsigned long ordinal);
 void engine_merge_free(struct engine_merge *e);

@@ -18,9 +18,9 @@
 #include <string.h>
 
 #include "base/arena.h"
+#include "base/keyform.h"
 #include "base/util.h"
 #include "diag/findings.h"
-#include "proto/message.h"
 
 /* A message a span names. */
 struct moment {
@@ -32,9 +32,13 @@ struct moment {
 /* An assign of a node, as its partition's summary told it, and what following its node's chain
  * here made of it. */
 struct run {
-    const char *conversation; /* its summary's: the key a reply names it by */
-    const char *node;         /* NULL: none, no chain */
-    const char *id, *forager;
+    /* Names and keys in the form the partitions remember them by (keyform.h: a long one by its
+     * first bytes and digest), in which they are compared; and the names as they are shown. */
+    const char *key;  /* its initiator's name and its id: what a reply names */
+    const char *node; /* NULL: none, no chain */
+    const char *forager;
+    const char *node_shown, *forager_shown;
+    const char *id;                /* as one process quotes it */
     double sent;                   /* the queen's ts of the assign */
     struct moment assign;          /* its summary's file and first line, its id */
     struct moment accept;          /* the first task.accept */
@@ -66,7 +70,7 @@ enum event_kind { EVENT_ASSIGN, EVENT_ACCEPT, EVENT_LEFT, EVENT_REPLY, EVENT_SEN
 
 /* A message of the queen's that opened no assign, or took an id she had used. */
 struct sent {
-    const char *from;
+    const char *key; /* the queen's name and the id, as remembered */
     struct moment at;
     size_t input;
     size_t seq;                 /* its place in the one order (order_events) */
@@ -75,6 +79,7 @@ struct sent {
 
 /* One of the queen's ids, where it was sent: to find those she sent twice. */
 struct queen_id {
+    const char *key;
     const struct moment *at;
     size_t seq;
     const struct moment **first; /* where to say the message that had it first */
@@ -82,7 +87,10 @@ struct queen_id {
 
 /* A reply whose partition had no message with the id its ref names. */
 struct reply {
-    const char *kind, *from, *ref, *owner;
+    const char *kind;
+    const char *from, *from_shown; /* its sender's form and name */
+    const char *key;               /* the key of the conversation its ref names */
+    const char *ref, *owner;       /* as one process quotes them */
     struct moment at;
     size_t input;
 };
@@ -102,12 +110,14 @@ struct span_merge {
     struct arena names;
     struct run **runs; /* in the order read: by ordinal */
     size_t n, cap;
-    struct run **named; /* the runs by conversation, then by the order of their assigns */
+    struct run **named;        /* the runs by key, then by the order of their assigns */
+    const char *print;         /* the print of the secret the first long form was made under */
+    struct moment other_print; /* the first span of another, if any */
     struct reply *replies;
     size_t nreplies, replies_cap;
     struct sent *sents;
     size_t nsents, sents_cap;
-    struct strbuf key;
+
     const char *last_file; /* the file named last */
     struct chain *chains;  /* a node each */
     size_t nchains;
@@ -123,15 +133,18 @@ static struct span_merge *iacp_merge_open(const struct engine_config *cfg)
 
 /* ---- reading a span ---- */
 
+static const char *kept_text(struct span_merge *m, const char *s, size_t len)
+{
+    char *copy = arena_alloc(&m->names, len + 1);
+    memcpy(copy, s, len);
+    copy[len] = '\0';
+    return copy;
+}
+
 static const char *kept(struct span_merge *m, const json_t *v)
 {
     const char *s = json_string_value(v);
-    if (!s)
-        return NULL;
-    size_t len = json_string_length(v);
-    char *copy = arena_alloc(&m->names, len + 1);
-    memcpy(copy, s, len + 1);
-    return copy;
+    return s ? kept_text(m, s, json_string_length(v)) : NULL;
 }
 
 /* A file's name: the same few for every message, kept once. */
@@ -141,6 +154,34 @@ static const char *kept_file(struct span_merge *m, const json_t *v)
     if (s && m->last_file && strcmp(s, m->last_file) == 0)
         return m->last_file;
     return s ? m->last_file = kept(m, v) : NULL;
+}
+
+/* A name as it is shown, of its form: a long one's first bytes, before '#' and 32 hex digits. */
+static const char *kept_shown(struct span_merge *m, const char *form)
+{
+    size_t len = strlen(form);
+    if (len <= KEY_SHOWN_BYTES)
+        return form;
+    size_t shown = len - KEY_DIGEST_FORM_LEN;
+    char *copy = arena_alloc(&m->names, shown + 1);
+    memcpy(copy, form, shown);
+    copy[shown] = '\0';
+    return copy;
+}
+
+/* The print of the secret a span's long forms were made under, if it has one; the first span
+ * whose print is another than the first's. */
+static void note_print(struct span_merge *m, const json_t *span, const struct diag_where *at)
+{
+    const char *print = json_string_value(json_object_get(span, "digests"));
+    if (!print)
+        return;
+    if (!m->print) {
+        m->print = kept(m, json_object_get(span, "digests"));
+    } else if (strcmp(print, m->print) != 0 && !m->other_print.line) {
+        m->other_print.file = at->file ? kept_text(m, at->file, strlen(at->file)) : "";
+        m->other_print.line = at->line;
+    }
 }
 
 static bool read_number(const json_t *obj, const char *key, double *out)
@@ -173,12 +214,14 @@ static bool read_assign(struct span_merge *m, const json_t *record, const json_t
     const json_t *line = json_object_get(record, "first_line");
     const json_t *node = json_object_get(span, "node");
     r->node = kept(m, node);
-    r->conversation = kept(m, json_object_get(record, "conversation"));
+    r->node_shown = r->node ? kept_shown(m, r->node) : NULL;
+    r->key = kept(m, json_object_get(span, "key"));
     r->id = kept(m, json_object_get(span, "id"));
     r->forager = kept(m, json_object_get(span, "forager"));
+    r->forager_shown = r->forager ? kept_shown(m, r->forager) : NULL;
     r->assign.file = kept_file(m, json_object_get(record, "file"));
-    if ((!r->node && !json_is_null(node)) || !r->conversation || !r->id || !r->forager ||
-        !r->assign.file || !json_is_integer(line) || json_integer_value(line) < 1 ||
+    if ((!r->node && !json_is_null(node)) || !r->key || !r->id || !r->forager || !r->assign.file ||
+        !json_is_integer(line) || json_integer_value(line) < 1 ||
         !read_number(span, "sent", &r->sent) || !read_number(span, "at", &r->assign.at))
         return false;
     r->assign.line = (unsigned long)json_integer_value(line);
@@ -192,9 +235,11 @@ static int collect_reply(struct span_merge *m, const json_t *span, size_t input,
     struct reply r = {.input = input};
     r.kind = kept(m, json_object_get(span, "kind"));
     r.from = kept(m, json_object_get(span, "from"));
+    r.from_shown = r.from ? kept_shown(m, r.from) : NULL;
+    r.key = kept(m, json_object_get(span, "key"));
     r.ref = kept(m, json_object_get(span, "ref"));
     r.owner = kept(m, json_object_get(span, "owner"));
-    if (!r.kind || !r.from || !r.ref || !r.owner ||
+    if (!r.kind || !r.from || !r.key || !r.ref || !r.owner ||
         !read_moment(m, json_object_get(span, "reply"), &r.at) || !r.at.line) {
         *why = "its span is not an IACP reply's";
         return -1;
@@ -211,9 +256,8 @@ static int collect_reply(struct span_merge *m, const json_t *span, size_t input,
 static int collect_sent(struct span_merge *m, const json_t *span, size_t input, const char **why)
 {
     struct sent e = {.input = input};
-    e.from = kept(m, json_object_get(span, "from"));
-    if (!e.from || !read_moment(m, json_object_get(span, "sent"), &e.at) || !e.at.line ||
-        !e.at.id) {
+    e.key = kept(m, json_object_get(span, "key"));
+    if (!e.key || !read_moment(m, json_object_get(span, "sent"), &e.at) || !e.at.line || !e.at.id) {
         *why = "its span is not an IACP message's";
         return -1;
     }
@@ -226,11 +270,12 @@ static int collect_sent(struct span_merge *m, const json_t *span, size_t input, 
 }
 
 static int iacp_merge_collect(struct span_merge *m, const json_t *record, size_t input,
-                              unsigned long ordinal, const char **why)
+                              unsigned long ordinal, const struct diag_where *at, const char **why)
 {
     const json_t *span = json_object_get(record, "span");
     const char *type = json_string_value(json_object_get(record, "type"));
     const char *protocol = json_string_value(json_object_get(record, "protocol"));
+    note_print(m, span, at);
     if (type && strcmp(type, "span") == 0 && json_object_get(span, "reply"))
         return collect_reply(m, span, input, why);
     if (type && strcmp(type, "span") == 0 && json_object_get(span, "sent"))
@@ -312,7 +357,7 @@ static void number_chains(struct span_merge *m)
 static int by_conversation(const void *a, const void *b)
 {
     const struct run *x = *(struct run *const *)a, *y = *(struct run *const *)b;
-    int c = strcmp(x->conversation, y->conversation);
+    int c = strcmp(x->key, y->key);
     if (c)
         return c;
     if (x->assign.at != y->assign.at)
@@ -499,10 +544,10 @@ static void join(struct span_merge *m, struct run *r, struct diag_sink *sink)
     if (prev) {
         struct diag_where w = where_of(&r->assign, &prev->assign);
         const struct iacp_reassign again = {
-            .node = r->node,
-            .forager = r->forager,
+            .node = r->node_shown,
+            .forager = r->forager_shown,
             .prev_id = prev->id,
-            .prev_forager = prev->forager,
+            .prev_forager = prev->forager_shown,
             .waited = r->sent - prev->sent,
             .timeout = m->cfg->assign_timeout,
         };
@@ -540,9 +585,9 @@ static void finish(struct span_merge *m, struct run *r, struct diag_sink *sink)
     if (r->left_by_result && r->done) {
         struct diag_where w = where_of(&r->left, &r->done->assign);
         const struct iacp_twice twice = {
-            .node = r->node,
+            .node = r->node_shown,
             .id = r->id,
-            .forager = r->forager,
+            .forager = r->forager_shown,
             .line = r->assign.line,
             .done_id = r->done->id,
             .done_line = r->done->assign.line,
@@ -562,7 +607,7 @@ static void finish(struct span_merge *m, struct run *r, struct diag_sink *sink)
 static int by_queen_id(const void *a, const void *b)
 {
     const struct queen_id *x = a, *y = b;
-    int c = strcmp(x->at->id, y->at->id);
+    int c = strcmp(x->key, y->key);
     return c ? c : (x->seq > y->seq) - (x->seq < y->seq);
 }
 
@@ -573,13 +618,14 @@ static void mark_queen_ids(struct span_merge *m)
     size_t n = 0;
     for (size_t i = 0; i < m->n; i++)
         if (m->runs[i]->queens)
-            ids[n++] = (struct queen_id){&m->runs[i]->assign, m->runs[i]->assign_seq,
-                                         &m->runs[i]->id_first};
+            ids[n++] = (struct queen_id){m->runs[i]->key, &m->runs[i]->assign,
+                                         m->runs[i]->assign_seq, &m->runs[i]->id_first};
     for (size_t i = 0; i < m->nsents; i++)
-        ids[n++] = (struct queen_id){&m->sents[i].at, m->sents[i].seq, &m->sents[i].first};
+        ids[n++] = (struct queen_id){m->sents[i].key, &m->sents[i].at, m->sents[i].seq,
+                                     &m->sents[i].first};
     qsort(ids, n, sizeof *ids, by_queen_id);
     for (size_t i = 1, first = 0; i < n; i++) {
-        if (strcmp(ids[i].at->id, ids[first].at->id) != 0)
+        if (strcmp(ids[i].key, ids[first].key) != 0)
             first = i;
         else
             *ids[i].first = ids[first].at;
@@ -598,17 +644,17 @@ static void report_duplicate_id(struct span_merge *m, const struct moment *at,
 /* The latest assign of the conversation a reply names that came before it, or NULL. */
 static struct run *named_by(struct span_merge *m, const struct reply *reply)
 {
-    const char *key = message_conversation_id(&m->key, reply->owner, reply->ref);
+    const char *key = reply->key;
     size_t lo = 0, hi = m->n;
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
-        if (strcmp(m->named[mid]->conversation, key) < 0)
+        if (strcmp(m->named[mid]->key, key) < 0)
             lo = mid + 1;
         else
             hi = mid;
     }
     struct run *latest = NULL;
-    for (; lo < m->n && strcmp(m->named[lo]->conversation, key) == 0; lo++)
+    for (; lo < m->n && strcmp(m->named[lo]->key, key) == 0; lo++)
         /* a reply comes after what it answers: an assign of its second is taken as before it */
         if (!surely_before(&reply->at, reply->input, &m->named[lo]->assign, m->named[lo]->input))
             latest = m->named[lo];
@@ -643,7 +689,8 @@ static void follow_reply(struct span_merge *m, const struct reply *reply, struct
     if (strcmp(reply->from, r->forager) != 0) {
         struct diag_where w = where_of(&reply->at, &r->assign);
         m->blamed = r;
-        iacp_report_wrong_replier(sink, &w, reply->kind, reply->from, r->id, r->forager);
+        iacp_report_wrong_replier(sink, &w, reply->kind, reply->from_shown, r->id,
+                                  r->forager_shown);
     }
 }
 
@@ -669,7 +716,7 @@ static void follow(struct span_merge *m, const struct event *e, struct diag_sink
         if (r->reissue) {
             struct diag_where w = where_of(&r->accept, r->reissue);
             m->blamed = r;
-            iacp_report_late_accept(sink, &w, r->forager, r->id);
+            iacp_report_late_accept(sink, &w, r->forager_shown, r->id);
         }
         return;
     case EVENT_LEFT:
@@ -688,6 +735,13 @@ static void blame(void *ctx, const struct diag_finding *finding)
 
 static void iacp_merge_settle(struct span_merge *m, struct diag_sink *sink)
 {
+    if (m->other_print.line) {
+        const struct diag_where w = {.file = m->other_print.file, .line = m->other_print.line};
+        diag_emit(sink, &w, "trace-span-secret",
+                  "its long names and ids were digested under another secret than the spans' "
+                  "before it: they are told apart within a partition only (give every partition "
+                  "of a run the same --span-secret)");
+    }
     number_chains(m);
     m->named = xmalloc((m->n ? m->n : 1) * sizeof *m->named);
     if (m->n) /* runs is NULL when there is none */
@@ -772,9 +826,9 @@ static void add_issues(json_t *record, const struct run *r)
         json_object_set_new(record, "outcome", json_string("violated"));
     if (r->first) {
         json_t *d = json_object();
-        json_object_set_new(d, "node", json_string(r->node));
+        json_object_set_new(d, "node", json_string(r->node_shown));
         json_object_set_new(d, "assigns", pair(r->first->id, r->id));
-        json_object_set_new(d, "foragers", pair(r->first->forager, r->forager));
+        json_object_set_new(d, "foragers", pair(r->first->forager_shown, r->forager_shown));
         json_object_set_new(record, "duplicate", d);
     }
 }
@@ -799,7 +853,7 @@ static void iacp_merge_free(struct span_merge *m)
     free(m->named);
     free(m->replies);
     free(m->sents);
-    sb_free(&m->key);
+
     arena_free(&m->names);
     free(m);
 }

@@ -13,6 +13,7 @@
 #include <math.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -20,6 +21,7 @@
 #include "base/hashtab.h"
 #include "base/jsonout.h"
 #include "base/keyform.h"
+#include "base/siphash.h"
 #include "base/list.h"
 #include "base/pool.h"
 #include "base/streamclock.h"
@@ -111,6 +113,8 @@ struct story {
     double result_ts, ended;
 };
 
+enum { SECRET_PRINT_LEN = 16 };
+
 /* An open conversation. Its key is the opener's name with its length, then the id, so that two
  * agents may use the same id (ids are unique per sender only), in the form it is remembered by
  * (keyform.h); after a digest form, the id as it is quoted (at most KEY_SHOWN_BYTES of it); then
@@ -199,6 +203,7 @@ struct id_key {
 struct iacp_stream {
     const struct engine_config *cfg;
     struct siphash_key secret; /* drawn for the run: the digests of long keys (keyform.h) */
+    char secret_print[SECRET_PRINT_LEN + 1]; /* for spans (secret_print) */
     conversation_done_fn done;
     void *ctx;
     struct stream_clock clock;
@@ -700,7 +705,42 @@ static void put_moment(struct jsonout *w, const char *key, const struct moment *
 /* A run's span (iacp_merge.c reads it): its node, the queen's ts of its assign and the message
  * times of the assign, the first accept and its leaving the node's runs; NULL when it has none.
  * The names are as the summary shows them. */
-static const char *span_of(struct iacp_stream *s, const struct conv *c, const char *forager)
+/* A name or key as it is remembered (keyform.h), which is how the merge compares it: a long
+ * one's digest form with its byte 0xff written '#' (no name or key kept as it is is as long as
+ * a form with a digest, so none reads as one). True for a long one. */
+static bool put_form_len(struct jsonout *w, const char *key, const char *form, size_t len)
+{
+    jsonout_key(w, key);
+    const char *mark = memchr(form, 0xff, len);
+    size_t before = mark ? (size_t)(mark - form) : len;
+    jsonout_string_open(w);
+    jsonout_string_part(w, form, before);
+    if (mark) {
+        jsonout_string_part(w, "#", 1);
+        jsonout_string_part(w, mark + 1, len - before - 1);
+    }
+    jsonout_string_close(w);
+    return mark != NULL;
+}
+
+static bool put_form(struct jsonout *w, const char *key, const char *form)
+{
+    if (form)
+        return put_form_len(w, key, form, strlen(form));
+    jsonout_key(w, key);
+    jsonout_null(w);
+    return false;
+}
+
+/* After a span's long forms: the print of the secret they were made under, so that the merge
+ * knows whether every partition made them alike (--span-secret). */
+static void put_secret_print(struct iacp_stream *s, struct jsonout *w, bool long_forms)
+{
+    if (long_forms)
+        put_name(w, "digests", s->secret_print);
+}
+
+static const char *span_of(struct iacp_stream *s, const struct conv *c)
 {
     if (!spans(s, c))
         return NULL;
@@ -709,17 +749,11 @@ static const char *span_of(struct iacp_stream *s, const struct conv *c, const ch
     sb_reset(&s->span);
     jsonout_init(&w, &s->span, JSONOUT_TERMINAL);
     jsonout_begin_object(&w);
-    jsonout_key(&w, "node");
-    if (c->has_node) {
-        const char *node = shown(s, 2, conv_node(c));
-        jsonout_string(&w, node, strlen(node));
-    } else {
-        jsonout_null(&w);
-    }
+    bool long_forms = put_form(&w, "node", conv_node(c));
+    long_forms |= put_form(&w, "key", c->key);
     jsonout_key(&w, "id");
     jsonout_string(&w, conv_id(c), strlen(conv_id(c)));
-    jsonout_key(&w, "forager");
-    jsonout_string(&w, forager, strlen(forager));
+    long_forms |= put_form(&w, "forager", conv_to(c));
     jsonout_key(&w, "sent");
     jsonout_number(&w, c->sent_ts);
     jsonout_key(&w, "at");
@@ -729,6 +763,7 @@ static const char *span_of(struct iacp_stream *s, const struct conv *c, const ch
     put_name(&w, "how", st->left_how);
     put_moment(&w, "ended", &st->closing);
     put_name(&w, "ending", st->ending);
+    put_secret_print(s, &w, long_forms);
     jsonout_end_object(&w);
     return s->span.buf;
 }
@@ -773,7 +808,7 @@ static void report_done(struct iacp_stream *s, const struct conv *c, const char 
         .nlatency = 2,
         .duplicate = c->ran_twice ? &twice : NULL,
         .findings = c->story->findings,
-        .span = span_of(s, c, to),
+        .span = span_of(s, c),
     };
     s->done(s->ctx, &summary);
 }
@@ -1131,14 +1166,16 @@ static void hand_over_reply(struct iacp_stream *s, const struct message *m, cons
     if (!s->done)
         return;
     struct jsonout w;
-    sb_reset(&s->span);
-    jsonout_init(&w, &s->span, JSONOUT_TERMINAL);
-    jsonout_begin_object(&w);
+    begin_span(s, &w);
     put_name(&w, "kind", iacp_kind_name(f->kind));
-    put_name(&w, "from", shown(s, 0, f->from));
-    put_name(&w, "ref", f->ref);
-    put_name(&w, "owner", ref_owner(f));
+    bool long_forms = put_form(&w, "from", f->from);
+    long_forms |= put_form_len(&w, "key", s->ref.text, s->ref.len);
+    /* as one process quotes them */
+    jsonout_key(&w, "ref");
+    jsonout_string(&w, f->ref, key_shown_len(f->ref, strlen(f->ref)));
+    put_name(&w, "owner", shown(s, 1, ref_is_senders(f->kind) ? f->from : f->to));
     put_place(&w, "reply", f->at, m->at.file, m->at.line, m->id);
+    put_secret_print(s, &w, long_forms);
     hand_over_span(s, &w);
 }
 
@@ -1151,7 +1188,9 @@ static void hand_over_sent(struct iacp_stream *s, const struct message *m, const
     struct jsonout w;
     begin_span(s, &w);
     put_name(&w, "from", shown(s, 0, f->from));
+    bool long_forms = put_form_len(&w, "key", s->own.text, s->own.len);
     put_place(&w, "sent", f->at, m->at.file, m->at.line, m->id);
+    put_secret_print(s, &w, long_forms);
     hand_over_span(s, &w);
 }
 
@@ -1738,6 +1777,17 @@ static void read_clock(struct iacp_stream *s, const struct message *m, struct fi
 
 /* ---- the interface ---- */
 
+/* What a span says of the secret its long forms were made under: the first 8 bytes, in hex, of
+ * a digest under it, which tells secrets apart and gives nothing of one away. */
+static void secret_print(const struct siphash_key *secret, char print[SECRET_PRINT_LEN + 1])
+{
+    static const char text[] = "acp-tools spans";
+    unsigned char digest[SIPHASH_128_BYTES];
+    siphash128(secret, text, sizeof text - 1, digest);
+    for (size_t i = 0; i < SECRET_PRINT_LEN / 2; i++)
+        snprintf(print + 2 * i, 3, "%02x", digest[i]);
+}
+
 static struct stream *iacp_stream_new(const struct engine_config *cfg, conversation_done_fn done,
                                       void *ctx)
 {
@@ -1745,7 +1795,11 @@ static struct stream *iacp_stream_new(const struct engine_config *cfg, conversat
     s->cfg = cfg;
     s->done = done;
     s->ctx = ctx;
-    key_secret_draw(&s->secret);
+    if (cfg->span_secret)
+        s->secret = *cfg->span_secret;
+    else
+        key_secret_draw(&s->secret);
+    secret_print(&s->secret, s->secret_print);
     clock_init(&s->clock, &(struct clock_config){
                               .step = cfg->heartbeat_period,
                               .skew = cfg->clock_skew,

@@ -17,11 +17,11 @@ struct diag_sink;
 
 struct merge_ops {
     struct span_merge *(*open)(const struct engine_config *cfg);
-    /* Pass 1: a record (a JSON object) the input-th file held, the ordinal-th read: 1 when it is
-     * a summary of its dialect with a span (kept), 0 when it is not its dialect's, -1 with *why
-     * when it is but its span cannot be read. */
+    /* Pass 1: a record (a JSON object, at at) the input-th file held, the ordinal-th read: 1 when
+     * it is a summary of its dialect with a span (kept), 0 when it is not its dialect's, -1 with
+     * *why when it is but its span cannot be read. */
     int (*collect)(struct span_merge *m, const json_t *record, size_t input, unsigned long ordinal,
-                   const char **why);
+                   const struct diag_where *at, const char **why);
     /* Between the passes: reports what spans partitions through sink. */
     void (*settle)(struct span_merge *m, struct diag_sink *sink);
     /* Pass 2: the ordinal-th record, given what settle blamed on it (issues, outcome). */
