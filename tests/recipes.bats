@@ -614,7 +614,7 @@ RECIPE
     cmp "$BATS_TEST_TMPDIR/replayed" "$sent" || fail "the replay is not the capture"
 }
 
-@test "README: partitions on NATS JetStream: the server of partitions.conf, the stream, a consumer into acp-validate --partition" {
+@test "README: partitions on NATS JetStream: the server of partitions.conf, the stream, a consumer into acp-validate --partition, consumers into acp-trace merged" {
     NATS_SERVER=$(command -v nats-server || command -v /usr/sbin/nats-server) ||
         skip "needs nats-server (Debian: nats-server)"
     [ -x "$ACP_BUILD/tests/jetstream-lines" ] || skip "needs libnats-dev (scripts/deps installs it)"
@@ -645,6 +645,22 @@ RECIPE
     diff <(jq -r '[.code, .id] | @tsv' <<<"$stderr" | sort) \
         <(acp-validate --partition=2/5 --diagnostics=json "$WORLD/capture.jsonl" 2>&1 >/dev/null | jq -r '[.code, .id] | @tsv' | sort)
     [ "$(jq -s 'map(select(.type == "diagnostic")) | length' <<<"$stderr")" -gt 0 ]
+    # a consumer a partition into acp-trace, the partition's as printed, then the reduce
+    od -An -N16 -tx1 /dev/urandom | tr -d ' \n' >"$WORLD/span.key"
+    local k
+    for k in 0 2 3 4; do
+        (cd "$WORLD" && nats sub "colony.part.$k.>" --all --raw |
+            acp-trace --wall-clock --partition=$((k + 1))/5 --span-secret=span.key >part$((k + 1)).jsonl) 2>/dev/null ||
+            true # findings
+    done
+    recipe <<'RECIPE'
+nats sub 'colony.part.1.>' --all --raw | acp-trace --wall-clock --partition=2/5 --span-secret=span.key > part2.jsonl
+acp-trace --merge part?.jsonl > conversations.jsonl
+RECIPE
+    grep -q '"span"' "$WORLD/part2.jsonl" || fail "no spans in partition 2"
+    # the live partitions merged are the capture's conversations
+    diff <(jq -r 'select(.type == "conversation") | .conversation' "$WORLD/conversations.jsonl" | sort) \
+        <(acp-trace "$WORLD/capture.jsonl" 2>/dev/null | jq -r '.conversation' | sort)
 }
 
 # --- Kafka, with the stand-in for kcat ---
