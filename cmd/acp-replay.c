@@ -90,8 +90,8 @@ static const struct opt replay_options[] = {
 enum { MAX_RUN = 10000, MAX_RUN_BYTES = 64 * 1024 * 1024 };
 
 struct held {
-    json_t *root;
-    char *raw; /* the record as it came */
+    json_t *root; /* its tree, where a rewrite or the live agent's check needs one; else NULL */
+    char *raw;    /* the record as it came */
     size_t len;
     enum protocol proto;
     struct diag_where at;
@@ -541,12 +541,19 @@ static void set_send_time(struct replay *r, json_t *msg, enum protocol proto, do
         d->set_time(msg, r->wall_base + (now - r->mono_base));
 }
 
+/* Whether a message is sent otherwise than as it came, or checked against the live agent: read
+ * as a tree. Otherwise its text goes as it is, and no tree is made. */
+static bool needs_tree(const struct replay *r)
+{
+    return r->rewrite_ts || r->rewrite_ids || r->check;
+}
+
 /* The text of a message as it goes out: as it came, or rewritten (ids, time). */
 static void prepare(struct replay *r, const struct held *m, double now, json_t **sent)
 {
     sb_reset(&r->out);
     *sent = NULL;
-    if (!r->rewrite_ts && !r->rewrite_ids && !r->check) {
+    if (!needs_tree(r)) {
         sb_add(&r->out, m->raw, m->len);
         sb_addc(&r->out, '\n');
         return;
@@ -605,11 +612,15 @@ static void send_at(struct replay *r, struct filter *f, const struct held *m, do
         filter_unused(f, 1);
         return;
     }
-    if (!wait_until(r, f, due, lockstep)) {
-        filter_unused(f, 1);
-        return;
+    /* Nothing to wait for (a message due already, at --topspeed every one) and no live agent to
+     * watch: the clock read above stands, one read a message (a tenth of --topspeed's time). */
+    if (due > now || r->check) {
+        if (!wait_until(r, f, due, lockstep)) {
+            filter_unused(f, 1);
+            return;
+        }
+        now = clock_monotonic();
     }
-    now = clock_monotonic();
     json_t *sent;
     prepare(r, m, now, &sent);
     if (!deliver(r, f)) {
@@ -659,9 +670,9 @@ static void flush_run(struct replay *r, struct filter *f, bool burst)
     release_run(r);
 }
 
-static struct held held_of(const struct message *m)
+static struct held held_of(const struct replay *r, const struct message *m)
 {
-    return (struct held){.root = message_tree(m),
+    return (struct held){.root = needs_tree(r) ? message_tree(m) : NULL,
                          .raw = (char *)m->rec->text,
                          .len = m->rec->raw_len,
                          .proto = m->proto,
@@ -681,7 +692,7 @@ static void hold(struct replay *r, struct filter *f, const struct message *m, do
         run->overflowed = false;
     run->second = second;
     if (run->overflowed) {
-        struct held h = held_of(m);
+        struct held h = held_of(r, m);
         send_at(r, f, &h, second, 0, NULL);
         return;
     }
@@ -689,11 +700,12 @@ static void hold(struct replay *r, struct filter *f, const struct message *m, do
         run->cap = run->cap ? 2 * run->cap : 64;
         run->items = xrealloc(run->items, run->cap * sizeof *run->items);
     }
-    run->items[run->count++] = (struct held){.root = json_incref(message_tree(m)),
-                                             .raw = xstrndup(m->rec->text, m->rec->raw_len),
-                                             .len = m->rec->raw_len,
-                                             .proto = m->proto,
-                                             .at = m->at};
+    run->items[run->count++] =
+        (struct held){.root = needs_tree(r) ? json_incref(message_tree(m)) : NULL,
+                      .raw = xstrndup(m->rec->text, m->rec->raw_len),
+                      .len = m->rec->raw_len,
+                      .proto = m->proto,
+                      .at = m->at};
     run->bytes += m->rec->raw_len;
     if (run->count >= MAX_RUN || run->bytes >= MAX_RUN_BYTES) {
         flush_run(r, f, true);
@@ -733,7 +745,7 @@ static void agent_message(struct replay *r, struct filter *f, struct message *m,
     case ROLE_TO_AGENT:
         break;
     }
-    struct held h = held_of(m);
+    struct held h = held_of(r, m);
     if (m->capture.present) { /* a capture's record: the message it holds goes, not the record */
         sb_reset(&r->own);
         message_own_text(m, &r->own);
@@ -768,11 +780,8 @@ static enum verdict replay_message(void *ctx, struct filter *f, struct message *
     r->pass_messages++;
     double t = 0;
     bool whole = false;
-    bool has_time = schedule_message_time(message_tree(m), m->proto, &t, &whole);
-    if (!has_time && !isnan(m->capture.time)) { /* a capture's record says when it was read */
-        t = m->capture.time;
-        has_time = true;
-    }
+    /* read through the view (a capture's record says when, where the message does not) */
+    bool has_time = schedule_view_time(m, &t, &whole);
     if (!has_time && needs_time(r)) {
         report_no_time(f, m);
         return VERDICT_WRITTEN;
@@ -785,7 +794,7 @@ static enum verdict replay_message(void *ctx, struct filter *f, struct message *
         hold(r, f, m, t);
     } else {
         flush_run(r, f, false);
-        struct held h = held_of(m);
+        struct held h = held_of(r, m);
         send_at(r, f, &h, t, 0, NULL);
     }
     if (r->ended)

@@ -87,7 +87,7 @@ struct dialect {
     /* When the message was sent, in unix seconds; false when it does not say, in a form the
      * dialect reads. whole_second: the time was given in whole seconds (IACP's ts), so that a
      * message of the same second may come before it. */
-    bool (*time)(const struct jv *view, double *t);
+    bool (*time)(const struct jv *view, double *t, bool *whole_second);
     bool (*time_tree)(const json_t *root, double *t, bool *whole_second);
     /* Whether the message's time is a number beyond any era (an error of its own). */
     bool (*beyond_era)(const json_t *root);

@@ -448,6 +448,12 @@ void fipa_check_in_stream(const struct message *m, const struct fipa_rules *rule
 
 /* ---- the dialect ---- */
 
+static bool fipa_time(const struct jv *view, double *t, bool *whole_second)
+{
+    *whole_second = false;
+    return fipa_message_time_jv(view, t);
+}
+
 static bool fipa_time_tree(const json_t *root, double *t, bool *whole_second)
 {
     *whole_second = false;
@@ -535,7 +541,7 @@ const struct dialect dialect_fipa = {
     .agent_name = fipa_agent_name_jv,
     .agent_name_tree = fipa_agent_name,
     .act_name = fipa_act_name_of,
-    .time = fipa_message_time_jv,
+    .time = fipa_time,
     .time_tree = fipa_time_tree,
     .beyond_era = fipa_beyond_era,
     .set_time = fipa_set_time,

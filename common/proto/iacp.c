@@ -253,11 +253,11 @@ static bool ts_time(double v, double *t, bool *whole_second)
     return true;
 }
 
-static bool iacp_time(const struct jv *view, double *t)
+static bool iacp_time(const struct jv *view, double *t, bool *whole_second)
 {
-    bool whole_second;
+    *whole_second = false;
     const struct jv *ts = jv_object_get(view, "ts");
-    return jv_is_number(ts) && ts_time(jv_number_value(ts), t, &whole_second);
+    return jv_is_number(ts) && ts_time(jv_number_value(ts), t, whole_second);
 }
 
 static bool iacp_time_tree(const json_t *root, double *t, bool *whole_second)

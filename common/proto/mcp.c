@@ -111,10 +111,11 @@ static const char *mcp_act_name(const struct jv *view)
 }
 
 /* A message carries no time: a capture's record does. */
-static bool mcp_time(const struct jv *view, double *t)
+static bool mcp_time(const struct jv *view, double *t, bool *whole_second)
 {
     (void)view;
     (void)t;
+    *whole_second = false;
     return false;
 }
 

@@ -14,10 +14,11 @@ bool schedule_message_time(const json_t *root, enum protocol proto, double *t, b
     return d && d->time_tree(root, t, whole_second);
 }
 
-bool schedule_view_time(const struct message *m, double *t)
+bool schedule_view_time(const struct message *m, double *t, bool *whole_second)
 {
     const struct dialect *d = message_dialect(m);
-    if (d && d->time(m->view, t))
+    *whole_second = false;
+    if (d && d->time(m->view, t, whole_second))
         return true;
     if (!m->capture.present || !isfinite(m->capture.time))
         return false;

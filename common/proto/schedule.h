@@ -46,8 +46,8 @@ struct schedule {
  * time. */
 bool schedule_message_time(const json_t *root, enum protocol proto, double *t, bool *whole_second);
 /* The same time of a message read through its view (m->view), without a tree; where it says
- * none, its capture record's. */
-bool schedule_view_time(const struct message *m, double *t);
+ * none, its capture record's (not in whole seconds). */
+bool schedule_view_time(const struct message *m, double *t, bool *whole_second);
 
 /* Whether the message has an IACP ts above 10^14 (iacp-ts-range), no time of this era:
  * schedule_message_time finds no time in it, since the wait for it would never end. */

@@ -287,7 +287,8 @@ static const struct jv *receivers(const struct message *m, const struct dialect 
 static void note_conversation(struct trace_diagram *t, const char *conversation,
                               struct diagram_message *dm, size_t first)
 {
-    if (!schedule_view_time(t->now, &dm->time))
+    bool whole_second;
+    if (!schedule_view_time(t->now, &dm->time, &whole_second))
         dm->time = NAN;
     if (!conversation)
         return;

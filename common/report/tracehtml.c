@@ -516,7 +516,8 @@ void trace_html_begin(struct trace_html *h, const struct message *m)
     if (m->at.file)
         note_capture(h, m->at.file);
     double t;
-    if (schedule_view_time(m, &t) && isfinite(t)) {
+    bool whole_second;
+    if (schedule_view_time(m, &t, &whole_second) && isfinite(t)) {
         h->first_time = isnan(h->first_time) ? t : fmin(h->first_time, t);
         h->last_time = isnan(h->last_time) ? t : fmax(h->last_time, t);
     }

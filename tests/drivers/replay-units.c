@@ -83,15 +83,16 @@ static void schedules(void)
 /* Both readings of a message's time, from its tree and from its view, are t (NAN: none). */
 static void time_both_ways(json_t *root, enum protocol proto, double want, const char *what)
 {
-    double t = NAN, v = NAN;
-    bool whole;
+        double t = NAN, v = NAN;
+    bool whole, view_whole;
     bool has = schedule_message_time(root, proto, &t, &whole);
     struct message m;
     message_init(&m, NULL, json_incref(root), proto == PROTO_FIPA ? CHOOSE_FIPA : CHOOSE_IACP);
-    bool view_has = schedule_view_time(&m, &v);
+        bool view_has = schedule_view_time(&m, &v, &view_whole);
     message_clear(&m);
-    check(isnan(want) ? !has && !view_has : has && view_has && t == want && v == want, what,
-          view_has ? v : NAN, want);
+    check(isnan(want) ? !has && !view_has
+                      : has && view_has && t == want && v == want && whole == view_whole,
+          what, view_has ? v : NAN, want);
 }
 
 static void message_times(void)
