@@ -118,6 +118,7 @@ struct trace {
     const struct engine_config *engine_config;
     enum engine_digest digest; /* --jobs: workers digest the messages for the stream checks */
     struct trace_stats *stats;
+    bool counting; /* the statistics are written (stats, report, html): kept as the run goes */
     struct filter *filter; /* the run, for the engine's callback to write to */
     struct strbuf out;
     struct strbuf session; /* a capture's session as --follow names it */
@@ -342,7 +343,7 @@ static void observe_finding(void *ctx, const struct diag_finding *f)
      * reported by every shard, and counted by shard 1. */
     if (!t->inside && t->shard > 1)
         return;
-    if (!t->follow)
+    if (!t->follow && t->counting)
         trace_stats_finding(t->stats, f->code);
     else if (f->severity == SEV_ERROR && shown_now(t, f))
         t->follow_errors = true; /* an error about a file or the run is the run's */
@@ -418,7 +419,7 @@ static void show_followed_findings(struct trace *t, const struct conversation_su
 {
     if (!s->findings)
         return;
-    for (size_t i = 0; i < s->findings->n; i++)
+    for (size_t i = 0; t->counting && i < s->findings->n; i++)
         trace_stats_finding(t->stats, s->findings->v[i].code);
     findings_print(filter_sink(t->filter), s->findings);
     t->follow_errors = t->follow_errors || s->findings->errors;
@@ -439,7 +440,8 @@ static void summary_done(void *ctx, const struct conversation_summary *s)
     if (!followed(t, s->conversation))
         return;
     const char *outcome = trace_outcome(s);
-    trace_stats_conversation(t->stats, s, outcome);
+    if (t->counting)
+        trace_stats_conversation(t->stats, s, outcome);
     if (t->diagram)
         trace_diagram_outcome(t->diagram, s, outcome);
     if (t->follow)
@@ -484,7 +486,7 @@ static enum verdict trace_message(void *ctx, struct filter *f, struct message *m
     note_conversation(t, as);
     if (conversation != ENGINE_ELSEWHERE && followed(t, as)) {
         const char *kind = message_act(m), *sender = message_sender(m);
-        if (!kind_hidden(t, kind))
+        if (t->counting && !kind_hidden(t, kind))
             trace_stats_message(t->stats, kind, sender);
         if (t->format == FORMAT_MESSAGES)
             write_record(f, m->rec);
@@ -768,6 +770,7 @@ int main(int argc, char **argv)
     opts.engine.partitions = t.partitions;
     opts.engine.span_secret = t.span_secret_given ? &t.span_secret : NULL;
     t.stats = trace_stats_new(t.by_agent, opts.engine.max_open);
+    t.counting = t.format == FORMAT_STATS || t.format == FORMAT_REPORT || t.format == FORMAT_HTML;
     t.observer = (struct diag_observer){.notify = observe_finding, .ctx = &t};
     int status;
     if (t.merge_spans) {

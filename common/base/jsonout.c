@@ -23,10 +23,13 @@ static inline void put(struct strbuf *sb, char c)
     sb->buf[sb->len] = '\0';
 }
 
+static unsigned plain_classes(unsigned flags);
+
 void jsonout_init(struct jsonout *w, struct strbuf *sb, unsigned flags)
 {
     w->sb = sb;
     w->flags = flags;
+    w->plain = plain_classes(flags);
     w->start = sb->len;
 }
 
@@ -122,7 +125,7 @@ static unsigned plain_classes(unsigned flags)
 }
 
 /* The length of the run at p that goes out as it is. */
-static size_t plain_run(const unsigned char *p, size_t len, unsigned plain)
+static inline size_t plain_run(const unsigned char *p, size_t len, unsigned plain)
 {
     size_t i = 0;
     while (i < len && (plain >> byte_class[p[i]]) & 1)
@@ -195,7 +198,7 @@ static size_t add_special(struct jsonout *w, const unsigned char *p, size_t avai
 /* The characters of a string, without its quotes. */
 static void add_chars(struct jsonout *w, const unsigned char *p, size_t len)
 {
-    unsigned plain = plain_classes(w->flags);
+    unsigned plain = w->plain;
     for (size_t i = 0; i < len;) {
         size_t run = plain_run(p + i, len - i, plain);
         sb_add(w->sb, p + i, run);
@@ -211,7 +214,7 @@ static void add_string(struct jsonout *w, const char *s, size_t len)
     struct strbuf *sb = w->sb;
     room(sb, len + 2);
     sb->buf[sb->len++] = '"';
-    size_t i = plain_run(p, len, plain_classes(w->flags));
+    size_t i = plain_run(p, len, w->plain);
     memcpy(sb->buf + sb->len, p, i); /* most strings: all of it, in the room grown above */
     sb->len += i;
     if (i < len) {
@@ -262,6 +265,18 @@ void jsonout_key(struct jsonout *w, const char *key)
     add_string(w, key, strlen(key));
     room(w->sb, 1);
     put(w->sb, ':');
+}
+
+void jsonout_key_literal(struct jsonout *w, const char *key, size_t len)
+{
+    separate(w);
+    struct strbuf *sb = w->sb;
+    room(sb, len + 3);
+    sb->buf[sb->len++] = '"';
+    memcpy(sb->buf + sb->len, key, len);
+    sb->len += len;
+    sb->buf[sb->len++] = '"';
+    put(sb, ':');
 }
 
 void jsonout_string(struct jsonout *w, const char *s, size_t len)
@@ -442,7 +457,7 @@ static bool is_json_space(unsigned char c)
  * escape; returns where it ends. Its escapes are copied as they are. */
 static size_t copy_text_string(struct jsonout *w, const unsigned char *text, size_t i, size_t end)
 {
-    unsigned plain = plain_classes(w->flags);
+    unsigned plain = w->plain;
     sb_addc(w->sb, '"');
     i++;
     while (i < end) {

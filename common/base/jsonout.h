@@ -32,7 +32,8 @@ enum {
 struct jsonout {
     struct strbuf *sb;
     unsigned flags;
-    size_t start; /* where this writer's document starts in sb */
+    unsigned plain; /* the classes of bytes that go out as they are under flags (jsonout.c) */
+    size_t start;   /* where this writer's document starts in sb */
 };
 
 /* Starts a document at the end of sb (which may already hold earlier lines). */
@@ -44,6 +45,10 @@ void jsonout_begin_array(struct jsonout *w);
 void jsonout_end_array(struct jsonout *w);
 /* The name of the next member of the object being written; its value follows. */
 void jsonout_key(struct jsonout *w, const char *key);
+/* A key that is a literal of ours in plain printable ASCII (no '"', '\\', '<', '>' or '&'),
+ * written as it is: for the writers of many objects of fixed keys (a summary a conversation). */
+void jsonout_key_literal(struct jsonout *w, const char *key, size_t len);
+#define JSONOUT_KEY(w, literal) jsonout_key_literal((w), "" literal, sizeof(literal) - 1)
 
 void jsonout_string(struct jsonout *w, const char *s, size_t len);
 /* A string written in pieces, so that a long one need not be in memory whole, or escaped whole:

@@ -39,19 +39,19 @@ static void put_issues(struct jsonout *w, const struct findings *f)
     for (size_t i = 0; f && i < f->n; i++) {
         const struct finding *x = &f->v[i];
         jsonout_begin_object(w);
-        jsonout_key(w, "code");
+        JSONOUT_KEY(w, "code");
         put_string(w, x->code);
-        jsonout_key(w, "severity");
+        JSONOUT_KEY(w, "severity");
         put_string(w, x->severity == SEV_ERROR ? "error" : "warning");
-        jsonout_key(w, "file");
+        JSONOUT_KEY(w, "file");
         put_string(w, x->file);
-        jsonout_key(w, "line");
+        JSONOUT_KEY(w, "line");
         put_line(w, x->line);
-        jsonout_key(w, "related_file");
+        JSONOUT_KEY(w, "related_file");
         put_string(w, x->related_file);
-        jsonout_key(w, "related_line");
+        JSONOUT_KEY(w, "related_line");
         put_line(w, x->related_line);
-        jsonout_key(w, "message");
+        JSONOUT_KEY(w, "message");
         put_string(w, x->message);
         jsonout_end_object(w);
     }
@@ -65,14 +65,14 @@ static void put_duplicate(struct jsonout *w, const struct duplicate_execution *d
         return;
     }
     jsonout_begin_object(w);
-    jsonout_key(w, "node");
+    JSONOUT_KEY(w, "node");
     put_string(w, d->node);
-    jsonout_key(w, "assigns");
+    JSONOUT_KEY(w, "assigns");
     jsonout_begin_array(w);
     put_string(w, d->assigns[0]);
     put_string(w, d->assigns[1]);
     jsonout_end_array(w);
-    jsonout_key(w, "foragers");
+    JSONOUT_KEY(w, "foragers");
     jsonout_begin_array(w);
     put_string(w, d->foragers[0]);
     put_string(w, d->foragers[1]);
@@ -86,63 +86,63 @@ void trace_summary_write(const struct conversation_summary *s, const char *outco
     struct jsonout w;
     jsonout_init(&w, out, JSONOUT_TERMINAL);
     jsonout_begin_object(&w);
-    jsonout_key(&w, "type");
+    JSONOUT_KEY(&w, "type");
     put_string(&w, "conversation");
-    jsonout_key(&w, "conversation");
+    JSONOUT_KEY(&w, "conversation");
     put_string(&w, s->conversation);
-    jsonout_key(&w, "protocol");
+    JSONOUT_KEY(&w, "protocol");
     put_string(&w, s->protocol);
     if (s->method) { /* a conversation of one request: what it asked, of what, and the error */
-        jsonout_key(&w, "method");
+        JSONOUT_KEY(&w, "method");
         put_string(&w, s->method);
-        jsonout_key(&w, "subject");
+        JSONOUT_KEY(&w, "subject");
         put_string(&w, s->subject);
-        jsonout_key(&w, "error_code");
+        JSONOUT_KEY(&w, "error_code");
         if (s->has_error_code)
             jsonout_integer(&w, (json_int_t)s->error_code);
         else
             jsonout_null(&w);
     }
-    jsonout_key(&w, "initiator");
+    JSONOUT_KEY(&w, "initiator");
     put_string(&w, s->initiator);
-    jsonout_key(&w, "participants");
+    JSONOUT_KEY(&w, "participants");
     jsonout_begin_array(&w);
     for (size_t i = 0; i < s->nparticipants; i++)
         put_string(&w, s->participants[i]);
     jsonout_end_array(&w);
-    jsonout_key(&w, "messages");
+    JSONOUT_KEY(&w, "messages");
     jsonout_integer(&w, (json_int_t)s->messages);
-    jsonout_key(&w, "file");
+    JSONOUT_KEY(&w, "file");
     put_string(&w, s->first_file);
-    jsonout_key(&w, "first_line");
+    JSONOUT_KEY(&w, "first_line");
     put_line(&w, s->first_line);
-    jsonout_key(&w, "last_file");
+    JSONOUT_KEY(&w, "last_file");
     put_string(&w, s->last_file);
-    jsonout_key(&w, "last_line");
+    JSONOUT_KEY(&w, "last_line");
     put_line(&w, s->last_line);
-    jsonout_key(&w, "start");
+    JSONOUT_KEY(&w, "start");
     put_time(&w, s->started);
-    jsonout_key(&w, "end");
+    JSONOUT_KEY(&w, "end");
     put_time(&w, s->ended);
-    jsonout_key(&w, "duration");
+    JSONOUT_KEY(&w, "duration");
     jsonout_number(&w, time_elapsed(s->ended, s->started));
-    jsonout_key(&w, "latency");
+    JSONOUT_KEY(&w, "latency");
     jsonout_begin_object(&w);
     for (size_t i = 0; i < s->nlatency; i++) {
         jsonout_key(&w, s->latency[i].name);
         jsonout_number(&w, s->latency[i].seconds);
     }
     jsonout_end_object(&w);
-    jsonout_key(&w, "outcome");
+    JSONOUT_KEY(&w, "outcome");
     put_string(&w, outcome);
-    jsonout_key(&w, "duplicate");
+    JSONOUT_KEY(&w, "duplicate");
     put_duplicate(&w, s->duplicate);
-    jsonout_key(&w, "issues");
+    JSONOUT_KEY(&w, "issues");
     put_issues(&w, s->findings);
-    jsonout_key(&w, "issues_omitted");
+    JSONOUT_KEY(&w, "issues_omitted");
     jsonout_integer(&w, s->findings ? (json_int_t)s->findings->omitted : 0);
     if (s->span) { /* last, so that acp-trace --merge leaves it out as it writes the rest */
-        jsonout_key(&w, "span");
+        JSONOUT_KEY(&w, "span");
         jsonout_text(&w, s->span, strlen(s->span));
     }
     jsonout_end_object(&w);
@@ -154,9 +154,9 @@ void trace_span_write(const struct conversation_summary *s, struct strbuf *out)
     struct jsonout w;
     jsonout_init(&w, out, JSONOUT_TERMINAL);
     jsonout_begin_object(&w);
-    jsonout_key(&w, "type");
+    JSONOUT_KEY(&w, "type");
     put_string(&w, "span");
-    jsonout_key(&w, "span");
+    JSONOUT_KEY(&w, "span");
     jsonout_text(&w, s->span, strlen(s->span));
     jsonout_end_object(&w);
     sb_addc(out, '\n');
