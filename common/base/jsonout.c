@@ -267,6 +267,14 @@ void jsonout_key(struct jsonout *w, const char *key)
     put(w->sb, ':');
 }
 
+void jsonout_string_or_null(struct jsonout *w, const char *s)
+{
+    if (s)
+        jsonout_string(w, s, strlen(s));
+    else
+        jsonout_null(w);
+}
+
 void jsonout_key_literal(struct jsonout *w, const char *key, size_t len)
 {
     separate(w);

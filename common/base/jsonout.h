@@ -51,6 +51,8 @@ void jsonout_key_literal(struct jsonout *w, const char *key, size_t len);
 #define JSONOUT_KEY(w, literal) jsonout_key_literal((w), "" literal, sizeof(literal) - 1)
 
 void jsonout_string(struct jsonout *w, const char *s, size_t len);
+/* A NUL-terminated string, or null for NULL. */
+void jsonout_string_or_null(struct jsonout *w, const char *s);
 /* A string written in pieces, so that a long one need not be in memory whole, or escaped whole:
  * open, parts, close. A part should end where a character does (a character cut in two is
  * written as two invalid sequences). Between parts the buffer may be given away; after the close,

@@ -8,10 +8,13 @@
 #include "base/util.h"
 
 enum severity { SEV_WARNING, SEV_ERROR };
+
+/* The display name of standard input, as findings and summaries name its file. */
+#define DIAG_STANDARD_INPUT "<stdin>"
 enum diag_format { DIAG_TEXT, DIAG_JSON };
 
 struct diag_where {
-    const char *file;           /* display name; "<stdin>" for standard input */
+    const char *file;           /* display name; DIAG_STANDARD_INPUT for standard input */
     unsigned long line;         /* 1-based; 0 for a problem with the whole file */
     unsigned long column;       /* 1-based byte column; 0 when unknown */
     const char *id;             /* the message's IACP id or FIPA reply_with, or NULL */

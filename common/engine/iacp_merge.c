@@ -20,6 +20,7 @@
 #include "base/arena.h"
 #include "base/keyform.h"
 #include "base/util.h"
+#include "diag/diag.h"
 #include "diag/findings.h"
 
 /* A message a span names. */
@@ -306,9 +307,6 @@ static int iacp_merge_collect(struct span_merge *m, const json_t *record, size_t
 
 /* ---- one order over the partitions ---- */
 
-/* Standard input's display name (diag.h). */
-static const char STANDARD_INPUT[] = "<stdin>";
-
 /* Whether the lines of two messages count in one stream: those of one input, and those of one
  * file on disk that the partitions all read (a capture split by --partition). A bus's partitions
  * come on standard input, each its own stream. */
@@ -316,7 +314,7 @@ static bool lines_comparable(const struct moment *x, size_t x_input, const struc
                              size_t y_input)
 {
     return x_input == y_input ||
-           (strcmp(x->file, y->file) == 0 && strcmp(x->file, STANDARD_INPUT) != 0);
+           (strcmp(x->file, y->file) == 0 && strcmp(x->file, DIAG_STANDARD_INPUT) != 0);
 }
 
 /* Whether x came before y for certain: by line where lines count in one stream, else by time;
@@ -399,7 +397,7 @@ static int by_sequence(const void *a, const void *b)
 static bool one_file(const struct event *ev, size_t n)
 {
     for (size_t i = 0; i < n; i++)
-        if (strcmp(ev[i].when->file, STANDARD_INPUT) == 0 ||
+        if (strcmp(ev[i].when->file, DIAG_STANDARD_INPUT) == 0 ||
             strcmp(ev[i].when->file, ev[0].when->file) != 0)
             return false;
     return true;

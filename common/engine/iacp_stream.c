@@ -672,10 +672,7 @@ static void note_left(struct iacp_stream *s, struct conv *c, const char *how)
 static void put_name(struct jsonout *w, const char *key, const char *name)
 {
     jsonout_key(w, key);
-    if (name)
-        jsonout_string(w, name, strlen(name));
-    else
-        jsonout_null(w);
+    jsonout_string_or_null(w, name);
 }
 
 /* A message a span names: {at, file, line, id}; null for none (line 0). */
@@ -702,9 +699,6 @@ static void put_moment(struct jsonout *w, const char *key, const struct moment *
     put_place(w, key, at->at, at->file, at->line, at->id);
 }
 
-/* A run's span (iacp_merge.c reads it): its node, the queen's ts of its assign and the message
- * times of the assign, the first accept and its leaving the node's runs; NULL when it has none.
- * The names are as the summary shows them. */
 /* A name or key as it is remembered (keyform.h), which is how the merge compares it: a long
  * one's digest form with its byte 0xff written '#' (no name or key kept as it is is as long as
  * a form with a digest, so none reads as one). True for a long one. */
@@ -740,15 +734,31 @@ static void put_secret_print(struct iacp_stream *s, struct jsonout *w, bool long
         put_name(w, "digests", s->secret_print);
 }
 
+static void begin_span(struct iacp_stream *s, struct jsonout *w)
+{
+    sb_reset(&s->span);
+    jsonout_init(w, &s->span, JSONOUT_TERMINAL);
+    jsonout_begin_object(w);
+}
+
+/* Hands over a span of no conversation. */
+static void hand_over_span(struct iacp_stream *s, struct jsonout *w)
+{
+    jsonout_end_object(w);
+    const struct conversation_summary summary = {.proto = PROTO_IACP, .span = s->span.buf};
+    s->done(s->ctx, &summary);
+}
+
+/* A run's span (iacp_merge.c reads it): its node, key and forager in the forms they are compared
+ * in, the queen's ts of its assign, and the messages of its assign, first accept, leaving the
+ * node's runs and ending; NULL when it has none. */
 static const char *span_of(struct iacp_stream *s, const struct conv *c)
 {
     if (!spans(s, c))
         return NULL;
     const struct story *st = c->story;
     struct jsonout w;
-    sb_reset(&s->span);
-    jsonout_init(&w, &s->span, JSONOUT_TERMINAL);
-    jsonout_begin_object(&w);
+    begin_span(s, &w);
     bool long_forms = put_form(&w, "node", conv_node(c));
     long_forms |= put_form(&w, "key", c->key);
     jsonout_key(&w, "id");
@@ -1143,22 +1153,6 @@ static void read_fields(struct iacp_stream *s, const struct iacp_digest *d, stru
         s->ref = remembered(s, d->text + d->own_len + 1, d->ref_len, d->ref_hash, &s->ref_form);
 }
 
-/* Records the id; reports its reuse by the same sender. Returns false for a reused id. */
-static void begin_span(struct iacp_stream *s, struct jsonout *w)
-{
-    sb_reset(&s->span);
-    jsonout_init(w, &s->span, JSONOUT_TERMINAL);
-    jsonout_begin_object(w);
-}
-
-/* Hands over a span of no conversation. */
-static void hand_over_span(struct iacp_stream *s, struct jsonout *w)
-{
-    jsonout_end_object(w);
-    const struct conversation_summary summary = {.proto = PROTO_IACP, .span = s->span.buf};
-    s->done(s->ctx, &summary);
-}
-
 /* In a partition, a reply whose ref names no message of the partition: its span, for
  * acp-trace --merge to find the conversation it names in another partition, or none. */
 static void hand_over_reply(struct iacp_stream *s, const struct message *m, const struct fields *f)
@@ -1194,6 +1188,7 @@ static void hand_over_sent(struct iacp_stream *s, const struct message *m, const
     hand_over_span(s, &w);
 }
 
+/* Records the id; reports its reuse by the same sender. Returns false for a reused id. */
 static bool note_id(struct iacp_stream *s, const struct message *m, const struct fields *f,
                     struct diag_sink *sink)
 {

@@ -8,6 +8,7 @@
 #include "base/jsonout.h"
 #include "base/list.h"
 #include "base/strmap.h"
+#include "diag/diag.h"
 #include "live/answers.h"
 #include "proto/dialect.h"
 #include "proto/jsonrpc.h"
@@ -71,7 +72,7 @@ static void place_set(struct place *p, const struct diag_where *at)
 {
     free(p->file);
     free(p->id);
-    p->file = xstrdup(at->file ? at->file : "<stdin>");
+    p->file = xstrdup(at->file ? at->file : DIAG_STANDARD_INPUT);
     p->line = at->line;
     p->id = at->id ? xstrdup(at->id) : NULL;
 }

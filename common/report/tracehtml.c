@@ -244,19 +244,11 @@ static void put_long_string(const char *text, size_t len, const struct diagram_f
     jsonout_string_close(&w);
 }
 
-static void put_string(struct jsonout *w, const char *s)
-{
-    if (s)
-        jsonout_string(w, s, strlen(s));
-    else
-        jsonout_null(w);
-}
-
 /* A name: its index in the string table, or itself when long or the table is full. */
 static void put_name(struct trace_html *h, struct jsonout *w, const char *s)
 {
     if (!s || strlen(s) > STRING_SHARED_MAX) {
-        put_string(w, s);
+        jsonout_string_or_null(w, s);
         return;
     }
     uintptr_t index = (uintptr_t)strmap_get(h->string_index, s);
@@ -271,7 +263,7 @@ static void put_name(struct trace_html *h, struct jsonout *w, const char *s)
     if (index)
         jsonout_integer(w, (json_int_t)(index - 1));
     else
-        put_string(w, s);
+        jsonout_string_or_null(w, s);
 }
 
 /* ---- the page ---- */
@@ -330,7 +322,7 @@ static void write_row(struct trace_html *h, const struct conversation_summary *s
     struct jsonout w;
     json_start(&w, out);
     jsonout_begin_array(&w);
-    put_string(&w, s->conversation);
+    jsonout_string_or_null(&w, s->conversation);
     put_name(h, &w, s->protocol);
     put_name(h, &w, s->initiator);
     jsonout_begin_array(&w);
@@ -817,11 +809,11 @@ static void put_findings(struct jsonout *w, const struct findings *list)
         const struct finding *f = &list->v[i];
         jsonout_begin_object(w);
         jsonout_key(w, "code");
-        put_string(w, f->code);
+        jsonout_string_or_null(w, f->code);
         jsonout_key(w, "severity");
-        put_string(w, f->severity == SEV_ERROR ? "error" : "warning");
+        jsonout_string_or_null(w, f->severity == SEV_ERROR ? "error" : "warning");
         jsonout_key(w, "message");
-        put_string(w, f->message);
+        jsonout_string_or_null(w, f->message);
         jsonout_end_object(w);
     }
     jsonout_end_array(w);
@@ -936,7 +928,7 @@ static void write_captures(struct trace_html *h, struct strbuf *out)
     jsonout_key(&w, "files");
     jsonout_begin_array(&w);
     for (size_t i = 0; i < h->ncaptures; i++)
-        put_string(&w, h->captures[i]);
+        jsonout_string_or_null(&w, h->captures[i]);
     jsonout_end_array(&w);
     jsonout_key(&w, "more");
     jsonout_integer(&w, (json_int_t)h->more_captures);
@@ -960,9 +952,9 @@ static void write_diagnostics(struct trace_html *h, const struct diagram_flush *
         jsonout_begin_array(&w);
         put_name(h, &w, d->file);
         jsonout_integer(&w, (json_int_t)d->line);
-        put_string(&w, d->severity == SEV_ERROR ? "error" : "warning");
-        put_string(&w, d->code);
-        put_string(&w, d->message);
+        jsonout_string_or_null(&w, d->severity == SEV_ERROR ? "error" : "warning");
+        jsonout_string_or_null(&w, d->code);
+        jsonout_string_or_null(&w, d->message);
         if (d->row >= 0)
             jsonout_integer(&w, d->row);
         else
@@ -996,7 +988,7 @@ void trace_html_finish(struct trace_html *h, const struct trace_stats *stats,
     json_start(&w, out);
     jsonout_begin_array(&w);
     for (size_t i = 0; i < h->nstrings; i++)
-        put_string(&w, h->strings[i]);
+        jsonout_string_or_null(&w, h->strings[i]);
     jsonout_end_array(&w);
     h->strings_written = true;
     sb_adds(out, ",\n\"stats\":");

@@ -7,14 +7,6 @@
 #include "base/timeutil.h"
 #include "diag/findings.h"
 
-static void put_string(struct jsonout *w, const char *s)
-{
-    if (s)
-        jsonout_string(w, s, strlen(s));
-    else
-        jsonout_null(w);
-}
-
 static void put_time(struct jsonout *w, double t)
 {
     char buf[64];
@@ -40,19 +32,19 @@ static void put_issues(struct jsonout *w, const struct findings *f)
         const struct finding *x = &f->v[i];
         jsonout_begin_object(w);
         JSONOUT_KEY(w, "code");
-        put_string(w, x->code);
+        jsonout_string_or_null(w, x->code);
         JSONOUT_KEY(w, "severity");
-        put_string(w, x->severity == SEV_ERROR ? "error" : "warning");
+        jsonout_string_or_null(w, x->severity == SEV_ERROR ? "error" : "warning");
         JSONOUT_KEY(w, "file");
-        put_string(w, x->file);
+        jsonout_string_or_null(w, x->file);
         JSONOUT_KEY(w, "line");
         put_line(w, x->line);
         JSONOUT_KEY(w, "related_file");
-        put_string(w, x->related_file);
+        jsonout_string_or_null(w, x->related_file);
         JSONOUT_KEY(w, "related_line");
         put_line(w, x->related_line);
         JSONOUT_KEY(w, "message");
-        put_string(w, x->message);
+        jsonout_string_or_null(w, x->message);
         jsonout_end_object(w);
     }
     jsonout_end_array(w);
@@ -66,16 +58,16 @@ static void put_duplicate(struct jsonout *w, const struct duplicate_execution *d
     }
     jsonout_begin_object(w);
     JSONOUT_KEY(w, "node");
-    put_string(w, d->node);
+    jsonout_string_or_null(w, d->node);
     JSONOUT_KEY(w, "assigns");
     jsonout_begin_array(w);
-    put_string(w, d->assigns[0]);
-    put_string(w, d->assigns[1]);
+    jsonout_string_or_null(w, d->assigns[0]);
+    jsonout_string_or_null(w, d->assigns[1]);
     jsonout_end_array(w);
     JSONOUT_KEY(w, "foragers");
     jsonout_begin_array(w);
-    put_string(w, d->foragers[0]);
-    put_string(w, d->foragers[1]);
+    jsonout_string_or_null(w, d->foragers[0]);
+    jsonout_string_or_null(w, d->foragers[1]);
     jsonout_end_array(w);
     jsonout_end_object(w);
 }
@@ -87,16 +79,16 @@ void trace_summary_write(const struct conversation_summary *s, const char *outco
     jsonout_init(&w, out, JSONOUT_TERMINAL);
     jsonout_begin_object(&w);
     JSONOUT_KEY(&w, "type");
-    put_string(&w, "conversation");
+    jsonout_string_or_null(&w, "conversation");
     JSONOUT_KEY(&w, "conversation");
-    put_string(&w, s->conversation);
+    jsonout_string_or_null(&w, s->conversation);
     JSONOUT_KEY(&w, "protocol");
-    put_string(&w, s->protocol);
+    jsonout_string_or_null(&w, s->protocol);
     if (s->method) { /* a conversation of one request: what it asked, of what, and the error */
         JSONOUT_KEY(&w, "method");
-        put_string(&w, s->method);
+        jsonout_string_or_null(&w, s->method);
         JSONOUT_KEY(&w, "subject");
-        put_string(&w, s->subject);
+        jsonout_string_or_null(&w, s->subject);
         JSONOUT_KEY(&w, "error_code");
         if (s->has_error_code)
             jsonout_integer(&w, (json_int_t)s->error_code);
@@ -104,20 +96,20 @@ void trace_summary_write(const struct conversation_summary *s, const char *outco
             jsonout_null(&w);
     }
     JSONOUT_KEY(&w, "initiator");
-    put_string(&w, s->initiator);
+    jsonout_string_or_null(&w, s->initiator);
     JSONOUT_KEY(&w, "participants");
     jsonout_begin_array(&w);
     for (size_t i = 0; i < s->nparticipants; i++)
-        put_string(&w, s->participants[i]);
+        jsonout_string_or_null(&w, s->participants[i]);
     jsonout_end_array(&w);
     JSONOUT_KEY(&w, "messages");
     jsonout_integer(&w, (json_int_t)s->messages);
     JSONOUT_KEY(&w, "file");
-    put_string(&w, s->first_file);
+    jsonout_string_or_null(&w, s->first_file);
     JSONOUT_KEY(&w, "first_line");
     put_line(&w, s->first_line);
     JSONOUT_KEY(&w, "last_file");
-    put_string(&w, s->last_file);
+    jsonout_string_or_null(&w, s->last_file);
     JSONOUT_KEY(&w, "last_line");
     put_line(&w, s->last_line);
     JSONOUT_KEY(&w, "start");
@@ -134,7 +126,7 @@ void trace_summary_write(const struct conversation_summary *s, const char *outco
     }
     jsonout_end_object(&w);
     JSONOUT_KEY(&w, "outcome");
-    put_string(&w, outcome);
+    jsonout_string_or_null(&w, outcome);
     JSONOUT_KEY(&w, "duplicate");
     put_duplicate(&w, s->duplicate);
     JSONOUT_KEY(&w, "issues");
@@ -155,7 +147,7 @@ void trace_span_write(const struct conversation_summary *s, struct strbuf *out)
     jsonout_init(&w, out, JSONOUT_TERMINAL);
     jsonout_begin_object(&w);
     JSONOUT_KEY(&w, "type");
-    put_string(&w, "span");
+    jsonout_string_or_null(&w, "span");
     JSONOUT_KEY(&w, "span");
     jsonout_text(&w, s->span, strlen(s->span));
     jsonout_end_object(&w);

@@ -10,6 +10,7 @@
 
 #include "base/escape.h"
 #include "base/hashtab.h"
+#include "diag/diag.h"
 #include "io/terminal.h"
 #include "tool/jobs.h"
 #include "tool/progress.h"
@@ -120,7 +121,7 @@ static void count_unread_files(struct filter *f, char **files, int nfiles)
 {
     struct reader_hooks hooks = {.interrupted = stop_signal_flag()};
     for (int i = 0; i < nfiles && !f->stats.unread_unknown; i++) {
-        const char *display = strcmp(files[i], "-") == 0 ? "<stdin>" : files[i];
+        const char *display = strcmp(files[i], "-") == 0 ? DIAG_STANDARD_INPUT : files[i];
         struct reader *r = reader_open(files[i], display, 1, READ_JSON, &hooks);
         if (!r) {
             f->stats.unread_unknown = true;
@@ -180,7 +181,7 @@ static void count_unread_ahead(struct filter *f, struct reader *r)
 
 static void run_file(struct filter *f, const char *path)
 {
-    const char *display = strcmp(path, "-") == 0 ? "<stdin>" : path;
+    const char *display = strcmp(path, "-") == 0 ? DIAG_STANDARD_INPUT : path;
     struct reader_hooks hooks = {
         .before_block = f->jobs ? before_block : flush_outputs,
         .idle = f->ops->idle ? idle_input : NULL,
@@ -402,7 +403,7 @@ static bool outputs_clash(struct filter *f, char **files, int nfiles)
         bool is_stdin = strcmp(files[i], "-") == 0;
         if ((is_stdin ? fstat(STDIN_FILENO, &in) : stat(files[i], &in)) != 0)
             continue; /* reported when the file is opened */
-        if (input_is_output(f, is_stdin ? "<stdin>" : files[i], &in, &out, &rej))
+        if (input_is_output(f, is_stdin ? DIAG_STANDARD_INPUT : files[i], &in, &out, &rej))
             return true;
     }
     return false;
