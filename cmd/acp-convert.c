@@ -449,7 +449,8 @@ static bool draft_to_fipa(struct convert_run *run, struct message *m, struct jsc
     /* followed along the stream even when its output fails its check */
     struct iacp_trail *trail = convert_iacp_trail(m->view);
     unsigned long errors_before = sink->errors;
-    if (check_line(run, m, &m->output, scratch, sink) && sink->errors == errors_before)
+    bool passes = convert_draft_passes(m->view) || check_line(run, m, &m->output, scratch, sink);
+    if (passes && sink->errors == errors_before)
         m->hole = hole;
     else
         sb_reset(&m->output);

@@ -504,13 +504,15 @@ outputs_pass() {
 
 # Under --jobs, IACP -> FIPA is a draft made from the message alone (in a worker thread) and
 # the message followed along the stream in order, which fills in conversation_id. The two
-# together must be the whole conversion, message for message, diagnostics included.
+# together must be the whole conversion, message for message, diagnostics included. A draft
+# that convert_draft_passes lets go unchecked must pass the FIPA rules.
 @test "the draft and the stream together convert IACP to FIPA as the whole conversion does" {
     local t=$BATS_TEST_TMPDIR drv=$ACP_BUILD/tests/convert-split stream f
     "$ACP_BUILD/gen-colony" --faults="$t/faults" 20000 16 3 >"$t/colony"
     "$ACP_BUILD/gen-mixed" iacp 3000 11 >"$t/mixed"
     # what only the stream can say: the cancel a cancelled result answers, a fipa.* kind, a
-    # conversation_id of the way back, a message without id, an unknown kind, no kind
+    # conversation_id of the way back, a message without id, an unknown kind, no kind; and
+    # drafts that do not pass: an empty sender, no receiver
     stream=$(lines_file \
         '{"v":"1.1","id":"a1","from":"queen","to":"f1","kind":"task.assign","ts":1312284100,"body":{"node":"x","deadline":1312284200}}' \
         '{"v":"1.1","id":"c1","from":"queen","to":"f1","kind":"task.cancel","ref":"a1","ts":1312284101}' \
@@ -522,16 +524,18 @@ outputs_pass() {
         '{"v":"1.1","id":"q1","from":"a","to":"b","kind":"fipa.propose","ts":1312284103,"body":{}}' \
         '{"v":"1.1","from":"queen","to":"f1","kind":"hb","ts":1312284104}' \
         '{"v":"1.1","id":"u1","from":"queen","to":"f1","kind":"colony.swarm","ts":1312284104}' \
-        '{"v":"1.1","id":"n1","from":"queen","to":"f1","ts":1312284104}')
+        '{"v":"1.1","id":"n1","from":"queen","to":"f1","ts":1312284104}' \
+        '{"v":"1.1","id":"e1","from":"","to":"f1","kind":"hb","ts":1312284105}' \
+        '{"v":"1.1","id":"e2","from":"queen","kind":"hb","ts":1312284105}')
     for f in "$t/colony" "$t/mixed"; do
         run -0 "$drv" <"$f"
-        assert_output --regexp 'differ 0$'
+        assert_output --regexp 'differ 0, passes [1-9][0-9]*, wrongly 0$'
     done
     run -0 "$drv" <"$stream"
-    assert_output 'messages 11, drafts 7, holes 5, from the stream 3, differ 0'
+    assert_output 'messages 13, drafts 9, holes 7, from the stream 3, differ 0, passes 7, wrongly 0'
     cat "$BATS_TEST_DIRNAME"/golden/*/*/input >"$t/golden"
     run -0 "$drv" <"$t/golden"
-    assert_output --regexp 'from the stream [1-9][0-9]*, differ 0$'
+    assert_output --regexp 'from the stream [1-9][0-9]*, differ 0, passes [1-9][0-9]*, wrongly 0$'
 }
 
 @test "IACP to FIPA: a message whose output fails its check is still followed, with -j 1 and 2" {

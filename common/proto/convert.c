@@ -740,6 +740,18 @@ enum draft convert_iacp_draft(const struct jv *iacp, const struct json_text *bod
     return draft;
 }
 
+/* Of the members the FIPA rules read, write_fipa makes performative, content, protocol,
+ * timestamp, reply_by and conversation_id itself, in forms they accept, and copies in_reply_to
+ * and reply_with from strings only; sender and receiver are the message's 'from' and 'to', which
+ * fail them when absent (the Caxton profile requires both) or not a name. The rest it writes are
+ * x- members, which no rule reads. */
+bool convert_draft_passes(const struct jv *iacp)
+{
+    const char *from = jv_member_string(iacp, "from");
+    const char *to = jv_member_string(iacp, "to");
+    return from && *from && to && *to;
+}
+
 /* Copies s, when there is one, to *p, and moves *p past it. */
 static const char *copy_to(char **p, const char *s)
 {

@@ -2,10 +2,12 @@
  * standard input (an IACP message) is converted by convert_iacp_to_fipa with one converter and
  * written as acp-convert writes it, and with another by convert_iacp_draft (the line written
  * directly) then convert_iacp_follow (the hole filled), as acp-convert does; the two lines and
- * the two diagnostics must be the same.
- * Lines that are not JSON objects are skipped. Prints a line for each message that differs, then
- *   messages N, drafts N, holes N, from the stream N, differ N
- * and exits 1 when any differs. Usage: convert-split <IACP */
+ * the two diagnostics must be the same. A draft that convert_draft_passes says passes the FIPA
+ * rules must pass them, in both profiles, as acp-convert would check it (it does not).
+ * Lines that are not JSON objects are skipped. Prints a line for each message that differs or
+ * passes wrongly, then
+ *   messages N, drafts N, holes N, from the stream N, differ N, passes N, wrongly N
+ * and exits 1 when any differs or passes wrongly. Usage: convert-split <IACP */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +15,8 @@
 #include "base/jsonout.h"
 #include "base/util.h"
 #include "proto/convert.h"
+#include "proto/fipa.h"
+#include "proto/message.h"
 
 struct way {
     struct converter *converter;
@@ -60,8 +64,46 @@ static void way_write(struct way *w, const json_t *fipa)
 }
 
 struct tally {
-    unsigned long messages, drafts, holes, streamed, differ;
+    unsigned long messages, drafts, holes, streamed, differ, passes, wrongly;
+    struct jscan *scratch; /* where a draft is read back to be checked */
 };
+
+/* The errors the FIPA rules of a profile find in a draft line, as acp-convert reads it back. */
+static unsigned long draft_errors(struct jscan *js, const struct strbuf *line,
+                                  enum fipa_profile profile)
+{
+    struct record rec = {.kind = REC_LINE, .text = line->buf, .len = line->len - 1};
+    struct diag_sink quiet;
+    diag_sink_init(&quiet, NULL);
+    quiet.quiet = true;
+    struct message m;
+    bool read = message_read(&m, &rec, js, CHOOSE_FIPA, NULL, &quiet);
+    diag_sink_free(&quiet);
+    if (!read)
+        return 1;
+    struct fipa_rules rules = {.profile = profile};
+    diag_sink_init(&quiet, NULL);
+    quiet.quiet = true;
+    fipa_check(&m, &rules, &quiet);
+    unsigned long errors = quiet.errors;
+    diag_sink_free(&quiet);
+    message_clear(&m);
+    return errors;
+}
+
+/* Holds convert_draft_passes to what the FIPA rules say of the draft in line. */
+static void check_passes(const struct jv *iacp, const struct strbuf *line, unsigned long n,
+                         struct tally *t)
+{
+    if (!convert_draft_passes(iacp))
+        return;
+    t->passes++;
+    if (draft_errors(t->scratch, line, FIPA_PROFILE_CAXTON) == 0 &&
+        draft_errors(t->scratch, line, FIPA_PROFILE_STANDARD) == 0)
+        return;
+    t->wrongly++;
+    printf("line %lu: passes by construction, not by the FIPA rules: %s", n, line->buf);
+}
 
 /* The other way: a tree when the draft leaves it to the whole conversion, else NULL with the
  * line in w->out. */
@@ -77,6 +119,7 @@ static json_t *by_draft(struct way *w, const struct jv *iacp, const struct diag_
     if (draft == DRAFT_NONE)
         return NULL;
     t->drafts++;
+    check_passes(iacp, &w->out, at->line, t);
     struct iacp_trail *trail = convert_iacp_trail(iacp);
     const char *conversation = convert_iacp_follow(w->converter, trail);
     if (draft == DRAFT_HOLE) {
@@ -98,7 +141,7 @@ int main(void)
     struct way whole, split;
     way_open(&whole, &cfg);
     way_open(&split, &cfg);
-    struct tally t = {0};
+    struct tally t = {.scratch = jscan_new()};
     struct jscan *js = jscan_new();
     char *line = NULL;
     size_t cap = 0;
@@ -129,9 +172,11 @@ int main(void)
     }
     free(line);
     jscan_free(js);
+    jscan_free(t.scratch);
     way_close(&whole);
     way_close(&split);
-    printf("messages %lu, drafts %lu, holes %lu, from the stream %lu, differ %lu\n", t.messages,
-           t.drafts, t.holes, t.streamed, t.differ);
-    return t.differ ? 1 : 0;
+    printf("messages %lu, drafts %lu, holes %lu, from the stream %lu, differ %lu, passes %lu, "
+           "wrongly %lu\n",
+           t.messages, t.drafts, t.holes, t.streamed, t.differ, t.passes, t.wrongly);
+    return t.differ || t.wrongly ? 1 : 0;
 }

@@ -2,13 +2,16 @@
  * a JSON object is converted by convert_iacp_to_fipa with one converter, and with another by
  * convert_iacp_draft (the line written straight from the view) then convert_iacp_trail and
  * convert_iacp_follow (conversation_id filled in). Properties: the two lines are the same byte
- * for byte, and so are their diagnostics. */
+ * for byte, and so are their diagnostics; a draft that convert_draft_passes lets go unchecked
+ * passes the FIPA rules of both profiles. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "base/jsonout.h"
 #include "fuzz.h"
+#include "proto/fipa.h"
 #include "proto/jscan.h"
+#include "proto/message.h"
 
 struct way {
     struct converter *converter;
@@ -44,7 +47,29 @@ static void whole(struct way *w, const struct jv *iacp, const struct diag_where 
     json_decref(fipa);
 }
 
-static void split(struct way *w, const struct jv *iacp, const struct diag_where *at)
+/* Whether the FIPA rules of a profile find no error in a draft line, read as acp-convert
+ * reads one. */
+static bool draft_valid(struct jscan *js, const struct strbuf *line, enum fipa_profile profile)
+{
+    struct record rec = {.kind = REC_LINE, .text = line->buf, .len = line->len - 1};
+    struct diag_sink quiet;
+    diag_sink_init(&quiet, NULL);
+    quiet.quiet = true;
+    struct message m;
+    bool valid = message_read(&m, &rec, js, CHOOSE_FIPA, NULL, &quiet);
+    if (valid) {
+        struct fipa_rules rules = {.profile = profile};
+        unsigned long errors = quiet.errors;
+        fipa_check(&m, &rules, &quiet);
+        valid = quiet.errors == errors;
+        message_clear(&m);
+    }
+    diag_sink_free(&quiet);
+    return valid;
+}
+
+static void split(struct way *w, const struct jv *iacp, const struct diag_where *at,
+                  struct jscan *scratch)
 {
     size_t hole = 0;
     enum draft draft =
@@ -53,6 +78,11 @@ static void split(struct way *w, const struct jv *iacp, const struct diag_where 
         whole(w, iacp, at);
     if (draft != DRAFT_WHOLE && draft != DRAFT_HOLE)
         return;
+    FUZZ_ASSERT(!convert_draft_passes(iacp) ||
+                    (draft_valid(scratch, &w->line, FIPA_PROFILE_CAXTON) &&
+                     draft_valid(scratch, &w->line, FIPA_PROFILE_STANDARD)),
+                "line %lu: the draft passes by construction, not by the FIPA rules: %.*s", at->line,
+                (int)w->line.len, w->line.buf);
     struct iacp_trail *trail = convert_iacp_trail(iacp);
     const char *conversation = convert_iacp_follow(w->converter, trail);
     if (draft == DRAFT_HOLE) {
@@ -75,6 +105,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     way_begin(&a);
     way_begin(&b);
     struct jscan *js = jscan_new();
+    struct jscan *scratch = jscan_new();
     struct fuzz_lines lines;
     struct record rec;
     fuzz_lines_init(&lines, data, size);
@@ -86,7 +117,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         sb_reset(&a.line);
         sb_reset(&b.line);
         whole(&a, iacp, &at);
-        split(&b, iacp, &at);
+        split(&b, iacp, &at, scratch);
         FUZZ_ASSERT(a.line.len == b.line.len &&
                         (!a.line.len || memcmp(a.line.buf, b.line.buf, a.line.len) == 0),
                     "line %lu: the whole conversion wrote %.*s, the draft %.*s", rec.line,
@@ -100,6 +131,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                     "line %lu: the two ways reported different diagnostics", rec.line);
     }
     jscan_free(js);
+    jscan_free(scratch);
     way_end(&a);
     way_end(&b);
     return 0;
