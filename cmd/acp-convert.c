@@ -52,7 +52,8 @@ struct convert_run {
     struct converter *converter;
     struct strbuf out;
     struct fipa_rules fipa;
-    struct jscan *scan; /* the outputs' views: the input's stays in the filter's */
+    struct jscan *scan;      /* the outputs' views: the input's stays in the filter's */
+    struct strbuf fipa_line; /* an IACP message as FIPA JSON, on its way to the string form */
     /* --to=tap of bare lines, a file a session: its name, its lines so far, and the side of each
      * request in progress by its id (the latest --max-open), which its response answers */
     char *bare_file;
@@ -265,22 +266,30 @@ static bool check_output(struct convert_run *run, struct message *m, json_t *res
     return ok;
 }
 
+/* Reads a line of FIPA JSON that the converter wrote (with its newline) as a message, in js;
+ * false, after saying so, when it is no JSON object (never: what the writer writes is JSON). */
+static bool read_line_out(struct message *out, const struct message *m, const struct strbuf *line,
+                          struct jscan *js, struct diag_sink *sink)
+{
+    struct record rec = {.kind = REC_LINE, .text = line->buf, .len = line->len - 1};
+    struct diag_sink quiet;
+    diag_sink_init(&quiet, NULL);
+    quiet.quiet = true;
+    bool read = message_read(out, &rec, js, CHOOSE_FIPA, NULL, &quiet);
+    diag_sink_free(&quiet);
+    if (!read)
+        diag_emit(sink, &m->at, "convert-output-invalid",
+                  "converted to FIPA, the message is no JSON object; it is not written");
+    return read;
+}
+
 /* The check of an output written as a line of FIPA JSON (with its newline), read in js. */
 static bool check_line(struct convert_run *run, struct message *m, const struct strbuf *line,
                        struct jscan *js, struct diag_sink *sink)
 {
-    struct record rec = {.kind = REC_LINE, .text = line->buf, .len = line->len - 1};
     struct message out;
-    struct diag_sink quiet;
-    diag_sink_init(&quiet, NULL);
-    quiet.quiet = true;
-    bool read = message_read(&out, &rec, js, CHOOSE_FIPA, NULL, &quiet);
-    diag_sink_free(&quiet);
-    if (!read) { /* never: what the draft writes is JSON */
-        diag_emit(sink, &m->at, "convert-output-invalid",
-                  "converted to FIPA, the message is no JSON object; it is not written");
+    if (!read_line_out(&out, m, line, js, sink))
         return false;
-    }
     bool ok = check_message_out(run, m, &out, sink);
     message_clear(&out);
     return ok;
@@ -387,8 +396,8 @@ static void write_line(struct strbuf *out, const json_t *result, const struct js
 }
 
 /* Builds the output in out, so that nothing is written for a message that fails. */
-static bool convert_one(struct convert_run *run, struct message *m, enum protocol proto,
-                        struct jscan *js, struct diag_sink *sink, struct strbuf *out)
+static bool convert_by_tree(struct convert_run *run, struct message *m, enum protocol proto,
+                            struct jscan *js, struct diag_sink *sink, struct strbuf *out)
 {
     json_t *result =
         run->to == FORMAT_IACP ? as_iacp(run, m, proto, sink) : as_fipa(run, m, proto, sink);
@@ -400,9 +409,14 @@ static bool convert_one(struct convert_run *run, struct message *m, enum protoco
     const struct json_text *kept = keep_content(&k, m, proto, tree);
     bool ok;
     if (run->to == FORMAT_FIPA_ACL) {
+        struct message fipa;
+        message_init_in(&fipa, NULL, json_incref(result), CHOOSE_FIPA, js);
+        const json_t *content = json_object_get(result, "content");
         /* What the string form cannot carry at all is the more telling report. */
-        ok = acl_write(out, result, run->spelling == SPELL_UPPER, kept, sink, &m->at) &&
-             check_output(run, m, result, js, sink);
+        ok = acl_write(out, fipa.view, run->spelling == SPELL_UPPER,
+                       json_text_says(kept, content) ? kept : NULL, sink, &m->at) &&
+             check_message_out(run, m, &fipa, sink);
+        message_clear(&fipa);
     } else {
         ok = check_output(run, m, result, js, sink);
         /* as_fipa spells snake_case already */
@@ -414,6 +428,46 @@ static bool convert_one(struct convert_run *run, struct message *m, enum protoco
     kept_content_clear(&k);
     json_decref(result);
     return ok;
+}
+
+enum outcome { OUTCOME_FAILED, OUTCOME_WRITTEN, OUTCOME_BY_TREE };
+
+/* IACP to the string form with no tree: the message's line of FIPA JSON, read back as the view
+ * the string form is written from, its content written as the body's text where it is the body
+ * as it is; checked, unless it passes by construction. Only a fipa.* kind takes the tree's way. */
+static enum outcome iacp_to_acl(struct convert_run *run, struct message *m, struct jscan *js,
+                                struct diag_sink *sink, struct strbuf *out)
+{
+    size_t start, end;
+    bool has_body = jscan_member_text(m->rec->text, m->rec->len, "body", &start, &end);
+    struct json_text body = {m->rec->text + start, end - start, NULL};
+    bool content_is_body = false;
+    sb_reset(&run->fipa_line);
+    enum fipa_line made = convert_iacp_fipa_line(run->converter, m->view, has_body ? &body : NULL,
+                                                 &run->fipa_line, &content_is_body, sink, &m->at);
+    if (made != FIPA_LINE_WRITTEN)
+        return made == FIPA_LINE_TREE ? OUTCOME_BY_TREE : OUTCOME_FAILED;
+    struct message fipa;
+    if (!read_line_out(&fipa, m, &run->fipa_line, js, sink))
+        return OUTCOME_FAILED;
+    const struct json_text *kept = has_body && content_is_body ? &body : NULL;
+    bool ok = acl_write(out, fipa.view, run->spelling == SPELL_UPPER, kept, sink, &m->at) &&
+              (convert_draft_passes(m->view) || check_message_out(run, m, &fipa, sink));
+    message_clear(&fipa);
+    return ok ? OUTCOME_WRITTEN : OUTCOME_FAILED;
+}
+
+static bool convert_one(struct convert_run *run, struct message *m, enum protocol proto,
+                        struct jscan *js, struct diag_sink *sink, struct strbuf *out)
+{
+    /* x-fipa-content, the content of the way back, is the text the content keeps */
+    if (run->to == FORMAT_FIPA_ACL && proto == PROTO_IACP &&
+        !jv_object_get(m->view, "x-fipa-content")) {
+        enum outcome o = iacp_to_acl(run, m, js, sink, out);
+        if (o != OUTCOME_BY_TREE)
+            return o == OUTCOME_WRITTEN;
+    }
+    return convert_by_tree(run, m, proto, js, sink, out);
 }
 
 /* The string form is FIPA whatever members its user parameters happen to carry. */
@@ -787,6 +841,7 @@ int main(int argc, char **argv)
     free(run.bare_file);
     jscan_free(run.scan);
     sb_free(&run.out);
+    sb_free(&run.fipa_line);
     options_free(&opts);
     return status;
 }

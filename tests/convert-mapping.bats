@@ -71,6 +71,14 @@ NUMBERS='[0.1,19.99,2.0,1e300,100.0,-2.5,0.30000000000000004,5e-324,1e-7,0.00000
     assert_output --partial '"content":{"load": 5e1, "t": 1.0}'
 }
 
+@test "a ctl message's content, its action and body, goes to the string form as made, not as the body's text" {
+    local iacp='{"v":"1.1","id":"q-1","from":"queen","to":"f","kind":"ctl.drain","ts":1,"body":{"after": 5}}'
+    run -0 bash -c "acp-convert --to=fipa-acl <<<'$iacp'"
+    assert_output --partial ':content "{\"action\":\"drain\",\"after\":5}"'
+    run -0 bash -c "acp-convert --to=fipa-acl <<<'$iacp' | acp-convert --to=iacp"
+    assert_output '{"v":"1.1","id":"q-1","from":"queen","to":"f","kind":"ctl.drain","ts":1,"body":{"after":5}}'
+}
+
 @test "numbers: random doubles read back as the same double" {
     # 2,000 doubles from awk's generator, spelled with 17 digits; acp-convert's shortest text
     # must read back (in jq, IEEE doubles too) as the very same number.
@@ -504,8 +512,9 @@ outputs_pass() {
 
 # Under --jobs, IACP -> FIPA is a draft made from the message alone (in a worker thread) and
 # the message followed along the stream in order, which fills in conversation_id. The two
-# together must be the whole conversion, message for message, diagnostics included. A draft
-# that convert_draft_passes lets go unchecked must pass the FIPA rules.
+# together must be the whole conversion, message for message, diagnostics included. A line that
+# convert_draft_passes lets go unchecked (a draft, or the whole conversion's, which the string
+# form is written from) must pass the FIPA rules.
 @test "the draft and the stream together convert IACP to FIPA as the whole conversion does" {
     local t=$BATS_TEST_TMPDIR drv=$ACP_BUILD/tests/convert-split stream f
     "$ACP_BUILD/gen-colony" --faults="$t/faults" 20000 16 3 >"$t/colony"
@@ -532,7 +541,7 @@ outputs_pass() {
         assert_output --regexp 'differ 0, passes [1-9][0-9]*, wrongly 0$'
     done
     run -0 "$drv" <"$stream"
-    assert_output 'messages 13, drafts 9, holes 7, from the stream 3, differ 0, passes 7, wrongly 0'
+    assert_output 'messages 13, drafts 9, holes 7, from the stream 3, differ 0, passes 16, wrongly 0'
     cat "$BATS_TEST_DIRNAME"/golden/*/*/input >"$t/golden"
     run -0 "$drv" <"$t/golden"
     assert_output --regexp 'from the stream [1-9][0-9]*, differ 0, passes [1-9][0-9]*, wrongly 0$'

@@ -191,7 +191,8 @@ static size_t add_special(struct jsonout *w, const unsigned char *p, size_t avai
 {
     char form[SPECIAL_FORM_MAX];
     size_t took;
-    sb_add(w->sb, form, special_form(w->flags, p, avail, form, &took));
+    size_t len = special_form(w->flags, p, avail, form, &took);
+    sb_add(w->sb, form, len);
     return took;
 }
 
@@ -380,7 +381,8 @@ void jsonout_real(struct jsonout *w, double v)
 {
     char buf[JSONOUT_REAL_MAX];
     separate(w);
-    sb_add(w->sb, buf, jsonout_format_real(buf, v));
+    size_t len = jsonout_format_real(buf, v);
+    sb_add(w->sb, buf, len);
 }
 
 void jsonout_number(struct jsonout *w, double v)

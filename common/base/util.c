@@ -77,25 +77,9 @@ void sb_grow(struct strbuf *sb, size_t extra)
     sb->cap = cap;
 }
 
-void sb_add(struct strbuf *sb, const void *data, size_t len)
-{
-    sb_grow(sb, len);
-    if (len)
-        memcpy(sb->buf + sb->len, data, len);
-    sb->len += len;
-    sb->buf[sb->len] = '\0';
-}
-
 void sb_adds(struct strbuf *sb, const char *s)
 {
     sb_add(sb, s, strlen(s));
-}
-
-void sb_addc(struct strbuf *sb, char c)
-{
-    sb_grow(sb, 1);
-    sb->buf[sb->len++] = c;
-    sb->buf[sb->len] = '\0';
 }
 
 /* sb_addf with its arguments in ap. */

@@ -4,6 +4,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <string.h>
 
 #define ACP_VERSION "0.3.0"
 #define ACP_PACKAGE "acp-tools"
@@ -39,9 +40,28 @@ struct strbuf {
     }
 
 void sb_grow(struct strbuf *sb, size_t extra);
-void sb_add(struct strbuf *sb, const void *data, size_t len);
+
+/* Inline, as the writers add a few bytes at a time: a call to grow only when the room is short. */
+static inline void sb_add(struct strbuf *sb, const void *data, size_t len)
+{
+    if (len >= sb->cap - sb->len)
+        sb_grow(sb, len);
+    if (len)
+        memcpy(sb->buf + sb->len, data, len);
+    sb->len += len;
+    sb->buf[sb->len] = '\0';
+}
+
 void sb_adds(struct strbuf *sb, const char *s);
-void sb_addc(struct strbuf *sb, char c);
+
+static inline void sb_addc(struct strbuf *sb, char c)
+{
+    if (sb->cap - sb->len < 2)
+        sb_grow(sb, 1);
+    sb->buf[sb->len++] = c;
+    sb->buf[sb->len] = '\0';
+}
+
 void sb_addf(struct strbuf *sb, const char *fmt, ...) ACP_PRINTF(2, 3);
 void sb_reset(struct strbuf *sb);
 void sb_free(struct strbuf *sb);

@@ -2,12 +2,14 @@
 
 #include <ctype.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
 #include "base/jsonout.h"
+#include "base/strmap.h"
 #include "base/timeutil.h"
 #include "base/utf8.h"
 #include "proto/acl_lex.h"
@@ -379,6 +381,11 @@ static void set_user_parameter(struct acl_parser *p, struct object_reading *r, j
     if (!v)
         return;
     if (strncasecmp(name, "x-acp-json-", 11) == 0 && name[11]) {
+        if (value->type == SX_LIST) { /* no JSON: an expression, whose member's name took the
+                                         long way (json-x) */
+            set_value(p, r, obj, name + 11, v, key, value, agent);
+            return;
+        }
         json_error_t err;
         const char *text = json_string_value(v);
         json_t *parsed = json_loads(text, JSON_DECODE_ANY | JSON_REJECT_DUPLICATES, &err);
@@ -659,24 +666,28 @@ static void read_reply_by(struct acl_parser *p, json_t *msg, const struct sexp *
 
 /* --- messages --- */
 
+/* What a parameter's value is, which says how it is read and written. */
+enum parameter_form { FORM_TEXT, FORM_AGENT, FORM_AGENT_SET, FORM_CONTENT, FORM_DATE_TIME };
+
 struct parameter {
     const char *keyword; /* as SC00070 spells it */
     const char *member;  /* as Caxton's JSON spells it */
+    enum parameter_form form;
 };
 
 static const struct parameter parameters[] = {
-    {"sender", "sender"},
-    {"receiver", "receiver"},
-    {"reply-to", "reply_to"},
-    {"content", "content"},
-    {"language", "language"},
-    {"encoding", "encoding"},
-    {"ontology", "ontology"},
-    {"protocol", "protocol"},
-    {"conversation-id", "conversation_id"},
-    {"reply-with", "reply_with"},
-    {"in-reply-to", "in_reply_to"},
-    {"reply-by", "reply_by"},
+    {"sender", "sender", FORM_AGENT},
+    {"receiver", "receiver", FORM_AGENT_SET},
+    {"reply-to", "reply_to", FORM_AGENT_SET},
+    {"content", "content", FORM_CONTENT},
+    {"language", "language", FORM_TEXT},
+    {"encoding", "encoding", FORM_TEXT},
+    {"ontology", "ontology", FORM_TEXT},
+    {"protocol", "protocol", FORM_TEXT},
+    {"conversation-id", "conversation_id", FORM_TEXT},
+    {"reply-with", "reply_with", FORM_TEXT},
+    {"in-reply-to", "in_reply_to", FORM_TEXT},
+    {"reply-by", "reply_by", FORM_DATE_TIME},
 };
 
 static const struct parameter *find_parameter_by_keyword(const char *keyword)
@@ -690,7 +701,7 @@ static const struct parameter *find_parameter_by_keyword(const char *keyword)
 static const struct parameter *find_parameter_by_member(const char *member)
 {
     for (size_t i = 0; i < sizeof parameters / sizeof *parameters; i++)
-        if (strcmp(member, parameters[i].member) == 0)
+        if (member[0] == parameters[i].member[0] && strcmp(member, parameters[i].member) == 0)
             return &parameters[i];
     return NULL;
 }
@@ -748,14 +759,14 @@ static void read_parameter(struct acl_parser *p, json_t *msg, const struct sexp 
         return;
     }
     json_t *v = NULL;
-    if (strcmp(param->member, "reply_by") == 0) {
+    if (param->form == FORM_DATE_TIME) {
         read_reply_by(p, msg, key, value);
-    } else if (strcmp(param->member, "sender") == 0) {
+    } else if (param->form == FORM_AGENT) {
         v = read_agent(p, value);
-    } else if (strcmp(param->member, "receiver") == 0 || strcmp(param->member, "reply_to") == 0) {
+    } else if (param->form == FORM_AGENT_SET) {
         v = read_agent_set(p, value);
     } else {
-        if (strcmp(param->member, "content") == 0) {
+        if (param->form == FORM_CONTENT) {
             mr->content_at = value->start;
             mr->content_key = key;
         }
@@ -891,16 +902,55 @@ bool acl_content_text(const struct record *rec, struct strbuf *out)
 
 /* --- from FIPA JSON to the string form --- */
 
+/* The user parameter names one object (the message, or an agent) has claimed, in lower case:
+ * the reader compares names without regard to case. An object has a few, searched in turn; one
+ * with many keeps them in a map too, so that a hostile one costs no square. */
+struct name_set {
+    struct strbuf names; /* each with its NUL */
+    size_t count;
+    struct strmap *many; /* every name, once there are NAME_SET_SEARCHED */
+};
+
+enum { NAME_SET_SEARCHED = 16 };
+
+static void name_set_free(struct name_set *s)
+{
+    sb_free(&s->names);
+    if (s->many)
+        strmap_free(s->many, NULL);
+}
+
+/* Adds name; false when the set holds it already. */
+static bool name_set_add(struct name_set *s, const char *name)
+{
+    if (!s->many && s->count < NAME_SET_SEARCHED) {
+        for (size_t i = 0; i < s->names.len; i += strlen(s->names.buf + i) + 1)
+            if (strcmp(s->names.buf + i, name) == 0)
+                return false;
+        sb_add(&s->names, name, strlen(name) + 1);
+        s->count++;
+        return true;
+    }
+    if (!s->many) {
+        s->many = strmap_new();
+        for (size_t i = 0; i < s->names.len; i += strlen(s->names.buf + i) + 1)
+            strmap_put(s->many, s->names.buf + i, s);
+    }
+    return strmap_put(s->many, name, s) == NULL;
+}
+
 struct acl_writer {
     struct strbuf *out;
     struct diag_sink *sink;
     const struct diag_where *at;
     bool failed;
-    /* Of the object being written (the message, or an agent): */
-    json_t *names;                   /* user parameter names written, in lower case */
-    const json_t *expressions;       /* its x-acp-expressions, checked, or NULL */
-    const json_t *quoted;            /* its x-acp-quoted, checked, or NULL */
-    const struct json_text *content; /* the content's text as it came, or NULL */
+    struct strbuf lower;         /* a name being claimed */
+                                 /* Of the object being written (the message, or an agent): */
+    const char *const *reserved; /* the writer's markers' names (each x-acp-), no member's */
+    struct name_set *names;
+    const struct jv *expressions;    /* its x-acp-expressions, checked, or NULL */
+    const struct jv *quoted;         /* its x-acp-quoted, checked, or NULL */
+    const struct json_text *content; /* the text the message's content came with, or NULL */
 };
 
 /* Reports the first reason a message cannot be written; later ones add nothing. */
@@ -952,11 +1002,12 @@ static void write_text(struct acl_writer *w, const char *s, size_t len, bool all
         return;
     }
     sb_addc(w->out, '"');
-    for (size_t i = 0; i < len; i++) {
-        if (s[i] == '"')
-            sb_addc(w->out, '\\');
-        sb_addc(w->out, s[i]);
+    for (const char *quote; (quote = memchr(s, '"', len));
+         len -= (size_t)(quote + 1 - s), s = quote + 1) {
+        sb_add(w->out, s, (size_t)(quote - s));
+        sb_add(w->out, "\\\"", 2);
     }
+    sb_add(w->out, s, len);
     sb_addc(w->out, '"');
 }
 
@@ -968,50 +1019,47 @@ static bool is_ascii(const char *s, size_t len)
     return true;
 }
 
-static char *dump_json(const json_t *v, unsigned flags)
+static void dump_json(struct strbuf *text, const struct jv *v, unsigned flags)
 {
-    struct strbuf text = STRBUF_INIT;
     struct jsonout w;
-    jsonout_init(&w, &text, flags);
-    jsonout_value(&w, v);
-    return sb_detach(&text);
+    jsonout_init(&w, text, flags);
+    jv_write_json(&w, v);
 }
 
 /* JSON text as a string. When it needs a byte-length string, its non-ASCII characters are
  * written as \u escapes, so that JADE, which counts characters, reads the same text. */
-static void write_json_text(struct acl_writer *w, const json_t *v)
+static void write_json_text(struct acl_writer *w, const struct jv *v)
 {
-    char *text = dump_json(v, 0);
-    if (!literal_safe(text, strlen(text)) && !is_ascii(text, strlen(text))) {
-        free(text);
-        text = dump_json(v, JSONOUT_ASCII);
+    struct strbuf text = STRBUF_INIT;
+    dump_json(&text, v, 0);
+    if (!literal_safe(text.buf, text.len) && !is_ascii(text.buf, text.len)) {
+        sb_reset(&text);
+        dump_json(&text, v, JSONOUT_ASCII);
     }
-    write_text(w, text, strlen(text), false);
-    free(text);
+    write_text(w, text.buf, text.len, false);
+    sb_free(&text);
 }
 
 /* Reserves a user parameter's name for the object: the reader compares names without regard to
  * case, so two members that differ only in case must not become two equal names. */
 static bool claim_name(struct acl_writer *w, const char *prefix, const char *name)
 {
-    struct strbuf lower = STRBUF_INIT;
-    sb_adds(&lower, prefix);
-    sb_adds(&lower, name);
-    for (size_t i = 0; i < lower.len; i++)
-        lower.buf[i] = (char)tolower((unsigned char)lower.buf[i]);
-    bool fresh = json_object_get(w->names, lower.buf) == NULL;
-    if (fresh)
-        json_object_set_new(w->names, lower.buf, json_true());
-    sb_free(&lower);
-    return fresh;
+    sb_reset(&w->lower);
+    sb_adds(&w->lower, prefix);
+    sb_adds(&w->lower, name);
+    for (size_t i = 0; i < w->lower.len; i++)
+        w->lower.buf[i] = (char)tolower((unsigned char)w->lower.buf[i]);
+    for (const char *const *r = w->reserved; *r && strncmp(w->lower.buf, "x-acp-", 6) == 0; r++)
+        if (strcmp(*r, w->lower.buf) == 0)
+            return false;
+    return name_set_add(w->names, w->lower.buf);
 }
 
-static bool is_listed(const json_t *list, const char *name)
+static bool is_listed(const struct jv *list, const char *name)
 {
-    size_t i;
-    json_t *listed;
-    json_array_foreach(list, i,
-                       listed) if (strcmp(json_string_value(listed), name) == 0) return true;
+    for (const struct jv *e = jv_array_first(list); e; e = jv_array_next(list, e))
+        if (strcmp(jv_string_value(e), name) == 0)
+            return true;
     return false;
 }
 
@@ -1021,10 +1069,9 @@ static bool is_expression(const struct acl_writer *w, const char *name)
 }
 
 /* A member the string form has no parameter for, as a user parameter (rules in acl.h). */
-static void write_user_parameter(struct acl_writer *w, const char *name, const json_t *v)
+static void write_user_parameter(struct acl_writer *w, const char *name, const struct jv *v)
 {
-    if (strcmp(name, partial_member) == 0 && json_is_true(v) &&
-        claim_name(w, "x-acp-", "partial")) {
+    if (strcmp(name, partial_member) == 0 && jv_is_true(v) && claim_name(w, "x-acp-", "partial")) {
         sb_adds(w->out, " :X-acp-partial true");
         return;
     }
@@ -1034,16 +1081,18 @@ static void write_user_parameter(struct acl_writer *w, const char *name, const j
     bool x_name = strncasecmp(name, "x-", 2) == 0 && strncasecmp(name, "x-acp-", 6) != 0 &&
                   name[0] == user_prefix_letter(name + 2);
     bool json_name = strncasecmp(name, "json-", 5) == 0;
-    bool partial_true = strcasecmp(name, "partial") == 0 && json_is_string(v) &&
-                        strcmp(json_string_value(v), "true") == 0;
+    bool partial_true = strcasecmp(name, "partial") == 0 && jv_string_is(v, "true");
     const char *prefix = x_name ? "X-" : "X-acp-";
     const char *rest = x_name ? name + 2 : name;
-    if (json_is_string(v) && !json_name && !partial_true && claim_name(w, prefix, rest)) {
-        sb_addf(w->out, " :%s%s ", prefix, rest);
+    if (jv_is_string(v) && !json_name && !partial_true && claim_name(w, prefix, rest)) {
+        sb_adds(w->out, " :");
+        sb_adds(w->out, prefix);
+        sb_adds(w->out, rest);
+        sb_addc(w->out, ' ');
         if (is_expression(w, name))
-            sb_add(w->out, json_string_value(v), json_string_length(v));
+            sb_add(w->out, jv_string_value(v), jv_string_length(v));
         else
-            write_text(w, json_string_value(v), json_string_length(v), !is_listed(w->quoted, name));
+            write_text(w, jv_string_value(v), jv_string_length(v), !is_listed(w->quoted, name));
         return;
     }
     if (!claim_name(w, "X-acp-json-", name)) {
@@ -1053,8 +1102,13 @@ static void write_user_parameter(struct acl_writer *w, const char *name, const j
                    name);
         return;
     }
-    sb_addf(w->out, " :X-acp-json-%s ", name);
-    write_json_text(w, v);
+    sb_adds(w->out, " :X-acp-json-");
+    sb_adds(w->out, name);
+    sb_addc(w->out, ' ');
+    if (jv_is_string(v) && is_expression(w, name)) /* read back as an expression, not JSON */
+        sb_add(w->out, jv_string_value(v), jv_string_length(v));
+    else
+        write_json_text(w, v);
 }
 
 /* Whether text is one parenthesised expression, as the lexer reads it. */
@@ -1079,32 +1133,30 @@ static bool is_one_list(const char *text, size_t len)
            !memchr(text, '\0', len);
 }
 
-static bool fits_quoted(const json_t *v)
+static bool fits_quoted(const struct jv *v)
 {
-    return json_is_string(v);
+    return jv_is_string(v);
 }
 
-static bool fits_expression(const json_t *v)
+static bool fits_expression(const struct jv *v)
 {
-    return json_is_string(v) && is_one_list(json_string_value(v), json_string_length(v));
+    return jv_is_string(v) && is_one_list(jv_string_value(v), jv_string_length(v));
 }
 
 /* A marker of the object (x-acp-expressions: members whose text is a parenthesised expression,
  * written as one; x-acp-quoted: string members written as "..." strings, never as words): the
  * list of its members, each of whose value fits, or NULL, after reporting it when it is not. */
-static const json_t *checked_marker(struct acl_writer *w, const json_t *obj, const char *marker,
-                                    bool (*fits)(const json_t *v), const char *values)
+static const struct jv *checked_marker(struct acl_writer *w, const struct jv *obj,
+                                       const char *marker, bool (*fits)(const struct jv *v),
+                                       const char *values)
 {
-    const json_t *list = json_object_get(obj, marker);
+    const struct jv *list = jv_object_get(obj, marker);
     if (!list)
         return NULL;
-    size_t i;
-    json_t *name;
-    bool ok = json_is_array(list);
-    json_array_foreach(list, i, name)
-    {
-        const char *text = json_string_value(name);
-        if (!text || !fits(json_object_get(obj, text)))
+    bool ok = jv_is_array(list);
+    for (const struct jv *name = jv_array_first(list); name; name = jv_array_next(list, name)) {
+        const char *text = jv_string_value(name);
+        if (!text || !fits(jv_object_get(obj, text)))
             ok = false;
     }
     if (!ok) {
@@ -1114,13 +1166,13 @@ static const json_t *checked_marker(struct acl_writer *w, const json_t *obj, con
     return list;
 }
 
-static const json_t *checked_expressions(struct acl_writer *w, const json_t *obj)
+static const struct jv *checked_expressions(struct acl_writer *w, const struct jv *obj)
 {
     return checked_marker(w, obj, expressions_member, fits_expression,
                           "text is one parenthesised expression");
 }
 
-static const json_t *checked_quoted(struct acl_writer *w, const json_t *obj)
+static const struct jv *checked_quoted(struct acl_writer *w, const struct jv *obj)
 {
     return checked_marker(w, obj, quoted_member, fits_quoted, "values are strings");
 }
@@ -1133,32 +1185,30 @@ static bool is_member_name_writable(const char *name)
     return *name != '\0';
 }
 
-static void write_agent(struct acl_writer *w, const json_t *agent);
+static void write_agent(struct acl_writer *w, const struct jv *agent);
 
-static void write_agent_sequence(struct acl_writer *w, const json_t *arr, bool agents)
+static void write_agent_sequence(struct acl_writer *w, const struct jv *arr, bool agents)
 {
     sb_adds(w->out, "(sequence");
-    size_t i;
-    json_t *item;
-    json_array_foreach(arr, i, item)
-    {
+    for (const struct jv *item = jv_array_first(arr); item; item = jv_array_next(arr, item)) {
         sb_addc(w->out, ' ');
         if (agents)
             write_agent(w, item);
         else
-            write_text(w, json_string_value(item), json_string_length(item), true);
+            write_text(w, jv_string_value(item), jv_string_length(item), true);
     }
     sb_addc(w->out, ')');
 }
 
-static void write_agent_slots(struct acl_writer *w, const json_t *agent)
+static void write_agent_slots(struct acl_writer *w, const struct jv *agent)
 {
-    const char *key;
-    json_t *v;
-    json_object_foreach((json_t *)agent, key, v)
-    {
+    for (const struct jv *k = jv_object_first(agent); k; k = jv_object_next(agent, k)) {
+        const char *key = jv_string_value(k);
+        const struct jv *v = jv_object_value(k);
         if (strcmp(key, "addresses") == 0 || strcmp(key, "resolvers") == 0) {
-            sb_addf(w->out, " :%s ", key);
+            sb_adds(w->out, " :");
+            sb_adds(w->out, key);
+            sb_addc(w->out, ' ');
             write_agent_sequence(w, v, key[0] == 'r');
         } else if (strcmp(key, "name") == 0 ||
                    (w->expressions && strcmp(key, expressions_member) == 0) ||
@@ -1172,41 +1222,43 @@ static void write_agent_slots(struct acl_writer *w, const json_t *agent)
     }
 }
 
-static void write_agent(struct acl_writer *w, const json_t *agent)
+static void write_agent(struct acl_writer *w, const struct jv *agent)
 {
-    if (!fipa_agent_valid(agent)) {
+    if (!fipa_agent_valid_jv(agent)) {
         unwritable(w, "an agent is not a name or an agent-identifier object");
         return;
     }
-    const char *name = fipa_agent_name(agent);
+    /* dialect: the string form is FIPA's own */
+    const char *name = fipa_agent_name_jv(agent);
     sb_adds(w->out, "(agent-identifier :name ");
     write_text(w, name, strlen(name), true);
-    if (json_is_object(agent) && json_object_size(agent) == 1)
+    if (jv_is_object(agent) && agent->len == 1)
         sb_adds(w->out, " :X-acp-object true");
-    if (json_is_object(agent)) {
-        json_t *names = w->names;
-        const json_t *expressions = w->expressions, *quoted = w->quoted;
-        w->names = json_object();
-        claim_name(w, "x-acp-", "object"); /* the marker's, whether written or not */
+    if (jv_is_object(agent)) {
+        /* the marker's, whether written or not */
+        static const char *const agent_markers[] = {"x-acp-object", NULL};
+        struct name_set *names = w->names, own = {.names = STRBUF_INIT};
+        const char *const *reserved = w->reserved;
+        const struct jv *expressions = w->expressions, *quoted = w->quoted;
+        w->names = &own;
+        w->reserved = agent_markers;
         w->expressions = checked_expressions(w, agent);
         w->quoted = checked_quoted(w, agent);
         write_agent_slots(w, agent);
-        json_decref(w->names);
+        name_set_free(&own);
         w->names = names;
+        w->reserved = reserved;
         w->expressions = expressions;
         w->quoted = quoted;
     }
     sb_addc(w->out, ')');
 }
 
-static void write_agent_set(struct acl_writer *w, const json_t *v)
+static void write_agent_set(struct acl_writer *w, const struct jv *v)
 {
     sb_adds(w->out, "(set");
-    if (json_is_array(v)) {
-        size_t i;
-        json_t *a;
-        json_array_foreach(v, i, a)
-        {
+    if (jv_is_array(v)) {
+        for (const struct jv *a = jv_array_first(v); a; a = jv_array_next(v, a)) {
             sb_addc(w->out, ' ');
             write_agent(w, a);
         }
@@ -1219,10 +1271,10 @@ static void write_agent_set(struct acl_writer *w, const json_t *v)
 
 /* The spelling the message came with (x-acp-reply-by), when it still says its reply_by: the
  * same instant, or a relative time (which no instant can be checked against). */
-static const char *kept_spelling(const json_t *msg)
+static const char *kept_spelling(const struct jv *msg)
 {
-    const char *spelling = json_member_string(msg, spelling_member);
-    const char *reply_by = json_member_string(msg, "reply_by");
+    const char *spelling = jv_member_string(msg, spelling_member);
+    const char *reply_by = jv_member_string(msg, "reply_by");
     struct date_time dt;
     double epoch;
     bool zone;
@@ -1234,11 +1286,11 @@ static const char *kept_spelling(const json_t *msg)
 
 /* "2024-01-15T10:35:00.250Z" -> 20240115T103500250Z, always in UTC as JADE writes it, unless the
  * message keeps the spelling it came with. */
-static void write_date_time(struct acl_writer *w, const json_t *msg, const json_t *v)
+static void write_date_time(struct acl_writer *w, const struct jv *msg, const struct jv *v)
 {
     double epoch;
     bool zone;
-    const char *s = json_string_value(v);
+    const char *s = jv_string_value(v);
     if (!s || !time_parse_rfc3339(s, &epoch, &zone)) {
         unwritable(w, "reply_by '%s' is not an RFC 3339 date-time", s ? s : "(not a string)");
         return;
@@ -1282,10 +1334,10 @@ static void write_kept_text(struct acl_writer *w, const struct json_text *kept)
 
 /* Whether msg's content is text that the reader marked (decode_content): a string, with
  * x-acp-content-text true. */
-static bool is_marked_text(const json_t *msg)
+static bool is_marked_text(const struct jv *msg)
 {
-    return json_is_string(json_object_get(msg, "content")) &&
-           json_is_true(json_object_get(msg, content_text_member));
+    return jv_is_string(jv_object_get(msg, "content")) &&
+           jv_is_true(jv_object_get(msg, content_text_member));
 }
 
 /* Whether the reader would take text for JSON content. */
@@ -1298,83 +1350,102 @@ static bool reads_as_json(const char *text, size_t len)
 
 /* Marked text goes as it is; the marker follows it where the reader would not mark it again
  * (not under a JSON language, or text that it would read as JSON). */
-static void write_marked_text(struct acl_writer *w, const json_t *content, bool json_language)
+static void write_marked_text(struct acl_writer *w, const struct jv *content, bool json_language)
 {
-    const char *text = json_string_value(content);
-    size_t len = json_string_length(content);
+    const char *text = jv_string_value(content);
+    size_t len = jv_string_length(content);
     write_text(w, text, len, false);
     if (!json_language || reads_as_json(text, len))
         sb_adds(w->out, "\n :X-acp-content-text true");
 }
 
 /* Content as JADE carries it: a string. JSON content is written as JSON text (the text it came
- * with, when it is the same value), and the language (or a marker) says so, so that the reader
- * can tell "42" from 42. */
-static void write_content(struct acl_writer *w, const json_t *msg, const json_t *content)
+ * with, when there is one), and the language (or a marker) says so, so that the reader can tell
+ * "42" from 42. */
+static void write_content(struct acl_writer *w, const struct jv *msg, const struct jv *content)
 {
-    const char *language = json_member_string(msg, "language");
+    const char *language = jv_member_string(msg, "language");
     bool json_language = language && strcasecmp(language, "json") == 0;
     sb_adds(w->out, "\n :content ");
     if (is_expression(w, "content")) {
-        sb_add(w->out, json_string_value(content), json_string_length(content));
+        sb_add(w->out, jv_string_value(content), jv_string_length(content));
         return;
     }
     if (is_marked_text(msg)) {
         write_marked_text(w, content, json_language);
         return;
     }
-    if (json_is_string(content) && !json_language) {
-        write_text(w, json_string_value(content), json_string_length(content), false);
+    if (jv_is_string(content) && !json_language) {
+        write_text(w, jv_string_value(content), jv_string_length(content), false);
         return;
     }
-    if (json_text_says(w->content, content))
+    if (w->content)
         write_kept_text(w, w->content);
     else
         write_json_text(w, content);
-    if (!json_object_get(msg, "language"))
+    if (!jv_object_get(msg, "language"))
         sb_adds(w->out, "\n :language json :X-acp-language none");
     else if (!json_language)
         sb_adds(w->out, " :X-acp-json-content true");
 }
 
-static void write_parameter(struct acl_writer *w, const json_t *msg, const char *key,
-                            const json_t *v)
+static void write_parameter(struct acl_writer *w, const struct jv *msg, const char *key,
+                            const struct jv *v)
 {
     const struct parameter *param = find_parameter_by_member(key);
-    if ((strcmp(key, expressions_member) == 0 && w->expressions) ||
-        (strcmp(key, quoted_member) == 0 && w->quoted) ||
-        (strcmp(key, spelling_member) == 0 && kept_spelling(msg)) ||
-        (strcmp(key, content_text_member) == 0 && is_marked_text(msg) &&
-         !is_expression(w, "content")))
+    bool marker = strncmp(key, "x-acp-", 6) == 0; /* the prefix of every member below */
+    if (marker && ((strcmp(key, expressions_member) == 0 && w->expressions) ||
+                   (strcmp(key, quoted_member) == 0 && w->quoted) ||
+                   (strcmp(key, spelling_member) == 0 && kept_spelling(msg)) ||
+                   (strcmp(key, content_text_member) == 0 && is_marked_text(msg) &&
+                    !is_expression(w, "content"))))
         return; /* said by the parameters they describe */
     if (!param) {
         if (!is_member_name_writable(key)) {
             unwritable(w, "member name '%s' cannot be a parameter name", key);
             return;
         }
-        sb_adds(w->out, "\n");
+        sb_addc(w->out, '\n');
         write_user_parameter(w, key, v);
         return;
     }
-    if (strcmp(key, "content") == 0) {
+    if (param->form == FORM_CONTENT) {
         write_content(w, msg, v);
         return;
     }
-    if (json_is_null(v))
+    if (jv_is_null(v))
         return; /* in_reply_to: null says no more than leaving it out */
-    sb_addf(w->out, "\n :%s ", param->keyword);
-    if (strcmp(key, "sender") == 0)
+    sb_adds(w->out, "\n :");
+    sb_adds(w->out, param->keyword);
+    sb_addc(w->out, ' ');
+    if (param->form == FORM_AGENT)
         write_agent(w, v);
-    else if (strcmp(key, "receiver") == 0 || strcmp(key, "reply_to") == 0)
+    else if (param->form == FORM_AGENT_SET)
         write_agent_set(w, v);
-    else if (strcmp(key, "reply_by") == 0)
+    else if (param->form == FORM_DATE_TIME)
         write_date_time(w, msg, v);
-    else if (json_is_string(v) && is_expression(w, key))
-        sb_add(w->out, json_string_value(v), json_string_length(v));
-    else if (json_is_string(v))
-        write_text(w, json_string_value(v), json_string_length(v), true);
+    else if (jv_is_string(v) && is_expression(w, key))
+        sb_add(w->out, jv_string_value(v), jv_string_length(v));
+    else if (jv_is_string(v))
+        write_text(w, jv_string_value(v), jv_string_length(v), true);
     else
         unwritable(w, "'%s' must be a string to be written in the string form", key);
+}
+/* How many bytes text starts with that are printable ASCII (0x20 to 0x7e), most of a message:
+ * eight at a time, each word tested for a byte below 0x20 (the borrow sets its high bit) or
+ * above 0x7e (adding one sets it). */
+static size_t printable_ascii_run(const unsigned char *text, size_t len)
+{
+    const uint64_t ones = UINT64_C(0x0101010101010101), highs = UINT64_C(0x8080808080808080);
+    size_t i = 0;
+    for (uint64_t w; i + 8 <= len; i += 8) {
+        memcpy(&w, text + i, 8);
+        if ((((w - 0x20 * ones) & ~w) | (w + ones) | w) & highs)
+            break;
+    }
+    while (i < len && text[i] >= 0x20 && text[i] < 0x7f)
+        i++;
+    return i;
 }
 
 /* The first character of text that a terminal takes for a command rather than text (ESC, BEL, a
@@ -1384,6 +1455,9 @@ static long terminal_control(const char *text, size_t len)
 {
     const unsigned char *s = (const unsigned char *)text;
     for (size_t i = 0; i < len;) {
+        i += printable_ascii_run(s + i, len - i);
+        if (i == len)
+            break;
         unsigned char c = s[i];
         if (c < 0x80) {
             bool crlf = c == '\r' && i + 1 < len && s[i + 1] == '\n';
@@ -1418,11 +1492,11 @@ static void refuse_controls(struct acl_writer *w, const char *text, size_t len)
                code);
 }
 
-bool acl_write(struct strbuf *out, const json_t *msg, bool upper, const struct json_text *content,
-               struct diag_sink *sink, const struct diag_where *at)
+bool acl_write(struct strbuf *out, const struct jv *msg, bool upper,
+               const struct json_text *content, struct diag_sink *sink, const struct diag_where *at)
 {
     struct acl_writer w = {.out = out, .sink = sink, .at = at, .content = content};
-    const char *performative = json_member_string(msg, "performative");
+    const char *performative = jv_member_string(msg, "performative");
     enum fipa_act act = performative ? fipa_act_parse(performative) : FIPA_ACT_INVALID;
     if (act == FIPA_ACT_INVALID) {
         unwritable(&w, "'%s' is not a FIPA communicative act",
@@ -1431,13 +1505,16 @@ bool acl_write(struct strbuf *out, const json_t *msg, bool upper, const struct j
     }
     /* JADE knows no counter-propose: a propose carries it, with a marker that brings it back. */
     enum fipa_act written = act == FIPA_COUNTER_PROPOSE ? FIPA_PROPOSE : act;
-    w.names = json_object();
+    struct name_set names = {.names = STRBUF_INIT};
+    w.names = &names;
+    w.lower = (struct strbuf)STRBUF_INIT;
     /* The names of the writer's markers are its own: a member whose user parameter would take
      * one (reply_By, Language) goes the long way. */
-    static const char *const markers[] = {"reply_by", "language", "performative", "json-content",
-                                          "content-text"};
-    for (size_t i = 0; i < sizeof markers / sizeof *markers; i++)
-        claim_name(&w, "x-acp-", markers[i]);
+    static const char *const markers[] = {"x-acp-reply_by",     "x-acp-language",
+                                          "x-acp-performative", "x-acp-json-content",
+                                          "x-acp-content-text", NULL};
+    w.reserved = markers;
+
     w.expressions = checked_expressions(&w, msg);
     w.quoted = checked_quoted(&w, msg);
     size_t mark = out->len;
@@ -1447,17 +1524,14 @@ bool acl_write(struct strbuf *out, const json_t *msg, bool upper, const struct j
         for (size_t i = mark + 1; i < out->len; i++)
             if (out->buf[i] == '_')
                 out->buf[i] = '-';
-    const char *key;
-    json_t *v;
-    json_object_foreach((json_t *)msg, key, v)
-    {
-        if (strcmp(key, "performative") != 0)
-            write_parameter(&w, msg, key, v);
-    }
+    for (const struct jv *k = jv_object_first(msg); k; k = jv_object_next(msg, k))
+        if (!jv_string_is(k, "performative"))
+            write_parameter(&w, msg, jv_string_value(k), jv_object_value(k));
     if (act == FIPA_COUNTER_PROPOSE)
         sb_adds(out, "\n :X-acp-performative counter_propose");
     sb_adds(out, ")\n");
-    json_decref(w.names);
+    name_set_free(&names);
+    sb_free(&w.lower);
     if (!w.failed)
         refuse_controls(&w, out->buf + mark, out->len - mark);
     if (w.failed)

@@ -39,7 +39,8 @@
  * give back as spelled also travels as ":X-acp-reply_by", which the reader takes last. A member
  * whose name starts with x-acp- or json- takes the :X-acp-json- form whatever its value, so that
  * no name is mistaken for a prefix; so does one whose name would equal another's, or a marker's
- * (reply_By), but for case.
+ * (reply_By), but for case. In that form an expression (a member x-acp-expressions names) goes
+ * as itself, not as JSON text, and a list read there is one.
  * counter_propose, which JADE cannot read, is written (propose ... :X-acp-performative
  * counter_propose) and read back. A parameter whose value is a list (:encoding (a b)) is read as
  * the list's text, and the member x-acp-expressions (of the message, or of an agent) names it,
@@ -62,6 +63,7 @@
 #include "base/record.h"
 #include "base/util.h"
 #include "diag/diag.h"
+#include "proto/jscan.h"
 
 /* Parses one record (a whole expression) into a FIPA JSON object whose performative is in
  * snake_case; relative date-times count from now. Problems are reported at their line and byte
@@ -72,12 +74,13 @@ json_t *acl_parse(const struct record *rec, struct diag_sink *sink, time_t now);
  * out; false when it has none, or an expression. */
 bool acl_content_text(const struct record *rec, struct strbuf *out);
 
-/* Appends msg, a FIPA JSON object, in the string form (several lines, JADE's layout, ending in a
- * newline). upper: the performative in capitals (JADE's own spelling), else lower case.
- * content: the text the content came with (NULL: none), written when msg's content is the value
- * it reads as. Returns false, having reported at *at why (code convert-unwritable), when msg
- * cannot be written. */
-bool acl_write(struct strbuf *out, const json_t *msg, bool upper, const struct json_text *content,
-               struct diag_sink *sink, const struct diag_where *at);
+/* Appends msg, a view of a FIPA JSON object, in the string form (several lines, JADE's layout,
+ * ending in a newline). upper: the performative in capitals (JADE's own spelling), else lower
+ * case. content: the text msg's content came with (NULL: none), which JSON content is written as;
+ * the caller knows that it reads as the content. Returns false, having reported at *at why (code
+ * convert-unwritable), when msg cannot be written. */
+bool acl_write(struct strbuf *out, const struct jv *msg, bool upper,
+               const struct json_text *content, struct diag_sink *sink,
+               const struct diag_where *at);
 
 #endif

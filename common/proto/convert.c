@@ -491,47 +491,10 @@ static const char *follow_iacp(struct converter *c, const struct envelope *e,
 
 /* --- IACP -> FIPA: written from the view, member by member, with no tree --- */
 
-/* Any value of the view, as jsonout_value writes a jansson value. */
-static void write_view(struct jsonout *w, const struct jv *v)
-{
-    switch (v->type) {
-    case JV_OBJECT:
-        jsonout_begin_object(w);
-        for (const struct jv *k = jv_object_first(v); k; k = jv_object_next(v, k)) {
-            jsonout_key(w, jv_string_value(k));
-            write_view(w, jv_object_value(k));
-        }
-        jsonout_end_object(w);
-        break;
-    case JV_ARRAY:
-        jsonout_begin_array(w);
-        for (const struct jv *e = jv_array_first(v); e; e = jv_array_next(v, e))
-            write_view(w, e);
-        jsonout_end_array(w);
-        break;
-    case JV_STRING:
-        jsonout_string(w, jv_string_value(v), jv_string_length(v));
-        break;
-    case JV_INTEGER:
-        jsonout_integer(w, jv_integer_value(v));
-        break;
-    case JV_REAL:
-        jsonout_real(w, jv_number_value(v));
-        break;
-    case JV_TRUE:
-    case JV_FALSE:
-        jsonout_bool(w, v->type == JV_TRUE);
-        break;
-    default:
-        jsonout_null(w);
-        break;
-    }
-}
-
 static void write_member(struct jsonout *w, const char *key, const struct jv *v)
 {
     jsonout_key(w, key);
-    write_view(w, v);
+    jv_write_json(w, v);
 }
 
 static void write_string_member(struct jsonout *w, const char *key, const char *s)
@@ -583,7 +546,7 @@ static void write_content(struct jsonout *w, const struct jv *body, const char *
         if (body_text)
             jsonout_text(w, body_text->text, body_text->len);
         else
-            write_view(w, body);
+            jv_write_json(w, body);
     }
     if (x_body)
         write_member(w, "x-iacp-body", x_body);
@@ -688,16 +651,38 @@ static struct to_fipa to_fipa_of(const struct jv *iacp, enum iacp_kind kind)
     return t;
 }
 
+/* Follows an IACP message of a known kind but fipa.* along the stream, and appends its line of
+ * FIPA JSON to out; returns whether its content is its body as it is. */
+static bool write_followed(struct converter *c, const struct jv *iacp, enum iacp_kind kind,
+                           const struct json_text *body_text, struct strbuf *out,
+                           struct diag_sink *sink, const struct diag_where *at)
+{
+    warn_unknown_kind(iacp, kind, sink, at);
+    struct envelope e = view_envelope(iacp, kind);
+    struct followed f;
+    struct to_fipa t = to_fipa_of(iacp, kind);
+    t.conversation = follow_iacp(c, &e, jv_member_string(iacp, "x-fipa-conversation_id"), &f);
+    t.answers_cancel = cancel_answered(kind, t.result, &e, &f);
+    t.body_text = body_text;
+    write_fipa(out, iacp, &t, SPELL_SNAKE);
+    return t.body && !t.map.action;
+}
+
+/* Reads an IACP message's time on the stream clock. */
+static void read_iacp_clock(struct converter *c, const struct jv *iacp)
+{
+    double ts;
+    bool timed = iacp_view_time(iacp, &ts);
+    read_clock(c, jv_member_string(iacp, "from"), timed, ts);
+}
+
 json_t *convert_iacp_to_fipa(struct converter *c, const struct jv *iacp, struct diag_sink *sink,
                              const struct diag_where *at)
 {
     enum iacp_kind kind = kind_to_convert(iacp, sink, at);
     if (kind == IACP_INVALID)
         return NULL;
-    struct envelope e = view_envelope(iacp, kind);
-    double ts;
-    bool timed = iacp_view_time(iacp, &ts);
-    read_clock(c, e.from, timed, ts);
+    read_iacp_clock(c, iacp);
     if (kind == IACP_FIPA) {
         json_t *tree = jscan_to_tree(iacp);
         json_t *out =
@@ -705,19 +690,29 @@ json_t *convert_iacp_to_fipa(struct converter *c, const struct jv *iacp, struct 
         json_decref(tree);
         return out;
     }
-    warn_unknown_kind(iacp, kind, sink, at);
-    struct followed f;
-    struct to_fipa t = to_fipa_of(iacp, kind);
-    t.conversation = follow_iacp(c, &e, jv_member_string(iacp, "x-fipa-conversation_id"), &f);
-    t.answers_cancel = cancel_answered(kind, t.result, &e, &f);
     /* One mapping, the writer's: the tree is the line it wrote, read back. */
     struct strbuf line = STRBUF_INIT;
-    write_fipa(&line, iacp, &t, SPELL_SNAKE);
+    write_followed(c, iacp, kind, NULL, &line, sink, at);
     json_t *out = json_loadb(line.buf, line.len, 0, NULL);
     sb_free(&line);
     if (!out)
         die_oom(); /* what jsonout writes is JSON: only memory can fail */
     return out;
+}
+
+enum fipa_line convert_iacp_fipa_line(struct converter *c, const struct jv *iacp,
+                                      const struct json_text *body_text, struct strbuf *out,
+                                      bool *content_is_body, struct diag_sink *sink,
+                                      const struct diag_where *at)
+{
+    enum iacp_kind kind = kind_to_convert(iacp, sink, at);
+    if (kind == IACP_INVALID)
+        return FIPA_LINE_NONE;
+    if (kind == IACP_FIPA)
+        return FIPA_LINE_TREE;
+    read_iacp_clock(c, iacp);
+    *content_is_body = write_followed(c, iacp, kind, body_text, out, sink, at);
+    return FIPA_LINE_WRITTEN;
 }
 
 enum draft convert_iacp_draft(const struct jv *iacp, const struct json_text *body_text,

@@ -52,6 +52,20 @@ bool convert_maps(enum protocol proto);
 json_t *convert_iacp_to_fipa(struct converter *c, const struct jv *iacp, struct diag_sink *sink,
                              const struct diag_where *at);
 
+/* The same as a line of FIPA JSON, with no tree: appended to out (with its newline), content
+ * written as body_text (the text of the message's body as it came; NULL: none) where it is the
+ * body as it is, which *content_is_body then says. */
+enum fipa_line {
+    FIPA_LINE_NONE,    /* nothing written: an error was reported */
+    FIPA_LINE_TREE,    /* nothing written or done: only convert_iacp_to_fipa converts it (fipa.*) */
+    FIPA_LINE_WRITTEN, /* the line, the message followed along the stream */
+};
+
+enum fipa_line convert_iacp_fipa_line(struct converter *c, const struct jv *iacp,
+                                      const struct json_text *body_text, struct strbuf *out,
+                                      bool *content_is_body, struct diag_sink *sink,
+                                      const struct diag_where *at);
+
 /* --jobs converts IACP to FIPA in two steps: a draft, which needs nothing of the stream and so
  * is made in a worker thread, then, in input order, the message followed along the stream, which
  * gives the draft its conversation_id. Together they write what convert_iacp_to_fipa writes. */

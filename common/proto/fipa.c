@@ -147,41 +147,11 @@ static bool fipa_protocol_known(const char *name)
     return false;
 }
 
-static bool string_array(const json_t *v)
-{
-    if (!json_is_array(v))
-        return false;
-    size_t i;
-    json_t *item;
-    json_array_foreach(v, i, item) if (!json_is_string(item)) return false;
-    return true;
-}
-
 const char *fipa_agent_name(const json_t *v)
 {
     const char *name =
         json_is_object(v) ? json_string_value(json_object_get(v, "name")) : json_string_value(v);
     return name && *name ? name : NULL;
-}
-
-bool fipa_agent_valid(const json_t *v)
-{
-    if (!fipa_agent_name(v))
-        return false;
-    if (!json_is_object(v))
-        return true;
-    json_t *addresses = json_object_get(v, "addresses");
-    if (addresses && !string_array(addresses))
-        return false;
-    json_t *resolvers = json_object_get(v, "resolvers");
-    if (resolvers) {
-        size_t i;
-        json_t *r;
-        if (!json_is_array(resolvers))
-            return false;
-        json_array_foreach(resolvers, i, r) if (!fipa_agent_valid(r)) return false;
-    }
-    return true;
 }
 
 static bool jv_string_array(const struct jv *v)
@@ -200,8 +170,7 @@ const char *fipa_agent_name_jv(const struct jv *v)
     return name && *name ? name : NULL;
 }
 
-/* fipa_agent_valid over the scanner's view. */
-static bool fipa_agent_valid_jv(const struct jv *v)
+bool fipa_agent_valid_jv(const struct jv *v)
 {
     if (!fipa_agent_name_jv(v))
         return false;

@@ -44,14 +44,14 @@ enum fipa_act fipa_act_parse(const char *s);
 /* The act in the given spelling; the result is a static string. */
 const char *fipa_act_name(enum fipa_act act, enum fipa_spelling spelling);
 
-/* Whether v is an agent identifier: a non-empty string, or an object with a non-empty string
- * "name" and optional "addresses" (array of strings) and "resolvers" (array of identifiers). */
-bool fipa_agent_valid(const json_t *v);
 /* The name of an agent identifier, or NULL. */
 const char *fipa_agent_name(const json_t *v);
-
 /* The same over the scanner's view. */
 const char *fipa_agent_name_jv(const struct jv *v);
+
+/* Whether v is an agent identifier: a non-empty string, or an object with a non-empty string
+ * "name" and optional "addresses" (array of strings) and "resolvers" (array of identifiers). */
+bool fipa_agent_valid_jv(const struct jv *v);
 
 /* The time a message was sent: its "timestamp" (RFC 3339 or unix seconds), else its
  * "created_at" (likewise). Unix seconds above 10^11 are read as milliseconds; above 10^14 they

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "base/escape.h"
+#include "base/jsonout.h"
 #include "base/utf8.h"
 #include "base/util.h"
 
@@ -924,4 +925,40 @@ bool jscan_member_text(const char *text, size_t len, const char *key, size_t *st
             i++;
     }
     return false;
+}
+
+void jv_write_json(struct jsonout *w, const struct jv *v)
+{
+    switch (v->type) {
+    case JV_OBJECT:
+        jsonout_begin_object(w);
+        for (const struct jv *k = jv_object_first(v); k; k = jv_object_next(v, k)) {
+            jsonout_key(w, jv_string_value(k));
+            jv_write_json(w, jv_object_value(k));
+        }
+        jsonout_end_object(w);
+        break;
+    case JV_ARRAY:
+        jsonout_begin_array(w);
+        for (const struct jv *e = jv_array_first(v); e; e = jv_array_next(v, e))
+            jv_write_json(w, e);
+        jsonout_end_array(w);
+        break;
+    case JV_STRING:
+        jsonout_string(w, jv_string_value(v), jv_string_length(v));
+        break;
+    case JV_INTEGER:
+        jsonout_integer(w, jv_integer_value(v));
+        break;
+    case JV_REAL:
+        jsonout_real(w, jv_number_value(v));
+        break;
+    case JV_TRUE:
+    case JV_FALSE:
+        jsonout_bool(w, v->type == JV_TRUE);
+        break;
+    default:
+        jsonout_null(w);
+        break;
+    }
 }

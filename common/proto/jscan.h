@@ -58,6 +58,10 @@ bool jscan_member_text(const char *text, size_t len, const char *key, size_t *st
 /* A new jansson value equal to v, members in order. */
 json_t *jscan_to_tree(const struct jv *v);
 
+/* Writes v as jsonout_value writes a jansson value equal to it. */
+struct jsonout;
+void jv_write_json(struct jsonout *w, const struct jv *v);
+
 /* A store of views that outlive their scanner: a thread that scans a batch of texts keeps each
  * view here, and the thread that reads them later in order need not scan the texts again. */
 struct jv_store {

@@ -31,7 +31,7 @@ static void write_and_read(const json_t *msg, bool upper)
     fuzz_sink_begin(&s, upper);
     struct strbuf text = STRBUF_INIT;
     struct diag_where at = {.file = "fuzz", .line = 1};
-    if (acl_write(&text, msg, upper, NULL, &s.sink, &at)) {
+    if (fuzz_acl_write(&text, msg, upper, &s.sink, &at)) {
         FUZZ_ASSERT(s.sink.errors == 0, "acl_write wrote and reported an error");
         json_t *back = read_back(&text, &s.sink);
         char *a = fuzz_dump(msg);

@@ -310,6 +310,15 @@ static bool output_allowed(const json_t *out, enum fuzz_format to, const struct 
     return false;
 }
 
+bool fuzz_acl_write(struct strbuf *out, const json_t *msg, bool upper, struct diag_sink *sink,
+                    const struct diag_where *at)
+{
+    struct jscan *js = jscan_new();
+    bool ok = acl_write(out, jscan_of_tree(js, msg), upper, NULL, sink, at);
+    jscan_free(js);
+    return ok;
+}
+
 bool fuzz_convert(struct converter *c, const struct message *m, enum fuzz_format to,
                   struct diag_sink *sink, struct strbuf *out)
 {
@@ -334,8 +343,8 @@ bool fuzz_convert(struct converter *c, const struct message *m, enum fuzz_format
         return false;
     bool ok;
     if (to == FUZZ_FIPA_ACL)
-        ok = acl_write(out, result, false, NULL, sink, &m->at) &&
-             output_allowed(result, to, m, sink);
+        ok =
+            fuzz_acl_write(out, result, false, sink, &m->at) && output_allowed(result, to, m, sink);
     else if ((ok = output_allowed(result, to, m, sink)))
         jsonout_line(out, result);
     json_decref(result);

@@ -65,6 +65,10 @@ bool fuzz_equal_messages(const json_t *a, const json_t *b);
 /* The JSON text of v, for messages about a broken property (free it). */
 char *fuzz_dump(const json_t *v);
 
+/* acl_write of a tree, through its view. */
+bool fuzz_acl_write(struct strbuf *out, const json_t *msg, bool upper, struct diag_sink *sink,
+                    const struct diag_where *at);
+
 /* The formats of acp-convert's --to. */
 enum fuzz_format { FUZZ_IACP, FUZZ_FIPA, FUZZ_FIPA_ACL };
 
