@@ -60,3 +60,14 @@ there_and_back() {
     assert_output "$want"
     assert_equal "$stderr" ''
 }
+
+@test "acl: a member whose name takes the long way (json-x) is no quoted string, read or written" {
+    f=$(lines_file '(request :sender (agent-identifier :name a) :receiver (set (agent-identifier :name b))' \
+        ' :content "c" :json-x "yes" :partial "true" :other "yes")')
+    run -0 --separate-stderr acp-convert --from=fipa-acl --to=fipa "$f"
+    local want='{"performative":"request","sender":"a","receiver":"b","content":"c","json-x":"yes","partial":"true","other":"yes","x-acp-quoted":["other"]}'
+    assert_output "$want"
+    acp-convert --from=fipa-acl --to=fipa-acl "$f" >"$BATS_TEST_TMPDIR/again"
+    run -0 --separate-stderr acp-convert --from=fipa-acl --to=fipa "$BATS_TEST_TMPDIR/again"
+    assert_output "$want"
+}

@@ -75,3 +75,16 @@ size_t utf8_tail(const char *text, size_t len, size_t max)
             return start + ahead;
     return start;
 }
+
+bool utf8_valid(const unsigned char *s, size_t len)
+{
+    for (size_t i = 0, n; i < len; i += n) {
+        if (s[i] < 0x80) {
+            n = 1;
+            continue;
+        }
+        if ((n = utf8_sequence_length(s + i, len - i)) == 0)
+            return false;
+    }
+    return true;
+}

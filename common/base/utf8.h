@@ -10,6 +10,9 @@
  * (overlong forms, surrogates and code points above U+10FFFF included). */
 size_t utf8_sequence_length(const unsigned char *s, size_t avail);
 
+/* Whether the len bytes at s are all valid UTF-8 sequences. */
+bool utf8_valid(const unsigned char *s, size_t len);
+
 /* The code point of a valid UTF-8 sequence of n bytes (n from utf8_sequence_length). */
 unsigned utf8_decode(const unsigned char *s, size_t n);
 

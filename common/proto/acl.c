@@ -8,6 +8,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "base/arena.h"
 #include "base/jsonout.h"
 #include "base/strmap.h"
 #include "base/timeutil.h"
@@ -21,6 +22,53 @@ static const char quoted_member[] = "x-acp-quoted";
 static const char spelling_member[] = "x-acp-reply-by";
 static const char partial_member[] = "x-acp-partial";
 static const char content_text_member[] = "x-acp-content-text";
+
+/* The parameter names one object (the message, or an agent) has read or written, in lower case:
+ * names are compared without regard to case. An object has a few, searched in turn; one with
+ * many keeps them in a map too, so that a hostile one costs no square. */
+enum { NAME_SET_SEARCHED = 16 };
+
+struct name_set {
+    struct strbuf names; /* each with its NUL */
+    size_t count;
+    /* of each name searched: where it starts in names, and its length and first byte, which
+     * tell most names apart before their bytes are compared */
+    struct {
+        size_t at, len;
+        char first;
+    } searched[NAME_SET_SEARCHED];
+    struct strmap *many; /* every name, once there are NAME_SET_SEARCHED */
+};
+
+static void name_set_free(struct name_set *s)
+{
+    sb_free(&s->names);
+    if (s->many)
+        strmap_free(s->many, NULL);
+}
+
+/* Adds name; false when the set holds it already. */
+static bool name_set_add(struct name_set *s, const char *name)
+{
+    size_t len = strlen(name);
+    if (!s->many && s->count < NAME_SET_SEARCHED) {
+        for (size_t i = 0; i < s->count; i++)
+            if (s->searched[i].len == len && s->searched[i].first == name[0] &&
+                memcmp(s->names.buf + s->searched[i].at, name, len) == 0)
+                return false;
+        s->searched[s->count].at = s->names.len;
+        s->searched[s->count].len = len;
+        s->searched[s->count++].first = name[0];
+        sb_add(&s->names, name, len + 1);
+        return true;
+    }
+    if (!s->many) {
+        s->many = strmap_new();
+        for (size_t i = 0; i < s->count; i++)
+            strmap_put(s->many, s->names.buf + s->searched[i].at, s);
+    }
+    return strmap_put(s->many, name, s) == NULL;
+}
 
 enum sexp_type { SX_LIST, SX_WORD, SX_STRING };
 
@@ -48,18 +96,9 @@ struct acl_parser {
     time_t now; /* relative date-times count from here */
     bool failed;
     struct line_mark mark;
+    struct arena sexps;  /* the expression tree's nodes and texts, freed at once */
+    struct strbuf lower; /* a parameter name in lower case */
 };
-
-static void sexp_free(struct sexp *x)
-{
-    if (!x)
-        return;
-    for (size_t i = 0; i < x->count; i++)
-        sexp_free(x->items[i]);
-    free(x->items);
-    free(x->text);
-    free(x);
-}
 
 /* Line and column of a byte of the record, for diagnostics. */
 static struct diag_where where_at(struct acl_parser *p, size_t offset)
@@ -88,50 +127,58 @@ static void syntax_error(struct acl_parser *p, size_t offset, const char *what)
     p->failed = true;
 }
 
-static struct sexp *new_node(enum sexp_type type, size_t start)
+static struct sexp *new_node(struct acl_parser *p, enum sexp_type type, size_t start)
 {
-    struct sexp *x = xcalloc(1, sizeof *x);
-    x->type = type;
-    x->start = start;
+    struct sexp *x = arena_alloc(&p->sexps, sizeof *x);
+    *x = (struct sexp){.type = type, .start = start};
     return x;
 }
 
-static void append_item(struct sexp *list, struct sexp *item)
+/* A list's items grow by doubling in the arena: the arrays left behind add up to no more than
+ * the last. */
+static void append_item(struct acl_parser *p, struct sexp *list, struct sexp *item)
 {
     if (list->count == list->cap) {
-        list->cap = list->cap ? 2 * list->cap : 8;
-        list->items = xrealloc(list->items, list->cap * sizeof *list->items);
+        size_t cap = list->cap ? 2 * list->cap : 8;
+        struct sexp **items = arena_alloc(&p->sexps, cap * sizeof *items);
+        if (list->count)
+            memcpy(items, list->items, list->count * sizeof *items);
+        list->items = items;
+        list->cap = cap;
     }
     list->items[list->count++] = item;
 }
 
-/* Appends the text of a word, literal or byte-length string of s: a word as it is; a literal
- * with \" read as a quote (JADE's rule: every other backslash stays); a byte-length string as
- * its N bytes. */
-static void atom_text(const char *s, const struct acl_token *tok, struct strbuf *sb)
+/* Writes the text of a word, literal or byte-length string of s to out, which has room for the
+ * token's bytes; returns its length: a word as it is; a literal with \" read as a quote (JADE's
+ * rule: every other backslash stays); a byte-length string as its N bytes. */
+static size_t atom_text(const char *s, const struct acl_token *tok, char *out)
 {
     if (tok->kind == ACL_WORD) {
-        sb_add(sb, s + tok->start, tok->size);
-    } else if (tok->kind == ACL_BYTES) {
-        sb_add(sb, s + tok->end - tok->length, (size_t)tok->length);
-    } else {
-        for (size_t i = tok->start + 1; i + 1 < tok->end; i++) {
-            if (s[i] == '\\' && i + 2 < tok->end && s[i + 1] == '"')
-                i++;
-            sb_addc(sb, s[i]);
-        }
+        memcpy(out, s + tok->start, tok->size);
+        return tok->size;
     }
+    if (tok->kind == ACL_BYTES) {
+        memcpy(out, s + tok->end - tok->length, (size_t)tok->length);
+        return (size_t)tok->length;
+    }
+    size_t n = 0;
+    for (size_t i = tok->start + 1; i + 1 < tok->end; i++) {
+        if (s[i] == '\\' && i + 2 < tok->end && s[i + 1] == '"')
+            i++;
+        out[n++] = s[i];
+    }
+    return n;
 }
 
-static struct sexp *read_atom(const struct acl_parser *p, const struct acl_token *tok)
+static struct sexp *read_atom(struct acl_parser *p, const struct acl_token *tok)
 {
-    struct sexp *x = new_node(tok->kind == ACL_WORD ? SX_WORD : SX_STRING, tok->start);
+    struct sexp *x = new_node(p, tok->kind == ACL_WORD ? SX_WORD : SX_STRING, tok->start);
     x->end = tok->end;
-    struct strbuf sb = STRBUF_INIT;
-    sb_add(&sb, "", 0);
-    atom_text(p->rec->text, tok, &sb);
-    x->len = sb.len;
-    x->text = sb_detach(&sb);
+    char *text = arena_alloc(&p->sexps, tok->end - tok->start + 1);
+    x->len = atom_text(p->rec->text, tok, text);
+    text[x->len] = '\0';
+    x->text = text;
     return x;
 }
 
@@ -172,22 +219,21 @@ static struct sexp *read_tree(struct acl_parser *p)
         enum acl_shape_error err = acl_shape_feed(&sh, &tok, rec->text);
         if (err != SHAPE_OK) {
             shape_error(p, &sh, err, &tok, depth ? open[depth - 1]->start : tok.start, &key);
-            sexp_free(root);
             return NULL;
         }
         if (sh.depth > 0 && sh.frame[sh.depth - 1].step == STEP_VALUE && tok.kind == ACL_WORD)
             key = tok;
         if (tok.kind == ACL_OPEN) {
-            struct sexp *list = new_node(SX_LIST, tok.start);
+            struct sexp *list = new_node(p, SX_LIST, tok.start);
             if (depth > 0)
-                append_item(open[depth - 1], list);
+                append_item(p, open[depth - 1], list);
             else
                 root = list;
             open[depth++] = list;
         } else if (tok.kind == ACL_CLOSE) {
             open[--depth]->end = tok.end;
         } else {
-            append_item(open[depth - 1], read_atom(p, &tok));
+            append_item(p, open[depth - 1], read_atom(p, &tok));
         }
     }
     if (res == ACL_LEX_UNFINISHED)
@@ -199,11 +245,7 @@ static struct sexp *read_tree(struct acl_parser *p)
         syntax_error(p, rec->len, "expected '(' to start a message");
     else if (!sh.done)
         syntax_error(p, open[depth - 1]->start, "expression without its closing parenthesis");
-    if (p->failed) {
-        sexp_free(root);
-        return NULL;
-    }
-    return root;
+    return p->failed ? NULL : root;
 }
 
 /* --- from expressions to FIPA JSON --- */
@@ -254,16 +296,22 @@ static json_t *expression_json(struct acl_parser *p, const struct sexp *x)
 
 /* What one message or agent-identifier has read so far. */
 struct object_reading {
-    json_t *seen;        /* its parameter names, in lower case */
-    json_t *expressions; /* members read from a parenthesised expression */
-    json_t *quoted;      /* user parameters read from a "..." string that could be a word */
+    struct name_set seen; /* its parameter names */
+    json_t *expressions;  /* members read from a parenthesised expression, or NULL: none */
+    json_t *quoted;       /* user parameters read from a "..." string that could be a word */
 };
 
 static void object_reading_init(struct object_reading *r)
 {
-    r->seen = json_object();
-    r->expressions = json_array();
-    r->quoted = json_array();
+    *r = (struct object_reading){.seen = {.names = STRBUF_INIT}};
+}
+
+/* Appends name to a list of member names made when it is first needed. */
+static void note_member(json_t **list, const char *name)
+{
+    if (!*list)
+        *list = json_array();
+    json_array_append_new(*list, json_string(name));
 }
 
 /* Adds the expressions marker to obj (when there is one) and frees the rest. */
@@ -278,23 +326,19 @@ static bool first_parameter(struct acl_parser *p, struct object_reading *r, cons
         fail_at(p, key, "nul-byte", "NUL byte in a parameter name");
         return false;
     }
-    json_t *valid = json_stringn(key->text, key->len);
-    if (!valid) {
+    if (!utf8_valid((const unsigned char *)key->text, key->len)) {
         fail_at(p, key, "bad-utf8", "a parameter name is not valid UTF-8");
         return false;
     }
-    json_decref(valid);
-    char *lower = xstrdup(key->text + 1);
-    for (char *c = lower; *c; c++)
-        *c = (char)tolower((unsigned char)*c);
-    bool first = json_object_get(r->seen, lower) == NULL;
-    if (first)
-        json_object_set_new(r->seen, lower, json_true());
-    else
+    sb_reset(&p->lower);
+    sb_add(&p->lower, key->text + 1, key->len - 1);
+    for (size_t i = 0; i < p->lower.len; i++)
+        p->lower.buf[i] = (char)tolower((unsigned char)p->lower.buf[i]);
+    bool first = name_set_add(&r->seen, p->lower.buf);
+    if (!first)
         fail_at(p, key, "duplicate-key",
                 "parameter '%s' is given twice (names are compared without regard to case)",
                 key->text);
-    free(lower);
     return first;
 }
 
@@ -314,11 +358,11 @@ static void set_member(struct acl_parser *p, json_t *obj, const char *name, json
 static void object_reading_finish(struct acl_parser *p, struct object_reading *r, json_t *obj,
                                   const struct sexp *x)
 {
-    if (!p->failed && json_array_size(r->expressions) > 0)
+    if (!p->failed && r->expressions)
         set_member(p, obj, expressions_member, json_incref(r->expressions), x);
-    if (!p->failed && json_array_size(r->quoted) > 0)
+    if (!p->failed && r->quoted)
         set_member(p, obj, quoted_member, json_incref(r->quoted), x);
-    json_decref(r->seen);
+    name_set_free(&r->seen);
     json_decref(r->expressions);
     json_decref(r->quoted);
 }
@@ -345,7 +389,7 @@ static void set_value(struct acl_parser *p, struct object_reading *r, json_t *ob
                       json_t *v, const struct sexp *key, const struct sexp *value, bool agent)
 {
     if (value->type == SX_LIST && json_is_string(v) && !written_in_own_form(name, agent))
-        json_array_append_new(r->expressions, json_string(name));
+        note_member(&r->expressions, name);
     set_member(p, obj, name, v, key);
 }
 
@@ -359,6 +403,15 @@ static char user_prefix_letter(const char *rest)
 
 static bool is_plain_word(const char *s, size_t len);
 
+/* Whether the writer writes a member of this name and string value as JSON text
+ * (:X-acp-json-NAME), where a string is a string however it is spelt: a name the reader would
+ * take for its prefix, or a "partial" that :X-acp-partial true would turn into the marker. */
+static bool written_as_json(const char *name, const char *value)
+{
+    return strncasecmp(name, "json-", 5) == 0 ||
+           (strcasecmp(name, "partial") == 0 && value && strcmp(value, "true") == 0);
+}
+
 /* A user parameter's value as a string, and the member it sets: a "..." string whose text would
  * be written as a word is marked, so that it is written back as a string (in FIPA SL "yes" and
  * yes are a String and a Word). */
@@ -366,8 +419,9 @@ static void set_user_value(struct acl_parser *p, struct object_reading *r, json_
                            const char *name, json_t *v, const struct sexp *key,
                            const struct sexp *value, bool agent)
 {
-    if (value->type == SX_STRING && is_plain_word(value->text, value->len))
-        json_array_append_new(r->quoted, json_string(name));
+    if (value->type == SX_STRING && is_plain_word(value->text, value->len) &&
+        !written_as_json(name, value->text))
+        note_member(&r->quoted, name);
     set_value(p, r, obj, name, v, key, value, agent);
 }
 
@@ -692,8 +746,9 @@ static const struct parameter parameters[] = {
 
 static const struct parameter *find_parameter_by_keyword(const char *keyword)
 {
+    int first = tolower((unsigned char)keyword[0]);
     for (size_t i = 0; i < sizeof parameters / sizeof *parameters; i++)
-        if (strcasecmp(keyword, parameters[i].keyword) == 0)
+        if (first == parameters[i].keyword[0] && strcasecmp(keyword, parameters[i].keyword) == 0)
             return &parameters[i];
     return NULL;
 }
@@ -723,6 +778,8 @@ static bool read_marker(struct acl_parser *p, json_t *msg, const struct sexp *ke
                         const struct sexp *value, struct message_reading *mr)
 {
     const char *name = key->text + 1;
+    if (strncasecmp(name, "x-acp-", 6) != 0) /* every marker's prefix */
+        return false;
     if (strcasecmp(name, "x-acp-json-content") == 0)
         mr->json_content = true;
     else if (strcasecmp(name, content_text_member) == 0 && is_text(value) &&
@@ -779,6 +836,20 @@ static void read_parameter(struct acl_parser *p, json_t *msg, const struct sexp 
         set_member(p, msg, param->member, v, key);
 }
 
+/* The value of JSON text content, by the scanner, which accepts what jansson does with these
+ * flags; NULL, with jansson's reason in err, when it is none. */
+static json_t *content_json(const json_t *content, json_error_t *err)
+{
+    const char *text = json_string_value(content);
+    size_t len = json_string_length(content);
+    struct jscan *js = jscan_new();
+    const struct jv *v = jscan_scan(js, text, len);
+    json_t *parsed =
+        v ? jscan_to_tree(v) : json_loadb(text, len, JSON_DECODE_ANY | JSON_REJECT_DUPLICATES, err);
+    jscan_free(js);
+    return parsed;
+}
+
 /* Content is JSON when the language says so (or the writer's marker does). What is not stays
  * text, marked x-acp-content-text so that the writer writes it as it came, not as a JSON
  * string: SL content under :language json (JADE's createReply copies the language), and JSON
@@ -794,10 +865,7 @@ static void decode_content(struct acl_parser *p, json_t *msg, const struct messa
     if (!json_is_string(content) || (!is_json && !mr->content_text))
         return;
     json_error_t err;
-    json_t *parsed = mr->content_text
-                         ? NULL
-                         : json_loadb(json_string_value(content), json_string_length(content),
-                                      JSON_DECODE_ANY | JSON_REJECT_DUPLICATES, &err);
+    json_t *parsed = mr->content_text ? NULL : content_json(content, &err);
     if (parsed) {
         json_object_set_new(msg, "content", parsed);
         return;
@@ -863,10 +931,9 @@ json_t *acl_parse(const struct record *rec, struct diag_sink *sink, time_t now)
 {
     struct acl_parser p = {.rec = rec, .sink = sink, .now = now};
     struct sexp *x = read_tree(&p);
-    if (!x)
-        return NULL;
-    json_t *msg = read_message(&p, x);
-    sexp_free(x);
+    json_t *msg = x ? read_message(&p, x) : NULL;
+    arena_free(&p.sexps);
+    sb_free(&p.lower);
     return msg;
 }
 
@@ -886,7 +953,9 @@ bool acl_content_text(const struct record *rec, struct strbuf *out)
             if (tok.kind == ACL_OPEN)
                 return false; /* an expression, not text */
             sb_reset(out);
-            atom_text(rec->text, &tok, out);
+            sb_grow(out, tok.end - tok.start);
+            out->len = atom_text(rec->text, &tok, out->buf);
+            out->buf[out->len] = '\0';
             return true;
         }
         if (depth == 1) {
@@ -901,43 +970,6 @@ bool acl_content_text(const struct record *rec, struct strbuf *out)
 }
 
 /* --- from FIPA JSON to the string form --- */
-
-/* The user parameter names one object (the message, or an agent) has claimed, in lower case:
- * the reader compares names without regard to case. An object has a few, searched in turn; one
- * with many keeps them in a map too, so that a hostile one costs no square. */
-struct name_set {
-    struct strbuf names; /* each with its NUL */
-    size_t count;
-    struct strmap *many; /* every name, once there are NAME_SET_SEARCHED */
-};
-
-enum { NAME_SET_SEARCHED = 16 };
-
-static void name_set_free(struct name_set *s)
-{
-    sb_free(&s->names);
-    if (s->many)
-        strmap_free(s->many, NULL);
-}
-
-/* Adds name; false when the set holds it already. */
-static bool name_set_add(struct name_set *s, const char *name)
-{
-    if (!s->many && s->count < NAME_SET_SEARCHED) {
-        for (size_t i = 0; i < s->names.len; i += strlen(s->names.buf + i) + 1)
-            if (strcmp(s->names.buf + i, name) == 0)
-                return false;
-        sb_add(&s->names, name, strlen(name) + 1);
-        s->count++;
-        return true;
-    }
-    if (!s->many) {
-        s->many = strmap_new();
-        for (size_t i = 0; i < s->names.len; i += strlen(s->names.buf + i) + 1)
-            strmap_put(s->many, s->names.buf + i, s);
-    }
-    return strmap_put(s->many, name, s) == NULL;
-}
 
 struct acl_writer {
     struct strbuf *out;
@@ -1080,11 +1112,10 @@ static void write_user_parameter(struct acl_writer *w, const char *name, const s
      * whose prefix the reader would not give back in its case (x-priority, X-iacp-kind). */
     bool x_name = strncasecmp(name, "x-", 2) == 0 && strncasecmp(name, "x-acp-", 6) != 0 &&
                   name[0] == user_prefix_letter(name + 2);
-    bool json_name = strncasecmp(name, "json-", 5) == 0;
-    bool partial_true = strcasecmp(name, "partial") == 0 && jv_string_is(v, "true");
     const char *prefix = x_name ? "X-" : "X-acp-";
     const char *rest = x_name ? name + 2 : name;
-    if (jv_is_string(v) && !json_name && !partial_true && claim_name(w, prefix, rest)) {
+    if (jv_is_string(v) && !written_as_json(name, jv_string_value(v)) &&
+        claim_name(w, prefix, rest)) {
         sb_adds(w->out, " :");
         sb_adds(w->out, prefix);
         sb_adds(w->out, rest);

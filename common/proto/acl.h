@@ -28,7 +28,8 @@
  *   member x-acp-partial, true                      <->  :X-acp-partial true (the exception)
  * A user parameter given a "..." string that the writer would write as a word (:X-track "yes":
  * a String in FIPA SL, where yes is a Word) is named in the member x-acp-quoted, so that it is
- * written back as a string.
+ * written back as a string; not one the writer writes as JSON text (json-x), where a string is
+ * a string however it was spelt.
  * JADE reads :x-N and :X-N as one parameter, N, and writes it :X-N; so the reader takes the
  * prefix in either case, giving the mappings' families their lower-case x (x-iacp-kind,
  * x-fipa-sender) and any other name JADE's X (X-priority), and the writer writes X-. An x-
