@@ -516,3 +516,10 @@ informs() {
     [ "$(grep -c '^ci ' "$BATS_TEST_TMPDIR/npm.log")" -eq 2 ] || fail "not installed again when the lockfile changed"
     cmp "$root/tests/package-lock.json" "$root/tests/node_modules/.acp-package-lock.json"
 }
+
+# The SVG and HTML writers format hundreds of thousands of numbers through sb_addf, which writes
+# formats of plain conversions itself: it must write what snprintf writes.
+@test "sb_addf writes what snprintf writes, at every extreme of every type and at random" {
+    run -0 "$ACP_BUILD/tests/sb-format" 20000
+    assert_output --regexp '^checked [0-9]+, differ 0$'
+}

@@ -200,12 +200,29 @@ static size_t add_special(struct jsonout *w, const unsigned char *p, size_t avai
 static void add_chars(struct jsonout *w, const unsigned char *p, size_t len)
 {
     unsigned plain = w->plain;
+    struct strbuf *sb = w->sb;
     for (size_t i = 0; i < len;) {
         size_t run = plain_run(p + i, len - i, plain);
-        sb_add(w->sb, p + i, run);
+        sb_add(sb, p + i, run);
         i += run;
-        if (i < len)
+        if (i == len)
+            break;
+        if (p[i] >= 0x80) {
             i += add_special(w, p + i, len - i);
+            continue;
+        }
+        /* An ASCII byte escaped (an SVG in a page has a quote or a bracket every few bytes):
+         * its form whatever the flags, written in place. */
+        room(sb, 6);
+        const char *esc = short_escape(p[i]);
+        if (esc) {
+            memcpy(sb->buf + sb->len, esc, 2);
+            sb->len += 2;
+        } else {
+            sb->len += u_escape(sb->buf + sb->len, p[i]);
+        }
+        sb->buf[sb->len] = '\0';
+        i++;
     }
 }
 

@@ -85,8 +85,104 @@ void sb_adds(struct strbuf *sb, const char *s)
 /* sb_addf with its arguments in ap. */
 static void sb_vaddf(struct strbuf *sb, const char *fmt, va_list ap) ACP_PRINTF(2, 0);
 
+/* The conversion at fmt (after its %) that sb_vaddf writes itself: its length, or 0 for one
+ * left to vsnprintf (a width, a precision, a flag, a real). */
+static size_t plain_conversion(const char *fmt)
+{
+    switch (fmt[0]) {
+    case 's':
+    case 'd':
+    case 'u':
+    case 'c':
+    case '%':
+        return 1;
+    case 'z':
+        return fmt[1] == 'u' ? 2 : 0;
+    case 'l':
+        if (fmt[1] == 'u' || fmt[1] == 'd')
+            return 2;
+        return fmt[1] == 'l' && (fmt[2] == 'u' || fmt[2] == 'd') ? 3 : 0;
+    default:
+        return 0;
+    }
+}
+
+static bool plain_format(const char *fmt)
+{
+    for (const char *p = strchr(fmt, '%'); p; p = strchr(p, '%')) {
+        size_t n = plain_conversion(p + 1);
+        if (!n)
+            return false;
+        p += 1 + n;
+    }
+    return true;
+}
+
+static void add_unsigned(struct strbuf *sb, unsigned long long v, bool negative)
+{
+    char digits[24];
+    size_t n = sizeof digits;
+    do
+        digits[--n] = (char)('0' + v % 10);
+    while ((v /= 10) != 0);
+    if (negative)
+        digits[--n] = '-';
+    sb_add(sb, digits + n, sizeof digits - n);
+}
+
+static void add_signed(struct strbuf *sb, long long v)
+{
+    /* the magnitude as unsigned: -LLONG_MIN does not fit a long long */
+    add_unsigned(sb, v < 0 ? 0 - (unsigned long long)v : (unsigned long long)v, v < 0);
+}
+
+/* What vsnprintf writes of a format of plain conversions only (plain_format), without it: the
+ * SVG and HTML writers format hundreds of thousands of numbers. */
+static void add_plain(struct strbuf *sb, const char *fmt, va_list ap)
+{
+    for (const char *p = fmt; *p;) {
+        const char *pct = strchr(p, '%');
+        if (!pct) {
+            sb_adds(sb, p);
+            return;
+        }
+        sb_add(sb, p, (size_t)(pct - p));
+        const char *c = pct + 1;
+        size_t n = plain_conversion(c);
+        p = c + n;
+        char last = c[n - 1]; /* the letter, after any l or z */
+        if (*c == 's') {
+            const char *s = va_arg(ap, const char *);
+            sb_adds(sb, s ? s : "(null)");
+        } else if (*c == 'd') {
+            add_signed(sb, va_arg(ap, int));
+        } else if (*c == 'u') {
+            add_unsigned(sb, va_arg(ap, unsigned), false);
+        } else if (*c == 'c') {
+            sb_addc(sb, (char)va_arg(ap, int));
+        } else if (*c == '%') {
+            sb_addc(sb, '%');
+        } else if (*c == 'z') {
+            add_unsigned(sb, va_arg(ap, size_t), false);
+        } else if (n == 2) {
+            if (last == 'u')
+                add_unsigned(sb, va_arg(ap, unsigned long), false);
+            else
+                add_signed(sb, va_arg(ap, long));
+        } else if (last == 'u') {
+            add_unsigned(sb, va_arg(ap, unsigned long long), false);
+        } else {
+            add_signed(sb, va_arg(ap, long long));
+        }
+    }
+}
+
 static void sb_vaddf(struct strbuf *sb, const char *fmt, va_list ap)
 {
+    if (plain_format(fmt)) {
+        add_plain(sb, fmt, ap);
+        return;
+    }
     /* Most pieces are short: format into the stack first, and only measure twice when not. */
     char small[128];
     va_list copy;
