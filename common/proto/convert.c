@@ -29,6 +29,7 @@ struct remembered {
     char *cancel_to;      /* and whom that cancel went to */
     double seen;          /* message time it was last used; -INFINITY before any */
     size_t text_bytes;    /* of its texts */
+    size_t hash;          /* of its key: forgetting it need not read the key again */
     char key[]; /* sender "/" id (message_conversation_id), in the form it is remembered by */
 };
 
@@ -100,7 +101,7 @@ void converter_free(struct converter *c)
 static void forget_one(struct converter *c, struct remembered *r)
 {
     list_remove(&c->by_age, &r->age);
-    hashtab_remove(&c->conversations, &r->node);
+    hashtab_remove_hashed(&c->conversations, &r->node, r->hash);
     c->text_bytes -= r->text_bytes;
     free_remembered(&r->node);
 }
@@ -167,6 +168,7 @@ static struct remembered *recall_or_add(struct converter *c, const struct strbuf
     struct remembered *r = xcalloc(1, sizeof *r + len + 1);
     memcpy(r->key, kept, len + 1);
     r->seen = -INFINITY;
+    r->hash = hash;
     hashtab_add_hashed(&c->conversations, &r->node, hash);
     list_append(&c->by_age, &r->age);
     return r;
@@ -491,17 +493,18 @@ static const char *follow_iacp(struct converter *c, const struct envelope *e,
 
 /* --- IACP -> FIPA: written from the view, member by member, with no tree --- */
 
+/* A member of a key of the input's, which may need escapes. */
 static void write_member(struct jsonout *w, const char *key, const struct jv *v)
 {
     jsonout_key(w, key);
     jv_write_json(w, v);
 }
 
-static void write_string_member(struct jsonout *w, const char *key, const char *s)
-{
-    jsonout_key(w, key);
-    jsonout_string(w, s, strlen(s));
-}
+/* Members whose keys are this file's literals, written without looking for what to escape. */
+#define WRITE_MEMBER(w, literal, v) (JSONOUT_KEY((w), literal), jv_write_json((w), (v)))
+#define WRITE_STRING_MEMBER(w, literal, s)                                                         \
+    (JSONOUT_KEY((w), literal), jsonout_string((w), (s), strlen(s)))
+#define WRITE_TIME_MEMBER(w, literal, t) (JSONOUT_KEY((w), literal), write_time((w), (t)))
 
 /* The member as unix_seconds reads it: whole seconds that RFC 3339 can write. */
 static bool view_unix_seconds(const struct jv *v, long long *out)
@@ -513,11 +516,11 @@ static bool view_unix_seconds(const struct jv *v, long long *out)
     return true;
 }
 
-static void write_time_member(struct jsonout *w, const char *key, long long t)
+static void write_time(struct jsonout *w, long long t)
 {
     char buf[48];
     time_format_rfc3339(t, buf, sizeof buf);
-    write_string_member(w, key, buf);
+    jsonout_string(w, buf, strlen(buf));
 }
 
 /* content, and x-iacp-body when the way back needs it, as iacp_content makes them. A body that
@@ -526,10 +529,10 @@ static void write_content(struct jsonout *w, const struct jv *body, const char *
                           const struct json_text *body_text)
 {
     const struct jv *x_body = NULL;
-    jsonout_key(w, "content");
+    JSONOUT_KEY(w, "content");
     if (action) {
         jsonout_begin_object(w);
-        write_string_member(w, "action", action);
+        WRITE_STRING_MEMBER(w, "action", action);
         if (jv_object_first(body) && !jv_object_get(body, "action")) {
             for (const struct jv *k = jv_object_first(body); k; k = jv_object_next(body, k))
                 write_member(w, jv_string_value(k), jv_object_value(k));
@@ -549,7 +552,7 @@ static void write_content(struct jsonout *w, const struct jv *body, const char *
             jv_write_json(w, body);
     }
     if (x_body)
-        write_member(w, "x-iacp-body", x_body);
+        WRITE_MEMBER(w, "x-iacp-body", x_body);
 }
 
 /* Everything about one IACP message that its FIPA members are made of. */
@@ -570,22 +573,22 @@ static void write_member_to_fipa(struct jsonout *w, const char *key, const struc
 {
     long long seconds;
     if (is(key, "v")) {
-        write_member(w, "x-iacp-v", v);
+        WRITE_MEMBER(w, "x-iacp-v", v);
     } else if (is(key, "kind")) {
-        write_member(w, "x-iacp-kind", v);
+        WRITE_MEMBER(w, "x-iacp-kind", v);
     } else if (is(key, "id") && jv_is_string(v)) {
-        write_member(w, "reply_with", v);
+        WRITE_MEMBER(w, "reply_with", v);
     } else if (is(key, "from") && jv_is_string(v)) {
-        write_member(w, "sender", v);
+        WRITE_MEMBER(w, "sender", v);
     } else if (is(key, "to") && jv_is_string(v)) {
-        write_member(w, "receiver", v);
+        WRITE_MEMBER(w, "receiver", v);
     } else if (is(key, "ref") && jv_is_string(v) && t->answers_cancel) {
-        write_string_member(w, "in_reply_to", t->answers_cancel);
-        write_member(w, "x-iacp-ref", v);
+        WRITE_STRING_MEMBER(w, "in_reply_to", t->answers_cancel);
+        WRITE_MEMBER(w, "x-iacp-ref", v);
     } else if (is(key, "ref") && jv_is_string(v)) {
-        write_member(w, "in_reply_to", v);
+        WRITE_MEMBER(w, "in_reply_to", v);
     } else if (is(key, "ts") && view_unix_seconds(v, &seconds)) {
-        write_time_member(w, "timestamp", seconds);
+        WRITE_TIME_MEMBER(w, "timestamp", seconds);
     } else if (is(key, "body")) {
         write_content(w, v, t->map.action, t->body_text);
     } else if (!(is(key, "x-fipa-conversation_id") && jv_is_string(v))) {
@@ -606,9 +609,9 @@ static void write_reply_by(struct jsonout *w, const struct jv *body)
     bool zone;
     const char *s = jv_string_value(deadline);
     if (view_unix_seconds(deadline, &t))
-        write_time_member(w, "reply_by", t);
+        WRITE_TIME_MEMBER(w, "reply_by", t);
     else if (s && time_parse_rfc3339(s, &epoch, &zone) && zone)
-        write_string_member(w, "reply_by", s);
+        WRITE_STRING_MEMBER(w, "reply_by", s);
 }
 
 /* Appends the line of FIPA JSON of an IACP message of a known kind (not fipa.*) to out. */
@@ -619,24 +622,24 @@ static void write_fipa(struct strbuf *out, const struct jv *iacp, const struct t
     jsonout_init(&w, out, JSONOUT_VALID | JSONOUT_TERMINAL);
     jsonout_begin_object(&w);
     enum fipa_act act = t->answers_cancel ? FIPA_INFORM : t->map.act;
-    write_string_member(&w, "performative", fipa_act_name(act, spelling));
+    WRITE_STRING_MEMBER(&w, "performative", fipa_act_name(act, spelling));
     for (const struct jv *k = jv_object_first(iacp); k; k = jv_object_next(iacp, k))
         write_member_to_fipa(&w, jv_string_value(k), jv_object_value(k), t);
     if (!t->body)
         write_content(&w, NULL, t->map.action, NULL);
     if (t->hole) {
-        jsonout_key(&w, "conversation_id");
+        JSONOUT_KEY(&w, "conversation_id");
         *t->hole = out->len;
         jsonout_string(&w, "", 0);
     } else if (t->conversation) {
-        write_string_member(&w, "conversation_id", t->conversation);
+        WRITE_STRING_MEMBER(&w, "conversation_id", t->conversation);
     }
     if (t->map.protocol)
-        write_string_member(&w, "protocol", t->map.protocol);
+        WRITE_STRING_MEMBER(&w, "protocol", t->map.protocol);
     if (t->kind == IACP_TASK_ASSIGN)
         write_reply_by(&w, t->body);
     if (t->kind == IACP_TASK_RESULT && t->result.partial) {
-        jsonout_key(&w, "x-acp-partial");
+        JSONOUT_KEY(&w, "x-acp-partial");
         jsonout_bool(&w, true);
     }
     jsonout_end_object(&w);
