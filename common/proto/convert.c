@@ -305,7 +305,7 @@ static bool starts_with(const char *s, const char *prefix)
 
 static bool is(const char *key, const char *name)
 {
-    return strcmp(key, name) == 0;
+    return key[0] == name[0] && strcmp(key, name) == 0; /* most keys differ at once */
 }
 
 /* prefix and name, in small when they fit (free the result unless it is small). */
@@ -876,16 +876,18 @@ static const char *lone_agent_name(const json_t *agents)
     return fipa_agent_name(agents);
 }
 
-/* What the way back has written once: a member that two FIPA members may stand for. */
+/* What the way back has written once (a member that two FIPA members may stand for), and what
+ * it reads of the message for every member. */
 struct written {
     bool ref, body;
+    const char *kind; /* x-iacp-kind */
 };
 
 /* Writes the IACP member one FIPA member of an IACP message stands for, where it stood. */
 static void member_back_to_iacp(json_t *out, const json_t *fipa, const char *key, json_t *v,
                                 struct written *done)
 {
-    const char *kind = json_member_string(fipa, "x-iacp-kind");
+    const char *kind = done->kind;
     json_t *ts;
     if (is(key, "performative") || is(key, "conversation_id") || is(key, "protocol") ||
         is(key, "reply_by") || (is(key, "x-acp-partial") && partial_derived(fipa, v))) {
@@ -929,7 +931,7 @@ static void member_back_to_iacp(json_t *out, const json_t *fipa, const char *key
 static json_t *iacp_from_iacp_origin(struct converter *c, json_t *fipa)
 {
     json_t *out = json_object();
-    struct written done = {false, false};
+    struct written done = {false, false, json_member_string(fipa, "x-iacp-kind")};
     const char *key;
     json_t *v;
     json_object_foreach(fipa, key, v)
