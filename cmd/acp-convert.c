@@ -452,7 +452,7 @@ static enum outcome iacp_to_acl(struct convert_run *run, struct message *m, stru
         return OUTCOME_FAILED;
     const struct json_text *kept = has_body && content_is_body ? &body : NULL;
     bool ok = acl_write(out, fipa.view, run->spelling == SPELL_UPPER, kept, sink, &m->at) &&
-              (convert_draft_passes(m->view) || check_message_out(run, m, &fipa, sink));
+              (convert_fipa_line_passes(m->view) || check_message_out(run, m, &fipa, sink));
     message_clear(&fipa);
     return ok ? OUTCOME_WRITTEN : OUTCOME_FAILED;
 }
@@ -503,7 +503,8 @@ static bool draft_to_fipa(struct convert_run *run, struct message *m, struct jsc
     /* followed along the stream even when its output fails its check */
     struct iacp_trail *trail = convert_iacp_trail(m->view);
     unsigned long errors_before = sink->errors;
-    bool passes = convert_draft_passes(m->view) || check_line(run, m, &m->output, scratch, sink);
+    bool passes =
+        convert_fipa_line_passes(m->view) || check_line(run, m, &m->output, scratch, sink);
     if (passes && sink->errors == errors_before)
         m->hole = hole;
     else

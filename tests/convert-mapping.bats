@@ -513,7 +513,7 @@ outputs_pass() {
 # Under --jobs, IACP -> FIPA is a draft made from the message alone (in a worker thread) and
 # the message followed along the stream in order, which fills in conversation_id. The two
 # together must be the whole conversion, message for message, diagnostics included. A line that
-# convert_draft_passes lets go unchecked (a draft, or the whole conversion's, which the string
+# convert_fipa_line_passes lets go unchecked (a draft, or the whole conversion's, which the string
 # form is written from) must pass the FIPA rules.
 @test "the draft and the stream together convert IACP to FIPA as the whole conversion does" {
     local t=$BATS_TEST_TMPDIR drv=$ACP_BUILD/tests/convert-split stream f

@@ -743,7 +743,7 @@ enum draft convert_iacp_draft(const struct jv *iacp, const struct json_text *bod
  * and reply_with from strings only; sender and receiver are the message's 'from' and 'to', which
  * fail them when absent (the Caxton profile requires both) or not a name. The rest it writes are
  * x- members, which no rule reads. */
-bool convert_draft_passes(const struct jv *iacp)
+bool convert_fipa_line_passes(const struct jv *iacp)
 {
     const char *from = jv_member_string(iacp, "from");
     const char *to = jv_member_string(iacp, "to");

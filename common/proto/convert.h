@@ -87,9 +87,10 @@ enum draft convert_iacp_draft(const struct jv *iacp, const struct json_text *bod
                               enum fipa_spelling spelling, struct strbuf *out, size_t *hole,
                               struct diag_sink *sink, const struct diag_where *at);
 
-/* Whether every draft of the message passes the FIPA rules (fipa_check, either profile) as it
- * is made: so that acp-convert need not read it back to check it. */
-bool convert_draft_passes(const struct jv *iacp);
+/* Whether every line of FIPA JSON made of the message (its draft, or the whole conversion's
+ * line, convert_iacp_fipa_line) passes the FIPA rules (fipa_check, either profile) as it is
+ * made: so that acp-convert need not read it back to check it. */
+bool convert_fipa_line_passes(const struct jv *iacp);
 
 /* What following an IACP message along the stream reads of it, taken with its draft so that the
  * message can be freed before it is followed: one allocation, its strings in it; free() it. */

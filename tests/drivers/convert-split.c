@@ -3,7 +3,7 @@
  * written as acp-convert writes it, and with another by convert_iacp_draft (the line written
  * directly) then convert_iacp_follow (the hole filled), as acp-convert does; the two lines and
  * the two diagnostics must be the same. A line, the draft or the whole conversion's of a kind
- * but fipa.*, that convert_draft_passes says passes the FIPA rules must pass them, in both
+ * but fipa.*, that convert_fipa_line_passes says passes the FIPA rules must pass them, in both
  * profiles, as acp-convert would check it (it does not).
  * Lines that are not JSON objects are skipped. Prints a line for each message that differs or
  * passes wrongly, then
@@ -92,11 +92,11 @@ static unsigned long draft_errors(struct jscan *js, const struct strbuf *line,
     return errors;
 }
 
-/* Holds convert_draft_passes to what the FIPA rules say of the draft in line. */
+/* Holds convert_fipa_line_passes to what the FIPA rules say of the draft in line. */
 static void check_passes(const struct jv *iacp, const struct strbuf *line, unsigned long n,
                          struct tally *t)
 {
-    if (!convert_draft_passes(iacp))
+    if (!convert_fipa_line_passes(iacp))
         return;
     t->passes++;
     if (draft_errors(t->scratch, line, FIPA_PROFILE_CAXTON) == 0 &&

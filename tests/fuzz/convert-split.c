@@ -2,7 +2,7 @@
  * a JSON object is converted by convert_iacp_to_fipa with one converter, and with another by
  * convert_iacp_draft (the line written straight from the view) then convert_iacp_trail and
  * convert_iacp_follow (conversation_id filled in). Properties: the two lines are the same byte
- * for byte, and so are their diagnostics; a draft that convert_draft_passes lets go unchecked
+ * for byte, and so are their diagnostics; a draft that convert_fipa_line_passes lets go unchecked
  * passes the FIPA rules of both profiles. */
 #include <stdlib.h>
 #include <string.h>
@@ -78,7 +78,7 @@ static void split(struct way *w, const struct jv *iacp, const struct diag_where 
         whole(w, iacp, at);
     if (draft != DRAFT_WHOLE && draft != DRAFT_HOLE)
         return;
-    FUZZ_ASSERT(!convert_draft_passes(iacp) ||
+    FUZZ_ASSERT(!convert_fipa_line_passes(iacp) ||
                     (draft_valid(scratch, &w->line, FIPA_PROFILE_CAXTON) &&
                      draft_valid(scratch, &w->line, FIPA_PROFILE_STANDARD)),
                 "line %lu: the draft passes by construction, not by the FIPA rules: %.*s", at->line,
