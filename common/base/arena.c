@@ -25,6 +25,11 @@ static struct arena_block *new_block(size_t size)
     return b;
 }
 
+static size_t block_size(const struct arena *a)
+{
+    return a->block_size ? a->block_size : BLOCK_SIZE;
+}
+
 void *arena_alloc(struct arena *a, size_t size)
 {
     if (size > SIZE_MAX - ALIGN)
@@ -39,7 +44,7 @@ void *arena_alloc(struct arena *a, size_t size)
         }
         struct arena_block **next = b ? &b->next : &a->first;
         if (!*next)
-            *next = new_block(size > BLOCK_SIZE ? size : BLOCK_SIZE);
+            *next = new_block(size > block_size(a) ? size : block_size(a));
         a->current = *next;
         a->current->used = 0; /* a block is emptied as it is entered */
     }
@@ -50,7 +55,7 @@ void arena_reset(struct arena *a)
     /* A block made for an object larger than usual goes, or each arena would keep the largest
      * it ever held. */
     for (struct arena_block **b = &a->first; *b;) {
-        if ((*b)->size > BLOCK_SIZE) {
+        if ((*b)->size > block_size(a)) {
             struct arena_block *big = *b;
             *b = big->next;
             free(big);

@@ -11,11 +11,12 @@ struct arena_block;
 
 struct arena {
     struct arena_block *first, *current;
+    size_t block_size; /* of its blocks; 0: 64 KiB */
 };
 
 #define ARENA_INIT                                                                                 \
     {                                                                                              \
-        NULL, NULL                                                                                 \
+        NULL, NULL, 0                                                                              \
     }
 
 /* size bytes, aligned as malloc's, valid until arena_reset or arena_free; never NULL. */

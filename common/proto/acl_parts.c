@@ -1,0 +1,188 @@
+#include "proto/acl_parts.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "base/timeutil.h"
+
+const char acl_expressions_member[] = "x-acp-expressions";
+const char acl_quoted_member[] = "x-acp-quoted";
+const char acl_spelling_member[] = "x-acp-reply-by";
+const char acl_partial_member[] = "x-acp-partial";
+const char acl_content_text_member[] = "x-acp-content-text";
+
+void acl_names_free(struct acl_names *s)
+{
+    sb_free(&s->names);
+    if (s->many)
+        strmap_free(s->many, NULL);
+}
+
+bool acl_names_add(struct acl_names *s, const char *name)
+{
+    size_t len = strlen(name);
+    if (!s->many && s->count < ACL_NAMES_SEARCHED) {
+        for (size_t i = 0; i < s->count; i++)
+            if (s->searched[i].len == len && s->searched[i].first == name[0] &&
+                memcmp(s->names.buf + s->searched[i].at, name, len) == 0)
+                return false;
+        s->searched[s->count].at = s->names.len;
+        s->searched[s->count].len = len;
+        s->searched[s->count++].first = name[0];
+        sb_add(&s->names, name, len + 1);
+        return true;
+    }
+    if (!s->many) {
+        s->many = strmap_new();
+        for (size_t i = 0; i < s->count; i++)
+            strmap_put(s->many, s->names.buf + s->searched[i].at, s);
+    }
+    return strmap_put(s->many, name, s) == NULL;
+}
+
+char acl_user_prefix_letter(const char *rest)
+{
+    return strncmp(rest, "iacp-", 5) == 0 || strncmp(rest, "fipa-", 5) == 0 ? 'x' : 'X';
+}
+
+bool acl_plain_word(const char *s, size_t len);
+
+bool acl_written_as_json(const char *name, const char *value)
+{
+    return strncasecmp(name, "json-", 5) == 0 ||
+           (strcasecmp(name, "partial") == 0 && value && strcmp(value, "true") == 0);
+}
+
+bool acl_plain_word(const char *s, size_t len)
+{
+    if (len == 0 || strchr("#0123456789-@:\"", s[0]))
+        return false;
+    for (size_t i = 0; i < len; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (c <= 0x20 || c >= 0x7f || c == '(' || c == ')' || c == '"' || c == '\\')
+            return false;
+    }
+    return true;
+}
+
+/* --- date-times --- */
+
+enum { MILLIS_PER_DAY = 86400000 };
+
+bool acl_date_time_parse(const char *s, size_t n, struct acl_date_time *dt)
+{
+    memset(dt, 0, sizeof *dt);
+    size_t i = 0;
+    bool negative = false;
+    if (n > 0 && (s[0] == '+' || s[0] == '-')) {
+        dt->relative = true;
+        negative = s[0] == '-';
+        i = 1;
+    }
+    int y, mo, d, h, mi, sec, ms = 0;
+    if (n - i < 15 || !time_digits(s + i, 4, &y) || !time_digits(s + i + 4, 2, &mo) ||
+        !time_digits(s + i + 6, 2, &d) || (s[i + 8] != 'T' && s[i + 8] != 't') ||
+        !time_digits(s + i + 9, 2, &h) || !time_digits(s + i + 11, 2, &mi) ||
+        !time_digits(s + i + 13, 2, &sec))
+        return false;
+    size_t rest = i + 15;
+    if (n - rest >= 3 && time_digits(s + rest, 3, &ms))
+        rest += 3;
+    if (rest < n && isalpha((unsigned char)s[rest]))
+        dt->designator = s[rest++];
+    if (rest != n)
+        return false;
+    if (dt->relative) {
+        /* JADE's reckoning: a year is 365 days, a month 30. */
+        long long days = y * 365LL + mo * 30LL + d;
+        long long millis = ((days * 24 + h) * 60 + mi) * 60000LL + sec * 1000LL + ms;
+        dt->millis = negative ? -millis : millis;
+        return true;
+    }
+    char iso[32];
+    snprintf(iso, sizeof iso, "%04d-%02d-%02dT%02d:%02d:%02dZ", y, mo, d, h, mi, sec);
+    double epoch;
+    bool zone;
+    if (!time_parse_rfc3339(iso, &epoch, &zone))
+        return false;
+    dt->millis = (long long)epoch * 1000 + ms;
+    return true;
+}
+
+static void split_millis(long long millis, long long *secs, int *ms)
+{
+    *secs = millis / 1000;
+    *ms = (int)(millis % 1000);
+    if (*ms < 0) {
+        *ms += 1000;
+        (*secs)--;
+    }
+}
+
+void acl_rfc3339_millis(long long millis, char *buf, size_t size)
+{
+    long long secs;
+    int ms;
+    split_millis(millis, &secs, &ms);
+    time_format_rfc3339(secs, buf, size);
+    size_t len = strlen(buf);
+    if (ms && len > 0)
+        snprintf(buf + len - 1, size - (len - 1), ".%03dZ", ms);
+}
+
+void acl_date_time_format(long long millis, char *buf, size_t size)
+{
+    long long secs;
+    int ms;
+    split_millis(millis, &secs, &ms);
+    char iso[48];
+    time_format_rfc3339(secs, iso, sizeof iso);
+    size_t n = 0;
+    for (const char *c = iso; *c && n + 1 < size; c++)
+        if (isdigit((unsigned char)*c) || *c == 'T')
+            buf[n++] = *c;
+    snprintf(buf + n, size - n, "%03dZ", ms);
+}
+
+bool acl_date_time_in_range(long long millis)
+{
+    return millis >= time_days_from_civil(0, 1, 1) * MILLIS_PER_DAY &&
+           millis < time_days_from_civil(10000, 1, 1) * MILLIS_PER_DAY;
+}
+
+/* --- messages --- */
+
+static const struct acl_parameter parameters[] = {
+    {"sender", "sender", FORM_AGENT},
+    {"receiver", "receiver", FORM_AGENT_SET},
+    {"reply-to", "reply_to", FORM_AGENT_SET},
+    {"content", "content", FORM_CONTENT},
+    {"language", "language", FORM_TEXT},
+    {"encoding", "encoding", FORM_TEXT},
+    {"ontology", "ontology", FORM_TEXT},
+    {"protocol", "protocol", FORM_TEXT},
+    {"conversation-id", "conversation_id", FORM_TEXT},
+    {"reply-with", "reply_with", FORM_TEXT},
+    {"in-reply-to", "in_reply_to", FORM_TEXT},
+    {"reply-by", "reply_by", FORM_DATE_TIME},
+};
+
+const struct acl_parameter *acl_parameter_by_keyword(const char *keyword)
+{
+    int first = tolower((unsigned char)keyword[0]);
+    for (size_t i = 0; i < sizeof parameters / sizeof *parameters; i++)
+        if (first == parameters[i].keyword[0] && strcasecmp(keyword, parameters[i].keyword) == 0)
+            return &parameters[i];
+    return NULL;
+}
+
+const struct acl_parameter *acl_parameter_by_member(const char *member)
+{
+    for (size_t i = 0; i < sizeof parameters / sizeof *parameters; i++)
+        if (member[0] == parameters[i].member[0] && strcmp(member, parameters[i].member) == 0)
+            return &parameters[i];
+    return NULL;
+}
