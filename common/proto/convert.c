@@ -29,7 +29,6 @@ struct remembered {
     char *cancel_to;      /* and whom that cancel went to */
     double seen;          /* message time it was last used; -INFINITY before any */
     size_t text_bytes;    /* of its texts */
-    size_t hash;          /* of its key: forgetting it need not read the key again */
     char key[]; /* sender "/" id (message_conversation_id), in the form it is remembered by */
 };
 
@@ -101,7 +100,7 @@ void converter_free(struct converter *c)
 static void forget_one(struct converter *c, struct remembered *r)
 {
     list_remove(&c->by_age, &r->age);
-    hashtab_remove_hashed(&c->conversations, &r->node, r->hash);
+    hashtab_remove(&c->conversations, &r->node);
     c->text_bytes -= r->text_bytes;
     free_remembered(&r->node);
 }
@@ -168,7 +167,6 @@ static struct remembered *recall_or_add(struct converter *c, const struct strbuf
     struct remembered *r = xcalloc(1, sizeof *r + len + 1);
     memcpy(r->key, kept, len + 1);
     r->seen = -INFINITY;
-    r->hash = hash;
     hashtab_add_hashed(&c->conversations, &r->node, hash);
     list_append(&c->by_age, &r->age);
     return r;
