@@ -266,8 +266,9 @@ static bool check_output(struct convert_run *run, struct message *m, json_t *res
     return ok;
 }
 
-/* Reads a line of FIPA JSON that the converter wrote (with its newline) as a message, in js;
- * false, after saying so, when it is no JSON object (never: what the writer writes is JSON). */
+/* Reads a line of FIPA JSON that the converter wrote (with its newline) as a message of m's
+ * record, in js; false, after saying so, when it is no JSON object (never: what the writer
+ * writes is JSON). */
 static bool read_line_out(struct message *out, const struct message *m, const struct strbuf *line,
                           struct jscan *js, struct diag_sink *sink)
 {
@@ -277,10 +278,14 @@ static bool read_line_out(struct message *out, const struct message *m, const st
     quiet.quiet = true;
     bool read = message_read(out, &rec, js, CHOOSE_FIPA, NULL, &quiet);
     diag_sink_free(&quiet);
-    if (!read)
+    if (!read) {
         diag_emit(sink, &m->at, "convert-output-invalid",
                   "converted to FIPA, the message is no JSON object; it is not written");
-    return read;
+        return false;
+    }
+    out->rec = m->rec; /* not rec, which ends here */
+    out->at = m->at;
+    return true;
 }
 
 /* The check of an output written as a line of FIPA JSON (with its newline), read in js. */
@@ -438,7 +443,7 @@ enum outcome { OUTCOME_FAILED, OUTCOME_WRITTEN, OUTCOME_BY_TREE };
 static enum outcome iacp_to_acl(struct convert_run *run, struct message *m, struct jscan *js,
                                 struct diag_sink *sink, struct strbuf *out)
 {
-    size_t start, end;
+    size_t start = 0, end = 0;
     bool has_body = jscan_member_text(m->rec->text, m->rec->len, "body", &start, &end);
     struct json_text body = {m->rec->text + start, end - start, NULL};
     bool content_is_body = false;

@@ -140,6 +140,7 @@ static void add_signed(struct strbuf *sb, long long v)
  * SVG and HTML writers format hundreds of thousands of numbers. */
 static void add_plain(struct strbuf *sb, const char *fmt, va_list ap)
 {
+    sb_add(sb, "", 0); /* a buffer, even for an empty format, as vsnprintf's way leaves one */
     for (const char *p = fmt; *p;) {
         const char *pct = strchr(p, '%');
         if (!pct) {
