@@ -435,6 +435,17 @@ static bool convert_by_tree(struct convert_run *run, struct message *m, enum pro
     return ok;
 }
 
+/* The text an IACP message's body came with, which the FIPA content is written as where it is
+ * the body as it is; false when there is none (or its name was spelt with an escape). */
+static bool body_text(const struct message *m, struct json_text *body)
+{
+    size_t start, end;
+    if (!jscan_member_text(m->rec->text, m->rec->len, "body", &start, &end))
+        return false;
+    *body = (struct json_text){m->rec->text + start, end - start, NULL};
+    return true;
+}
+
 enum outcome { OUTCOME_FAILED, OUTCOME_WRITTEN, OUTCOME_BY_TREE };
 
 /* IACP to the string form with no tree: the message's line of FIPA JSON, read back as the view
@@ -443,9 +454,8 @@ enum outcome { OUTCOME_FAILED, OUTCOME_WRITTEN, OUTCOME_BY_TREE };
 static enum outcome iacp_to_acl(struct convert_run *run, struct message *m, struct jscan *js,
                                 struct diag_sink *sink, struct strbuf *out)
 {
-    size_t start = 0, end = 0;
-    bool has_body = jscan_member_text(m->rec->text, m->rec->len, "body", &start, &end);
-    struct json_text body = {m->rec->text + start, end - start, NULL};
+    struct json_text body;
+    bool has_body = body_text(m, &body);
     bool content_is_body = false;
     sb_reset(&run->fipa_line);
     enum fipa_line made = convert_iacp_fipa_line(run->converter, m->view, has_body ? &body : NULL,
@@ -496,11 +506,8 @@ static bool draft_to_fipa(struct convert_run *run, struct message *m, struct jsc
 {
     sb_grow(&m->output, 2 * m->rec->len + 256); /* FIPA's names are longer: one allocation */
     size_t hole = MESSAGE_NO_HOLE;
-    size_t start, end;
-    struct json_text body = {NULL, 0, NULL};
-    bool kept = jscan_member_text(m->rec->text, m->rec->len, "body", &start, &end);
-    if (kept)
-        body = (struct json_text){m->rec->text + start, end - start, NULL};
+    struct json_text body;
+    bool kept = body_text(m, &body);
     enum draft draft = convert_iacp_draft(m->view, kept ? &body : NULL, run->spelling, &m->output,
                                           &hole, sink, &m->at);
     if (draft == DRAFT_NONE || draft == DRAFT_NEEDS_STREAM)

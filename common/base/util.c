@@ -63,6 +63,20 @@ char *xstrndup(const char *s, size_t n)
     return p;
 }
 
+void *xgrow(void *items, size_t *cap, size_t need, size_t elem)
+{
+    if (need <= *cap)
+        return items;
+    size_t n = *cap ? *cap : 2;
+    while (n < need) {
+        if (n > (size_t)-1 / 2 / elem)
+            die_oom();
+        n *= 2;
+    }
+    *cap = n;
+    return xrealloc(items, n * elem);
+}
+
 void sb_grow(struct strbuf *sb, size_t extra)
 {
     if (extra >= (size_t)-1 / 2 - sb->len)

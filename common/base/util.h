@@ -41,6 +41,11 @@ struct strbuf {
 
 void sb_grow(struct strbuf *sb, size_t extra);
 
+/* Grows an array of elem-sized items so that it holds at least need of them: its capacity, in
+ * *cap, doubles from 2 (small, as a report keeps thousands of small arrays). Returns the array,
+ * which may have moved. */
+void *xgrow(void *items, size_t *cap, size_t need, size_t elem);
+
 /* Inline, as the writers add a few bytes at a time: a call to grow only when the room is short. */
 static inline void sb_add(struct strbuf *sb, const void *data, size_t len)
 {

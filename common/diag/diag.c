@@ -156,8 +156,8 @@ static void put_text(struct diag_sink *sink, const struct diag_where *w, bool er
     sb_addf(l, ":%lu:", w->line);
     if (w->column)
         sb_addf(l, "%lu:", w->column);
-    sb_addf(l, "%s %s%s:%s %s [%s]\n", off, sev_on, error ? "error" : "warning", off,
-            sink->text.buf, code);
+    sb_addf(l, "%s %s%s:%s %s [%s]\n", off, sev_on,
+            diag_severity_word(error ? SEV_ERROR : SEV_WARNING), off, sink->text.buf, code);
 }
 
 static void put_json(struct diag_sink *sink, const struct diag_where *w, bool error,
@@ -170,8 +170,8 @@ static void put_json(struct diag_sink *sink, const struct diag_where *w, bool er
     sb_addf(l, ",\"line\":%lu", w->line);
     if (w->column)
         sb_addf(l, ",\"column\":%lu", w->column);
-    sb_addf(l, ",\"severity\":\"%s\",\"code\":\"%s\",\"message\":", error ? "error" : "warning",
-            code);
+    sb_addf(l, ",\"severity\":\"%s\",\"code\":\"%s\",\"message\":",
+            diag_severity_word(error ? SEV_ERROR : SEV_WARNING), code);
     escape_json_string(l, sink->text.buf, sink->text.len);
     if (w->id) {
         sb_adds(l, ",\"id\":");

@@ -9,6 +9,12 @@
 
 enum severity { SEV_WARNING, SEV_ERROR };
 
+/* The severity's word in every output: "error" or "warning". */
+static inline const char *diag_severity_word(enum severity severity)
+{
+    return severity == SEV_ERROR ? "error" : "warning";
+}
+
 /* The display name of standard input, as findings and summaries name its file. */
 #define DIAG_STANDARD_INPUT "<stdin>"
 enum diag_format { DIAG_TEXT, DIAG_JSON };

@@ -245,10 +245,7 @@ static int collect_reply(struct span_merge *m, const json_t *span, size_t input,
         *why = "its span is not an IACP reply's";
         return -1;
     }
-    if (m->nreplies == m->replies_cap) {
-        m->replies_cap = m->replies_cap ? 2 * m->replies_cap : 64;
-        m->replies = xrealloc(m->replies, m->replies_cap * sizeof *m->replies);
-    }
+    m->replies = xgrow(m->replies, &m->replies_cap, m->nreplies + 1, sizeof *m->replies);
     m->replies[m->nreplies++] = r;
     return 1;
 }
@@ -262,10 +259,7 @@ static int collect_sent(struct span_merge *m, const json_t *span, size_t input, 
         *why = "its span is not an IACP message's";
         return -1;
     }
-    if (m->nsents == m->sents_cap) {
-        m->sents_cap = m->sents_cap ? 2 * m->sents_cap : 64;
-        m->sents = xrealloc(m->sents, m->sents_cap * sizeof *m->sents);
-    }
+    m->sents = xgrow(m->sents, &m->sents_cap, m->nsents + 1, sizeof *m->sents);
     m->sents[m->nsents++] = e;
     return 1;
 }
@@ -296,10 +290,7 @@ static int iacp_merge_collect(struct span_merge *m, const json_t *record, size_t
     const char *initiator = json_string_value(json_object_get(record, "initiator"));
     r.queens = initiator && strcmp(initiator, m->cfg->queen) == 0;
     r.left_by_result = how && strcmp(how, "result") == 0;
-    if (m->n == m->cap) {
-        m->cap = m->cap ? 2 * m->cap : 256;
-        m->runs = xrealloc(m->runs, m->cap * sizeof *m->runs);
-    }
+    m->runs = xgrow(m->runs, &m->cap, m->n + 1, sizeof *m->runs);
     m->runs[m->n] = arena_alloc(&m->names, sizeof r);
     *m->runs[m->n++] = r;
     return 1;
@@ -555,10 +546,7 @@ static void join(struct span_merge *m, struct run *r, struct diag_sink *sink)
             prev->reissue = &r->assign;
         r->done = prev->done;
     }
-    if (c->n == c->cap) {
-        c->cap = c->cap ? 2 * c->cap : 2;
-        c->v = xrealloc(c->v, c->cap * sizeof *c->v);
-    }
+    c->v = xgrow(c->v, &c->cap, c->n + 1, sizeof *c->v);
     c->v[c->n++] = r;
     r->chained = true;
 }
@@ -789,7 +777,7 @@ static json_t *issue_of(const struct finding *x)
 {
     json_t *o = json_object();
     json_object_set_new(o, "code", json_string(x->code));
-    json_object_set_new(o, "severity", json_string(x->severity == SEV_ERROR ? "error" : "warning"));
+    json_object_set_new(o, "severity", json_string(diag_severity_word(x->severity)));
     json_object_set_new(o, "file", string_or_null(x->file));
     json_object_set_new(o, "line", line_or_null(x->line));
     json_object_set_new(o, "related_file", string_or_null(x->related_file));

@@ -114,9 +114,10 @@ static bool claim_name(struct acl_writer *w, const char *prefix, const char *nam
     sb_adds(&w->lower, name);
     for (size_t i = 0; i < w->lower.len; i++)
         w->lower.buf[i] = (char)tolower((unsigned char)w->lower.buf[i]);
-    for (const char *const *r = w->reserved; *r && strncmp(w->lower.buf, "x-acp-", 6) == 0; r++)
-        if (strcmp(*r, w->lower.buf) == 0)
-            return false;
+    if (strncmp(w->lower.buf, "x-acp-", 6) == 0)
+        for (const char *const *r = w->reserved; *r; r++)
+            if (strcmp(*r, w->lower.buf) == 0)
+                return false;
     return acl_names_add(w->names, w->lower.buf);
 }
 

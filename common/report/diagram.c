@@ -98,7 +98,7 @@ size_t diagram_participant(struct diagram *d, const char *name)
     uintptr_t known = (uintptr_t)strmap_get(d->columns, key);
     if (known)
         return (size_t)known - 1;
-    d->names = draw_grow(d->names, &d->names_cap, d->nnames + 1, sizeof *d->names);
+    d->names = xgrow(d->names, &d->names_cap, d->nnames + 1, sizeof *d->names);
     d->names[d->nnames] = kept_name(name, len);
     strmap_put(d->columns, key, (void *)(uintptr_t)(d->nnames + 1));
     return d->nnames++;
@@ -129,9 +129,9 @@ size_t diagram_message(struct diagram *d, const struct diagram_message *m)
     for (size_t i = 0; i < m->nto; i++)
         if (m->to[i] >= d->nnames)
             return 0;
-    d->to = draw_grow(d->to, &d->to_cap, d->nto + m->nto, sizeof *d->to);
+    d->to = xgrow(d->to, &d->to_cap, d->nto + m->nto, sizeof *d->to);
     memcpy(d->to + d->nto, m->to, m->nto * sizeof *m->to);
-    d->rows = draw_grow(d->rows, &d->rows_cap, d->nrows + 1, sizeof *d->rows);
+    d->rows = xgrow(d->rows, &d->rows_cap, d->nrows + 1, sizeof *d->rows);
     d->rows[d->nrows++] = (struct row){
         .from = m->from,
         .first = d->nto,
@@ -182,7 +182,7 @@ void diagram_mark(struct diagram *d, size_t n, enum diagram_mark mark, const cha
 
 static void add_note(struct diagram *d, const struct note *n)
 {
-    d->notes = draw_grow(d->notes, &d->notes_cap, d->nnotes + 1, sizeof *d->notes);
+    d->notes = xgrow(d->notes, &d->notes_cap, d->nnotes + 1, sizeof *d->notes);
     d->notes[d->nnotes] = *n;
     d->notes[d->nnotes++].text = kept_text(n->text);
 }

@@ -531,7 +531,7 @@ static enum fit try_item(struct pager *p, const struct item *it, bool force)
     p->width = width;
     p->size = size;
     struct plan *plan = p->plan;
-    plan->items = draw_grow(plan->items, &plan->items_cap, plan->nitems + 1, sizeof *plan->items);
+    plan->items = xgrow(plan->items, &plan->items_cap, plan->nitems + 1, sizeof *plan->items);
     plan->items[plan->nitems++] = *it;
     plan->pages[plan->npages - 1].end = plan->nitems;
     return fit;
@@ -551,7 +551,7 @@ static void start_page(struct pager *p, bool block)
     p->pages_in_block++;
     p->size = 0;
     p->rows = 0;
-    plan->pages = draw_grow(plan->pages, &plan->pages_cap, plan->npages + 1, sizeof *plan->pages);
+    plan->pages = xgrow(plan->pages, &plan->pages_cap, plan->npages + 1, sizeof *plan->pages);
     plan->pages[plan->npages++] = (struct page){plan->nitems, plan->nitems, block};
 }
 

@@ -182,18 +182,6 @@ void draw_page(const struct diagram *d, const struct plan *plan, size_t page,
 size_t draw_page_columns(const struct diagram *d, const struct plan *plan, size_t first, size_t end,
                          size_t *cols);
 
-/* Grows an array of elem-sized items so that it holds at least need of them. */
-static inline void *draw_grow(void *items, size_t *cap, size_t need, size_t elem)
-{
-    if (need <= *cap)
-        return items;
-    size_t n = *cap ? *cap : 2; /* small: the report keeps thousands of diagrams */
-    while (n < need)
-        n *= 2;
-    *cap = n;
-    return xrealloc(items, n * elem);
-}
-
 static inline size_t min_size(size_t a, size_t b)
 {
     return a < b ? a : b;

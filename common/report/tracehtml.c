@@ -811,7 +811,7 @@ static void put_findings(struct jsonout *w, const struct findings *list)
         jsonout_key(w, "code");
         jsonout_string_or_null(w, f->code);
         jsonout_key(w, "severity");
-        jsonout_string_or_null(w, f->severity == SEV_ERROR ? "error" : "warning");
+        jsonout_string_or_null(w, diag_severity_word(f->severity));
         jsonout_key(w, "message");
         jsonout_string_or_null(w, f->message);
         jsonout_end_object(w);
@@ -952,7 +952,7 @@ static void write_diagnostics(struct trace_html *h, const struct diagram_flush *
         jsonout_begin_array(&w);
         put_name(h, &w, d->file);
         jsonout_integer(&w, (json_int_t)d->line);
-        jsonout_string_or_null(&w, d->severity == SEV_ERROR ? "error" : "warning");
+        jsonout_string_or_null(&w, diag_severity_word(d->severity));
         jsonout_string_or_null(&w, d->code);
         jsonout_string_or_null(&w, d->message);
         if (d->row >= 0)

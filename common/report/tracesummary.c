@@ -34,7 +34,7 @@ static void put_issues(struct jsonout *w, const struct findings *f)
         JSONOUT_KEY(w, "code");
         jsonout_string_or_null(w, x->code);
         JSONOUT_KEY(w, "severity");
-        jsonout_string_or_null(w, x->severity == SEV_ERROR ? "error" : "warning");
+        jsonout_string_or_null(w, diag_severity_word(x->severity));
         JSONOUT_KEY(w, "file");
         jsonout_string_or_null(w, x->file);
         JSONOUT_KEY(w, "line");
