@@ -14,6 +14,7 @@
 #include "proto/fipa.h"
 #include "proto/iacp.h"
 #include "proto/jsonrpc.h"
+#include "proto/memberlist.h"
 #include "proto/taprecord.h"
 #include "tool/filter.h"
 
@@ -46,14 +47,19 @@ enum format {
     FORMAT_NONE
 };
 
+/* How every line of JSON is written: safe on a terminal, its strings valid UTF-8 already. */
+enum { LINE_FLAGS = JSONOUT_VALID | JSONOUT_TERMINAL };
+
 struct convert_run {
     enum format from, to;
     enum fipa_spelling spelling;
     struct converter *converter;
     struct strbuf out;
     struct fipa_rules fipa;
-    struct jscan *scan;      /* the outputs' views: the input's stays in the filter's */
-    struct strbuf fipa_line; /* an IACP message as FIPA JSON, on its way to the string form */
+    struct jscan *scan; /* the outputs' views: the input's stays in the filter's */
+    /* a message as a line of JSON on its way: FIPA JSON to the string form, IACP to its check */
+    struct strbuf line;
+    struct member_list members; /* the members of an IACP line made of FIPA */
     /* --to=tap of bare lines, a file a session: its name, its lines so far, and the side of each
      * request in progress by its id (the latest --max-open), which its response answers */
     char *bare_file;
@@ -124,15 +130,27 @@ static json_t *as_fipa(struct convert_run *run, struct message *m, enum protocol
     return copy;
 }
 
-static json_t *as_iacp(struct convert_run *run, struct message *m, enum protocol proto,
-                       struct diag_sink *sink)
-{
-    if (proto == PROTO_IACP)
-        return json_incref(message_tree(m));
-    return convert_fipa_to_iacp(run->converter, message_tree(m), sink, &m->at);
-}
-
 /* --- the check of the output: what acp-validate --stateless would say of it --- */
+
+/* The protocol of what a conversion to a format of messages writes (FIPA JSON and the string
+ * form are FIPA's; the others write no message the tools check). */
+static enum protocol_choice output_protocol(enum format to)
+{
+    switch (to) {
+    case FORMAT_IACP:
+        return CHOOSE_IACP;
+    case FORMAT_FIPA:
+    case FORMAT_FIPA_ACL:
+        return CHOOSE_FIPA;
+    case FORMAT_AUTO:
+    case FORMAT_JSONRPC:
+    case FORMAT_TAP:
+    case FORMAT_MCPSNOOP:
+    case FORMAT_NONE:
+        break;
+    }
+    return CHOOSE_AUTO;
+}
 
 static void run_check(const struct message *out, const struct fipa_rules *fipa,
                       struct diag_sink *sink)
@@ -259,8 +277,7 @@ static bool check_output(struct convert_run *run, struct message *m, json_t *res
                          struct jscan *js, struct diag_sink *sink)
 {
     struct message out;
-    message_init_in(&out, NULL, json_incref(result),
-                    run->to == FORMAT_IACP ? CHOOSE_IACP : CHOOSE_FIPA, js);
+    message_init_in(&out, NULL, json_incref(result), output_protocol(run->to), js);
     bool ok = check_message_out(run, m, &out, sink);
     message_clear(&out);
     return ok;
@@ -270,17 +287,18 @@ static bool check_output(struct convert_run *run, struct message *m, json_t *res
  * record, in js; false, after saying so, when it is no JSON object (never: what the writer
  * writes is JSON). */
 static bool read_line_out(struct message *out, const struct message *m, const struct strbuf *line,
-                          struct jscan *js, struct diag_sink *sink)
+                          enum protocol_choice choice, struct jscan *js, struct diag_sink *sink)
 {
     struct record rec = {.kind = REC_LINE, .text = line->buf, .len = line->len - 1};
     struct diag_sink quiet;
     diag_sink_init(&quiet, NULL);
     quiet.quiet = true;
-    bool read = message_read(out, &rec, js, CHOOSE_FIPA, NULL, &quiet);
+    bool read = message_read(out, &rec, js, choice, NULL, &quiet);
     diag_sink_free(&quiet);
     if (!read) {
         diag_emit(sink, &m->at, "convert-output-invalid",
-                  "converted to FIPA, the message is no JSON object; it is not written");
+                  "converted to %s, the message is no JSON object; it is not written",
+                  dialect_of((enum protocol)choice)->display);
         return false;
     }
     out->rec = m->rec; /* not rec, which ends here */
@@ -293,7 +311,7 @@ static bool check_line(struct convert_run *run, struct message *m, const struct 
                        struct jscan *js, struct diag_sink *sink)
 {
     struct message out;
-    if (!read_line_out(&out, m, line, js, sink))
+    if (!read_line_out(&out, m, line, output_protocol(run->to), js, sink))
         return false;
     bool ok = check_message_out(run, m, &out, sink);
     message_clear(&out);
@@ -384,7 +402,7 @@ static bool carries_content(const char *key)
 static void write_line(struct strbuf *out, const json_t *result, const struct json_text *kept)
 {
     struct jsonout w;
-    jsonout_init(&w, out, JSONOUT_VALID | JSONOUT_TERMINAL);
+    jsonout_init(&w, out, LINE_FLAGS);
     jsonout_begin_object(&w);
     const char *key;
     json_t *v;
@@ -404,8 +422,9 @@ static void write_line(struct strbuf *out, const json_t *result, const struct js
 static bool convert_by_tree(struct convert_run *run, struct message *m, enum protocol proto,
                             struct jscan *js, struct diag_sink *sink, struct strbuf *out)
 {
+    /* IACP to IACP: as it is; FIPA to IACP takes fipa_to_iacp's way */
     json_t *result =
-        run->to == FORMAT_IACP ? as_iacp(run, m, proto, sink) : as_fipa(run, m, proto, sink);
+        run->to == FORMAT_IACP ? json_incref(message_tree(m)) : as_fipa(run, m, proto, sink);
     if (!result)
         return false;
     struct kept_content k = {.decoded = STRBUF_INIT};
@@ -446,6 +465,36 @@ static bool body_text(const struct message *m, struct json_text *body)
     return true;
 }
 
+/* The text a FIPA message's content came with, for the line of IACP made of it; NULL when it
+ * has none (or its name was spelt with an escape). Its value is not read. */
+static const struct json_text *fipa_content_text(struct kept_content *k, struct message *m)
+{
+    if (m->rec->syntax == SYNTAX_ACL)
+        return keep_acl_content(k, m);
+    size_t start, end;
+    if (!jscan_member_text(m->rec->text, m->rec->len, "content", &start, &end))
+        return NULL;
+    k->text = (struct json_text){m->rec->text + start, end - start, NULL};
+    return &k->text;
+}
+
+/* FIPA (JSON or the string form) to IACP with no tree of the output: the line written from the
+ * message's view, then checked as IACP, as acp-validate --stateless would read it. */
+static bool fipa_to_iacp(struct convert_run *run, struct message *m, struct jscan *js,
+                         struct diag_sink *sink, struct strbuf *out)
+{
+    struct kept_content k = {.decoded = STRBUF_INIT};
+    const struct json_text *kept = fipa_content_text(&k, m);
+    sb_reset(&run->line);
+    bool ok = convert_fipa_iacp_line(run->converter, m->view, kept, &run->members, &run->line,
+                                     LINE_FLAGS, sink, &m->at) &&
+              check_line(run, m, &run->line, js, sink);
+    if (ok)
+        sb_add(out, run->line.buf, run->line.len);
+    kept_content_clear(&k);
+    return ok;
+}
+
 enum outcome { OUTCOME_FAILED, OUTCOME_WRITTEN, OUTCOME_BY_TREE };
 
 /* IACP to the string form with no tree: the message's line of FIPA JSON, read back as the view
@@ -457,13 +506,13 @@ static enum outcome iacp_to_acl(struct convert_run *run, struct message *m, stru
     struct json_text body;
     bool has_body = body_text(m, &body);
     bool content_is_body = false;
-    sb_reset(&run->fipa_line);
+    sb_reset(&run->line);
     enum fipa_line made = convert_iacp_fipa_line(run->converter, m->view, has_body ? &body : NULL,
-                                                 &run->fipa_line, &content_is_body, sink, &m->at);
+                                                 &run->line, &content_is_body, sink, &m->at);
     if (made != FIPA_LINE_WRITTEN)
         return made == FIPA_LINE_TREE ? OUTCOME_BY_TREE : OUTCOME_FAILED;
     struct message fipa;
-    if (!read_line_out(&fipa, m, &run->fipa_line, js, sink))
+    if (!read_line_out(&fipa, m, &run->line, CHOOSE_FIPA, js, sink))
         return OUTCOME_FAILED;
     const struct json_text *kept = has_body && content_is_body ? &body : NULL;
     bool ok = acl_write(out, fipa.view, run->spelling == SPELL_UPPER, kept, sink, &m->at) &&
@@ -482,6 +531,8 @@ static bool convert_one(struct convert_run *run, struct message *m, enum protoco
         if (o != OUTCOME_BY_TREE)
             return o == OUTCOME_WRITTEN;
     }
+    if (run->to == FORMAT_IACP && proto == PROTO_FIPA)
+        return fipa_to_iacp(run, m, js, sink, out);
     return convert_by_tree(run, m, proto, js, sink, out);
 }
 
@@ -842,6 +893,7 @@ int main(int argc, char **argv)
     run.bare_sides = strmap_new();
     run.max_open = opts.engine.max_open;
     run.scan = jscan_new();
+    member_list_init(&run.members);
     const struct filter_config cfg = {.opts = &opts,
                                       .protocol = protocol_choice(run.from),
                                       .captures = capture_choice(run.from),
@@ -854,7 +906,8 @@ int main(int argc, char **argv)
     free(run.bare_file);
     jscan_free(run.scan);
     sb_free(&run.out);
-    sb_free(&run.fipa_line);
+    sb_free(&run.line);
+    member_list_free(&run.members);
     options_free(&opts);
     return status;
 }

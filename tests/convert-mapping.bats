@@ -597,6 +597,33 @@ outputs_pass() {
     assert_output "$fipa"
 }
 
+# Two FIPA members may give one IACP member its name: it keeps the place the first gave it and
+# takes the value of the last, as json_object_set does (the way back writes no tree).
+@test "fipa -> iacp: a member named twice keeps its first place and its last value" {
+    local f
+    f=$(lines_file \
+        '{"performative":"inform","sender":"a","receiver":"b","reply_with":"m1","timestamp":"2024-01-01T00:00:00Z","content":{"x":1},"absent":1}' \
+        '{"absent":0,"performative":"inform","sender":"a","receiver":"b","content":{"x":1}}' \
+        '{"performative":"inform","sender":"a","receiver":"b","reply_with":"m2","timestamp":"2024-01-01T00:00:00Z","x-iacp-v":"2.0","content":{}}' \
+        '{"performative":"inform","sender":"a","receiver":"b","reply_with":"m3","timestamp":"2024-01-01T00:00:00Z","x-iacp-x-fipa-foo":1,"foo":2,"content":{"y":2}}' \
+        '{"performative":"inform","sender":"queen","receiver":"f1","reply_with":"c1","timestamp":"2024-01-01T00:00:01Z","x-iacp-v":"1.1","x-iacp-kind":"ctl.drain","content":{"action":"drain","why":"x"}}' \
+        '{"performative":"inform","sender":"queen","receiver":"f1","reply_with":"c2","timestamp":"2024-01-01T00:00:01Z","x-iacp-v":"1.1","x-iacp-kind":"ctl.halt","content":{"action":"halt"}}' \
+        '{"performative":"inform","sender":"f1","receiver":"queen","reply_with":"h1","timestamp":"2024-01-01T00:00:02Z","x-iacp-v":"1.1","x-iacp-kind":"hb","x-iacp-from":"f9","x-iacp-x-fipa-conversation_id":"zz","conversation_id":"elsewhere","content":{"slots":1}}' \
+        '{"performative":"inform","sender":"a","receiver":["b","c"],"reply_with":"m4","timestamp":"2024-01-01T00:00:00.5Z","content":"text  with  spaces","in_reply_to":5}' \
+        '{"performative":"inform","sender":"f1","receiver":"queen","reply_with":"h2","timestamp":"2024-01-01T00:00:03Z","x-iacp-v":"1.1","x-iacp-kind":"hb","foo":1,"x-iacp-x-fipa-foo":2,"content":{"slots":2}}')
+    run -0 --separate-stderr acp-convert --to=iacp --now=1700000000 "$f"
+    assert_output "$(printf '%s\n' \
+        '{"v":"1.1","kind":"fipa.inform","from":"a","to":"b","id":"m1","ts":1704067200,"body":{"x":1},"x-fipa-absent":1}' \
+        '{"v":"1.1","x-fipa-absent":["reply_with","timestamp"],"kind":"fipa.inform","from":"a","to":"b","body":{"x":1},"ts":1700000000,"id":"m-cdc60a"}' \
+        '{"v":"2.0","kind":"fipa.inform","from":"a","to":"b","id":"m2","ts":1704067200,"body":{}}' \
+        '{"v":"1.1","kind":"fipa.inform","from":"a","to":"b","id":"m3","ts":1704067200,"x-fipa-x-iacp-x-fipa-foo":1,"x-fipa-foo":2,"body":{"y":2}}' \
+        '{"from":"queen","to":"f1","id":"c1","ts":1704067201,"v":"1.1","kind":"ctl.drain","body":{"why":"x"}}' \
+        '{"from":"queen","to":"f1","id":"c2","ts":1704067201,"v":"1.1","kind":"ctl.halt"}' \
+        '{"from":"f9","to":"queen","id":"h1","ts":1704067202,"v":"1.1","kind":"hb","x-fipa-conversation_id":"elsewhere","body":{"slots":1}}' \
+        '{"v":"1.1","kind":"fipa.inform","from":"a","to":"b","x-fipa-receiver":["b","c"],"id":"m4","ts":1704067200.5,"x-fipa-timestamp":"2024-01-01T00:00:00.5Z","x-fipa-content":"text  with  spaces","x-fipa-in_reply_to":5}' \
+        '{"from":"f1","to":"queen","id":"h2","ts":1704067203,"v":"1.1","kind":"hb","x-fipa-foo":2,"body":{"slots":2}}')"
+}
+
 @test "numbers: the content's text stays safe on a terminal, and a content named with an escape is re-spelt" {
     local rlo=$'\u202e'
     run -0 --separate-stderr acp-convert --to=fipa <<<'{"performative":"inform","sender":"a","receiver":"b","content":{"t": "'"$rlo"'x", "n": 1e3}}'

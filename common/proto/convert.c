@@ -14,6 +14,7 @@
 #include "base/timeutil.h"
 #include "proto/iacp.h"
 #include "proto/idgen.h"
+#include "proto/memberlist.h"
 
 /* The most bytes the texts of the remembered messages (conversation, cancel, cancel_to) may
  * hold: the least recently used go first past it. Those texts are written out as they are, so
@@ -208,17 +209,6 @@ struct envelope {
     const char *id, *from, *to, *ref;
 };
 
-static struct envelope envelope_of(const json_t *iacp, enum iacp_kind kind)
-{
-    return (struct envelope){
-        .kind = kind,
-        .id = json_member_string(iacp, "id"),
-        .from = json_member_string(iacp, "from"),
-        .to = json_member_string(iacp, "to"),
-        .ref = json_member_string(iacp, "ref"),
-    };
-}
-
 static struct envelope view_envelope(const struct jv *iacp, enum iacp_kind kind)
 {
     return (struct envelope){
@@ -386,11 +376,6 @@ struct kind_mapping {
     const char *protocol; /* NULL: none */
     const char *action;   /* ctl kinds: the action the content names */
 };
-
-static bool is_partial(const json_t *body)
-{
-    return json_is_true(json_object_get(body, "partial"));
-}
 
 /* What a body says of the result a message carries. */
 struct result_status {
@@ -815,176 +800,221 @@ void convert_fill_hole(struct strbuf *out, const struct strbuf *draft, size_t ho
 
 /* --- FIPA that came from IACP -> IACP: the way back of convert_iacp_to_fipa --- */
 
+/* --- FIPA -> IACP, read through the view and written as a line --- */
+
+/* One FIPA message on its way to IACP: the IACP members in out, in json_object_set's order. */
+struct to_iacp {
+    struct converter *c;
+    const struct jv *fipa;
+    const struct jv *content;     /* fipa's, or NULL */
+    const struct json_text *kept; /* the text content came with, or NULL */
+    struct member_list *out;
+    unsigned flags; /* the line's jsonout flags */
+    enum fipa_act act;
+    bool marked_body;      /* x-iacp-body says what the body was */
+    const char *absent[3]; /* x-fipa-absent's names */
+    size_t nabsent;
+    const char *kind;         /* x-iacp-kind (the way back of an IACP message) */
+    bool ref_done, body_done; /* the way back wrote ref, body (two members say each) */
+};
+
 static bool is_ctl_kind(const char *kind)
 {
     return kind && (strcmp(kind, "ctl.drain") == 0 || strcmp(kind, "ctl.halt") == 0);
 }
 
-/* content -> body for a message that came from IACP: the inverse of iacp_content. */
-static json_t *body_from_content(const json_t *content, const char *kind)
+static void set_c_string(struct member_list *out, const char *name, const char *s)
 {
-    if (!content)
-        return NULL;
-    /* Shared where nothing changes it, as iacp_content shares the body; a ctl kind's loses the
-     * action, which only a copy of its top level needs. */
-    json_t *body = json_incref((json_t *)content);
-    if (is_ctl_kind(kind) && json_is_object(body)) {
-        json_decref(body);
-        body = json_copy((json_t *)content);
-        json_object_del(body, "action");
+    member_list_set_string(out, "", name, s, strlen(s));
+}
+
+/* A whole number of seconds as an integer, as jansson's tree held it; else a real. */
+static void set_seconds(struct member_list *out, const char *name, double epoch)
+{
+    if (epoch == floor(epoch) && fabs(epoch) < 9e15)
+        member_list_set_integer(out, name, (json_int_t)epoch);
+    else
+        member_list_set_real(out, name, epoch);
+}
+
+static bool timestamp_epoch(const struct jv *timestamp, double *epoch)
+{
+    bool zone;
+    const char *s = jv_string_value(timestamp);
+    return s && time_parse_rfc3339(s, epoch, &zone);
+}
+
+/* content -> body for a message that came from IACP: the inverse of iacp_content, which drops
+ * a ctl kind's action and writes no body as {}. */
+static void set_body_from_content(struct to_iacp *t, const struct jv *content)
+{
+    bool object = jv_is_object(content);
+    const struct jv *action = object ? jv_object_get(content, "action") : NULL;
+    if (!is_ctl_kind(t->kind))
+        action = NULL;
+    if (object && content->len == (action ? 1u : 0u))
+        return;
+    if (!action) {
+        member_list_set_view(t->out, "", "body", content);
+        return;
     }
-    if (json_is_object(body) && json_object_size(body) == 0) {
-        json_decref(body);
-        return NULL;
+    struct jsonout w = {.flags = t->flags};
+    member_list_json_begin(t->out, "body", &w);
+    jsonout_begin_object(&w);
+    for (const struct jv *k = jv_object_first(content); k; k = jv_object_next(content, k)) {
+        if (jv_object_value(k) == action)
+            continue;
+        jsonout_key(&w, jv_string_value(k));
+        jv_write_json(&w, jv_object_value(k));
     }
-    return body;
+    jsonout_end_object(&w);
+    member_list_json_end(t->out);
+}
+
+static const struct jv *iacp_body_of(const struct jv *fipa)
+{
+    const struct jv *body = jv_object_get(fipa, "x-iacp-body");
+    return body ? body : jv_object_get(fipa, "content");
 }
 
 /* x-acp-partial says nothing the body does not: a partial task.result. */
-static bool partial_derived(const json_t *fipa, const json_t *v)
+static bool partial_derived(const struct to_iacp *t, const struct jv *v)
 {
-    const char *kind = json_member_string(fipa, "x-iacp-kind");
-    json_t *body = json_object_get(fipa, "x-iacp-body");
-    if (!body)
-        body = json_object_get(fipa, "content");
-    return json_is_true(v) && kind && strcmp(kind, "task.result") == 0 && is_partial(body);
+    return jv_is_true(v) && t->kind && strcmp(t->kind, "task.result") == 0 &&
+           jv_is_true(jv_object_get(iacp_body_of(t->fipa), "partial"));
 }
 
 /* conversation_id travels in x-fipa-conversation_id when the way there, following this stream
  * as this direction does, would not find it again (a capture cut in the middle of a
  * conversation). A redundant x-fipa-conversation_id of the input is not kept. */
-static void keep_conversation(struct converter *c, json_t *fipa, json_t *out)
+static void keep_conversation(struct to_iacp *t)
 {
-    const char *kind = json_member_string(out, "kind");
-    struct envelope e = envelope_of(out, kind ? iacp_kind_parse(kind) : IACP_INVALID);
-    const char *found = follow(c, &e).conversation;
-    const char *conversation = json_member_string(fipa, "conversation_id");
-    if (conversation && !(found && strcmp(conversation, found) == 0)) {
-        json_object_set_new_nocheck(out, "x-fipa-conversation_id", valid_string(conversation));
+    static const char *const names[] = {"kind", "id", "from", "to", "ref"};
+    const struct member *found[5];
+    member_list_find_each(t->out, names, 5, found);
+    const char *kind = member_string(t->out, found[0]);
+    struct envelope e = {
+        .kind = kind ? iacp_kind_parse(kind) : IACP_INVALID,
+        .id = member_string(t->out, found[1]),
+        .from = member_string(t->out, found[2]),
+        .to = member_string(t->out, found[3]),
+        .ref = member_string(t->out, found[4]),
+    };
+    const char *found_conversation = follow(t->c, &e).conversation;
+    const char *conversation = jv_member_string(t->fipa, "conversation_id");
+    if (conversation && !(found_conversation && strcmp(conversation, found_conversation) == 0)) {
         if (e.id)
-            correct_conversation(c, e.from, e.id, conversation);
+            correct_conversation(t->c, e.from, e.id, conversation);
+        set_c_string(t->out, "x-fipa-conversation_id", conversation);
     }
 }
 
 /* The agent a FIPA sender or receiver names, when it is a lone agent. */
-static const char *lone_agent_name(const json_t *agents)
+static const char *lone_agent_name(const struct jv *agents)
 {
-    if (json_is_array(agents))
-        agents = json_array_size(agents) == 1 ? json_array_get(agents, 0) : NULL;
-    return fipa_agent_name(agents);
+    if (jv_is_array(agents))
+        agents = jv_array_size(agents) == 1 ? jv_array_first(agents) : NULL;
+    return fipa_agent_name_jv(agents);
 }
 
-/* What the way back has written once (a member that two FIPA members may stand for), and what
- * it reads of the message for every member. */
-struct written {
-    bool ref, body;
-    const char *kind; /* x-iacp-kind */
-};
-
 /* Writes the IACP member one FIPA member of an IACP message stands for, where it stood. */
-static void member_back_to_iacp(json_t *out, const json_t *fipa, const char *key, json_t *v,
-                                struct written *done)
+static void member_back_to_iacp(struct to_iacp *t, const char *key, const struct jv *v)
 {
-    const char *kind = done->kind;
-    json_t *ts;
+    struct member_list *out = t->out;
+    double epoch;
     if (is(key, "performative") || is(key, "conversation_id") || is(key, "protocol") ||
-        is(key, "reply_by") || (is(key, "x-acp-partial") && partial_derived(fipa, v))) {
+        is(key, "reply_by") || (is(key, "x-acp-partial") && partial_derived(t, v))) {
         return; /* derived from the IACP members */
-    } else if (is(key, "reply_with") && json_is_string(v)) {
-        json_object_set_nocheck(out, "id", v);
+    } else if (is(key, "reply_with") && jv_is_string(v)) {
+        member_list_set_view(out, "", "id", v);
     } else if ((is(key, "sender") || is(key, "receiver")) && lone_agent_name(v)) {
-        json_object_set_new_nocheck(out, key[0] == 's' ? "from" : "to",
-                                    valid_string(lone_agent_name(v)));
+        set_c_string(out, key[0] == 's' ? "from" : "to", lone_agent_name(v));
     } else if (is(key, "in_reply_to") || is(key, "x-iacp-ref")) {
-        json_t *ref = json_object_get(fipa, "x-iacp-ref");
-        if (!ref && json_is_string(v))
+        const struct jv *ref = jv_object_get(t->fipa, "x-iacp-ref");
+        if (!ref && jv_is_string(v))
             ref = v;
-        if (!ref && !json_is_null(v))
-            set_prefixed(out, "x-fipa-", key, v);
-        else if (ref && !done->ref)
-            json_object_set_nocheck(out, "ref", ref);
-        done->ref = done->ref || ref;
-    } else if (is(key, "timestamp") && (ts = timestamp_seconds(v))) {
-        json_object_set_new_nocheck(out, "ts", ts);
+        if (!ref && !jv_is_null(v))
+            member_list_set_view(out, "x-fipa-", key, v);
+        else if (ref && !t->ref_done)
+            member_list_set_view(out, "", "ref", ref);
+        t->ref_done = t->ref_done || ref;
+    } else if (is(key, "timestamp") && timestamp_epoch(v, &epoch)) {
+        set_seconds(out, "ts", epoch);
     } else if (is(key, "content") || is(key, "x-iacp-body")) {
-        if (!done->body) {
-            json_t *x_body = json_object_get(fipa, "x-iacp-body");
-            json_t *body = x_body ? json_incref(x_body) : body_from_content(v, kind);
-            if (body)
-                json_object_set_new_nocheck(out, "body", body);
-        }
-        done->body = true;
+        const struct jv *x_body = jv_object_get(t->fipa, "x-iacp-body");
+        if (!t->body_done && x_body)
+            member_list_set_view(out, "", "body", x_body);
+        else if (!t->body_done)
+            set_body_from_content(t, v);
+        t->body_done = true;
     } else if (is(key, "x-iacp-kind")) {
-        json_object_set_nocheck(out, "kind", v);
+        member_list_set_view(out, "", "kind", v);
     } else if (starts_with(key, "x-iacp-")) {
-        json_object_set_nocheck(out, key + 7, v);
+        member_list_set_view(out, "", key + 7, v);
     } else {
-        set_prefixed(out, "x-fipa-", key, v);
+        member_list_set_view(out, "x-fipa-", key, v);
     }
 }
 
 /* The message time is read from the IACP message given back, as the way there read it: a ts
  * that FIPA's timestamp cannot hold (1312284105.5) travels in x-iacp-ts, and a message that
  * seemed to have no time would follow the stream otherwise than it did there. */
-static json_t *iacp_from_iacp_origin(struct converter *c, json_t *fipa)
+static void iacp_from_iacp_origin(struct to_iacp *t)
 {
-    json_t *out = json_object();
-    struct written done = {false, false, json_member_string(fipa, "x-iacp-kind")};
-    const char *key;
-    json_t *v;
-    json_object_foreach(fipa, key, v)
-    {
-        member_back_to_iacp(out, fipa, key, v, &done);
-    }
-    const json_t *ts_member = json_object_get(out, "ts");
-    double ts;
-    bool timed = ts_seconds(json_is_number(ts_member), json_number_value(ts_member), &ts);
-    const char *from = json_member_string(out, "from");
-    read_clock(c, from, timed, ts);
-    keep_conversation(c, fipa, out);
-    const char *id = json_member_string(out, "id");
+    struct converter *c = t->c;
+    t->kind = jv_member_string(t->fipa, "x-iacp-kind");
+    for (const struct jv *k = jv_object_first(t->fipa); k; k = jv_object_next(t->fipa, k))
+        member_back_to_iacp(t, jv_string_value(k), jv_object_value(k));
+    static const char *const names[] = {"ts", "from"};
+    const struct member *found[2];
+    member_list_find_each(t->out, names, 2, found);
+    double value = 0, ts;
+    bool timed = ts_seconds(member_number(found[0], &value), value, &ts);
+    read_clock(c, member_string(t->out, found[1]), timed, ts);
+    keep_conversation(t);
+    /* found again: keep_conversation may have added a member */
+    static const char *const ids[] = {"id", "from"};
+    member_list_find_each(t->out, ids, 2, found);
+    const char *id = member_string(t->out, found[0]);
     if (id)
-        idgen_note(c->ids, from, id, c->now);
-    return out;
+        idgen_note(c->ids, member_string(t->out, found[1]), id, c->now);
 }
 
 /* --- other FIPA -> IACP --- */
 
-static void note_absent(json_t **absent, const char *member)
+static void note_absent(struct to_iacp *t, const char *member)
 {
-    if (!*absent)
-        *absent = json_array();
-    json_array_append_new(*absent, valid_string(member));
+    t->absent[t->nabsent++] = member;
 }
 
 /* The x-iacp-ts of a message without timestamp, written by fipa_from_fipa_kind for a ts that
  * no timestamp can say (not whole unix seconds, or none at all), or NULL. */
-static json_t *ts_marker(const json_t *fipa)
+static const struct jv *ts_marker(const struct jv *fipa)
 {
-    json_t *marker = json_object_get(fipa, "x-iacp-ts");
+    const struct jv *marker = jv_object_get(fipa, "x-iacp-ts");
     long long t;
-    if (!marker || json_object_get(fipa, "timestamp") || unix_seconds(marker, &t))
+    if (!marker || jv_object_get(fipa, "timestamp") || view_unix_seconds(marker, &t))
         return NULL;
     return marker;
 }
 
 /* Whether x-iacp-body says what the IACP body was, as fipa_from_fipa_kind writes it: null
  * beside a content of {} for no body, or a copy of a content that is not an object (null too). */
-static bool body_marker(const json_t *fipa)
+static bool body_marker(const struct jv *fipa)
 {
-    json_t *marker = json_object_get(fipa, "x-iacp-body");
-    json_t *content = json_object_get(fipa, "content");
+    const struct jv *marker = jv_object_get(fipa, "x-iacp-body");
+    const struct jv *content = jv_object_get(fipa, "content");
     if (!marker || !content)
         return false;
-    if (json_is_null(marker) && json_is_object(content))
-        return json_object_size(content) == 0;
-    return !json_is_object(content) && json_equal(marker, content);
+    if (jv_is_null(marker) && jv_is_object(content))
+        return content->len == 0;
+    return !jv_is_object(content) && jv_equal(marker, content);
 }
 
 /* x-iacp-<name>, as fipa_from_fipa_kind writes an IACP member that FIPA has no place for, goes
  * back to <name>; but not a name that the mapping writes itself (v only when it is not the one
  * written anyway), nor one that the way back would take for an x-fipa- member. */
-static bool is_iacp_extra(const char *key, const json_t *v)
+static bool is_iacp_extra(const char *key, const struct jv *v)
 {
     static const char *const envelope[] = {"id", "from", "to", "kind", "body", "ref", "ts"};
     if (!starts_with(key, "x-iacp-") || !key[7] || starts_with(key + 7, "x-fipa-"))
@@ -992,107 +1022,109 @@ static bool is_iacp_extra(const char *key, const json_t *v)
     for (size_t i = 0; i < sizeof envelope / sizeof *envelope; i++)
         if (strcmp(key + 7, envelope[i]) == 0)
             return false;
-    const char *version = json_string_value(v);
-    return strcmp(key + 7, "v") != 0 || !version || strcmp(version, "1.1") != 0;
+    return strcmp(key + 7, "v") != 0 || !jv_string_is(v, "1.1");
 }
-
-/* One FIPA message on its way to IACP. */
-struct to_iacp {
-    struct converter *c;
-    const json_t *fipa;
-    enum fipa_act act;
-    bool marked_body; /* x-iacp-body says what the body was */
-    json_t *absent;   /* x-fipa-absent, or NULL */
-};
 
 /* from and to: names; what a name cannot say (addresses, several receivers) rides along. */
-static void map_sender(json_t *out, json_t *sender)
+static void map_sender(struct member_list *out, const struct jv *sender)
 {
-    const char *from = fipa_agent_name(sender);
+    const char *from = fipa_agent_name_jv(sender);
     if (from)
-        json_object_set_new_nocheck(out, "from", valid_string(from));
-    if (!(json_is_string(sender) && from))
-        json_object_set_nocheck(out, "x-fipa-sender", sender);
+        set_c_string(out, "from", from);
+    if (!(jv_is_string(sender) && from))
+        member_list_set_view(out, "", "x-fipa-sender", sender);
 }
 
-static void map_receiver(json_t *out, json_t *receiver)
+static void map_receiver(struct member_list *out, const struct jv *receiver)
 {
-    json_t *single = receiver;
-    if (json_is_array(receiver))
-        single = json_array_size(receiver) == 1 ? json_array_get(receiver, 0) : NULL;
-    const char *to = fipa_agent_name(single);
-    if (!to && json_is_array(receiver))
-        to = fipa_agent_name(json_array_get(receiver, 0));
+    const struct jv *single = receiver;
+    if (jv_is_array(receiver))
+        single = jv_array_size(receiver) == 1 ? jv_array_first(receiver) : NULL;
+    const char *to = fipa_agent_name_jv(single);
+    if (!to && jv_is_array(receiver))
+        to = fipa_agent_name_jv(jv_array_first(receiver));
     if (to)
-        json_object_set_new_nocheck(out, "to", valid_string(to));
-    if (!(json_is_string(single) && fipa_agent_name(single)))
-        json_object_set_nocheck(out, "x-fipa-receiver", receiver);
+        set_c_string(out, "to", to);
+    if (!(jv_is_string(single) && fipa_agent_name_jv(single)))
+        member_list_set_view(out, "", "x-fipa-receiver", receiver);
 }
 
 /* ts from timestamp; a timestamp that its ts would not write back the same rides along. */
-static void map_timestamp(struct to_iacp *t, json_t *out, json_t *timestamp)
+static void map_timestamp(struct to_iacp *t, const struct jv *timestamp)
 {
-    if (json_is_null(timestamp)) {
-        json_object_set_new_nocheck(out, "ts", json_integer((json_int_t)t->c->cfg.now));
-        json_object_set_nocheck(out, "x-fipa-timestamp", timestamp);
+    json_int_t now = (json_int_t)t->c->cfg.now;
+    double epoch;
+    if (jv_is_null(timestamp)) {
+        member_list_set_integer(t->out, "ts", now);
+        member_list_set_view(t->out, "", "x-fipa-timestamp", timestamp);
         return;
     }
-    json_t *ts = json_is_number(timestamp) ? json_incref(timestamp) : timestamp_seconds(timestamp);
-    if (!ts)
-        ts = json_integer((json_int_t)t->c->cfg.now);
-    json_object_set_new_nocheck(out, "ts", ts);
-    long long seconds;
-    json_t *back = unix_seconds(ts, &seconds) ? rfc3339(t->c, seconds) : NULL;
-    if (!back || !json_equal(back, timestamp))
-        json_object_set_nocheck(out, "x-fipa-timestamp", timestamp);
-    json_decref(back);
+    bool back = false; /* whether ts is whole unix seconds that write timestamp back */
+    if (jv_is_number(timestamp)) {
+        member_list_set_view(t->out, "", "ts", timestamp);
+    } else if (timestamp_epoch(timestamp, &epoch)) {
+        set_seconds(t->out, "ts", epoch);
+        if (epoch == floor(epoch) && fabs(epoch) < 9e15 && epoch >= 0 &&
+            epoch <= TIME_RFC3339_LAST) {
+            char buf[48];
+            time_format_rfc3339((long long)epoch, buf, sizeof buf);
+            back = jv_string_is(timestamp, buf);
+        }
+    } else {
+        member_list_set_integer(t->out, "ts", now);
+    }
+    if (!back)
+        member_list_set_view(t->out, "", "x-fipa-timestamp", timestamp);
 }
 
 /* Without --seed, the ids are derived from the input: the seed mixed with the first message that
  * needs one (its members sorted, so that spacing and order do not matter), which the later
  * ones follow as counters, so that the same log gets the same ids and another log others. */
-static const char *fresh_id(struct converter *c, const json_t *fipa, const char *from)
+static const char *fresh_id(struct converter *c, const struct jv *fipa, const char *from)
 {
     if (c->cfg.seed_from_input) {
         c->cfg.seed_from_input = false;
-        char *text = json_dumps(fipa, JSON_COMPACT | JSON_SORT_KEYS);
+        json_t *tree = jscan_to_tree(fipa);
+        char *text = json_dumps(tree, JSON_COMPACT | JSON_SORT_KEYS);
         if (!text)
             die_oom();
         else
             idgen_reseed(c->ids, text);
         free(text);
+        json_decref(tree);
     }
     return idgen_fresh(c->ids, from, c->now);
 }
 
 /* id from reply_with; one its sender already used in this run gets a fresh id, and the
  * reply_with rides along. */
-static void map_reply_with(struct to_iacp *t, json_t *out, json_t *reply_with)
+static void map_reply_with(struct to_iacp *t, const struct jv *reply_with)
 {
-    const char *from = fipa_agent_name(json_object_get(t->fipa, "sender"));
-    if (json_is_string(reply_with) && !idgen_seen(t->c->ids, from, json_string_value(reply_with))) {
-        json_object_set_nocheck(out, "id", reply_with);
+    const char *from = fipa_agent_name_jv(jv_object_get(t->fipa, "sender"));
+    if (jv_is_string(reply_with) && !idgen_seen(t->c->ids, from, jv_string_value(reply_with))) {
+        member_list_set_view(t->out, "", "id", reply_with);
         return;
     }
-    json_object_set_new_nocheck(out, "id", valid_string(fresh_id(t->c, t->fipa, from)));
-    json_object_set_nocheck(out, "x-fipa-reply_with", reply_with);
+    set_c_string(t->out, "id", fresh_id(t->c, t->fipa, from));
+    member_list_set_view(t->out, "", "x-fipa-reply_with", reply_with);
 }
 
-static void map_content(struct to_iacp *t, json_t *out, json_t *content)
+static void map_content(struct to_iacp *t, const struct jv *content)
 {
     if (t->marked_body) {
-        if (!json_is_object(content)) /* else {} stood for no body */
-            json_object_set_nocheck(out, "body", content);
-    } else if (json_is_object(content)) {
-        json_object_set_nocheck(out, "body", content);
+        if (!jv_is_object(content)) /* else {} stood for no body */
+            member_list_set_view(t->out, "", "body", content);
+    } else if (jv_is_object(content)) {
+        member_list_set_view(t->out, "", "body", content);
     } else {
-        json_object_set_nocheck(out, "x-fipa-content", content);
+        member_list_set_view(t->out, "", "x-fipa-content", content);
     }
 }
 
 /* Writes the IACP counterpart of one FIPA member where it stood. */
-static void member_to_iacp(struct to_iacp *t, json_t *out, const char *key, json_t *v)
+static void member_to_iacp(struct to_iacp *t, const char *key, const struct jv *v)
 {
+    struct member_list *out = t->out;
     if (is(key, "performative")) {
         const char *act = fipa_act_name(t->act, SPELL_SNAKE);
         char kind[48] = "fipa.";
@@ -1100,51 +1132,50 @@ static void member_to_iacp(struct to_iacp *t, json_t *out, const char *key, json
         if (act_len >= sizeof kind - 5) /* no act is that long */
             act_len = sizeof kind - 6;
         memcpy(kind + 5, act, act_len);
-        kind[5 + act_len] = '\0';
-        json_object_set_new_nocheck(out, "kind", valid_string(kind));
+        member_list_set_string(out, "", "kind", kind, 5 + act_len);
     } else if (is(key, "reply_with")) {
-        map_reply_with(t, out, v);
+        map_reply_with(t, v);
     } else if (is(key, "sender")) {
         map_sender(out, v);
     } else if (is(key, "receiver")) {
         map_receiver(out, v);
-    } else if (is(key, "in_reply_to") && (json_is_string(v) || json_is_null(v))) {
-        if (json_is_string(v))
-            json_object_set_nocheck(out, "ref", v);
+    } else if (is(key, "in_reply_to") && (jv_is_string(v) || jv_is_null(v))) {
+        if (jv_is_string(v))
+            member_list_set_view(out, "", "ref", v);
     } else if (is(key, "timestamp")) {
-        map_timestamp(t, out, v);
+        map_timestamp(t, v);
     } else if (is(key, "content")) {
-        map_content(t, out, v);
+        map_content(t, v);
     } else if (is(key, "x-iacp-body") && t->marked_body) {
         return; /* said by the content's place */
     } else if (is(key, "x-iacp-ts") && ts_marker(t->fipa)) {
-        json_object_set_nocheck(out, "ts", v);
+        member_list_set_view(out, "", "ts", v);
     } else if (is_iacp_extra(key, v)) {
-        json_object_set_nocheck(out, key + 7, v);
+        member_list_set_view(out, "", key + 7, v);
     } else {
-        set_prefixed(out, "x-fipa-", key, v);
+        member_list_set_view(out, "x-fipa-", key, v);
     }
 }
 
 /* reply_by, which the way there derives from a task.assign's deadline, says what it would. */
-static bool reply_by_agrees(const json_t *fipa, enum iacp_kind kind, const json_t *body)
+static bool reply_by_agrees(const struct jv *fipa, enum iacp_kind kind, const struct jv *body)
 {
-    const json_t *deadline = kind == IACP_TASK_ASSIGN ? json_object_get(body, "deadline") : NULL;
-    const char *spelt = json_string_value(deadline);
+    const struct jv *deadline = kind == IACP_TASK_ASSIGN ? jv_object_get(body, "deadline") : NULL;
+    const char *spelt = jv_string_value(deadline);
     char buf[48];
     const char *derived = NULL;
     long long t;
     double epoch;
     bool zone;
-    if (unix_seconds(deadline, &t)) {
+    if (view_unix_seconds(deadline, &t)) {
         time_format_rfc3339(t, buf, sizeof buf);
         derived = buf;
     } else if (spelt && time_parse_rfc3339(spelt, &epoch, &zone) && zone) {
         derived = spelt;
     }
-    const char *reply_by = json_member_string(fipa, "reply_by");
+    const char *reply_by = jv_member_string(fipa, "reply_by");
     if (!derived)
-        return !json_object_get(fipa, "reply_by");
+        return !jv_object_get(fipa, "reply_by");
     return reply_by && strcmp(reply_by, derived) == 0;
 }
 
@@ -1154,74 +1185,112 @@ static bool reply_by_agrees(const json_t *fipa, enum iacp_kind kind, const json_
  * (performative, protocol, reply_by) says what the way there would. Any other (an agent that
  * sets :x-iacp-kind itself, as JADE's do on a cfp, or a copy JADE made with fewer members) is a
  * FIPA message like any other, whose x-iacp- members are data. */
-static bool made_from_iacp(const json_t *fipa)
+static bool made_from_iacp(const struct jv *fipa)
 {
-    const char *kind_name = json_member_string(fipa, "x-iacp-kind");
+    const char *kind_name = jv_member_string(fipa, "x-iacp-kind");
     enum iacp_kind kind = kind_name ? iacp_kind_parse(kind_name) : IACP_INVALID;
-    if (kind == IACP_INVALID || kind == IACP_FIPA || !json_object_get(fipa, "x-iacp-v") ||
-        !(json_object_get(fipa, "timestamp") || json_object_get(fipa, "x-iacp-ts")))
+    if (kind == IACP_INVALID || kind == IACP_FIPA || !jv_object_get(fipa, "x-iacp-v") ||
+        !(jv_object_get(fipa, "timestamp") || jv_object_get(fipa, "x-iacp-ts")))
         return false;
-    const json_t *body = json_object_get(fipa, "x-iacp-body");
-    if (!body)
-        body = json_object_get(fipa, "content");
-    struct result_status result = {json_member_string(body, "status"), is_partial(body)};
+    const struct jv *body = iacp_body_of(fipa);
+    struct result_status result = view_status_of(body);
     struct kind_mapping map = map_kind(kind, result);
-    const char *performative = json_member_string(fipa, "performative");
+    const char *performative = jv_member_string(fipa, "performative");
     enum fipa_act act = performative ? fipa_act_parse(performative) : FIPA_ACT_INVALID;
     bool act_agrees = act == map.act || (may_answer_cancel(kind, result) && act == FIPA_INFORM);
-    const char *protocol = json_member_string(fipa, "protocol");
+    const char *protocol = jv_member_string(fipa, "protocol");
     bool protocol_agrees = map.protocol ? protocol && strcmp(protocol, map.protocol) == 0
-                                        : !json_object_get(fipa, "protocol");
+                                        : !jv_object_get(fipa, "protocol");
     return act_agrees && protocol_agrees && reply_by_agrees(fipa, kind, body);
 }
 
-json_t *convert_fipa_to_iacp(struct converter *c, json_t *fipa, struct diag_sink *sink,
-                             const struct diag_where *at)
+static bool other_fipa_to_iacp(struct to_iacp *t, struct diag_sink *sink,
+                               const struct diag_where *at)
 {
-    if (made_from_iacp(fipa))
-        return iacp_from_iacp_origin(c, fipa);
+    struct converter *c = t->c;
+    const struct jv *fipa = t->fipa;
     double ts;
-    bool timed = fipa_message_time(fipa, &ts);
-    read_clock(c, fipa_agent_name(json_object_get(fipa, "sender")), timed, ts);
-    const char *performative = json_member_string(fipa, "performative");
-    enum fipa_act act = performative ? fipa_act_parse(performative) : FIPA_ACT_INVALID;
-    if (act == FIPA_ACT_INVALID) {
+    bool timed = fipa_message_time_jv(fipa, &ts);
+    read_clock(c, fipa_agent_name_jv(jv_object_get(fipa, "sender")), timed, ts);
+    const char *performative = jv_member_string(fipa, "performative");
+    t->act = performative ? fipa_act_parse(performative) : FIPA_ACT_INVALID;
+    if (t->act == FIPA_ACT_INVALID) {
         report_unconvertible(sink, at, "convert-fipa", "performative", performative, "a FIPA act");
-        return NULL;
+        return false;
     }
-    struct to_iacp t = {.c = c, .fipa = fipa, .act = act, .marked_body = body_marker(fipa)};
-    json_t *out = json_object();
+    t->marked_body = body_marker(fipa);
     /* v first, where IACP writers put it; x-iacp-v (not "1.1") then fills it in place. */
-    json_t *version = json_object_get(fipa, "x-iacp-v");
+    const struct jv *version = jv_object_get(fipa, "x-iacp-v");
     if (version && is_iacp_extra("x-iacp-v", version))
-        json_object_set_nocheck(out, "v", version);
+        member_list_set_view(t->out, "", "v", version);
     else
-        json_object_set_new_nocheck(out, "v", valid_string("1.1"));
-    const char *key;
-    json_t *v;
-    json_object_foreach(fipa, key, v)
-    {
-        member_to_iacp(&t, out, key, v);
+        set_c_string(t->out, "v", "1.1");
+    for (const struct jv *k = jv_object_first(fipa); k; k = jv_object_next(fipa, k))
+        member_to_iacp(t, jv_string_value(k), jv_object_value(k));
+    if (!jv_object_get(fipa, "reply_with"))
+        note_absent(t, "reply_with");
+    if (!member_list_get(t->out, "", "ts")) {
+        member_list_set_integer(t->out, "ts", (json_int_t)c->cfg.now);
+        note_absent(t, "timestamp");
     }
-    if (!json_object_get(fipa, "reply_with"))
-        note_absent(&t.absent, "reply_with");
-    if (!json_object_get(out, "ts")) {
-        json_object_set_new_nocheck(out, "ts", json_integer((json_int_t)c->cfg.now));
-        note_absent(&t.absent, "timestamp");
-    }
-    if (!json_object_get(out, "id"))
-        json_object_set_new_nocheck(
-            out, "id", valid_string(fresh_id(c, fipa, json_member_string(out, "from"))));
+    const char *from = member_string(t->out, member_list_get(t->out, "", "from"));
+    const struct member *id = member_list_get(t->out, "", "id");
+    if (!id)
+        set_c_string(t->out, "id", fresh_id(c, fipa, from));
     else
-        idgen_note(c->ids, json_member_string(out, "from"), json_member_string(out, "id"), c->now);
-    if (!json_object_get(fipa, "content"))
-        note_absent(&t.absent, "content");
-    if (t.absent)
-        json_object_set_new_nocheck(out, "x-fipa-absent", t.absent);
-    return out;
+        idgen_note(c->ids, from, member_string(t->out, id), c->now);
+    if (!jv_object_get(fipa, "content"))
+        note_absent(t, "content");
+    if (t->nabsent) {
+        struct jsonout w = {.flags = t->flags};
+        member_list_json_begin(t->out, "x-fipa-absent", &w);
+        jsonout_begin_array(&w);
+        for (size_t i = 0; i < t->nabsent; i++)
+            jsonout_string(&w, t->absent[i], strlen(t->absent[i]));
+        jsonout_end_array(&w);
+        member_list_json_end(t->out);
+    }
+    return true;
 }
 
-/* --- fipa.<act> IACP -> FIPA: the way back of convert_fipa_to_iacp --- */
+/* A member that carries the content, and says what it does, goes as the text the content came
+ * with (acp-convert's rule for every line it writes). */
+static void keep_content_text(struct to_iacp *t)
+{
+    static const char *const carriers[] = {"content", "body", "x-fipa-content"};
+    if (!t->kept || !t->content)
+        return;
+    const struct member *found[3];
+    member_list_find_each(t->out, carriers, 3, found);
+    for (size_t i = 0; i < 3; i++) {
+        const struct member *m = found[i];
+        if (m && m->kind == MEMBER_VIEW && (m->view == t->content || jv_equal(m->view, t->content)))
+            member_list_set_text(t->out, m->prefix, m->name, t->kept->text, t->kept->len);
+    }
+}
+
+bool convert_fipa_iacp_line(struct converter *c, const struct jv *fipa,
+                            const struct json_text *content_text, struct member_list *scratch,
+                            struct strbuf *out, unsigned flags, struct diag_sink *sink,
+                            const struct diag_where *at)
+{
+    member_list_reset(scratch);
+    struct to_iacp t = {.c = c,
+                        .fipa = fipa,
+                        .content = jv_object_get(fipa, "content"),
+                        .kept = content_text,
+                        .out = scratch,
+                        .flags = flags};
+    if (made_from_iacp(fipa))
+        iacp_from_iacp_origin(&t);
+    else if (!other_fipa_to_iacp(&t, sink, at))
+        return false;
+    keep_content_text(&t);
+    member_list_write(scratch, out, flags);
+    return true;
+}
+
+/* --- fipa.<act> IACP -> FIPA: the way back of convert_fipa_iacp_line --- */
 
 static bool listed(const json_t *absent, const char *member)
 {

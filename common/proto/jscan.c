@@ -927,6 +927,51 @@ bool jscan_member_text(const char *text, size_t len, const char *key, size_t *st
     return false;
 }
 
+static bool objects_equal(const struct jv *a, const struct jv *b)
+{
+    if (a->len != b->len)
+        return false;
+    for (const struct jv *k = jv_object_first(a); k; k = jv_object_next(a, k)) {
+        const struct jv *other = jv_object_get_len(b, jv_string_value(k), jv_string_length(k));
+        if (!jv_equal(jv_object_value(k), other))
+            return false;
+    }
+    return true;
+}
+
+static bool arrays_equal(const struct jv *a, const struct jv *b)
+{
+    if (a->len != b->len)
+        return false;
+    const struct jv *x = jv_array_first(a), *y = jv_array_first(b);
+    for (; x && y; x = jv_array_next(a, x), y = jv_array_next(b, y))
+        if (!jv_equal(x, y))
+            return false;
+    return true;
+}
+
+bool jv_equal(const struct jv *a, const struct jv *b)
+{
+    if (!a || !b || a->type != b->type)
+        return false;
+    if (a == b)
+        return true;
+    switch (a->type) {
+    case JV_OBJECT:
+        return objects_equal(a, b);
+    case JV_ARRAY:
+        return arrays_equal(a, b);
+    case JV_STRING:
+        return a->len == b->len && memcmp(a->u.s, b->u.s, a->len) == 0;
+    case JV_INTEGER:
+        return a->u.i == b->u.i;
+    case JV_REAL:
+        return a->u.d == b->u.d;
+    default:
+        return true; /* true, false, null */
+    }
+}
+
 void jv_write_json(struct jsonout *w, const struct jv *v)
 {
     switch (v->type) {

@@ -55,6 +55,11 @@ const struct jv *jscan_of_tree(struct jscan *js, const json_t *tree);
  * text). */
 bool jscan_member_text(const char *text, size_t len, const char *key, size_t *start, size_t *end);
 
+/* Whether a and b are equal as json_equal says: of one type, equal strings and numbers (an
+ * integer is never equal to a real), arrays element by element, objects with the same keys
+ * whatever their order. */
+bool jv_equal(const struct jv *a, const struct jv *b);
+
 /* A new jansson value equal to v, members in order. */
 json_t *jscan_to_tree(const struct jv *v);
 

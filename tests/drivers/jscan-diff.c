@@ -83,6 +83,23 @@ static void keep(const struct jscan *js, json_t *want)
         check_stored();
 }
 
+/* jv_equal says what json_equal says: of a value and its own tree, and of a value and the one
+ * accepted before it (a mutation and its original differ by little). */
+static json_t *previous;
+
+static void compare_equal(const char *text, size_t len, const struct jv *view, json_t *want)
+{
+    struct jscan *other = jscan_new();
+    if (!jv_equal(view, jscan_of_tree(other, want)))
+        show("jv_equal: a value is not itself", text, len);
+    if (previous &&
+        jv_equal(view, jscan_of_tree(other, previous)) != json_equal(want, previous))
+        show("jv_equal and json_equal differ", text, len);
+    jscan_free(other);
+    json_decref(previous);
+    previous = json_incref(want);
+}
+
 static void compare(struct jscan *js, const char *text, size_t len)
 {
     /* The tools reject a NUL byte before any parser sees it (message.c). jansson itself loses a
@@ -110,6 +127,7 @@ static void compare(struct jscan *js, const char *text, size_t len)
         return;
     }
     accepted++;
+    compare_equal(text, len, view, want);
     keep(js, want);
     json_t *got = jscan_to_tree(view);
     if (!same_tree(want, got))
@@ -311,6 +329,7 @@ int main(int argc, char **argv)
     jscan_free(js);
     check_stored();
     jv_store_free(&store);
+    json_decref(previous);
     printf("%lu texts, %lu accepted, %lu rejected\n", texts, accepted, rejected);
     return 0;
 }

@@ -18,6 +18,7 @@
 #include "proto/acl.h"
 #include "proto/fipa.h"
 #include "proto/iacp.h"
+#include "proto/memberlist.h"
 
 _Noreturn void fuzz_fail(const char *fmt, ...)
 {
@@ -319,6 +320,23 @@ bool fuzz_acl_write(struct strbuf *out, const json_t *msg, bool upper, struct di
     return ok;
 }
 
+/* The line of IACP made of a FIPA message, read back as a tree; NULL after an error. */
+static json_t *fipa_to_iacp(struct converter *c, const struct message *m, struct diag_sink *sink)
+{
+    struct member_list members;
+    struct strbuf line = STRBUF_INIT;
+    member_list_init(&members);
+    json_t *result = NULL;
+    if (convert_fipa_iacp_line(c, m->view, NULL, &members, &line, JSONOUT_VALID, sink, &m->at)) {
+        result = json_loadb(line.buf, line.len, JSON_REJECT_DUPLICATES, NULL);
+        if (!result)
+            fuzz_fail("the line of IACP made of a FIPA message is no JSON: %s", line.buf);
+    }
+    member_list_free(&members);
+    sb_free(&line);
+    return result;
+}
+
 bool fuzz_convert(struct converter *c, const struct message *m, enum fuzz_format to,
                   struct diag_sink *sink, struct strbuf *out)
 {
@@ -328,8 +346,7 @@ bool fuzz_convert(struct converter *c, const struct message *m, enum fuzz_format
         return false;
     unsigned long errors_before = sink->errors;
     if (to == FUZZ_IACP) {
-        result = proto == PROTO_IACP ? json_incref(message_tree(m))
-                                     : convert_fipa_to_iacp(c, message_tree(m), sink, &m->at);
+        result = proto == PROTO_IACP ? json_incref(message_tree(m)) : fipa_to_iacp(c, m, sink);
     } else if (proto == PROTO_IACP) {
         result = convert_iacp_to_fipa(c, m->view, sink, &m->at);
     } else {

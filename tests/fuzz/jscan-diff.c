@@ -31,7 +31,21 @@ static void assert_same(const json_t *want, const json_t *got, const char *what)
     free(g);
 }
 
-static void compare_text(struct jscan *js, const char *text, size_t len)
+/* jv_equal says what json_equal says: of a value and its own tree, and of a value and the one
+ * read before it (lines of a file are often near copies, members reordered). */
+static void compare_equal(const struct jv *view, const json_t *want, json_t **previous)
+{
+    struct jscan *other = jscan_new();
+    FUZZ_ASSERT(jv_equal(view, jscan_of_tree(other, want)), "jv_equal: a value is not itself");
+    if (*previous)
+        FUZZ_ASSERT(jv_equal(view, jscan_of_tree(other, *previous)) == json_equal(want, *previous),
+                    "jv_equal and json_equal differ");
+    jscan_free(other);
+    json_decref(*previous);
+    *previous = json_incref((json_t *)want);
+}
+
+static void compare_text(struct jscan *js, const char *text, size_t len, json_t **previous)
 {
     const struct jv *view = jscan_scan(js, text, len);
     if (memchr(text, '\0', len)) {
@@ -44,6 +58,7 @@ static void compare_text(struct jscan *js, const char *text, size_t len)
                 want ? "" : err.text, view ? "accepts" : "rejects");
     if (!want)
         return;
+    compare_equal(view, want, previous);
     json_t *got = jscan_to_tree(view);
     assert_same(want, got, "the value");
     json_t *back = jscan_to_tree(jscan_of_tree(js, want));
@@ -160,14 +175,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     fuzz_setup();
     struct jscan *js = jscan_new();
-    compare_text(js, (const char *)data, size);
+    json_t *previous = NULL; /* the value read last */
+    compare_text(js, (const char *)data, size, &previous);
     struct fuzz_lines it;
     struct record rec;
     fuzz_lines_init(&it, data, size);
     while (fuzz_next_line(&it, &rec)) {
-        compare_text(js, rec.text, rec.len);
+        compare_text(js, rec.text, rec.len, &previous);
         compare_message(js, &rec);
     }
+    json_decref(previous);
     jscan_free(js);
     return 0;
 }

@@ -1,0 +1,78 @@
+/* An object made member by member as json_object_set makes one, without a tree: a member set
+ * again keeps its place and takes the new value. Values are views of the input (struct jv), or
+ * made here (strings, numbers, JSON text written with jsonout); the object is written out once.
+ * So that a mapping from one JSON object to another reads views and writes a line. */
+#ifndef ACP_MEMBERLIST_H
+#define ACP_MEMBERLIST_H
+
+#include "base/jsonout.h"
+#include "proto/jscan.h"
+
+enum member_kind {
+    MEMBER_VIEW,    /* view */
+    MEMBER_STRING,  /* a string, its bytes at text[at..at+len) */
+    MEMBER_INTEGER, /* integer */
+    MEMBER_REAL,    /* real */
+    MEMBER_JSON,    /* JSON text at text[at..at+len), written by the caller (member_list_json) */
+    MEMBER_TEXT,    /* JSON text as it came, at source (not copied), written by jsonout_text */
+};
+
+/* The key is prefix then name, kept as two pointers (both must outlive the list's use): the
+ * names of a mapping are the input's keys or literals, and a prefix is a literal. */
+struct member {
+    const char *prefix, *name;
+    size_t prefix_len, name_len, key_len;
+    char first; /* the key's first byte */
+    enum member_kind kind;
+    const struct jv *view;
+    const char *source;
+    size_t at, len;
+    json_int_t integer;
+    double real;
+};
+
+struct member_list {
+    struct member *members;
+    size_t n, cap;
+    struct strbuf text; /* the made strings and JSON texts */
+    size_t json;        /* the member whose JSON text is being written */
+};
+
+void member_list_init(struct member_list *l);
+/* Empties the list, keeping its memory. */
+void member_list_reset(struct member_list *l);
+void member_list_free(struct member_list *l);
+
+/* The member prefix+name (prefix "" for none), or NULL. */
+const struct member *member_list_get(const struct member_list *l, const char *prefix,
+                                     const char *name);
+/* found[i]: the member names[i] (no prefix), or NULL; for at most 8 names, in one pass. */
+void member_list_find_each(const struct member_list *l, const char *const *names, size_t n,
+                           const struct member **found);
+/* Sets a member to a view; nothing when v is NULL (jansson sets no NULL value either). */
+void member_list_set_view(struct member_list *l, const char *prefix, const char *name,
+                          const struct jv *v);
+/* Sets a member to a string of len bytes, copied, valid UTF-8 without NUL. */
+void member_list_set_string(struct member_list *l, const char *prefix, const char *name,
+                            const char *s, size_t len);
+void member_list_set_integer(struct member_list *l, const char *name, json_int_t v);
+void member_list_set_real(struct member_list *l, const char *name, double v);
+/* Sets a member to valid JSON text as it came (a content as spelt), which must outlive the
+ * list's use; written on one line (jsonout_text). */
+void member_list_set_text(struct member_list *l, const char *prefix, const char *name,
+                          const char *text, size_t len);
+/* Sets a member to JSON text the caller writes with w between this call and member_list_json_end
+ * (w->flags, which the caller sets, as the line's; nothing else set in between). */
+void member_list_json_begin(struct member_list *l, const char *name, struct jsonout *w);
+void member_list_json_end(struct member_list *l);
+
+/* A member's string: its view's, or the one made; NULL when it is no string. Valid until the
+ * list changes. */
+const char *member_string(const struct member_list *l, const struct member *m);
+/* Whether a member is a number, and its value. */
+bool member_number(const struct member *m, double *v);
+
+/* Appends the object to out as one line (its newline too), written with jsonout's flags. */
+void member_list_write(const struct member_list *l, struct strbuf *out, unsigned flags);
+
+#endif
