@@ -104,10 +104,11 @@ static bool handle_option(void *ctx, int key, const char *arg)
     return false;
 }
 
-static json_t *parse_acl(void *ctx, const struct record *rec, struct diag_sink *sink, time_t now)
+static bool parse_acl(void *ctx, const struct record *rec, struct diag_sink *sink, time_t now,
+                      struct strbuf *line)
 {
     (void)ctx;
-    return acl_parse(rec, sink, now);
+    return acl_parse_line(rec, sink, now, line);
 }
 
 /* The message as FIPA JSON (a new reference), or NULL after an error was reported. */
@@ -283,19 +284,15 @@ static bool check_output(struct convert_run *run, struct message *m, json_t *res
     return ok;
 }
 
-/* Reads a line of FIPA JSON that the converter wrote (with its newline) as a message of m's
- * record, in js; false, after saying so, when it is no JSON object (never: what the writer
- * writes is JSON). */
+/* Reads a line of JSON that the converter wrote (with its newline) as a message of m's record,
+ * in js, as a message in the protocol choice says; false, after saying so, when it is no JSON
+ * object (never: what the writer writes is JSON). */
 static bool read_line_out(struct message *out, const struct message *m, const struct strbuf *line,
                           enum protocol_choice choice, struct jscan *js, struct diag_sink *sink)
 {
     struct record rec = {.kind = REC_LINE, .text = line->buf, .len = line->len - 1};
-    struct diag_sink quiet;
-    diag_sink_init(&quiet, NULL);
-    quiet.quiet = true;
-    bool read = message_read(out, &rec, js, choice, NULL, &quiet);
-    diag_sink_free(&quiet);
-    if (!read) {
+    /* made of values each read on its own: content as deep as jansson reads stays readable */
+    if (!message_read_made(out, &rec, rec.text, rec.len, js, choice)) {
         diag_emit(sink, &m->at, "convert-output-invalid",
                   "converted to %s, the message is no JSON object; it is not written",
                   dialect_of((enum protocol)choice)->display);
@@ -344,20 +341,23 @@ static bool starts_as_string(const char *text, size_t len)
 
 /* A string-form message's :content, when the reader read it as JSON: its value is JSON that
  * is not a string, or a string that the text says as a JSON string. */
-static const struct json_text *keep_acl_content(struct kept_content *k, struct message *m)
+static const struct json_text *keep_acl_content(struct kept_content *k, struct message *m,
+                                                bool tree)
 {
-    const json_t *tree = message_tree(m);
-    const json_t *content = json_object_get(tree, "content");
+    const struct jv *content = jv_object_get(m->view, "content");
     if (!content || !acl_content_text(m->rec, &k->decoded))
         return NULL;
-    if (json_is_string(content)) {
+    if (jv_is_string(content)) {
         if (!starts_as_string(k->decoded.buf, k->decoded.len))
             return NULL;
-        k->owned = json_loadb(k->decoded.buf, k->decoded.len, JSON_DECODE_ANY, NULL);
-        if (!k->owned || !json_equal(k->owned, content))
+        struct jscan *js = jscan_new();
+        bool same = jv_equal(jscan_scan(js, k->decoded.buf, k->decoded.len), content);
+        jscan_free(js);
+        if (!same)
             return NULL;
     }
-    k->text = (struct json_text){k->decoded.buf, k->decoded.len, content};
+    const json_t *value = tree ? json_object_get(message_tree(m), "content") : NULL;
+    k->text = (struct json_text){k->decoded.buf, k->decoded.len, value};
     return &k->text;
 }
 
@@ -377,7 +377,7 @@ static const struct json_text *keep_content(struct kept_content *k, struct messa
                                             enum protocol proto, bool tree)
 {
     if (m->rec->syntax == SYNTAX_ACL)
-        return keep_acl_content(k, m);
+        return keep_acl_content(k, m, true);
     const char *name = content_member(m, proto);
     size_t start, end;
     if (!jscan_member_text(m->rec->text, m->rec->len, name, &start, &end))
@@ -470,7 +470,7 @@ static bool body_text(const struct message *m, struct json_text *body)
 static const struct json_text *fipa_content_text(struct kept_content *k, struct message *m)
 {
     if (m->rec->syntax == SYNTAX_ACL)
-        return keep_acl_content(k, m);
+        return keep_acl_content(k, m, false);
     size_t start, end;
     if (!jscan_member_text(m->rec->text, m->rec->len, "content", &start, &end))
         return NULL;

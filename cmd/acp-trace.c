@@ -511,10 +511,11 @@ static bool check_alone(void *ctx, struct message *m, struct jscan *scratch, str
     return engine_check_message(t->engine_config, m, t->digest, sink);
 }
 
-static json_t *parse_acl(void *ctx, const struct record *rec, struct diag_sink *sink, time_t now)
+static bool parse_acl(void *ctx, const struct record *rec, struct diag_sink *sink, time_t now,
+                      struct strbuf *line)
 {
     (void)ctx;
-    return acl_parse(rec, sink, now);
+    return acl_parse_line(rec, sink, now, line);
 }
 
 /* ---- the end ---- */

@@ -104,10 +104,11 @@ static bool settle_mode(struct validate *v)
     return true;
 }
 
-static json_t *parse_acl(void *ctx, const struct record *rec, struct diag_sink *sink, time_t now)
+static bool parse_acl(void *ctx, const struct record *rec, struct diag_sink *sink, time_t now,
+                      struct strbuf *line)
 {
     (void)ctx;
-    return acl_parse(rec, sink, now);
+    return acl_parse_line(rec, sink, now, line);
 }
 
 /* The per-message checks: in worker threads with --jobs. */

@@ -688,6 +688,25 @@ build_stream() {
     done
 }
 
+# The reader writes a message as a line of FIPA JSON that the scanner reads: content at jansson's
+# depth limit stands one level deeper there, and is still read as the JSON it is.
+@test "acl: JSON content as deep as jansson reads is JSON in the message; one level deeper is text" {
+    local f=$BATS_TEST_TMPDIR/deep.acl depth open close
+    for depth in 2047 2048; do
+        open=$(printf '%*s' "$depth" '' | tr ' ' '[')
+        close=$(printf '%*s' "$depth" '' | tr ' ' ']')
+        printf '(inform :sender (agent-identifier :name a) :receiver (set (agent-identifier :name b)) :content "%s1%s" :language json)\n' "$open" "$close"
+    done >"$f"
+    run -0 --separate-stderr acp-convert --from=fipa-acl --to=fipa "$f"
+    assert_equal "${#lines[@]}" 2
+    [[ ${lines[0]} == '{"performative":"inform","sender":"a","receiver":"b","content":[[['* ]]
+    [[ ${lines[1]} == '{"performative":"inform","sender":"a","receiver":"b","content":"[[['* ]]
+    [[ $stderr == *"deep.acl:2:96: warning: the content is not JSON (maximum parsing depth reached"* ]]
+    [[ $stderr != *"deep.acl:1:"* ]]
+    run -0 --separate-stderr acp-convert --from=fipa-acl --to=iacp "$f"
+    assert_equal "${#lines[@]}" 2
+}
+
 @test "acl: JSON the tools cannot hold (an integer beyond 64 bits) is text, without a warning" {
     local f=$BATS_TEST_TMPDIR/big.acl
     printf '%s\n' '(inform :sender (agent-identifier :name a) :receiver (set (agent-identifier :name b)) :content "{\"id\": 12345678901234567890}" :language json)' >"$f"

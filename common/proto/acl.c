@@ -11,6 +11,7 @@
 #include "proto/acl_lex.h"
 #include "proto/acl_parts.h"
 #include "proto/fipa.h"
+#include "proto/memberlist.h"
 
 enum sexp_type { SX_LIST, SX_WORD, SX_STRING };
 
@@ -39,7 +40,8 @@ struct acl_parser {
     bool failed;
     struct line_mark mark;
     struct arena sexps;  /* the expression tree's nodes and texts, freed at once */
-    struct strbuf lower; /* a parameter name in lower case */
+    struct strbuf lower; /* a parameter name in lower case; the content's text */
+    struct jscan *json;  /* JSON text's reader (content, json-x), made when first needed */
 };
 
 /* Line and column of a byte of the record, for diagnostics. */
@@ -210,55 +212,72 @@ static bool is_text(const struct sexp *x)
         (p)->failed = true;                                                                        \
     } while (0)
 
-/* A JSON string of the bytes, or NULL after reporting NUL bytes or invalid UTF-8. */
-static json_t *text_json(struct acl_parser *p, const struct sexp *x)
+/* Bytes that a JSON string is made of, which may be written as one: no NUL, valid UTF-8. */
+struct span {
+    const char *s;
+    size_t len;
+};
+
+/* Whether the bytes of x can be a JSON string; false after reporting why not. */
+static bool text_valid(struct acl_parser *p, const struct sexp *x, const struct span *text)
 {
-    if (memchr(x->text, '\0', x->len)) {
+    if (memchr(text->s, '\0', text->len)) {
         fail_at(p, x, "nul-byte", "NUL byte in a string");
-        return NULL;
+        return false;
     }
-    json_t *s = json_stringn(x->text, x->len);
-    if (!s)
+    if (!utf8_valid((const unsigned char *)text->s, text->len)) {
         fail_at(p, x, "bad-utf8", "a string is not valid UTF-8");
-    return s;
+        return false;
+    }
+    return true;
 }
 
-/* Any expression as a string: text as it is, a list as the source text it spans. */
-static json_t *expression_json(struct acl_parser *p, const struct sexp *x)
+/* Any expression as text: text as it is, a list as the source text it spans; false after
+ * reporting why it can be no JSON string. */
+static bool expression_text(struct acl_parser *p, const struct sexp *x, struct span *out)
 {
     if (is_text(x))
-        return text_json(p, x);
-    struct sexp span = {.type = SX_STRING, .start = x->start};
-    span.len = x->end - x->start;
-    span.text = xstrndup(p->rec->text + x->start, span.len);
-    json_t *s = text_json(p, &span);
-    free(span.text);
-    return s;
+        *out = (struct span){x->text, x->len};
+    else
+        *out = (struct span){p->rec->text + x->start, x->end - x->start};
+    return text_valid(p, x, out);
+}
+
+/* The value of text when it is JSON as jansson reads it (JSON_DECODE_ANY |
+ * JSON_REJECT_DUPLICATES), by the scanner, which accepts what jansson does; else NULL, with
+ * jansson's reason in err. Valid until the next call. */
+static const struct jv *json_text(struct acl_parser *p, const struct span *text, json_error_t *err)
+{
+    if (!p->json)
+        p->json = jscan_new();
+    const struct jv *v = jscan_scan(p->json, text->s, text->len);
+    if (!v)
+        json_decref(json_loadb(text->s, text->len, JSON_DECODE_ANY | JSON_REJECT_DUPLICATES, err));
+    return v;
 }
 
 /* What one message or agent-identifier has read so far. */
 struct object_reading {
-    struct acl_names seen; /* its parameter names */
-    json_t *expressions;   /* members read from a parenthesised expression, or NULL: none */
-    json_t *quoted;        /* user parameters read from a "..." string that could be a word */
+    struct acl_names seen;     /* its parameter names */
+    struct strbuf expressions; /* members read from a parenthesised expression: a JSON array
+                                  open at its end, or empty: none */
+    struct strbuf quoted;      /* user parameters read from a "..." string that could be a word */
 };
 
 static void object_reading_init(struct object_reading *r)
 {
-    *r = (struct object_reading){.seen = {.names = STRBUF_INIT}};
+    *r = (struct object_reading){
+        .seen = {.names = STRBUF_INIT}, .expressions = STRBUF_INIT, .quoted = STRBUF_INIT};
 }
 
-/* Appends name to a list of member names made when it is first needed. */
-static void note_member(json_t **list, const char *name)
+/* Appends name to a list of member names, opened when it is first needed. */
+static void note_member(struct strbuf *list, const char *name)
 {
-    if (!*list)
-        *list = json_array();
-    json_array_append_new(*list, json_string(name));
+    sb_addc(list, list->len ? ',' : '[');
+    struct jsonout w;
+    jsonout_init(&w, list, JSONOUT_VALID);
+    jsonout_string(&w, name, strlen(name));
 }
-
-/* Adds the expressions marker to obj (when there is one) and frees the rest. */
-static void object_reading_finish(struct acl_parser *p, struct object_reading *r, json_t *obj,
-                                  const struct sexp *x);
 
 /* A parameter's name must be a member's name: no NUL, valid UTF-8. And it may come only once,
  * whatever its case. */
@@ -284,29 +303,46 @@ static bool first_parameter(struct acl_parser *p, struct object_reading *r, cons
     return first;
 }
 
-/* Sets a member the object does not have yet: two parameters that give one member a value are
- * an error, as duplicate keys are in JSON. Takes v. */
-static void set_member(struct acl_parser *p, json_t *obj, const char *name, json_t *v,
-                       const struct sexp *key)
+/* Whether the object has no member name yet: two parameters that give one member a value are an
+ * error, as duplicate keys are in JSON. */
+static bool member_free(struct acl_parser *p, const struct member_list *obj, const char *name,
+                        const struct sexp *key)
 {
-    if (json_object_get(obj, name)) {
-        fail_at(p, key, "duplicate-key", "'%s' gives member '%s' a second value", key->text, name);
-        json_decref(v);
-        return;
-    }
-    json_object_set_new(obj, name, v);
+    if (!member_list_get(obj, "", name))
+        return true;
+    fail_at(p, key, "duplicate-key", "'%s' gives member '%s' a second value", key->text, name);
+    return false;
 }
 
-static void object_reading_finish(struct acl_parser *p, struct object_reading *r, json_t *obj,
-                                  const struct sexp *x)
+static void set_string(struct acl_parser *p, struct member_list *obj, const char *name,
+                       const struct span *v, const struct sexp *key)
 {
-    if (!p->failed && r->expressions)
-        set_member(p, obj, acl_expressions_member, json_incref(r->expressions), x);
-    if (!p->failed && r->quoted)
-        set_member(p, obj, acl_quoted_member, json_incref(r->quoted), x);
+    if (member_free(p, obj, name, key))
+        member_list_set_string(obj, "", name, v->s, v->len);
+}
+
+static void set_json(struct acl_parser *p, struct member_list *obj, const char *name,
+                     const char *json, size_t len, const struct sexp *key)
+{
+    if (member_free(p, obj, name, key))
+        member_list_set_json(obj, "", name, json, len);
+}
+
+/* Adds the markers to obj (when there are any) and frees the rest. */
+static void object_reading_finish(struct acl_parser *p, struct object_reading *r,
+                                  struct member_list *obj, const struct sexp *x)
+{
+    if (!p->failed && r->expressions.len) {
+        sb_addc(&r->expressions, ']');
+        set_json(p, obj, acl_expressions_member, r->expressions.buf, r->expressions.len, x);
+    }
+    if (!p->failed && r->quoted.len) {
+        sb_addc(&r->quoted, ']');
+        set_json(p, obj, acl_quoted_member, r->quoted.buf, r->quoted.len, x);
+    }
     acl_names_free(&r->seen);
-    json_decref(r->expressions);
-    json_decref(r->quoted);
+    sb_free(&r->expressions);
+    sb_free(&r->quoted);
 }
 
 /* Whether the writer writes the member in a form of its own (an agent, a set of agents, a
@@ -327,19 +363,20 @@ static bool written_in_own_form(const char *member, bool agent)
 /* A list value read as its text is marked, so that the writer writes it as a list again; for a
  * member written in a form of its own (:X-acp-sender (...)) it is just text, as the writer
  * would not write it back as that list. */
-static void set_value(struct acl_parser *p, struct object_reading *r, json_t *obj, const char *name,
-                      json_t *v, const struct sexp *key, const struct sexp *value, bool agent)
+static void set_value(struct acl_parser *p, struct object_reading *r, struct member_list *obj,
+                      const char *name, const struct span *v, const struct sexp *key,
+                      const struct sexp *value, bool agent)
 {
-    if (value->type == SX_LIST && json_is_string(v) && !written_in_own_form(name, agent))
+    if (value->type == SX_LIST && !written_in_own_form(name, agent))
         note_member(&r->expressions, name);
-    set_member(p, obj, name, v, key);
+    set_string(p, obj, name, v, key);
 }
 
 /* A user parameter's value as a string, and the member it sets: a "..." string whose text would
  * be written as a word is marked, so that it is written back as a string (in FIPA SL "yes" and
  * yes are a String and a Word). */
-static void set_user_value(struct acl_parser *p, struct object_reading *r, json_t *obj,
-                           const char *name, json_t *v, const struct sexp *key,
+static void set_user_value(struct acl_parser *p, struct object_reading *r, struct member_list *obj,
+                           const char *name, const struct span *v, const struct sexp *key,
                            const struct sexp *value, bool agent)
 {
     if (value->type == SX_STRING && acl_plain_word(value->text, value->len) &&
@@ -348,169 +385,206 @@ static void set_user_value(struct acl_parser *p, struct object_reading *r, json_
     set_value(p, r, obj, name, v, key, value, agent);
 }
 
-/* A user parameter (":X-...") or unknown parameter into its member, by the rules in acl.h. agent:
- * it is a slot of an agent-identifier. */
-static void set_user_parameter(struct acl_parser *p, struct object_reading *r, json_t *obj,
-                               const struct sexp *key, const struct sexp *value, bool agent)
+/* :X-acp-json-NAME: JSON text, or an expression whose member's name took the long way (json-x);
+ * text that is no JSON is kept as text, with a warning. */
+static void set_json_parameter(struct acl_parser *p, struct object_reading *r,
+                               struct member_list *obj, const struct sexp *key,
+                               const struct sexp *value, const struct span *v, bool agent)
 {
     const char *name = key->text + 1;
-    json_t *v = expression_json(p, value);
-    if (!v)
+    json_error_t err;
+    const struct jv *json = value->type != SX_LIST ? json_text(p, v, &err) : NULL;
+    if (jv_is_string(json)) { /* a string, which a member's readers read as one */
+        set_string(p, obj, name + 11, &(struct span){json->u.s, json->len}, key);
         return;
-    if (strncasecmp(name, "x-acp-json-", 11) == 0 && name[11]) {
-        if (value->type == SX_LIST) { /* no JSON: an expression, whose member's name took the
-                                         long way (json-x) */
-            set_value(p, r, obj, name + 11, v, key, value, agent);
-            return;
-        }
-        json_error_t err;
-        const char *text = json_string_value(v);
-        json_t *parsed = json_loads(text, JSON_DECODE_ANY | JSON_REJECT_DUPLICATES, &err);
-        if (parsed) {
-            set_member(p, obj, name + 11, parsed, key);
-            json_decref(v);
-            return;
-        }
+    }
+    if (json) {
+        set_json(p, obj, name + 11, v->s, v->len, key);
+        return;
+    }
+    if (value->type != SX_LIST) {
         struct diag_where at = where_at(p, value->start);
         diag_emit(p->sink, &at, "acl-json", "':%s' is not JSON (%s); kept as text", name, err.text);
-        set_value(p, r, obj, name + 11, v, key, value, agent);
+    }
+    set_value(p, r, obj, name + 11, v, key, value, agent);
+}
+
+/* A user parameter (":X-...") or unknown parameter into its member, by the rules in acl.h. agent:
+ * it is a slot of an agent-identifier. */
+static void set_user_parameter(struct acl_parser *p, struct object_reading *r,
+                               struct member_list *obj, const struct sexp *key,
+                               const struct sexp *value, bool agent)
+{
+    const char *name = key->text + 1;
+    struct span v;
+    if (!expression_text(p, value, &v))
+        return;
+    if (strncasecmp(name, "x-acp-json-", 11) == 0 && name[11]) {
+        set_json_parameter(p, r, obj, key, value, &v, agent);
         return;
     }
     if (strncasecmp(name, "x-acp-", 6) == 0 && name[6]) {
-        set_user_value(p, r, obj, name + 6, v, key, value, agent);
+        set_user_value(p, r, obj, name + 6, &v, key, value, agent);
         return;
     }
     if (strncasecmp(name, "x-", 2) != 0) {
-        set_user_value(p, r, obj, name, v, key, value, agent);
+        set_user_value(p, r, obj, name, &v, key, value, agent);
         return;
     }
-    char *member = xstrdup(name);
+    /* in the arena: the member list keeps the name until the message is written */
+    size_t len = strlen(name);
+    char *member = arena_alloc(&p->sexps, len + 1);
+    memcpy(member, name, len + 1);
     member[0] = acl_user_prefix_letter(name + 2);
-    set_user_value(p, r, obj, member, v, key, value, agent);
-    free(member);
+    set_user_value(p, r, obj, member, &v, key, value, agent);
 }
 
-static json_t *read_agent(struct acl_parser *p, const struct sexp *x);
+static bool read_agent(struct acl_parser *p, const struct sexp *x, struct strbuf *out);
 
-static json_t *read_sequence(struct acl_parser *p, const struct sexp *x, bool agents)
+/* (sequence ...) of addresses or agents, as a JSON array appended to out. */
+static bool read_sequence(struct acl_parser *p, const struct sexp *x, bool agents,
+                          struct strbuf *out)
 {
     if (x->type != SX_LIST || x->count == 0 || !word_is(x->items[0], "sequence")) {
         fail_at(p, x, "acl-syntax", "expected (sequence ...)");
-        return NULL;
+        return false;
     }
-    json_t *arr = json_array();
+    sb_addc(out, '[');
     for (size_t i = 1; i < x->count && !p->failed; i++) {
-        json_t *item = agents ? read_agent(p, x->items[i])
-                              : (is_text(x->items[i]) ? text_json(p, x->items[i]) : NULL);
-        if (!item && !p->failed)
-            fail_at(p, x->items[i], "acl-syntax", "expected an address");
-        if (item)
-            json_array_append_new(arr, item);
+        const struct sexp *item = x->items[i];
+        if (i > 1)
+            sb_addc(out, ',');
+        if (agents) {
+            read_agent(p, item, out);
+        } else if (!is_text(item)) {
+            fail_at(p, item, "acl-syntax", "expected an address");
+        } else {
+            struct span address = {item->text, item->len};
+            struct jsonout w;
+            jsonout_init(&w, out, JSONOUT_VALID);
+            if (text_valid(p, item, &address))
+                jsonout_string(&w, address.s, address.len);
+        }
     }
-    if (p->failed) {
-        json_decref(arr);
-        return NULL;
-    }
-    return arr;
+    sb_addc(out, ']');
+    return !p->failed;
 }
 
-/* One slot of an agent-identifier into name or slots. */
-static void read_agent_slot(struct acl_parser *p, struct object_reading *r, json_t *slots,
-                            json_t **name, bool *object, const struct sexp *key,
+/* An agent-identifier being read. */
+struct agent_reading {
+    struct object_reading object;
+    struct member_list slots; /* every member but the name, in order */
+    struct span name;
+    bool named;
+    bool object_marked; /* :X-acp-object: an object although it holds only the name */
+};
+
+/* One slot of an agent-identifier. */
+static void read_agent_slot(struct acl_parser *p, struct agent_reading *a, const struct sexp *key,
                             const struct sexp *value)
 {
     const char *slot = key->text + 1;
     if (strcasecmp(slot, "name") == 0) {
-        *name = is_text(value) ? text_json(p, value) : NULL;
-        if (!*name && !p->failed)
-            fail_at(p, value, "acl-syntax", "expected a name");
+        if (!is_text(value)) {
+            if (!p->failed)
+                fail_at(p, value, "acl-syntax", "expected a name");
+        } else {
+            a->name = (struct span){value->text, value->len};
+            a->named = text_valid(p, value, &a->name);
+        }
     } else if (strcasecmp(slot, "addresses") == 0 || strcasecmp(slot, "resolvers") == 0) {
         bool resolvers = tolower((unsigned char)slot[0]) == 'r';
-        json_t *v = read_sequence(p, value, resolvers);
-        if (v)
-            set_member(p, slots, resolvers ? "resolvers" : "addresses", v, key);
+        struct strbuf sequence = STRBUF_INIT;
+        if (read_sequence(p, value, resolvers, &sequence))
+            set_json(p, &a->slots, resolvers ? "resolvers" : "addresses", sequence.buf,
+                     sequence.len, key);
+        sb_free(&sequence);
     } else if (strcasecmp(slot, "x-acp-object") == 0) {
-        *object = true; /* an object although it holds only the name */
+        a->object_marked = true;
     } else {
-        set_user_parameter(p, r, slots, key, value, true);
+        set_user_parameter(p, &a->object, &a->slots, key, value, true);
     }
     /* :X-acp-name gives the name a second value, as a second :name would. */
-    if (*name && json_object_get(slots, "name") && !p->failed)
+    if (a->named && member_list_get(&a->slots, "", "name") && !p->failed)
         fail_at(p, key, "duplicate-key", "'%s' gives member 'name' a second value", key->text);
 }
 
-/* (agent-identifier :name N [:addresses (sequence ...)] [:resolvers (sequence ...)] ...) */
-static json_t *read_agent(struct acl_parser *p, const struct sexp *x)
+/* (agent-identifier :name N [:addresses (sequence ...)] [:resolvers (sequence ...)] ...),
+ * appended to out as JSON: its name, or an object when it holds more. */
+static bool read_agent(struct acl_parser *p, const struct sexp *x, struct strbuf *out)
 {
     if (x->type != SX_LIST || x->count == 0 || !word_is(x->items[0], "agent-identifier")) {
         fail_at(p, x, "acl-syntax", "expected (agent-identifier ...)");
-        return NULL;
+        return false;
     }
-    struct object_reading r;
-    object_reading_init(&r);
-    json_t *slots = json_object(); /* every member but the name, in order */
-    json_t *name = NULL;
-    bool object = false;
+    struct agent_reading a = {.named = false};
+    object_reading_init(&a.object);
+    member_list_init(&a.slots);
     for (size_t i = 1; i < x->count && !p->failed; i += 2) {
         const struct sexp *key = x->items[i];
         if (key->type != SX_WORD || key->text[0] != ':' || key->len < 2 || i + 1 >= x->count) {
             fail_at(p, key, "acl-syntax", "expected :name, :addresses or :resolvers");
             break;
         }
-        if (first_parameter(p, &r, key))
-            read_agent_slot(p, &r, slots, &name, &object, key, x->items[i + 1]);
+        if (first_parameter(p, &a.object, key))
+            read_agent_slot(p, &a, key, x->items[i + 1]);
     }
-    if (!p->failed && !name)
+    if (!p->failed && !a.named)
         fail_at(p, x, "acl-syntax", "agent-identifier without :name");
-    object_reading_finish(p, &r, slots, x);
-    if (p->failed) {
-        json_decref(name);
-        json_decref(slots);
-        return NULL;
+    object_reading_finish(p, &a.object, &a.slots, x);
+    if (!p->failed) {
+        struct jsonout w;
+        jsonout_init(&w, out, JSONOUT_VALID);
+        if (a.slots.n == 0 && !a.object_marked) {
+            jsonout_string(&w, a.name.s, a.name.len);
+        } else {
+            jsonout_begin_object(&w);
+            JSONOUT_KEY(&w, "name");
+            jsonout_string(&w, a.name.s, a.name.len);
+            member_list_write_members(&a.slots, &w);
+            jsonout_end_object(&w);
+        }
     }
-    if (json_object_size(slots) == 0 && !object) {
-        json_decref(slots);
-        return name;
-    }
-    json_t *agent = json_object();
-    json_object_set_new(agent, "name", name);
-    json_object_update(agent, slots);
-    json_decref(slots);
-    return agent;
+    member_list_free(&a.slots);
+    return !p->failed;
 }
 
-/* (set AID...) — or, leniently, one bare agent-identifier. One agent becomes that agent, and an
- * empty set no member at all: it names no agent, as a missing parameter does. NULL then too. */
-static json_t *read_agent_set(struct acl_parser *p, const struct sexp *x)
+/* (set AID...) — or, leniently, one bare agent-identifier — appended to out: one agent becomes
+ * that agent, several an array. An empty set appends nothing and leaves *some false: it names no
+ * agent, as a missing parameter does. */
+static bool read_agent_set(struct acl_parser *p, const struct sexp *x, struct strbuf *out,
+                           bool *some)
 {
+    *some = false;
     if (x->type == SX_LIST && x->count > 0 && word_is(x->items[0], "agent-identifier"))
-        return read_agent(p, x);
+        return (*some = read_agent(p, x, out));
     if (x->type != SX_LIST || x->count == 0 || !word_is(x->items[0], "set")) {
         fail_at(p, x, "acl-syntax", "expected (set (agent-identifier ...) ...)");
-        return NULL;
+        return false;
     }
-    json_t *arr = json_array();
+    struct strbuf agents = STRBUF_INIT;
+    size_t n = 0;
     for (size_t i = 1; i < x->count && !p->failed; i++) {
-        json_t *a = read_agent(p, x->items[i]);
-        if (a)
-            json_array_append_new(arr, a);
+        if (n)
+            sb_addc(&agents, ',');
+        n += read_agent(p, x->items[i], &agents);
     }
-    if (p->failed || json_array_size(arr) == 0) {
-        json_decref(arr);
-        return NULL;
+    if (!p->failed && n == 1) {
+        sb_add(out, agents.buf, agents.len);
+    } else if (!p->failed && n > 1) {
+        sb_addc(out, '[');
+        sb_add(out, agents.buf, agents.len);
+        sb_addc(out, ']');
     }
-    if (json_array_size(arr) == 1) {
-        json_t *one = json_incref(json_array_get(arr, 0));
-        json_decref(arr);
-        return one;
-    }
-    return arr;
+    sb_free(&agents);
+    *some = !p->failed && n > 0;
+    return !p->failed;
 }
 
 /* :reply-by: UTC with Z; another letter, or none, is read as UTC with a warning (JADE would read
  * local time); a relative time counts from now. A spelling other than the writer's is kept in
  * x-acp-reply-by, so that it goes back as it came. */
-static void read_reply_by(struct acl_parser *p, json_t *msg, const struct sexp *key,
+static void read_reply_by(struct acl_parser *p, struct member_list *msg, const struct sexp *key,
                           const struct sexp *x)
 {
     struct acl_date_time dt;
@@ -539,16 +613,17 @@ static void read_reply_by(struct acl_parser *p, json_t *msg, const struct sexp *
     }
     char buf[48];
     acl_rfc3339_millis(millis, buf, sizeof buf);
-    set_member(p, msg, "reply_by", json_string(buf), key);
+    set_string(p, msg, "reply_by", &(struct span){buf, strlen(buf)}, key);
     acl_date_time_format(millis, buf, sizeof buf);
     if (!p->failed && strcmp(buf, x->text) != 0)
-        set_member(p, msg, acl_spelling_member, json_string(x->text), key);
+        set_string(p, msg, acl_spelling_member, &(struct span){x->text, strlen(x->text)}, key);
 }
 
 /* What one message has read so far, besides its members. */
 struct message_reading {
     struct object_reading object;
-    json_t *reply_by;                /* :X-acp-reply_by, which replaces reply_by */
+    struct span reply_by; /* :X-acp-reply_by, which replaces reply_by */
+    bool has_reply_by;
     bool json_content;               /* :X-acp-json-content */
     bool content_text;               /* :X-acp-content-text true */
     bool language_added;             /* :X-acp-language none */
@@ -558,7 +633,7 @@ struct message_reading {
 };
 
 /* The writer's markers: parameters that say how to read the others. True when key is one. */
-static bool read_marker(struct acl_parser *p, json_t *msg, const struct sexp *key,
+static bool read_marker(struct acl_parser *p, struct member_list *msg, const struct sexp *key,
                         const struct sexp *value, struct message_reading *mr)
 {
     const char *name = key->text + 1;
@@ -574,16 +649,29 @@ static bool read_marker(struct acl_parser *p, json_t *msg, const struct sexp *ke
     else if (strcasecmp(name, "x-acp-performative") == 0)
         mr->performative = value;
     else if (strcasecmp(name, "x-acp-reply_by") == 0)
-        mr->reply_by = expression_json(p, value);
+        mr->has_reply_by = expression_text(p, value, &mr->reply_by);
     else if (strcasecmp(name, acl_partial_member) == 0 && is_text(value) &&
              strcmp(value->text, "true") == 0)
-        set_member(p, msg, acl_partial_member, json_true(), key);
+        set_json(p, msg, acl_partial_member, "true", 4, key);
     else
         return false;
     return true;
 }
 
-static void read_parameter(struct acl_parser *p, json_t *msg, const struct sexp *key,
+/* An agent (:sender) or a set of them (:receiver, :reply-to) into its member. */
+static void read_agents(struct acl_parser *p, struct member_list *msg, const struct sexp *key,
+                        const struct sexp *value, const struct acl_parameter *param)
+{
+    struct strbuf agents = STRBUF_INIT;
+    bool some = true;
+    bool read = param->form == FORM_AGENT ? read_agent(p, value, &agents)
+                                          : read_agent_set(p, value, &agents, &some);
+    if (read && some)
+        set_json(p, msg, param->member, agents.buf, agents.len, key);
+    sb_free(&agents);
+}
+
+static void read_parameter(struct acl_parser *p, struct member_list *msg, const struct sexp *key,
                            const struct sexp *value, struct message_reading *mr)
 {
     if (!first_parameter(p, &mr->object, key) || read_marker(p, msg, key, value, mr))
@@ -599,39 +687,19 @@ static void read_parameter(struct acl_parser *p, json_t *msg, const struct sexp 
         set_user_parameter(p, &mr->object, msg, key, value, false);
         return;
     }
-    json_t *v = NULL;
     if (param->form == FORM_DATE_TIME) {
         read_reply_by(p, msg, key, value);
-    } else if (param->form == FORM_AGENT) {
-        v = read_agent(p, value);
-    } else if (param->form == FORM_AGENT_SET) {
-        v = read_agent_set(p, value);
+    } else if (param->form == FORM_AGENT || param->form == FORM_AGENT_SET) {
+        read_agents(p, msg, key, value, param);
     } else {
         if (param->form == FORM_CONTENT) {
             mr->content_at = value->start;
             mr->content_key = key;
         }
-        v = expression_json(p, value);
-        if (v)
-            set_value(p, &mr->object, msg, param->member, v, key, value, false);
-        return;
+        struct span v;
+        if (expression_text(p, value, &v))
+            set_value(p, &mr->object, msg, param->member, &v, key, value, false);
     }
-    if (v)
-        set_member(p, msg, param->member, v, key);
-}
-
-/* The value of JSON text content, by the scanner, which accepts what jansson does with these
- * flags; NULL, with jansson's reason in err, when it is none. */
-static json_t *content_json(const json_t *content, json_error_t *err)
-{
-    const char *text = json_string_value(content);
-    size_t len = json_string_length(content);
-    struct jscan *js = jscan_new();
-    const struct jv *v = jscan_scan(js, text, len);
-    json_t *parsed =
-        v ? jscan_to_tree(v) : json_loadb(text, len, JSON_DECODE_ANY | JSON_REJECT_DUPLICATES, err);
-    jscan_free(js);
-    return parsed;
 }
 
 /* Content is JSON when the language says so (or the writer's marker does). What is not stays
@@ -639,31 +707,38 @@ static json_t *content_json(const json_t *content, json_error_t *err)
  * string: SL content under :language json (JADE's createReply copies the language), and JSON
  * that the JSON Lines tools cannot hold (an integer beyond 64 bits, a real beyond a double:
  * number-range), which is valid JSON and so no warning. */
-static void decode_content(struct acl_parser *p, json_t *msg, const struct message_reading *mr)
+static void decode_content(struct acl_parser *p, struct member_list *msg,
+                           const struct message_reading *mr)
 {
-    const char *language = json_member_string(msg, "language");
-    json_t *content = json_object_get(msg, "content");
+    const char *language = member_string(msg, member_list_get(msg, "", "language"));
     bool is_json = mr->json_content || (language && strcasecmp(language, "json") == 0);
     if (mr->language_added)
-        json_object_del(msg, "language");
-    if (!json_is_string(content) || (!is_json && !mr->content_text))
+        member_list_remove(msg, "", "language");
+    const struct member *content = member_list_get(msg, "", "content");
+    if (!content || content->kind != MEMBER_STRING || (!is_json && !mr->content_text))
         return;
     json_error_t err;
-    json_t *parsed = mr->content_text ? NULL : content_json(content, &err);
-    if (parsed) {
-        json_object_set_new(msg, "content", parsed);
-        return;
+    if (!mr->content_text) {
+        /* a copy: the list's text grows as the content's JSON goes into it */
+        sb_reset(&p->lower);
+        sb_add(&p->lower, member_string(msg, content), content->len);
+        struct span text = {p->lower.buf, p->lower.len};
+        if (json_text(p, &text, &err)) { /* its text is JSON: so it goes in the line */
+            member_list_set_json(msg, "", "content", text.s, text.len);
+            return;
+        }
+        if (json_error_code(&err) != json_error_numeric_overflow) {
+            struct diag_where at = where_at(p, mr->content_at);
+            diag_emit(p->sink, &at, "acl-json", "the content is not JSON (%s); kept as text",
+                      err.text);
+        }
     }
-    if (!mr->content_text && json_error_code(&err) != json_error_numeric_overflow) {
-        struct diag_where at = where_at(p, mr->content_at);
-        diag_emit(p->sink, &at, "acl-json", "the content is not JSON (%s); kept as text", err.text);
-    }
-    set_member(p, msg, acl_content_text_member, json_true(), mr->content_key);
+    set_json(p, msg, acl_content_text_member, "true", 4, mr->content_key);
 }
 
 /* counter_propose, which SC00037 lacks and JADE cannot read, travels as a propose with the
  * marker :X-acp-performative counter_propose. */
-static void read_counter_propose(struct acl_parser *p, json_t *msg, enum fipa_act act,
+static void read_counter_propose(struct acl_parser *p, struct member_list *msg, enum fipa_act act,
                                  const struct sexp *value)
 {
     if (!is_text(value) || acl_act(value->text, value->len) != FIPA_COUNTER_PROPOSE) {
@@ -678,47 +753,67 @@ static void read_counter_propose(struct acl_parser *p, json_t *msg, enum fipa_ac
                 fipa_act_name(act, SPELL_KEBAB));
         return;
     }
-    json_object_set_new(msg, "performative",
-                        json_string(fipa_act_name(FIPA_COUNTER_PROPOSE, SPELL_SNAKE)));
+    const char *name = fipa_act_name(FIPA_COUNTER_PROPOSE, SPELL_SNAKE);
+    member_list_set_string(msg, "", "performative", name, strlen(name));
 }
 
-static json_t *read_message(struct acl_parser *p, const struct sexp *x)
+/* The message's members, read into msg. */
+static void read_message(struct acl_parser *p, const struct sexp *x, struct member_list *msg)
 {
     const struct sexp *head = x->items[0]; /* a word: the shape check saw to it */
     enum fipa_act act = acl_act(head->text, head->len);
     if (act == FIPA_ACT_INVALID) {
         fail_at(p, head, "acl-performative", "'%s' is not a FIPA communicative act", head->text);
-        return NULL;
+        return;
     }
-    json_t *msg = json_object();
-    json_object_set_new(msg, "performative", json_string(fipa_act_name(act, SPELL_SNAKE)));
+    const char *performative = fipa_act_name(act, SPELL_SNAKE);
+    member_list_set_string(msg, "", "performative", performative, strlen(performative));
     struct message_reading mr = {.content_at = x->start};
     object_reading_init(&mr.object);
     for (size_t i = 1; i + 1 < x->count && !p->failed; i += 2)
         read_parameter(p, msg, x->items[i], x->items[i + 1], &mr);
     if (!p->failed && mr.performative)
         read_counter_propose(p, msg, act, mr.performative);
-    if (!p->failed && mr.reply_by)
-        json_object_set(msg, "reply_by", mr.reply_by);
+    if (!p->failed && mr.has_reply_by)
+        member_list_set_string(msg, "", "reply_by", mr.reply_by.s, mr.reply_by.len);
     object_reading_finish(p, &mr.object, msg, x);
-    json_decref(mr.reply_by);
     if (!p->failed)
         decode_content(p, msg, &mr);
-    if (p->failed) {
-        json_decref(msg);
-        return NULL;
-    }
-    return msg;
+}
+
+bool acl_parse_line(const struct record *rec, struct diag_sink *sink, time_t now,
+                    struct strbuf *line)
+{
+    /* blocks of a few messages' trees: one parse makes one, which malloc hands out again */
+    struct acl_parser p = {.rec = rec, .sink = sink, .now = now, .sexps = {.block_size = 8192}};
+    struct member_list msg;
+    member_list_init(&msg);
+    /* the message's texts take about the record's bytes, its line a half more: one allocation
+     * each, not a run of doublings */
+    sb_grow(&msg.text, rec->len);
+    sb_grow(line, rec->len + rec->len / 2);
+    struct sexp *x = read_tree(&p);
+    if (x)
+        read_message(&p, x, &msg);
+    if (x && !p.failed)
+        member_list_write(&msg, line, JSONOUT_VALID);
+    member_list_free(&msg);
+    arena_free(&p.sexps);
+    sb_free(&p.lower);
+    jscan_free(p.json);
+    return x && !p.failed;
 }
 
 json_t *acl_parse(const struct record *rec, struct diag_sink *sink, time_t now)
 {
-    /* blocks of a few messages' trees: one parse makes one, which malloc hands out again */
-    struct acl_parser p = {.rec = rec, .sink = sink, .now = now, .sexps = {.block_size = 8192}};
-    struct sexp *x = read_tree(&p);
-    json_t *msg = x ? read_message(&p, x) : NULL;
-    arena_free(&p.sexps);
-    sb_free(&p.lower);
+    struct strbuf line = STRBUF_INIT;
+    json_t *msg = NULL;
+    if (acl_parse_line(rec, sink, now, &line)) {
+        struct jscan *js = jscan_new();
+        msg = jscan_to_tree(jscan_scan_made(js, line.buf, line.len - 1));
+        jscan_free(js);
+    }
+    sb_free(&line);
     return msg;
 }
 

@@ -67,8 +67,13 @@
 #include "proto/jscan.h"
 
 /* Parses one record (a whole expression) into a FIPA JSON object whose performative is in
- * snake_case; relative date-times count from now. Problems are reported at their line and byte
- * column; NULL after an error. */
+ * snake_case, appended to line as one line of JSON (with its newline) that jscan_scan_made reads
+ * (content that is JSON goes in as its text, nested one level deeper than it stood); relative
+ * date-times count from now. Problems are reported at their line and byte column; false, with
+ * nothing appended, after an error. */
+bool acl_parse_line(const struct record *rec, struct diag_sink *sink, time_t now,
+                    struct strbuf *line);
+/* The same as a jansson tree; NULL after an error. */
 json_t *acl_parse(const struct record *rec, struct diag_sink *sink, time_t now);
 
 /* The text of a parsed record's :content, as acl_parse read it (before any JSON decoding), into

@@ -529,7 +529,9 @@ static void shrink(struct jscan *js, size_t len)
     }
 }
 
-const struct jv *jscan_scan(struct jscan *js, const char *text, size_t len)
+/* depth_allowance: levels beyond jansson's limit (the scanner's depth starts below zero). */
+static const struct jv *scan_text(struct jscan *js, const char *text, size_t len,
+                                  int depth_allowance)
 {
     if (len >= UINT32_MAX / 2)
         return NULL;
@@ -548,7 +550,8 @@ const struct jv *jscan_scan(struct jscan *js, const char *text, size_t len)
     struct scanner sc = {.js = js,
                          .p = (const unsigned char *)text,
                          .end = (const unsigned char *)text + len,
-                         .out = js->chars};
+                         .out = js->chars,
+                         .depth = -depth_allowance};
     js->nchars = 0;
     skip_space(&sc);
     if (!scan_value(&sc))
@@ -556,6 +559,16 @@ const struct jv *jscan_scan(struct jscan *js, const char *text, size_t len)
     skip_space(&sc);
     js->nchars = (size_t)(sc.out - js->chars);
     return sc.p == sc.end ? js->nodes : NULL;
+}
+
+const struct jv *jscan_scan(struct jscan *js, const char *text, size_t len)
+{
+    return scan_text(js, text, len, 0);
+}
+
+const struct jv *jscan_scan_made(struct jscan *js, const char *text, size_t len)
+{
+    return scan_text(js, text, len, JSCAN_MADE_DEPTH);
 }
 
 /* --- views kept --- */

@@ -46,6 +46,12 @@ void jscan_free(struct jscan *js);
 /* Scans text as one JSON value; returns its view, or NULL when jansson would reject the text. */
 const struct jv *jscan_scan(struct jscan *js, const char *text, size_t len);
 
+/* Scans a text the tools made of values each of which jscan_scan accepted on its own (the string
+ * form's message as FIPA JSON, with its content's JSON in it), nested at most JSCAN_MADE_DEPTH
+ * levels deeper than they stood: a value at jansson's depth limit stays readable there. */
+enum { JSCAN_MADE_DEPTH = 256 };
+const struct jv *jscan_scan_made(struct jscan *js, const char *text, size_t len);
+
 /* The view of a jansson value (strings and keys point into the tree, which must outlive it). */
 const struct jv *jscan_of_tree(struct jscan *js, const json_t *tree);
 

@@ -97,7 +97,8 @@ static struct member *place(struct member_list *l, const char *prefix, const cha
     size_t prefix_len = strlen(prefix), name_len = strlen(name);
     struct member *m = find(l, prefix, prefix_len, name, name_len);
     if (!m) {
-        l->members = xgrow(l->members, &l->cap, l->n + 1, sizeof *l->members);
+        /* a message's members at once: one allocation, not a run of doublings */
+        l->members = xgrow(l->members, &l->cap, l->n < 16 ? 16 : l->n + 1, sizeof *l->members);
         m = &l->members[l->n++];
         *m = (struct member){.prefix = prefix,
                              .name = name,
@@ -118,14 +119,21 @@ void member_list_set_view(struct member_list *l, const char *prefix, const char 
         place(l, prefix, name, MEMBER_VIEW)->view = v;
 }
 
+/* Sets a member to bytes copied into the list's text (NUL-terminated, for member_string). */
+static void place_copy(struct member_list *l, const char *prefix, const char *name,
+                       enum member_kind kind, const char *bytes, size_t len)
+{
+    struct member *m = place(l, prefix, name, kind);
+    m->at = l->text.len;
+    m->len = len;
+    sb_add(&l->text, bytes, len);
+    sb_addc(&l->text, '\0');
+}
+
 void member_list_set_string(struct member_list *l, const char *prefix, const char *name,
                             const char *s, size_t len)
 {
-    struct member *m = place(l, prefix, name, MEMBER_STRING);
-    m->at = l->text.len;
-    m->len = len;
-    sb_add(&l->text, s, len);
-    sb_addc(&l->text, '\0');
+    place_copy(l, prefix, name, MEMBER_STRING, s, len);
 }
 
 void member_list_set_text(struct member_list *l, const char *prefix, const char *name,
@@ -134,6 +142,22 @@ void member_list_set_text(struct member_list *l, const char *prefix, const char 
     struct member *m = place(l, prefix, name, MEMBER_TEXT);
     m->source = text;
     m->len = len;
+}
+
+void member_list_set_json(struct member_list *l, const char *prefix, const char *name,
+                          const char *json, size_t len)
+{
+    place_copy(l, prefix, name, MEMBER_JSON, json, len);
+}
+
+void member_list_remove(struct member_list *l, const char *prefix, const char *name)
+{
+    struct member *m = find(l, prefix, strlen(prefix), name, strlen(name));
+    if (!m)
+        return;
+    size_t i = (size_t)(m - l->members);
+    memmove(m, m + 1, (l->n - i - 1) * sizeof *m);
+    l->n--;
 }
 
 void member_list_set_integer(struct member_list *l, const char *name, json_int_t v)
@@ -207,35 +231,40 @@ static void write_key(struct jsonout *w, const struct member *m)
         free(key);
 }
 
+void member_list_write_members(const struct member_list *l, struct jsonout *w)
+{
+    for (size_t i = 0; i < l->n; i++) {
+        const struct member *m = &l->members[i];
+        write_key(w, m);
+        switch (m->kind) {
+        case MEMBER_VIEW:
+            jv_write_json(w, m->view);
+            break;
+        case MEMBER_TEXT:
+            jsonout_text(w, m->source, m->len);
+            break;
+        case MEMBER_STRING:
+            jsonout_string(w, l->text.buf + m->at, m->len);
+            break;
+        case MEMBER_INTEGER:
+            jsonout_integer(w, m->integer);
+            break;
+        case MEMBER_REAL:
+            jsonout_real(w, m->real);
+            break;
+        case MEMBER_JSON:
+            sb_add(w->sb, l->text.buf + m->at, m->len);
+            break;
+        }
+    }
+}
+
 void member_list_write(const struct member_list *l, struct strbuf *out, unsigned flags)
 {
     struct jsonout w;
     jsonout_init(&w, out, flags);
     jsonout_begin_object(&w);
-    for (size_t i = 0; i < l->n; i++) {
-        const struct member *m = &l->members[i];
-        write_key(&w, m);
-        switch (m->kind) {
-        case MEMBER_VIEW:
-            jv_write_json(&w, m->view);
-            break;
-        case MEMBER_TEXT:
-            jsonout_text(&w, m->source, m->len);
-            break;
-        case MEMBER_STRING:
-            jsonout_string(&w, l->text.buf + m->at, m->len);
-            break;
-        case MEMBER_INTEGER:
-            jsonout_integer(&w, m->integer);
-            break;
-        case MEMBER_REAL:
-            jsonout_real(&w, m->real);
-            break;
-        case MEMBER_JSON:
-            sb_add(out, l->text.buf + m->at, m->len);
-            break;
-        }
-    }
+    member_list_write_members(l, &w);
     jsonout_end_object(&w);
     sb_addc(out, '\n');
 }

@@ -61,6 +61,12 @@ void member_list_set_real(struct member_list *l, const char *name, double v);
  * list's use; written on one line (jsonout_text). */
 void member_list_set_text(struct member_list *l, const char *prefix, const char *name,
                           const char *text, size_t len);
+/* Sets a member to valid JSON text, copied (not from the list's own text). */
+void member_list_set_json(struct member_list *l, const char *prefix, const char *name,
+                          const char *json, size_t len);
+/* Removes a member, the others keeping their order (json_object_del); nothing when there is none.
+ */
+void member_list_remove(struct member_list *l, const char *prefix, const char *name);
 /* Sets a member to JSON text the caller writes with w between this call and member_list_json_end
  * (w->flags, which the caller sets, as the line's; nothing else set in between). */
 void member_list_json_begin(struct member_list *l, const char *name, struct jsonout *w);
@@ -74,5 +80,7 @@ bool member_number(const struct member *m, double *v);
 
 /* Appends the object to out as one line (its newline too), written with jsonout's flags. */
 void member_list_write(const struct member_list *l, struct strbuf *out, unsigned flags);
+/* Writes the members with w, into an object w has begun. */
+void member_list_write_members(const struct member_list *l, struct jsonout *w);
 
 #endif

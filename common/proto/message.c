@@ -295,6 +295,21 @@ bool message_read(struct message *m, const struct record *rec, struct jscan *js,
     return true;
 }
 
+bool message_read_made(struct message *m, const struct record *rec, const char *text, size_t len,
+                       struct jscan *js, enum protocol_choice choice)
+{
+    const struct jv *view = jscan_scan_made(js, text, len);
+    if (!jv_is_object(view))
+        return false;
+    m->view = view;
+    m->view_place = 0;
+    m->tree = NULL;
+    m->own = NULL;
+    m->capture = (struct message_capture){.time = NAN};
+    settle(m, rec, choice);
+    return true;
+}
+
 void message_rebind(struct message *m, struct jscan *js)
 {
     if (m->own)

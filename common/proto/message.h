@@ -81,6 +81,12 @@ struct message {
  * duplicate-key, ...) at the record's line and column and returns NULL. */
 json_t *message_parse_json(const struct record *rec, struct diag_sink *sink);
 
+/* Reads into m, through the scanner js, a line of JSON the tools made of rec (acl_parse_line's
+ * FIPA JSON of a record of the string form), which jscan_scan_made reads: m's record is rec.
+ * False only when text is no JSON object (never, for a line made so). */
+bool message_read_made(struct message *m, const struct record *rec, const char *text, size_t len,
+                       struct jscan *js, enum protocol_choice choice);
+
 /* Reads a JSON record into m through the scanner js (which holds m's view until it scans again),
  * deciding the protocol as message_init does. When the record is no JSON object, reports why
  * exactly as message_parse_json does (jansson reads the record again to say it) and returns

@@ -97,11 +97,11 @@ static bool read_message(const struct filter *f, const struct record *rec, struc
                          struct message *m, struct diag_sink *sink)
 {
     if (rec->syntax == SYNTAX_ACL && f->ops->parse_acl) {
-        json_t *root = f->ops->parse_acl(f->ops->ctx, rec, sink, f->cfg->opts->now);
-        if (!root)
-            return false;
-        message_init_in(m, rec, root, f->cfg->protocol, js);
-        return true;
+        struct strbuf line = STRBUF_INIT;
+        bool read = f->ops->parse_acl(f->ops->ctx, rec, sink, f->cfg->opts->now, &line) &&
+                    message_read_made(m, rec, line.buf, line.len, js, f->cfg->protocol);
+        sb_free(&line);
+        return read;
     }
     return message_read(m, rec, js, f->cfg->protocol, &f->cfg->captures, sink);
 }
