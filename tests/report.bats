@@ -517,6 +517,14 @@ informs() {
     cmp "$root/tests/package-lock.json" "$root/tests/node_modules/.acp-package-lock.json"
 }
 
+# Every string the tools write goes through jsonout_string, which writes a chunk of bytes at a time
+# in place (an SVG in the HTML report has a quote or a bracket every few bytes): random strings
+# of every kind of byte, about and across its chunks, under every combination of flags.
+@test "jsonout writes every string as JSON that reads back as it, with nothing raw its flags escape" {
+    run -0 "$ACP_BUILD/tests/jsonout-strings" 3000
+    assert_output --regexp '^checked [0-9]+, failed 0$'
+}
+
 # The SVG and HTML writers format hundreds of thousands of numbers through sb_addf, which writes
 # formats of plain conversions itself: it must write what snprintf writes.
 @test "sb_addf writes what snprintf writes, at every extreme of every type and at random" {
