@@ -556,8 +556,10 @@ static bool read_agent_set(struct acl_parser *p, const struct sexp *x, struct st
                            bool *some)
 {
     *some = false;
-    if (x->type == SX_LIST && x->count > 0 && word_is(x->items[0], "agent-identifier"))
-        return (*some = read_agent(p, x, out));
+    if (x->type == SX_LIST && x->count > 0 && word_is(x->items[0], "agent-identifier")) {
+        *some = read_agent(p, x, out);
+        return *some;
+    }
     if (x->type != SX_LIST || x->count == 0 || !word_is(x->items[0], "set")) {
         fail_at(p, x, "acl-syntax", "expected (set (agent-identifier ...) ...)");
         return false;
@@ -567,7 +569,8 @@ static bool read_agent_set(struct acl_parser *p, const struct sexp *x, struct st
     for (size_t i = 1; i < x->count && !p->failed; i++) {
         if (n)
             sb_addc(&agents, ',');
-        n += read_agent(p, x->items[i], &agents);
+        if (read_agent(p, x->items[i], &agents))
+            n++;
     }
     if (!p->failed && n == 1) {
         sb_add(out, agents.buf, agents.len);

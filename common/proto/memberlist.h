@@ -13,7 +13,7 @@ enum member_kind {
     MEMBER_STRING,  /* a string, its bytes at text[at..at+len) */
     MEMBER_INTEGER, /* integer */
     MEMBER_REAL,    /* real */
-    MEMBER_JSON,    /* JSON text at text[at..at+len), written by the caller (member_list_json) */
+    MEMBER_JSON,    /* JSON text at text[at..at+len): copied, or written there by the caller */
     MEMBER_TEXT,    /* JSON text as it came, at source (not copied), written by jsonout_text */
 };
 
@@ -64,8 +64,7 @@ void member_list_set_text(struct member_list *l, const char *prefix, const char 
 /* Sets a member to valid JSON text, copied (not from the list's own text). */
 void member_list_set_json(struct member_list *l, const char *prefix, const char *name,
                           const char *json, size_t len);
-/* Removes a member, the others keeping their order (json_object_del); nothing when there is none.
- */
+/* Removes a member, if there is one; the others keep their order (json_object_del). */
 void member_list_remove(struct member_list *l, const char *prefix, const char *name);
 /* Sets a member to JSON text the caller writes with w between this call and member_list_json_end
  * (w->flags, which the caller sets, as the line's; nothing else set in between). */
