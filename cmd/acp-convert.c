@@ -395,24 +395,24 @@ static bool carries_content(const char *key)
            strcmp(key, "x-fipa-content") == 0;
 }
 
-/* Appends result as a line of JSON, safe on a terminal (acp(7)): its strings came through
- * jansson (or the string form's parser), which validated their UTF-8, so only what may act on a
- * terminal needs decoding. The content goes as the text it came with (kept), when it is the
- * value that text reads as. */
-static void write_line(struct strbuf *out, const json_t *result, const struct json_text *kept)
+/* A message's members as they are, in their order: the performative, when given, spelt so; a
+ * member that carries the content and says what it does (reads as content), as kept's text. */
+static void write_view_line(struct strbuf *out, const struct jv *view, const char *performative,
+                            const struct json_text *kept, const struct jv *content)
 {
     struct jsonout w;
     jsonout_init(&w, out, LINE_FLAGS);
     jsonout_begin_object(&w);
-    const char *key;
-    json_t *v;
-    json_object_foreach((json_t *)result, key, v)
-    {
+    for (const struct jv *k = jv_object_first(view); k; k = jv_object_next(view, k)) {
+        const char *key = jv_string_value(k);
+        const struct jv *v = jv_object_value(k);
         jsonout_key(&w, key);
-        if (carries_content(key) && json_text_says(kept, v))
+        if (performative && strcmp(key, "performative") == 0)
+            jsonout_string(&w, performative, strlen(performative));
+        else if (kept && carries_content(key) && (v == content || jv_equal(v, content)))
             jsonout_text(&w, kept->text, kept->len);
         else
-            jsonout_value(&w, v);
+            jv_write_json(&w, v);
     }
     jsonout_end_object(&w);
     sb_addc(out, '\n');
@@ -447,7 +447,8 @@ static bool convert_by_tree(struct convert_run *run, struct message *m, enum pro
         if (ok && run->to == FORMAT_FIPA && run->spelling != SPELL_SNAKE)
             convert_respell(result, run->spelling);
         if (ok)
-            write_line(out, result, kept);
+            write_view_line(out, jscan_of_tree(js, result), NULL, kept,
+                            kept ? jv_object_get(m->view, content_member(m, proto)) : NULL);
     }
     kept_content_clear(&k);
     json_decref(result);
@@ -465,14 +466,15 @@ static bool body_text(const struct message *m, struct json_text *body)
     return true;
 }
 
-/* The text a FIPA message's content came with, for the line of IACP made of it; NULL when it
- * has none (or its name was spelt with an escape). Its value is not read. */
-static const struct json_text *fipa_content_text(struct kept_content *k, struct message *m)
+/* The text a message's content came with, for a line written from its view; NULL when it has
+ * none (or its name was spelt with an escape). Its value is not read. */
+static const struct json_text *content_text(struct kept_content *k, struct message *m,
+                                            enum protocol proto)
 {
     if (m->rec->syntax == SYNTAX_ACL)
         return keep_acl_content(k, m, false);
     size_t start, end;
-    if (!jscan_member_text(m->rec->text, m->rec->len, "content", &start, &end))
+    if (!jscan_member_text(m->rec->text, m->rec->len, content_member(m, proto), &start, &end))
         return NULL;
     k->text = (struct json_text){m->rec->text + start, end - start, NULL};
     return &k->text;
@@ -484,13 +486,52 @@ static bool fipa_to_iacp(struct convert_run *run, struct message *m, struct jsca
                          struct diag_sink *sink, struct strbuf *out)
 {
     struct kept_content k = {.decoded = STRBUF_INIT};
-    const struct json_text *kept = fipa_content_text(&k, m);
+    const struct json_text *kept = content_text(&k, m, PROTO_FIPA);
     sb_reset(&run->line);
     bool ok = convert_fipa_iacp_line(run->converter, m->view, kept, &run->members, &run->line,
                                      LINE_FLAGS, sink, &m->at) &&
               check_line(run, m, &run->line, js, sink);
     if (ok)
         sb_add(out, run->line.buf, run->line.len);
+    kept_content_clear(&k);
+    return ok;
+}
+
+/* The act of a FIPA message, or FIPA_ACT_INVALID after saying that it cannot be converted. */
+static enum fipa_act act_to_convert(const struct message *m, struct diag_sink *sink)
+{
+    const char *performative = jv_member_string(m->view, "performative");
+    enum fipa_act act = performative ? fipa_act_parse(performative) : FIPA_ACT_INVALID;
+    if (act == FIPA_ACT_INVALID)
+        diag_emit(sink, &m->at, "convert-fipa",
+                  performative ? "'%s' is not a FIPA act; the message cannot be converted"
+                               : "%sno string 'performative': the message cannot be converted",
+                  performative ? performative : "");
+    return act;
+}
+
+/* A message that stays in its protocol, written from its view with no tree: checked as its line
+ * reads with a FIPA performative in snake_case, then written in the run's spelling. It runs in
+ * prepare (convert_alone), in a worker thread under --jobs: nothing of run's is written. */
+static bool keep_protocol_line(struct convert_run *run, struct message *m, enum protocol proto,
+                               struct jscan *js, struct diag_sink *sink, struct strbuf *out)
+{
+    enum fipa_act act = FIPA_ACT_INVALID;
+    /* dialect: FIPA's performative alone has spellings */
+    if (proto == PROTO_FIPA && (act = act_to_convert(m, sink)) == FIPA_ACT_INVALID)
+        return false;
+    const char *snake = act == FIPA_ACT_INVALID ? NULL : fipa_act_name(act, SPELL_SNAKE);
+    struct kept_content k = {.decoded = STRBUF_INIT};
+    const struct json_text *kept = content_text(&k, m, proto);
+    const struct jv *content = kept ? jv_object_get(m->view, content_member(m, proto)) : NULL;
+    struct strbuf line = STRBUF_INIT;
+    write_view_line(&line, m->view, snake, kept, content);
+    bool ok = check_line(run, m, &line, js, sink);
+    if (ok && snake && run->spelling != SPELL_SNAKE)
+        write_view_line(out, m->view, fipa_act_name(act, run->spelling), kept, content);
+    else if (ok)
+        sb_add(out, line.buf, line.len);
+    sb_free(&line);
     kept_content_clear(&k);
     return ok;
 }
@@ -521,6 +562,13 @@ static enum outcome iacp_to_acl(struct convert_run *run, struct message *m, stru
     return ok ? OUTCOME_WRITTEN : OUTCOME_FAILED;
 }
 
+/* Whether the message stays in its protocol (IACP to IACP; FIPA, in either syntax, to FIPA):
+ * then nothing of the stream matters, no fresh id nor conversation_id. */
+static bool keeps_protocol(const struct convert_run *run, enum protocol proto)
+{
+    return (proto == PROTO_IACP) == (run->to == FORMAT_IACP);
+}
+
 static bool convert_one(struct convert_run *run, struct message *m, enum protocol proto,
                         struct jscan *js, struct diag_sink *sink, struct strbuf *out)
 {
@@ -533,6 +581,8 @@ static bool convert_one(struct convert_run *run, struct message *m, enum protoco
     }
     if (run->to == FORMAT_IACP && proto == PROTO_FIPA)
         return fipa_to_iacp(run, m, js, sink, out);
+    if ((run->to == FORMAT_FIPA || run->to == FORMAT_IACP) && keeps_protocol(run, proto))
+        return keep_protocol_line(run, m, proto, js, sink, out);
     return convert_by_tree(run, m, proto, js, sink, out);
 }
 
@@ -540,13 +590,6 @@ static bool convert_one(struct convert_run *run, struct message *m, enum protoco
 static enum protocol input_protocol(const struct message *m)
 {
     return m->rec->syntax == SYNTAX_ACL ? PROTO_FIPA : m->proto;
-}
-
-/* Whether the message stays in its protocol (IACP to IACP; FIPA, in either syntax, to FIPA):
- * then nothing of the stream matters, no fresh id nor conversation_id. */
-static bool keeps_protocol(const struct convert_run *run, enum protocol proto)
-{
-    return (proto == PROTO_IACP) == (run->to == FORMAT_IACP);
 }
 
 /* IACP to FIPA JSON as far as the message alone says (convert_iacp_draft): the draft checked

@@ -215,6 +215,23 @@ anonymous_informs() {
     assert_output "$(cat "$f")"
 }
 
+# The way back of a message made from IACP reads its time from the IACP message it gives back:
+# the id it notes is remembered at that time, so that a later FIPA message of the same sender that
+# uses it again gets a fresh one (read at time 0, it was forgotten by then).
+@test "fresh ids: an id a message made from IACP used is not given again to its sender" {
+    local f
+    # the queen's request moves message time to 11:21:40; the agree, made from IACP, notes its id
+    # at 11:21:41, and the agree that follows, a FIPA message of its own, uses it again
+    f=$(lines_file \
+        '{"performative":"request","x-iacp-v":"1.1","reply_with":"q-0000","sender":"queen","receiver":"forager-07","x-iacp-kind":"task.assign","timestamp":"2011-08-02T11:21:40Z","conversation_id":"queen/q-0000","protocol":"fipa-request","reply_by":"2011-08-02T11:29:42Z"}' \
+        '{"x-iacp-v":"1.1","performative":"agree","protocol":"fipa-request","x-iacp-kind":"task.accept","conversation_id":"queen/q-0000","timestamp":"2011-08-02T11:21:41Z","reply_with":"m-0001","receiver":"queen","sender":"forager-07","content":{"n":1},"in_reply_to":"q-0000"}' \
+        '{"reply_with":"m-0001","protocol":"fipa-request","sender":"forager-07","conversation_id":"queen/q-0000","receiver":"queen","performative":"agree","content":{"n":1},"in_reply_to":"q-0000","timestamp":"2011-08-02T11:21:41Z"}')
+    run -0 acp-convert --to=iacp --seed=1 --now=0 "$f"
+    run -0 jq -c '[.kind, .id, ."x-fipa-reply_with"]' <<<"$output"
+    assert_line --index 1 '["task.accept","m-0001",null]'
+    assert_line --index 2 --regexp '^\["fipa.agree","m-[0-9a-f]{6}","m-0001"\]$'
+}
+
 @test "fresh ids: the generator's ids are unique per sender and reproducible by seed" {
     local drv=$ACP_BUILD/tests/idgen
     run -0 bash -c "echo 'many a 300000' | '$drv' 1 1h 10 | sort | uniq -d"

@@ -969,7 +969,8 @@ static void iacp_from_iacp_origin(struct to_iacp *t)
     const struct member *found[2];
     member_list_find_each(t->out, names, 2, found);
     double value = 0, ts;
-    bool timed = ts_seconds(member_number(found[0], &value), value, &ts);
+    bool number = member_number(found[0], &value); /* before value is read */
+    bool timed = ts_seconds(number, value, &ts);
     read_clock(c, member_string(t->out, found[1]), timed, ts);
     keep_conversation(t);
     /* found again: keep_conversation may have added a member */
