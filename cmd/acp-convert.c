@@ -488,9 +488,10 @@ static bool fipa_to_iacp(struct convert_run *run, struct message *m, struct jsca
     struct kept_content k = {.decoded = STRBUF_INIT};
     const struct json_text *kept = content_text(&k, m, PROTO_FIPA);
     sb_reset(&run->line);
+    bool passes;
     bool ok = convert_fipa_iacp_line(run->converter, m->view, kept, &run->members, &run->line,
-                                     LINE_FLAGS, sink, &m->at) &&
-              check_line(run, m, &run->line, js, sink);
+                                     LINE_FLAGS, &passes, sink, &m->at) &&
+              (passes || check_line(run, m, &run->line, js, sink));
     if (ok)
         sb_add(out, run->line.buf, run->line.len);
     kept_content_clear(&k);

@@ -1270,12 +1270,55 @@ static void keep_content_text(struct to_iacp *t)
     }
 }
 
+/* Whether a time is one IACP's ts may be: no error of the IACP rules (iacp-ts, iacp-ts-range). */
+static bool ts_in_range(double t)
+{
+    return t >= 0 && t <= UNIX_NO_TIME_ABOVE;
+}
+
+/* The ts the line will hold is in range: timestamp's, or now where it gives none. Without a
+ * timestamp, an x-iacp-ts may stand for the ts: not claimed. */
+static bool ts_passes(const struct jv *fipa, time_t now)
+{
+    const struct jv *timestamp = jv_object_get(fipa, "timestamp");
+    double epoch;
+    if (!timestamp)
+        return !jv_object_get(fipa, "x-iacp-ts") && ts_in_range((double)now);
+    if (jv_is_number(timestamp))
+        return ts_in_range(jv_number_value(timestamp));
+    if (timestamp_epoch(timestamp, &epoch))
+        return ts_in_range(epoch);
+    return ts_in_range((double)now);
+}
+
+/* Whether other_fipa_to_iacp's line passes the IACP rules as it is made. */
+static bool other_line_passes(const struct converter *c, const struct jv *fipa)
+{
+    /* What other_fipa_to_iacp writes of the members the IACP rules read: v "1.1" unless an
+     * x-iacp-v says otherwise; kind fipa.<act>, which goes any way and answers nothing; id a
+     * reply_with that is no empty string, or a fresh one; from and to the agents' names; ts
+     * (ts_passes); ref only from a string; body only from an object, but where x-iacp-body
+     * marks a content that is none. Every other member it writes is no envelope member. */
+    const struct jv *version = jv_object_get(fipa, "x-iacp-v");
+    const struct jv *reply_with = jv_object_get(fipa, "reply_with");
+    const struct jv *receiver = jv_object_get(fipa, "receiver");
+    const char *performative = jv_member_string(fipa, "performative");
+    if (jv_is_array(receiver))
+        receiver = jv_array_first(receiver);
+    return performative && fipa_act_parse(performative) != FIPA_ACT_INVALID &&
+           (!version || jv_string_is(version, "1.1")) && !jv_string_is(reply_with, "") &&
+           fipa_agent_name_jv(jv_object_get(fipa, "sender")) && fipa_agent_name_jv(receiver) &&
+           ts_passes(fipa, c->cfg.now) &&
+           (jv_is_object(jv_object_get(fipa, "content")) || !body_marker(fipa));
+}
+
 bool convert_fipa_iacp_line(struct converter *c, const struct jv *fipa,
                             const struct json_text *content_text, struct member_list *scratch,
-                            struct strbuf *out, unsigned flags, struct diag_sink *sink,
-                            const struct diag_where *at)
+                            struct strbuf *out, unsigned flags, bool *passes,
+                            struct diag_sink *sink, const struct diag_where *at)
 {
     member_list_reset(scratch);
+    *passes = false;
     struct to_iacp t = {.c = c,
                         .fipa = fipa,
                         .content = jv_object_get(fipa, "content"),
@@ -1286,6 +1329,8 @@ bool convert_fipa_iacp_line(struct converter *c, const struct jv *fipa,
         iacp_from_iacp_origin(&t);
     else if (!other_fipa_to_iacp(&t, sink, at))
         return false;
+    else
+        *passes = other_line_passes(c, fipa);
     keep_content_text(&t);
     member_list_write(scratch, out, flags);
     return true;

@@ -123,13 +123,16 @@ void convert_fill_hole(struct strbuf *out, const struct strbuf *draft, size_t ho
 /* A FIPA message, read through its view, as a line of IACP appended to out (its newline too),
  * written with jsonout's flags; the members built in scratch. content_text: the text the
  * message's content came with (NULL: none; its value is not read), which a member that carries
- * the content (body, x-fipa-content) is written as where it says the same. False, with nothing
- * written, after reporting why (convert-fipa) at *at. */
+ * the content (body, x-fipa-content) is written as where it says the same. *passes: the line
+ * passes the IACP rules (iacp_check, with no error) as it is made, so that acp-convert need not
+ * read it back to check it (said of a FIPA message of its own, not of one made from IACP, whose
+ * x-iacp- members may say anything). False, with nothing written, after reporting why
+ * (convert-fipa) at *at. */
 struct member_list;
 bool convert_fipa_iacp_line(struct converter *c, const struct jv *fipa,
                             const struct json_text *content_text, struct member_list *scratch,
-                            struct strbuf *out, unsigned flags, struct diag_sink *sink,
-                            const struct diag_where *at);
+                            struct strbuf *out, unsigned flags, bool *passes,
+                            struct diag_sink *sink, const struct diag_where *at);
 
 /* Rewrites the performative of a FIPA object in the given spelling; false when it is not an act
  * (nothing is changed then). */

@@ -327,10 +327,14 @@ static json_t *fipa_to_iacp(struct converter *c, const struct message *m, struct
     struct strbuf line = STRBUF_INIT;
     member_list_init(&members);
     json_t *result = NULL;
-    if (convert_fipa_iacp_line(c, m->view, NULL, &members, &line, JSONOUT_VALID, sink, &m->at)) {
+    bool passes;
+    if (convert_fipa_iacp_line(c, m->view, NULL, &members, &line, JSONOUT_VALID, &passes, sink,
+                               &m->at)) {
         result = json_loadb(line.buf, line.len, JSON_REJECT_DUPLICATES, NULL);
         if (!result)
             fuzz_fail("the line of IACP made of a FIPA message is no JSON: %s", line.buf);
+        FUZZ_ASSERT(!passes || !breaks_rules(result, PROTO_IACP, FIPA_PROFILE_CAXTON, m),
+                    "a line said to pass the IACP rules breaks them: %s", line.buf);
     }
     member_list_free(&members);
     sb_free(&line);
