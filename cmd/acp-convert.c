@@ -422,15 +422,14 @@ static void write_view_line(struct strbuf *out, const struct jv *view, const cha
 static bool convert_by_tree(struct convert_run *run, struct message *m, enum protocol proto,
                             struct jscan *js, struct diag_sink *sink, struct strbuf *out)
 {
-    /* IACP to IACP: as it is; FIPA to IACP takes fipa_to_iacp's way */
-    json_t *result =
-        run->to == FORMAT_IACP ? json_incref(message_tree(m)) : as_fipa(run, m, proto, sink);
+    /* to FIPA JSON or the string form: IACP's way by tree, or FIPA to the string form (the rest
+     * take lines: fipa_to_iacp, keep_protocol_line, iacp_to_acl, draft_to_fipa) */
+    json_t *result = as_fipa(run, m, proto, sink);
     if (!result)
         return false;
     struct kept_content k = {.decoded = STRBUF_INIT};
-    /* From IACP to FIPA the conversion reads the view; every other one the tree. */
-    bool tree = proto == PROTO_FIPA || run->to == FORMAT_IACP;
-    const struct json_text *kept = keep_content(&k, m, proto, tree);
+    /* From IACP to FIPA the conversion reads the view; from FIPA, the tree. */
+    const struct json_text *kept = keep_content(&k, m, proto, proto == PROTO_FIPA);
     bool ok;
     if (run->to == FORMAT_FIPA_ACL) {
         struct message fipa;
