@@ -666,6 +666,22 @@ outputs_pass() {
         '{"from":"f1","to":"queen","id":"h2","ts":1704067203,"v":"1.1","kind":"hb","x-fipa-foo":2,"body":{"slots":2}}')"
 }
 
+# The member list finds a key through an index past a few members: a message of many members
+# costs linear time (a hundred thousand took minutes when each key was compared with every other).
+@test "the member list: json_object_set's rules, and a lookup compares a few members however many" {
+    run -0 "$ACP_BUILD/tests/member-list" 20000
+    assert_output --regexp '^members 20000, most compared [0-9]+$'
+    local f=$BATS_TEST_TMPDIR/many.acl
+    {
+        printf '(inform :sender (agent-identifier :name a) :receiver (set (agent-identifier :name b))'
+        seq 1 20000 | sed 's/.*/ :X-p& v&/' | tr -d '\n'
+        printf ' :content "{}" :language json)\n'
+    } >"$f"
+    run -0 --separate-stderr acp-convert --from=fipa-acl --to=iacp --now=1 "$f"
+    run -0 jq -r 'keys_unsorted | map(select(startswith("x-fipa-X-p"))) | "\(length) \(.[0]) \(.[-1])"' <<<"$output"
+    assert_output '20000 x-fipa-X-p1 x-fipa-X-p20000'
+}
+
 @test "numbers: the content's text stays safe on a terminal, and a content named with an escape is re-spelt" {
     local rlo=$'\u202e'
     run -0 --separate-stderr acp-convert --to=fipa <<<'{"performative":"inform","sender":"a","receiver":"b","content":{"t": "'"$rlo"'x", "n": 1e3}}'

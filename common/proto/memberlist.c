@@ -3,20 +3,31 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/hashtab.h"
+
 void member_list_init(struct member_list *l)
 {
     *l = (struct member_list){.text = STRBUF_INIT};
 }
 
+/* Up to this many members a key is found by comparing it with each; from then on through an
+ * index of the members by a hash of their keys, so that an object of many members (a string-form
+ * message of a hundred thousand user parameters, a FIPA message as large) costs linear time. */
+enum { MEMBERS_SEARCHED = 16 };
+
 void member_list_reset(struct member_list *l)
 {
     l->n = 0;
     sb_reset(&l->text);
+    free(l->index);
+    l->index = NULL;
+    l->nindex = 0;
 }
 
 void member_list_free(struct member_list *l)
 {
     free(l->members);
+    free(l->index);
     sb_free(&l->text);
     member_list_init(l);
 }
@@ -53,24 +64,121 @@ static bool key_is(const struct member *m, const char *prefix, size_t prefix_len
     return true;
 }
 
-static struct member *find(const struct member_list *l, const char *prefix, size_t prefix_len,
-                           const char *name, size_t name_len)
+/* The hash of the key prefix+name, under the run's key (hashtab_hash_len), so that no input
+ * chooses keys that collide. */
+static uint32_t key_hash(const char *prefix, size_t prefix_len, const char *name, size_t name_len)
 {
-    size_t key_len = prefix_len + name_len;
-    char first = first_of(prefix, prefix_len, name);
-    for (size_t i = 0; i < l->n; i++) {
-        struct member *m = &l->members[i];
-        if (m->key_len == key_len && m->first == first &&
-            key_is(m, prefix, prefix_len, name, name_len))
+    if (!prefix_len)
+        return (uint32_t)hashtab_hash_len(name, name_len);
+    char small[128];
+    size_t len = prefix_len + name_len;
+    char *key = len <= sizeof small ? small : xmalloc(len);
+    memcpy(key, prefix, prefix_len);
+    memcpy(key + prefix_len, name, name_len);
+    uint32_t hash = (uint32_t)hashtab_hash_len(key, len);
+    if (key != small)
+        free(key);
+    return hash;
+}
+
+/* A key sought: its parts, and what tells it apart from most others at once. */
+struct sought {
+    const char *prefix, *name;
+    size_t prefix_len, name_len, key_len;
+    char first;
+    uint32_t hash; /* when the list has an index */
+};
+
+static bool is_sought(const struct member *m, const struct sought *k, bool hashed)
+{
+    return m->key_len == k->key_len && m->first == k->first && (!hashed || m->hash == k->hash) &&
+           key_is(m, k->prefix, k->prefix_len, k->name, k->name_len);
+}
+
+static size_t index_mask(const struct member_list *l)
+{
+    return l->nindex - 1;
+}
+
+static void index_add(struct member_list *l, size_t i)
+{
+    size_t slot = l->members[i].hash & index_mask(l);
+    while (l->index[slot])
+        slot = (slot + 1) & index_mask(l);
+    l->index[slot] = (uint32_t)i + 1;
+}
+
+/* Makes the index anew for the members there are, at most half full. */
+static void index_build(struct member_list *l)
+{
+    size_t n = 64;
+    while (n < 2 * (l->n + 1))
+        n *= 2;
+    free(l->index);
+    l->index = xcalloc(n, sizeof *l->index);
+    l->nindex = n;
+    for (size_t i = 0; i < l->n; i++)
+        index_add(l, i);
+}
+
+/* Hashes every member, then indexes them: when the list outgrows its linear search, or its
+ * index fills up. */
+static void index_rehash(struct member_list *l)
+{
+    if (!l->index)
+        for (size_t i = 0; i < l->n; i++) {
+            struct member *m = &l->members[i];
+            m->hash = key_hash(m->prefix, m->prefix_len, m->name, m->name_len);
+        }
+    index_build(l);
+}
+
+/* The member k names, or NULL; *compared counts the members compared on the way. */
+static struct member *find(const struct member_list *l, const struct sought *k, size_t *compared)
+{
+    if (!l->index) {
+        for (size_t i = 0; i < l->n; i++) {
+            ++*compared;
+            if (is_sought(&l->members[i], k, false))
+                return &l->members[i];
+        }
+        return NULL;
+    }
+    for (size_t slot = k->hash & index_mask(l); l->index[slot]; slot = (slot + 1) & index_mask(l)) {
+        struct member *m = &l->members[l->index[slot] - 1];
+        ++*compared;
+        if (is_sought(m, k, true))
             return m;
     }
     return NULL;
 }
 
+static struct sought sought_of(const struct member_list *l, const char *prefix, const char *name)
+{
+    struct sought k = {.prefix = prefix, .name = name};
+    k.prefix_len = strlen(prefix);
+    k.name_len = strlen(name);
+    k.key_len = k.prefix_len + k.name_len;
+    k.first = first_of(prefix, k.prefix_len, name);
+    if (l->index)
+        k.hash = key_hash(prefix, k.prefix_len, name, k.name_len);
+    return k;
+}
+
+size_t member_list_compared(const struct member_list *l, const char *prefix, const char *name)
+{
+    size_t compared = 0;
+    struct sought k = sought_of(l, prefix, name);
+    find(l, &k, &compared);
+    return compared;
+}
+
 const struct member *member_list_get(const struct member_list *l, const char *prefix,
                                      const char *name)
 {
-    return find(l, prefix, strlen(prefix), name, strlen(name));
+    size_t compared = 0;
+    struct sought k = sought_of(l, prefix, name);
+    return find(l, &k, &compared);
 }
 
 void member_list_find_each(const struct member_list *l, const char *const *names, size_t n,
@@ -94,18 +202,24 @@ void member_list_find_each(const struct member_list *l, const char *const *names
 static struct member *place(struct member_list *l, const char *prefix, const char *name,
                             enum member_kind kind)
 {
-    size_t prefix_len = strlen(prefix), name_len = strlen(name);
-    struct member *m = find(l, prefix, prefix_len, name, name_len);
+    size_t compared = 0;
+    struct sought k = sought_of(l, prefix, name);
+    struct member *m = find(l, &k, &compared);
     if (!m) {
         /* a message's members at once: one allocation, not a run of doublings */
         l->members = xgrow(l->members, &l->cap, l->n < 16 ? 16 : l->n + 1, sizeof *l->members);
         m = &l->members[l->n++];
         *m = (struct member){.prefix = prefix,
                              .name = name,
-                             .prefix_len = prefix_len,
-                             .name_len = name_len,
-                             .key_len = prefix_len + name_len,
-                             .first = first_of(prefix, prefix_len, name)};
+                             .prefix_len = k.prefix_len,
+                             .name_len = k.name_len,
+                             .key_len = k.key_len,
+                             .first = k.first,
+                             .hash = l->index ? k.hash : 0};
+        if (l->index && 2 * l->n <= l->nindex)
+            index_add(l, l->n - 1);
+        else if (l->n > MEMBERS_SEARCHED)
+            index_rehash(l);
     }
     m->kind = kind;
     m->view = NULL;
@@ -152,12 +266,16 @@ void member_list_set_json(struct member_list *l, const char *prefix, const char 
 
 void member_list_remove(struct member_list *l, const char *prefix, const char *name)
 {
-    struct member *m = find(l, prefix, strlen(prefix), name, strlen(name));
+    size_t compared = 0;
+    struct sought k = sought_of(l, prefix, name);
+    struct member *m = find(l, &k, &compared);
     if (!m)
         return;
     size_t i = (size_t)(m - l->members);
     memmove(m, m + 1, (l->n - i - 1) * sizeof *m);
     l->n--;
+    if (l->index)
+        index_build(l); /* the members after it moved down: rare (a marker's language) */
 }
 
 void member_list_set_integer(struct member_list *l, const char *name, json_int_t v)

@@ -22,7 +22,8 @@ enum member_kind {
 struct member {
     const char *prefix, *name;
     size_t prefix_len, name_len, key_len;
-    char first; /* the key's first byte */
+    char first;    /* the key's first byte */
+    uint32_t hash; /* of the key, once the list has an index */
     enum member_kind kind;
     const struct jv *view;
     const char *source;
@@ -36,6 +37,8 @@ struct member_list {
     size_t n, cap;
     struct strbuf text; /* the made strings and JSON texts */
     size_t json;        /* the member whose JSON text is being written */
+    uint32_t *index;    /* past a few members: slots of member indices + 1 (0: empty), or NULL */
+    size_t nindex;      /* slots, a power of two */
 };
 
 void member_list_init(struct member_list *l);
@@ -46,6 +49,8 @@ void member_list_free(struct member_list *l);
 /* The member prefix+name (prefix "" for none), or NULL. */
 const struct member *member_list_get(const struct member_list *l, const char *prefix,
                                      const char *name);
+/* How many members a lookup of prefix+name compares with it: for the tests of its cost. */
+size_t member_list_compared(const struct member_list *l, const char *prefix, const char *name);
 /* found[i]: the member names[i] (no prefix), or NULL; for at most 8 names, in one pass. */
 void member_list_find_each(const struct member_list *l, const char *const *names, size_t n,
                            const struct member **found);
