@@ -940,10 +940,48 @@ bool jscan_member_text(const char *text, size_t len, const char *key, size_t *st
     return false;
 }
 
+/* Up to this many members, an object's key is found in the other by jv_object_get; past it both
+ * objects' keys are sorted, since each lookup walks the members (and a huge object would cost the
+ * square of its size). */
+enum { EQUAL_LOOKUPS = 16 };
+
+static int key_order(const void *x, const void *y)
+{
+    const struct jv *a = *(const struct jv *const *)x, *b = *(const struct jv *const *)y;
+    if (a->len != b->len)
+        return a->len < b->len ? -1 : 1;
+    return memcmp(a->u.s, b->u.s, a->len);
+}
+
+/* The keys of an object, sorted (key_order); free() them. */
+static const struct jv **sorted_keys(const struct jv *obj)
+{
+    const struct jv **keys = xmalloc(obj->len * sizeof *keys);
+    size_t n = 0;
+    for (const struct jv *k = jv_object_first(obj); k; k = jv_object_next(obj, k))
+        keys[n++] = k;
+    qsort(keys, n, sizeof *keys, key_order);
+    return keys;
+}
+
+static bool large_objects_equal(const struct jv *a, const struct jv *b)
+{
+    const struct jv **ka = sorted_keys(a), **kb = sorted_keys(b);
+    bool equal = true;
+    for (size_t i = 0; i < a->len && equal; i++) /* keys are unique: the sorted lists pair up */
+        equal = key_order(&ka[i], &kb[i]) == 0 &&
+                jv_equal(jv_object_value(ka[i]), jv_object_value(kb[i]));
+    free(ka);
+    free(kb);
+    return equal;
+}
+
 static bool objects_equal(const struct jv *a, const struct jv *b)
 {
     if (a->len != b->len)
         return false;
+    if (a->len > EQUAL_LOOKUPS)
+        return large_objects_equal(a, b);
     for (const struct jv *k = jv_object_first(a); k; k = jv_object_next(a, k)) {
         const struct jv *other = jv_object_get_len(b, jv_string_value(k), jv_string_length(k));
         if (!jv_equal(jv_object_value(k), other))
