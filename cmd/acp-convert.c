@@ -156,12 +156,10 @@ static enum protocol_choice output_protocol(enum format to)
 static void run_check(const struct message *out, const struct fipa_rules *fipa,
                       struct diag_sink *sink)
 {
-    if (out->proto == PROTO_IACP) {
-        static const struct iacp_rules rules = {"queen"};
-        iacp_check(out, &rules, sink);
-    } else {
-        fipa_check(out, fipa, sink);
-    }
+    /* acp-convert is not told the queen's name: the default's, whose direction rules it does not
+     * apply (ignored) */
+    const struct check_rules rules = {.iacp = {"queen"}, .fipa = *fipa};
+    message_check(out, &rules, sink);
 }
 
 /* Findings that do not make an output invalid here: the direction rules depend on the queen's

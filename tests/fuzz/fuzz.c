@@ -16,6 +16,7 @@
 #include "base/utf8.h"
 #include "io/reader.h"
 #include "proto/acl.h"
+#include "proto/dialect.h"
 #include "proto/fipa.h"
 #include "proto/iacp.h"
 #include "proto/memberlist.h"
@@ -274,13 +275,8 @@ static bool breaks_rules(const json_t *out, enum protocol proto, enum fipa_profi
                  proto == PROTO_IACP ? CHOOSE_IACP : CHOOSE_FIPA);
     msg.rec = m->rec;
     msg.at = m->at;
-    if (proto == PROTO_IACP) {
-        static const struct iacp_rules rules = {"queen"};
-        iacp_check(&msg, &rules, &probe);
-    } else {
-        const struct fipa_rules rules = {.profile = profile};
-        fipa_check(&msg, &rules, &probe);
-    }
+    const struct check_rules rules = {.iacp = {"queen"}, .fipa = {.profile = profile}};
+    message_check(&msg, &rules, &probe);
     message_clear(&msg);
     diag_sink_free(&probe);
     if (fclose(memory) != 0)
