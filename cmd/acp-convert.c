@@ -133,24 +133,19 @@ static json_t *as_fipa(struct convert_run *run, struct message *m, enum protocol
 
 /* --- the check of the output: what acp-validate --stateless would say of it --- */
 
-/* The protocol of what a conversion to a format of messages writes (FIPA JSON and the string
- * form are FIPA's; the others write no message the tools check). */
-static enum protocol_choice output_protocol(enum format to)
+/* The protocol of a format of messages: what --from reads, and what a conversion to it writes
+ * (FIPA JSON and the string form are FIPA's). */
+static enum protocol_choice protocol_choice(enum format format)
 {
-    switch (to) {
+    switch (format) {
     case FORMAT_IACP:
         return CHOOSE_IACP;
     case FORMAT_FIPA:
     case FORMAT_FIPA_ACL:
         return CHOOSE_FIPA;
-    case FORMAT_AUTO:
-    case FORMAT_JSONRPC:
-    case FORMAT_TAP:
-    case FORMAT_MCPSNOOP:
-    case FORMAT_NONE:
-        break;
+    default: /* jsonrpc too: a capture's record read as a bare line speaks no dialect */
+        return CHOOSE_AUTO;
     }
-    return CHOOSE_AUTO;
 }
 
 static void run_check(const struct message *out, const struct fipa_rules *fipa,
@@ -276,7 +271,7 @@ static bool check_output(struct convert_run *run, struct message *m, json_t *res
                          struct jscan *js, struct diag_sink *sink)
 {
     struct message out;
-    message_init_in(&out, NULL, json_incref(result), output_protocol(run->to), js);
+    message_init_in(&out, NULL, json_incref(result), protocol_choice(run->to), js);
     bool ok = check_message_out(run, m, &out, sink);
     message_clear(&out);
     return ok;
@@ -306,7 +301,7 @@ static bool check_line(struct convert_run *run, struct message *m, const struct 
                        struct jscan *js, struct diag_sink *sink)
 {
     struct message out;
-    if (!read_line_out(&out, m, line, output_protocol(run->to), js, sink))
+    if (!read_line_out(&out, m, line, protocol_choice(run->to), js, sink))
         return false;
     bool ok = check_message_out(run, m, &out, sink);
     message_clear(&out);
@@ -337,25 +332,19 @@ static bool starts_as_string(const char *text, size_t len)
     return i < len && text[i] == '"';
 }
 
-/* A string-form message's :content, when the reader read it as JSON: its value is JSON that
- * is not a string, or a string that the text says as a JSON string. */
+/* The text of a string form's :content as it came (acl_content_text), when it reads as the
+ * content's value (a string content only when its text is that string's JSON), through js. */
 static const struct json_text *keep_acl_content(struct kept_content *k, struct message *m,
-                                                bool tree)
+                                                struct jscan *js)
 {
     const struct jv *content = jv_object_get(m->view, "content");
     if (!content || !acl_content_text(m->rec, &k->decoded))
         return NULL;
-    if (jv_is_string(content)) {
-        if (!starts_as_string(k->decoded.buf, k->decoded.len))
-            return NULL;
-        struct jscan *js = jscan_new();
-        bool same = jv_equal(jscan_scan(js, k->decoded.buf, k->decoded.len), content);
-        jscan_free(js);
-        if (!same)
-            return NULL;
-    }
-    const json_t *value = tree ? json_object_get(message_tree(m), "content") : NULL;
-    k->text = (struct json_text){k->decoded.buf, k->decoded.len, value};
+    if (jv_is_string(content) &&
+        !(starts_as_string(k->decoded.buf, k->decoded.len) &&
+          jv_equal(jscan_scan(js, k->decoded.buf, k->decoded.len), content)))
+        return NULL;
+    k->text = (struct json_text){k->decoded.buf, k->decoded.len, NULL};
     return &k->text;
 }
 
@@ -368,21 +357,30 @@ static const char *content_member(const struct message *m, enum protocol proto)
     return jv_object_get(m->view, "x-fipa-content") ? "x-fipa-content" : "body";
 }
 
-/* The text of a message's content as it came, and the value it reads as; NULL when it has
- * none. tree: the value is to be taken from message_tree (which the conversion makes anyway),
- * else made from the view. */
-static const struct json_text *keep_content(struct kept_content *k, struct message *m,
-                                            enum protocol proto, bool tree)
+/* The text a message's content came with, for a line written from its view; NULL when it has
+ * none (or its name was spelt with an escape). Its value is not read; js is a scratch scanner. */
+static const struct json_text *content_text(struct kept_content *k, struct message *m,
+                                            enum protocol proto, struct jscan *js)
 {
     if (m->rec->syntax == SYNTAX_ACL)
-        return keep_acl_content(k, m, true);
-    const char *name = content_member(m, proto);
+        return keep_acl_content(k, m, js);
     size_t start, end;
-    if (!jscan_member_text(m->rec->text, m->rec->len, name, &start, &end))
+    if (!jscan_member_text(m->rec->text, m->rec->len, content_member(m, proto), &start, &end))
         return NULL;
-    const json_t *value = tree ? json_object_get(message_tree(m), name)
-                               : (k->owned = jscan_to_tree(jv_object_get(m->view, name)));
-    k->text = (struct json_text){m->rec->text + start, end - start, value};
+    k->text = (struct json_text){m->rec->text + start, end - start, NULL};
+    return &k->text;
+}
+
+/* The same with the value the text reads as, for a tree's line: tree, the value is to be taken
+ * from message_tree (which the conversion makes anyway), else made from the view. */
+static const struct json_text *keep_content(struct kept_content *k, struct message *m,
+                                            enum protocol proto, bool tree, struct jscan *js)
+{
+    if (!content_text(k, m, proto, js))
+        return NULL;
+    const char *name = content_member(m, proto);
+    k->text.value = tree ? json_object_get(message_tree(m), name)
+                         : (k->owned = jscan_to_tree(jv_object_get(m->view, name)));
     return &k->text;
 }
 
@@ -427,7 +425,7 @@ static bool convert_by_tree(struct convert_run *run, struct message *m, enum pro
         return false;
     struct kept_content k = {.decoded = STRBUF_INIT};
     /* From IACP to FIPA the conversion reads the view; from FIPA, the tree. */
-    const struct json_text *kept = keep_content(&k, m, proto, proto == PROTO_FIPA);
+    const struct json_text *kept = keep_content(&k, m, proto, proto == PROTO_FIPA, js);
     bool ok;
     if (run->to == FORMAT_FIPA_ACL) {
         struct message fipa;
@@ -463,27 +461,13 @@ static bool body_text(const struct message *m, struct json_text *body)
     return true;
 }
 
-/* The text a message's content came with, for a line written from its view; NULL when it has
- * none (or its name was spelt with an escape). Its value is not read. */
-static const struct json_text *content_text(struct kept_content *k, struct message *m,
-                                            enum protocol proto)
-{
-    if (m->rec->syntax == SYNTAX_ACL)
-        return keep_acl_content(k, m, false);
-    size_t start, end;
-    if (!jscan_member_text(m->rec->text, m->rec->len, content_member(m, proto), &start, &end))
-        return NULL;
-    k->text = (struct json_text){m->rec->text + start, end - start, NULL};
-    return &k->text;
-}
-
 /* FIPA (JSON or the string form) to IACP with no tree of the output: the line written from the
  * message's view, then checked as IACP, as acp-validate --stateless would read it. */
 static bool fipa_to_iacp(struct convert_run *run, struct message *m, struct jscan *js,
                          struct diag_sink *sink, struct strbuf *out)
 {
     struct kept_content k = {.decoded = STRBUF_INIT};
-    const struct json_text *kept = content_text(&k, m, PROTO_FIPA);
+    const struct json_text *kept = content_text(&k, m, PROTO_FIPA, js);
     sb_reset(&run->line);
     bool passes;
     bool ok = convert_fipa_iacp_line(run->converter, m->view, kept, &run->members, &run->line,
@@ -520,7 +504,7 @@ static bool keep_protocol_line(struct convert_run *run, struct message *m, enum 
         return false;
     const char *snake = act == FIPA_ACT_INVALID ? NULL : fipa_act_name(act, SPELL_SNAKE);
     struct kept_content k = {.decoded = STRBUF_INIT};
-    const struct json_text *kept = content_text(&k, m, proto);
+    const struct json_text *kept = content_text(&k, m, proto, js);
     const struct jv *content = kept ? jv_object_get(m->view, content_member(m, proto)) : NULL;
     struct strbuf line = STRBUF_INIT;
     write_view_line(&line, m->view, snake, kept, content);
@@ -845,19 +829,6 @@ static enum verdict convert_message(void *ctx, struct filter *f, struct message 
         sink->errors == errors_before)
         filter_write(f, run->out.buf, run->out.len);
     return VERDICT_WRITTEN;
-}
-
-static enum protocol_choice protocol_choice(enum format from)
-{
-    switch (from) {
-    case FORMAT_IACP:
-        return CHOOSE_IACP;
-    case FORMAT_FIPA:
-    case FORMAT_FIPA_ACL:
-        return CHOOSE_FIPA;
-    default: /* jsonrpc too: a capture's record read as a bare line speaks no dialect */
-        return CHOOSE_AUTO;
-    }
 }
 
 /* The capture form --from names: a capture's records of it alone, or (jsonrpc) bare lines. */

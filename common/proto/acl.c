@@ -303,29 +303,24 @@ static bool first_parameter(struct acl_parser *p, struct object_reading *r, cons
     return first;
 }
 
-/* Whether the object has no member name yet: two parameters that give one member a value are an
- * error, as duplicate keys are in JSON. */
-static bool member_free(struct acl_parser *p, const struct member_list *obj, const char *name,
-                        const struct sexp *key)
+/* Two parameters that give one member a value are an error, as duplicate keys are in JSON. */
+static void duplicate_member(struct acl_parser *p, const char *name, const struct sexp *key)
 {
-    if (!member_list_get(obj, "", name))
-        return true;
     fail_at(p, key, "duplicate-key", "'%s' gives member '%s' a second value", key->text, name);
-    return false;
 }
 
 static void set_string(struct acl_parser *p, struct member_list *obj, const char *name,
                        const struct span *v, const struct sexp *key)
 {
-    if (member_free(p, obj, name, key))
-        member_list_set_string(obj, "", name, v->s, v->len);
+    if (!member_list_add_string(obj, name, v->s, v->len))
+        duplicate_member(p, name, key);
 }
 
 static void set_json(struct acl_parser *p, struct member_list *obj, const char *name,
                      const char *json, size_t len, const struct sexp *key)
 {
-    if (member_free(p, obj, name, key))
-        member_list_set_json(obj, "", name, json, len);
+    if (!member_list_add_json(obj, name, json, len))
+        duplicate_member(p, name, key);
 }
 
 /* Adds the markers to obj (when there are any) and frees the rest. */

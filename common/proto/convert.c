@@ -340,10 +340,16 @@ static json_t *rfc3339(struct converter *c, long long t)
     return json_incref(c->stamp);
 }
 
+/* Whether seconds go back as an integer (whole, and exact as one): as a timestamp's ts does. */
+static bool whole_seconds(double epoch)
+{
+    return epoch == floor(epoch) && fabs(epoch) < 9e15;
+}
+
 /* ts back from a timestamp that this converter wrote: an integer when it is whole. */
 static json_t *seconds_json(double epoch)
 {
-    if (epoch == floor(epoch) && fabs(epoch) < 9e15)
+    if (whole_seconds(epoch))
         return json_integer((json_int_t)epoch);
     return json_real(epoch);
 }
@@ -831,7 +837,7 @@ static void set_c_string(struct member_list *out, const char *name, const char *
 /* A whole number of seconds as an integer, as jansson's tree held it; else a real. */
 static void set_seconds(struct member_list *out, const char *name, double epoch)
 {
-    if (epoch == floor(epoch) && fabs(epoch) < 9e15)
+    if (whole_seconds(epoch))
         member_list_set_integer(out, name, (json_int_t)epoch);
     else
         member_list_set_real(out, name, epoch);
@@ -1065,8 +1071,7 @@ static void map_timestamp(struct to_iacp *t, const struct jv *timestamp)
         member_list_set_view(t->out, "", "ts", timestamp);
     } else if (timestamp_epoch(timestamp, &epoch)) {
         set_seconds(t->out, "ts", epoch);
-        if (epoch == floor(epoch) && fabs(epoch) < 9e15 && epoch >= 0 &&
-            epoch <= TIME_RFC3339_LAST) {
+        if (whole_seconds(epoch) && epoch >= 0 && epoch <= TIME_RFC3339_LAST) {
             char buf[48];
             time_format_rfc3339((long long)epoch, buf, sizeof buf);
             back = jv_string_is(timestamp, buf);

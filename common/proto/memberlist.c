@@ -198,13 +198,16 @@ void member_list_find_each(const struct member_list *l, const char *const *names
     }
 }
 
-/* The member to set: the one of that key, or a new one at the end. */
-static struct member *place(struct member_list *l, const char *prefix, const char *name,
-                            enum member_kind kind)
+/* The member to set: the one of that key, or a new one at the end; with only_new, NULL when
+ * there is one already (nothing changed). One lookup either way. */
+static struct member *place_member(struct member_list *l, const char *prefix, const char *name,
+                                   enum member_kind kind, bool only_new)
 {
     size_t compared = 0;
     struct sought k = sought_of(l, prefix, name);
     struct member *m = find(l, &k, &compared);
+    if (m && only_new)
+        return NULL;
     if (!m) {
         /* a message's members at once: one allocation, not a run of doublings */
         l->members = xgrow(l->members, &l->cap, l->n < 16 ? 16 : l->n + 1, sizeof *l->members);
@@ -226,6 +229,12 @@ static struct member *place(struct member_list *l, const char *prefix, const cha
     return m;
 }
 
+static struct member *place(struct member_list *l, const char *prefix, const char *name,
+                            enum member_kind kind)
+{
+    return place_member(l, prefix, name, kind, false);
+}
+
 void member_list_set_view(struct member_list *l, const char *prefix, const char *name,
                           const struct jv *v)
 {
@@ -233,11 +242,9 @@ void member_list_set_view(struct member_list *l, const char *prefix, const char 
         place(l, prefix, name, MEMBER_VIEW)->view = v;
 }
 
-/* Sets a member to bytes copied into the list's text (NUL-terminated, for member_string). */
-static void place_copy(struct member_list *l, const char *prefix, const char *name,
-                       enum member_kind kind, const char *bytes, size_t len)
+/* Sets m to bytes copied into the list's text (NUL-terminated, for member_string). */
+static void copy_value(struct member_list *l, struct member *m, const char *bytes, size_t len)
 {
-    struct member *m = place(l, prefix, name, kind);
     m->at = l->text.len;
     m->len = len;
     sb_add(&l->text, bytes, len);
@@ -247,7 +254,7 @@ static void place_copy(struct member_list *l, const char *prefix, const char *na
 void member_list_set_string(struct member_list *l, const char *prefix, const char *name,
                             const char *s, size_t len)
 {
-    place_copy(l, prefix, name, MEMBER_STRING, s, len);
+    copy_value(l, place(l, prefix, name, MEMBER_STRING), s, len);
 }
 
 void member_list_set_text(struct member_list *l, const char *prefix, const char *name,
@@ -261,7 +268,23 @@ void member_list_set_text(struct member_list *l, const char *prefix, const char 
 void member_list_set_json(struct member_list *l, const char *prefix, const char *name,
                           const char *json, size_t len)
 {
-    place_copy(l, prefix, name, MEMBER_JSON, json, len);
+    copy_value(l, place(l, prefix, name, MEMBER_JSON), json, len);
+}
+
+bool member_list_add_string(struct member_list *l, const char *name, const char *s, size_t len)
+{
+    struct member *m = place_member(l, "", name, MEMBER_STRING, true);
+    if (m)
+        copy_value(l, m, s, len);
+    return m != NULL;
+}
+
+bool member_list_add_json(struct member_list *l, const char *name, const char *json, size_t len)
+{
+    struct member *m = place_member(l, "", name, MEMBER_JSON, true);
+    if (m)
+        copy_value(l, m, json, len);
+    return m != NULL;
 }
 
 void member_list_remove(struct member_list *l, const char *prefix, const char *name)

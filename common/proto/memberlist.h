@@ -69,6 +69,10 @@ void member_list_set_text(struct member_list *l, const char *prefix, const char 
 /* Sets a member to valid JSON text, copied (not from the list's own text). */
 void member_list_set_json(struct member_list *l, const char *prefix, const char *name,
                           const char *json, size_t len);
+/* Adds a member the list does not have yet, as set_string and set_json set one; false, with
+ * nothing changed, when it has one (duplicate keys, where a reader rejects them). */
+bool member_list_add_string(struct member_list *l, const char *name, const char *s, size_t len);
+bool member_list_add_json(struct member_list *l, const char *name, const char *json, size_t len);
 /* Removes a member, if there is one; the others keep their order (json_object_del). */
 void member_list_remove(struct member_list *l, const char *prefix, const char *name);
 /* Sets a member to JSON text the caller writes with w between this call and member_list_json_end
