@@ -531,3 +531,12 @@ informs() {
     run -0 "$ACP_BUILD/tests/sb-format" 20000
     assert_output --regexp '^checked [0-9]+, differ 0$'
 }
+
+# The reals the tools compute (latencies, durations, times of milliseconds) are written in their
+# shortest digits by integer arithmetic, and the scanner reads a capture's reals the same way
+# where one exact operation does it: each held to printf and strtod over random doubles and texts
+# of every kind (ties at every digit, powers of two, denormals, times and latencies).
+@test "reals are written in the digits printf and strtod find, and read as strtod reads them" {
+    run -0 "$ACP_BUILD/tests/real-digits" 20000
+    assert_output --regexp '^checked [0-9]+, failed 0, by printf [0-9]+ of 20000 times, read [0-9]+ of [0-9]+$'
+}

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/realdigits.h"
 #include "base/utf8.h"
 
 /* sb_grow, without the call when there is room already: the writer asks for a few bytes at a
@@ -332,41 +333,20 @@ void jsonout_integer(struct jsonout *w, json_int_t v)
     sb_add(w->sb, d, (size_t)(end - d));
 }
 
-/* The fewest significant digits (1 to 17) whose correctly rounded decimal reads back as v, in
- * buf as d.ddde±x. More digits never read back worse, so the search can halve the range. */
-static int shortest_digits(char *buf, size_t size, double v)
-{
-    int lo = 1, hi = 17;
-    while (lo < hi) {
-        int mid = (lo + hi) / 2;
-        snprintf(buf, size, "%.*e", mid - 1, v);
-        if (strtod(buf, NULL) == v)
-            hi = mid;
-        else
-            lo = mid + 1;
-    }
-    snprintf(buf, size, "%.*e", lo - 1, v);
-    return lo;
-}
-
 /* The shortest text of the double v (finite) that reads back as v, written into buf (at least
  * JSONOUT_REAL_MAX bytes) the way JSON writes a real: "0.1", "2.0", "1e300", "5e-324".
  * Returns its length. */
 enum { JSONOUT_REAL_MAX = 32 };
 static size_t jsonout_format_real(char *buf, double v)
 {
-    char sci[JSONOUT_REAL_MAX];
     char *out = buf;
     if (signbit(v)) {
         *out++ = '-';
         v = -v;
     }
-    int ndigits = shortest_digits(sci, sizeof sci, v);
-    char digits[20];
-    digits[0] = sci[0];
-    if (ndigits > 1)
-        memcpy(digits + 1, sci + 2, (size_t)ndigits - 1);
-    int exp = atoi(strchr(sci, 'e') + 1);
+    char digits[REAL_DIGITS_MAX];
+    int exp;
+    int ndigits = real_digits(v, digits, &exp);
     /* Positional where a reader expects it (JavaScript's range), else with an exponent. */
     if (exp >= 21 || exp < -6) {
         *out++ = digits[0];

@@ -7,6 +7,7 @@
 
 #include "base/escape.h"
 #include "base/jsonout.h"
+#include "base/realdigits.h"
 #include "base/utf8.h"
 #include "base/util.h"
 
@@ -362,6 +363,8 @@ static bool scan_number(struct scanner *sc, uint32_t at)
             return false;
         node->type = JV_INTEGER;
         node->u.i = v;
+    } else if (real_read_exact((const char *)start, len, &node->u.d)) {
+        node->type = JV_REAL;
     } else {
         errno = 0;
         double v = strtod(number_text(sc->js, start, len), NULL);
