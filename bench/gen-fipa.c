@@ -1,11 +1,12 @@
 /* gen-fipa: writes a deterministic FIPA ACL capture (Caxton JSON) of many interleaved, correct
- * conversations, for benchmarks of the stream checks. Usage: gen-fipa [MESSAGES [OPEN [SEED]]]
+ * conversations, for benchmarks of the stream checks. Usage: gen-fipa [MESSAGES [OPEN [SEED [ms]]]]
  * OPEN conversations run at once (default 1000); each follows one protocol script (request with
  * and without agree, query, three-party contract net, subscribe then cancel, propose with a
  * counter-proposal) and is replaced by a new one when it ends. `make bench` builds it into
  * build/gen-fipa and measures acp-validate on a million of its messages.
- * Every message is correct: the only findings are fipa-open-at-end for the conversations still
- * running when the capture stops. */
+ * With "ms", timestamps are to the millisecond (as JADE's agents stamp them), so that the
+ * latencies and durations of the summaries are reals. Every message is correct: the only findings
+ * are fipa-open-at-end for the conversations still running when the capture stops. */
 #include <inttypes.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -88,14 +89,19 @@ static void start(struct slot *s, unsigned long *conversations)
     }
 }
 
-static void write_step(const struct slot *s, unsigned long count)
+static void write_step(const struct slot *s, unsigned long count, bool millis)
 {
     const struct step *st = &s->script->steps[s->next];
     char stamp[32];
     time_t t = START + (time_t)(count / MESSAGES_PER_SECOND);
     struct tm tm;
     gmtime_r(&t, &tm);
-    strftime(stamp, sizeof stamp, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    size_t len = strftime(stamp, sizeof stamp, "%Y-%m-%dT%H:%M:%S", &tm);
+    if (millis)
+        snprintf(stamp + len, sizeof stamp - len, ".%03luZ",
+                 count % MESSAGES_PER_SECOND * (1000 / MESSAGES_PER_SECOND));
+    else
+        snprintf(stamp + len, sizeof stamp - len, "Z");
     printf("{\"performative\":\"%s\",\"sender\":\"agent-%lu\",\"receiver\":", st->act,
            s->agents[st->from]);
     if (st->to == EVERYONE)
@@ -123,6 +129,7 @@ int main(int argc, char **argv)
     unsigned long messages = argc > 1 ? strtoul(argv[1], NULL, 10) : 1000;
     unsigned long nopen = argc > 2 ? strtoul(argv[2], NULL, 10) : 1000;
     rng_state = argc > 3 ? strtoull(argv[3], NULL, 10) | 1 : 88172645463325252ULL;
+    bool millis = argc > 4 && strcmp(argv[4], "ms") == 0;
     if (nopen == 0 || nopen > 1000000)
         return 2;
     struct slot *slots = calloc(nopen, sizeof *slots);
@@ -133,7 +140,7 @@ int main(int argc, char **argv)
         start(&slots[i], &conversations);
     for (unsigned long count = 0; count < messages; count++) {
         struct slot *s = &slots[next_random() % nopen];
-        write_step(s, count);
+        write_step(s, count, millis);
         if (++s->next == s->script->nsteps)
             start(s, &conversations);
     }

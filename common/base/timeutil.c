@@ -144,8 +144,16 @@ bool time_format_rfc3339_ms(double t, char *buf, size_t size)
     }
     time_format_rfc3339(seconds, buf, size);
     size_t len = strlen(buf);
-    if (fraction && len > 0 && len + 4 < size)
-        snprintf(buf + len - 1, size - len + 1, ".%03lldZ", fraction);
+    if (fraction && len > 0 && len + 4 < size) {
+        /* By hand, as the seconds are: a capture to the millisecond has one a message. */
+        char *p = buf + len - 1;
+        *p++ = '.';
+        *p++ = (char)('0' + fraction / 100);
+        *p++ = (char)('0' + fraction / 10 % 10);
+        *p++ = (char)('0' + fraction % 10);
+        *p++ = 'Z';
+        *p = '\0';
+    }
     return true;
 }
 
