@@ -1175,3 +1175,11 @@ capture2000() {
     # what it drew is no blank page
     [ "$(stat -c %s "$BATS_TEST_TMPDIR/big.png")" -gt $((20 * $(stat -c %s "$BATS_TEST_TMPDIR/blank.png"))) ]
 }
+
+# The times between arrows (+0.25s, 1m05s, 1d02h03m04s) are written by hand, two a message: the
+# same text snprintf wrote, at every unit's edge and rounding, negative, past 10^15 s, and cut
+# to any buffer as snprintf cuts.
+@test "diagrams write the time between arrows as snprintf did, at every size and edge" {
+    run -0 "$ACP_BUILD/tests/durations" 20000
+    assert_output --regexp '^checked [0-9]+, differ 0$'
+}

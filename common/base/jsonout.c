@@ -220,8 +220,11 @@ static void add_chars(struct jsonout *w, const unsigned char *p, size_t len)
                 if (esc) {
                     memcpy(out, esc, 2);
                     out += 2;
-                } else {
-                    out += u_escape(out, c);
+                } else { /* \u00XX: an SVG's < and > */
+                    memcpy(out, "\\u00", 4);
+                    out[4] = hex_digits[c >> 4];
+                    out[5] = hex_digits[c & 15];
+                    out += 6;
                 }
             } else {
                 break; /* a character of more bytes, or none: add_special's */

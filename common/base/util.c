@@ -121,83 +121,106 @@ static size_t plain_conversion(const char *fmt)
     }
 }
 
-static bool plain_format(const char *fmt)
-{
-    for (const char *p = strchr(fmt, '%'); p; p = strchr(p, '%')) {
-        size_t n = plain_conversion(p + 1);
-        if (!n)
-            return false;
-        p += 1 + n;
-    }
-    return true;
-}
+/* Room for any number add_plain writes: a long long's 19 digits and a sign. */
+enum { NUMBER_ROOM = 24 };
 
-static void add_unsigned(struct strbuf *sb, unsigned long long v, bool negative)
+/* Writes v, after a minus when negative, at out (NUMBER_ROOM bytes); returns its length. */
+static size_t put_number(char *out, unsigned long long v, bool negative)
 {
-    char digits[24];
+    char digits[NUMBER_ROOM];
     size_t n = sizeof digits;
     do
         digits[--n] = (char)('0' + v % 10);
     while ((v /= 10) != 0);
     if (negative)
         digits[--n] = '-';
-    sb_add(sb, digits + n, sizeof digits - n);
+    memcpy(out, digits + n, sizeof digits - n);
+    return sizeof digits - n;
 }
 
-static void add_signed(struct strbuf *sb, long long v)
+static size_t put_signed(char *out, long long v)
 {
     /* the magnitude as unsigned: -LLONG_MIN does not fit a long long */
-    add_unsigned(sb, v < 0 ? 0 - (unsigned long long)v : (unsigned long long)v, v < 0);
+    return put_number(out, v < 0 ? 0 - (unsigned long long)v : (unsigned long long)v, v < 0);
 }
 
-/* What vsnprintf writes of a format of plain conversions only (plain_format), without it: the
- * SVG and HTML writers format hundreds of thousands of numbers. */
-static void add_plain(struct strbuf *sb, const char *fmt, va_list ap)
+/* Writes the plain conversion at c (plain_conversion's n bytes) of the next argument at out
+ * (NUMBER_ROOM bytes), or a string's to sb; returns the bytes written at out. */
+static size_t put_conversion(struct strbuf *sb, char *out, const char *c, size_t n, va_list *ap)
 {
-    sb_add(sb, "", 0); /* a buffer, even for an empty format, as vsnprintf's way leaves one */
-    for (const char *p = fmt; *p;) {
-        const char *pct = strchr(p, '%');
-        if (!pct) {
-            sb_adds(sb, p);
-            return;
-        }
-        sb_add(sb, p, (size_t)(pct - p));
-        const char *c = pct + 1;
-        size_t n = plain_conversion(c);
-        p = c + n;
-        char last = c[n - 1]; /* the letter, after any l or z */
-        if (*c == 's') {
-            const char *s = va_arg(ap, const char *);
-            sb_adds(sb, s ? s : "(null)");
-        } else if (*c == 'd') {
-            add_signed(sb, va_arg(ap, int));
-        } else if (*c == 'u') {
-            add_unsigned(sb, va_arg(ap, unsigned), false);
-        } else if (*c == 'c') {
-            sb_addc(sb, (char)va_arg(ap, int));
-        } else if (*c == '%') {
-            sb_addc(sb, '%');
-        } else if (*c == 'z') {
-            add_unsigned(sb, va_arg(ap, size_t), false);
-        } else if (n == 2) {
-            if (last == 'u')
-                add_unsigned(sb, va_arg(ap, unsigned long), false);
-            else
-                add_signed(sb, va_arg(ap, long));
-        } else if (last == 'u') {
-            add_unsigned(sb, va_arg(ap, unsigned long long), false);
-        } else {
-            add_signed(sb, va_arg(ap, long long));
-        }
+    char last = c[n - 1]; /* the letter, after any l or z */
+    switch (*c) {
+    case 's': {
+        const char *s = va_arg(*ap, const char *);
+        sb_adds(sb, s ? s : "(null)");
+        return 0;
     }
+    case 'd':
+        return put_signed(out, va_arg(*ap, int));
+    case 'u':
+        return put_number(out, va_arg(*ap, unsigned), false);
+    case 'c':
+        *out = (char)va_arg(*ap, int);
+        return 1;
+    case '%':
+        *out = '%';
+        return 1;
+    case 'z':
+        return put_number(out, va_arg(*ap, size_t), false);
+    default:
+        break;
+    }
+    if (n == 2)
+        return last == 'u' ? put_number(out, va_arg(*ap, unsigned long), false)
+                           : put_signed(out, va_arg(*ap, long));
+    return last == 'u' ? put_number(out, va_arg(*ap, unsigned long long), false)
+                       : put_signed(out, va_arg(*ap, long long));
+}
+
+/* What vsnprintf writes of a format of plain conversions only, without it: the SVG and HTML
+ * writers format hundreds of thousands of numbers, so each piece of text and each number is
+ * written in place, after one check for room. False, with nothing written, at the first
+ * conversion it leaves to vsnprintf (ap is then spent: the caller holds a copy). */
+static bool add_plain(struct strbuf *sb, const char *fmt, va_list ap)
+{
+    size_t mark = sb->len;
+    va_list args;
+    va_copy(args, ap);
+    for (const char *p = fmt;;) {
+        const char *text = p;
+        while (*p && *p != '%')
+            p++;
+        size_t n = (size_t)(p - text);
+        if (n + NUMBER_ROOM >= sb->cap - sb->len)
+            sb_grow(sb, n + NUMBER_ROOM);
+        memcpy(sb->buf + sb->len, text, n);
+        sb->len += n;
+        sb->buf[sb->len] = '\0';
+        if (!*p)
+            break;
+        size_t conversion = plain_conversion(p + 1);
+        if (!conversion) {
+            sb->len = mark;
+            sb->buf[mark] = '\0';
+            va_end(args);
+            return false;
+        }
+        size_t len = sb->len;
+        size_t wrote = put_conversion(sb, sb->buf + len, p + 1, conversion, &args);
+        if (wrote) {
+            sb->len = len + wrote;
+            sb->buf[sb->len] = '\0';
+        }
+        p += 1 + conversion;
+    }
+    va_end(args);
+    return true;
 }
 
 static void sb_vaddf(struct strbuf *sb, const char *fmt, va_list ap)
 {
-    if (plain_format(fmt)) {
-        add_plain(sb, fmt, ap);
+    if (add_plain(sb, fmt, ap))
         return;
-    }
     /* Most pieces are short: format into the stack first, and only measure twice when not. */
     char small[128];
     va_list copy;

@@ -201,8 +201,9 @@ static void svg_legend(struct svg_ctx *s, const struct legend *l)
     sb_adds(s->w.out, "<g class=\"legend\">\n");
     for (char *line = lines.buf, *p = plain.buf; *line;) {
         char *end = strchr(line, '\n'), *pend = strchr(p, '\n');
-        sb_addf(s->w.out, "<text x=\"%d\" y=\"%zu\" fill=\"#444444\">%.*s</text>\n", SVG_MARGIN,
-                s->y + 12, (int)(end - line), line);
+        sb_addf(s->w.out, "<text x=\"%d\" y=\"%zu\" fill=\"#444444\">", SVG_MARGIN, s->y + 12);
+        sb_add(s->w.out, line, (size_t)(end - line));
+        sb_adds(s->w.out, "</text>\n");
         s->right = max_size(s->right, SVG_MARGIN + svg_px((size_t)(pend - p)));
         s->y += SVG_LEGEND_ROW;
         line = end + 1;

@@ -19,6 +19,51 @@ void diagram_flush_when_full(const struct diagram_flush *flush, struct strbuf *o
         flush->flush(flush->ctx, out);
 }
 
+/* A text being built in a buffer of its own, then given out cut to the caller's size, as
+ * snprintf would: by hand, since the diagrams write two times a message. */
+struct short_text {
+    char text[64];
+    size_t len;
+};
+
+static void short_adds(struct short_text *p, const char *s)
+{
+    size_t n = strlen(s);
+    if (n > sizeof p->text - 1 - p->len)
+        n = sizeof p->text - 1 - p->len;
+    memcpy(p->text + p->len, s, n);
+    p->len += n;
+}
+
+static void short_addc(struct short_text *p, char c)
+{
+    if (p->len < sizeof p->text - 1)
+        p->text[p->len++] = c;
+}
+
+/* v (not negative) in at least width digits, zeros before it. */
+static void short_number(struct short_text *p, long long v, int width)
+{
+    char digits[24];
+    int n = 0;
+    do
+        digits[n++] = (char)('0' + v % 10);
+    while ((v /= 10) != 0 && n < (int)sizeof digits);
+    while (n < width && n < (int)sizeof digits)
+        digits[n++] = '0';
+    while (n > 0)
+        short_addc(p, digits[--n]);
+}
+
+static void short_give(const struct short_text *p, char *buf, size_t size)
+{
+    if (size == 0)
+        return;
+    size_t n = p->len < size - 1 ? p->len : size - 1;
+    memcpy(buf, p->text, n);
+    buf[n] = '\0';
+}
+
 void diagram_duration(double seconds, char *buf, size_t size)
 {
     const char *sign = seconds < 0 ? "-" : "";
@@ -27,26 +72,33 @@ void diagram_duration(double seconds, char *buf, size_t size)
         snprintf(buf, size, "%s%.3gs", sign, magnitude);
         return;
     }
+    struct short_text p = {.len = 0};
+    short_adds(&p, sign);
     long long ms = llround(magnitude * 1000);
     if (ms < 60000) {
         long long whole = ms / 1000, frac = ms % 1000;
-        if (!frac) {
-            snprintf(buf, size, "%s%llds", sign, whole);
-            return;
+        short_number(&p, whole, 1);
+        if (frac) {
+            int digits = frac % 100 == 0 ? 1 : frac % 10 == 0 ? 2 : 3;
+            long long shown = digits == 1 ? frac / 100 : digits == 2 ? frac / 10 : frac;
+            short_addc(&p, '.');
+            short_number(&p, shown, digits);
         }
-        int digits = frac % 100 == 0 ? 1 : frac % 10 == 0 ? 2 : 3;
-        long long shown = digits == 1 ? frac / 100 : digits == 2 ? frac / 10 : frac;
-        snprintf(buf, size, "%s%lld.%0*llds", sign, whole, digits, shown);
+        short_addc(&p, 's');
+        short_give(&p, buf, size);
         return;
     }
     long long s = (ms + 500) / 1000;
     long long days = s / 86400, hours = s / 3600 % 24, minutes = s / 60 % 60, secs = s % 60;
-    if (days)
-        snprintf(buf, size, "%s%lldd%02lldh%02lldm%02llds", sign, days, hours, minutes, secs);
-    else if (hours)
-        snprintf(buf, size, "%s%lldh%02lldm%02llds", sign, hours, minutes, secs);
-    else
-        snprintf(buf, size, "%s%lldm%02llds", sign, minutes, secs);
+    /* 1d02h03m04s, 2h03m04s, 3m04s: the largest unit as it is, the others in two digits */
+    const long long units[] = {days, hours, minutes, secs};
+    const char names[] = {'d', 'h', 'm', 's'};
+    int first = days ? 0 : hours ? 1 : 2;
+    for (int i = first; i < 4; i++) {
+        short_number(&p, units[i], i == first ? 1 : 2);
+        short_addc(&p, names[i]);
+    }
+    short_give(&p, buf, size);
 }
 
 /* Writes what w shows of r's time into buf ("" when nothing). */
@@ -62,12 +114,16 @@ void draw_when(struct when *w, const struct row *r, char *buf)
     w->day_known = true;
     stamp[10] = ' ';
     stamp[strlen(stamp) - 1] = '\0'; /* the Z: the legend says UTC */
-    size_t len = (size_t)snprintf(buf, WHEN_SIZE, "%s", dated ? stamp : stamp + 11);
+    struct short_text p = {.len = 0};
+    short_adds(&p, dated ? stamp : stamp + 11);
     if (!isnan(r->delta)) {
         char delta[DIAGRAM_DURATION_SIZE];
         diagram_duration(r->delta, delta, sizeof delta);
-        snprintf(buf + len, WHEN_SIZE - len, " %s%s", r->delta < 0 ? "" : "+", delta);
+        short_addc(&p, ' ');
+        short_adds(&p, r->delta < 0 ? "" : "+");
+        short_adds(&p, delta);
     }
+    short_give(&p, buf, WHEN_SIZE);
 }
 
 /* ---- Making a text visible: the first layer, the same for every format. ---- */
@@ -207,6 +263,15 @@ static size_t next_glyph(const struct visible *v, size_t i, struct glyph *g)
     return i + n;
 }
 
+/* Whether v->s[i] is a glyph of its own that is the byte itself, one column wide: printable
+ * ASCII but the backslash, and a space between the text's blanks at either end. Most of every
+ * text is, so measuring and writing take these without making a glyph of each. */
+static bool plain_byte(const struct visible *v, size_t i)
+{
+    unsigned char c = v->s[i];
+    return (c > 0x20 && c < 0x7f && c != '\\') || (c == ' ' && i >= v->lead && i < v->trail);
+}
+
 /* ---- Writing a text in a format: the second layer. ---- */
 
 /* Characters Mermaid's sequence grammar never reads as syntax in a message, note or alias. Not
@@ -306,17 +371,54 @@ static struct measure measure(const char *s, size_t max, bool ascii)
         return m;
     }
     for (size_t i = 0; i < v.len;) {
-        size_t next = next_glyph(&v, i, &g);
-        m.width += g.width;
-        if (fits && m.fit_width + g.width + 3 <= max) {
+        size_t next = i + 1, width = 1;
+        if (!plain_byte(&v, i)) {
+            next = next_glyph(&v, i, &g);
+            width = g.width;
+        }
+        m.width += width;
+        if (fits && m.fit_width + width + 3 <= max) {
             m.fit_bytes = next;
-            m.fit_width += g.width;
+            m.fit_width += width;
         } else {
             fits = false;
         }
         i = next;
     }
     return m;
+}
+
+/* How many bytes from v->s[i] on (up to end) are plain glyphs that w's format writes as they
+ * are: the text and SVG formats' (SVG's markup characters excepted); none for the others, whose
+ * plain characters put_char tells. */
+static size_t format_plain_run(const struct writer *w, const struct visible *v, size_t i,
+                               size_t end)
+{
+    size_t from = i;
+    if (w->format == DIAGRAM_TEXT)
+        while (i < end && plain_byte(v, i))
+            i++;
+    else if (w->format == DIAGRAM_SVG)
+        while (i < end && plain_byte(v, i) && !strchr("&<>\"'", v->s[i]))
+            i++;
+    return i - from;
+}
+
+/* Writes the glyphs of v from byte i to byte end. */
+static void put_glyphs(struct writer *w, const struct visible *v, size_t i, size_t end)
+{
+    struct glyph g;
+    while (i < end) {
+        size_t run = format_plain_run(w, v, i, end);
+        if (run) {
+            sb_add(w->out, (const char *)v->s + i, run);
+            i += run;
+            w->prev = v->s[i - 1];
+            continue;
+        }
+        i = next_glyph(v, i, &g);
+        put_glyph(w, &g);
+    }
 }
 
 /* The columns s takes as draw_text(s, max) shows it. */
@@ -338,12 +440,7 @@ void draw_text(struct writer *w, const char *s, size_t max)
     }
     struct measure m = measure(s, max, ascii);
     bool cut = m.width > max;
-    size_t end = cut ? m.fit_bytes : v.len;
-    struct glyph g;
-    for (size_t i = 0; i < end;) {
-        i = next_glyph(&v, i, &g);
-        put_glyph(w, &g);
-    }
+    put_glyphs(w, &v, 0, cut ? m.fit_bytes : v.len);
     if (cut)
         draw_ascii(w, "...");
 }
@@ -402,16 +499,9 @@ void draw_name(struct writer *w, const char *s, size_t max)
         return;
     }
     w->prev = 0;
-    struct glyph g;
-    for (size_t i = 0; i < c.head_end;) {
-        i = next_glyph(&v, i, &g);
-        put_glyph(w, &g);
-    }
+    put_glyphs(w, &v, 0, c.head_end);
     draw_ascii(w, "...");
-    for (size_t i = c.tail_start; i < v.len;) {
-        i = next_glyph(&v, i, &g);
-        put_glyph(w, &g);
-    }
+    put_glyphs(w, &v, c.tail_start, v.len);
 }
 
 const char *draw_mark_word(enum diagram_mark mark)
