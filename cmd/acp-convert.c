@@ -53,6 +53,9 @@ enum { LINE_FLAGS = JSONOUT_VALID | JSONOUT_TERMINAL };
 struct convert_run {
     enum format from, to;
     enum fipa_spelling spelling;
+    /* --jobs above 1: IACP to the string form is drafted in the worker threads, which costs
+     * one job more than converting each message whole in order (draft_to_acl) */
+    bool acl_drafts;
     struct converter *converter;
     struct strbuf out;
     struct fipa_rules fipa;
@@ -544,6 +547,33 @@ static enum outcome iacp_to_acl(struct convert_run *run, struct message *m, stru
     return ok ? OUTCOME_WRITTEN : OUTCOME_FAILED;
 }
 
+/* FIPA (JSON or the string form) to the string form with no tree: the message's line with its
+ * performative in snake_case and its content as it came, read back as the view the string form
+ * is written from, then checked. It runs in prepare (convert_alone), in a worker thread under
+ * --jobs: nothing of run's is written. */
+static bool fipa_to_acl(struct convert_run *run, struct message *m, struct jscan *js,
+                        struct diag_sink *sink, struct strbuf *out)
+{
+    enum fipa_act act = act_to_convert(m, sink);
+    if (act == FIPA_ACT_INVALID)
+        return false;
+    struct kept_content k = {.decoded = STRBUF_INIT};
+    const struct json_text *kept = content_text(&k, m, PROTO_FIPA, js);
+    const struct jv *content = kept ? jv_object_get(m->view, "content") : NULL;
+    struct strbuf line = STRBUF_INIT;
+    write_view_line(&line, m->view, fipa_act_name(act, SPELL_SNAKE), kept, content);
+    struct message fipa;
+    bool ok = read_line_out(&fipa, m, &line, CHOOSE_FIPA, js, sink);
+    sb_free(&line);
+    if (ok) {
+        ok = acl_write(out, fipa.view, run->spelling == SPELL_UPPER, kept, sink, &m->at) &&
+             check_message_out(run, m, &fipa, sink);
+        message_clear(&fipa);
+    }
+    kept_content_clear(&k);
+    return ok;
+}
+
 /* Whether the message stays in its protocol (IACP to IACP; FIPA, in either syntax, to FIPA):
  * then nothing of the stream matters, no fresh id nor conversation_id. */
 static bool keeps_protocol(const struct convert_run *run, enum protocol proto)
@@ -563,6 +593,8 @@ static bool convert_one(struct convert_run *run, struct message *m, enum protoco
     }
     if (run->to == FORMAT_IACP && proto == PROTO_FIPA)
         return fipa_to_iacp(run, m, js, sink, out);
+    if (run->to == FORMAT_FIPA_ACL && proto == PROTO_FIPA)
+        return fipa_to_acl(run, m, js, sink, out);
     if ((run->to == FORMAT_FIPA || run->to == FORMAT_IACP) && keeps_protocol(run, proto))
         return keep_protocol_line(run, m, proto, js, sink, out);
     return convert_by_tree(run, m, proto, js, sink, out);
@@ -601,6 +633,44 @@ static bool draft_to_fipa(struct convert_run *run, struct message *m, struct jsc
     return true;
 }
 
+/* IACP to the string form as far as the message alone says: its FIPA line's draft read as a view
+ * and written in the string form, but for the conversation_id that convert_message finds along
+ * the stream (acl_fill_hole). What the draft cannot say as iacp_to_acl would (a line the FIPA
+ * rules must check, markers that the conversation_id's text could decide, a fipa.* kind, the
+ * tree's way of x-fipa-content) is left to convert_message whole. Returns whether
+ * convert_message has work left. */
+static bool draft_to_acl(struct convert_run *run, struct message *m, struct jscan *scratch,
+                         struct diag_sink *sink)
+{
+    if (jv_object_get(m->view, "x-fipa-content") || !convert_fipa_line_passes(m->view))
+        return true;
+    struct json_text body;
+    bool has_body = body_text(m, &body);
+    size_t line_hole = MESSAGE_NO_HOLE, hole = MESSAGE_NO_HOLE;
+    /* the FIPA line goes where the output will: the view read of it holds its own strings */
+    sb_grow(&m->output, 3 * m->rec->len + 256);
+    enum draft draft = convert_iacp_draft(m->view, has_body ? &body : NULL, SPELL_SNAKE, &m->output,
+                                          &line_hole, sink, &m->at);
+    struct message fipa;
+    bool read = (draft == DRAFT_WHOLE || draft == DRAFT_HOLE) &&
+                read_line_out(&fipa, m, &m->output, CHOOSE_FIPA, scratch, sink);
+    sb_reset(&m->output);
+    if (!read)
+        return draft == DRAFT_NEEDS_STREAM;
+    if (!acl_draft_fits(fipa.view)) {
+        message_clear(&fipa);
+        return true;
+    }
+    const struct json_text *kept = has_body && convert_content_is_body(m->view) ? &body : NULL;
+    if (acl_write_draft(&m->output, fipa.view, run->spelling == SPELL_UPPER, kept,
+                        draft == DRAFT_HOLE ? &hole : NULL, sink, &m->at))
+        m->hole = hole;
+    message_clear(&fipa);
+    struct iacp_trail *trail = convert_iacp_trail(m->view);
+    message_drafted(m, trail, trail->id);
+    return true;
+}
+
 /* In order: follows a drafted message along the stream, and writes its line with the
  * conversation_id found in the hole. */
 static void complete_draft(struct convert_run *run, struct filter *f, struct message *m)
@@ -608,6 +678,14 @@ static void complete_draft(struct convert_run *run, struct filter *f, struct mes
     const char *conversation = convert_iacp_follow(run->converter, m->notes);
     if (m->hole == MESSAGE_NO_HOLE || !m->output.len)
         return; /* the filter writes the output as it stands, if there is one */
+    if (run->to == FORMAT_FIPA_ACL) {
+        sb_reset(&run->out);
+        acl_fill_hole(&run->out, m->output.buf, m->output.len, m->hole, conversation,
+                      filter_sink(f), &m->at);
+        filter_write(f, run->out.buf, run->out.len);
+        sb_reset(&m->output);
+        return;
+    }
     sb_reset(&run->out);
     convert_hole_value(&run->out, conversation);
     size_t after = m->hole + CONVERT_HOLE_LEN;
@@ -684,6 +762,8 @@ static bool convert_alone(void *ctx, struct message *m, struct jscan *scratch,
     }
     if (proto == PROTO_IACP && run->to == FORMAT_FIPA)
         return draft_to_fipa(run, m, scratch, sink);
+    if (proto == PROTO_IACP && run->to == FORMAT_FIPA_ACL)
+        return !run->acl_drafts || draft_to_acl(run, m, scratch, sink);
     if (!keeps_protocol(run, proto))
         return true;
     unsigned long errors_before = sink->errors;
@@ -901,6 +981,7 @@ int main(int argc, char **argv)
         .now = opts.now,
     };
     run.fipa.profile = opts.engine.fipa_profile;
+    run.acl_drafts = opts.jobs != 1;
     run.converter = converter_new(&cc);
     run.bare_sides = strmap_new();
     run.max_open = opts.engine.max_open;

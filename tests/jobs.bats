@@ -300,3 +300,26 @@ bad_input() {
     # the bound is the real build's (about 29 MiB there)
     assert_rss_below "$t/err" $((64 * 1024)) "-j 2 on wide lines"
 }
+
+# IACP to the string form is drafted in the worker threads, its conversation_id left for the
+# stream to say (a reply takes its request's, here one the request named with
+# x-fipa-conversation_id): written as the string form writes any text (quoted, byte-length) and
+# refused, with the message, where it holds a terminal control, as one job does.
+@test "IACP to the string form: a conversation_id found along the stream goes in as it would whole" {
+    local assign='{"v":"1.1","from":"queen","to":"f1","kind":"task.assign","ts":1700000000,"body":{}'
+    local accept='{"v":"1.1","from":"f1","to":"queen","kind":"task.accept","ts":1700000001,"body":{}'
+    local f
+    f=$(lines_file \
+        "$assign,\"id\":\"q1\",\"x-fipa-conversation_id\":\"c\\u001b]0;owned\\u0007\"}" \
+        "$accept,\"id\":\"a1\",\"ref\":\"q1\"}" \
+        "$assign,\"id\":\"q2\",\"x-fipa-conversation_id\":\"a b (c) \\\"d\\\"\"}" \
+        "$accept,\"id\":\"a2\",\"ref\":\"q2\"}" \
+        "$assign,\"id\":\"q3\",\"x-fipa-conversation_id\":\"ends\\\\\"}" \
+        "$accept,\"id\":\"a3\",\"ref\":\"q3\"}")
+    run -1 --separate-stderr acp-convert --to=fipa-acl -j 2 "$f"
+    [ "$(grep -c 'control character U+001B' <<<"$stderr")" -eq 2 ] || fail "both refused: $stderr"
+    [[ $stderr == *":2: error: a string holds the control character U+001B"* ]] || fail "$stderr"
+    [ "$(grep -cF ':conversation-id "a b (c) \"d\""' <<<"$output")" -eq 2 ] || fail "$output"
+    [ "$(grep -cF ':conversation-id #5"ends\' <<<"$output")" -eq 2 ] || fail "$output"
+    JOBS="2 3" same_as_one_job "$f" . acp-convert --to=fipa-acl --stats @REJECTS
+}

@@ -29,6 +29,7 @@ struct acl_writer {
     const struct jv *expressions;    /* its x-acp-expressions, checked, or NULL */
     const struct jv *quoted;         /* its x-acp-quoted, checked, or NULL */
     const struct json_text *content; /* the text the message's content came with, or NULL */
+    size_t *hole; /* a draft's: where its conversation_id "" is written, or NULL */
 };
 
 /* Reports the first reason a message cannot be written; later ones add nothing. */
@@ -455,6 +456,15 @@ static void write_content(struct acl_writer *w, const struct jv *msg, const stru
         sb_adds(w->out, " :X-acp-json-content true");
 }
 
+/* A parameter's text; a draft's conversation_id "" is its hole. */
+static void write_text_value(struct acl_writer *w, const struct acl_parameter *param,
+                             const struct jv *v)
+{
+    if (w->hole && jv_string_length(v) == 0 && strcmp(param->member, "conversation_id") == 0)
+        *w->hole = w->out->len;
+    write_text(w, jv_string_value(v), jv_string_length(v), true);
+}
+
 static void write_parameter(struct acl_writer *w, const struct jv *msg, const char *key,
                             const struct jv *v)
 {
@@ -493,7 +503,7 @@ static void write_parameter(struct acl_writer *w, const struct jv *msg, const ch
     else if (jv_is_string(v) && is_expression(w, key))
         sb_add(w->out, jv_string_value(v), jv_string_length(v));
     else if (jv_is_string(v))
-        write_text(w, jv_string_value(v), jv_string_length(v), true);
+        write_text_value(w, param, v);
     else
         unwritable(w, "'%s' must be a string to be written in the string form", key);
 }
@@ -558,10 +568,37 @@ static void refuse_controls(struct acl_writer *w, const char *text, size_t len)
                code);
 }
 
+bool acl_draft_fits(const struct jv *msg)
+{
+    return !jv_object_get(msg, acl_expressions_member) && !jv_object_get(msg, acl_quoted_member);
+}
+
+bool acl_fill_hole(struct strbuf *out, const char *draft, size_t len, size_t hole,
+                   const char *conversation, struct diag_sink *sink, const struct diag_where *at)
+{
+    struct acl_writer w = {.out = out, .sink = sink, .at = at};
+    size_t mark = out->len, value_len = strlen(conversation);
+    sb_add(out, draft, hole);
+    write_text(&w, conversation, value_len, true);
+    /* the rest of the draft holds no control: its writer refused any (acl_write_draft) */
+    refuse_controls(&w, conversation, value_len);
+    sb_add(out, draft + hole + ACL_HOLE_LEN, len - hole - ACL_HOLE_LEN);
+    if (w.failed)
+        out->len = mark, out->buf[mark] = '\0';
+    return !w.failed;
+}
+
 bool acl_write(struct strbuf *out, const struct jv *msg, bool upper,
                const struct json_text *content, struct diag_sink *sink, const struct diag_where *at)
 {
-    struct acl_writer w = {.out = out, .sink = sink, .at = at, .content = content};
+    return acl_write_draft(out, msg, upper, content, NULL, sink, at);
+}
+
+bool acl_write_draft(struct strbuf *out, const struct jv *msg, bool upper,
+                     const struct json_text *content, size_t *hole, struct diag_sink *sink,
+                     const struct diag_where *at)
+{
+    struct acl_writer w = {.out = out, .sink = sink, .at = at, .content = content, .hole = hole};
     const char *performative = jv_member_string(msg, "performative");
     enum fipa_act act = performative ? fipa_act_parse(performative) : FIPA_ACT_INVALID;
     if (act == FIPA_ACT_INVALID) {

@@ -727,6 +727,16 @@ enum draft convert_iacp_draft(const struct jv *iacp, const struct json_text *bod
     return draft;
 }
 
+bool convert_content_is_body(const struct jv *iacp)
+{
+    const char *kind_name = jv_member_string(iacp, "kind");
+    enum iacp_kind kind = kind_name ? iacp_kind_parse(kind_name) : IACP_INVALID;
+    if (kind == IACP_INVALID || kind == IACP_FIPA)
+        return false;
+    struct to_fipa t = to_fipa_of(iacp, kind);
+    return t.body && !t.map.action;
+}
+
 /* Of the members the FIPA rules read, write_fipa makes performative, content, protocol,
  * timestamp, reply_by and conversation_id itself, in forms they accept, and copies in_reply_to
  * and reply_with from strings only; sender and receiver are the message's 'from' and 'to', which

@@ -87,6 +87,10 @@ enum draft convert_iacp_draft(const struct jv *iacp, const struct json_text *bod
                               enum fipa_spelling spelling, struct strbuf *out, size_t *hole,
                               struct diag_sink *sink, const struct diag_where *at);
 
+/* Whether the content of the message's FIPA line (a draft's, or convert_iacp_fipa_line's) is its
+ * body as it is, which the string form writes as the body's text. */
+bool convert_content_is_body(const struct jv *iacp);
+
 /* Whether every line of FIPA JSON made of the message (its draft, or the whole conversion's
  * line, convert_iacp_fipa_line) passes the FIPA rules (fipa_check, either profile) as it is
  * made: so that acp-convert need not read it back to check it. */
