@@ -72,3 +72,22 @@ reads_back_as() {
         ' :content "c" :json-x "yes" :partial "true" :other "yes")')
     reads_back_as "$f" '{"performative":"request","sender":"a","receiver":"b","content":"c","json-x":"yes","partial":"true","other":"yes","x-acp-quoted":["other"]}'
 }
+
+# convert-iacp (tests/fuzz/regress/convert-iacp/reply-whose-request-the-string-form-cannot-carry):
+# a reply's conversation comes from its request, whose own conversation came from the message it
+# answered; when the string form cannot carry the request (a member name with a parenthesis),
+# the way back never sees it, so the reply keeps its conversation_id in x-fipa-conversation_id,
+# as a capture cut in the middle of a conversation does. The round trip of the fuzz target
+# allows that member after a message it could not write.
+@test "iacp: a reply whose request the string form cannot carry keeps its conversation on the way back" {
+    f=$(lines_file \
+        '{"v":"1.1","id":"m1","from":"f1","to":"queen","kind":"task.assign","ts":1312284280,"body":{"node":"n"}}' \
+        '{"v":"1.1","id":"q1","from":"queen","to":"f1","kind":"hb","ref":"m1","ts":1312284285,"body":{},"n)te":"x"}' \
+        '{"v":"1.1","id":"m2","from":"f1","to":"queen","kind":"hb","ref":"q1","ts":1312284286,"body":{}}')
+    run -1 --separate-stderr acp-convert --to=fipa-acl "$f"
+    [[ $stderr == *":2: error: member name 'x-iacp-n)te' cannot be a parameter name"* ]] || fail "$stderr"
+    printf '%s\n' "$output" >"$BATS_TEST_TMPDIR/acl"
+    run -0 --separate-stderr acp-convert --from=fipa-acl --to=iacp "$BATS_TEST_TMPDIR/acl"
+    assert_line --index 0 '{"v":"1.1","id":"m1","from":"f1","to":"queen","kind":"task.assign","ts":1312284280,"body":{"node":"n"}}'
+    assert_line --index 1 '{"v":"1.1","id":"m2","from":"f1","to":"queen","kind":"hb","ref":"q1","ts":1312284286,"body":{},"x-fipa-conversation_id":"f1/m1"}'
+}
