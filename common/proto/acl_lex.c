@@ -91,9 +91,60 @@ static bool hash_byte(struct acl_lexer *lx, char c)
     return false;
 }
 
+/* Between tokens, the next one when all of it is held and it is a parenthesis, a word or a
+ * literal, read in one go (the rules of acl_lex_next's states, in loops): most tokens are. False,
+ * having only skipped white space, to leave the token to the byte-by-byte way. */
+static bool whole_token(struct acl_lexer *lx, const char *text, size_t len, struct acl_token *tok)
+{
+    size_t pos = lx->pos;
+    while (pos < len && is_space(text[pos]))
+        pos++;
+    lx->pos = pos;
+    if (pos == len)
+        return false;
+    char c = text[pos];
+    size_t end = pos + 1;
+    enum acl_token_kind kind;
+    if (c == '(' || c == ')') {
+        kind = c == '(' ? ACL_OPEN : ACL_CLOSE;
+    } else if (c == '"') {
+        for (;;) {
+            while (end < len && text[end] != '"' && text[end] != '\\')
+                end++;
+            if (end == len)
+                return false;
+            if (text[end] == '"')
+                break;
+            /* a backslash, and the backslashes right after it, take the byte that follows */
+            while (end < len && text[end] == '\\')
+                end++;
+            if (end == len)
+                return false;
+            end++;
+        }
+        end++;
+        kind = ACL_LITERAL;
+    } else if (c != '#') {
+        while (end < len && !ends_word(text[end]))
+            end++;
+        if (end == len)
+            return false; /* more of the word may come */
+        kind = ACL_WORD;
+    } else {
+        return false;
+    }
+    *tok = (struct acl_token){
+        .kind = kind, .start = pos, .end = end, .size = end - pos, .first = c, .length = 0};
+    lx->start = pos;
+    lx->pos = end;
+    return true;
+}
+
 enum acl_lex_result acl_lex_next(struct acl_lexer *lx, const char *text, size_t len, bool eof,
                                  struct acl_token *tok)
 {
+    if (lx->state == LEX_BETWEEN && whole_token(lx, text, len, tok))
+        return ACL_LEX_TOKEN;
     while (lx->pos < len || (lx->state == LEX_BYTES && lx->count == 0)) {
         if (lx->state == LEX_BYTES) {
             size_t left = len - lx->pos;
