@@ -53,9 +53,10 @@ enum { LINE_FLAGS = JSONOUT_VALID | JSONOUT_TERMINAL };
 struct convert_run {
     enum format from, to;
     enum fipa_spelling spelling;
-    /* --jobs above 1: IACP to the string form is drafted in the worker threads, which costs
-     * one job more than converting each message whole in order (draft_to_acl) */
-    bool acl_drafts;
+    /* --jobs above 1: IACP to the string form, and FIPA made from IACP to IACP, are drafted
+     * in the worker threads, which costs one job more than converting each message whole in
+     * order (draft_to_acl, draft_to_iacp) */
+    bool drafts;
     struct converter *converter;
     struct strbuf out;
     struct fipa_rules fipa;
@@ -671,10 +672,49 @@ static bool draft_to_acl(struct convert_run *run, struct message *m, struct jsca
     return true;
 }
 
+/* FIPA made from IACP to IACP as far as the message alone says (convert_fipa_iacp_draft): the
+ * line written and checked, but for the x-fipa-conversation_id that convert_message may add
+ * along the stream. Any other FIPA message is left to convert_message whole. Returns whether
+ * convert_message has work left. */
+static bool draft_to_iacp(struct convert_run *run, struct message *m, struct jscan *scratch,
+                          struct diag_sink *sink)
+{
+    struct kept_content k = {.decoded = STRBUF_INIT};
+    const struct json_text *kept = content_text(&k, m, PROTO_FIPA, scratch);
+    struct member_list members;
+    member_list_init(&members);
+    size_t hole = MESSAGE_NO_HOLE;
+    struct iacp_trail *trail = NULL;
+    sb_grow(&m->output, m->rec->len + 256);
+    bool drafted =
+        convert_fipa_iacp_draft(m->view, kept, &members, &m->output, LINE_FLAGS, &hole, &trail);
+    member_list_free(&members);
+    kept_content_clear(&k);
+    if (!drafted)
+        return true;
+    /* what the line lacks is an x- member, which no IACP rule reads: its check is the line's */
+    if (check_line(run, m, &m->output, scratch, sink))
+        m->hole = hole;
+    else
+        sb_reset(&m->output);
+    message_drafted(m, trail, trail->id);
+    return true;
+}
+
 /* In order: follows a drafted message along the stream, and writes its line with the
  * conversation_id found in the hole. */
 static void complete_draft(struct convert_run *run, struct filter *f, struct message *m)
 {
+    if (run->to == FORMAT_IACP) {
+        const char *kept = convert_fipa_follow(run->converter, m->notes);
+        if (m->hole == MESSAGE_NO_HOLE || !m->output.len || !kept)
+            return; /* the filter writes the output as it stands, if there is one */
+        sb_reset(&run->out);
+        convert_fill_conversation(&run->out, &m->output, m->hole, kept, LINE_FLAGS);
+        filter_write(f, run->out.buf, run->out.len);
+        sb_reset(&m->output);
+        return;
+    }
     const char *conversation = convert_iacp_follow(run->converter, m->notes);
     if (m->hole == MESSAGE_NO_HOLE || !m->output.len)
         return; /* the filter writes the output as it stands, if there is one */
@@ -763,7 +803,9 @@ static bool convert_alone(void *ctx, struct message *m, struct jscan *scratch,
     if (proto == PROTO_IACP && run->to == FORMAT_FIPA)
         return draft_to_fipa(run, m, scratch, sink);
     if (proto == PROTO_IACP && run->to == FORMAT_FIPA_ACL)
-        return !run->acl_drafts || draft_to_acl(run, m, scratch, sink);
+        return !run->drafts || draft_to_acl(run, m, scratch, sink);
+    if (proto == PROTO_FIPA && run->to == FORMAT_IACP)
+        return !run->drafts || draft_to_iacp(run, m, scratch, sink);
     if (!keeps_protocol(run, proto))
         return true;
     unsigned long errors_before = sink->errors;
@@ -981,7 +1023,7 @@ int main(int argc, char **argv)
         .now = opts.now,
     };
     run.fipa.profile = opts.engine.fipa_profile;
-    run.acl_drafts = opts.jobs != 1;
+    run.drafts = opts.jobs != 1;
     run.converter = converter_new(&cc);
     run.bare_sides = strmap_new();
     run.max_open = opts.engine.max_open;

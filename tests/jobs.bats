@@ -323,3 +323,21 @@ bad_input() {
     [ "$(grep -cF ':conversation-id #5"ends\' <<<"$output")" -eq 2 ] || fail "$output"
     JOBS="2 3" same_as_one_job "$f" . acp-convert --to=fipa-acl --stats @REJECTS
 }
+
+# FIPA made from IACP back to IACP is drafted in the worker threads but for the
+# x-fipa-conversation_id that following the stream may add (a conversation_id the way there
+# would not find again: here one a capture cut mid-way kept), put at the end as one job puts it;
+# a message that names that member itself (x-iacp-x-fipa-conversation_id) goes whole in order.
+@test "FIPA made from IACP to IACP: a conversation_id kept along the stream goes in as it would whole" {
+    local head='"x-iacp-v":"1.1","protocol":"fipa-request","timestamp":"2023-11-14T22:13:20Z"'
+    local f
+    f=$(lines_file \
+        "{\"performative\":\"request\",$head,\"reply_with\":\"q1\",\"sender\":\"queen\",\"receiver\":\"f1\",\"x-iacp-kind\":\"task.assign\",\"content\":{\"node\":\"n1\"},\"conversation_id\":\"cut \\\"mid\\\" <way>\"}" \
+        "{\"performative\":\"agree\",$head,\"reply_with\":\"a1\",\"sender\":\"f1\",\"receiver\":\"queen\",\"x-iacp-kind\":\"task.accept\",\"in_reply_to\":\"q1\",\"content\":{},\"x-iacp-body\":{},\"conversation_id\":\"cut \\\"mid\\\" <way>\"}" \
+        "{\"performative\":\"request\",$head,\"reply_with\":\"q2\",\"sender\":\"queen\",\"receiver\":\"f1\",\"x-iacp-kind\":\"task.assign\",\"content\":{},\"conversation_id\":\"other\",\"x-iacp-x-fipa-conversation_id\":\"kept\"}")
+    run -0 acp-convert --to=iacp -j 2 "$f"
+    assert_line --index 0 '{"v":"1.1","ts":1700000000,"id":"q1","from":"queen","to":"f1","kind":"task.assign","body":{"node":"n1"},"x-fipa-conversation_id":"cut \"mid\" <way>"}'
+    assert_line --index 1 '{"v":"1.1","ts":1700000000,"id":"a1","from":"f1","to":"queen","kind":"task.accept","ref":"q1","body":{}}'
+    assert_line --index 2 '{"v":"1.1","ts":1700000000,"id":"q2","from":"queen","to":"f1","kind":"task.assign","x-fipa-conversation_id":"other"}'
+    JOBS="2 3" same_as_one_job "$f" . acp-convert --to=iacp --stats @REJECTS
+}

@@ -765,23 +765,17 @@ static size_t size_of(const char *s)
     return s ? strlen(s) + 1 : 0;
 }
 
-struct iacp_trail *convert_iacp_trail(const struct jv *iacp)
+/* A trail of kind, its time, and its id, from, to, ref and conversation (each NULL or copied). */
+static struct iacp_trail *make_trail(const char *kind, bool timed, double ts,
+                                     const char *const strings[5])
 {
-    const char *kind = jv_member_string(iacp, "kind");
-    const char *strings[] = {
-        jv_member_string(iacp, "id"),
-        jv_member_string(iacp, "from"),
-        jv_member_string(iacp, "to"),
-        jv_member_string(iacp, "ref"),
-        jv_member_string(iacp, "x-fipa-conversation_id"),
-    };
     size_t size = sizeof(struct iacp_trail);
-    for (size_t i = 0; i < sizeof strings / sizeof *strings; i++)
+    for (size_t i = 0; i < 5; i++)
         size += size_of(strings[i]);
     struct iacp_trail *t = xmalloc(size);
     t->kind = kind ? iacp_kind_parse(kind) : IACP_INVALID;
-    t->ts = 0;
-    t->timed = iacp_view_time(iacp, &t->ts);
+    t->timed = timed;
+    t->ts = timed ? ts : 0;
     char *p = t->strings;
     t->id = copy_to(&p, strings[0]);
     t->from = copy_to(&p, strings[1]);
@@ -789,6 +783,20 @@ struct iacp_trail *convert_iacp_trail(const struct jv *iacp)
     t->ref = copy_to(&p, strings[3]);
     t->conversation = copy_to(&p, strings[4]);
     return t;
+}
+
+struct iacp_trail *convert_iacp_trail(const struct jv *iacp)
+{
+    const char *const strings[] = {
+        jv_member_string(iacp, "id"),
+        jv_member_string(iacp, "from"),
+        jv_member_string(iacp, "to"),
+        jv_member_string(iacp, "ref"),
+        jv_member_string(iacp, "x-fipa-conversation_id"),
+    };
+    double ts = 0;
+    bool timed = iacp_view_time(iacp, &ts);
+    return make_trail(jv_member_string(iacp, "kind"), timed, ts, strings);
 }
 
 const char *convert_iacp_follow(struct converter *c, const struct iacp_trail *t)
@@ -975,12 +983,18 @@ static void member_back_to_iacp(struct to_iacp *t, const char *key, const struct
 /* The message time is read from the IACP message given back, as the way there read it: a ts
  * that FIPA's timestamp cannot hold (1312284105.5) travels in x-iacp-ts, and a message that
  * seemed to have no time would follow the stream otherwise than it did there. */
-static void iacp_from_iacp_origin(struct to_iacp *t)
+/* The IACP members of a message made from IACP, as far as the message alone says. */
+static void back_members(struct to_iacp *t)
 {
-    struct converter *c = t->c;
     t->kind = jv_member_string(t->fipa, "x-iacp-kind");
     for (const struct jv *k = jv_object_first(t->fipa); k; k = jv_object_next(t->fipa, k))
         member_back_to_iacp(t, jv_string_value(k), jv_object_value(k));
+}
+
+static void iacp_from_iacp_origin(struct to_iacp *t)
+{
+    struct converter *c = t->c;
+    back_members(t);
     static const char *const names[] = {"ts", "from"};
     const struct member *found[2];
     member_list_find_each(t->out, names, 2, found);
@@ -1349,6 +1363,79 @@ bool convert_fipa_iacp_line(struct converter *c, const struct jv *fipa,
     keep_content_text(&t);
     member_list_write(scratch, out, flags);
     return true;
+}
+
+/* What following the way back of a message made from IACP reads of its members: the trail of
+ * its draft (convert_fipa_iacp_draft). */
+static struct iacp_trail *trail_of_members(const struct member_list *l, const struct jv *fipa)
+{
+    static const char *const names[] = {"kind", "id", "from", "to", "ref", "ts"};
+    const struct member *found[6];
+    member_list_find_each(l, names, 6, found);
+    const char *const strings[] = {
+        member_string(l, found[1]),
+        member_string(l, found[2]),
+        member_string(l, found[3]),
+        member_string(l, found[4]),
+        jv_member_string(fipa, "conversation_id"),
+    };
+    double value = 0, ts = 0;
+    bool number = member_number(found[5], &value); /* before value is read */
+    bool timed = ts_seconds(number, value, &ts);
+    return make_trail(member_string(l, found[0]), timed, ts, strings);
+}
+
+bool convert_fipa_iacp_draft(const struct jv *fipa, const struct json_text *content_text,
+                             struct member_list *scratch, struct strbuf *out, unsigned flags,
+                             size_t *hole, struct iacp_trail **trail)
+{
+    if (!made_from_iacp(fipa))
+        return false;
+    member_list_reset(scratch);
+    struct to_iacp t = {.fipa = fipa,
+                        .content = jv_object_get(fipa, "content"),
+                        .kept = content_text,
+                        .out = scratch,
+                        .flags = flags};
+    back_members(&t);
+    /* an x-fipa-conversation_id of its own keeps its place, which the stream may fill */
+    static const char *const kept_name[] = {"x-fipa-conversation_id"};
+    const struct member *found[1];
+    member_list_find_each(scratch, kept_name, 1, found);
+    if (found[0])
+        return false;
+    *trail = trail_of_members(scratch, fipa);
+    keep_content_text(&t);
+    member_list_write(scratch, out, flags);
+    *hole = out->len - 2; /* the object's "}" */
+    return true;
+}
+
+const char *convert_fipa_follow(struct converter *c, const struct iacp_trail *t)
+{
+    read_clock(c, t->from, t->timed, t->ts);
+    struct envelope e = {t->kind, t->id, t->from, t->to, t->ref};
+    const char *found = follow(c, &e).conversation;
+    const char *kept = NULL;
+    if (t->conversation && !(found && strcmp(t->conversation, found) == 0)) {
+        if (t->id)
+            correct_conversation(c, t->from, t->id, t->conversation);
+        kept = t->conversation;
+    }
+    if (t->id)
+        idgen_note(c->ids, t->from, t->id, c->now);
+    return kept;
+}
+
+void convert_fill_conversation(struct strbuf *out, const struct strbuf *draft, size_t hole,
+                               const char *conversation, unsigned flags)
+{
+    struct jsonout w;
+    jsonout_init(&w, out, flags);
+    sb_add(out, draft->buf, hole); /* the members so far: the writer puts a comma after them */
+    jsonout_key_literal(&w, "x-fipa-conversation_id", strlen("x-fipa-conversation_id"));
+    jsonout_string(&w, conversation, strlen(conversation));
+    sb_add(out, draft->buf + hole, draft->len - hole);
 }
 
 /* --- fipa.<act> IACP -> FIPA: the way back of convert_fipa_iacp_line --- */

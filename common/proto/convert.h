@@ -114,6 +114,26 @@ struct iacp_trail *convert_iacp_trail(const struct jv *iacp);
  * the next call). */
 const char *convert_iacp_follow(struct converter *c, const struct iacp_trail *t);
 
+struct member_list;
+
+/* FIPA made from IACP to IACP as far as the message alone says, for a worker thread under
+ * --jobs: the line convert_fipa_iacp_line writes but for the x-fipa-conversation_id that only
+ * following the stream can add, at *hole (its object's "}"), and in *trail (free() it) what
+ * following reads. False, with nothing written, for any other message, which
+ * convert_fipa_iacp_line converts whole in order. */
+bool convert_fipa_iacp_draft(const struct jv *fipa, const struct json_text *content_text,
+                             struct member_list *scratch, struct strbuf *out, unsigned flags,
+                             size_t *hole, struct iacp_trail **trail);
+
+/* In input order, for such a draft: follows its message along the stream as
+ * convert_fipa_iacp_line does, and returns the conversation_id to keep in its
+ * x-fipa-conversation_id, or NULL (valid until the next call). */
+const char *convert_fipa_follow(struct converter *c, const struct iacp_trail *t);
+
+/* Appends to out the draft with x-fipa-conversation_id at its hole, written with flags. */
+void convert_fill_conversation(struct strbuf *out, const struct strbuf *draft, size_t hole,
+                               const char *conversation, unsigned flags);
+
 /* The bytes of a DRAFT_HOLE's "": what the conversation_id replaces. */
 enum { CONVERT_HOLE_LEN = 2 };
 
