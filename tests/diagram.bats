@@ -1183,3 +1183,25 @@ capture2000() {
     run -0 "$ACP_BUILD/tests/durations" 20000
     assert_output --regexp '^checked [0-9]+, differ 0$'
 }
+
+# A diagram finds its first few participants of short names one by one, then through a map of
+# their keys (the HTML report makes one a conversation): agents met again after the change, and
+# a long name among them (told apart by its digest), keep their one column each.
+@test "diagrams: agents met again after the eighth, and a long name, keep one column each" {
+    local long lines=() i
+    long=$(printf 'forager-%0200d' 7)
+    for i in 01 02 03 04 05 06 07 08 09 10 11 12; do
+        lines+=("{\"v\":\"1.1\",\"id\":\"m-0000$i\",\"from\":\"forager-$i\",\"to\":\"queen\",\"kind\":\"hb\",\"ts\":1700000000,\"body\":{\"slots\":1}}")
+    done
+    lines+=("{\"v\":\"1.1\",\"id\":\"m-000013\",\"from\":\"$long\",\"to\":\"queen\",\"kind\":\"hb\",\"ts\":1700000001,\"body\":{\"slots\":1}}")
+    for i in 01 05 09 12; do
+        lines+=("{\"v\":\"1.1\",\"id\":\"m-0001$i\",\"from\":\"forager-$i\",\"to\":\"queen\",\"kind\":\"hb\",\"ts\":1700000002,\"body\":{\"slots\":1}}")
+    done
+    lines+=("{\"v\":\"1.1\",\"id\":\"m-000113\",\"from\":\"$long\",\"to\":\"queen\",\"kind\":\"hb\",\"ts\":1700000003,\"body\":{\"slots\":1}}")
+    f=$(lines_file "${lines[@]}")
+    acp-trace --format=svg "$f" >"$BATS_TEST_TMPDIR/d.svg"
+    run -0 grep -c '<g class="participant"' "$BATS_TEST_TMPDIR/d.svg"
+    assert_output 14
+    run -0 grep -c '<g class="arrow"' "$BATS_TEST_TMPDIR/d.svg"
+    assert_output 18
+}

@@ -45,7 +45,6 @@ struct diagram *diagram_new(enum diagram_format format, const char *title)
     struct diagram *d = xcalloc(1, sizeof *d);
     d->format = format;
     d->title = title && *title ? kept_text(title) : NULL;
-    d->columns = strmap_new();
     return d;
 }
 
@@ -65,7 +64,8 @@ void diagram_free(struct diagram *d)
         free(d->names[i]);
     for (size_t i = 0; i < d->nfiles; i++)
         free(d->files[i]);
-    strmap_free(d->columns, NULL);
+    if (d->columns)
+        strmap_free(d->columns, NULL);
     free(d->key_secret);
     free(d->rows);
     free(d->to);
@@ -90,10 +90,43 @@ static const char *column_key(struct diagram *d, const char *name, size_t len,
     return name_form(d->key_secret, name, len, buf);
 }
 
+/* Up to this many participants of short names (their own keys) are looked for one by one: a
+ * conversation has two or three, and the HTML report makes and frees a diagram of each. */
+enum { NAMES_SEARCHED = 8 };
+
+/* The column of a short name among the first participants, all short, or -1. */
+static long searched_column(const struct diagram *d, const char *name)
+{
+    for (size_t i = 0; i < d->nnames; i++)
+        if (strcmp(d->names[i], name) == 0)
+            return (long)i;
+    return -1;
+}
+
+/* The participants from now on in a map by their keys: so far all of short names, their own. */
+static void index_columns(struct diagram *d)
+{
+    d->columns = strmap_new();
+    for (size_t i = 0; i < d->nnames; i++)
+        strmap_put(d->columns, d->names[i], (void *)(uintptr_t)(i + 1));
+}
+
 size_t diagram_participant(struct diagram *d, const char *name)
 {
     struct name_form_buf buf;
     size_t len = strlen(name);
+    if (!d->columns && len <= KEY_SHOWN_BYTES) {
+        long column = searched_column(d, name);
+        if (column >= 0)
+            return (size_t)column;
+        if (d->nnames < NAMES_SEARCHED) {
+            d->names = xgrow(d->names, &d->names_cap, d->nnames + 1, sizeof *d->names);
+            d->names[d->nnames] = kept_name(name, len);
+            return d->nnames++;
+        }
+    }
+    if (!d->columns)
+        index_columns(d);
     const char *key = column_key(d, name, len, &buf);
     uintptr_t known = (uintptr_t)strmap_get(d->columns, key);
     if (known)

@@ -43,8 +43,8 @@ struct note {
 
 struct diagram {
     enum diagram_format format;
-    char *title;                    /* NULL for none */
-    struct strmap *columns;         /* a name's form (column_key) -> column + 1 */
+    char *title;            /* NULL for none */
+    struct strmap *columns; /* a name's form (column_key) -> column + 1; NULL while few, short */
     struct siphash_key *key_secret; /* for long names' digests; NULL until one comes */
     char **names;
     size_t nnames, names_cap;
