@@ -679,6 +679,8 @@ static bool draft_to_acl(struct convert_run *run, struct message *m, struct jsca
 static bool draft_to_iacp(struct convert_run *run, struct message *m, struct jscan *scratch,
                           struct diag_sink *sink)
 {
+    if (!convert_fipa_from_iacp(m->view))
+        return true; /* before any allocation: the workers share malloc's arenas */
     struct kept_content k = {.decoded = STRBUF_INIT};
     const struct json_text *kept = content_text(&k, m, PROTO_FIPA, scratch);
     struct member_list members;

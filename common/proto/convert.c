@@ -1385,6 +1385,11 @@ static struct iacp_trail *trail_of_members(const struct member_list *l, const st
     return make_trail(member_string(l, found[0]), timed, ts, strings);
 }
 
+bool convert_fipa_from_iacp(const struct jv *fipa)
+{
+    return made_from_iacp(fipa);
+}
+
 bool convert_fipa_iacp_draft(const struct jv *fipa, const struct json_text *content_text,
                              struct member_list *scratch, struct strbuf *out, unsigned flags,
                              size_t *hole, struct iacp_trail **trail)

@@ -116,6 +116,10 @@ const char *convert_iacp_follow(struct converter *c, const struct iacp_trail *t)
 
 struct member_list;
 
+/* Whether a FIPA message was made from IACP (its way back): the messages that
+ * convert_fipa_iacp_draft drafts, unless one names x-fipa-conversation_id itself. */
+bool convert_fipa_from_iacp(const struct jv *fipa);
+
 /* FIPA made from IACP to IACP as far as the message alone says, for a worker thread under
  * --jobs: the line convert_fipa_iacp_line writes but for the x-fipa-conversation_id that only
  * following the stream can add, at *hole (its object's "}"), and in *trail (free() it) what
