@@ -636,7 +636,7 @@ static bool draft_to_fipa(struct convert_run *run, struct message *m, struct jsc
 
 /* IACP to the string form as far as the message alone says: its FIPA line's draft read as a view
  * and written in the string form, but for the conversation_id that convert_message finds along
- * the stream (acl_fill_hole). What the draft cannot say as iacp_to_acl would (a line the FIPA
+ * the stream (acl_hole_value). What the draft cannot say as iacp_to_acl would (a line the FIPA
  * rules must check, markers that the conversation_id's text could decide, a fipa.* kind, the
  * tree's way of x-fipa-content) is left to convert_message whole. Returns whether
  * convert_message has work left. */
@@ -703,38 +703,41 @@ static bool draft_to_iacp(struct convert_run *run, struct message *m, struct jsc
     return true;
 }
 
-/* In order: follows a drafted message along the stream, and writes its line with the
- * conversation_id found in the hole. */
-static void complete_draft(struct convert_run *run, struct filter *f, struct message *m)
+/* Writes a draft with run->out in place of its hole's len bytes: its two pieces and the value
+ * between them, with no copy of the draft. */
+static void write_filled(struct convert_run *run, struct filter *f, struct message *m, size_t len)
 {
-    if (run->to == FORMAT_IACP) {
-        const char *kept = convert_fipa_follow(run->converter, m->notes);
-        if (m->hole == MESSAGE_NO_HOLE || !m->output.len || !kept)
-            return; /* the filter writes the output as it stands, if there is one */
-        sb_reset(&run->out);
-        convert_fill_conversation(&run->out, &m->output, m->hole, kept, LINE_FLAGS);
-        filter_write(f, run->out.buf, run->out.len);
-        sb_reset(&m->output);
-        return;
-    }
-    const char *conversation = convert_iacp_follow(run->converter, m->notes);
-    if (m->hole == MESSAGE_NO_HOLE || !m->output.len)
-        return; /* the filter writes the output as it stands, if there is one */
-    if (run->to == FORMAT_FIPA_ACL) {
-        sb_reset(&run->out);
-        acl_fill_hole(&run->out, m->output.buf, m->output.len, m->hole, conversation,
-                      filter_sink(f), &m->at);
-        filter_write(f, run->out.buf, run->out.len);
-        sb_reset(&m->output);
-        return;
-    }
-    sb_reset(&run->out);
-    convert_hole_value(&run->out, conversation);
-    size_t after = m->hole + CONVERT_HOLE_LEN;
+    size_t after = m->hole + len;
     filter_write(f, m->output.buf, m->hole);
     filter_write(f, run->out.buf, run->out.len);
     filter_write(f, m->output.buf + after, m->output.len - after);
     sb_reset(&m->output);
+}
+
+/* In order: follows a drafted message along the stream, and writes its line with what the
+ * stream says in its hole: the conversation_id of IACP to FIPA JSON or to the string form, the
+ * x-fipa-conversation_id that FIPA made from IACP may keep. */
+static void complete_draft(struct convert_run *run, struct filter *f, struct message *m)
+{
+    bool to_iacp = run->to == FORMAT_IACP;
+    const char *said = to_iacp ? convert_fipa_follow(run->converter, m->notes)
+                               : convert_iacp_follow(run->converter, m->notes);
+    if (m->hole == MESSAGE_NO_HOLE || !m->output.len || !said)
+        return; /* the filter writes the output as it stands, if there is one */
+    sb_reset(&run->out);
+    if (to_iacp) {
+        bool first = m->hole > 0 && m->output.buf[m->hole - 1] == '{';
+        convert_conversation_member(&run->out, first, said, LINE_FLAGS);
+        write_filled(run, f, m, 0);
+    } else if (run->to == FORMAT_FIPA_ACL) {
+        if (acl_hole_value(&run->out, said, filter_sink(f), &m->at))
+            write_filled(run, f, m, ACL_HOLE_LEN);
+        else
+            sb_reset(&m->output);
+    } else {
+        convert_hole_value(&run->out, said);
+        write_filled(run, f, m, CONVERT_HOLE_LEN);
+    }
 }
 
 /* Whether the message is of a dialect over JSON-RPC (MCP), whose lines --to=jsonrpc writes. */

@@ -175,14 +175,23 @@ bool real_round(double v, int n, char digits[REAL_DIGITS_MAX], int *exp)
     return true;
 }
 
+/* q x 10^scale as strtod reads it, in *v, where one operation gives it: q and the power of ten
+ * both doubles exactly, so the one rounding is strtod's (Clinger's fast path). */
+static bool exact_decimal(uint64_t q, int scale, double *v)
+{
+    if (q > (UINT64_C(1) << 53) || scale > EXACT_POW10_MAX || scale < -EXACT_POW10_MAX)
+        return false;
+    *v = scale >= 0 ? (double)q * pow10_exact[scale] : (double)q / pow10_exact[-scale];
+    return true;
+}
+
 /* Whether q x 10^scale reads back as v: 1 or 0; -1 when the read-back would not be one exact
  * operation. */
 static int reads_back(double v, uint64_t q, int scale)
 {
-    if (q > (UINT64_C(1) << 53) || scale > EXACT_POW10_MAX || scale < -EXACT_POW10_MAX)
+    double back;
+    if (!exact_decimal(q, scale, &back))
         return -1;
-    /* Both operands exact, so the one rounding is strtod's (Clinger's fast path). */
-    double back = scale >= 0 ? (double)q * pow10_exact[scale] : (double)q / pow10_exact[-scale];
     return back == v;
 }
 
@@ -270,10 +279,9 @@ bool real_read_exact(const char *text, size_t len, double *v)
         }
         scale += down ? -exponent : exponent;
     }
-    if (mantissa > (UINT64_C(1) << 53) || scale > EXACT_POW10_MAX || scale < -EXACT_POW10_MAX)
+    double magnitude;
+    if (!exact_decimal(mantissa, scale, &magnitude))
         return false;
-    double magnitude =
-        scale >= 0 ? (double)mantissa * pow10_exact[scale] : (double)mantissa / pow10_exact[-scale];
     *v = negative ? -magnitude : magnitude;
     return true;
 }

@@ -91,7 +91,7 @@ bool acl_write(struct strbuf *out, const struct jv *msg, bool upper,
 
 /* The same for a draft (convert_iacp_draft's DRAFT_HOLE, made in a worker thread), whose
  * conversation_id is "" until the stream says it: *hole receives where in out its "" starts
- * (ACL_HOLE_LEN bytes), for acl_fill_hole. */
+ * (ACL_HOLE_LEN bytes), which acl_hole_value's text replaces. */
 bool acl_write_draft(struct strbuf *out, const struct jv *msg, bool upper,
                      const struct json_text *content, size_t *hole, struct diag_sink *sink,
                      const struct diag_where *at);
@@ -102,10 +102,10 @@ enum { ACL_HOLE_LEN = 2 };
  * conversation_id's text could decide. */
 bool acl_draft_fits(const struct jv *msg);
 
-/* Appends to out the draft (len bytes) with conversation in its hole, as acl_write would have
- * written the message with that conversation_id: false, having reported why (a terminal
- * control in it, convert-unwritable), with nothing appended. */
-bool acl_fill_hole(struct strbuf *out, const char *draft, size_t len, size_t hole,
-                   const char *conversation, struct diag_sink *sink, const struct diag_where *at);
+/* Appends to out the text of conversation as acl_write would have written it in a draft's
+ * hole: false, having reported why (a terminal control in it, convert-unwritable), with nothing
+ * appended. */
+bool acl_hole_value(struct strbuf *out, const char *conversation, struct diag_sink *sink,
+                    const struct diag_where *at);
 
 #endif

@@ -573,16 +573,14 @@ bool acl_draft_fits(const struct jv *msg)
     return !jv_object_get(msg, acl_expressions_member) && !jv_object_get(msg, acl_quoted_member);
 }
 
-bool acl_fill_hole(struct strbuf *out, const char *draft, size_t len, size_t hole,
-                   const char *conversation, struct diag_sink *sink, const struct diag_where *at)
+bool acl_hole_value(struct strbuf *out, const char *conversation, struct diag_sink *sink,
+                    const struct diag_where *at)
 {
     struct acl_writer w = {.out = out, .sink = sink, .at = at};
-    size_t mark = out->len, value_len = strlen(conversation);
-    sb_add(out, draft, hole);
-    write_text(&w, conversation, value_len, true);
+    size_t mark = out->len, len = strlen(conversation);
+    write_text(&w, conversation, len, true);
     /* the rest of the draft holds no control: its writer refused any (acl_write_draft) */
-    refuse_controls(&w, conversation, value_len);
-    sb_add(out, draft + hole + ACL_HOLE_LEN, len - hole - ACL_HOLE_LEN);
+    refuse_controls(&w, conversation, len);
     if (w.failed)
         out->len = mark, out->buf[mark] = '\0';
     return !w.failed;

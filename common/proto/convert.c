@@ -1432,15 +1432,15 @@ const char *convert_fipa_follow(struct converter *c, const struct iacp_trail *t)
     return kept;
 }
 
-void convert_fill_conversation(struct strbuf *out, const struct strbuf *draft, size_t hole,
-                               const char *conversation, unsigned flags)
+void convert_conversation_member(struct strbuf *out, bool first, const char *conversation,
+                                 unsigned flags)
 {
+    if (!first)
+        sb_addc(out, ',');
     struct jsonout w;
     jsonout_init(&w, out, flags);
-    sb_add(out, draft->buf, hole); /* the members so far: the writer puts a comma after them */
     jsonout_key_literal(&w, "x-fipa-conversation_id", strlen("x-fipa-conversation_id"));
     jsonout_string(&w, conversation, strlen(conversation));
-    sb_add(out, draft->buf + hole, draft->len - hole);
 }
 
 /* --- fipa.<act> IACP -> FIPA: the way back of convert_fipa_iacp_line --- */

@@ -134,9 +134,10 @@ bool convert_fipa_iacp_draft(const struct jv *fipa, const struct json_text *cont
  * x-fipa-conversation_id, or NULL (valid until the next call). */
 const char *convert_fipa_follow(struct converter *c, const struct iacp_trail *t);
 
-/* Appends to out the draft with x-fipa-conversation_id at its hole, written with flags. */
-void convert_fill_conversation(struct strbuf *out, const struct strbuf *draft, size_t hole,
-                               const char *conversation, unsigned flags);
+/* Appends to out the x-fipa-conversation_id member that goes at such a draft's hole (after a
+ * comma unless it is the object's first), written with flags. */
+void convert_conversation_member(struct strbuf *out, bool first, const char *conversation,
+                                 unsigned flags);
 
 /* The bytes of a DRAFT_HOLE's "": what the conversation_id replaces. */
 enum { CONVERT_HOLE_LEN = 2 };
