@@ -53,11 +53,12 @@ enum { LINE_FLAGS = JSONOUT_VALID | JSONOUT_TERMINAL };
 struct convert_run {
     enum format from, to;
     enum fipa_spelling spelling;
-    /* --jobs above 1: IACP to the string form, and FIPA made from IACP to IACP, are drafted
-     * in the worker threads, which costs one job more than converting each message whole in
-     * order (draft_to_acl, draft_to_iacp) */
+    /* --jobs above 1: IACP to the string form, and FIPA to IACP, are drafted in the worker
+     * threads, which costs one job more than converting each message whole in order
+     * (draft_to_acl, draft_to_iacp) */
     bool drafts;
     struct converter *converter;
+    time_t now; /* the time of conversion (--now), which a draft of FIPA of its own may write */
     struct strbuf out;
     struct fipa_rules fipa;
     struct jscan *scan; /* the outputs' views: the input's stays in the filter's */
@@ -630,7 +631,7 @@ static bool draft_to_fipa(struct convert_run *run, struct message *m, struct jsc
         m->hole = hole;
     else
         sb_reset(&m->output);
-    message_drafted(m, trail, trail->id);
+    message_drafted(m, trail, trail->id, false);
     return true;
 }
 
@@ -668,38 +669,38 @@ static bool draft_to_acl(struct convert_run *run, struct message *m, struct jsca
         m->hole = hole;
     message_clear(&fipa);
     struct iacp_trail *trail = convert_iacp_trail(m->view);
-    message_drafted(m, trail, trail->id);
+    message_drafted(m, trail, trail->id, false);
     return true;
 }
 
-/* FIPA made from IACP to IACP as far as the message alone says (convert_fipa_iacp_draft): the
- * line written and checked, but for the x-fipa-conversation_id that convert_message may add
- * along the stream. Any other FIPA message is left to convert_message whole. Returns whether
- * convert_message has work left. */
+/* FIPA to IACP as far as the message alone says (convert_fipa_iacp_draft): the line written and
+ * checked, but for what convert_message may add along the stream. A message that the stream may
+ * have to convert whole after all keeps its view for it. Returns whether convert_message has
+ * work left. */
 static bool draft_to_iacp(struct convert_run *run, struct message *m, struct jscan *scratch,
                           struct diag_sink *sink)
 {
-    if (!convert_fipa_from_iacp(m->view))
-        return true; /* before any allocation: the workers share malloc's arenas */
     struct kept_content k = {.decoded = STRBUF_INIT};
     const struct json_text *kept = content_text(&k, m, PROTO_FIPA, scratch);
     struct member_list members;
     member_list_init(&members);
     size_t hole = MESSAGE_NO_HOLE;
     struct iacp_trail *trail = NULL;
+    bool passes = false;
     sb_grow(&m->output, m->rec->len + 256);
-    bool drafted =
-        convert_fipa_iacp_draft(m->view, kept, &members, &m->output, LINE_FLAGS, &hole, &trail);
+    bool drafted = convert_fipa_iacp_draft(m->view, kept, run->now, &members, &m->output,
+                                           LINE_FLAGS, &passes, &hole, &trail);
     member_list_free(&members);
     kept_content_clear(&k);
     if (!drafted)
         return true;
-    /* what the line lacks is an x- member, which no IACP rule reads: its check is the line's */
-    if (check_line(run, m, &m->output, scratch, sink))
+    /* what the line lacks is an id made up or an x- member, which no IACP rule reads: its check
+     * is the line's */
+    if (passes || check_line(run, m, &m->output, scratch, sink))
         m->hole = hole;
     else
         sb_reset(&m->output);
-    message_drafted(m, trail, trail->id);
+    message_drafted(m, trail, trail->id, convert_draft_may_not_hold(trail));
     return true;
 }
 
@@ -716,20 +717,23 @@ static void write_filled(struct convert_run *run, struct filter *f, struct messa
 
 /* In order: follows a drafted message along the stream, and writes its line with what the
  * stream says in its hole: the conversation_id of IACP to FIPA JSON or to the string form, the
- * x-fipa-conversation_id that FIPA made from IACP may keep. */
-static void complete_draft(struct convert_run *run, struct filter *f, struct message *m)
+ * x-fipa-conversation_id that FIPA made from IACP may keep, the id made up for FIPA of its own.
+ * False when the draft does not hold, and the message is to be converted whole. */
+static bool complete_draft(struct convert_run *run, struct filter *f, struct message *m)
 {
-    bool to_iacp = run->to == FORMAT_IACP;
-    const char *said = to_iacp ? convert_fipa_follow(run->converter, m->notes)
-                               : convert_iacp_follow(run->converter, m->notes);
-    if (m->hole == MESSAGE_NO_HOLE || !m->output.len || !said)
-        return; /* the filter writes the output as it stands, if there is one */
     sb_reset(&run->out);
-    if (to_iacp) {
-        bool first = m->hole > 0 && m->output.buf[m->hole - 1] == '{';
-        convert_conversation_member(&run->out, first, said, LINE_FLAGS);
-        write_filled(run, f, m, 0);
-    } else if (run->to == FORMAT_FIPA_ACL) {
+    if (run->to == FORMAT_IACP) {
+        const struct iacp_trail *trail = m->notes;
+        enum followed_draft followed =
+            convert_fipa_follow(run->converter, trail, LINE_FLAGS, &run->out);
+        if (followed == FOLLOWED_FILL && m->output.len)
+            write_filled(run, f, m, trail->hole_len);
+        return followed != FOLLOWED_AGAIN;
+    }
+    const char *said = convert_iacp_follow(run->converter, m->notes);
+    if (m->hole == MESSAGE_NO_HOLE || !m->output.len || !said)
+        return true; /* the filter writes the output as it stands, if there is one */
+    if (run->to == FORMAT_FIPA_ACL) {
         if (acl_hole_value(&run->out, said, filter_sink(f), &m->at))
             write_filled(run, f, m, ACL_HOLE_LEN);
         else
@@ -738,6 +742,7 @@ static void complete_draft(struct convert_run *run, struct filter *f, struct mes
         convert_hole_value(&run->out, said);
         write_filled(run, f, m, CONVERT_HOLE_LEN);
     }
+    return true;
 }
 
 /* Whether the message is of a dialect over JSON-RPC (MCP), whose lines --to=jsonrpc writes. */
@@ -943,8 +948,9 @@ static enum verdict convert_message(void *ctx, struct filter *f, struct message 
     if (!m->passed) /* done by convert_alone */
         return VERDICT_WRITTEN;
     if (m->drafted) {
-        complete_draft(run, f, m);
-        return VERDICT_WRITTEN;
+        if (complete_draft(run, f, m))
+            return VERDICT_WRITTEN;
+        sb_reset(&m->output); /* a draft that does not hold: the message is converted whole */
     }
     if (run->to == FORMAT_TAP) {
         bare_to_tap(run, f, m);
@@ -1029,6 +1035,7 @@ int main(int argc, char **argv)
     };
     run.fipa.profile = opts.engine.fipa_profile;
     run.drafts = opts.jobs != 1;
+    run.now = opts.now;
     run.converter = converter_new(&cc);
     run.bare_sides = strmap_new();
     run.max_open = opts.engine.max_open;

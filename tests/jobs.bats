@@ -341,3 +341,39 @@ bad_input() {
     assert_line --index 2 '{"v":"1.1","ts":1700000000,"id":"q2","from":"queen","to":"f1","kind":"task.assign","x-fipa-conversation_id":"other"}'
     JOBS="2 3" same_as_one_job "$f" . acp-convert --to=iacp --stats @REJECTS
 }
+
+# FIPA of its own to IACP is drafted in the worker threads too, taking a reply_with for one its
+# sender did not use before and leaving the id it makes up (no reply_with, or one of no string)
+# for the stream; where the stream says otherwise (JADE's copy of a message to each receiver
+# uses its reply_with again; the first id made up is what the ids' seed is taken from), the
+# message is converted whole in order, as one job converts it. A reply_with used long enough ago
+# (two senders say an hour passed) is forgotten, and kept; a line that would not pass the IACP
+# rules (an empty reply_with) goes whole in order.
+@test "FIPA of its own to IACP: ids made up and reply_with used again come out as they would whole" {
+    local msg='"performative":"inform","content":{}' f
+    f=$(lines_file \
+        "{$msg,\"sender\":\"s\",\"receiver\":\"a\",\"timestamp\":\"2023-11-14T22:13:20Z\"}" \
+        "{$msg,\"sender\":\"s\",\"receiver\":\"a\",\"timestamp\":\"2023-11-14T22:13:21Z\",\"reply_with\":\"r1\"}" \
+        "{$msg,\"sender\":\"s\",\"receiver\":\"b\",\"timestamp\":\"2023-11-14T22:13:21Z\",\"reply_with\":\"r1\"}" \
+        "{$msg,\"sender\":\"t\",\"receiver\":\"a\",\"timestamp\":\"2023-11-14T22:13:22Z\",\"reply_with\":null}" \
+        "{$msg,\"sender\":\"t\",\"receiver\":\"a\",\"timestamp\":\"2023-11-14T22:13:22Z\",\"reply_with\":\"\"}" \
+        "{$msg,\"sender\":\"t\",\"receiver\":\"a\",\"timestamp\":\"2023-11-14T22:13:23Z\"}" \
+        "{$msg,\"sender\":\"t\",\"receiver\":\"a\",\"timestamp\":\"2023-11-14T23:13:20Z\",\"reply_with\":\"r9\"}" \
+        "{$msg,\"sender\":\"u\",\"receiver\":\"a\",\"timestamp\":\"2023-11-14T23:13:21Z\",\"reply_with\":\"r5\"}" \
+        "{$msg,\"sender\":\"s\",\"receiver\":\"c\",\"timestamp\":\"2023-11-14T23:13:22Z\",\"reply_with\":\"r1\"}")
+    run -1 --separate-stderr acp-convert --to=iacp --idle-timeout=600 -j 2 "$f"
+    [[ $stderr == *":5: error: converted to IACP, the message breaks its rules (iacp-type)"* ]] ||
+        fail "$stderr"
+    [ "${#lines[@]}" -eq 8 ] || fail "$output"
+    local id='"id":"m-[0-9a-f]{6}"'
+    [[ ${lines[0]} =~ $id ]] || fail "made up: ${lines[0]}"
+    [[ ${lines[1]} == *'"id":"r1"'* && ${lines[1]} != *x-fipa-reply_with* ]] || fail "${lines[1]}"
+    [[ ${lines[2]} =~ $id.*'"x-fipa-reply_with":"r1"' ]] || fail "used again: ${lines[2]}"
+    [[ ${lines[3]} =~ $id.*'"x-fipa-reply_with":null' ]] || fail "no string: ${lines[3]}"
+    [[ ${lines[4]} =~ $id ]] || fail "made up: ${lines[4]}"
+    [[ ${lines[7]} == *'"id":"r1"'* && ${lines[7]} != *x-fipa-reply_with* ]] || fail "${lines[7]}"
+    JOBS="2 3" same_as_one_job "$f" . acp-convert --to=iacp --idle-timeout=600 --stats @REJECTS
+    JOBS="2 3" same_as_one_job "$f" . acp-convert --to=iacp --seed=7 --now=1700000000
+    acp-convert --to=fipa-acl "$f" >"$BATS_TEST_TMPDIR/acl" 2>/dev/null || true
+    JOBS="2 3" same_as_one_job "$BATS_TEST_TMPDIR/acl" . acp-convert --from=fipa-acl --to=iacp
+}

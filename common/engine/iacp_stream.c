@@ -281,7 +281,7 @@ static void iacp_stream_digest(struct message *m, enum engine_digest how)
     struct iacp_digest *d = iacp_digest_make(NULL, m);
     m->digest = d;
     if (how == DIGEST_ONLY)
-        message_drafted(m, NULL, iacp_digest_id(d));
+        message_drafted(m, NULL, iacp_digest_id(d), false);
 }
 
 /* A key of the maps that was not made with its hash. */

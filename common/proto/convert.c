@@ -782,6 +782,8 @@ static struct iacp_trail *make_trail(const char *kind, bool timed, double ts,
     t->to = copy_to(&p, strings[2]);
     t->ref = copy_to(&p, strings[3]);
     t->conversation = copy_to(&p, strings[4]);
+    t->fresh = t->first = false;
+    t->hole_len = 0;
     return t;
 }
 
@@ -828,7 +830,9 @@ void convert_fill_hole(struct strbuf *out, const struct strbuf *draft, size_t ho
 
 /* One FIPA message on its way to IACP: the IACP members in out, in json_object_set's order. */
 struct to_iacp {
-    struct converter *c;
+    struct converter
+        *c;     /* NULL for a draft of FIPA of its own, which reads nothing of the stream */
+    time_t now; /* the time of conversion */
     const struct jv *fipa;
     const struct jv *content;     /* fipa's, or NULL */
     const struct json_text *kept; /* the text content came with, or NULL */
@@ -840,6 +844,9 @@ struct to_iacp {
     size_t nabsent;
     const char *kind;         /* x-iacp-kind (the way back of an IACP message) */
     bool ref_done, body_done; /* the way back wrote ref, body (two members say each) */
+    bool timed;               /* whether ts is the message's time (fipa_message_time_jv) */
+    double ts;
+    bool fresh; /* a draft's id is to be made up along the stream */
 };
 
 static bool is_ctl_kind(const char *kind)
@@ -1083,7 +1090,7 @@ static void map_receiver(struct member_list *out, const struct jv *receiver)
 /* ts from timestamp; a timestamp that its ts would not write back the same rides along. */
 static void map_timestamp(struct to_iacp *t, const struct jv *timestamp)
 {
-    json_int_t now = (json_int_t)t->c->cfg.now;
+    json_int_t now = (json_int_t)t->now;
     double epoch;
     if (jv_is_null(timestamp)) {
         member_list_set_integer(t->out, "ts", now);
@@ -1110,7 +1117,7 @@ static void map_timestamp(struct to_iacp *t, const struct jv *timestamp)
 /* Without --seed, the ids are derived from the input: the seed mixed with the first message that
  * needs one (its members sorted, so that spacing and order do not matter), which the later
  * ones follow as counters, so that the same log gets the same ids and another log others. */
-static const char *fresh_id(struct converter *c, const struct jv *fipa, const char *from)
+static void seed_ids(struct converter *c, const struct jv *fipa)
 {
     if (c->cfg.seed_from_input) {
         c->cfg.seed_from_input = false;
@@ -1123,19 +1130,31 @@ static const char *fresh_id(struct converter *c, const struct jv *fipa, const ch
         free(text);
         json_decref(tree);
     }
-    return idgen_fresh(c->ids, from, c->now);
+}
+
+/* A fresh id, or in a draft a member id whose value the stream gives. */
+static void set_fresh_id(struct to_iacp *t, const char *from)
+{
+    if (t->c) {
+        seed_ids(t->c, t->fipa);
+        set_c_string(t->out, "id", idgen_fresh(t->c->ids, from, t->c->now));
+        return;
+    }
+    set_c_string(t->out, "id", ""); /* the draft's hole */
+    t->fresh = true;
 }
 
 /* id from reply_with; one its sender already used in this run gets a fresh id, and the
- * reply_with rides along. */
+ * reply_with rides along. A draft takes it for unused, which its following checks. */
 static void map_reply_with(struct to_iacp *t, const struct jv *reply_with)
 {
     const char *from = fipa_agent_name_jv(jv_object_get(t->fipa, "sender"));
-    if (jv_is_string(reply_with) && !idgen_seen(t->c->ids, from, jv_string_value(reply_with))) {
+    if (jv_is_string(reply_with) &&
+        !(t->c && idgen_seen(t->c->ids, from, jv_string_value(reply_with)))) {
         member_list_set_view(t->out, "", "id", reply_with);
         return;
     }
-    set_c_string(t->out, "id", fresh_id(t->c, t->fipa, from));
+    set_fresh_id(t, from);
     member_list_set_view(t->out, "", "x-fipa-reply_with", reply_with);
 }
 
@@ -1239,9 +1258,9 @@ static bool other_fipa_to_iacp(struct to_iacp *t, struct diag_sink *sink,
 {
     struct converter *c = t->c;
     const struct jv *fipa = t->fipa;
-    double ts;
-    bool timed = fipa_message_time_jv(fipa, &ts);
-    read_clock(c, fipa_agent_name_jv(jv_object_get(fipa, "sender")), timed, ts);
+    t->timed = fipa_message_time_jv(fipa, &t->ts);
+    if (c)
+        read_clock(c, fipa_agent_name_jv(jv_object_get(fipa, "sender")), t->timed, t->ts);
     const char *performative = jv_member_string(fipa, "performative");
     t->act = performative ? fipa_act_parse(performative) : FIPA_ACT_INVALID;
     if (t->act == FIPA_ACT_INVALID) {
@@ -1260,14 +1279,14 @@ static bool other_fipa_to_iacp(struct to_iacp *t, struct diag_sink *sink,
     if (!jv_object_get(fipa, "reply_with"))
         note_absent(t, "reply_with");
     if (!member_list_get(t->out, "", "ts")) {
-        member_list_set_integer(t->out, "ts", (json_int_t)c->cfg.now);
+        member_list_set_integer(t->out, "ts", (json_int_t)t->now);
         note_absent(t, "timestamp");
     }
     const char *from = member_string(t->out, member_list_get(t->out, "", "from"));
     const struct member *id = member_list_get(t->out, "", "id");
     if (!id)
-        set_c_string(t->out, "id", fresh_id(c, fipa, from));
-    else
+        set_fresh_id(t, from);
+    else if (c) /* a draft's following notes it */
         idgen_note(c->ids, from, member_string(t->out, id), c->now);
     if (!jv_object_get(fipa, "content"))
         note_absent(t, "content");
@@ -1321,7 +1340,7 @@ static bool ts_passes(const struct jv *fipa, time_t now)
 }
 
 /* Whether other_fipa_to_iacp's line passes the IACP rules as it is made. */
-static bool other_line_passes(const struct converter *c, const struct jv *fipa)
+static bool other_line_passes(time_t now, const struct jv *fipa)
 {
     /* What other_fipa_to_iacp writes of the members the IACP rules read: v "1.1" unless an
      * x-iacp-v says otherwise; kind fipa.<act>, which goes any way and answers nothing; id a
@@ -1337,7 +1356,7 @@ static bool other_line_passes(const struct converter *c, const struct jv *fipa)
     return performative && fipa_act_parse(performative) != FIPA_ACT_INVALID &&
            (!version || jv_string_is(version, "1.1")) && !jv_string_is(reply_with, "") &&
            fipa_agent_name_jv(jv_object_get(fipa, "sender")) && fipa_agent_name_jv(receiver) &&
-           ts_passes(fipa, c->cfg.now) &&
+           ts_passes(fipa, now) &&
            (jv_is_object(jv_object_get(fipa, "content")) || !body_marker(fipa));
 }
 
@@ -1349,6 +1368,7 @@ bool convert_fipa_iacp_line(struct converter *c, const struct jv *fipa,
     member_list_reset(scratch);
     *passes = false;
     struct to_iacp t = {.c = c,
+                        .now = c->cfg.now,
                         .fipa = fipa,
                         .content = jv_object_get(fipa, "content"),
                         .kept = content_text,
@@ -1359,7 +1379,7 @@ bool convert_fipa_iacp_line(struct converter *c, const struct jv *fipa,
     else if (!other_fipa_to_iacp(&t, sink, at))
         return false;
     else
-        *passes = other_line_passes(c, fipa);
+        *passes = other_line_passes(c->cfg.now, fipa);
     keep_content_text(&t);
     member_list_write(scratch, out, flags);
     return true;
@@ -1382,7 +1402,9 @@ static struct iacp_trail *trail_of_members(const struct member_list *l, const st
     double value = 0, ts = 0;
     bool number = member_number(found[5], &value); /* before value is read */
     bool timed = ts_seconds(number, value, &ts);
-    return make_trail(member_string(l, found[0]), timed, ts, strings);
+    struct iacp_trail *trail = make_trail(member_string(l, found[0]), timed, ts, strings);
+    trail->first = l->n == 0;
+    return trail;
 }
 
 bool convert_fipa_from_iacp(const struct jv *fipa)
@@ -1390,57 +1412,112 @@ bool convert_fipa_from_iacp(const struct jv *fipa)
     return made_from_iacp(fipa);
 }
 
-bool convert_fipa_iacp_draft(const struct jv *fipa, const struct json_text *content_text,
-                             struct member_list *scratch, struct strbuf *out, unsigned flags,
-                             size_t *hole, struct iacp_trail **trail)
+/* The way back of a message made from IACP, whose hole is at its object's end, where following
+ * it may add x-fipa-conversation_id. */
+static bool draft_from_iacp(struct to_iacp *t, struct strbuf *out, size_t *hole,
+                            struct iacp_trail **trail)
 {
-    if (!made_from_iacp(fipa))
-        return false;
-    member_list_reset(scratch);
-    struct to_iacp t = {.fipa = fipa,
-                        .content = jv_object_get(fipa, "content"),
-                        .kept = content_text,
-                        .out = scratch,
-                        .flags = flags};
-    back_members(&t);
+    back_members(t);
     /* an x-fipa-conversation_id of its own keeps its place, which the stream may fill */
     static const char *const kept_name[] = {"x-fipa-conversation_id"};
     const struct member *found[1];
-    member_list_find_each(scratch, kept_name, 1, found);
+    member_list_find_each(t->out, kept_name, 1, found);
     if (found[0])
         return false;
-    *trail = trail_of_members(scratch, fipa);
-    keep_content_text(&t);
-    member_list_write(scratch, out, flags);
+    *trail = trail_of_members(t->out, t->fipa);
+    keep_content_text(t);
+    member_list_write(t->out, out, t->flags);
     *hole = out->len - 2; /* the object's "}" */
     return true;
 }
 
-const char *convert_fipa_follow(struct converter *c, const struct iacp_trail *t)
+/* FIPA of its own, whose hole is its id's "" where the id is made up along the stream.
+ * Drafted only when its line passes the IACP rules as made, so that nothing is checked or
+ * reported of it in the worker: the rest is converted whole in order. */
+static bool draft_of_its_own(struct to_iacp *t, struct strbuf *out, size_t *hole,
+                             struct iacp_trail **trail)
 {
+    if (!other_line_passes(t->now, t->fipa) || !other_fipa_to_iacp(t, NULL, NULL))
+        return false;
+    static const char *const names[] = {"kind", "id", "from"};
+    const struct member *found[3];
+    member_list_find_each(t->out, names, 3, found);
+    const char *const strings[] = {member_string(t->out, found[1]), member_string(t->out, found[2]),
+                                   NULL, NULL, NULL};
+    *trail = make_trail(member_string(t->out, found[0]), t->timed, t->ts, strings);
+    (*trail)->fresh = t->fresh;
+    keep_content_text(t);
+    *hole = member_list_write_finding(t->out, out, t->flags, "id");
+    (*trail)->hole_len = CONVERT_HOLE_LEN;
+    return true;
+}
+
+bool convert_fipa_iacp_draft(const struct jv *fipa, const struct json_text *content_text,
+                             time_t now, struct member_list *scratch, struct strbuf *out,
+                             unsigned flags, bool *passes, size_t *hole, struct iacp_trail **trail)
+{
+    bool way_back = made_from_iacp(fipa);
+    /* the way back's x-iacp- members may say anything; a draft of its own passes or is none */
+    *passes = !way_back;
+    member_list_reset(scratch);
+    struct to_iacp t = {.now = now,
+                        .fipa = fipa,
+                        .content = jv_object_get(fipa, "content"),
+                        .kept = content_text,
+                        .out = scratch,
+                        .flags = flags};
+    return way_back ? draft_from_iacp(&t, out, hole, trail)
+                    : draft_of_its_own(&t, out, hole, trail);
+}
+
+bool convert_draft_may_not_hold(const struct iacp_trail *t)
+{
+    return t->kind == IACP_FIPA;
+}
+
+/* Follows FIPA of its own as other_fipa_to_iacp does: its id noted, or made up into fill. */
+static enum followed_draft follow_its_own(struct converter *c, const struct iacp_trail *t,
+                                          unsigned flags, struct strbuf *fill)
+{
+    /* what its conversion would do otherwise, it has to do itself: no draft holds (the ids read
+     * no clock, so this is what other_fipa_to_iacp would find after reading it) */
+    if (t->fresh ? c->cfg.seed_from_input : idgen_seen(c->ids, t->from, t->id))
+        return FOLLOWED_AGAIN;
+    read_clock(c, t->from, t->timed, t->ts);
+    if (!t->fresh) {
+        idgen_note(c->ids, t->from, t->id, c->now);
+        return FOLLOWED_WHOLE;
+    }
+    /* idgen_fresh notes the id it gives: other_fipa_to_iacp's note of it again changes nothing */
+    const char *id = idgen_fresh(c->ids, t->from, c->now);
+    struct jsonout w;
+    jsonout_init(&w, fill, flags);
+    jsonout_string(&w, id, strlen(id));
+    return FOLLOWED_FILL;
+}
+
+enum followed_draft convert_fipa_follow(struct converter *c, const struct iacp_trail *t,
+                                        unsigned flags, struct strbuf *fill)
+{
+    if (t->kind == IACP_FIPA)
+        return follow_its_own(c, t, flags, fill);
     read_clock(c, t->from, t->timed, t->ts);
     struct envelope e = {t->kind, t->id, t->from, t->to, t->ref};
     const char *found = follow(c, &e).conversation;
-    const char *kept = NULL;
-    if (t->conversation && !(found && strcmp(t->conversation, found) == 0)) {
-        if (t->id)
-            correct_conversation(c, t->from, t->id, t->conversation);
-        kept = t->conversation;
-    }
+    bool keeps = t->conversation && !(found && strcmp(t->conversation, found) == 0);
+    if (keeps && t->id)
+        correct_conversation(c, t->from, t->id, t->conversation);
     if (t->id)
         idgen_note(c->ids, t->from, t->id, c->now);
-    return kept;
-}
-
-void convert_conversation_member(struct strbuf *out, bool first, const char *conversation,
-                                 unsigned flags)
-{
-    if (!first)
-        sb_addc(out, ',');
+    if (!keeps)
+        return FOLLOWED_WHOLE;
+    if (!t->first)
+        sb_addc(fill, ',');
     struct jsonout w;
-    jsonout_init(&w, out, flags);
+    jsonout_init(&w, fill, flags);
     jsonout_key_literal(&w, "x-fipa-conversation_id", strlen("x-fipa-conversation_id"));
-    jsonout_string(&w, conversation, strlen(conversation));
+    jsonout_string(&w, t->conversation, strlen(t->conversation));
+    return FOLLOWED_FILL;
 }
 
 /* --- fipa.<act> IACP -> FIPA: the way back of convert_fipa_iacp_line --- */

@@ -104,6 +104,9 @@ struct iacp_trail {
     double ts;                        /* in seconds */
     const char *id, *from, *to, *ref; /* NULL when absent or no string */
     const char *conversation;         /* x-fipa-conversation_id, or NULL */
+    bool fresh;      /* FIPA of its own (kind IACP_FIPA) whose id is made up along the stream */
+    bool first;      /* the hole of FIPA made from IACP follows its object's "{" */
+    size_t hole_len; /* the draft's bytes at its hole that what fills it replaces */
     char strings[];
 };
 
@@ -116,28 +119,40 @@ const char *convert_iacp_follow(struct converter *c, const struct iacp_trail *t)
 
 struct member_list;
 
-/* Whether a FIPA message was made from IACP (its way back): the messages that
- * convert_fipa_iacp_draft drafts, unless one names x-fipa-conversation_id itself. */
+/* Whether a FIPA message was made from IACP (its way back). */
 bool convert_fipa_from_iacp(const struct jv *fipa);
 
-/* FIPA made from IACP to IACP as far as the message alone says, for a worker thread under
- * --jobs: the line convert_fipa_iacp_line writes but for the x-fipa-conversation_id that only
- * following the stream can add, at *hole (its object's "}"), and in *trail (free() it) what
- * following reads. False, with nothing written, for any other message, which
- * convert_fipa_iacp_line converts whole in order. */
+/* FIPA to IACP as far as the message alone says, for a worker thread under --jobs: the line
+ * convert_fipa_iacp_line writes but for what only following the stream can add at *hole, and in
+ * *trail (free() it) what following reads. Of FIPA made from IACP, that is the
+ * x-fipa-conversation_id at its object's "}"; of FIPA of its own, the "" of an id made up
+ * (a message without reply_with, or with one of no string), and the draft takes a reply_with for
+ * one its sender did not use before (convert_fipa_follow checks it). now: the time of
+ * conversion. *passes: the line passes the IACP rules as it is made (as convert_fipa_iacp_line
+ * says). False, with nothing written or reported, for a message convert_fipa_iacp_line is to
+ * convert whole in order: FIPA made from IACP that names x-fipa-conversation_id itself, FIPA of
+ * its own whose line would not pass the IACP rules as it is made. */
 bool convert_fipa_iacp_draft(const struct jv *fipa, const struct json_text *content_text,
-                             struct member_list *scratch, struct strbuf *out, unsigned flags,
-                             size_t *hole, struct iacp_trail **trail);
+                             time_t now, struct member_list *scratch, struct strbuf *out,
+                             unsigned flags, bool *passes, size_t *hole, struct iacp_trail **trail);
+
+/* Whether following such a draft may find that it does not hold (FOLLOWED_AGAIN): its message
+ * is to be kept until then. */
+bool convert_draft_may_not_hold(const struct iacp_trail *t);
+
+enum followed_draft {
+    FOLLOWED_WHOLE, /* the draft is the line as it stands */
+    FOLLOWED_FILL,  /* the line is the draft with fill at its hole */
+    FOLLOWED_AGAIN, /* the draft does not hold (its reply_with was used before, or its made-up id
+                       is the first, which the ids' seed is taken from): nothing was followed, and
+                       convert_fipa_iacp_line is to convert the message whole */
+};
 
 /* In input order, for such a draft: follows its message along the stream as
- * convert_fipa_iacp_line does, and returns the conversation_id to keep in its
- * x-fipa-conversation_id, or NULL (valid until the next call). */
-const char *convert_fipa_follow(struct converter *c, const struct iacp_trail *t);
-
-/* Appends to out the x-fipa-conversation_id member that goes at such a draft's hole (after a
- * comma unless it is the object's first), written with flags. */
-void convert_conversation_member(struct strbuf *out, bool first, const char *conversation,
-                                 unsigned flags);
+ * convert_fipa_iacp_line does, appending to fill what goes at its hole in place of its trail's
+ * hole_len bytes (written with flags). */
+enum followed_draft convert_fipa_follow(struct converter *c, const struct iacp_trail *t,
+                                        unsigned flags, struct strbuf *fill);
 
 /* The bytes of a DRAFT_HOLE's "": what the conversation_id replaces. */
 enum { CONVERT_HOLE_LEN = 2 };

@@ -1,5 +1,6 @@
 #include "proto/memberlist.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -372,11 +373,16 @@ static void write_key(struct jsonout *w, const struct member *m)
         free(key);
 }
 
-void member_list_write_members(const struct member_list *l, struct jsonout *w)
+/* Writes the members; *found_at is where the value of the member found (an index, or SIZE_MAX)
+ * starts. */
+static void write_members(const struct member_list *l, struct jsonout *w, size_t found,
+                          size_t *found_at)
 {
     for (size_t i = 0; i < l->n; i++) {
         const struct member *m = &l->members[i];
         write_key(w, m);
+        if (i == found)
+            *found_at = w->sb->len;
         switch (m->kind) {
         case MEMBER_VIEW:
             jv_write_json(w, m->view);
@@ -400,12 +406,32 @@ void member_list_write_members(const struct member_list *l, struct jsonout *w)
     }
 }
 
-void member_list_write(const struct member_list *l, struct strbuf *out, unsigned flags)
+void member_list_write_members(const struct member_list *l, struct jsonout *w)
+{
+    write_members(l, w, SIZE_MAX, NULL);
+}
+
+static void write_line(const struct member_list *l, struct strbuf *out, unsigned flags,
+                       size_t found, size_t *found_at)
 {
     struct jsonout w;
     jsonout_init(&w, out, flags);
     jsonout_begin_object(&w);
-    member_list_write_members(l, &w);
+    write_members(l, &w, found, found_at);
     jsonout_end_object(&w);
     sb_addc(out, '\n');
+}
+
+void member_list_write(const struct member_list *l, struct strbuf *out, unsigned flags)
+{
+    write_line(l, out, flags, SIZE_MAX, NULL);
+}
+
+size_t member_list_write_finding(const struct member_list *l, struct strbuf *out, unsigned flags,
+                                 const char *name)
+{
+    const struct member *m = member_list_get(l, "", name);
+    size_t found_at = SIZE_MAX;
+    write_line(l, out, flags, m ? (size_t)(m - l->members) : SIZE_MAX, &found_at);
+    return found_at;
 }

@@ -88,6 +88,10 @@ bool member_number(const struct member *m, double *v);
 
 /* Appends the object to out as one line (its newline too), written with jsonout's flags. */
 void member_list_write(const struct member_list *l, struct strbuf *out, unsigned flags);
+/* The same, and returns where in out the value of the member name (no prefix) starts, or
+ * SIZE_MAX when there is none: for a placeholder that the caller fills in later. */
+size_t member_list_write_finding(const struct member_list *l, struct strbuf *out, unsigned flags,
+                                 const char *name);
 /* Writes the members with w, into an object w has begun. */
 void member_list_write_members(const struct member_list *l, struct jsonout *w);
 

@@ -183,7 +183,7 @@ static void settle(struct message *m, const struct record *rec, enum protocol_ch
     m->at = (struct diag_where){.id = m->id};
     m->passed = true;
     m->output = (struct strbuf)STRBUF_INIT;
-    m->drafted = false;
+    m->drafted = m->draft_keeps_view = false;
     m->hole = MESSAGE_NO_HOLE;
     m->notes = NULL;
     m->digest = NULL;
@@ -330,12 +330,13 @@ void message_rebind_view(struct message *m, const struct jv *view)
     m->id = m->at.id = m->id_place ? jv_string_value(&view[m->id_place]) : NULL;
 }
 
-void message_drafted(struct message *m, void *notes, const char *id)
+void message_drafted(struct message *m, void *notes, const char *id, bool keep_view)
 {
     m->drafted = true;
+    m->draft_keeps_view = keep_view;
     m->notes = notes;
     m->id = m->at.id = id;
-    if (!m->own) { /* else the view is made of the tree */
+    if (!m->own && !keep_view) { /* else the view is made of the tree, or may be again */
         json_decref(m->tree);
         m->tree = NULL;
     }

@@ -65,6 +65,7 @@ struct message {
     /* prepare did the work that reads the message (message_drafted): `message` reads only what
      * prepare left it, in output and notes */
     bool drafted;
+    bool draft_keeps_view; /* its view is kept for `message` all the same (message_drafted) */
     size_t hole; /* where in output `message` writes what needs the stream; MESSAGE_NO_HOLE */
     void *notes; /* what else prepare left for `message`: one allocation, freed with m */
     /* what the stream checks read of m first, made beforehand in a worker thread of --jobs
@@ -121,8 +122,9 @@ void message_rebind(struct message *m, struct jscan *js);
 /* For prepare, when it has done all the work that reads the message: what `message` needs is in
  * output and in notes (one allocation, freed with m, or NULL), id (or NULL) holds the message's
  * id for its diagnostics and lives as long as m. The tree is freed at once, by the thread that
- * made it (memory that malloc hands out next), and --jobs does not make the view again. */
-void message_drafted(struct message *m, void *notes, const char *id);
+ * made it (memory that malloc hands out next), and --jobs does not make the view again; unless
+ * keep_view: `message` may find that the draft does not hold, and read the message after all. */
+void message_drafted(struct message *m, void *notes, const char *id, bool keep_view);
 /* Instead of message_rebind, for a message whose view was kept in a jv_store: view is the copy. */
 void message_rebind_view(struct message *m, const struct jv *view);
 /* Instead of message_rebind for a drafted message: its view is not read again. */

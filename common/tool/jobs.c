@@ -164,7 +164,7 @@ static void work_on(const struct filter *f, struct batch *b, struct diag_sink *s
             s->m.passed = f->ops->prepare(f->ops->ctx, &s->m, scans->scratch, sink);
         if (!f->ops->message) /* prepare did all there is to do with the message */
             free_message(s);
-        else if (scanned && !s->m.drafted) {
+        else if (scanned && (!s->m.drafted || s->m.draft_keeps_view)) {
             s->view_at = jv_store_add(&b->views, scans->input);
             s->stored = true;
         }
@@ -363,10 +363,10 @@ static void finish_slot(struct filter *f, const struct batch *b, struct slot *s)
         /* its thread's scanner has read on since */
         if (s->elsewhere)
             ; /* freed by its worker */
-        else if (s->parsed && f->ops->message && s->m.drafted)
-            message_unbind(&s->m);
         else if (s->stored)
             message_rebind_view(&s->m, jv_store_view(&b->views, s->view_at));
+        else if (s->parsed && f->ops->message && s->m.drafted && !s->m.draft_keeps_view)
+            message_unbind(&s->m);
         else if (s->parsed && f->ops->message)
             message_rebind(&s->m, f->scan);
         if (s->parsed && s->elsewhere)
