@@ -244,23 +244,43 @@ static void sender_hold(struct idgen *g, struct sender *s)
     s->idle = false;
 }
 
-bool idgen_note(struct idgen *g, const char *sender, const char *id, double when)
+/* A sender's id looked up: its key (in g's buffers, valid until the next lookup), its hash, and
+ * its entry when it is remembered (perhaps expired). */
+struct lookup {
+    const char *key;
+    size_t len, hash;
+    struct used_id *u;
+};
+
+static void look_up(struct idgen *g, const char *sender, const char *id, struct lookup *l)
+{
+    l->key = id_key(g, sender, id, &l->len);
+    l->hash = hashtab_hash_len(l->key, l->len);
+    l->u = HASH_ITEM(hashtab_find_hashed(&g->ids, l->key, l->hash), struct used_id, node);
+}
+
+static bool looked_up_seen(const struct idgen *g, const struct lookup *l)
+{
+    return l->u && !expired(g, l->u->seen);
+}
+
+/* Notes the id looked up as used at when by s, which is sender's entry or NULL (found here when
+ * the id is new); returns whether it was seen. */
+static bool note_looked_up(struct idgen *g, const struct lookup *l, struct sender *s,
+                           const char *sender, double when)
 {
     advance(g, when);
     double seen = isfinite(when) ? when : g->latest;
-    size_t len;
-    const char *key = id_key(g, sender, id, &len);
-    size_t hash = hashtab_hash_len(key, len);
-    struct used_id *u = HASH_ITEM(hashtab_find_hashed(&g->ids, key, hash), struct used_id, node);
-    bool again = u && !expired(g, u->seen);
+    bool again = looked_up_seen(g, l);
+    struct used_id *u = l->u;
     if (u) {
         list_remove(&g->by_use, &u->link);
     } else {
-        u = xcalloc(1, sizeof *u + len + 1);
-        memcpy(u->key, key, len + 1);
-        u->sender = sender_get(g, sender);
+        u = xcalloc(1, sizeof *u + l->len + 1);
+        memcpy(u->key, l->key, l->len + 1);
+        u->sender = s ? s : sender_get(g, sender);
         sender_hold(g, u->sender);
-        hashtab_add_hashed(&g->ids, &u->node, hash);
+        hashtab_add_hashed(&g->ids, &u->node, l->hash);
     }
     u->seen = seen;
     list_append(&g->by_use, &u->link);
@@ -268,13 +288,18 @@ bool idgen_note(struct idgen *g, const char *sender, const char *id, double when
     return again;
 }
 
+bool idgen_note(struct idgen *g, const char *sender, const char *id, double when)
+{
+    struct lookup l;
+    look_up(g, sender, id, &l);
+    return note_looked_up(g, &l, NULL, sender, when);
+}
+
 bool idgen_seen(struct idgen *g, const char *sender, const char *id)
 {
-    size_t len;
-    const char *key = id_key(g, sender, id, &len);
-    const struct used_id *u = HASH_ITEM(
-        hashtab_find_hashed(&g->ids, key, hashtab_hash_len(key, len)), struct used_id, node);
-    return u && !expired(g, u->seen);
+    struct lookup l;
+    look_up(g, sender, id, &l);
+    return looked_up_seen(g, &l);
 }
 
 /* v in lowercase hex, at least width digits (zero-padded): by hand, as vsnprintf would cost more
@@ -316,10 +341,12 @@ const char *idgen_fresh_form(struct idgen *g, const char *sender, enum idgen_for
 {
     advance(g, when);
     struct sender *s = sender_get(g, sender);
-    do
+    struct lookup l;
+    do {
         format_id(&g->fresh, s, form, prefix ? prefix : "", s->next[form]++);
-    while (idgen_seen(g, sender, g->fresh.buf));
-    idgen_note(g, sender, g->fresh.buf, when);
+        look_up(g, sender, g->fresh.buf, &l);
+    } while (looked_up_seen(g, &l));
+    note_looked_up(g, &l, s, sender, when);
     return g->fresh.buf;
 }
 
