@@ -164,6 +164,20 @@ sha256_base64() {
     jq -e '[.details[].messages[] | select(.line == 27) | .findings[].code] | index("iacp-duplicate-execution")' "$BATS_TEST_TMPDIR/data.json"
 }
 
+# The report finds a kept message by its file and line (a finding about an earlier message, a
+# related line): the same capture read as two files keeps the same messages with the same
+# findings, each in its own file, the second's lines counted from its start.
+@test "acp-trace --format=html: a capture cut in two files keeps its messages and their findings" {
+    local d=$BATS_FILE_TMPDIR t=$BATS_TEST_TMPDIR
+    head -40 "$d/mix.jsonl" >"$t/a.jsonl"
+    tail -n +41 "$d/mix.jsonl" >"$t/b.jsonl"
+    (cd "$t" && acp-trace --format=html a.jsonl b.jsonl >two.html 2>/dev/null) || true
+    data_of "$t/two.html" | jq -e '[.details[].messages[].findings[]] | length >= 15'
+    diff <(data_of "$d/mix.html" | jq -c '[.details[].messages[] | [.line, [.findings[].code]]] | sort') \
+        <(data_of "$t/two.html" | jq -c '.strings as $s | [.details[].messages[] |
+            [(if $s[.file] == "b.jsonl" then .line + 40 else .line end), [.findings[].code]]] | sort')
+}
+
 @test "acp-trace --format=html --max-arrows=N: the messages of N arrows, conversations with findings first, and what it left out" {
     local d=$BATS_FILE_TMPDIR data=$BATS_TEST_TMPDIR/data.json
     acp-trace --format=html --max-arrows=12 "$d/mix.jsonl" 2>/dev/null | data_of /dev/stdin >"$data"
@@ -539,4 +553,11 @@ informs() {
 @test "reals are written in the digits printf and strtod find, and read as strtod reads them" {
     run -0 "$ACP_BUILD/tests/real-digits" 20000
     assert_output --regexp '^checked [0-9]+, failed 0, by printf [0-9]+ of 20000 times, read [0-9]+ of [0-9]+$'
+}
+
+# The map of the places of kept messages (base/placemap.h) against a plain array, over puts,
+# gets and removes that collide, wrap around its end and close up after removals.
+@test "the places of kept messages: a map that finds each as a plain array does" {
+    run -0 "$ACP_BUILD/tests/placemap" 200000
+    assert_output --regexp '^checked [0-9]+, differ 0$'
 }

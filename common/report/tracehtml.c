@@ -8,6 +8,7 @@
 
 #include "base/jsonout.h"
 #include "base/list.h"
+#include "base/placemap.h"
 #include "base/sha256.h"
 #include "base/strmap.h"
 #include "base/timeutil.h"
@@ -99,7 +100,13 @@ struct trace_html {
     struct strmap *dropped;
     char **dropped_ring;
     size_t dropped_head, ndropped;
-    struct strmap *lines; /* "LINE:FILE" of a kept message -> its struct kept */
+    /* where each kept message was read (its file's number, its line) -> its struct kept */
+    struct place_map lines;
+    /* the files' numbers, from 1: name -> number; and the latest file numbered, asked first (the
+     * files are read one after the other) */
+    struct strmap *file_numbers;
+    struct strbuf latest_file;
+    uint32_t latest_number;
     struct list plain, flagged;
     size_t arrows, bytes; /* kept, in all */
     size_t strings_bytes;
@@ -146,7 +153,7 @@ struct trace_html *trace_html_new(unsigned long max_arrows, char *const *hidden,
     h->no_times = no_times;
     h->open = strmap_new();
     h->dropped = strmap_new();
-    h->lines = strmap_new();
+    h->file_numbers = strmap_new();
     h->string_index = strmap_new();
     h->diagnostic_index = strmap_new();
     h->diagnostic_files = strmap_new();
@@ -190,7 +197,9 @@ void trace_html_free(struct trace_html *h)
     for (size_t i = 0; h->dropped_ring && i < DROPPED_MAX; i++)
         free(h->dropped_ring[i]);
     free(h->dropped_ring);
-    strmap_free(h->lines, NULL);
+    place_map_free(&h->lines);
+    strmap_free(h->file_numbers, NULL);
+    sb_free(&h->latest_file);
     strmap_free(h->string_index, NULL);
     strmap_free(h->diagnostic_index, NULL);
     strmap_free(h->diagnostic_files, free);
@@ -354,11 +363,26 @@ static bool hidden(const struct trace_html *h, const char *kind)
     return strv_has(h->hidden, h->nhidden, kind);
 }
 
-static const char *line_key(struct trace_html *h, const char *file, unsigned long line)
+/* The number of a file for the lines map, or 0 for one with none yet: a new one gets one when
+ * add. Told by name, not by pointer: a finding's file told again from a worker's log (--jobs) is
+ * in memory the next batch reuses. No file is "" (a message read from no file). */
+static uint32_t file_number(struct trace_html *h, const char *file, bool add)
 {
-    sb_reset(&h->key);
-    sb_addf(&h->key, "%lu:%s", line, file ? file : "");
-    return h->key.buf;
+    if (!file)
+        file = "";
+    if (h->latest_number && strcmp(h->latest_file.buf, file) == 0)
+        return h->latest_number;
+    uint32_t number = (uint32_t)(uintptr_t)strmap_get(h->file_numbers, file);
+    if (!number && !add)
+        return 0;
+    if (!number) {
+        number = (uint32_t)strmap_size(h->file_numbers) + 1;
+        strmap_put(h->file_numbers, file, (void *)(uintptr_t)number);
+    }
+    sb_reset(&h->latest_file);
+    sb_adds(&h->latest_file, file);
+    h->latest_number = number;
+    return number;
 }
 
 static struct list *list_of(struct trace_html *h, const struct kept *k)
@@ -415,7 +439,7 @@ static void drop(struct trace_html *h, struct kept *k)
 {
     list_remove(list_of(h, k), &k->link);
     for (size_t i = 0; i < k->n; i++)
-        strmap_remove(h->lines, line_key(h, k->messages[i].file, k->messages[i].line));
+        place_map_remove(&h->lines, file_number(h, k->messages[i].file, true), k->messages[i].line);
     h->arrows -= k->arrows;
     h->bytes -= k->bytes;
     if (k->row < 0) {
@@ -527,7 +551,8 @@ static bool at_now(const struct trace_html *h, const char *file, unsigned long l
 static struct kept *route(struct trace_html *h, const struct diag_finding *f, const char *file,
                           unsigned long line, bool about, const struct kept *placed)
 {
-    struct kept *k = strmap_get(h->lines, line_key(h, file, line));
+    uint32_t number = file_number(h, file, false);
+    struct kept *k = number ? place_map_get(&h->lines, number, line) : NULL;
     if (!k || k == placed)
         return k;
     if (h->now)
@@ -673,7 +698,7 @@ static void keep_message(struct trace_html *h, struct kept *k, const struct mess
                                 .text = xstrndup(m->rec->text, m->rec->len),
                                 .len = m->rec->len};
     findings_move(&km->findings, &h->current);
-    strmap_put(h->lines, line_key(h, km->file, km->line), k);
+    place_map_put(&h->lines, file_number(h, km->file, true), km->line, k);
     charge(h, k, arrows ? arrows : 1, cost_of(km));
     if (km->findings)
         flag(h, k);
