@@ -1302,3 +1302,24 @@ live_due() {
         assert_equal "${#lines[@]}" 2
     done
 }
+
+# Conversations still open at the end are reported in the order they opened, not the order they
+# were last active in (the list they are kept in, sorted where it lies: list_sort).
+@test "conversations open at the end are reported in the order they opened" {
+    f=$({
+        m q-0001 queen forager-01 task.assign 100 "" '{"node":"a"}'
+        m q-0002 queen forager-02 task.assign 101 "" '{"node":"b"}'
+        m q-0003 queen forager-03 task.assign 102 "" '{"node":"c"}'
+        m m-000001 forager-02 queen task.accept 103 q-0002
+        m m-000002 forager-01 queen task.accept 104 q-0001
+    } | capture)
+    run findings "$f"
+    assert_output "$(printf '%s\n' '1 warning iacp-open-at-end -' '2 warning iacp-open-at-end -' \
+        '3 warning iacp-open-at-end -')"
+}
+
+# list_sort against a stable sort: lists of every length to 70 and some of 5,000, ties many.
+@test "the sort of the stream checks' lists is stable and keeps every element, linked both ways" {
+    run -0 "$ACP_BUILD/tests/listsort" 20
+    assert_output --regexp '^checked [0-9]+, differ 0$'
+}

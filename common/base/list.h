@@ -4,6 +4,7 @@
 #ifndef ACP_LIST_H
 #define ACP_LIST_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 struct list_link {
@@ -44,5 +45,11 @@ static inline void list_remove(struct list *l, struct list_link *n)
     n->prev = n->next = NULL;
     l->size--;
 }
+
+/* Sorts the list, stably, by before (whether a goes before b), with no memory of its own: a
+ * merge of runs that doubles their length each pass, as the elements may be many and the memory
+ * of an array of them is what a bound on memory counts. */
+void list_sort(struct list *l,
+               bool (*before)(const struct list_link *a, const struct list_link *b));
 
 #endif

@@ -11,6 +11,7 @@
 #include "engine/stream.h"
 
 #include <math.h>
+#include <stdalign.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -66,7 +67,11 @@ struct agent {
     unsigned long outstanding; /* task.assign it holds */
     unsigned long refs;        /* open conversations that name it */
     struct orders *orders;     /* NULL when none is in force */
-    struct clock_sender clock;
+    /* What the stream clock knows of it as a sender (sender_clock): NULL while it was only ever
+     * sent to, as the foragers of an assign nobody answers are; else after its name, when it
+     * was first heard as a sender, or apart */
+    struct clock_sender *clock;
+    bool clock_apart;
     bool heartbeats;       /* its heartbeats were seen: only then can it fall silent */
     bool silence_reported; /* once per silence */
     char name[];           /* as it is remembered (keyform.h: name_form) */
@@ -83,6 +88,15 @@ struct done_by {
     char *forager; /* the agent it went to */
     const char *file;
     unsigned long line;
+};
+
+/* What few conversations have, kept apart so that every open one does not pay for it: another
+ * run of its node that had its final result, and the assign that reissued it to another
+ * forager. */
+struct conv_rare {
+    struct done_by done; /* done.id NULL when none */
+    const char *reissue_file;
+    unsigned long reissue_line; /* 0 when it was not reissued */
 };
 
 /* What only a conversation's summary needs: kept apart, so that the stream checks alone do not
@@ -130,24 +144,22 @@ struct conv {
     struct due_entry due;         /* an assign's, in the due queue while something falls due */
     struct agent *initiator;      /* the agent that opened it */
     struct agent *forager;        /* a task's assignee; NULL for a tool query */
-    struct done_by *done;         /* another run of its node finished; NULL when none */
+    struct conv_rare *rare;       /* NULL when it has none of that */
     struct story *story;          /* for its summary; NULL without a callback */
     const char *file;             /* the opening message */
     unsigned long line;
     unsigned long last_line;
     unsigned long messages;
-    unsigned long fed;        /* messages followed before the opening one: opening order */
-    const char *reissue_file; /* the assign that reissued this one to another forager, if any */
-    unsigned long reissue_line;
+    unsigned long fed;       /* messages followed before the opening one: opening order */
     const char *accept_file; /* its task.accept, if any */
     unsigned long accept_line;
     double sent_ts; /* the opening message's ts, by its sender's clock */
     double last_at;
-    double active;   /* stream time of its last message */
-    double deadline; /* body.deadline, by the queen's clock; NAN when none */
-    double opened;   /* an assign's message time, for --assign-timeout */
-    enum conv_kind kind;
+    double active;                /* stream time of its last message */
+    double deadline;              /* body.deadline, by the queen's clock; NAN when none */
+    double opened;                /* an assign's message time, for --assign-timeout */
     uint32_t key_hash, node_hash; /* kept: each is looked up or removed by again */
+    unsigned char kind;           /* enum conv_kind */
     bool cancelled;
     bool has_node;            /* an assign with a body.node */
     bool chained;             /* in the nodes map */
@@ -344,6 +356,25 @@ static const char *conv_node(const struct conv *c)
 }
 
 /* The keys of the maps. */
+/* Another run of c's node that had its final result, or NULL. */
+static const struct done_by *done_of(const struct conv *c)
+{
+    return c->rare && c->rare->done.id ? &c->rare->done : NULL;
+}
+
+static struct conv_rare *rare_of(struct conv *c)
+{
+    if (!c->rare)
+        c->rare = xcalloc(1, sizeof *c->rare);
+    return c->rare;
+}
+
+/* The line of the assign that reissued c to another forager, or 0. */
+static unsigned long reissued_at(const struct conv *c)
+{
+    return c->rare ? c->rare->reissue_line : 0;
+}
+
 static const char *agent_key(const struct hash_node *n)
 {
     return HASH_ITEM(n, struct agent, node)->name;
@@ -469,27 +500,65 @@ static unsigned long configured_slots(const struct iacp_stream *s, const char *n
     return slots;
 }
 
+static void free_agent_record(struct agent *a)
+{
+    if (a->clock_apart)
+        free(a->clock);
+    free(a->orders);
+    free(a);
+}
+
+/* The clock of an agent that sends: made now when it was only ever sent to. */
+static struct clock_sender *sender_clock(struct iacp_stream *s, struct agent *a)
+{
+    if (!a->clock) {
+        a->clock = xmalloc(sizeof *a->clock);
+        a->clock_apart = true;
+        clock_sender_init(&s->clock, a->clock);
+    }
+    return a->clock;
+}
+
+/* An agent's clock offset (streamclock.h): none for one that never sent. */
+static double offset_of(const struct agent *a)
+{
+    return a->clock ? a->clock->offset : 0;
+}
+
+/* Its messages in a row off the stream clock by more than --clock-skew, one way. */
+static unsigned streak_of(const struct agent *a)
+{
+    return a->clock ? a->clock->streak : 0;
+}
+
 static void drop_agent(struct iacp_stream *s, struct agent *a)
 {
     if (a->heap_at != NOT_IN_HEAP)
         heap_remove(s, a);
     list_remove(&s->idle, &a->idle_link);
     hashtab_remove(&s->agents, &a->node);
-    free(a->orders);
-    free(a);
+    free_agent_record(a);
 }
 
 /* The agent of a name whose hash is hash. */
-static struct agent *agent_get(struct iacp_stream *s, const char *name, size_t hash)
+/* An agent of a name whose hash is hash, made when new: with room for its clock after its name
+ * when it sends. */
+static struct agent *agent_get(struct iacp_stream *s, const char *name, size_t hash, bool sends)
 {
     struct agent *a = find_agent(s, name, hash);
     if (!a) {
         size_t len = strlen(name);
-        a = xcalloc(1, offsetof(struct agent, name) + len + 1);
+        size_t name_end = offsetof(struct agent, name) + len + 1;
+        size_t clock_at =
+            (name_end + alignof(struct clock_sender) - 1) & ~(alignof(struct clock_sender) - 1);
+        a = xcalloc(1, sends ? clock_at + sizeof *a->clock : name_end);
         memcpy(a->name, name, len + 1);
         a->heap_at = NOT_IN_HEAP;
         a->heard = NAN;
-        clock_sender_init(&s->clock, &a->clock);
+        if (sends) {
+            a->clock = (struct clock_sender *)(void *)((char *)a + clock_at);
+            clock_sender_init(&s->clock, a->clock);
+        }
         hashtab_add_hashed(&s->agents, &a->node, hash);
     } else if (a->refs == 0) {
         list_remove(&s->idle, &a->idle_link);
@@ -504,7 +573,7 @@ static struct agent *agent_get(struct iacp_stream *s, const char *name, size_t h
 static struct agent *to_agent(struct iacp_stream *s, const struct fields *f)
 {
     /* 0: not made in the digest (a hash that is 0 is made again, the same) */
-    return agent_get(s, f->to, f->to_hash ? f->to_hash : hashtab_hash(f->to));
+    return agent_get(s, f->to, f->to_hash ? f->to_hash : hashtab_hash(f->to), false);
 }
 
 /* An open conversation names the agent: it must not be forgotten meanwhile. */
@@ -792,8 +861,8 @@ static void report_done(struct iacp_stream *s, const struct conv *c, const char 
     if (c->ran_twice)
         twice = (struct duplicate_execution){
             .node = shown(s, 2, conv_node(c)),
-            .assigns = {c->done->id, conv_id(c)},
-            .foragers = {shown(s, 3, c->done->forager), to},
+            .assigns = {done_of(c)->id, conv_id(c)},
+            .foragers = {shown(s, 3, done_of(c)->forager), to},
         };
     const struct conversation_summary summary = {
         .proto = PROTO_IACP,
@@ -810,7 +879,7 @@ static void report_done(struct iacp_stream *s, const struct conv *c, const char 
         .first_line = c->line,
         .last_file = c->story->last_file,
         .last_line = c->last_line,
-        .started = c->sent_ts - c->initiator->clock.offset,
+        .started = c->sent_ts - offset_of(c->initiator),
         .ended = c->last_at,
         .latency = {latency_to(c, to, "accept", "task.accept", c->story->accept_ts),
                     latency_to(c, to, "result", c->kind == CONV_TASK ? "task.result" : "tool.reply",
@@ -834,11 +903,11 @@ static void leave_chain(struct iacp_stream *s, struct conv *c)
 
 static void free_conv(struct iacp_stream *s, struct conv *c)
 {
-    if (c->done) {
-        free(c->done->id);
-        free(c->done->forager);
+    if (c->rare) {
+        free(c->rare->done.id);
+        free(c->rare->done.forager);
     }
-    free(c->done);
+    free(c->rare);
     if (c->story) {
         findings_free(c->story->findings);
         free(c->story->accept.id);
@@ -1038,7 +1107,7 @@ static void cap_agents(struct iacp_stream *s)
  * offset learned for it. NAN when it has none. */
 static double deadline_due(const struct conv *c)
 {
-    return c->deadline - c->initiator->clock.offset;
+    return c->deadline - offset_of(c->initiator);
 }
 
 /* The message time past which the queen should have reissued an assign that has had no final
@@ -1046,7 +1115,7 @@ static double deadline_due(const struct conv *c)
  * can be seen reissued; one reissued or cancelled is no longer waited for. NAN when none. */
 static double timeout_due(const struct iacp_stream *s, const struct conv *c)
 {
-    if (c->timeout_told || !c->has_node || c->cancelled || c->reissue_line)
+    if (c->timeout_told || !c->has_node || c->cancelled || reissued_at(c))
         return NAN;
     return c->opened + s->cfg->assign_timeout + s->cfg->max_skew;
 }
@@ -1292,18 +1361,17 @@ static void report_reissue(struct iacp_stream *s, const struct message *m, const
     iacp_report_reassign(sink, &w, &r);
     if (prev->forager == c->forager)
         return; /* no reissue: the same forager holds both */
-    prev->reissue_file = m->at.file;
-    prev->reissue_line = m->at.line;
+    rare_of(prev)->reissue_file = m->at.file;
+    prev->rare->reissue_line = m->at.line;
     schedule(s, prev); /* it was reissued: only its deadline is still to come */
 }
 
-static struct done_by *new_done(const char *id, const char *forager, const char *file,
-                                unsigned long line)
+/* c's node had its final result in another run: of id, sent to forager, at line of file. */
+static void set_done(struct conv *c, const char *id, const char *forager, const char *file,
+                     unsigned long line)
 {
-    struct done_by *d = xmalloc(sizeof *d);
-    *d = (struct done_by){
+    rare_of(c)->done = (struct done_by){
         .id = xstrdup(id), .forager = xstrdup(forager), .file = file, .line = line};
-    return d;
 }
 
 /* Joins an assign to the chain of its node, reporting a reissue. */
@@ -1313,9 +1381,9 @@ static void join_chain(struct iacp_stream *s, const struct message *m, struct co
     struct conv *prev = latest_run(s, conv_node(c), c->node_hash);
     if (prev) {
         report_reissue(s, m, c, prev, conv_node(c), sink);
-        if (prev->done)
-            c->done =
-                new_done(prev->done->id, prev->done->forager, prev->done->file, prev->done->line);
+        const struct done_by *done = done_of(prev);
+        if (done)
+            set_done(c, done->id, done->forager, done->file, done->line);
     }
     hashtab_add_hashed(&s->nodes, &c->by_node, c->node_hash);
     c->chained = true;
@@ -1501,7 +1569,7 @@ static void report_skew(struct iacp_stream *s, const struct diag_where *w, doubl
 static double earlier_by(const struct agent *replier, double reply_ts,
                          const struct agent *initiator, double cause_ts)
 {
-    return (cause_ts - initiator->clock.offset) - (reply_ts - replier->clock.offset);
+    return (cause_ts - offset_of(initiator)) - (reply_ts - offset_of(replier));
 }
 
 static void free_held(struct held_skew *h)
@@ -1544,15 +1612,15 @@ static void check_skew(struct iacp_stream *s, const struct message *m, const str
     if (!(early > s->cfg->max_skew))
         return;
     struct diag_where w = related_to(&m->at, c->file, c->line);
-    if (f->sender->clock.streak == 0 && c->initiator->clock.streak == 0) {
+    if (streak_of(f->sender) == 0 && streak_of(c->initiator) == 0) {
         report_skew(s, &w, early, c->kind, sink);
         return;
     }
     struct held_skew *h = xmalloc(sizeof *h);
     *h = (struct held_skew){.replier = f->sender,
                             .initiator = c->initiator,
-                            .replier_off = f->sender->clock.streak > 0,
-                            .initiator_off = c->initiator->clock.streak > 0,
+                            .replier_off = streak_of(f->sender) > 0,
+                            .initiator_off = streak_of(c->initiator) > 0,
                             .at = w,
                             .reply_ts = f->ts,
                             .cause_ts = c->sent_ts,
@@ -1575,15 +1643,16 @@ static void check_twice_done(struct iacp_stream *s, const struct message *m, str
 {
     if (!c->chained)
         return;
-    if (c->done) {
-        struct diag_where w = related_to(&m->at, c->done->file, c->done->line);
+    const struct done_by *done = done_of(c);
+    if (done) {
+        struct diag_where w = related_to(&m->at, done->file, done->line);
         const struct iacp_twice twice = {
             .node = conv_node(c),
             .id = conv_id(c),
             .forager = conv_to(c),
             .line = c->line,
-            .done_id = c->done->id,
-            .done_line = c->done->line,
+            .done_id = done->id,
+            .done_line = done->line,
         };
         iacp_report_twice(sink, &w, &twice);
         c->ran_twice = true;
@@ -1592,8 +1661,8 @@ static void check_twice_done(struct iacp_stream *s, const struct message *m, str
     struct conv *other =
         HASH_ITEM(hashtab_find_hashed(&s->nodes, conv_node(c), c->node_hash), struct conv, by_node);
     for (; other; other = next_run(s, other))
-        if (other != c && !other->done)
-            other->done = new_done(conv_id(c), conv_to(c), c->file, c->line);
+        if (other != c && !done_of(other))
+            set_done(other, conv_id(c), conv_to(c), c->file, c->line);
 }
 
 static const char *final_outcome(const struct conv *c, const struct fields *f)
@@ -1617,8 +1686,8 @@ static void apply_accept(struct iacp_stream *s, const struct message *m, const s
         c->story->accept_ts = f->ts;
     if (spans(s, c))
         note_moment(s, &c->story->accept);
-    if (c->reissue_line) {
-        struct diag_where w = related_to(&m->at, c->reissue_file, c->reissue_line);
+    if (reissued_at(c)) {
+        struct diag_where w = related_to(&m->at, c->rare->reissue_file, c->rare->reissue_line);
         iacp_report_late_accept(sink, &w, f->from, conv_id(c));
     }
     const struct control *drain = c->forager->orders ? &c->forager->orders->drain : NULL;
@@ -1752,17 +1821,18 @@ static void read_clock(struct iacp_stream *s, const struct message *m, struct fi
                        struct diag_sink *sink)
 {
     struct agent *sender = f->sender;
-    unsigned streak = sender->clock.streak;
-    struct clock_reading r = clock_observe(&s->clock, &sender->clock, f->ts);
+    struct clock_sender *clock = sender_clock(s, sender);
+    unsigned streak = clock->streak;
+    struct clock_reading r = clock_observe(&s->clock, clock, f->ts);
     s->now = fmax(clock_now(&s->clock), s->wall); /* --wall-clock may have moved it on */
     f->at = r.at;
     sender->active = s->now;
     /* Its streak of messages off the clock ended, one way or the other. */
-    if (streak > 0 && (r.learned || sender->clock.streak != streak + 1))
+    if (streak > 0 && (r.learned || clock->streak != streak + 1))
         settle_skews(s, sender, sink);
     if (!r.report)
         return;
-    double offset = sender->clock.offset;
+    double offset = clock->offset;
     diag_emit(outside(s, sink), &m->at, "iacp-clock-skew",
               "the clock of '%s' runs %s s %s the others' (--clock-skew is %s s); its messages "
               "are read with that offset from here on",
@@ -1893,7 +1963,7 @@ static const char *iacp_stream_feed(struct stream *stream, const struct message 
     read_fields(s, d, &f);
     /* note_id looks the id up among thousands remembered: a cache miss, unless asked for now */
     hashtab_prefetch(&s->sent, s->own.hash);
-    struct agent *sender = f.sender = agent_get(s, f.from, f.from_hash);
+    struct agent *sender = f.sender = agent_get(s, f.from, f.from_hash, true);
     read_clock(s, m, &f, sink);
     s->msg = m;
     s->msg_at = f.at;
@@ -1985,11 +2055,16 @@ static const char *iacp_stream_failed(struct stream *stream, const struct messag
     return conversation_of(s, owner->u.s, ref->u.s);
 }
 
-static int by_opening(const void *a, const void *b)
+/* The conversation of an active_link that is one (LIST_ITEM's, with no NULL to allow for). */
+static const struct conv *conv_at(const struct list_link *link)
 {
-    const struct conv *x = *(struct conv *const *)a;
-    const struct conv *y = *(struct conv *const *)b;
-    return (x->fed > y->fed) - (x->fed < y->fed);
+    return (const struct conv *)(const void *)((const char *)link -
+                                               offsetof(struct conv, active_link));
+}
+
+static bool opened_before(const struct list_link *a, const struct list_link *b)
+{
+    return conv_at(a)->fed < conv_at(b)->fed;
 }
 
 static void report_open(struct iacp_stream *s, struct conv *c, struct diag_sink *sink)
@@ -2014,22 +2089,17 @@ static void report_open(struct iacp_stream *s, struct conv *c, struct diag_sink 
  * them open at the end. */
 static void close_open(struct iacp_stream *s, struct diag_sink *sink)
 {
-    if (s->active.size == 0)
-        return;
-    struct conv **open = xmalloc(s->active.size * sizeof *open);
-    size_t n = 0;
-    for (struct list_link *l = s->active.head; l; l = l->next)
-        open[n++] = LIST_ITEM(l, struct conv, active_link);
-    qsort(open, n, sizeof *open, by_opening);
-    for (size_t i = 0; i < n; i++) {
+    /* the open ones are the list of them, sorted where it lies: an array of 100,000 of them
+     * was the peak of memory at the end of a stream that leaves them open */
+    list_sort(&s->active, opened_before);
+    for (struct conv *c; (c = least_active(s));) {
         if (sink)
-            report_open(s, open[i], sink);
+            report_open(s, c, sink);
         else
-            report_done(s, open[i], "open", NAN);
-        drop_open(s, open[i]);
-        free_conv(s, open[i]);
+            report_done(s, c, "open", NAN);
+        drop_open(s, c);
+        free_conv(s, c);
     }
-    free(open);
 }
 
 static void iacp_stream_finish(struct stream *stream, struct diag_sink *sink)
@@ -2080,9 +2150,7 @@ static double iacp_stream_next_due(const struct stream *stream)
 
 static void free_agent(struct hash_node *node)
 {
-    struct agent *a = HASH_ITEM(node, struct agent, node);
-    free(a->orders);
-    free(a);
+    free_agent_record(HASH_ITEM(node, struct agent, node));
 }
 
 static void free_sent(struct hash_node *node)
