@@ -95,7 +95,7 @@ TEST_PROGS = $(DRIVERS) $(BUILD)/gen-colony $(BUILD)/gen-fipa $(BUILD)/gen-clean
 	$(BUILD)/gen-mixed $(BUILD)/gen-adversarial $(BUILD)/forager $(BUILD)/peak-rss
 test-programs: $(TEST_PROGS)
 
-$(BUILD)/tests/%: tests/drivers/%.c $(LIB) $(COMMON_HDR) | have-jansson
+$(BUILD)/tests/%: tests/drivers/%.c $(LIB) $(COMMON_HDR) $(wildcard tests/drivers/*.h) | have-jansson
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(LIB) $(LIBS) \
 	  $(if $(filter %/jetstream-lines,$@),-lnats)

@@ -1323,3 +1323,10 @@ live_due() {
     run -0 "$ACP_BUILD/tests/listsort" 20
     assert_output --regexp '^checked [0-9]+, differ 0$'
 }
+
+# What falls due (base/duequeue.h), the open assigns' deadlines and the silence of agents that
+# hold tasks: the first is always one of the earliest, through sets, moves and removals.
+@test "the due queue keeps the earliest first and each entry's time, through moves and removals" {
+    run -0 "$ACP_BUILD/tests/duequeue" 200000
+    assert_output --regexp '^checked [0-9]+, differ 0$'
+}

@@ -259,7 +259,7 @@ void fs_set_due(struct fipa_stream *s, struct conversation *c, double *due, bool
     *due = value;
     *told = false;
     double at = overdue_at(s, value, false);
-    if (!isnan(at) && (!due_queued(&c->due) || at < c->due.due))
+    if (!isnan(at) && (!due_queued(&c->due) || at < due_queue_due(&s->due, &c->due)))
         due_queue_set(&s->due, &c->due, at);
 }
 

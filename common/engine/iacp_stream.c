@@ -36,8 +36,6 @@ enum { SILENT_PERIODS = 3 };
 /* At most this many iacp-skew findings wait for the clock; the oldest is judged beyond it. */
 enum { HELD_SKEWS = 64 };
 
-static const uint32_t NOT_IN_HEAP = UINT32_MAX;
-
 /* A ctl.drain or ctl.halt in force for a forager. */
 struct control {
     bool given;
@@ -56,8 +54,9 @@ struct orders {
 struct agent {
     struct hash_node node;      /* in the agents map, by name */
     struct list_link idle_link; /* in the idle list while it holds nothing (refs == 0) */
-    uint32_t heap_at;           /* index in the silence heap, or NOT_IN_HEAP */
+    struct due_entry silence;   /* in the silence queue while it holds tasks, by when heard */
     uint32_t advertised;        /* body.slots of its latest hb; 0 when none */
+    uint32_t name_hash;         /* in the agents map: removed without reading its name */
     double heard;               /* stream time of its last message; NAN before it spoke */
     double active;              /* stream time it last took part in anything */
     const char *file;           /* its last message */
@@ -231,9 +230,8 @@ struct iacp_stream {
      * time before their summary, so that a late reply still lands in it; the oldest first. */
     struct list lingering;
     struct hashtab lingering_map;
-    struct agent **heap;  /* agents holding tasks, the longest silent first */
-    struct due_queue due; /* of struct conv: open assigns, by when their deadline or timeout is */
-    size_t heap_len, heap_cap;
+    struct due_queue silent; /* of struct agent: those holding tasks, the longest silent first */
+    struct due_queue due;   /* of struct conv: open assigns, by when their deadline or timeout is */
     double now;             /* stream time (the clock's); NAN before the first message */
     double wall;            /* --wall-clock: how far idle input moved it; NAN when not */
     double reply_ts;        /* the ts of the reply being applied, as written */
@@ -421,72 +419,12 @@ static enum conv_kind kind_opened(enum iacp_kind k)
     return k == IACP_TOOL_QUERY ? CONV_TOOL : CONV_TASK;
 }
 
-/* ---- the silence heap: agents holding tasks, ordered by when they were last heard ---- */
-
-static void heap_set(struct iacp_stream *s, size_t i, struct agent *a)
-{
-    s->heap[i] = a;
-    a->heap_at = (uint32_t)i;
-}
-
-static void heap_sift_up(struct iacp_stream *s, size_t i)
-{
-    struct agent *a = s->heap[i];
-    while (i > 0) {
-        size_t parent = (i - 1) / 2;
-        if (!(a->heard < s->heap[parent]->heard))
-            break;
-        heap_set(s, i, s->heap[parent]);
-        i = parent;
-    }
-    heap_set(s, i, a);
-}
-
-static void heap_sift_down(struct iacp_stream *s, size_t i)
-{
-    struct agent *a = s->heap[i];
-    for (;;) {
-        size_t child = 2 * i + 1;
-        if (child >= s->heap_len)
-            break;
-        if (child + 1 < s->heap_len && s->heap[child + 1]->heard < s->heap[child]->heard)
-            child++;
-        if (!(s->heap[child]->heard < a->heard))
-            break;
-        heap_set(s, i, s->heap[child]);
-        i = child;
-    }
-    heap_set(s, i, a);
-}
-
-static void heap_push(struct iacp_stream *s, struct agent *a)
-{
-    if (s->heap_len == s->heap_cap) {
-        s->heap_cap = s->heap_cap ? 2 * s->heap_cap : 16;
-        s->heap = xrealloc(s->heap, s->heap_cap * sizeof *s->heap);
-    }
-    heap_set(s, s->heap_len++, a);
-    heap_sift_up(s, s->heap_len - 1);
-}
-
-static void heap_remove(struct iacp_stream *s, struct agent *a)
-{
-    size_t i = a->heap_at;
-    a->heap_at = NOT_IN_HEAP;
-    struct agent *last = s->heap[--s->heap_len];
-    if (i == s->heap_len)
-        return;
-    heap_set(s, i, last);
-    heap_sift_up(s, i);
-    heap_sift_down(s, last->heap_at);
-}
-
 /* Puts an agent holding tasks under watch, unless it is already or its silence was told. */
 static void watch_agent(struct iacp_stream *s, struct agent *a)
 {
-    if (a->heartbeats && a->outstanding > 0 && !a->silence_reported && a->heap_at == NOT_IN_HEAP &&
+    if (a->heartbeats && a->outstanding > 0 && !a->silence_reported && !due_queued(&a->silence) &&
         !isnan(a->heard))
-        heap_push(s, a);
+        due_queue_set(&s->silent, &a->silence, a->heard);
 }
 
 /* ---- agents ---- */
@@ -533,10 +471,9 @@ static unsigned streak_of(const struct agent *a)
 
 static void drop_agent(struct iacp_stream *s, struct agent *a)
 {
-    if (a->heap_at != NOT_IN_HEAP)
-        heap_remove(s, a);
+    due_queue_remove(&s->silent, &a->silence);
     list_remove(&s->idle, &a->idle_link);
-    hashtab_remove(&s->agents, &a->node);
+    hashtab_remove_hashed(&s->agents, &a->node, a->name_hash);
     free_agent_record(a);
 }
 
@@ -553,8 +490,8 @@ static struct agent *agent_get(struct iacp_stream *s, const char *name, size_t h
             (name_end + alignof(struct clock_sender) - 1) & ~(alignof(struct clock_sender) - 1);
         a = xcalloc(1, sends ? clock_at + sizeof *a->clock : name_end);
         memcpy(a->name, name, len + 1);
-        a->heap_at = NOT_IN_HEAP;
         a->heard = NAN;
+        a->name_hash = (uint32_t)hash;
         if (sends) {
             a->clock = (struct clock_sender *)(void *)((char *)a + clock_at);
             clock_sender_init(&s->clock, a->clock);
@@ -597,8 +534,8 @@ static void agent_heard(struct iacp_stream *s, struct agent *a, const struct mes
     a->file = m->at.file;
     a->line = m->at.line;
     a->silence_reported = false;
-    if (a->heap_at != NOT_IN_HEAP)
-        heap_sift_down(s, a->heap_at);
+    if (due_queued(&a->silence))
+        due_queue_set(&s->silent, &a->silence, a->heard);
     else
         watch_agent(s, a);
 }
@@ -619,9 +556,9 @@ static void check_silence(struct iacp_stream *s, const struct diag_where *at,
                           struct diag_sink *sink)
 {
     double limit = SILENT_PERIODS * s->cfg->heartbeat_period;
-    while (s->heap_len > 0 && s->heap[0]->heard + limit < s->now) {
-        struct agent *a = s->heap[0];
-        heap_remove(s, a);
+    while (due_queue_next(&s->silent) + limit < s->now) {
+        struct agent *a = DUE_ITEM(due_queue_first(&s->silent), struct agent, silence);
+        due_queue_remove(&s->silent, &a->silence);
         if (a->outstanding == 0 || a->silence_reported)
             continue;
         a->silence_reported = true;
@@ -1099,6 +1036,14 @@ static void cap_agents(struct iacp_stream *s)
     for (struct agent *a; s->agents.size > s->cfg->max_open &&
                           (a = LIST_ITEM(s->idle.head, struct agent, idle_link));)
         drop_agent(s, a);
+    /* At the bound, the next agent to go is the oldest idle one, cold by then: its slot is asked
+     * for now, and the record of the one after it (as expire does for the ids). */
+    const struct agent *next = LIST_ITEM(s->idle.head, struct agent, idle_link);
+    if (!next || s->agents.size < s->cfg->max_open)
+        return;
+    if (next->idle_link.next)
+        prefetch(LIST_ITEM(next->idle_link.next, struct agent, idle_link));
+    hashtab_prefetch(&s->agents, next->name_hash);
 }
 
 /* ---- what falls due: an open assign's body.deadline, and its --assign-timeout ---- */
@@ -1807,12 +1752,35 @@ static const char *follow(struct iacp_stream *s, const struct message *m, const 
 
 /* Those that linger count as open: the one that ended first is handed over before any open one
  * is evicted, so that the bound is the same. */
+/* At the bound, the next message that opens a conversation evicts the least recently active,
+ * which is cold by then: its record, the slots of its keys and its forager are asked for now, to
+ * come while that message is read, and the record after it (whose link is read now) a message
+ * ahead of that. The IACP stream of assigns nobody answers spent most of its time waiting for
+ * them. */
+static void fetch_next_evicted(const struct iacp_stream *s)
+{
+    const struct conv *next = least_active(s);
+    if (!next || s->active.size < s->cfg->max_open)
+        return;
+    const struct conv *after = LIST_ITEM(next->active_link.next, struct conv, active_link);
+    if (after)
+        for (size_t at = 0; at < sizeof *after; at += 64)
+            prefetch((const char *)after + at);
+    hashtab_prefetch(&s->open, next->key_hash);
+    hashtab_prefetch(&s->sent, next->key_hash);
+    if (next->chained)
+        hashtab_prefetch(&s->nodes, next->node_hash);
+    if (next->forager)
+        prefetch(next->forager);
+}
+
 static void cap_open(struct iacp_stream *s, const struct message *m, struct diag_sink *sink)
 {
     while (s->active.size + s->lingering.size > s->cfg->max_open && s->lingering.size)
         release_lingering(s, LIST_ITEM(s->lingering.head, struct conv, active_link));
     while (s->active.size > s->cfg->max_open && s->active.size > 1)
         evict(s, least_active(s), &m->at, sink, false);
+    fetch_next_evicted(s);
 }
 
 /* Reads the message's time on the stream clock, and reports a sender whose clock was found to be
@@ -1961,8 +1929,13 @@ static const char *iacp_stream_feed(struct stream *stream, const struct message 
         return NULL;
     struct fields f;
     read_fields(s, d, &f);
-    /* note_id looks the id up among thousands remembered: a cache miss, unless asked for now */
+    /* note_id looks the id up among thousands remembered: a cache miss, unless asked for now;
+     * so are an opener's slot among the open conversations and its forager's among the agents */
     hashtab_prefetch(&s->sent, s->own.hash);
+    if (f.kind == IACP_TASK_ASSIGN || f.kind == IACP_TOOL_QUERY)
+        hashtab_prefetch(&s->open, s->own.hash);
+    if (names_agent_to(f.kind) && f.to_hash)
+        hashtab_prefetch(&s->agents, f.to_hash);
     struct agent *sender = f.sender = agent_get(s, f.from, f.from_hash, true);
     read_clock(s, m, &f, sink);
     s->msg = m;
@@ -2182,7 +2155,7 @@ static void iacp_stream_free(struct stream *stream)
     hashtab_free(&s->sent, free_sent);
     pool_free(&s->pool);
     hashtab_free(&s->agents, free_agent);
-    free(s->heap);
+    due_queue_free(&s->silent);
     due_queue_free(&s->due);
     sb_free(&s->digest);
     sb_free(&s->conversation);

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "xorshift.h"
 #include "base/list.h"
 
 struct item {
@@ -14,14 +15,11 @@ struct item {
     unsigned key, order; /* order: its place before the sort */
 };
 
-static unsigned long long state = 2463534242ULL;
+static uint64_t state = 2463534242ULL;
 
-static unsigned next_random(void)
+static uint64_t next_random(void)
 {
-    state ^= state << 13;
-    state ^= state >> 7;
-    state ^= state << 17;
-    return (unsigned)state;
+    return xorshift64(&state);
 }
 
 static bool key_before(const struct list_link *a, const struct list_link *b)

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "xorshift.h"
 #include "base/placemap.h"
 
 enum { FILES = 3, LINES = 700 };
@@ -18,10 +19,7 @@ static uint64_t state = 88172645463325252ULL;
 
 static uint64_t next_random(void)
 {
-    state ^= state << 13;
-    state ^= state >> 7;
-    state ^= state << 17;
-    return state;
+    return xorshift64(&state);
 }
 
 /* Lines far apart too: the numbers are mixed, not taken as they are. */
