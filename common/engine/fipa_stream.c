@@ -25,6 +25,7 @@
 #include "base/timeutil.h"
 #include "base/util.h"
 #include "diag/findings.h"
+#include "engine/fipa_digest.h"
 #include "engine/fipa_protocols.h"
 #include "proto/dialect.h"
 #include "proto/fipa.h"
@@ -42,8 +43,7 @@ static const char *agent_kept(const struct incoming *in, const struct jv *agent,
 /* A message's time as written (not as the stream clock reads it), NAN when it has none. */
 static double written_time(const struct incoming *in)
 {
-    double t;
-    return fipa_message_time_jv(in->m->view, &t) ? t : NAN;
+    return in->digest->timed ? in->digest->stamped : NAN;
 }
 
 struct conversation *fs_oldest(const struct list *l)
@@ -1632,21 +1632,6 @@ static struct stream *fipa_stream_new(const struct engine_config *cfg, conversat
     return (struct stream *)s;
 }
 
-static bool is_partial(const struct jv *root)
-{
-    const struct jv *v = jv_object_get(root, "x-acp-partial");
-    const char *text = jv_string_value(v);
-    return jv_is_true(v) || (text && strcmp(text, "true") == 0);
-}
-
-static double reply_by_of(const struct jv *root)
-{
-    const char *text = jv_member_string(root, "reply_by");
-    double at;
-    bool zone;
-    return text && time_parse_rfc3339(text, &at, &zone) ? at : NAN;
-}
-
 /* The clock agreed on a time for the first time. Until then stream time was provisional (the
  * first timestamp is dropped when nothing confirms it), and so was the time the conversations
  * seen so far were last active: they count from the time agreed. They are few, since the clock
@@ -1672,8 +1657,8 @@ static void clock_agreed(struct fipa_stream *s)
  * clock can be told from it. */
 static void read_clock(struct fipa_stream *s, struct incoming *in, struct diag_sink *sink)
 {
-    double stamped;
-    bool timed = fipa_message_time_jv(in->m->view, &stamped);
+    double stamped = in->digest->stamped;
+    bool timed = in->digest->timed;
     in->time = timed ? stamped : NAN;
     if (!in->sender)
         return;
@@ -1699,20 +1684,40 @@ static void read_clock(struct fipa_stream *s, struct incoming *in, struct diag_s
               in->sender, off, offset > 0 ? "ahead of" : "behind", skew);
 }
 
-/* What every message is read for: the members that name its conversation. */
+static void fipa_stream_digest(struct message *m, enum engine_digest how)
+{
+    (void)how; /* the view is kept: a protocol's rules read more of some messages */
+    struct fipa_digest *d = message_alloc(m, sizeof *d);
+    fipa_digest_make(d, m);
+    m->digest = d;
+}
+
+/* A string of the message's view at a place of its digest's, or NULL. */
+static const char *string_at(const struct message *m, uint32_t place)
+{
+    return place ? jv_string_value(m->view + place) : NULL;
+}
+
+/* What every message is read for: the members that name its conversation, as its digest says
+ * (made now when a worker thread did not). */
 static struct incoming incoming_of(struct fipa_stream *s, const struct message *m)
 {
-    const char *performative = jv_member_string(m->view, "performative");
+    const struct fipa_digest *d = m->digest;
+    if (!d) {
+        fipa_digest_make(&s->digest, m);
+        d = &s->digest;
+    }
     return (struct incoming){
         .m = m,
-        .act = performative ? fipa_act_parse(performative) : FIPA_ACT_INVALID,
-        .sender_text = fipa_agent_name_jv(jv_object_get(m->view, "sender")),
-        .receiver = jv_object_get(m->view, "receiver"),
+        .digest = d,
+        .act = d->act,
+        .sender_text = fipa_agent_name_jv(d->sender ? m->view + d->sender : NULL),
+        .receiver = d->receiver ? m->view + d->receiver : NULL,
         .time = NAN,
         .reply_by = NAN,
-        .conversation_id = jv_member_string(m->view, "conversation_id"),
-        .in_reply_to = jv_member_string(m->view, "in_reply_to"),
-        .reply_with = jv_member_string(m->view, "reply_with"),
+        .conversation_id = string_at(m, d->conversation_id),
+        .in_reply_to = string_at(m, d->in_reply_to),
+        .reply_with = string_at(m, d->reply_with),
         .secret = &s->secret,
     };
 }
@@ -1722,14 +1727,14 @@ static const char *fipa_stream_feed(struct stream *stream, const struct message 
 {
     struct fipa_stream *s = (struct fipa_stream *)stream;
     struct incoming in = incoming_of(s, m);
-    in.reply_by = reply_by_of(m->view);
+    in.reply_by = in.digest->reply_by;
     in.sender = name_form_of(&s->secret, in.sender_text, &s->sender_form);
-    in.partial = in.act == FIPA_INFORM && is_partial(m->view);
+    in.partial = in.digest->partial;
     bool standard = s->cfg->fipa_profile == FIPA_PROFILE_STANDARD;
     if (in.act == FIPA_ACT_INVALID || (!standard && (!in.sender || !in.receiver)))
         return NULL;
-    in.protocol = jv_member_string(m->view, "protocol");
-    in.declared = in.protocol ? fipa_protocol_lookup(in.protocol) : FP_NONE;
+    in.protocol = string_at(m, in.digest->protocol);
+    in.declared = in.digest->declared;
     in.in_reply_to_kept = name_form_of(&s->secret, in.in_reply_to, &s->in_reply_to_form);
     s->seq++;
     read_clock(s, &in, sink);
@@ -1884,5 +1889,5 @@ const struct stream_ops fipa_stream_ops = {
     .advance = fipa_stream_advance,
     .next_due = fipa_stream_next_due,
     .free = fipa_stream_free,
-    .digest = NULL, /* the FIPA checks read the message in the thread that follows the stream */
+    .digest = fipa_stream_digest,
 };

@@ -11,6 +11,7 @@
 #include "base/list.h"
 #include "base/streamclock.h"
 #include "diag/findings.h"
+#include "engine/fipa_digest.h"
 #include "engine/fipa_protocols.h"
 #include "engine/stream.h"
 #include "proto/fipa.h"
@@ -140,6 +141,7 @@ struct alias {
 
 struct fipa_stream {
     const struct engine_config *cfg;
+    struct fipa_digest digest; /* of the message being followed, when no worker made one */
     conversation_done_fn done;
     void *ctx;
     struct conversation *blame; /* the conversation findings are kept for, or NULL */
@@ -182,6 +184,7 @@ struct fipa_stream {
 /* Everything known about the message being followed. */
 struct incoming {
     const struct message *m;
+    const struct fipa_digest *digest; /* what is read of m before any state */
     enum fipa_act act;
     bool partial; /* an inform marked x-acp-partial */
     /* as it is remembered (keyform.h: name_form), so that it compares with what is remembered;

@@ -351,7 +351,7 @@ bool fipa_message_time(const json_t *root, double *epoch)
            time_value(json_object_get(root, "created_at"), epoch);
 }
 
-static bool time_value_jv(const struct jv *v, double *epoch)
+bool fipa_time_value_jv(const struct jv *v, double *epoch)
 {
     if (jv_is_number(v) && jv_number_value(v) >= 0) {
         double value = jv_number_value(v);
@@ -367,8 +367,8 @@ static bool time_value_jv(const struct jv *v, double *epoch)
 
 bool fipa_message_time_jv(const struct jv *view, double *epoch)
 {
-    return time_value_jv(jv_object_get(view, "timestamp"), epoch) ||
-           time_value_jv(jv_object_get(view, "created_at"), epoch);
+    return fipa_time_value_jv(jv_object_get(view, "timestamp"), epoch) ||
+           fipa_time_value_jv(jv_object_get(view, "created_at"), epoch);
 }
 
 bool fipa_profile_parse(const char *s, enum fipa_profile *profile)

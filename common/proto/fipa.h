@@ -58,6 +58,8 @@ bool fipa_agent_valid_jv(const struct jv *v);
  * are no time at all. Returns false when it has neither in a usable form. */
 bool fipa_message_time(const json_t *root, double *epoch);
 bool fipa_message_time_jv(const struct jv *view, double *epoch);
+/* The same of one such member's value (timestamp's, or created_at's). */
+bool fipa_time_value_jv(const struct jv *v, double *epoch);
 
 /* Which members a message must carry: Caxton's guide requires sender, receiver and content;
  * FIPA's SC00061 only the performative (the stream checks then report a missing sender or
