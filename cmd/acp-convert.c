@@ -694,8 +694,8 @@ static bool draft_to_iacp(struct convert_run *run, struct message *m, struct jsc
     kept_content_clear(&k);
     if (!drafted)
         return true;
-    /* what the line lacks is an id made up or an x- member, which no IACP rule reads: its check
-     * is the line's */
+    /* FIPA of its own passes as made, with the id made up in its hole; what the draft of FIPA
+     * made from IACP lacks is an x- member, which no IACP rule reads: its check is the line's */
     if (passes || check_line(run, m, &m->output, scratch, sink))
         m->hole = hole;
     else

@@ -830,8 +830,8 @@ void convert_fill_hole(struct strbuf *out, const struct strbuf *draft, size_t ho
 
 /* One FIPA message on its way to IACP: the IACP members in out, in json_object_set's order. */
 struct to_iacp {
-    struct converter
-        *c;     /* NULL for a draft of FIPA of its own, which reads nothing of the stream */
+    /* NULL for a draft of FIPA of its own, which reads nothing of the stream */
+    struct converter *c;
     time_t now; /* the time of conversion */
     const struct jv *fipa;
     const struct jv *content;     /* fipa's, or NULL */
