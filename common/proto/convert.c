@@ -30,6 +30,7 @@ struct remembered {
     char *cancel_to;      /* and whom that cancel went to */
     double seen;          /* message time it was last used; -INFINITY before any */
     size_t text_bytes;    /* of its texts */
+    uint32_t hash;        /* of its key: forgotten without reading the key again */
     char key[]; /* sender "/" id (message_conversation_id), in the form it is remembered by */
 };
 
@@ -101,7 +102,7 @@ void converter_free(struct converter *c)
 static void forget_one(struct converter *c, struct remembered *r)
 {
     list_remove(&c->by_age, &r->age);
-    hashtab_remove(&c->conversations, &r->node);
+    hashtab_remove_hashed(&c->conversations, &r->node, r->hash);
     c->text_bytes -= r->text_bytes;
     free_remembered(&r->node);
 }
@@ -117,6 +118,13 @@ static void forget(struct converter *c)
            (oldest->seen < idle_before || c->conversations.size > c->cfg.max_open ||
             c->text_bytes > REMEMBERED_TEXT_MAX))
         forget_one(c, oldest);
+    /* At the bound, one goes a message, cold by then: the slot of the next is asked for now, and
+     * the record after it (whose link and hash are read then). */
+    if (oldest && c->conversations.size >= c->cfg.max_open) {
+        if (oldest->age.next)
+            prefetch(LIST_ITEM(oldest->age.next, struct remembered, age));
+        hashtab_prefetch(&c->conversations, oldest->hash);
+    }
 }
 
 /* Sets one of r's texts (NULL: none), counting what the texts hold. */
@@ -168,6 +176,7 @@ static struct remembered *recall_or_add(struct converter *c, const struct strbuf
     struct remembered *r = xcalloc(1, sizeof *r + len + 1);
     memcpy(r->key, kept, len + 1);
     r->seen = -INFINITY;
+    r->hash = (uint32_t)hash;
     hashtab_add_hashed(&c->conversations, &r->node, hash);
     list_append(&c->by_age, &r->age);
     return r;

@@ -31,7 +31,8 @@ struct used_id {
     struct sender *sender;
     double seen;
     struct list_link link;
-    char key[]; /* id_key, in the form it is remembered by (keyform.h) */
+    uint32_t hash; /* of key: forgotten without reading the key again */
+    char key[];    /* id_key, in the form it is remembered by (keyform.h) */
 };
 
 struct sender {
@@ -174,7 +175,7 @@ static const char *id_key(struct idgen *g, const char *sender, const char *id, s
 static void forget_id(struct idgen *g, struct used_id *u)
 {
     list_remove(&g->by_use, &u->link);
-    hashtab_remove(&g->ids, &u->node);
+    hashtab_remove_hashed(&g->ids, &u->node, u->hash);
     if (--u->sender->ids == 0) {
         list_append(&g->idle, &u->sender->link);
         u->sender->idle = true;
@@ -202,6 +203,13 @@ static void forget(struct idgen *g)
     while ((u = LIST_ITEM(g->by_use.head, struct used_id, link)) &&
            (g->by_use.size > g->cfg.max_ids || expired(g, u->seen)))
         forget_id(g, u);
+    /* At the cap, one goes an id noted, cold by then: the slot of the next is asked for now, and
+     * the record after it (whose link and hash are read then). */
+    if (u && g->by_use.size >= g->cfg.max_ids) {
+        if (u->link.next)
+            prefetch(LIST_ITEM(u->link.next, struct used_id, link));
+        hashtab_prefetch(&g->ids, u->hash);
+    }
     while (g->senders.size > g->cfg.max_ids && g->idle.head)
         forget_sender(g, LIST_ITEM(g->idle.head, struct sender, link));
 }
@@ -280,6 +288,7 @@ static bool note_looked_up(struct idgen *g, const struct lookup *l, struct sende
         memcpy(u->key, l->key, l->len + 1);
         u->sender = s ? s : sender_get(g, sender);
         sender_hold(g, u->sender);
+        u->hash = (uint32_t)l->hash;
         hashtab_add_hashed(&g->ids, &u->node, l->hash);
     }
     u->seen = seen;
