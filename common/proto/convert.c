@@ -1416,11 +1416,6 @@ static struct iacp_trail *trail_of_members(const struct member_list *l, const st
     return trail;
 }
 
-bool convert_fipa_from_iacp(const struct jv *fipa)
-{
-    return made_from_iacp(fipa);
-}
-
 /* The way back of a message made from IACP, whose hole is at its object's end, where following
  * it may add x-fipa-conversation_id. */
 static bool draft_from_iacp(struct to_iacp *t, struct strbuf *out, size_t *hole,

@@ -119,9 +119,6 @@ const char *convert_iacp_follow(struct converter *c, const struct iacp_trail *t)
 
 struct member_list;
 
-/* Whether a FIPA message was made from IACP (its way back). */
-bool convert_fipa_from_iacp(const struct jv *fipa);
-
 /* FIPA to IACP as far as the message alone says, for a worker thread under --jobs: the line
  * convert_fipa_iacp_line writes but for what only following the stream can add at *hole, and in
  * *trail (free() it) what following reads. Of FIPA made from IACP, that is the

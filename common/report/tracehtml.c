@@ -53,7 +53,8 @@ struct page_diagnostic {
 
 /* A message kept: where it was read, its arrows in its conversation's diagram, its text. */
 struct kept_message {
-    const char *file; /* display names live for the whole run */
+    const char *file;     /* display names live for the whole run */
+    uint32_t file_number; /* in the lines map (file_number) */
     unsigned long line;
     size_t arrow, arrows; /* its first arrow's number (from 1), and how many it drew */
     char *text;
@@ -439,7 +440,7 @@ static void drop(struct trace_html *h, struct kept *k)
 {
     list_remove(list_of(h, k), &k->link);
     for (size_t i = 0; i < k->n; i++)
-        place_map_remove(&h->lines, file_number(h, k->messages[i].file, true), k->messages[i].line);
+        place_map_remove(&h->lines, k->messages[i].file_number, k->messages[i].line);
     h->arrows -= k->arrows;
     h->bytes -= k->bytes;
     if (k->row < 0) {
@@ -501,12 +502,14 @@ static struct kept *keep_new(struct trace_html *h, const char *id, long row)
     return k;
 }
 
-/* The kept message at line of file, in k, or NULL. */
-static struct kept_message *message_at(struct kept *k, const char *file, unsigned long line)
+/* The kept message at line of file (its number in the lines map), in k, or NULL; none of no
+ * file. */
+static struct kept_message *message_at(struct kept *k, const char *file, uint32_t number,
+                                       unsigned long line)
 {
     for (size_t i = k->n; i-- > 0;)
         if (k->messages[i].line == line && k->messages[i].file && file &&
-            strcmp(k->messages[i].file, file) == 0)
+            k->messages[i].file_number == number)
             return &k->messages[i];
     return NULL;
 }
@@ -560,7 +563,7 @@ static struct kept *route(struct trace_html *h, const struct diag_finding *f, co
     trace_diagram_finding(k->diagram, f);
     if (h->now)
         trace_diagram_end(k->diagram);
-    struct kept_message *km = about ? message_at(k, file, line) : NULL;
+    struct kept_message *km = about ? message_at(k, file, number, line) : NULL;
     if (km)
         findings_add(&km->findings, f);
     if (about)
@@ -698,7 +701,8 @@ static void keep_message(struct trace_html *h, struct kept *k, const struct mess
                                 .text = xstrndup(m->rec->text, m->rec->len),
                                 .len = m->rec->len};
     findings_move(&km->findings, &h->current);
-    place_map_put(&h->lines, file_number(h, km->file, true), km->line, k);
+    km->file_number = file_number(h, km->file, true);
+    place_map_put(&h->lines, km->file_number, km->line, k);
     charge(h, k, arrows ? arrows : 1, cost_of(km));
     if (km->findings)
         flag(h, k);
