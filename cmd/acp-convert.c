@@ -109,11 +109,11 @@ static bool handle_option(void *ctx, int key, const char *arg)
     return false;
 }
 
-static bool parse_acl(void *ctx, const struct record *rec, struct diag_sink *sink, time_t now,
-                      struct strbuf *line)
+static const struct jv *parse_acl(void *ctx, const struct record *rec, struct diag_sink *sink,
+                                  time_t now, struct jscan *js, struct jscan *scratch)
 {
     (void)ctx;
-    return acl_parse_line(rec, sink, now, line);
+    return acl_parse_view(rec, sink, now, js, scratch);
 }
 
 /* The message as FIPA JSON (a new reference), or NULL after an error was reported. */

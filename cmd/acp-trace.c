@@ -511,11 +511,11 @@ static bool check_alone(void *ctx, struct message *m, struct jscan *scratch, str
     return engine_check_message(t->engine_config, m, t->digest, sink);
 }
 
-static bool parse_acl(void *ctx, const struct record *rec, struct diag_sink *sink, time_t now,
-                      struct strbuf *line)
+static const struct jv *parse_acl(void *ctx, const struct record *rec, struct diag_sink *sink,
+                                  time_t now, struct jscan *js, struct jscan *scratch)
 {
     (void)ctx;
-    return acl_parse_line(rec, sink, now, line);
+    return acl_parse_view(rec, sink, now, js, scratch);
 }
 
 /* ---- the end ---- */

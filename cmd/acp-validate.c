@@ -104,11 +104,11 @@ static bool settle_mode(struct validate *v)
     return true;
 }
 
-static bool parse_acl(void *ctx, const struct record *rec, struct diag_sink *sink, time_t now,
-                      struct strbuf *line)
+static const struct jv *parse_acl(void *ctx, const struct record *rec, struct diag_sink *sink,
+                                  time_t now, struct jscan *js, struct jscan *scratch)
 {
     (void)ctx;
-    return acl_parse_line(rec, sink, now, line);
+    return acl_parse_view(rec, sink, now, js, scratch);
 }
 
 /* The per-message checks: in worker threads with --jobs. */

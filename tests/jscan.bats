@@ -108,3 +108,10 @@ fixtures() {
     assert_output "$(printf '%s\n' accept accept reject accept reject reject accept \
         '7 texts, 4 accepted, 3 rejected')"
 }
+
+# The string form's message is built as a view member by member (member_list_view), not written
+# as a line and scanned again: the view built must be the view the scan gives, node for node.
+@test "a view built member by member is the scan of the line the members make" {
+    run -0 "$ACP_BUILD/tests/member-view" 20000
+    assert_output --regexp '^lists 20000 \([1-9][0-9]* of no JSON\), nodes [0-9]+$'
+}

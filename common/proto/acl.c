@@ -41,7 +41,7 @@ struct acl_parser {
     struct line_mark mark;
     struct arena sexps;  /* the expression tree's nodes and texts, freed at once */
     struct strbuf lower; /* a parameter name in lower case; the content's text */
-    struct jscan *json;  /* JSON text's reader (content, json-x), made when first needed */
+    struct jscan *json;  /* JSON text's reader (content, json-x): the caller's scratch */
 };
 
 /* Line and column of a byte of the record, for diagnostics. */
@@ -117,9 +117,11 @@ static size_t atom_text(const char *s, const struct acl_token *tok, char *out)
 
 static struct sexp *read_atom(struct acl_parser *p, const struct acl_token *tok)
 {
-    struct sexp *x = new_node(p, tok->kind == ACL_WORD ? SX_WORD : SX_STRING, tok->start);
-    x->end = tok->end;
-    char *text = arena_alloc(&p->sexps, tok->end - tok->start + 1);
+    /* the node and its text in one piece of the arena */
+    struct sexp *x = arena_alloc(&p->sexps, sizeof *x + tok->end - tok->start + 1);
+    *x = (struct sexp){
+        .type = tok->kind == ACL_WORD ? SX_WORD : SX_STRING, .start = tok->start, .end = tok->end};
+    char *text = (char *)(x + 1);
     x->len = atom_text(p->rec->text, tok, text);
     text[x->len] = '\0';
     x->text = text;
@@ -248,8 +250,6 @@ static bool expression_text(struct acl_parser *p, const struct sexp *x, struct s
  * jansson's reason in err. Valid until the next call. */
 static const struct jv *json_text(struct acl_parser *p, const struct span *text, json_error_t *err)
 {
-    if (!p->json)
-        p->json = jscan_new();
     const struct jv *v = jscan_scan(p->json, text->s, text->len);
     if (!v)
         json_decref(json_loadb(text->s, text->len, JSON_DECODE_ANY | JSON_REJECT_DUPLICATES, err));
@@ -279,22 +279,40 @@ static void note_member(struct strbuf *list, const char *name)
     jsonout_string(&w, name, strlen(name));
 }
 
+/* Copies a parameter's name without its colon, in lower case, to p->lower; false when it holds
+ * a byte that is no ASCII (or a NUL), for the slower checks. Most names are ASCII. */
+static bool lower_ascii_name(struct acl_parser *p, const struct sexp *key)
+{
+    sb_reset(&p->lower);
+    sb_grow(&p->lower, key->len);
+    char *out = p->lower.buf;
+    unsigned char odd = 0; /* a byte above 0x7f, or a NUL */
+    for (size_t i = 1; i < key->len; i++) {
+        unsigned char c = (unsigned char)key->text[i];
+        odd |= (unsigned char)((c & 0x80) | (c == 0));
+        out[i - 1] = (char)(c >= 'A' && c <= 'Z' ? c + ('a' - 'A') : c);
+    }
+    p->lower.len = key->len - 1;
+    out[p->lower.len] = '\0';
+    return odd == 0;
+}
+
 /* A parameter's name must be a member's name: no NUL, valid UTF-8. And it may come only once,
  * whatever its case. */
 static bool first_parameter(struct acl_parser *p, struct object_reading *r, const struct sexp *key)
 {
-    if (memchr(key->text, '\0', key->len)) {
-        fail_at(p, key, "nul-byte", "NUL byte in a parameter name");
-        return false;
+    if (!lower_ascii_name(p, key)) {
+        if (memchr(key->text, '\0', key->len)) {
+            fail_at(p, key, "nul-byte", "NUL byte in a parameter name");
+            return false;
+        }
+        if (!utf8_valid((const unsigned char *)key->text, key->len)) {
+            fail_at(p, key, "bad-utf8", "a parameter name is not valid UTF-8");
+            return false;
+        }
+        for (size_t i = 0; i < p->lower.len; i++) /* as tolower did: bytes above 0x7f stay */
+            p->lower.buf[i] = (char)tolower((unsigned char)p->lower.buf[i]);
     }
-    if (!utf8_valid((const unsigned char *)key->text, key->len)) {
-        fail_at(p, key, "bad-utf8", "a parameter name is not valid UTF-8");
-        return false;
-    }
-    sb_reset(&p->lower);
-    sb_add(&p->lower, key->text + 1, key->len - 1);
-    for (size_t i = 0; i < p->lower.len; i++)
-        p->lower.buf[i] = (char)tolower((unsigned char)p->lower.buf[i]);
     bool first = acl_names_add(&r->seen, p->lower.buf);
     if (!first)
         fail_at(p, key, "duplicate-key",
@@ -779,39 +797,34 @@ static void read_message(struct acl_parser *p, const struct sexp *x, struct memb
         decode_content(p, msg, &mr);
 }
 
-bool acl_parse_line(const struct record *rec, struct diag_sink *sink, time_t now,
-                    struct strbuf *line)
+const struct jv *acl_parse_view(const struct record *rec, struct diag_sink *sink, time_t now,
+                                struct jscan *js, struct jscan *scratch)
 {
     /* blocks of a few messages' trees: one parse makes one, which malloc hands out again */
-    struct acl_parser p = {.rec = rec, .sink = sink, .now = now, .sexps = {.block_size = 8192}};
+    struct acl_parser p = {
+        .rec = rec, .sink = sink, .now = now, .sexps = {.block_size = 8192}, .json = scratch};
     struct member_list msg;
     member_list_init(&msg);
-    /* the message's texts take about the record's bytes, its line a half more: one allocation
-     * each, not a run of doublings */
+    /* the message's texts take about the record's bytes: one allocation, not a run of
+     * doublings */
     sb_grow(&msg.text, rec->len);
-    sb_grow(line, rec->len + rec->len / 2);
     struct sexp *x = read_tree(&p);
     if (x)
         read_message(&p, x, &msg);
-    if (x && !p.failed)
-        member_list_write(&msg, line, JSONOUT_VALID);
+    const struct jv *view = x && !p.failed ? member_list_view(&msg, js) : NULL;
     member_list_free(&msg);
     arena_free(&p.sexps);
     sb_free(&p.lower);
-    jscan_free(p.json);
-    return x && !p.failed;
+    return view;
 }
 
 json_t *acl_parse(const struct record *rec, struct diag_sink *sink, time_t now)
 {
-    struct strbuf line = STRBUF_INIT;
-    json_t *msg = NULL;
-    if (acl_parse_line(rec, sink, now, &line)) {
-        struct jscan *js = jscan_new();
-        msg = jscan_to_tree(jscan_scan_made(js, line.buf, line.len - 1));
-        jscan_free(js);
-    }
-    sb_free(&line);
+    struct jscan *js = jscan_new(), *scratch = jscan_new();
+    const struct jv *view = acl_parse_view(rec, sink, now, js, scratch);
+    json_t *msg = view ? jscan_to_tree(view) : NULL;
+    jscan_free(js);
+    jscan_free(scratch);
     return msg;
 }
 

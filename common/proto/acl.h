@@ -66,13 +66,13 @@
 #include "diag/diag.h"
 #include "proto/jscan.h"
 
-/* Parses one record (a whole expression) into a FIPA JSON object whose performative is in
- * snake_case, appended to line as one line of JSON (with its newline) that jscan_scan_made reads
- * (content that is JSON goes in as its text, nested one level deeper than it stood); relative
- * date-times count from now. Problems are reported at their line and byte column; false, with
- * nothing appended, after an error. */
-bool acl_parse_line(const struct record *rec, struct diag_sink *sink, time_t now,
-                    struct strbuf *line);
+/* Parses one record (a whole expression) into the view, in js, of a FIPA JSON object whose
+ * performative is in snake_case, as jscan_scan_made reads the line of it (content that is JSON
+ * goes in as the value of its text, nested one level deeper than it stood); relative date-times
+ * count from now; scratch is a scanner for the parser's own use. Problems are reported at their
+ * line and byte column; NULL after an error. */
+const struct jv *acl_parse_view(const struct record *rec, struct diag_sink *sink, time_t now,
+                                struct jscan *js, struct jscan *scratch);
 /* The same as a jansson tree; NULL after an error. */
 json_t *acl_parse(const struct record *rec, struct diag_sink *sink, time_t now);
 

@@ -574,6 +574,129 @@ const struct jv *jscan_scan_made(struct jscan *js, const char *text, size_t len)
     return scan_text(js, text, len, JSCAN_MADE_DEPTH);
 }
 
+/* --- views built --- */
+
+void jscan_build_begin(struct jscan *js)
+{
+    shrink(js, 0);
+    if (js->keys_used) {
+        memset(js->keys, 0, js->keys_cap * sizeof *js->keys);
+        js->keys_used = 0;
+    }
+    js->nnodes = 0;
+    js->nchars = 0;
+}
+
+/* Room for n more bytes of strings, and for reading 4 bytes at the last one's start. */
+static void reserve_chars(struct jscan *js, size_t n)
+{
+    if (n > SIZE_MAX / 4 - js->nchars)
+        die_oom();
+    size_t need = js->nchars + n + 4;
+    if (need <= js->chars_cap)
+        return;
+    size_t cap = js->chars_cap < 4096 ? 4096 : js->chars_cap;
+    while (cap < need)
+        cap *= 2;
+    js->chars = xrealloc(js->chars, cap); /* strings hold offsets until jscan_build_end */
+    js->chars_cap = cap;
+}
+
+uint32_t jscan_build_open(struct jscan *js, enum jv_type type)
+{
+    return push(js, type);
+}
+
+void jscan_build_close(struct jscan *js, uint32_t at, uint32_t count)
+{
+    js->nodes[at].len = count;
+    js->nodes[at].size = (uint32_t)(js->nnodes - at);
+}
+
+/* A string node of the bytes of a then b, copied; its offset in chars stands for its pointer. */
+static uint32_t build_string2(struct jscan *js, const char *a, size_t a_len, const char *b,
+                              size_t b_len)
+{
+    size_t len = a_len + b_len;
+    reserve_chars(js, len + 1);
+    uint32_t at = push(js, JV_STRING);
+    char *out = js->chars + js->nchars;
+    memcpy(out, a, a_len);
+    memcpy(out + a_len, b, b_len);
+    out[len] = '\0';
+    struct jv *node = &js->nodes[at];
+    node->u.i = (json_int_t)js->nchars;
+    node->len = (uint32_t)len;
+    node->head = jv_head(out, len);
+    js->nchars += len + 1;
+    return at;
+}
+
+void jscan_build_key(struct jscan *js, uint32_t object, const char *prefix, size_t prefix_len,
+                     const char *name, size_t name_len)
+{
+    uint32_t at = build_string2(js, prefix, prefix_len, name, name_len);
+    js->nodes[object].u.keys |= jv_key_bit(js->nodes[at].head, js->nodes[at].len);
+}
+
+void jscan_build_string(struct jscan *js, const char *s, size_t len)
+{
+    build_string2(js, s, len, "", 0);
+}
+
+void jscan_build_integer(struct jscan *js, json_int_t v)
+{
+    js->nodes[push(js, JV_INTEGER)].u.i = v;
+}
+
+void jscan_build_real(struct jscan *js, double v)
+{
+    js->nodes[push(js, JV_REAL)].u.d = v;
+}
+
+void jscan_build_view(struct jscan *js, const struct jv *v)
+{
+    for (uint32_t i = 0; i < v->size; i++) {
+        if (v[i].type == JV_STRING)
+            build_string2(js, v[i].u.s, v[i].len, "", 0);
+        else
+            js->nodes[push(js, v[i].type)] = v[i];
+    }
+}
+
+bool jscan_build_text(struct jscan *js, const char *text, size_t len, unsigned depth)
+{
+    if (len >= UINT32_MAX / 2)
+        return false;
+    reserve_chars(js, len);
+    size_t first = js->nnodes;
+    struct scanner sc = {.js = js,
+                         .p = (const unsigned char *)text,
+                         .end = (const unsigned char *)text + len,
+                         .out = js->chars + js->nchars,
+                         .depth = (int)depth - JSCAN_MADE_DEPTH};
+    skip_space(&sc);
+    bool ok = scan_value(&sc);
+    skip_space(&sc);
+    if (!ok || sc.p != sc.end) {
+        js->nnodes = first;
+        return false;
+    }
+    for (size_t i = first; i < js->nnodes; i++)
+        if (js->nodes[i].type == JV_STRING)
+            js->nodes[i].u.i = (json_int_t)(js->nodes[i].u.s - js->chars);
+    js->nchars = (size_t)(sc.out - js->chars);
+    return true;
+}
+
+const struct jv *jscan_build_end(struct jscan *js)
+{
+    for (size_t i = 0; i < js->nnodes; i++)
+        if (js->nodes[i].type == JV_STRING)
+            js->nodes[i].u.s = js->chars + js->nodes[i].u.i;
+    return js->nodes;
+}
+
 /* --- views kept --- */
 
 void jv_store_reset(struct jv_store *st)

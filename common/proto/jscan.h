@@ -73,6 +73,30 @@ json_t *jscan_to_tree(const struct jv *v);
 struct jsonout;
 void jv_write_json(struct jsonout *w, const struct jv *v);
 
+/* A view made value by value, as a scan of the text they would make gives it: the string form's
+ * message, read member by member, need not be written as JSON and scanned again. Between
+ * jscan_build_begin and jscan_build_end (which returns the first value made) the context's
+ * earlier view is gone and the new one is not readable yet. */
+void jscan_build_begin(struct jscan *js);
+/* An object or array, whose members (a key, then its value) or elements follow; its node. */
+uint32_t jscan_build_open(struct jscan *js, enum jv_type type);
+/* Ends the object or array at node at, of count members or elements. */
+void jscan_build_close(struct jscan *js, uint32_t at, uint32_t count);
+/* A member's key, prefix then name, of the object at node object; no key is checked against the
+ * object's others (the caller's keys are unique). */
+void jscan_build_key(struct jscan *js, uint32_t object, const char *prefix, size_t prefix_len,
+                     const char *name, size_t name_len);
+/* A string, valid UTF-8 without NUL; a number. */
+void jscan_build_string(struct jscan *js, const char *s, size_t len);
+void jscan_build_integer(struct jscan *js, json_int_t v);
+void jscan_build_real(struct jscan *js, double v);
+/* A copy of v, a view of another context. */
+void jscan_build_view(struct jscan *js, const struct jv *v);
+/* The value of a JSON text, depth levels deep in what is built, as jscan_scan_made reads it
+ * there; false, with nothing added, when it would reject it. */
+bool jscan_build_text(struct jscan *js, const char *text, size_t len, unsigned depth);
+const struct jv *jscan_build_end(struct jscan *js);
+
 /* A store of views that outlive their scanner: a thread that scans a batch of texts keeps each
  * view here, and the thread that reads them later in order need not scan the texts again. */
 struct jv_store {

@@ -435,3 +435,44 @@ size_t member_list_write_finding(const struct member_list *l, struct strbuf *out
     write_line(l, out, flags, m ? (size_t)(m - l->members) : SIZE_MAX, &found_at);
     return found_at;
 }
+
+/* The value of m, into what js builds, depth levels deep; false when JSON text of it is none. */
+static bool build_value(const struct member_list *l, const struct member *m, struct jscan *js,
+                        unsigned depth)
+{
+    switch (m->kind) {
+    case MEMBER_VIEW:
+        jscan_build_view(js, m->view);
+        return true;
+    case MEMBER_TEXT:
+        return jscan_build_text(js, m->source, m->len, depth);
+    case MEMBER_STRING:
+        jscan_build_string(js, l->text.buf + m->at, m->len);
+        return true;
+    case MEMBER_INTEGER:
+        jscan_build_integer(js, m->integer);
+        return true;
+    case MEMBER_REAL:
+        jscan_build_real(js, m->real);
+        return true;
+    case MEMBER_JSON:
+        return jscan_build_text(js, l->text.buf + m->at, m->len, depth);
+    }
+    return false;
+}
+
+const struct jv *member_list_view(const struct member_list *l, struct jscan *js)
+{
+    jscan_build_begin(js);
+    uint32_t object = jscan_build_open(js, JV_OBJECT);
+    for (size_t i = 0; i < l->n; i++) {
+        const struct member *m = &l->members[i];
+        jscan_build_key(js, object, m->prefix, m->prefix_len, m->name, m->name_len);
+        if (!build_value(l, m, js, 1)) {
+            jscan_build_end(js);
+            return NULL;
+        }
+    }
+    jscan_build_close(js, object, (uint32_t)l->n);
+    return jscan_build_end(js);
+}

@@ -92,6 +92,10 @@ void member_list_write(const struct member_list *l, struct strbuf *out, unsigned
  * SIZE_MAX when there is none: for a placeholder that the caller fills in later. */
 size_t member_list_write_finding(const struct member_list *l, struct strbuf *out, unsigned flags,
                                  const char *name);
+/* The object as a view in js, as jscan_scan_made would read the line member_list_write writes
+ * (no view of the list's may be in js); NULL when a member's JSON text is none. Valid until js
+ * is used again. */
+const struct jv *member_list_view(const struct member_list *l, struct jscan *js);
 /* Writes the members with w, into an object w has begun. */
 void member_list_write_members(const struct member_list *l, struct jsonout *w);
 

@@ -298,7 +298,12 @@ bool message_read(struct message *m, const struct record *rec, struct jscan *js,
 bool message_read_made(struct message *m, const struct record *rec, const char *text, size_t len,
                        struct jscan *js, enum protocol_choice choice)
 {
-    const struct jv *view = jscan_scan_made(js, text, len);
+    return message_read_view(m, rec, jscan_scan_made(js, text, len), choice);
+}
+
+bool message_read_view(struct message *m, const struct record *rec, const struct jv *view,
+                       enum protocol_choice choice)
+{
     if (!jv_is_object(view))
         return false;
     m->view = view;

@@ -82,11 +82,14 @@ struct message {
  * duplicate-key, ...) at the record's line and column and returns NULL. */
 json_t *message_parse_json(const struct record *rec, struct diag_sink *sink);
 
-/* Reads into m, through the scanner js, a line of JSON the tools made of rec (acl_parse_line's
- * FIPA JSON of a record of the string form), which jscan_scan_made reads: m's record is rec.
- * False only when text is no JSON object (never, for a line made so). */
+/* Reads into m, through the scanner js, a line of JSON the tools made of rec (a converter's
+ * output), which jscan_scan_made reads: m's record is rec. False only when text is no JSON
+ * object (never, for a line made so). */
 bool message_read_made(struct message *m, const struct record *rec, const char *text, size_t len,
                        struct jscan *js, enum protocol_choice choice);
+/* The same for a view made of rec (acl_parse_view's), which stays where it was made. */
+bool message_read_view(struct message *m, const struct record *rec, const struct jv *view,
+                       enum protocol_choice choice);
 
 /* Reads a JSON record into m through the scanner js (which holds m's view until it scans again),
  * deciding the protocol as message_init does. When the record is no JSON object, reports why

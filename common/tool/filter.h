@@ -36,11 +36,12 @@ struct filter_ops {
      * writes to m->output is written after `message`, unless an error was reported. scratch is
      * a scanner of the calling thread's own, for views of prepare's own (m's is in another). */
     bool (*prepare)(void *ctx, struct message *m, struct jscan *scratch, struct diag_sink *sink);
-    /* Parses a record of the FIPA string form into a line of FIPA JSON (acl_parse_line), appended
-     * to line; false after reporting why. Tools that do not read the string form leave it NULL.
-     * With --jobs above 1 it runs in worker threads, as prepare does. */
-    bool (*parse_acl)(void *ctx, const struct record *rec, struct diag_sink *sink, time_t now,
-                      struct strbuf *line);
+    /* Parses a record of the FIPA string form into the view of its FIPA JSON, in js
+     * (acl_parse_view; scratch is the thread's other scanner); NULL after reporting why. Tools
+     * that do not read the string form leave it NULL. With --jobs above 1 it runs in worker
+     * threads, as prepare does. */
+    const struct jv *(*parse_acl)(void *ctx, const struct record *rec, struct diag_sink *sink,
+                                  time_t now, struct jscan *js, struct jscan *scratch);
     /* Called before each file is read, with its name as given ("-": standard input); so that a
      * tool reads some files otherwise than others (acp-replay --serve: the recording, then the
      * live client). May be NULL. */

@@ -151,7 +151,7 @@ static void work_on(const struct filter *f, struct batch *b, struct diag_sink *s
         if (trash && freed < trash->n)
             free_message(&trash->slots[freed++]);
         sink->log = &s->log;
-        if (!filter_read_message(f, &s->rec, scans->input, &s->m, sink))
+        if (!filter_read_message(f, &s->rec, scans->input, scans->scratch, &s->m, sink))
             continue;
         s->parsed = s->live = true;
         if ((s->elsewhere = s->m.elsewhere)) { /* of another partition: left out */

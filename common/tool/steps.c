@@ -94,14 +94,12 @@ void filter_reject(struct filter *f, const struct record *rec)
 }
 
 static bool read_message(const struct filter *f, const struct record *rec, struct jscan *js,
-                         struct message *m, struct diag_sink *sink)
+                         struct jscan *scratch, struct message *m, struct diag_sink *sink)
 {
     if (rec->syntax == SYNTAX_ACL && f->ops->parse_acl) {
-        struct strbuf line = STRBUF_INIT;
-        bool read = f->ops->parse_acl(f->ops->ctx, rec, sink, f->cfg->opts->now, &line) &&
-                    message_read_made(m, rec, line.buf, line.len, js, f->cfg->protocol);
-        sb_free(&line);
-        return read;
+        const struct jv *view =
+            f->ops->parse_acl(f->ops->ctx, rec, sink, f->cfg->opts->now, js, scratch);
+        return view && message_read_view(m, rec, view, f->cfg->protocol);
     }
     return message_read(m, rec, js, f->cfg->protocol, &f->cfg->captures, sink);
 }
@@ -116,9 +114,9 @@ static bool elsewhere(const struct filter *f, const struct message *m)
 }
 
 bool filter_read_message(const struct filter *f, const struct record *rec, struct jscan *js,
-                         struct message *m, struct diag_sink *sink)
+                         struct jscan *scratch, struct message *m, struct diag_sink *sink)
 {
-    if (!read_message(f, rec, js, m, sink))
+    if (!read_message(f, rec, js, scratch, m, sink))
         return false;
     m->elsewhere = elsewhere(f, m);
     return true;
@@ -160,7 +158,7 @@ static void handle_message(struct filter *f, const struct record *rec)
 {
     unsigned long errors_before = f->sink.errors;
     struct message m;
-    if (!filter_read_message(f, rec, f->scan, &m, &f->sink)) {
+    if (!filter_read_message(f, rec, f->scan, f->scratch, &m, &f->sink)) {
         filter_reject(f, rec);
         return;
     }

@@ -57,10 +57,11 @@ struct filter {
     size_t run_len;
 };
 
-/* Reads rec into m, its view in js. Reads nothing of the run's state but the configuration:
- * worker threads call it too, each with a scanner of its own. */
+/* Reads rec into m, its view in js (scratch: the thread's other scanner, which the string form's
+ * parse uses). Reads nothing of the run's state but the configuration: worker threads call it
+ * too, each with scanners of their own. */
 bool filter_read_message(const struct filter *f, const struct record *rec, struct jscan *js,
-                         struct message *m, struct diag_sink *sink);
+                         struct jscan *scratch, struct message *m, struct diag_sink *sink);
 /* What follows the parse and the tool's prepare step, in input order: the tool's own work, and
  * where the record goes. errors_before is the sink's count of errors before the record. */
 void filter_deliver(struct filter *f, struct message *m, unsigned long errors_before);
