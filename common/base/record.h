@@ -7,6 +7,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+struct acl_token;
+
 enum record_kind {
     REC_LINE,     /* a non-blank line (or an ACL expression) in text/len */
     REC_BLANK,    /* a line of white space only */
@@ -31,6 +33,10 @@ struct record {
     bool had_newline;       /* false for a last line without a line end */
     bool message;           /* a string-form record that starts with "(": a message, not a line */
     bool ends_mid_line;     /* a string-form message whose line goes on after it */
+    /* A string-form message's tokens (proto/acl_lex.h), which the reader lexed and found of a
+     * message's shape, as long as text is valid; NULL: the parser lexes the text itself. */
+    const struct acl_token *tokens;
+    size_t ntokens;
 };
 
 #endif

@@ -38,6 +38,9 @@ struct reader {
     bool mid_line;      /* a string-form record ended on the current line, which goes on */
     unsigned long line; /* lines consumed so far */
     size_t line_offset; /* bytes of the current line consumed so far */
+    /* the tokens of the string-form record being read, handed to the parser with it */
+    struct acl_token *tokens;
+    size_t ntokens, tokens_cap;
 };
 
 struct reader *reader_open(const char *path, const char *display, size_t max_line,
@@ -72,6 +75,7 @@ void reader_close(struct reader *r)
     if (r->own_fd)
         close(r->fd);
     free(r->buf);
+    free(r->tokens);
     free(r);
 }
 
@@ -299,6 +303,7 @@ struct acl_scan {
     size_t searched;     /* bytes searched for a line that starts a record */
     size_t candidate;    /* where the first such line inside the record starts; 0: none yet */
     bool broken;         /* the message cannot be valid: it ends at candidate */
+    bool tokens_kept;    /* every token so far is in the reader's tokens */
 };
 
 /* Searches for a line end followed by a line that starts a record, up to avail. */
@@ -322,12 +327,32 @@ static void find_candidate(struct acl_scan *sc, const char *p, size_t avail, boo
     }
 }
 
-static void lex_held(struct acl_scan *sc, const char *p, size_t avail, bool eof, size_t max_line)
+/* A message's tokens are kept for its parser, up to a number that bounds their memory by far
+ * less than max_line's (a token takes a byte of the text, and 48 of the reader's); the parser of
+ * a longer message lexes it again. */
+enum { TOKENS_KEPT = 4096 };
+
+static void keep_token(struct reader *r, struct acl_scan *sc, const struct acl_token *tok)
+{
+    if (!sc->tokens_kept)
+        return;
+    if (r->ntokens == TOKENS_KEPT) {
+        sc->tokens_kept = false;
+        return;
+    }
+    if (r->ntokens == r->tokens_cap)
+        r->tokens = xgrow(r->tokens, &r->tokens_cap, r->ntokens + 1, sizeof *r->tokens);
+    r->tokens[r->ntokens++] = *tok;
+}
+
+static void lex_held(struct reader *r, struct acl_scan *sc, const char *p, size_t avail, bool eof,
+                     size_t max_line)
 {
     struct acl_token tok;
     while (!sc->closed && acl_lex_next(&sc->lex, p, avail, eof, &tok) == ACL_LEX_TOKEN) {
         if (!sc->broken && acl_shape_feed(&sc->shape, &tok, p) != SHAPE_OK)
             sc->broken = true;
+        keep_token(r, sc, &tok);
         if (tok.kind == ACL_OPEN)
             sc->depth++;
         else if (tok.kind == ACL_CLOSE && sc->depth > 0 && --sc->depth == 0)
@@ -378,8 +403,10 @@ static struct acl_extent acl_extent(const char *p, size_t take, bool closed)
 }
 
 static void make_acl_record(struct reader *r, struct record *rec, const struct acl_extent *e,
-                            bool closed)
+                            bool closed, bool tokens_kept)
 {
+    rec->tokens = tokens_kept ? r->tokens : NULL;
+    rec->ntokens = tokens_kept ? r->ntokens : 0;
     rec->kind = REC_LINE;
     rec->syntax = SYNTAX_ACL;
     rec->message = true;
@@ -414,7 +441,8 @@ static void spill_front(struct reader *r, struct acl_scan *sc, size_t n)
 
 static int next_acl(struct reader *r, struct record *rec)
 {
-    struct acl_scan sc = {.candidate = 0};
+    struct acl_scan sc = {.tokens_kept = true};
+    r->ntokens = 0;
     acl_lex_init(&sc.lex);
     acl_shape_init(&sc.shape);
     bool spilling = false;
@@ -425,7 +453,7 @@ static int next_acl(struct reader *r, struct record *rec)
         const char *p = r->buf + r->start;
         size_t avail = r->end - r->start;
         find_candidate(&sc, p, avail, r->eof);
-        lex_held(&sc, p, avail, r->eof, r->max_line);
+        lex_held(r, &sc, p, avail, r->eof, r->max_line);
         bool split;
         size_t end;
         bool known = acl_record_end(&sc, avail, r->eof, &end, &split);
@@ -444,7 +472,8 @@ static int next_acl(struct reader *r, struct record *rec)
             bool closed = sc.closed && end == sc.closed && !split; /* 0: not closed */
             struct acl_extent e = acl_extent(p, end, closed);
             if (!spilling && e.raw_len <= r->max_line) {
-                make_acl_record(r, rec, &e, closed);
+                /* tokens of a message that closed as a message should, all of them kept */
+                make_acl_record(r, rec, &e, closed, closed && !sc.broken && sc.tokens_kept);
                 return 1;
             }
             spill(r, p, e.raw_len);

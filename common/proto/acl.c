@@ -40,7 +40,7 @@ struct acl_parser {
     bool failed;
     struct line_mark mark;
     struct arena sexps;  /* the expression tree's nodes and texts, freed at once */
-    struct strbuf lower; /* a parameter name in lower case; the content's text */
+    struct strbuf lower; /* a parameter name in lower case */
     struct jscan *json;  /* JSON text's reader (content, json-x): the caller's scratch */
 };
 
@@ -147,51 +147,67 @@ static void shape_error(struct acl_parser *p, const struct acl_shape *sh, enum a
     p->failed = true;
 }
 
+/* A tree being made token by token: the lists open, innermost last. */
+struct tree_making {
+    struct sexp *open[ACL_MAX_DEPTH + 2];
+    size_t depth;
+    struct sexp *root;
+};
+
+static void tree_add(struct acl_parser *p, struct tree_making *t, const struct acl_token *tok)
+{
+    if (tok->kind == ACL_OPEN) {
+        struct sexp *list = new_node(p, SX_LIST, tok->start);
+        if (t->depth > 0)
+            append_item(p, t->open[t->depth - 1], list);
+        else
+            t->root = list;
+        t->open[t->depth++] = list;
+    } else if (tok->kind == ACL_CLOSE) {
+        t->open[--t->depth]->end = tok->end;
+    } else {
+        append_item(p, t->open[t->depth - 1], read_atom(p, tok));
+    }
+}
+
 /* The record's expression tree, read with the lexer and the shape check the reader split it
- * with; NULL after reporting why it is not one message. */
+ * with; NULL after reporting why it is not one message. A record whose tokens the reader kept
+ * was lexed and checked there: its tree is made of them. */
 static struct sexp *read_tree(struct acl_parser *p)
 {
     const struct record *rec = p->rec;
+    struct tree_making t = {.depth = 0, .root = NULL};
+    if (rec->tokens) {
+        for (size_t i = 0; i < rec->ntokens; i++)
+            tree_add(p, &t, &rec->tokens[i]);
+        return t.root;
+    }
     struct acl_lexer lx;
     struct acl_shape sh;
     acl_lex_init(&lx);
     acl_shape_init(&sh);
-    struct sexp *open[ACL_MAX_DEPTH + 2];
-    size_t depth = 0;
-    struct sexp *root = NULL;
     struct acl_token tok, key = {.kind = ACL_WORD};
     enum acl_lex_result res;
     while ((res = acl_lex_next(&lx, rec->text, rec->len, true, &tok)) == ACL_LEX_TOKEN) {
         enum acl_shape_error err = acl_shape_feed(&sh, &tok, rec->text);
         if (err != SHAPE_OK) {
-            shape_error(p, &sh, err, &tok, depth ? open[depth - 1]->start : tok.start, &key);
+            shape_error(p, &sh, err, &tok, t.depth ? t.open[t.depth - 1]->start : tok.start, &key);
             return NULL;
         }
         if (sh.depth > 0 && sh.frame[sh.depth - 1].step == STEP_VALUE && tok.kind == ACL_WORD)
             key = tok;
-        if (tok.kind == ACL_OPEN) {
-            struct sexp *list = new_node(p, SX_LIST, tok.start);
-            if (depth > 0)
-                append_item(p, open[depth - 1], list);
-            else
-                root = list;
-            open[depth++] = list;
-        } else if (tok.kind == ACL_CLOSE) {
-            open[--depth]->end = tok.end;
-        } else {
-            append_item(p, open[depth - 1], read_atom(p, &tok));
-        }
+        tree_add(p, &t, &tok);
     }
     if (res == ACL_LEX_UNFINISHED)
         syntax_error(p, tok.start,
                      tok.kind == ACL_LITERAL
                          ? "string literal without its closing quote"
                          : "byte-length string runs past the end of the message");
-    else if (!root)
+    else if (!t.root)
         syntax_error(p, rec->len, "expected '(' to start a message");
     else if (!sh.done)
-        syntax_error(p, open[depth - 1]->start, "expression without its closing parenthesis");
-    return p->failed ? NULL : root;
+        syntax_error(p, t.open[t.depth - 1]->start, "expression without its closing parenthesis");
+    return p->failed ? NULL : t.root;
 }
 
 /* --- from expressions to FIPA JSON --- */
@@ -313,7 +329,7 @@ static bool first_parameter(struct acl_parser *p, struct object_reading *r, cons
         for (size_t i = 0; i < p->lower.len; i++) /* as tolower did: bytes above 0x7f stay */
             p->lower.buf[i] = (char)tolower((unsigned char)p->lower.buf[i]);
     }
-    bool first = acl_names_add(&r->seen, p->lower.buf);
+    bool first = acl_names_add(&r->seen, p->lower.buf, p->lower.len);
     if (!first)
         fail_at(p, key, "duplicate-key",
                 "parameter '%s' is given twice (names are compared without regard to case)",
@@ -452,7 +468,8 @@ static void set_user_parameter(struct acl_parser *p, struct object_reading *r,
     set_user_value(p, r, obj, member, &v, key, value, agent);
 }
 
-static bool read_agent(struct acl_parser *p, const struct sexp *x, struct strbuf *out);
+static bool read_agent(struct acl_parser *p, const struct sexp *x, struct strbuf *out,
+                       struct span *name_only);
 
 /* (sequence ...) of addresses or agents, as a JSON array appended to out. */
 static bool read_sequence(struct acl_parser *p, const struct sexp *x, bool agents,
@@ -468,7 +485,7 @@ static bool read_sequence(struct acl_parser *p, const struct sexp *x, bool agent
         if (i > 1)
             sb_addc(out, ',');
         if (agents) {
-            read_agent(p, item, out);
+            read_agent(p, item, out, NULL);
         } else if (!is_text(item)) {
             fail_at(p, item, "acl-syntax", "expected an address");
         } else {
@@ -523,9 +540,14 @@ static void read_agent_slot(struct acl_parser *p, struct agent_reading *a, const
 }
 
 /* (agent-identifier :name N [:addresses (sequence ...)] [:resolvers (sequence ...)] ...),
- * appended to out as JSON: its name, or an object when it holds more. */
-static bool read_agent(struct acl_parser *p, const struct sexp *x, struct strbuf *out)
+ * appended to out as JSON: its name, or an object when it holds more. *name_only (unless NULL):
+ * its name when it is written as that string, else {NULL}, so that a member of one plain agent
+ * is set as the string, not as JSON to be read again. */
+static bool read_agent(struct acl_parser *p, const struct sexp *x, struct strbuf *out,
+                       struct span *name_only)
 {
+    if (name_only)
+        *name_only = (struct span){NULL, 0};
     if (x->type != SX_LIST || x->count == 0 || !word_is(x->items[0], "agent-identifier")) {
         fail_at(p, x, "acl-syntax", "expected (agent-identifier ...)");
         return false;
@@ -550,6 +572,8 @@ static bool read_agent(struct acl_parser *p, const struct sexp *x, struct strbuf
         jsonout_init(&w, out, JSONOUT_VALID);
         if (a.slots.n == 0 && !a.object_marked) {
             jsonout_string(&w, a.name.s, a.name.len);
+            if (name_only)
+                *name_only = a.name;
         } else {
             jsonout_begin_object(&w);
             JSONOUT_KEY(&w, "name");
@@ -566,11 +590,12 @@ static bool read_agent(struct acl_parser *p, const struct sexp *x, struct strbuf
  * that agent, several an array. An empty set appends nothing and leaves *some false: it names no
  * agent, as a missing parameter does. */
 static bool read_agent_set(struct acl_parser *p, const struct sexp *x, struct strbuf *out,
-                           bool *some)
+                           bool *some, struct span *name_only)
 {
     *some = false;
+    *name_only = (struct span){NULL, 0};
     if (x->type == SX_LIST && x->count > 0 && word_is(x->items[0], "agent-identifier")) {
-        *some = read_agent(p, x, out);
+        *some = read_agent(p, x, out, name_only);
         return *some;
     }
     if (x->type != SX_LIST || x->count == 0 || !word_is(x->items[0], "set")) {
@@ -579,12 +604,15 @@ static bool read_agent_set(struct acl_parser *p, const struct sexp *x, struct st
     }
     struct strbuf agents = STRBUF_INIT;
     size_t n = 0;
+    struct span name = {NULL, 0};
     for (size_t i = 1; i < x->count && !p->failed; i++) {
         if (n)
             sb_addc(&agents, ',');
-        if (read_agent(p, x->items[i], &agents))
+        if (read_agent(p, x->items[i], &agents, &name))
             n++;
     }
+    if (n == 1)
+        *name_only = name;
     if (!p->failed && n == 1) {
         sb_add(out, agents.buf, agents.len);
     } else if (!p->failed && n > 1) {
@@ -680,9 +708,12 @@ static void read_agents(struct acl_parser *p, struct member_list *msg, const str
 {
     struct strbuf agents = STRBUF_INIT;
     bool some = true;
-    bool read = param->form == FORM_AGENT ? read_agent(p, value, &agents)
-                                          : read_agent_set(p, value, &agents, &some);
-    if (read && some)
+    struct span name;
+    bool read = param->form == FORM_AGENT ? read_agent(p, value, &agents, &name)
+                                          : read_agent_set(p, value, &agents, &some, &name);
+    if (read && some && name.s)
+        set_string(p, msg, param->member, &name, key);
+    else if (read && some)
         set_json(p, msg, param->member, agents.buf, agents.len, key);
     sb_free(&agents);
 }
@@ -735,12 +766,11 @@ static void decode_content(struct acl_parser *p, struct member_list *msg,
         return;
     json_error_t err;
     if (!mr->content_text) {
-        /* a copy: the list's text grows as the content's JSON goes into it */
-        sb_reset(&p->lower);
-        sb_add(&p->lower, member_string(msg, content), content->len);
-        struct span text = {p->lower.buf, p->lower.len};
-        if (json_text(p, &text, &err)) { /* its text is JSON: so it goes in the line */
-            member_list_set_json(msg, "", "content", text.s, text.len);
+        struct span text = {member_string(msg, content), content->len};
+        const struct jv *value = json_text(p, &text, &err);
+        if (value) { /* its text is JSON: its value, as the scratch scanner read it, goes in the
+                        view (nothing scans there again before the view is built) */
+            member_list_set_view(msg, "", "content", value);
             return;
         }
         if (json_error_code(&err) != json_error_numeric_overflow) {

@@ -2,6 +2,7 @@
 
 #include <ctype.h>
 #include <limits.h>
+#include <stdint.h>
 #include <string.h>
 #include <strings.h>
 
@@ -91,6 +92,82 @@ static bool hash_byte(struct acl_lexer *lx, char c)
     return false;
 }
 
+/* Eight bytes at a time: a word of the text whose bytes are flagged, the high bit of each, by
+ * what a scan looks for. A flag is exact for the lowest flagged byte (a borrow may flag bytes
+ * above it), which is all a scan reads. */
+enum { WORD_BYTES = 8 };
+#define ONES  UINT64_C(0x0101010101010101)
+#define HIGHS UINT64_C(0x8080808080808080)
+
+static uint64_t word_at(const char *p)
+{
+    uint64_t w;
+    memcpy(&w, p, sizeof w);
+    return w;
+}
+
+/* The bytes of w that equal c; that are below c. */
+static uint64_t bytes_equal(uint64_t w, unsigned char c)
+{
+    uint64_t x = w ^ (ONES * c);
+    return (x - ONES) & ~x & HIGHS;
+}
+
+static uint64_t bytes_below(uint64_t w, unsigned char c)
+{
+    return (w - ONES * c) & ~w & HIGHS;
+}
+
+static size_t lowest_flagged(uint64_t flagged)
+{
+    return (size_t)__builtin_ctzll(flagged) / 8;
+}
+
+static const bool little_endian =
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    true;
+#else
+    false;
+#endif
+
+/* Where a word that goes on at i ends: at the first byte of white space or a parenthesis, or at
+ * len. A byte below 0x21 or a parenthesis flags a word of eight, which the table decides (a
+ * control byte is part of a word). */
+static size_t word_end(const char *text, size_t i, size_t len)
+{
+    while (little_endian && len - i >= WORD_BYTES) {
+        uint64_t w = word_at(text + i);
+        /* ( and ) differ in the lowest bit only */
+        uint64_t flagged = bytes_below(w, 0x21) | bytes_equal(w | ONES, ')');
+        if (!flagged) {
+            i += WORD_BYTES;
+            continue;
+        }
+        i += lowest_flagged(flagged);
+        if (ends_word(text[i]))
+            return i;
+        i++;
+    }
+    while (i < len && !ends_word(text[i]))
+        i++;
+    return i;
+}
+
+/* Where the run of a literal's bytes from i ends: at its first quote or backslash, or at len. */
+static size_t literal_run_end(const char *text, size_t i, size_t len)
+{
+    while (little_endian && len - i >= WORD_BYTES) {
+        uint64_t w = word_at(text + i);
+        uint64_t flagged = bytes_equal(w, '"') | bytes_equal(w, '\\');
+        if (flagged)
+            return i + lowest_flagged(flagged);
+        i += WORD_BYTES;
+    }
+    while (i < len && text[i] != '"' && text[i] != '\\')
+        i++;
+    return i;
+}
+
 /* Between tokens, the next one when all of it is held and it is a parenthesis, a word or a
  * literal, read in one go (the rules of acl_lex_next's states, in loops): most tokens are. False,
  * having only skipped white space, to leave the token to the byte-by-byte way. */
@@ -109,8 +186,7 @@ static bool whole_token(struct acl_lexer *lx, const char *text, size_t len, stru
         kind = c == '(' ? ACL_OPEN : ACL_CLOSE;
     } else if (c == '"') {
         for (;;) {
-            while (end < len && text[end] != '"' && text[end] != '\\')
-                end++;
+            end = literal_run_end(text, end, len);
             if (end == len)
                 return false;
             if (text[end] == '"')
@@ -125,8 +201,7 @@ static bool whole_token(struct acl_lexer *lx, const char *text, size_t len, stru
         end++;
         kind = ACL_LITERAL;
     } else if (c != '#') {
-        while (end < len && !ends_word(text[end]))
-            end++;
+        end = word_end(text, end, len);
         if (end == len)
             return false; /* more of the word may come */
         kind = ACL_WORD;

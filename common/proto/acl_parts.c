@@ -21,24 +21,43 @@ void acl_names_free(struct acl_names *s)
         strmap_free(s->many, NULL);
 }
 
-bool acl_names_add(struct acl_names *s, const char *name)
+/* Where the names are: small until they outgrow it, then names. */
+static const char *names_held(const struct acl_names *s)
 {
-    size_t len = strlen(name);
+    return s->names.buf ? s->names.buf : s->small;
+}
+
+/* Copies name and its NUL after the names held. */
+static void hold_name(struct acl_names *s, const char *name, size_t len)
+{
+    if (!s->names.buf && len + 1 <= sizeof s->small - s->used) {
+        memcpy(s->small + s->used, name, len + 1);
+    } else {
+        if (!s->names.buf)
+            sb_add(&s->names, s->small, s->used);
+        sb_add(&s->names, name, len + 1);
+    }
+    s->used += len + 1;
+}
+
+bool acl_names_add(struct acl_names *s, const char *name, size_t len)
+{
     if (!s->many && s->count < ACL_NAMES_SEARCHED) {
+        const char *held = names_held(s);
         for (size_t i = 0; i < s->count; i++)
             if (s->searched[i].len == len && s->searched[i].first == name[0] &&
-                memcmp(s->names.buf + s->searched[i].at, name, len) == 0)
+                memcmp(held + s->searched[i].at, name, len) == 0)
                 return false;
-        s->searched[s->count].at = s->names.len;
+        s->searched[s->count].at = s->used;
         s->searched[s->count].len = len;
         s->searched[s->count++].first = name[0];
-        sb_add(&s->names, name, len + 1);
+        hold_name(s, name, len);
         return true;
     }
     if (!s->many) {
         s->many = strmap_new();
         for (size_t i = 0; i < s->count; i++)
-            strmap_put(s->many, s->names.buf + s->searched[i].at, s);
+            strmap_put(s->many, names_held(s) + s->searched[i].at, s);
     }
     return strmap_put(s->many, name, s) == NULL;
 }

@@ -24,7 +24,9 @@ extern const char acl_content_text_member[];
 enum { ACL_NAMES_SEARCHED = 16 };
 
 struct acl_names {
-    struct strbuf names; /* each with its NUL */
+    struct strbuf names; /* each with its NUL, once they outgrow small */
+    char small[256];     /* the names of most objects: no allocation */
+    size_t used;         /* bytes of the names held */
     size_t count;
     /* of each name searched: where it starts in names, and its length and first byte, which
      * tell most names apart before their bytes are compared */
@@ -36,8 +38,8 @@ struct acl_names {
 };
 
 void acl_names_free(struct acl_names *s);
-/* Adds name; false when the set holds it already. */
-bool acl_names_add(struct acl_names *s, const char *name);
+/* Adds name (len bytes, then a NUL), copied; false when the set holds it already. */
+bool acl_names_add(struct acl_names *s, const char *name, size_t len);
 
 /* What a parameter's value is, which says how it is read and written. */
 enum acl_parameter_form { FORM_TEXT, FORM_AGENT, FORM_AGENT_SET, FORM_CONTENT, FORM_DATE_TIME };

@@ -119,7 +119,7 @@ static bool claim_name(struct acl_writer *w, const char *prefix, const char *nam
         for (const char *const *r = w->reserved; *r; r++)
             if (strcmp(*r, w->lower.buf) == 0)
                 return false;
-    return acl_names_add(w->names, w->lower.buf);
+    return acl_names_add(w->names, w->lower.buf, w->lower.len);
 }
 
 static bool is_listed(const struct jv *list, const char *name)

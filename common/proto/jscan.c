@@ -646,21 +646,25 @@ void jscan_build_string(struct jscan *js, const char *s, size_t len)
 
 void jscan_build_integer(struct jscan *js, json_int_t v)
 {
-    js->nodes[push(js, JV_INTEGER)].u.i = v;
+    uint32_t at = push(js, JV_INTEGER); /* before the nodes are read: push may move them */
+    js->nodes[at].u.i = v;
 }
 
 void jscan_build_real(struct jscan *js, double v)
 {
-    js->nodes[push(js, JV_REAL)].u.d = v;
+    uint32_t at = push(js, JV_REAL);
+    js->nodes[at].u.d = v;
 }
 
 void jscan_build_view(struct jscan *js, const struct jv *v)
 {
     for (uint32_t i = 0; i < v->size; i++) {
-        if (v[i].type == JV_STRING)
+        if (v[i].type == JV_STRING) {
             build_string2(js, v[i].u.s, v[i].len, "", 0);
-        else
-            js->nodes[push(js, v[i].type)] = v[i];
+        } else {
+            uint32_t at = push(js, v[i].type);
+            js->nodes[at] = v[i];
+        }
     }
 }
 

@@ -571,6 +571,9 @@ void jobs_add_record(struct filter *f, const struct record *rec)
     /* copied after the text: the reader has just stored the record's members one by one, and
      * a copy in wider pieces (as a struct is copied) right away waited for each store to land */
     s->rec = *rec;
+    /* the reader's tokens are gone by the time a worker parses: it lexes the copy of the text */
+    s->rec.tokens = NULL;
+    s->rec.ntokens = 0;
     if (b->n >= BATCH_RECORDS || b->bytes.len >= BATCH_BYTES)
         submit(f);
 }

@@ -127,9 +127,17 @@ static void random_member(struct member_list *l, struct jscan *other, struct str
         member_list_set_real(l, name, d);
         break;
     }
-    case 3: /* a view of another scanner's, which outlives the list's use */
+    case 3: /* a view of another scanner's, which outlives the list's use; some of more nodes
+               than the view built has room for yet, so that they move while it is copied */
         *viewed = true;
-        random_json(&text, 3, false);
+        if (below(4) == 0) {
+            sb_addc(&text, '[');
+            for (size_t k = 0, n = 200 + below(400); k < n; k++)
+                sb_adds(&text, k ? ",1" : "1");
+            sb_addc(&text, ']');
+        } else {
+            random_json(&text, 3, false);
+        }
         member_list_set_view(l, prefix, name, jscan_scan(other, text.buf, text.len));
         break;
     case 4: {
