@@ -282,15 +282,16 @@ static bool check_output(struct convert_run *run, struct message *m, json_t *res
     return ok;
 }
 
-/* Reads a line of JSON that the converter wrote (with its newline) as a message of m's record,
- * in js, as a message in the protocol choice says; false, after saying so, when it is no JSON
- * object (never: what the writer writes is JSON). */
-static bool read_line_out(struct message *out, const struct message *m, const struct strbuf *line,
-                          enum protocol_choice choice, struct jscan *js, struct diag_sink *sink)
+/* Reads the view of an output, made in a line of JSON the converter wrote (with its newline) or
+ * from the members it was written from, as a message of m's record, as a message in the
+ * protocol choice says; false, after saying so, when it is no JSON object (never: what the
+ * writer writes is JSON). */
+static bool read_view_out(struct message *out, const struct message *m, const struct jv *view,
+                          enum protocol_choice choice, struct diag_sink *sink)
 {
-    struct record rec = {.kind = REC_LINE, .text = line->buf, .len = line->len - 1};
-    /* made of values each read on its own: content as deep as jansson reads stays readable */
-    if (!message_read_made(out, &rec, rec.text, rec.len, js, choice)) {
+    /* a line's record, not m's: whose syntax may be the string form's */
+    struct record rec = {.kind = REC_LINE};
+    if (!message_read_view(out, &rec, view, choice)) {
         diag_emit(sink, &m->at, "convert-output-invalid",
                   "converted to %s, the message is no JSON object; it is not written",
                   dialect_of((enum protocol)choice)->display);
@@ -301,12 +302,34 @@ static bool read_line_out(struct message *out, const struct message *m, const st
     return true;
 }
 
+/* The same for a line, read in js. */
+static bool read_line_out(struct message *out, const struct message *m, const struct strbuf *line,
+                          enum protocol_choice choice, struct jscan *js, struct diag_sink *sink)
+{
+    /* made of values each read on its own: content as deep as jansson reads stays readable */
+    return read_view_out(out, m, jscan_scan_made(js, line->buf, line->len - 1), choice, sink);
+}
+
 /* The check of an output written as a line of FIPA JSON (with its newline), read in js. */
 static bool check_line(struct convert_run *run, struct message *m, const struct strbuf *line,
                        struct jscan *js, struct diag_sink *sink)
 {
     struct message out;
     if (!read_line_out(&out, m, line, protocol_choice(run->to), js, sink))
+        return false;
+    bool ok = check_message_out(run, m, &out, sink);
+    message_clear(&out);
+    return ok;
+}
+
+/* The same for the line members were written as, from the view they build in js: the line is
+ * not scanned again. */
+static bool check_members(struct convert_run *run, struct message *m,
+                          const struct member_list *members, struct jscan *js,
+                          struct diag_sink *sink)
+{
+    struct message out;
+    if (!read_view_out(&out, m, member_list_view(members, js), protocol_choice(run->to), sink))
         return false;
     bool ok = check_message_out(run, m, &out, sink);
     message_clear(&out);
@@ -477,7 +500,7 @@ static bool fipa_to_iacp(struct convert_run *run, struct message *m, struct jsca
     bool passes;
     bool ok = convert_fipa_iacp_line(run->converter, m->view, kept, &run->members, &run->line,
                                      LINE_FLAGS, &passes, sink, &m->at) &&
-              (passes || check_line(run, m, &run->line, js, sink));
+              (passes || check_members(run, m, &run->members, js, sink));
     if (ok)
         sb_add(out, run->line.buf, run->line.len);
     kept_content_clear(&k);
@@ -690,13 +713,14 @@ static bool draft_to_iacp(struct convert_run *run, struct message *m, struct jsc
     sb_grow(&m->output, m->rec->len + 256);
     bool drafted = convert_fipa_iacp_draft(m->view, kept, run->now, &members, &m->output,
                                            LINE_FLAGS, &passes, &hole, &trail);
+    /* FIPA of its own passes as made, with the id made up in its hole; what the draft of FIPA
+     * made from IACP lacks is an x- member, which no IACP rule reads: its check is the line's */
+    bool written = drafted && (passes || check_members(run, m, &members, scratch, sink));
     member_list_free(&members);
     kept_content_clear(&k);
     if (!drafted)
         return true;
-    /* FIPA of its own passes as made, with the id made up in its hole; what the draft of FIPA
-     * made from IACP lacks is an x- member, which no IACP rule reads: its check is the line's */
-    if (passes || check_line(run, m, &m->output, scratch, sink))
+    if (written)
         m->hole = hole;
     else
         sb_reset(&m->output);
