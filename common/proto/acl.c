@@ -858,14 +858,32 @@ json_t *acl_parse(const struct record *rec, struct diag_sink *sink, time_t now)
     return msg;
 }
 
+/* The tokens of a record in turn: those the reader kept, or the lexer's. */
+struct token_source {
+    const struct record *rec;
+    size_t next;
+    struct acl_lexer lx;
+};
+
+static bool next_token(struct token_source *ts, struct acl_token *tok)
+{
+    const struct record *rec = ts->rec;
+    if (!rec->tokens)
+        return acl_lex_next(&ts->lx, rec->text, rec->len, true, tok) == ACL_LEX_TOKEN;
+    if (ts->next == rec->ntokens)
+        return false;
+    *tok = rec->tokens[ts->next++];
+    return true;
+}
+
 bool acl_content_text(const struct record *rec, struct strbuf *out)
 {
-    struct acl_lexer lx;
-    acl_lex_init(&lx);
+    struct token_source ts = {.rec = rec, .next = 0};
+    acl_lex_init(&ts.lx);
     struct acl_token tok;
     unsigned long depth = 0, item = 0; /* the message's items: its act, then keys and values */
     bool at_content = false;
-    while (acl_lex_next(&lx, rec->text, rec->len, true, &tok) == ACL_LEX_TOKEN) {
+    while (next_token(&ts, &tok)) {
         if (tok.kind == ACL_CLOSE) {
             depth--;
             continue;

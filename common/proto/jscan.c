@@ -587,19 +587,24 @@ void jscan_build_begin(struct jscan *js)
     js->nchars = 0;
 }
 
-/* Room for n more bytes of strings, and for reading 4 bytes at the last one's start. */
-static void reserve_chars(struct jscan *js, size_t n)
+/* Room for n more bytes of strings, and for reading 4 bytes at the last one's start: the
+ * chars grown (strings hold offsets until jscan_build_end). */
+static void grow_chars(struct jscan *js, size_t n)
 {
     if (n > SIZE_MAX / 4 - js->nchars)
         die_oom();
     size_t need = js->nchars + n + 4;
-    if (need <= js->chars_cap)
-        return;
     size_t cap = js->chars_cap < 4096 ? 4096 : js->chars_cap;
     while (cap < need)
         cap *= 2;
-    js->chars = xrealloc(js->chars, cap); /* strings hold offsets until jscan_build_end */
+    js->chars = xrealloc(js->chars, cap);
     js->chars_cap = cap;
+}
+
+static inline void reserve_chars(struct jscan *js, size_t n)
+{
+    if (n + 4 > js->chars_cap - js->nchars)
+        grow_chars(js, n);
 }
 
 uint32_t jscan_build_open(struct jscan *js, enum jv_type type)
@@ -613,16 +618,18 @@ void jscan_build_close(struct jscan *js, uint32_t at, uint32_t count)
     js->nodes[at].size = (uint32_t)(js->nnodes - at);
 }
 
-/* A string node of the bytes of a then b, copied; its offset in chars stands for its pointer. */
-static uint32_t build_string2(struct jscan *js, const char *a, size_t a_len, const char *b,
-                              size_t b_len)
+/* A string node of the a_len bytes at a then the b_len at b, copied; its offset in chars stands
+ * for its pointer. */
+static inline uint32_t build_string(struct jscan *js, const char *a, size_t a_len, const char *b,
+                                    size_t b_len)
 {
     size_t len = a_len + b_len;
     reserve_chars(js, len + 1);
     uint32_t at = push(js, JV_STRING);
     char *out = js->chars + js->nchars;
     memcpy(out, a, a_len);
-    memcpy(out + a_len, b, b_len);
+    if (b_len)
+        memcpy(out + a_len, b, b_len);
     out[len] = '\0';
     struct jv *node = &js->nodes[at];
     node->u.i = (json_int_t)js->nchars;
@@ -635,13 +642,13 @@ static uint32_t build_string2(struct jscan *js, const char *a, size_t a_len, con
 void jscan_build_key(struct jscan *js, uint32_t object, const char *prefix, size_t prefix_len,
                      const char *name, size_t name_len)
 {
-    uint32_t at = build_string2(js, prefix, prefix_len, name, name_len);
+    uint32_t at = build_string(js, prefix, prefix_len, name, name_len);
     js->nodes[object].u.keys |= jv_key_bit(js->nodes[at].head, js->nodes[at].len);
 }
 
 void jscan_build_string(struct jscan *js, const char *s, size_t len)
 {
-    build_string2(js, s, len, "", 0);
+    build_string(js, s, len, "", 0);
 }
 
 void jscan_build_integer(struct jscan *js, json_int_t v)
@@ -660,7 +667,7 @@ void jscan_build_view(struct jscan *js, const struct jv *v)
 {
     for (uint32_t i = 0; i < v->size; i++) {
         if (v[i].type == JV_STRING) {
-            build_string2(js, v[i].u.s, v[i].len, "", 0);
+            build_string(js, v[i].u.s, v[i].len, "", 0);
         } else {
             uint32_t at = push(js, v[i].type);
             js->nodes[at] = v[i];

@@ -157,7 +157,7 @@ static struct member *find(const struct member_list *l, const struct sought *k, 
 static struct sought sought_of(const struct member_list *l, const char *prefix, const char *name)
 {
     struct sought k = {.prefix = prefix, .name = name};
-    k.prefix_len = strlen(prefix);
+    k.prefix_len = prefix[0] ? strlen(prefix) : 0; /* most keys have none */
     k.name_len = strlen(name);
     k.key_len = k.prefix_len + k.name_len;
     k.first = first_of(prefix, k.prefix_len, name);
@@ -211,7 +211,8 @@ static struct member *place_member(struct member_list *l, const char *prefix, co
         return NULL;
     if (!m) {
         /* a message's members at once: one allocation, not a run of doublings */
-        l->members = xgrow(l->members, &l->cap, l->n < 16 ? 16 : l->n + 1, sizeof *l->members);
+        if (l->n == l->cap)
+            l->members = xgrow(l->members, &l->cap, l->n < 16 ? 16 : l->n + 1, sizeof *l->members);
         m = &l->members[l->n++];
         *m = (struct member){.prefix = prefix,
                              .name = name,
