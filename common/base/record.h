@@ -7,7 +7,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-struct acl_token;
+struct acl_mark;
 
 enum record_kind {
     REC_LINE,     /* a non-blank line (or an ACL expression) in text/len */
@@ -33,9 +33,9 @@ struct record {
     bool had_newline;       /* false for a last line without a line end */
     bool message;           /* a string-form record that starts with "(": a message, not a line */
     bool ends_mid_line;     /* a string-form message whose line goes on after it */
-    /* A string-form message's tokens (proto/acl_lex.h), which the reader lexed and found of a
-     * message's shape, as long as text is valid; NULL: the parser lexes the text itself. */
-    const struct acl_token *tokens;
+    /* A string-form message's tokens (proto/acl_lex.h's marks), which the reader lexed and
+     * found of a message's shape, as long as text is valid; NULL: the parser lexes the text. */
+    const struct acl_mark *tokens;
     size_t ntokens;
 };
 

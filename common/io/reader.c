@@ -39,7 +39,7 @@ struct reader {
     unsigned long line; /* lines consumed so far */
     size_t line_offset; /* bytes of the current line consumed so far */
     /* the tokens of the string-form record being read, handed to the parser with it */
-    struct acl_token *tokens;
+    struct acl_mark *tokens;
     size_t ntokens, tokens_cap;
 };
 
@@ -328,7 +328,7 @@ static void find_candidate(struct acl_scan *sc, const char *p, size_t avail, boo
 }
 
 /* A message's tokens are kept for its parser, up to a number that bounds their memory by far
- * less than max_line's (a token takes a byte of the text, and 48 of the reader's); the parser of
+ * less than max_line's (a token takes a byte of the text, and 16 of the reader's); the parser of
  * a longer message lexes it again. */
 enum { TOKENS_KEPT = 4096 };
 
@@ -342,7 +342,10 @@ static void keep_token(struct reader *r, struct acl_scan *sc, const struct acl_t
     }
     if (r->ntokens == r->tokens_cap)
         r->tokens = xgrow(r->tokens, &r->tokens_cap, r->ntokens + 1, sizeof *r->tokens);
-    r->tokens[r->ntokens++] = *tok;
+    if (acl_mark_of(tok, &r->tokens[r->ntokens]))
+        r->ntokens++;
+    else
+        sc->tokens_kept = false;
 }
 
 static void lex_held(struct reader *r, struct acl_scan *sc, const char *p, size_t avail, bool eof,

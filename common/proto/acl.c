@@ -178,8 +178,10 @@ static struct sexp *read_tree(struct acl_parser *p)
     const struct record *rec = p->rec;
     struct tree_making t = {.depth = 0, .root = NULL};
     if (rec->tokens) {
-        for (size_t i = 0; i < rec->ntokens; i++)
-            tree_add(p, &t, &rec->tokens[i]);
+        for (size_t i = 0; i < rec->ntokens; i++) {
+            struct acl_token tok = acl_token_of(&rec->tokens[i], rec->text);
+            tree_add(p, &t, &tok);
+        }
         return t.root;
     }
     struct acl_lexer lx;
@@ -872,7 +874,7 @@ static bool next_token(struct token_source *ts, struct acl_token *tok)
         return acl_lex_next(&ts->lx, rec->text, rec->len, true, tok) == ACL_LEX_TOKEN;
     if (ts->next == rec->ntokens)
         return false;
-    *tok = rec->tokens[ts->next++];
+    *tok = acl_token_of(&rec->tokens[ts->next++], rec->text);
     return true;
 }
 

@@ -215,6 +215,27 @@ static bool whole_token(struct acl_lexer *lx, const char *text, size_t len, stru
     return true;
 }
 
+bool acl_mark_of(const struct acl_token *tok, struct acl_mark *mark)
+{
+    if (tok->end > UINT32_MAX || tok->length > UINT32_MAX || tok->size != tok->end - tok->start)
+        return false;
+    *mark = (struct acl_mark){.start = (uint32_t)tok->start,
+                              .end = (uint32_t)tok->end,
+                              .length = (uint32_t)tok->length,
+                              .kind = (unsigned char)tok->kind};
+    return true;
+}
+
+struct acl_token acl_token_of(const struct acl_mark *mark, const char *text)
+{
+    return (struct acl_token){.kind = (enum acl_token_kind)mark->kind,
+                              .start = mark->start,
+                              .end = mark->end,
+                              .size = mark->end - mark->start,
+                              .first = text[mark->start],
+                              .length = mark->length};
+}
+
 enum acl_lex_result acl_lex_next(struct acl_lexer *lx, const char *text, size_t len, bool eof,
                                  struct acl_token *tok)
 {

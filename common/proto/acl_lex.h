@@ -13,6 +13,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "proto/fipa.h"
 
@@ -31,6 +32,19 @@ struct acl_token {
     char first;                /* its first byte */
     unsigned long long length; /* ACL_BYTES: N */
 };
+
+/* A token as a record keeps it for its parser (struct record's tokens): its place, in a third
+ * of the lexer's bytes; the rest is read from the record's text. */
+struct acl_mark {
+    uint32_t start, end;
+    uint32_t length; /* ACL_BYTES: N */
+    unsigned char kind;
+};
+
+/* The mark of tok; false when its offsets or its length do not fit one. */
+bool acl_mark_of(const struct acl_token *tok, struct acl_mark *mark);
+/* The token a mark of text keeps. */
+struct acl_token acl_token_of(const struct acl_mark *mark, const char *text);
 
 enum acl_lex_state { LEX_BETWEEN, LEX_WORD, LEX_LITERAL, LEX_ESCAPE, LEX_HASH, LEX_BYTES };
 

@@ -17,15 +17,18 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "proto/acl_lex.h"
+
 enum { BATCH_RECORDS = 512, BATCH_BYTES = 128 * 1024 };
 
 struct slot {
     struct record rec;
-    size_t text_at; /* where rec's text is in the batch's bytes */
-    bool parsed;    /* a message, and not a line that failed to parse */
-    bool elsewhere; /* a message of another partition, left out */
-    bool live;      /* m holds what message_clear frees */
-    bool stored;    /* m's view was kept in the batch's views, at view_at */
+    size_t text_at;   /* where rec's text is in the batch's bytes */
+    size_t tokens_at; /* and its tokens, when the reader kept them (record.h) */
+    bool parsed;      /* a message, and not a line that failed to parse */
+    bool elsewhere;   /* a message of another partition, left out */
+    bool live;        /* m holds what message_clear frees */
+    bool stored;      /* m's view was kept in the batch's views, at view_at */
     size_t view_at;
     struct message m;    /* m.root NULL once freed, or when there is no message */
     struct diag_log log; /* what parsing and prepare found */
@@ -497,9 +500,13 @@ static void submit(struct filter *f)
     if (!b)
         return;
     j->filling = NULL;
-    for (size_t i = 0; i < b->n; i++)
-        if (b->slots[i].rec.kind == REC_LINE)
-            b->slots[i].rec.text = b->bytes.buf + b->slots[i].text_at;
+    for (size_t i = 0; i < b->n; i++) {
+        struct slot *s = &b->slots[i];
+        if (s->rec.kind == REC_LINE)
+            s->rec.text = b->bytes.buf + s->text_at;
+        if (s->rec.tokens)
+            s->rec.tokens = (const struct acl_mark *)(const void *)(b->bytes.buf + s->tokens_at);
+    }
     make_room(f, b->bytes.len);
     b->state = BATCH_QUEUED;
     b->next = NULL;
@@ -540,6 +547,17 @@ static struct batch *new_batch(void)
     return b;
 }
 
+/* Copies a record's tokens into a batch's bytes, aligned for them; returns where. Counted in
+ * the bytes, they bound the batch's size as its texts do. */
+static size_t add_tokens(struct strbuf *bytes, const struct acl_mark *tokens, size_t n)
+{
+    while (bytes->len % _Alignof(struct acl_mark))
+        sb_addc(bytes, '\0');
+    size_t at = bytes->len;
+    sb_add(bytes, tokens, n * sizeof *tokens);
+    return at;
+}
+
 void jobs_add_record(struct filter *f, const struct record *rec)
 {
     struct jobs *j = f->jobs;
@@ -568,12 +586,11 @@ void jobs_add_record(struct filter *f, const struct record *rec)
          * empty text still points into the buffer */
         sb_addc(&b->bytes, '\n');
     }
+    if (rec->tokens) /* the string form's tokens, so that the worker does not lex again */
+        s->tokens_at = add_tokens(&b->bytes, rec->tokens, rec->ntokens);
     /* copied after the text: the reader has just stored the record's members one by one, and
      * a copy in wider pieces (as a struct is copied) right away waited for each store to land */
     s->rec = *rec;
-    /* the reader's tokens are gone by the time a worker parses: it lexes the copy of the text */
-    s->rec.tokens = NULL;
-    s->rec.ntokens = 0;
     if (b->n >= BATCH_RECORDS || b->bytes.len >= BATCH_BYTES)
         submit(f);
 }
