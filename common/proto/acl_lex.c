@@ -2,9 +2,10 @@
 
 #include <ctype.h>
 #include <limits.h>
-#include <stdint.h>
 #include <string.h>
 #include <strings.h>
+
+#include "base/swar.h"
 
 static bool is_space(char c)
 {
@@ -92,58 +93,20 @@ static bool hash_byte(struct acl_lexer *lx, char c)
     return false;
 }
 
-/* Eight bytes at a time: a word of the text whose bytes are flagged, the high bit of each, by
- * what a scan looks for. A flag is exact for the lowest flagged byte (a borrow may flag bytes
- * above it), which is all a scan reads. */
-enum { WORD_BYTES = 8 };
-#define ONES  UINT64_C(0x0101010101010101)
-#define HIGHS UINT64_C(0x8080808080808080)
-
-static uint64_t word_at(const char *p)
-{
-    uint64_t w;
-    memcpy(&w, p, sizeof w);
-    return w;
-}
-
-/* The bytes of w that equal c; that are below c. */
-static uint64_t bytes_equal(uint64_t w, unsigned char c)
-{
-    uint64_t x = w ^ (ONES * c);
-    return (x - ONES) & ~x & HIGHS;
-}
-
-static uint64_t bytes_below(uint64_t w, unsigned char c)
-{
-    return (w - ONES * c) & ~w & HIGHS;
-}
-
-static size_t lowest_flagged(uint64_t flagged)
-{
-    return (size_t)__builtin_ctzll(flagged) / 8;
-}
-
-static const bool little_endian =
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    true;
-#else
-    false;
-#endif
-
 /* Where a word that goes on at i ends: at the first byte of white space or a parenthesis, or at
- * len. A byte below 0x21 or a parenthesis flags a word of eight, which the table decides (a
+ * len. A byte below 0x21 or a parenthesis flags eight (base/swar.h), which the table decides (a
  * control byte is part of a word). */
 static size_t word_end(const char *text, size_t i, size_t len)
 {
-    while (little_endian && len - i >= WORD_BYTES) {
-        uint64_t w = word_at(text + i);
+    while (SWAR_USABLE && len - i >= SWAR_BYTES) {
+        uint64_t w = swar_load(text + i);
         /* ( and ) differ in the lowest bit only */
-        uint64_t flagged = bytes_below(w, 0x21) | bytes_equal(w | ONES, ')');
+        uint64_t flagged = swar_below(w, 0x21) | swar_equal(w | SWAR_ONES, ')');
         if (!flagged) {
-            i += WORD_BYTES;
+            i += SWAR_BYTES;
             continue;
         }
-        i += lowest_flagged(flagged);
+        i += swar_lowest(flagged);
         if (ends_word(text[i]))
             return i;
         i++;
@@ -156,12 +119,12 @@ static size_t word_end(const char *text, size_t i, size_t len)
 /* Where the run of a literal's bytes from i ends: at its first quote or backslash, or at len. */
 static size_t literal_run_end(const char *text, size_t i, size_t len)
 {
-    while (little_endian && len - i >= WORD_BYTES) {
-        uint64_t w = word_at(text + i);
-        uint64_t flagged = bytes_equal(w, '"') | bytes_equal(w, '\\');
+    while (SWAR_USABLE && len - i >= SWAR_BYTES) {
+        uint64_t w = swar_load(text + i);
+        uint64_t flagged = swar_equal(w, '"') | swar_equal(w, '\\');
         if (flagged)
-            return i + lowest_flagged(flagged);
-        i += WORD_BYTES;
+            return i + swar_lowest(flagged);
+        i += SWAR_BYTES;
     }
     while (i < len && text[i] != '"' && text[i] != '\\')
         i++;
@@ -213,27 +176,6 @@ static bool whole_token(struct acl_lexer *lx, const char *text, size_t len, stru
     lx->start = pos;
     lx->pos = end;
     return true;
-}
-
-bool acl_mark_of(const struct acl_token *tok, struct acl_mark *mark)
-{
-    if (tok->end > UINT32_MAX || tok->length > UINT32_MAX || tok->size != tok->end - tok->start)
-        return false;
-    *mark = (struct acl_mark){.start = (uint32_t)tok->start,
-                              .end = (uint32_t)tok->end,
-                              .length = (uint32_t)tok->length,
-                              .kind = (unsigned char)tok->kind};
-    return true;
-}
-
-struct acl_token acl_token_of(const struct acl_mark *mark, const char *text)
-{
-    return (struct acl_token){.kind = (enum acl_token_kind)mark->kind,
-                              .start = mark->start,
-                              .end = mark->end,
-                              .size = mark->end - mark->start,
-                              .first = text[mark->start],
-                              .length = mark->length};
 }
 
 enum acl_lex_result acl_lex_next(struct acl_lexer *lx, const char *text, size_t len, bool eof,

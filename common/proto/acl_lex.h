@@ -41,11 +41,6 @@ struct acl_mark {
     unsigned char kind;
 };
 
-/* The mark of tok; false when its offsets or its length do not fit one. */
-bool acl_mark_of(const struct acl_token *tok, struct acl_mark *mark);
-/* The token a mark of text keeps. */
-struct acl_token acl_token_of(const struct acl_mark *mark, const char *text);
-
 enum acl_lex_state { LEX_BETWEEN, LEX_WORD, LEX_LITERAL, LEX_ESCAPE, LEX_HASH, LEX_BYTES };
 
 /* Resumable: the text may grow between calls (the same bytes, more of them), and the reader may
@@ -73,6 +68,30 @@ enum acl_lex_result acl_lex_next(struct acl_lexer *lx, const char *text, size_t 
                                  struct acl_token *tok);
 /* The first n bytes of the text are gone: offsets move down by n. */
 void acl_lex_drop(struct acl_lexer *lx, size_t n);
+
+/* The mark of tok; false when its offsets or its length do not fit one. Inline: the reader
+ * marks, and the parser reads, every token of a record. */
+static inline bool acl_mark_of(const struct acl_token *tok, struct acl_mark *mark)
+{
+    if (tok->end > UINT32_MAX || tok->length > UINT32_MAX || tok->size != tok->end - tok->start)
+        return false;
+    *mark = (struct acl_mark){.start = (uint32_t)tok->start,
+                              .end = (uint32_t)tok->end,
+                              .length = (uint32_t)tok->length,
+                              .kind = (unsigned char)tok->kind};
+    return true;
+}
+
+/* The token a mark of text keeps. */
+static inline struct acl_token acl_token_of(const struct acl_mark *mark, const char *text)
+{
+    return (struct acl_token){.kind = (enum acl_token_kind)mark->kind,
+                              .start = mark->start,
+                              .end = mark->end,
+                              .size = mark->end - mark->start,
+                              .first = text[mark->start],
+                              .length = mark->length};
+}
 
 /* What a message must look like, token by token, as acl.c reads it:
  *   "(" performative (":parameter" value)* ")"

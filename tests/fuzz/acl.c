@@ -1,7 +1,9 @@
 /* The FIPA string form: acl_parse on any bytes taken as one record, and the writer on what it
  * reads. Properties: a parse that reports no error gives an object; what acl_write writes of it
  * is read by the reader as exactly one message, which parses again to the same message (in the
- * performative's either case); diagnostics are safe on a terminal. */
+ * performative's either case); diagnostics are safe on a terminal. And the records the reader
+ * cuts the bytes into parse from the tokens it kept as they do lexed again: the same message,
+ * the same number of errors and warnings, the same content text. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -49,9 +51,55 @@ static void write_and_read(const json_t *msg, bool upper)
     fuzz_sink_end(&s);
 }
 
+/* A record parsed, with its findings counted in a sink of its own. */
+static json_t *parse_counted(const struct record *rec, unsigned long *errors,
+                             unsigned long *warnings)
+{
+    struct fuzz_sink s;
+    fuzz_sink_begin(&s, false);
+    json_t *msg = acl_parse(rec, &s.sink, NOW);
+    *errors = s.sink.errors;
+    *warnings = s.sink.warnings;
+    fuzz_sink_end(&s);
+    return msg;
+}
+
+static void tokens_as_lexed(const uint8_t *data, size_t size)
+{
+    struct reader *r = fuzz_reader_open(data, size, READ_ACL, 1 << 20, NULL);
+    struct record rec;
+    while (reader_next(r, &rec) > 0) {
+        if (!rec.tokens)
+            continue;
+        struct record lexed = rec;
+        lexed.tokens = NULL;
+        lexed.ntokens = 0;
+        unsigned long errors[2], warnings[2];
+        json_t *a = parse_counted(&rec, &errors[0], &warnings[0]);
+        json_t *b = parse_counted(&lexed, &errors[1], &warnings[1]);
+        FUZZ_ASSERT(errors[0] == errors[1] && warnings[0] == warnings[1],
+                    "from the tokens: %lu errors, %lu warnings; lexed: %lu, %lu", errors[0],
+                    warnings[0], errors[1], warnings[1]);
+        FUZZ_ASSERT(!a == !b && (!a || json_equal(a, b)),
+                    "a record parses otherwise from its tokens than lexed");
+        json_decref(a);
+        json_decref(b);
+        struct strbuf text[2] = {STRBUF_INIT, STRBUF_INIT};
+        bool has[2] = {acl_content_text(&rec, &text[0]), acl_content_text(&lexed, &text[1])};
+        FUZZ_ASSERT(has[0] == has[1] &&
+                        (!has[0] || (text[0].len == text[1].len &&
+                                     memcmp(text[0].buf, text[1].buf, text[0].len) == 0)),
+                    "the content's text differs from the tokens and lexed");
+        sb_free(&text[0]);
+        sb_free(&text[1]);
+    }
+    reader_close(r);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     fuzz_setup();
+    tokens_as_lexed(data, size);
     struct record rec = {.kind = REC_LINE,
                          .syntax = SYNTAX_ACL,
                          .file = "fuzz",
