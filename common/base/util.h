@@ -57,7 +57,11 @@ static inline void sb_add(struct strbuf *sb, const void *data, size_t len)
     sb->buf[sb->len] = '\0';
 }
 
-void sb_adds(struct strbuf *sb, const char *s);
+/* Inline too, so that a literal's length is the compiler's. */
+static inline void sb_adds(struct strbuf *sb, const char *s)
+{
+    sb_add(sb, s, strlen(s));
+}
 
 static inline void sb_addc(struct strbuf *sb, char c)
 {

@@ -75,15 +75,29 @@ bool acl_written_as_json(const char *name, const char *value)
            (strcasecmp(name, "partial") == 0 && value && strcmp(value, "true") == 0);
 }
 
+/* The bytes a word may hold: printable ASCII but ( ) " and \\. */
+static const bool word_byte[256] = {
+    ['!'] = 1, ['#'] = 1, ['$'] = 1, ['%'] = 1, ['&'] = 1, ['\''] = 1, ['*'] = 1, ['+'] = 1,
+    [','] = 1, ['-'] = 1, ['.'] = 1, ['/'] = 1, ['0'] = 1, ['1'] = 1,  ['2'] = 1, ['3'] = 1,
+    ['4'] = 1, ['5'] = 1, ['6'] = 1, ['7'] = 1, ['8'] = 1, ['9'] = 1,  [':'] = 1, [';'] = 1,
+    ['<'] = 1, ['='] = 1, ['>'] = 1, ['?'] = 1, ['@'] = 1, ['A'] = 1,  ['B'] = 1, ['C'] = 1,
+    ['D'] = 1, ['E'] = 1, ['F'] = 1, ['G'] = 1, ['H'] = 1, ['I'] = 1,  ['J'] = 1, ['K'] = 1,
+    ['L'] = 1, ['M'] = 1, ['N'] = 1, ['O'] = 1, ['P'] = 1, ['Q'] = 1,  ['R'] = 1, ['S'] = 1,
+    ['T'] = 1, ['U'] = 1, ['V'] = 1, ['W'] = 1, ['X'] = 1, ['Y'] = 1,  ['Z'] = 1, ['['] = 1,
+    [']'] = 1, ['^'] = 1, ['_'] = 1, ['`'] = 1, ['a'] = 1, ['b'] = 1,  ['c'] = 1, ['d'] = 1,
+    ['e'] = 1, ['f'] = 1, ['g'] = 1, ['h'] = 1, ['i'] = 1, ['j'] = 1,  ['k'] = 1, ['l'] = 1,
+    ['m'] = 1, ['n'] = 1, ['o'] = 1, ['p'] = 1, ['q'] = 1, ['r'] = 1,  ['s'] = 1, ['t'] = 1,
+    ['u'] = 1, ['v'] = 1, ['w'] = 1, ['x'] = 1, ['y'] = 1, ['z'] = 1,  ['{'] = 1, ['|'] = 1,
+    ['}'] = 1, ['~'] = 1,
+};
+
 bool acl_plain_word(const char *s, size_t len)
 {
     if (len == 0 || strchr("#0123456789-@:\"", s[0]))
         return false;
-    for (size_t i = 0; i < len; i++) {
-        unsigned char c = (unsigned char)s[i];
-        if (c <= 0x20 || c >= 0x7f || c == '(' || c == ')' || c == '"' || c == '\\')
+    for (size_t i = 0; i < len; i++)
+        if (!word_byte[(unsigned char)s[i]])
             return false;
-    }
     return true;
 }
 
@@ -182,34 +196,42 @@ bool acl_date_time_in_range(long long millis)
 
 /* --- messages --- */
 
+#define PARAMETER(keyword, member, form)                                                           \
+    {                                                                                              \
+        keyword, member, form, sizeof keyword - 1, sizeof member - 1                               \
+    }
 static const struct acl_parameter parameters[] = {
-    {"sender", "sender", FORM_AGENT},
-    {"receiver", "receiver", FORM_AGENT_SET},
-    {"reply-to", "reply_to", FORM_AGENT_SET},
-    {"content", "content", FORM_CONTENT},
-    {"language", "language", FORM_TEXT},
-    {"encoding", "encoding", FORM_TEXT},
-    {"ontology", "ontology", FORM_TEXT},
-    {"protocol", "protocol", FORM_TEXT},
-    {"conversation-id", "conversation_id", FORM_TEXT},
-    {"reply-with", "reply_with", FORM_TEXT},
-    {"in-reply-to", "in_reply_to", FORM_TEXT},
-    {"reply-by", "reply_by", FORM_DATE_TIME},
+    PARAMETER("sender", "sender", FORM_AGENT),
+    PARAMETER("receiver", "receiver", FORM_AGENT_SET),
+    PARAMETER("reply-to", "reply_to", FORM_AGENT_SET),
+    PARAMETER("content", "content", FORM_CONTENT),
+    PARAMETER("language", "language", FORM_TEXT),
+    PARAMETER("encoding", "encoding", FORM_TEXT),
+    PARAMETER("ontology", "ontology", FORM_TEXT),
+    PARAMETER("protocol", "protocol", FORM_TEXT),
+    PARAMETER("conversation-id", "conversation_id", FORM_TEXT),
+    PARAMETER("reply-with", "reply_with", FORM_TEXT),
+    PARAMETER("in-reply-to", "in_reply_to", FORM_TEXT),
+    PARAMETER("reply-by", "reply_by", FORM_DATE_TIME),
 };
 
 const struct acl_parameter *acl_parameter_by_keyword(const char *keyword)
 {
     int first = tolower((unsigned char)keyword[0]);
+    size_t len = strlen(keyword);
     for (size_t i = 0; i < sizeof parameters / sizeof *parameters; i++)
-        if (first == parameters[i].keyword[0] && strcasecmp(keyword, parameters[i].keyword) == 0)
+        if (len == parameters[i].keyword_len && first == parameters[i].keyword[0] &&
+            strcasecmp(keyword, parameters[i].keyword) == 0)
             return &parameters[i];
     return NULL;
 }
 
 const struct acl_parameter *acl_parameter_by_member(const char *member)
 {
+    size_t len = strlen(member);
     for (size_t i = 0; i < sizeof parameters / sizeof *parameters; i++)
-        if (member[0] == parameters[i].member[0] && strcmp(member, parameters[i].member) == 0)
+        if (len == parameters[i].member_len && member[0] == parameters[i].member[0] &&
+            memcmp(member, parameters[i].member, len) == 0)
             return &parameters[i];
     return NULL;
 }

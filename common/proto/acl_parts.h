@@ -48,6 +48,7 @@ struct acl_parameter {
     const char *keyword; /* as SC00070 spells it */
     const char *member;  /* as Caxton's JSON spells it */
     enum acl_parameter_form form;
+    unsigned char keyword_len, member_len; /* which tell most names apart at once */
 };
 
 /* The parameter of a keyword (any case), or of a member; NULL when none. */
