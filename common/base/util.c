@@ -91,6 +91,11 @@ void sb_grow(struct strbuf *sb, size_t extra)
     sb->cap = cap;
 }
 
+void sb_adds(struct strbuf *sb, const char *s)
+{
+    sb_add(sb, s, strlen(s));
+}
+
 /* sb_addf with its arguments in ap. */
 static void sb_vaddf(struct strbuf *sb, const char *fmt, va_list ap) ACP_PRINTF(2, 0);
 

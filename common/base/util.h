@@ -57,11 +57,9 @@ static inline void sb_add(struct strbuf *sb, const void *data, size_t len)
     sb->buf[sb->len] = '\0';
 }
 
-/* Inline too, so that a literal's length is the compiler's. */
-static inline void sb_adds(struct strbuf *sb, const char *s)
-{
-    sb_add(sb, s, strlen(s));
-}
+void sb_adds(struct strbuf *sb, const char *s);
+/* A literal, whose length the compiler knows. */
+#define SB_ADD_LITERAL(sb, literal) sb_add((sb), literal, sizeof literal - 1)
 
 static inline void sb_addc(struct strbuf *sb, char c)
 {

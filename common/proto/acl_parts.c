@@ -215,23 +215,28 @@ static const struct acl_parameter parameters[] = {
     PARAMETER("reply-by", "reply_by", FORM_DATE_TIME),
 };
 
+/* The parameter named name: by its keyword, in any case, or by its member. Its length and first
+ * byte tell most names apart before they are compared. */
+static inline const struct acl_parameter *parameter_named(const char *name, bool by_keyword)
+{
+    size_t len = strlen(name);
+    int first = by_keyword ? tolower((unsigned char)name[0]) : name[0];
+    for (size_t i = 0; i < sizeof parameters / sizeof *parameters; i++) {
+        const struct acl_parameter *p = &parameters[i];
+        const char *candidate = by_keyword ? p->keyword : p->member;
+        if (len == (by_keyword ? p->keyword_len : p->member_len) && first == candidate[0] &&
+            (by_keyword ? strcasecmp(name, candidate) : memcmp(name, candidate, len)) == 0)
+            return p;
+    }
+    return NULL;
+}
+
 const struct acl_parameter *acl_parameter_by_keyword(const char *keyword)
 {
-    int first = tolower((unsigned char)keyword[0]);
-    size_t len = strlen(keyword);
-    for (size_t i = 0; i < sizeof parameters / sizeof *parameters; i++)
-        if (len == parameters[i].keyword_len && first == parameters[i].keyword[0] &&
-            strcasecmp(keyword, parameters[i].keyword) == 0)
-            return &parameters[i];
-    return NULL;
+    return parameter_named(keyword, true);
 }
 
 const struct acl_parameter *acl_parameter_by_member(const char *member)
 {
-    size_t len = strlen(member);
-    for (size_t i = 0; i < sizeof parameters / sizeof *parameters; i++)
-        if (len == parameters[i].member_len && member[0] == parameters[i].member[0] &&
-            memcmp(member, parameters[i].member, len) == 0)
-            return &parameters[i];
-    return NULL;
+    return parameter_named(member, false);
 }

@@ -140,7 +140,7 @@ static void write_user_parameter(struct acl_writer *w, const char *name, const s
 {
     if (strcmp(name, acl_partial_member) == 0 && jv_is_true(v) &&
         claim_name(w, "x-acp-", "partial")) {
-        sb_adds(w->out, " :X-acp-partial true");
+        SB_ADD_LITERAL(w->out, " :X-acp-partial true");
         return;
     }
     /* Names the reader would take for its own prefixes go the long way, so that none is lost;
@@ -152,7 +152,7 @@ static void write_user_parameter(struct acl_writer *w, const char *name, const s
     const char *rest = x_name ? name + 2 : name;
     if (jv_is_string(v) && !acl_written_as_json(name, jv_string_value(v)) &&
         claim_name(w, prefix, rest)) {
-        sb_adds(w->out, " :");
+        SB_ADD_LITERAL(w->out, " :");
         sb_adds(w->out, prefix);
         sb_adds(w->out, rest);
         sb_addc(w->out, ' ');
@@ -169,7 +169,7 @@ static void write_user_parameter(struct acl_writer *w, const char *name, const s
                    name);
         return;
     }
-    sb_adds(w->out, " :X-acp-json-");
+    SB_ADD_LITERAL(w->out, " :X-acp-json-");
     sb_adds(w->out, name);
     sb_addc(w->out, ' ');
     if (jv_is_string(v) && is_expression(w, name)) /* read back as an expression, not JSON */
@@ -256,7 +256,7 @@ static void write_agent(struct acl_writer *w, const struct jv *agent);
 
 static void write_agent_sequence(struct acl_writer *w, const struct jv *arr, bool agents)
 {
-    sb_adds(w->out, "(sequence");
+    SB_ADD_LITERAL(w->out, "(sequence");
     for (const struct jv *item = jv_array_first(arr); item; item = jv_array_next(arr, item)) {
         sb_addc(w->out, ' ');
         if (agents)
@@ -273,7 +273,7 @@ static void write_agent_slots(struct acl_writer *w, const struct jv *agent)
         const char *key = jv_string_value(k);
         const struct jv *v = jv_object_value(k);
         if (strcmp(key, "addresses") == 0 || strcmp(key, "resolvers") == 0) {
-            sb_adds(w->out, " :");
+            SB_ADD_LITERAL(w->out, " :");
             sb_adds(w->out, key);
             sb_addc(w->out, ' ');
             write_agent_sequence(w, v, key[0] == 'r');
@@ -297,10 +297,10 @@ static void write_agent(struct acl_writer *w, const struct jv *agent)
     }
     /* dialect: the string form is FIPA's own */
     const char *name = fipa_agent_name_jv(agent);
-    sb_adds(w->out, "(agent-identifier :name ");
+    SB_ADD_LITERAL(w->out, "(agent-identifier :name ");
     write_text(w, name, strlen(name), true);
     if (jv_is_object(agent) && agent->len == 1)
-        sb_adds(w->out, " :X-acp-object true");
+        SB_ADD_LITERAL(w->out, " :X-acp-object true");
     if (jv_is_object(agent)) {
         /* the marker's, whether written or not */
         static const char *const agent_markers[] = {"x-acp-object", NULL};
@@ -323,7 +323,7 @@ static void write_agent(struct acl_writer *w, const struct jv *agent)
 
 static void write_agent_set(struct acl_writer *w, const struct jv *v)
 {
-    sb_adds(w->out, "(set");
+    SB_ADD_LITERAL(w->out, "(set");
     if (jv_is_array(v)) {
         for (const struct jv *a = jv_array_first(v); a; a = jv_array_next(v, a)) {
             sb_addc(w->out, ' ');
@@ -378,7 +378,7 @@ static void write_date_time(struct acl_writer *w, const struct jv *msg, const st
     acl_rfc3339_millis(millis, buf, sizeof buf);
     bool relative = spelling && acl_date_time_parse(spelling, strlen(spelling), &dt) && dt.relative;
     if (relative || strcmp(buf, s) != 0) {
-        sb_adds(w->out, " :X-acp-reply_by ");
+        SB_ADD_LITERAL(w->out, " :X-acp-reply_by ");
         write_text(w, s, strlen(s), true);
     }
 }
@@ -423,7 +423,7 @@ static void write_marked_text(struct acl_writer *w, const struct jv *content, bo
     size_t len = jv_string_length(content);
     write_text(w, text, len, false);
     if (!json_language || reads_as_json(text, len))
-        sb_adds(w->out, "\n :X-acp-content-text true");
+        SB_ADD_LITERAL(w->out, "\n :X-acp-content-text true");
 }
 
 /* Content as JADE carries it: a string. JSON content is written as JSON text (the text it came
@@ -433,7 +433,7 @@ static void write_content(struct acl_writer *w, const struct jv *msg, const stru
 {
     const char *language = jv_member_string(msg, "language");
     bool json_language = language && strcasecmp(language, "json") == 0;
-    sb_adds(w->out, "\n :content ");
+    SB_ADD_LITERAL(w->out, "\n :content ");
     if (is_expression(w, "content")) {
         sb_add(w->out, jv_string_value(content), jv_string_length(content));
         return;
@@ -451,9 +451,9 @@ static void write_content(struct acl_writer *w, const struct jv *msg, const stru
     else
         write_json_text(w, content);
     if (!jv_object_get(msg, "language"))
-        sb_adds(w->out, "\n :language json :X-acp-language none");
+        SB_ADD_LITERAL(w->out, "\n :language json :X-acp-language none");
     else if (!json_language)
-        sb_adds(w->out, " :X-acp-json-content true");
+        SB_ADD_LITERAL(w->out, " :X-acp-json-content true");
 }
 
 /* A parameter's text; a draft's conversation_id "" is its hole. */
@@ -491,7 +491,7 @@ static void write_parameter(struct acl_writer *w, const struct jv *msg, const ch
     }
     if (jv_is_null(v))
         return; /* in_reply_to: null says no more than leaving it out */
-    sb_adds(w->out, "\n :");
+    SB_ADD_LITERAL(w->out, "\n :");
     sb_adds(w->out, param->keyword);
     sb_addc(w->out, ' ');
     if (param->form == FORM_AGENT)
