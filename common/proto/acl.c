@@ -303,16 +303,21 @@ static bool lower_ascii_name(struct acl_parser *p, const struct sexp *key)
 {
     sb_reset(&p->lower);
     sb_grow(&p->lower, key->len);
+    /* locals, or each byte written would make the compiler read key's members again */
     char *out = p->lower.buf;
-    unsigned char odd = 0; /* a byte above 0x7f, or a NUL */
-    for (size_t i = 1; i < key->len; i++) {
-        unsigned char c = (unsigned char)key->text[i];
-        odd |= (unsigned char)((c & 0x80) | (c == 0));
-        out[i - 1] = (char)(c >= 'A' && c <= 'Z' ? c + ('a' - 'A') : c);
+    const unsigned char *in = (const unsigned char *)key->text + 1;
+    size_t n = key->len - 1;
+    unsigned bits = 0; /* of every byte: 0x80 among them for a byte above 0x7f */
+    bool nul = false;
+    for (size_t i = 0; i < n; i++) {
+        unsigned c = in[i];
+        bits |= c;
+        nul |= c == 0;
+        out[i] = (char)(c + ((c - 'A' < 26u) << 5)); /* 'A'..'Z' take 0x20 */
     }
-    p->lower.len = key->len - 1;
-    out[p->lower.len] = '\0';
-    return odd == 0;
+    p->lower.len = n;
+    out[n] = '\0';
+    return bits < 0x80 && !nul;
 }
 
 /* A parameter's name must be a member's name: no NUL, valid UTF-8. And it may come only once,
