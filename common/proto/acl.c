@@ -238,18 +238,26 @@ struct span {
     size_t len;
 };
 
-/* Whether the bytes of x can be a JSON string; false after reporting why not. */
-static bool text_valid(struct acl_parser *p, const struct sexp *x, const struct span *text)
+/* Whether bytes of x, what (a string, a parameter name), can be a JSON string or a member's
+ * name: no NUL, valid UTF-8; false after reporting why not. */
+static bool bytes_valid(struct acl_parser *p, const struct sexp *x, const char *s, size_t len,
+                        const char *what)
 {
-    if (memchr(text->s, '\0', text->len)) {
-        fail_at(p, x, "nul-byte", "NUL byte in a string");
+    if (memchr(s, '\0', len)) {
+        fail_at(p, x, "nul-byte", "NUL byte in %s", what);
         return false;
     }
-    if (!utf8_valid((const unsigned char *)text->s, text->len)) {
-        fail_at(p, x, "bad-utf8", "a string is not valid UTF-8");
+    if (!utf8_valid((const unsigned char *)s, len)) {
+        fail_at(p, x, "bad-utf8", "%s is not valid UTF-8", what);
         return false;
     }
     return true;
+}
+
+/* Whether the bytes of x can be a JSON string; false after reporting why not. */
+static bool text_valid(struct acl_parser *p, const struct sexp *x, const struct span *text)
+{
+    return bytes_valid(p, x, text->s, text->len, "a string");
 }
 
 /* Any expression as text: text as it is, a list as the source text it spans; false after
@@ -325,14 +333,8 @@ static bool lower_ascii_name(struct acl_parser *p, const struct sexp *key)
 static bool first_parameter(struct acl_parser *p, struct object_reading *r, const struct sexp *key)
 {
     if (!lower_ascii_name(p, key)) {
-        if (memchr(key->text, '\0', key->len)) {
-            fail_at(p, key, "nul-byte", "NUL byte in a parameter name");
+        if (!bytes_valid(p, key, key->text, key->len, "a parameter name"))
             return false;
-        }
-        if (!utf8_valid((const unsigned char *)key->text, key->len)) {
-            fail_at(p, key, "bad-utf8", "a parameter name is not valid UTF-8");
-            return false;
-        }
         for (size_t i = 0; i < p->lower.len; i++) /* as tolower did: bytes above 0x7f stay */
             p->lower.buf[i] = (char)tolower((unsigned char)p->lower.buf[i]);
     }

@@ -9,6 +9,7 @@
 #include <strings.h>
 
 #include "base/jsonout.h"
+#include "base/swar.h"
 #include "base/timeutil.h"
 #include "base/utf8.h"
 #include "proto/acl_lex.h"
@@ -508,15 +509,14 @@ static void write_parameter(struct acl_writer *w, const struct jv *msg, const ch
         unwritable(w, "'%s' must be a string to be written in the string form", key);
 }
 /* How many bytes text starts with that are printable ASCII (0x20 to 0x7e), most of a message:
- * eight at a time, each word tested for a byte below 0x20 (the borrow sets its high bit) or
- * above 0x7e (adding one sets it). */
+ * eight at a time (base/swar.h), each word tested for a byte below 0x20 or above 0x7e (adding
+ * one sets its high bit). Whether any is flagged is all it asks, on any byte order. */
 static size_t printable_ascii_run(const unsigned char *text, size_t len)
 {
-    const uint64_t ones = UINT64_C(0x0101010101010101), highs = UINT64_C(0x8080808080808080);
     size_t i = 0;
-    for (uint64_t w; i + 8 <= len; i += 8) {
-        memcpy(&w, text + i, 8);
-        if ((((w - 0x20 * ones) & ~w) | (w + ones) | w) & highs)
+    for (uint64_t w; i + SWAR_BYTES <= len; i += SWAR_BYTES) {
+        w = swar_load(text + i);
+        if (swar_below(w, 0x20) | swar_high(w + SWAR_ONES) | swar_high(w))
             break;
     }
     while (i < len && text[i] >= 0x20 && text[i] < 0x7f)

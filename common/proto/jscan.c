@@ -8,6 +8,7 @@
 #include "base/escape.h"
 #include "base/jsonout.h"
 #include "base/realdigits.h"
+#include "base/swar.h"
 #include "base/utf8.h"
 #include "base/util.h"
 
@@ -81,33 +82,27 @@ static inline bool plain(unsigned char c)
 }
 
 /* Copies the plain bytes from p on; returns the first other byte, or end. Eight bytes at a time
- * where it can: a word holds none but plain bytes when no byte is a quote or a backslash, below
- * 0x20 or above 0x7f (the lowest flagged byte of the test is exact, which is all it needs). */
+ * where it can (base/swar.h): a word holds none but plain bytes when no byte is a quote or a
+ * backslash, below 0x20 or above 0x7f. */
 static const unsigned char *copy_plain(const unsigned char *p, const unsigned char *end, char **out)
 {
     char *o = *out;
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    const uint64_t ones = UINT64_C(0x0101010101010101), highs = UINT64_C(0x8080808080808080);
-    while (end - p >= 8) {
-        uint64_t w;
-        memcpy(&w, p, 8);
-        uint64_t quote = w ^ (ones * '"'), backslash = w ^ (ones * '\\');
-        uint64_t flagged = ((quote - ones) & ~quote) | ((backslash - ones) & ~backslash) |
-                           ((w - ones * 0x20) & ~w) | w;
-        flagged &= highs;
+    while (SWAR_USABLE && end - p >= SWAR_BYTES) {
+        uint64_t w = swar_load(p);
+        uint64_t flagged =
+            swar_equal(w, '"') | swar_equal(w, '\\') | swar_below(w, 0x20) | swar_high(w);
         /* Always 8 bytes: the output runs behind the input, so there is room, and what follows
          * the plain ones is written over. */
-        memcpy(o, p, 8);
+        memcpy(o, &w, SWAR_BYTES);
         if (flagged) {
-            size_t n = (size_t)__builtin_ctzll(flagged) / 8;
+            size_t n = swar_lowest(flagged);
             o += n;
             p += n;
             break;
         }
-        o += 8;
-        p += 8;
+        o += SWAR_BYTES;
+        p += SWAR_BYTES;
     }
-#endif
     while (p < end && plain(*p))
         *o++ = (char)*p++;
     *out = o;
@@ -532,6 +527,15 @@ static void shrink(struct jscan *js, size_t len)
     }
 }
 
+/* Empties the duplicate-key table of the last view's large objects. */
+static void forget_keys(struct jscan *js)
+{
+    if (js->keys_used) {
+        memset(js->keys, 0, js->keys_cap * sizeof *js->keys);
+        js->keys_used = 0;
+    }
+}
+
 /* depth_allowance: levels beyond jansson's limit (the scanner's depth starts below zero). */
 static const struct jv *scan_text(struct jscan *js, const char *text, size_t len,
                                   int depth_allowance)
@@ -545,10 +549,7 @@ static const struct jv *scan_text(struct jscan *js, const char *text, size_t len
         free(js->chars);
         js->chars = xmalloc(js->chars_cap);
     }
-    if (js->keys_used) {
-        memset(js->keys, 0, js->keys_cap * sizeof *js->keys);
-        js->keys_used = 0;
-    }
+    forget_keys(js);
     js->nnodes = 0;
     struct scanner sc = {.js = js,
                          .p = (const unsigned char *)text,
@@ -579,10 +580,7 @@ const struct jv *jscan_scan_made(struct jscan *js, const char *text, size_t len)
 void jscan_build_begin(struct jscan *js)
 {
     shrink(js, 0);
-    if (js->keys_used) {
-        memset(js->keys, 0, js->keys_cap * sizeof *js->keys);
-        js->keys_used = 0;
-    }
+    forget_keys(js);
     js->nnodes = 0;
     js->nchars = 0;
 }
