@@ -2126,11 +2126,6 @@ static void free_agent(struct hash_node *node)
     free_agent_record(HASH_ITEM(node, struct agent, node));
 }
 
-static void free_sent(struct hash_node *node)
-{
-    free(HASH_ITEM(node, struct sent, node));
-}
-
 static void iacp_stream_free(struct stream *stream)
 {
     struct iacp_stream *s = (struct iacp_stream *)stream;
@@ -2152,7 +2147,13 @@ static void iacp_stream_free(struct stream *stream)
     }
     hashtab_free(&s->open, NULL);
     hashtab_free(&s->nodes, NULL);
-    hashtab_free(&s->sent, free_sent);
+    /* by the ids list, about the order they were made: in the table's order each was a cache
+     * miss */
+    for (struct sent *e; (e = LIST_ITEM(s->ids.head, struct sent, link));) {
+        list_remove(&s->ids, &e->link);
+        free(e);
+    }
+    hashtab_free(&s->sent, NULL);
     pool_free(&s->pool);
     hashtab_free(&s->agents, free_agent);
     due_queue_free(&s->silent);

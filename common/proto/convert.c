@@ -88,7 +88,13 @@ void converter_free(struct converter *c)
 {
     if (!c)
         return;
-    hashtab_free(&c->conversations, free_remembered);
+    /* in the order they were used, which is about the order they were made: walking the
+     * table's slots read them in no order at all, a cache miss each */
+    for (struct remembered *r; (r = LIST_ITEM(c->by_age.head, struct remembered, age));) {
+        list_remove(&c->by_age, &r->age);
+        free_remembered(&r->node);
+    }
+    hashtab_free(&c->conversations, NULL);
     idgen_free(c->ids);
     clock_book_free(c->clock);
     sb_free(&c->key);
@@ -566,30 +572,31 @@ struct to_fipa {
 };
 
 /* Writes the FIPA counterpart of one IACP member where it stood. */
-static void write_member_to_fipa(struct jsonout *w, const char *key, const struct jv *v,
+static void write_member_to_fipa(struct jsonout *w, const struct jv *k, const struct jv *v,
                                  const struct to_fipa *t)
 {
+    const char *key = jv_string_value(k);
     long long seconds;
-    if (is(key, "v")) {
+    if (jv_key_is(k, "v")) {
         WRITE_MEMBER(w, "x-iacp-v", v);
-    } else if (is(key, "kind")) {
+    } else if (jv_key_is(k, "kind")) {
         WRITE_MEMBER(w, "x-iacp-kind", v);
-    } else if (is(key, "id") && jv_is_string(v)) {
+    } else if (jv_key_is(k, "id") && jv_is_string(v)) {
         WRITE_MEMBER(w, "reply_with", v);
-    } else if (is(key, "from") && jv_is_string(v)) {
+    } else if (jv_key_is(k, "from") && jv_is_string(v)) {
         WRITE_MEMBER(w, "sender", v);
-    } else if (is(key, "to") && jv_is_string(v)) {
+    } else if (jv_key_is(k, "to") && jv_is_string(v)) {
         WRITE_MEMBER(w, "receiver", v);
-    } else if (is(key, "ref") && jv_is_string(v) && t->answers_cancel) {
+    } else if (jv_key_is(k, "ref") && jv_is_string(v) && t->answers_cancel) {
         WRITE_STRING_MEMBER(w, "in_reply_to", t->answers_cancel);
         WRITE_MEMBER(w, "x-iacp-ref", v);
-    } else if (is(key, "ref") && jv_is_string(v)) {
+    } else if (jv_key_is(k, "ref") && jv_is_string(v)) {
         WRITE_MEMBER(w, "in_reply_to", v);
-    } else if (is(key, "ts") && view_unix_seconds(v, &seconds)) {
+    } else if (jv_key_is(k, "ts") && view_unix_seconds(v, &seconds)) {
         WRITE_TIME_MEMBER(w, "timestamp", seconds);
-    } else if (is(key, "body")) {
+    } else if (jv_key_is(k, "body")) {
         write_content(w, v, t->map.action, t->body_text);
-    } else if (!(is(key, "x-fipa-conversation_id") && jv_is_string(v))) {
+    } else if (!(jv_key_is(k, "x-fipa-conversation_id") && jv_is_string(v))) {
         char small[64];
         char *name = prefixed(small, "x-iacp-", key);
         write_member(w, name, v);
@@ -622,7 +629,7 @@ static void write_fipa(struct strbuf *out, const struct jv *iacp, const struct t
     enum fipa_act act = t->answers_cancel ? FIPA_INFORM : t->map.act;
     WRITE_STRING_MEMBER(&w, "performative", fipa_act_name(act, spelling));
     for (const struct jv *k = jv_object_first(iacp); k; k = jv_object_next(iacp, k))
-        write_member_to_fipa(&w, jv_string_value(k), jv_object_value(k), t);
+        write_member_to_fipa(&w, k, jv_object_value(k), t);
     if (!t->body)
         write_content(&w, NULL, t->map.action, NULL);
     if (t->hole) {
@@ -958,18 +965,20 @@ static const char *lone_agent_name(const struct jv *agents)
 }
 
 /* Writes the IACP member one FIPA member of an IACP message stands for, where it stood. */
-static void member_back_to_iacp(struct to_iacp *t, const char *key, const struct jv *v)
+static void member_back_to_iacp(struct to_iacp *t, const struct jv *k, const struct jv *v)
 {
+    const char *key = jv_string_value(k);
     struct member_list *out = t->out;
     double epoch;
-    if (is(key, "performative") || is(key, "conversation_id") || is(key, "protocol") ||
-        is(key, "reply_by") || (is(key, "x-acp-partial") && partial_derived(t, v))) {
+    if (jv_key_is(k, "performative") || jv_key_is(k, "conversation_id") ||
+        jv_key_is(k, "protocol") || jv_key_is(k, "reply_by") ||
+        (jv_key_is(k, "x-acp-partial") && partial_derived(t, v))) {
         return; /* derived from the IACP members */
-    } else if (is(key, "reply_with") && jv_is_string(v)) {
+    } else if (jv_key_is(k, "reply_with") && jv_is_string(v)) {
         member_list_set_view(out, "", "id", v);
-    } else if ((is(key, "sender") || is(key, "receiver")) && lone_agent_name(v)) {
+    } else if ((jv_key_is(k, "sender") || jv_key_is(k, "receiver")) && lone_agent_name(v)) {
         set_c_string(out, key[0] == 's' ? "from" : "to", lone_agent_name(v));
-    } else if (is(key, "in_reply_to") || is(key, "x-iacp-ref")) {
+    } else if (jv_key_is(k, "in_reply_to") || jv_key_is(k, "x-iacp-ref")) {
         const struct jv *ref = jv_object_get(t->fipa, "x-iacp-ref");
         if (!ref && jv_is_string(v))
             ref = v;
@@ -978,16 +987,16 @@ static void member_back_to_iacp(struct to_iacp *t, const char *key, const struct
         else if (ref && !t->ref_done)
             member_list_set_view(out, "", "ref", ref);
         t->ref_done = t->ref_done || ref;
-    } else if (is(key, "timestamp") && timestamp_epoch(v, &epoch)) {
+    } else if (jv_key_is(k, "timestamp") && timestamp_epoch(v, &epoch)) {
         set_seconds(out, "ts", epoch);
-    } else if (is(key, "content") || is(key, "x-iacp-body")) {
+    } else if (jv_key_is(k, "content") || jv_key_is(k, "x-iacp-body")) {
         const struct jv *x_body = jv_object_get(t->fipa, "x-iacp-body");
         if (!t->body_done && x_body)
             member_list_set_view(out, "", "body", x_body);
         else if (!t->body_done)
             set_body_from_content(t, v);
         t->body_done = true;
-    } else if (is(key, "x-iacp-kind")) {
+    } else if (jv_key_is(k, "x-iacp-kind")) {
         member_list_set_view(out, "", "kind", v);
     } else if (starts_with(key, "x-iacp-")) {
         member_list_set_view(out, "", key + 7, v);
@@ -1004,7 +1013,7 @@ static void back_members(struct to_iacp *t)
 {
     t->kind = jv_member_string(t->fipa, "x-iacp-kind");
     for (const struct jv *k = jv_object_first(t->fipa); k; k = jv_object_next(t->fipa, k))
-        member_back_to_iacp(t, jv_string_value(k), jv_object_value(k));
+        member_back_to_iacp(t, k, jv_object_value(k));
 }
 
 static void iacp_from_iacp_origin(struct to_iacp *t)
@@ -1180,10 +1189,11 @@ static void map_content(struct to_iacp *t, const struct jv *content)
 }
 
 /* Writes the IACP counterpart of one FIPA member where it stood. */
-static void member_to_iacp(struct to_iacp *t, const char *key, const struct jv *v)
+static void member_to_iacp(struct to_iacp *t, const struct jv *k, const struct jv *v)
 {
+    const char *key = jv_string_value(k);
     struct member_list *out = t->out;
-    if (is(key, "performative")) {
+    if (jv_key_is(k, "performative")) {
         const char *act = fipa_act_name(t->act, SPELL_SNAKE);
         char kind[48] = "fipa.";
         size_t act_len = strlen(act);
@@ -1191,22 +1201,22 @@ static void member_to_iacp(struct to_iacp *t, const char *key, const struct jv *
             act_len = sizeof kind - 6;
         memcpy(kind + 5, act, act_len);
         member_list_set_string(out, "", "kind", kind, 5 + act_len);
-    } else if (is(key, "reply_with")) {
+    } else if (jv_key_is(k, "reply_with")) {
         map_reply_with(t, v);
-    } else if (is(key, "sender")) {
+    } else if (jv_key_is(k, "sender")) {
         map_sender(out, v);
-    } else if (is(key, "receiver")) {
+    } else if (jv_key_is(k, "receiver")) {
         map_receiver(out, v);
-    } else if (is(key, "in_reply_to") && (jv_is_string(v) || jv_is_null(v))) {
+    } else if (jv_key_is(k, "in_reply_to") && (jv_is_string(v) || jv_is_null(v))) {
         if (jv_is_string(v))
             member_list_set_view(out, "", "ref", v);
-    } else if (is(key, "timestamp")) {
+    } else if (jv_key_is(k, "timestamp")) {
         map_timestamp(t, v);
-    } else if (is(key, "content")) {
+    } else if (jv_key_is(k, "content")) {
         map_content(t, v);
-    } else if (is(key, "x-iacp-body") && t->marked_body) {
+    } else if (jv_key_is(k, "x-iacp-body") && t->marked_body) {
         return; /* said by the content's place */
-    } else if (is(key, "x-iacp-ts") && ts_marker(t->fipa)) {
+    } else if (jv_key_is(k, "x-iacp-ts") && ts_marker(t->fipa)) {
         member_list_set_view(out, "", "ts", v);
     } else if (is_iacp_extra(key, v)) {
         member_list_set_view(out, "", key + 7, v);
@@ -1284,7 +1294,7 @@ static bool other_fipa_to_iacp(struct to_iacp *t, struct diag_sink *sink,
     else
         set_c_string(t->out, "v", "1.1");
     for (const struct jv *k = jv_object_first(fipa); k; k = jv_object_next(fipa, k))
-        member_to_iacp(t, jv_string_value(k), jv_object_value(k));
+        member_to_iacp(t, k, jv_object_value(k));
     if (!jv_object_get(fipa, "reply_with"))
         note_absent(t, "reply_with");
     if (!member_list_get(t->out, "", "ts")) {

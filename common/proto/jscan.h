@@ -222,6 +222,15 @@ static inline bool jv_string_is(const struct jv *v, const char *name)
            memcmp(jv_string_value(v), name, len) == 0;
 }
 
+/* Whether the key k (a string) is name: one compare for most keys, as name's length and head are
+ * constants where it is a literal (a mapping's cascade of names). */
+static inline bool jv_key_is(const struct jv *k, const char *name)
+{
+    size_t len = strlen(name);
+    return k->len == len && k->head == jv_head(name, len) &&
+           (len <= 4 || memcmp(k->u.s + 4, name + 4, len - 4) == 0);
+}
+
 /* A string member, or NULL when absent or not a string. */
 static inline const char *jv_member_string(const struct jv *obj, const char *key)
 {
