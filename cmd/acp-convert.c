@@ -393,7 +393,7 @@ static const struct json_text *content_text(struct kept_content *k, struct messa
     if (m->rec->syntax == SYNTAX_ACL)
         return keep_acl_content(k, m, js);
     size_t start, end;
-    if (!jscan_member_text(m->rec->text, m->rec->len, content_member(m, proto), &start, &end))
+    if (!message_member_text(m, content_member(m, proto), &start, &end))
         return NULL;
     k->text = (struct json_text){m->rec->text + start, end - start, NULL};
     return &k->text;
@@ -483,7 +483,7 @@ static bool convert_by_tree(struct convert_run *run, struct message *m, enum pro
 static bool body_text(const struct message *m, struct json_text *body)
 {
     size_t start, end;
-    if (!jscan_member_text(m->rec->text, m->rec->len, "body", &start, &end))
+    if (!message_member_text(m, "body", &start, &end))
         return false;
     *body = (struct json_text){m->rec->text + start, end - start, NULL};
     return true;
@@ -1068,7 +1068,8 @@ int main(int argc, char **argv)
     const struct filter_config cfg = {.opts = &opts,
                                       .protocol = protocol_choice(run.from),
                                       .captures = capture_choice(run.from),
-                                      .mode = reader_mode(run.from)};
+                                      .mode = reader_mode(run.from),
+                                      .content_text = true};
     const struct filter_ops ops = {
         .prepare = convert_alone, .message = convert_message, .parse_acl = parse_acl, .ctx = &run};
     int status = filter_run(&cfg, &ops, argv + first, argc - first);

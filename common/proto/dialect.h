@@ -66,6 +66,9 @@ struct dialect {
      * [0] of what was written to the tapped agent, [1] of what it wrote; NULL otherwise. */
     const char *const *capture_sides;
     const char *act_member; /* IACP kind, FIPA performative */
+    /* What the message says, which a conversion copies as it came: IACP body, FIPA content;
+     * NULL for none. */
+    const char *content_member;
     /* What ties a message to its conversation, the first present, for a diagram's label (NULL
      * ends the list). */
     const char *const *label_id_members;

@@ -503,6 +503,7 @@ const struct dialect dialect_fipa = {
     .receivers_member = "receiver",
     .names_agents = true,
     .act_member = "performative",
+    .content_member = "content",
     .label_id_members = (const char *const[]){"conversation_id", "in_reply_to", "reply_with", NULL},
     .answers_by_conversation = true,
     .result_act = "inform",

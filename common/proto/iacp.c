@@ -340,6 +340,7 @@ const struct dialect dialect_iacp = {
     .receivers_member = "to",
     .names_agents = true,
     .act_member = "kind",
+    .content_member = "body",
     .label_id_members = (const char *const[]){"ref", "id", NULL},
     .answers_by_conversation = false,
     .result_act = "task.result",

@@ -32,11 +32,18 @@ struct jscan {
     struct key_slot *keys; /* the duplicate-key table of large objects */
     size_t keys_cap, keys_used;
     size_t nchars; /* what the last scan wrote in chars */
+    /* Where the values of the first members of the last text's object stand in it (a name
+     * spelt with an escape is left out): a converter copies a content as it came. */
+    struct value_span {
+        uint32_t node, start, end;
+    } spans[JSCAN_SPANS];
+    size_t nspans;
+    bool note_spans; /* jscan_note_spans */
 };
 
 struct scanner {
     struct jscan *js;
-    const unsigned char *p, *end;
+    const unsigned char *text, *p, *end;
     char *out; /* where the next string's bytes go in js->chars */
     int depth;
 };
@@ -393,10 +400,13 @@ static enum after after_item(struct scanner *sc, char close)
 
 static bool scan_value(struct scanner *sc);
 
-static bool scan_object(struct scanner *sc)
+/* An object; top: the text's own, whose values' places the context notes (a constant where it
+ * is inlined, so that the objects inside pay nothing for it). */
+static inline __attribute__((always_inline)) bool scan_members(struct scanner *sc, bool top)
 {
     struct jscan *js = sc->js;
     uint32_t at = push(js, JV_OBJECT), count = 0;
+    size_t spans = 0;
     sc->p++;
     skip_space(sc);
     if (sc->p < sc->end && *sc->p == '}') {
@@ -405,9 +415,12 @@ static bool scan_object(struct scanner *sc)
         for (;;) {
             if (sc->p == sc->end || *sc->p != '"')
                 return false;
+            const unsigned char *key_start = sc->p;
             uint32_t key = push(js, JV_STRING);
             if (!scan_string(sc, key))
                 return false;
+            /* a name spelt with an escape is longer than its bytes */
+            bool kept = top && (size_t)(sc->p - key_start) == js->nodes[key].len + 2;
             /* A key whose bit no earlier key set is new, as long as the search is linear. */
             uint64_t bit = jv_key_bit(js->nodes[key].head, js->nodes[key].len);
             if (((js->nodes[at].u.keys & bit) || count >= LINEAR_KEYS) &&
@@ -419,8 +432,12 @@ static bool scan_object(struct scanner *sc)
                 return false;
             sc->p++;
             skip_space(sc);
+            const unsigned char *value_start = sc->p;
             if (!scan_value(sc))
                 return false;
+            if (kept && count < JSCAN_SPANS)
+                js->spans[spans++] = (struct value_span){
+                    key + 1, (uint32_t)(value_start - sc->text), (uint32_t)(sc->p - sc->text)};
             count++;
             enum after next = after_item(sc, '}');
             if (next == AFTER_BAD)
@@ -431,7 +448,14 @@ static bool scan_object(struct scanner *sc)
     }
     js->nodes[at].len = count;
     js->nodes[at].size = (uint32_t)(js->nnodes - at);
+    if (top)
+        js->nspans = spans;
     return true;
+}
+
+static bool scan_object(struct scanner *sc)
+{
+    return scan_members(sc, false);
 }
 
 static bool scan_array(struct scanner *sc)
@@ -502,6 +526,19 @@ static bool scan_value(struct scanner *sc)
     return ok;
 }
 
+/* The text's value, as scan_value reads it but for the places of its members' values. */
+static bool scan_top_value(struct scanner *sc)
+{
+    if (sc->p == sc->end || *sc->p != '{')
+        return scan_value(sc);
+    if (++sc->depth > JSON_PARSER_MAX_DEPTH)
+        return false;
+    /* a copy of each, so that a scan that notes nothing pays nothing */
+    bool ok = sc->js->note_spans ? scan_members(sc, true) : scan_members(sc, false);
+    sc->depth--;
+    return ok;
+}
+
 /* What a context keeps between texts: more than this, grown for one huge text, goes back when
  * an ordinary one comes, so that memory follows the input rather than its worst line. */
 enum { KEEP_BYTES = 1 << 20 };
@@ -551,14 +588,16 @@ static const struct jv *scan_text(struct jscan *js, const char *text, size_t len
     }
     forget_keys(js);
     js->nnodes = 0;
+    js->nspans = 0;
     struct scanner sc = {.js = js,
+                         .text = (const unsigned char *)text,
                          .p = (const unsigned char *)text,
                          .end = (const unsigned char *)text + len,
                          .out = js->chars,
                          .depth = -depth_allowance};
     js->nchars = 0;
     skip_space(&sc);
-    if (!scan_value(&sc))
+    if (!scan_top_value(&sc))
         return NULL;
     skip_space(&sc);
     js->nchars = (size_t)(sc.out - js->chars);
@@ -583,6 +622,7 @@ void jscan_build_begin(struct jscan *js)
     forget_keys(js);
     js->nnodes = 0;
     js->nchars = 0;
+    js->nspans = 0;
 }
 
 /* Room for n more bytes of strings, and for reading 4 bytes at the last one's start: the
@@ -817,6 +857,7 @@ static void of_tree(struct jscan *js, const json_t *v)
 const struct jv *jscan_of_tree(struct jscan *js, const json_t *tree)
 {
     js->nnodes = 0;
+    js->nspans = 0;
     of_tree(js, tree);
     return js->nodes;
 }
@@ -1041,6 +1082,26 @@ static bool last_member(const char *text, size_t len, size_t *name, size_t *name
     *name = open + 1;
     *name_len = i - 1 - *name;
     return true;
+}
+
+void jscan_note_spans(struct jscan *js, bool note)
+{
+    js->note_spans = note;
+}
+
+bool jscan_value_text(const struct jscan *js, const struct jv *value, size_t *start, size_t *end)
+{
+    uintptr_t at = (uintptr_t)value, first = (uintptr_t)js->nodes;
+    if (!value || at < first || at >= first + js->nnodes * sizeof *js->nodes)
+        return false;
+    size_t node = (at - first) / sizeof *js->nodes;
+    for (size_t i = 0; i < js->nspans; i++)
+        if (js->spans[i].node == node) {
+            *start = js->spans[i].start;
+            *end = js->spans[i].end;
+            return true;
+        }
+    return false;
 }
 
 bool jscan_member_text(const char *text, size_t len, const char *key, size_t *start, size_t *end)

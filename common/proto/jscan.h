@@ -60,6 +60,15 @@ const struct jv *jscan_of_tree(struct jscan *js, const json_t *tree);
  * has no such member, or spells its name with an escape (the caller then does without the
  * text). */
 bool jscan_member_text(const char *text, size_t len, const char *key, size_t *start, size_t *end);
+/* The same, as the scan of the text found it: where value, a member of the object js scanned
+ * last (jscan_scan, jscan_scan_made), stands in that text. False when the context does not note
+ * them (jscan_note_spans), or value is not one of the object's first JSCAN_SPANS members, or its
+ * name was spelt with an escape (jscan_member_text then says as much). */
+enum { JSCAN_SPANS = 16 };
+bool jscan_value_text(const struct jscan *js, const struct jv *value, size_t *start, size_t *end);
+/* Whether js notes where its texts' members stand (for jscan_value_text): off at first, as it
+ * costs a scan some instructions a member. */
+void jscan_note_spans(struct jscan *js, bool note);
 
 /* Whether a and b are equal as json_equal says: of one type, equal strings and numbers (an
  * integer is never equal to a real), arrays element by element, objects with the same keys

@@ -188,6 +188,8 @@ static void settle(struct message *m, const struct record *rec, enum protocol_ch
     m->notes = NULL;
     m->digest = NULL;
     m->arena = NULL;
+    m->content_start = m->content_end = 0;
+    m->content_noted = false;
     if (rec) {
         m->at.file = rec->file;
         m->at.line = rec->line;
@@ -293,6 +295,33 @@ bool message_read(struct message *m, const struct record *rec, struct jscan *js,
         return false;
     settle(m, rec, choice);
     return true;
+}
+
+void message_note_content(struct message *m, const struct jscan *js)
+{
+    const char *member = m->dialect ? m->dialect->content_member : NULL;
+    /* the text js scanned is the record's only when the message is the record's object */
+    if (!member || m->tree || m->view_place != 0)
+        return;
+    const struct jv *content = jv_object_get(m->view, member);
+    size_t start, end;
+    if (!content) {
+        m->content_noted = true; /* nor is it in the text */
+    } else if (jscan_value_text(js, content, &start, &end)) {
+        m->content_noted = true;
+        m->content_start = (uint32_t)start;
+        m->content_end = (uint32_t)end;
+    }
+}
+
+bool message_member_text(const struct message *m, const char *member, size_t *start, size_t *end)
+{
+    if (m->content_noted && strcmp(member, m->dialect->content_member) == 0) {
+        *start = m->content_start;
+        *end = m->content_end;
+        return m->content_end != 0;
+    }
+    return jscan_member_text(m->rec->text, m->rec->len, member, start, end);
 }
 
 bool message_read_made(struct message *m, const struct record *rec, const char *text, size_t len,

@@ -58,8 +58,12 @@ struct message {
     const struct dialect *dialect; /* proto's (dialect.h), NULL for none */
     const char *id;                /* IACP id or FIPA reply_with, when a string; valid as view */
     uint32_t id_place;             /* its node in view (0: none): valid in any copy of the view */
-    struct diag_where at;          /* where diagnostics about this message point */
-    bool passed;                   /* what filter_ops.prepare returned for it (filter.h) */
+    /* Where the value of the dialect's content_member stands in the record's text, when the
+     * read noted it (message_note_content): content_end 0 with content_noted, none there. */
+    uint32_t content_start, content_end;
+    bool content_noted;
+    struct diag_where at; /* where diagnostics about this message point */
+    bool passed;          /* what filter_ops.prepare returned for it (filter.h) */
     bool elsewhere; /* of another partition than the run's (filter_config.partition): left out */
     struct strbuf output; /* what prepare wrote for it: the filter writes it after `message` */
     /* prepare did the work that reads the message (message_drafted): `message` reads only what
@@ -98,6 +102,14 @@ bool message_read_view(struct message *m, const struct record *rec, const struct
 bool message_read(struct message *m, const struct record *rec, struct jscan *js,
                   enum protocol_choice choice, const struct capture_choice *captures,
                   struct diag_sink *sink);
+
+/* Notes where m's content (its dialect's content_member) stands in its record, as the scan js
+ * that read it found it: right after message_read, for a tool that copies contents as they came
+ * (message_member_text). */
+void message_note_content(struct message *m, const struct jscan *js);
+/* Where the value of m's top-level member stands in its record's text (jscan_member_text): as
+ * noted when member is the content, else found in the text. */
+bool message_member_text(const struct message *m, const char *member, size_t *start, size_t *end);
 
 /* Decides the protocol: the one chosen, or with auto the first dialect whose marks the message
  * has (dialect.h: a "kind" or "v" member means IACP, otherwise a "performative" member means

@@ -463,6 +463,7 @@ static int run(const struct filter_config *cfg, const struct filter_ops *ops, ch
                int nfiles, const struct record *one)
 {
     struct filter f = {.cfg = cfg, .ops = ops, .scan = jscan_new(), .scratch = jscan_new()};
+    jscan_note_spans(f.scan, cfg->content_text);
     diag_sink_init(&f.sink, stderr);
     f.sink.format = cfg->opts->diagnostics;
     f.sink.quiet = cfg->opts->quiet;

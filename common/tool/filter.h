@@ -68,6 +68,9 @@ struct filter_config {
     struct capture_choice captures; /* zeroed: every capture form's records are read as such */
     enum reader_mode mode;
     enum pass_rule pass;
+    /* The tool copies messages' contents as they came: where each stands is noted as it is read
+     * (message_note_content). */
+    bool content_text;
     struct diag_observer *observer; /* told of every finding of the run; may be NULL */
     /* When set, which findings are written (diag_sink.shows); every one is counted. */
     bool (*shows)(void *ctx, const struct diag_finding *finding);

@@ -276,6 +276,7 @@ void jobs_start(struct filter *f, size_t n)
     for (size_t i = 0; i <= n; i++) {
         diag_sink_init_log(&j->sinks[i], NULL, &f->sink);
         j->scans[i] = (struct thread_scans){jscan_new(), jscan_new()};
+        jscan_note_spans(j->scans[i].input, f->cfg->content_text);
     }
     if (pthread_mutex_init(&j->lock, NULL) || pthread_cond_init(&j->queued, NULL) ||
         pthread_cond_init(&j->done, NULL))

@@ -101,7 +101,11 @@ static bool read_message(const struct filter *f, const struct record *rec, struc
             f->ops->parse_acl(f->ops->ctx, rec, sink, f->cfg->opts->now, js, scratch);
         return view && message_read_view(m, rec, view, f->cfg->protocol);
     }
-    return message_read(m, rec, js, f->cfg->protocol, &f->cfg->captures, sink);
+    if (!message_read(m, rec, js, f->cfg->protocol, &f->cfg->captures, sink))
+        return false;
+    if (f->cfg->content_text)
+        message_note_content(m, js);
+    return true;
 }
 
 /* Whether m falls outside the run's partition (filter_config.partition). */

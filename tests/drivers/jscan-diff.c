@@ -3,7 +3,8 @@
  * JSON_DECODE_ANY, as message.c calls it, and jscan_scan. They must agree on accept or reject,
  * and on an accepted text give the same value: the scanner's view turned into a jansson tree is
  * json_equal to jansson's, and written out the same (members in input order, reals to 17
- * digits); the view made from jansson's tree gives the same tree back.
+ * digits); the view made from jansson's tree gives the same tree back; where the scan says an
+ * object's members stand (every other text) is where jscan_member_text finds them.
  * With -m N SEED, each line is also mutated N times (bytes flipped, dropped, doubled, and
  * tokens, escapes and UTF-8 forms spliced in) and each mutation held to the same agreement.
  * A text holding a NUL byte must be rejected by the scanner, whatever jansson says (message.c
@@ -100,6 +101,27 @@ static void compare_equal(const char *text, size_t len, const struct jv *view, j
     previous = json_incref(want);
 }
 
+/* Where the scan says each member of an object text stands (jscan_value_text) is where
+ * jscan_member_text finds it in the text, for the first JSCAN_SPANS members, when the scanner
+ * notes them; never when it does not. */
+static void compare_spans(const struct jscan *js, const char *text, size_t len,
+                          const struct jv *view, bool noted)
+{
+    size_t i = 0;
+    for (const struct jv *k = jv_object_first(view); k; k = jv_object_next(view, k), i++) {
+        size_t text_start, text_end, scan_start, scan_end;
+        bool in_text = jscan_member_text(text, len, jv_string_value(k), &text_start, &text_end);
+        bool in_scan = jscan_value_text(js, jv_object_value(k), &scan_start, &scan_end);
+        if (in_scan && (!noted || i >= JSCAN_SPANS))
+            show("jscan_value_text says where a member stands, unasked or past its bound", text,
+                 len);
+        if (noted && i < JSCAN_SPANS &&
+            (in_scan != in_text ||
+             (in_scan && (scan_start != text_start || scan_end != text_end))))
+            show("jscan_value_text and jscan_member_text differ", text, len);
+    }
+}
+
 static void compare(struct jscan *js, const char *text, size_t len)
 {
     /* The tools reject a NUL byte before any parser sees it (message.c). jansson itself loses a
@@ -115,6 +137,8 @@ static void compare(struct jscan *js, const char *text, size_t len)
     }
     json_error_t err;
     json_t *want = json_loadb(text, len, JSON_REJECT_DUPLICATES | JSON_DECODE_ANY, &err);
+    bool noted = texts % 2 == 0; /* the scanner's two ways with the text's own object */
+    jscan_note_spans(js, noted);
     const struct jv *view = jscan_scan(js, text, len);
     texts++;
     if (!want != !view)
@@ -127,6 +151,7 @@ static void compare(struct jscan *js, const char *text, size_t len)
         return;
     }
     accepted++;
+    compare_spans(js, text, len, view, noted);
     compare_equal(text, len, view, want);
     keep(js, want);
     json_t *got = jscan_to_tree(view);
