@@ -934,18 +934,18 @@ static bool partial_derived(const struct to_iacp *t, const struct jv *v)
 /* conversation_id travels in x-fipa-conversation_id when the way there, following this stream
  * as this direction does, would not find it again (a capture cut in the middle of a
  * conversation). A redundant x-fipa-conversation_id of the input is not kept. */
-static void keep_conversation(struct to_iacp *t)
+/* The members of an IACP message given back that following it reads, found in one pass. */
+enum { FOUND_TS, FOUND_KIND, FOUND_ID, FOUND_FROM, FOUND_TO, FOUND_REF, FOUND_MEMBERS };
+
+static void keep_conversation(struct to_iacp *t, const struct member *const *found)
 {
-    static const char *const names[] = {"kind", "id", "from", "to", "ref"};
-    const struct member *found[5];
-    member_list_find_each(t->out, names, 5, found);
-    const char *kind = member_string(t->out, found[0]);
+    const char *kind = member_string(t->out, found[FOUND_KIND]);
     struct envelope e = {
         .kind = kind ? iacp_kind_parse(kind) : IACP_INVALID,
-        .id = member_string(t->out, found[1]),
-        .from = member_string(t->out, found[2]),
-        .to = member_string(t->out, found[3]),
-        .ref = member_string(t->out, found[4]),
+        .id = member_string(t->out, found[FOUND_ID]),
+        .from = member_string(t->out, found[FOUND_FROM]),
+        .to = member_string(t->out, found[FOUND_TO]),
+        .ref = member_string(t->out, found[FOUND_REF]),
     };
     const char *found_conversation = follow(t->c, &e).conversation;
     const char *conversation = jv_member_string(t->fipa, "conversation_id");
@@ -1020,20 +1020,23 @@ static void iacp_from_iacp_origin(struct to_iacp *t)
 {
     struct converter *c = t->c;
     back_members(t);
-    static const char *const names[] = {"ts", "from"};
-    const struct member *found[2];
-    member_list_find_each(t->out, names, 2, found);
+    static const char *const names[FOUND_MEMBERS] = {"ts", "kind", "id", "from", "to", "ref"};
+    const struct member *found[FOUND_MEMBERS];
+    member_list_find_each(t->out, names, FOUND_MEMBERS, found);
     double value = 0, ts;
-    bool number = member_number(found[0], &value); /* before value is read */
+    bool number = member_number(found[FOUND_TS], &value); /* before value is read */
     bool timed = ts_seconds(number, value, &ts);
-    read_clock(c, member_string(t->out, found[1]), timed, ts);
-    keep_conversation(t);
-    /* found again: keep_conversation may have added a member */
-    static const char *const ids[] = {"id", "from"};
-    member_list_find_each(t->out, ids, 2, found);
-    const char *id = member_string(t->out, found[0]);
+    read_clock(c, member_string(t->out, found[FOUND_FROM]), timed, ts);
+    /* keep_conversation may add a member, which may move the others and their strings: id and
+     * from are found again by their places, which it does not change */
+    size_t id_at = found[FOUND_ID] ? (size_t)(found[FOUND_ID] - t->out->members) : SIZE_MAX;
+    size_t from_at = found[FOUND_FROM] ? (size_t)(found[FOUND_FROM] - t->out->members) : SIZE_MAX;
+    keep_conversation(t, found);
+    const struct member *members = t->out->members;
+    const char *id = id_at == SIZE_MAX ? NULL : member_string(t->out, &members[id_at]);
     if (id)
-        idgen_note(c->ids, member_string(t->out, found[1]), id, c->now);
+        idgen_note(c->ids, from_at == SIZE_MAX ? NULL : member_string(t->out, &members[from_at]),
+                   id, c->now);
 }
 
 /* --- other FIPA -> IACP --- */
@@ -1333,7 +1336,8 @@ static void keep_content_text(struct to_iacp *t)
     for (size_t i = 0; i < 3; i++) {
         const struct member *m = found[i];
         if (m && m->kind == MEMBER_VIEW && (m->view == t->content || jv_equal(m->view, t->content)))
-            member_list_set_text(t->out, m->prefix, m->name, t->kept->text, t->kept->len);
+            member_list_set_text(t->out, m->prefix, m->name, t->kept->text, t->kept->len,
+                                 t->content);
     }
 }
 

@@ -260,11 +260,12 @@ void member_list_set_string(struct member_list *l, const char *prefix, const cha
 }
 
 void member_list_set_text(struct member_list *l, const char *prefix, const char *name,
-                          const char *text, size_t len)
+                          const char *text, size_t len, const struct jv *value)
 {
     struct member *m = place(l, prefix, name, MEMBER_TEXT);
     m->source = text;
     m->len = len;
+    m->view = value;
 }
 
 void member_list_set_json(struct member_list *l, const char *prefix, const char *name,
@@ -446,6 +447,10 @@ static bool build_value(const struct member_list *l, const struct member *m, str
         jscan_build_view(js, m->view);
         return true;
     case MEMBER_TEXT:
+        if (m->view) {
+            jscan_build_view(js, m->view);
+            return true;
+        }
         return jscan_build_text(js, m->source, m->len, depth);
     case MEMBER_STRING:
         jscan_build_string(js, l->text.buf + m->at, m->len);

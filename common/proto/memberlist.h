@@ -14,7 +14,8 @@ enum member_kind {
     MEMBER_INTEGER, /* integer */
     MEMBER_REAL,    /* real */
     MEMBER_JSON,    /* JSON text at text[at..at+len): copied, or written there by the caller */
-    MEMBER_TEXT,    /* JSON text as it came, at source (not copied), written by jsonout_text */
+    MEMBER_TEXT,    /* JSON text as it came, at source (not copied), written by jsonout_text; and
+                     * view, when set, what it reads as */
 };
 
 /* The key is prefix then name, kept as two pointers (both must outlive the list's use): the
@@ -63,9 +64,10 @@ void member_list_set_string(struct member_list *l, const char *prefix, const cha
 void member_list_set_integer(struct member_list *l, const char *name, json_int_t v);
 void member_list_set_real(struct member_list *l, const char *name, double v);
 /* Sets a member to valid JSON text as it came (a content as spelt), which must outlive the
- * list's use; written on one line (jsonout_text). */
+ * list's use; written on one line (jsonout_text). value: a view the text reads as (jv_equal),
+ * which member_list_view copies instead of scanning the text again, or NULL. */
 void member_list_set_text(struct member_list *l, const char *prefix, const char *name,
-                          const char *text, size_t len);
+                          const char *text, size_t len, const struct jv *value);
 /* Sets a member to valid JSON text, copied (not from the list's own text). */
 void member_list_set_json(struct member_list *l, const char *prefix, const char *name,
                           const char *json, size_t len);

@@ -3,7 +3,7 @@
  * length, size, a string's head and bytes, an object's key bits, a number's value. ROUNDS random
  * lists of every kind of member (strings with escapes, controls and UTF-8, long enough that the
  * strings' buffer moves as the view grows; JSON texts spread over lines, some no JSON or with a
- * key twice; views of another scanner; numbers), keys split as prefix and name. A list whose
+ * key twice, some with the view they read as; views of another scanner; numbers), keys split as prefix and name. A list whose
  * line does not scan must build no view. The view built must also survive a jv_store as the
  * scanned one does. Prints "lists N (K of no JSON), nodes M" and exits 1, saying what differs, on any
  * difference. Usage: member-view [ROUNDS] */
@@ -150,12 +150,17 @@ static void random_member(struct member_list *l, struct jscan *other, struct str
         member_list_set_json(l, prefix, name, text.buf, text.len);
         break;
     }
-    default: { /* JSON text as it came: kept by the caller */
+    default: { /* JSON text as it came: kept by the caller; with the view it reads as, some */
         random_json(&text, 3, false);
         size_t at = keep->len;
         sb_add(keep, text.buf, text.len);
         sb_addc(keep, '\0');
-        member_list_set_text(l, prefix, name, keep->buf + at, text.len);
+        const struct jv *value = NULL;
+        if (!*viewed && below(2) == 0) {
+            value = jscan_scan(other, keep->buf + at, text.len);
+            *viewed = value != NULL;
+        }
+        member_list_set_text(l, prefix, name, keep->buf + at, text.len, value);
         break;
     }
     }
