@@ -281,6 +281,11 @@ size_t jsonout_string_size(const char *s, size_t len, unsigned flags)
         i += run;
         if (i == len)
             break;
+        if (p[i] < 0x80) { /* special_form's length, without its bytes: a message's quotes */
+            size += short_escape(p[i]) ? 2 : 6;
+            i++;
+            continue;
+        }
         char form[SPECIAL_FORM_MAX];
         size += special_form(flags, p + i, len - i, form, &took);
         i += took;

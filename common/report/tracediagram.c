@@ -24,7 +24,12 @@ struct drawn_conversation {
     unsigned long line;
     double time; /* its time, NAN when it had none */
     bool cut;    /* a message of it came after the drawing stopped */
+    char id[];   /* while in few */
 };
+
+/* Up to this many conversations with messages drawn are looked for one by one, without a map:
+ * the HTML report makes and drops a diagram of one conversation by the thousand. */
+enum { CONVERSATIONS_SEARCHED = 4 };
 
 /* A finding at the message being traced, for its arrows. */
 struct pending {
@@ -45,7 +50,11 @@ struct trace_diagram {
     const struct message *now; /* the message being traced, or NULL */
     struct pending *pending;
     size_t npending, pending_cap;
-    struct strmap *conversations; /* id -> struct drawn_conversation, until its outcome */
+    /* The conversations with messages drawn, until their outcomes: a few in few, then (once
+     * more come at once) all in the map conversations, id -> struct drawn_conversation. */
+    struct drawn_conversation *few[CONVERSATIONS_SEARCHED];
+    size_t nfew;
+    struct strmap *conversations;
     /* The outcome of a conversation that the message being traced ended, told by the engine
      * before the message is drawn: it goes after that message. */
     char *ended; /* its id, or NULL */
@@ -67,8 +76,53 @@ struct trace_diagram *trace_diagram_new(enum diagram_format format, const char *
     t->max_arrows = max_arrows;
     t->hidden = hidden;
     t->nhidden = nhidden;
-    t->conversations = strmap_new();
     return t;
+}
+
+static struct drawn_conversation *conversation_get(const struct trace_diagram *t, const char *id)
+{
+    if (t->conversations)
+        return strmap_get(t->conversations, id);
+    for (size_t i = 0; i < t->nfew; i++)
+        if (strcmp(t->few[i]->id, id) == 0)
+            return t->few[i];
+    return NULL;
+}
+
+/* A conversation's entry, new (its time unknown): in few while there is room, then in the map
+ * with those of few. */
+static struct drawn_conversation *conversation_add(struct trace_diagram *t, const char *id)
+{
+    size_t len = strlen(id);
+    struct drawn_conversation *c = xmalloc(sizeof *c + len + 1);
+    *c = (struct drawn_conversation){.time = NAN};
+    memcpy(c->id, id, len + 1);
+    if (!t->conversations && t->nfew < CONVERSATIONS_SEARCHED) {
+        t->few[t->nfew++] = c;
+        return c;
+    }
+    if (!t->conversations) {
+        t->conversations = strmap_new();
+        for (size_t i = 0; i < t->nfew; i++)
+            strmap_put(t->conversations, t->few[i]->id, t->few[i]);
+        t->nfew = 0;
+    }
+    strmap_put(t->conversations, id, c);
+    return c;
+}
+
+static void conversation_remove(struct trace_diagram *t, const char *id)
+{
+    if (t->conversations) {
+        free(strmap_remove(t->conversations, id));
+        return;
+    }
+    for (size_t i = 0; i < t->nfew; i++)
+        if (strcmp(t->few[i]->id, id) == 0) {
+            free(t->few[i]);
+            t->few[i] = t->few[--t->nfew];
+            return;
+        }
 }
 
 static void clear_pending(struct trace_diagram *t)
@@ -91,6 +145,8 @@ void trace_diagram_free(struct trace_diagram *t)
     free(t->ended);
     free(t->ended_text);
     strmap_free(t->conversations, free);
+    for (size_t i = 0; i < t->nfew; i++)
+        free(t->few[i]);
     sb_free(&t->text);
     sb_free(&t->column);
     free(t->first_session);
@@ -190,11 +246,11 @@ static enum diagram_end end_of(const char *outcome)
 static void place_outcome(struct trace_diagram *t, const char *conversation, size_t arrow,
                           enum diagram_end end, const char *text, bool later_run)
 {
-    struct drawn_conversation *c = strmap_get(t->conversations, conversation);
+    struct drawn_conversation *c = conversation_get(t, conversation);
     if (c && !c->cut && arrow)
         diagram_outcome(t->d, arrow, end, text);
     if (c && !later_run)
-        free(strmap_remove(t->conversations, conversation));
+        conversation_remove(t, conversation);
 }
 
 void trace_diagram_begin(struct trace_diagram *t, const struct message *m)
@@ -207,7 +263,7 @@ void trace_diagram_end(struct trace_diagram *t)
     clear_pending(t);
     t->now = NULL;
     if (t->ended) { /* the message that ended it was not drawn: after its last one that was */
-        struct drawn_conversation *c = strmap_get(t->conversations, t->ended);
+        struct drawn_conversation *c = conversation_get(t, t->ended);
         place_outcome(t, t->ended, c ? c->arrow : 0, t->ended_end, t->ended_text, false);
         free(t->ended);
         t->ended = NULL;
@@ -292,12 +348,9 @@ static void note_conversation(struct trace_diagram *t, const char *conversation,
         dm->time = NAN;
     if (!conversation)
         return;
-    struct drawn_conversation *c = strmap_get(t->conversations, conversation);
-    if (!c) {
-        c = xcalloc(1, sizeof *c);
-        c->time = NAN;
-        strmap_put(t->conversations, conversation, c);
-    }
+    struct drawn_conversation *c = conversation_get(t, conversation);
+    if (!c)
+        c = conversation_add(t, conversation);
     if (!isnan(c->time) && !isnan(dm->time))
         dm->delta = time_elapsed(dm->time, c->time);
     c->time = dm->time;
@@ -363,7 +416,7 @@ static bool room_for(struct trace_diagram *t, size_t arrows, const char *convers
         stop_drawing(t);
     if (!t->stopped)
         return true;
-    struct drawn_conversation *c = conversation ? strmap_get(t->conversations, conversation) : NULL;
+    struct drawn_conversation *c = conversation ? conversation_get(t, conversation) : NULL;
     if (c)
         c->cut = true;
     return false;
@@ -404,8 +457,7 @@ void trace_diagram_message(struct trace_diagram *t, const struct message *m, con
 void trace_diagram_outcome(struct trace_diagram *t, const struct conversation_summary *s,
                            const char *outcome)
 {
-    struct drawn_conversation *c =
-        s->conversation ? strmap_get(t->conversations, s->conversation) : NULL;
+    struct drawn_conversation *c = s->conversation ? conversation_get(t, s->conversation) : NULL;
     bool ends_now = t->now && s->last_line == t->now->at.line && s->last_file && t->now->at.file &&
                     strcmp(s->last_file, t->now->at.file) == 0;
     if (!c && !ends_now)

@@ -5,7 +5,8 @@
  *   - the output is one JSON string that jansson reads;
  *   - it reads as the input, its invalid sequences each read as U+FFFD;
  *   - no byte goes out raw that the flags escape (JSONOUT_SCRIPT: < > &; JSONOUT_ASCII: any
- *     non-ASCII; JSONOUT_TERMINAL: DEL and the characters that act on a terminal).
+ *     non-ASCII; JSONOUT_TERMINAL: DEL and the characters that act on a terminal);
+ *   - jsonout_string_size says its size.
  * Prints the cases that fail, then "checked N, failed N", and exits 1 when any failed.
  * Usage: jsonout-strings [ROUNDS] */
 #include <stdio.h>
@@ -97,6 +98,8 @@ static bool check(const struct strbuf *in, unsigned flags)
     else if (json_string_length(read) != want.len ||
              memcmp(json_string_value(read), want.buf ? want.buf : "", want.len) != 0)
         why = "reads otherwise than the input";
+    else if (jsonout_string_size(in->buf ? in->buf : "", in->len, flags) != out.len)
+        why = "jsonout_string_size says another size";
     else
         why = raw_forbidden(&out, flags);
     if (why)
