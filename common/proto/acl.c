@@ -311,20 +311,10 @@ static bool lower_ascii_name(struct acl_parser *p, const struct sexp *key)
 {
     sb_reset(&p->lower);
     sb_grow(&p->lower, key->len);
-    /* locals, or each byte written would make the compiler read key's members again */
-    char *out = p->lower.buf;
-    const unsigned char *in = (const unsigned char *)key->text + 1;
     size_t n = key->len - 1;
-    unsigned bits = 0; /* of every byte: 0x80 among them for a byte above 0x7f */
-    bool nul = false;
-    for (size_t i = 0; i < n; i++) {
-        unsigned c = in[i];
-        bits |= c;
-        nul |= c == 0;
-        out[i] = (char)(c + ((c - 'A' < 26u) << 5)); /* 'A'..'Z' take 0x20 */
-    }
+    bool nul;
+    unsigned bits = acl_lower_ascii(p->lower.buf, key->text + 1, n, &nul);
     p->lower.len = n;
-    out[n] = '\0';
     return bits < 0x80 && !nul;
 }
 
@@ -332,12 +322,9 @@ static bool lower_ascii_name(struct acl_parser *p, const struct sexp *key)
  * whatever its case. */
 static bool first_parameter(struct acl_parser *p, struct object_reading *r, const struct sexp *key)
 {
-    if (!lower_ascii_name(p, key)) {
-        if (!bytes_valid(p, key, key->text, key->len, "a parameter name"))
-            return false;
-        for (size_t i = 0; i < p->lower.len; i++) /* as tolower did: bytes above 0x7f stay */
-            p->lower.buf[i] = (char)tolower((unsigned char)p->lower.buf[i]);
-    }
+    /* lowered all the same: bytes above 0x7f stay as they are */
+    if (!lower_ascii_name(p, key) && !bytes_valid(p, key, key->text, key->len, "a parameter name"))
+        return false;
     bool first = acl_names_add(&r->seen, p->lower.buf, p->lower.len);
     if (!first)
         fail_at(p, key, "duplicate-key",

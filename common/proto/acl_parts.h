@@ -84,4 +84,24 @@ bool acl_plain_word(const char *s, size_t len);
  * take for its prefix, or a "partial" that :X-acp-partial true would turn into the marker. */
 bool acl_written_as_json(const char *name, const char *value);
 
+/* Writes in's n bytes to out with 'A'..'Z' lowered, as tolower does in the C locale the tools
+ * run in (they set none), then a NUL; returns the bytes ORed together (0x80 among them: a byte
+ * above 0x7f), and sets *nul when one was NUL. Inline: the string form's reader and writer lower
+ * every parameter name. */
+static inline unsigned acl_lower_ascii(char *out, const char *in, size_t n, bool *nul)
+{
+    const unsigned char *bytes = (const unsigned char *)in;
+    unsigned bits = 0;
+    bool zero = false;
+    for (size_t i = 0; i < n; i++) {
+        unsigned c = bytes[i];
+        bits |= c;
+        zero |= c == 0;
+        out[i] = (char)(c + ((c - 'A' < 26u) << 5)); /* 'A'..'Z' take 0x20 */
+    }
+    out[n] = '\0';
+    *nul = zero;
+    return bits;
+}
+
 #endif

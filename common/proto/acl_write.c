@@ -1,6 +1,5 @@
 #include "proto/acl.h"
 
-#include <ctype.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -111,11 +110,13 @@ static void write_json_text(struct acl_writer *w, const struct jv *v)
  * case, so two members that differ only in case must not become two equal names. */
 static bool claim_name(struct acl_writer *w, const char *prefix, const char *name)
 {
+    size_t prefix_len = strlen(prefix), name_len = strlen(name);
+    bool nul; /* no name holds one */
     sb_reset(&w->lower);
-    sb_adds(&w->lower, prefix);
-    sb_adds(&w->lower, name);
-    for (size_t i = 0; i < w->lower.len; i++)
-        w->lower.buf[i] = (char)tolower((unsigned char)w->lower.buf[i]);
+    sb_grow(&w->lower, prefix_len + name_len);
+    acl_lower_ascii(w->lower.buf, prefix, prefix_len, &nul);
+    acl_lower_ascii(w->lower.buf + prefix_len, name, name_len, &nul);
+    w->lower.len = prefix_len + name_len;
     if (strncmp(w->lower.buf, "x-acp-", 6) == 0)
         for (const char *const *r = w->reserved; *r; r++)
             if (strcmp(*r, w->lower.buf) == 0)
