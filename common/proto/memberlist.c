@@ -19,6 +19,7 @@ enum { MEMBERS_SEARCHED = 16 };
 void member_list_reset(struct member_list *l)
 {
     l->n = 0;
+    l->shapes = 0;
     sb_reset(&l->text);
     free(l->index);
     l->index = NULL;
@@ -134,10 +135,18 @@ static void index_rehash(struct member_list *l)
     index_build(l);
 }
 
+/* The bit of shapes a key of this first byte and length sets. */
+static uint64_t shape_bit(char first, size_t key_len)
+{
+    return UINT64_C(1) << (((unsigned char)first * 31u + key_len) & 63);
+}
+
 /* The member k names, or NULL; *compared counts the members compared on the way. */
 static struct member *find(const struct member_list *l, const struct sought *k, size_t *compared)
 {
     if (!l->index) {
+        if (!(l->shapes & shape_bit(k->first, k->key_len)))
+            return NULL;
         for (size_t i = 0; i < l->n; i++) {
             ++*compared;
             if (is_sought(&l->members[i], k, false))
@@ -213,6 +222,7 @@ static struct member *place_member(struct member_list *l, const char *prefix, co
         /* a message's members at once: one allocation, not a run of doublings */
         if (l->n == l->cap)
             l->members = xgrow(l->members, &l->cap, l->n < 16 ? 16 : l->n + 1, sizeof *l->members);
+        l->shapes |= shape_bit(k.first, k.key_len);
         m = &l->members[l->n++];
         *m = (struct member){.prefix = prefix,
                              .name = name,

@@ -40,6 +40,9 @@ struct member_list {
     size_t json;        /* the member whose JSON text is being written */
     uint32_t *index;    /* past a few members: slots of member indices + 1 (0: empty), or NULL */
     size_t nindex;      /* slots, a power of two */
+    /* Before the index: a bit for each key's first byte and length there is (or was), so that
+     * a key the list does not have, as most set are, is seldom compared with any. */
+    uint64_t shapes;
 };
 
 void member_list_init(struct member_list *l);
