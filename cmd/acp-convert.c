@@ -109,13 +109,6 @@ static bool handle_option(void *ctx, int key, const char *arg)
     return false;
 }
 
-static const struct jv *parse_acl(void *ctx, const struct record *rec, struct diag_sink *sink,
-                                  time_t now, struct jscan *js, struct jscan *scratch)
-{
-    (void)ctx;
-    return acl_parse_view(rec, sink, now, js, scratch);
-}
-
 /* The message as FIPA JSON (a new reference), or NULL after an error was reported. */
 static json_t *as_fipa(struct convert_run *run, struct message *m, enum protocol proto,
                        struct diag_sink *sink)
@@ -1070,8 +1063,10 @@ int main(int argc, char **argv)
                                       .captures = capture_choice(run.from),
                                       .mode = reader_mode(run.from),
                                       .content_text = true};
-    const struct filter_ops ops = {
-        .prepare = convert_alone, .message = convert_message, .parse_acl = parse_acl, .ctx = &run};
+    const struct filter_ops ops = {.prepare = convert_alone,
+                                   .message = convert_message,
+                                   .parse_acl = acl_parse_hook,
+                                   .ctx = &run};
     int status = filter_run(&cfg, &ops, argv + first, argc - first);
     converter_free(run.converter);
     strmap_free(run.bare_sides, free);

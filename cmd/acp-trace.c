@@ -511,13 +511,6 @@ static bool check_alone(void *ctx, struct message *m, struct jscan *scratch, str
     return engine_check_message(t->engine_config, m, t->digest, sink);
 }
 
-static const struct jv *parse_acl(void *ctx, const struct record *rec, struct diag_sink *sink,
-                                  time_t now, struct jscan *js, struct jscan *scratch)
-{
-    (void)ctx;
-    return acl_parse_view(rec, sink, now, js, scratch);
-}
-
 /* ---- the end ---- */
 
 static void flush_view(void *ctx, struct strbuf *out)
@@ -818,7 +811,7 @@ int main(int argc, char **argv)
             .end_of_input = end_of_input,
             .cut_short = cut_short,
             .idle = opts.engine.wall_clock ? idle : NULL,
-            .parse_acl = parse_acl,
+            .parse_acl = acl_parse_hook,
             .ctx = &t,
             .heavy_in_order = true,
         };

@@ -104,13 +104,6 @@ static bool settle_mode(struct validate *v)
     return true;
 }
 
-static const struct jv *parse_acl(void *ctx, const struct record *rec, struct diag_sink *sink,
-                                  time_t now, struct jscan *js, struct jscan *scratch)
-{
-    (void)ctx;
-    return acl_parse_view(rec, sink, now, js, scratch);
-}
-
 /* The per-message checks: in worker threads with --jobs. */
 static bool check_alone(void *ctx, struct message *m, struct jscan *scratch, struct diag_sink *sink)
 {
@@ -183,7 +176,7 @@ int main(int argc, char **argv)
     const struct filter_ops ops = {.prepare = check_alone,
                                    .message = v.engine ? check_in_stream : NULL,
                                    .end_of_input = end_of_input,
-                                   .parse_acl = parse_acl,
+                                   .parse_acl = acl_parse_hook,
                                    .idle = opts.engine.wall_clock ? idle : NULL,
                                    .ctx = &v,
                                    .heavy_in_order = v.engine != NULL};

@@ -844,6 +844,13 @@ const struct jv *acl_parse_view(const struct record *rec, struct diag_sink *sink
     return view;
 }
 
+const struct jv *acl_parse_hook(void *ctx, const struct record *rec, struct diag_sink *sink,
+                                time_t now, struct jscan *js, struct jscan *scratch)
+{
+    (void)ctx;
+    return acl_parse_view(rec, sink, now, js, scratch);
+}
+
 json_t *acl_parse(const struct record *rec, struct diag_sink *sink, time_t now)
 {
     struct jscan *js = jscan_new(), *scratch = jscan_new();

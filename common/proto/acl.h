@@ -73,6 +73,10 @@
  * line and byte column; NULL after an error. */
 const struct jv *acl_parse_view(const struct record *rec, struct diag_sink *sink, time_t now,
                                 struct jscan *js, struct jscan *scratch);
+/* acl_parse_view as struct filter_ops' parse_acl hook calls it (ctx unused): what a tool that
+ * reads the string form sets there. */
+const struct jv *acl_parse_hook(void *ctx, const struct record *rec, struct diag_sink *sink,
+                                time_t now, struct jscan *js, struct jscan *scratch);
 /* The same as a jansson tree; NULL after an error. */
 json_t *acl_parse(const struct record *rec, struct diag_sink *sink, time_t now);
 
