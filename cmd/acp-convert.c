@@ -550,13 +550,13 @@ static enum outcome iacp_to_acl(struct convert_run *run, struct message *m, stru
     struct json_text body;
     bool has_body = body_text(m, &body);
     bool content_is_body = false;
-    sb_reset(&run->line);
-    enum fipa_line made = convert_iacp_fipa_line(run->converter, m->view, has_body ? &body : NULL,
-                                                 &run->line, &content_is_body, sink, &m->at);
+    const struct jv *view = NULL;
+    enum fipa_line made =
+        convert_iacp_fipa_view(run->converter, m->view, js, &view, &content_is_body, sink, &m->at);
     if (made != FIPA_LINE_WRITTEN)
         return made == FIPA_LINE_TREE ? OUTCOME_BY_TREE : OUTCOME_FAILED;
     struct message fipa;
-    if (!read_line_out(&fipa, m, &run->line, CHOOSE_FIPA, js, sink))
+    if (!read_view_out(&fipa, m, view, CHOOSE_FIPA, sink))
         return OUTCOME_FAILED;
     const struct json_text *kept = has_body && content_is_body ? &body : NULL;
     bool ok = acl_write(out, fipa.view, run->spelling == SPELL_UPPER, kept, sink, &m->at) &&
@@ -664,17 +664,15 @@ static bool draft_to_acl(struct convert_run *run, struct message *m, struct jsca
         return true;
     struct json_text body;
     bool has_body = body_text(m, &body);
-    size_t line_hole = MESSAGE_NO_HOLE, hole = MESSAGE_NO_HOLE;
-    /* the FIPA line goes where the output will: the view read of it holds its own strings */
-    sb_grow(&m->output, 3 * m->rec->len + 256);
-    enum draft draft = convert_iacp_draft(m->view, has_body ? &body : NULL, SPELL_SNAKE, &m->output,
-                                          &line_hole, sink, &m->at);
+    size_t hole = MESSAGE_NO_HOLE;
+    const struct jv *view = NULL;
+    enum draft draft = convert_iacp_draft_view(m->view, SPELL_SNAKE, scratch, &view, sink, &m->at);
     struct message fipa;
     bool read = (draft == DRAFT_WHOLE || draft == DRAFT_HOLE) &&
-                read_line_out(&fipa, m, &m->output, CHOOSE_FIPA, scratch, sink);
-    sb_reset(&m->output);
+                read_view_out(&fipa, m, view, CHOOSE_FIPA, sink);
     if (!read)
         return draft == DRAFT_NEEDS_STREAM;
+    sb_grow(&m->output, 2 * m->rec->len + 256); /* the string form is longer: one allocation */
     if (!acl_draft_fits(fipa.view)) {
         message_clear(&fipa);
         return true;

@@ -527,6 +527,31 @@ outputs_pass() {
     done
 }
 
+# IACP -> the string form builds the view of its FIPA line, which the string form is written
+# from, with no line written and scanned: the view built is the scan of the line, node for node,
+# the message whole and drafted, over the colony with its faults, mixed traffic, every IACP
+# fixture and example, and IACP made hostile (odd types, escapes, controls, deep bodies).
+@test "the FIPA view built for the string form is the scan of the FIPA line written" {
+    local t=$BATS_TEST_TMPDIR drv=$ACP_BUILD/tests/fipa-view
+    "$ACP_BUILD/gen-colony" --faults="$t/faults" 5000 16 3 >"$t/colony"
+    "$ACP_BUILD/gen-mixed" iacp 3000 11 >"$t/mixed"
+    run -0 "$drv" <"$t/colony"
+    assert_output --regexp '^messages 5[0-9]{3}, lines 5[0-9]{3}, drafts [1-9][0-9]*$'
+    run -0 "$drv" <"$t/mixed"
+    assert_output --regexp '^messages [1-9][0-9]*, lines [1-9][0-9]*, drafts [1-9][0-9]*$'
+    cat "$FIXTURES"/*/*.jsonl "$TESTS_DIR/../examples/"*.jsonl >"$t/fixtures"
+    run -0 "$drv" <"$t/fixtures"
+    assert_output --regexp ', lines [1-9][0-9]*, drafts [1-9][0-9]*$'
+    head -2000 "$t/colony" | jq -c '
+        if (.id | test("0$")) then .body = {"action": "x", "node": "\u001b[31m\u2028", "deep": [[[{"a": null}]]], "n": 1e300}
+        elif (.id | test("1$")) then .extra = {"é": [true, false, -0.5]} | .to = 7
+        elif (.id | test("2$")) then .ts = 1312284100.5 | .ref = "c\"q\\"
+        elif (.id | test("3$")) then .kind = "ctl.pause" | .body = {"partial": true}
+        else . end' >"$t/hostile"
+    run -0 "$drv" <"$t/hostile"
+    assert_output --regexp '^messages 2000, lines [1-9][0-9]*, drafts [1-9][0-9]*$'
+}
+
 # Under --jobs, IACP -> FIPA is a draft made from the message alone (in a worker thread) and
 # the message followed along the stream in order, which fills in conversation_id. The two
 # together must be the whole conversion, message for message, diagnostics included. A line that

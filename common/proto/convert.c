@@ -497,18 +497,107 @@ static const char *follow_iacp(struct converter *c, const struct envelope *e,
 
 /* --- IACP -> FIPA: written from the view, member by member, with no tree --- */
 
-/* A member of a key of the input's, which may need escapes. */
-static void write_member(struct jsonout *w, const char *key, const struct jv *v)
+/* Where the FIPA members of an IACP message go: a line of JSON text, written by w; or, with w
+ * NULL, the view a scan of that line gives, built in js (for the string form's writer, which
+ * reads views: the line is then not written and scanned again). */
+struct fipa_out {
+    struct jsonout *w;
+    struct jscan *js;
+    uint32_t object[2]; /* the builder's objects open: the message, its content */
+    uint32_t members[2];
+    unsigned depth; /* objects open */
+};
+
+static void out_begin_object(struct fipa_out *o)
 {
-    jsonout_key(w, key);
-    jv_write_json(w, v);
+    if (o->w) {
+        jsonout_begin_object(o->w);
+        return;
+    }
+    o->object[o->depth] = jscan_build_open(o->js, JV_OBJECT);
+    o->members[o->depth++] = 0;
 }
 
-/* Members whose keys are this file's literals, written without looking for what to escape. */
-#define WRITE_MEMBER(w, literal, v) (JSONOUT_KEY((w), literal), jv_write_json((w), (v)))
-#define WRITE_STRING_MEMBER(w, literal, s)                                                         \
-    (JSONOUT_KEY((w), literal), jsonout_string((w), (s), strlen(s)))
-#define WRITE_TIME_MEMBER(w, literal, t) (JSONOUT_KEY((w), literal), write_time((w), (t)))
+static void out_end_object(struct fipa_out *o)
+{
+    if (o->w) {
+        jsonout_end_object(o->w);
+        return;
+    }
+    o->depth--;
+    jscan_build_close(o->js, o->object[o->depth], o->members[o->depth]);
+}
+
+/* A key of this file's, written without looking for what to escape. */
+static void out_key_literal(struct fipa_out *o, const char *key, size_t len)
+{
+    if (o->w) {
+        jsonout_key_literal(o->w, key, len);
+        return;
+    }
+    jscan_build_key(o->js, o->object[o->depth - 1], "", 0, key, len);
+    o->members[o->depth - 1]++;
+}
+
+#define OUT_KEY(o, literal) out_key_literal((o), "" literal, sizeof(literal) - 1)
+
+/* A key of the input's (after a prefix of this file's), which may need escapes. */
+static void out_key(struct fipa_out *o, const char *prefix, const char *key)
+{
+    if (o->w && !*prefix) {
+        jsonout_key(o->w, key);
+        return;
+    }
+    if (o->w) {
+        char small[64];
+        char *name = prefixed(small, prefix, key);
+        jsonout_key(o->w, name);
+        if (name != small)
+            free(name);
+        return;
+    }
+    jscan_build_key(o->js, o->object[o->depth - 1], prefix, strlen(prefix), key, strlen(key));
+    o->members[o->depth - 1]++;
+}
+
+static void out_view(struct fipa_out *o, const struct jv *v)
+{
+    if (o->w)
+        jv_write_json(o->w, v);
+    else
+        jscan_build_view(o->js, v);
+}
+
+static void out_string(struct fipa_out *o, const char *s)
+{
+    if (o->w)
+        jsonout_string(o->w, s, strlen(s));
+    else
+        jscan_build_string(o->js, s, strlen(s));
+}
+
+/* v, which its text as it came (when there is one) is written as: the view, which a scan of the
+ * text gives. */
+static void out_text(struct fipa_out *o, const struct json_text *text, const struct jv *v)
+{
+    if (o->w && text)
+        jsonout_text(o->w, text->text, text->len);
+    else
+        out_view(o, v);
+}
+
+static void out_true(struct fipa_out *o)
+{
+    if (o->w)
+        jsonout_bool(o->w, true);
+    else
+        jscan_build_open(o->js, JV_TRUE);
+}
+
+/* Members whose keys are this file's literals. */
+#define OUT_MEMBER(o, literal, v)        (OUT_KEY((o), literal), out_view((o), (v)))
+#define OUT_STRING_MEMBER(o, literal, s) (OUT_KEY((o), literal), out_string((o), (s)))
+#define OUT_TIME_MEMBER(o, literal, t)   (OUT_KEY((o), literal), out_time((o), (t)))
 
 /* The member as unix_seconds reads it: whole seconds that RFC 3339 can write. */
 static bool view_unix_seconds(const struct jv *v, long long *out)
@@ -520,43 +609,42 @@ static bool view_unix_seconds(const struct jv *v, long long *out)
     return true;
 }
 
-static void write_time(struct jsonout *w, long long t)
+static void out_time(struct fipa_out *o, long long t)
 {
     char buf[48];
     time_format_rfc3339(t, buf, sizeof buf);
-    jsonout_string(w, buf, strlen(buf));
+    out_string(o, buf);
 }
 
 /* content, and x-iacp-body when the way back needs it, as iacp_content makes them. A body that
  * becomes the content as it is goes as the text it came with (body_text, when there is one). */
-static void write_content(struct jsonout *w, const struct jv *body, const char *action,
+static void write_content(struct fipa_out *o, const struct jv *body, const char *action,
                           const struct json_text *body_text)
 {
     const struct jv *x_body = NULL;
-    JSONOUT_KEY(w, "content");
+    OUT_KEY(o, "content");
     if (action) {
-        jsonout_begin_object(w);
-        WRITE_STRING_MEMBER(w, "action", action);
+        out_begin_object(o);
+        OUT_STRING_MEMBER(o, "action", action);
         if (jv_object_first(body) && !jv_object_get(body, "action")) {
-            for (const struct jv *k = jv_object_first(body); k; k = jv_object_next(body, k))
-                write_member(w, jv_string_value(k), jv_object_value(k));
+            for (const struct jv *k = jv_object_first(body); k; k = jv_object_next(body, k)) {
+                out_key(o, "", jv_string_value(k));
+                out_view(o, jv_object_value(k));
+            }
         } else {
             x_body = body;
         }
-        jsonout_end_object(w);
+        out_end_object(o);
     } else if (!body) {
-        jsonout_begin_object(w);
-        jsonout_end_object(w);
+        out_begin_object(o);
+        out_end_object(o);
     } else {
         if (jv_is_object(body) && body->len == 0)
             x_body = body;
-        if (body_text)
-            jsonout_text(w, body_text->text, body_text->len);
-        else
-            jv_write_json(w, body);
+        out_text(o, body_text, body);
     }
     if (x_body)
-        WRITE_MEMBER(w, "x-iacp-body", x_body);
+        OUT_MEMBER(o, "x-iacp-body", x_body);
 }
 
 /* Everything about one IACP message that its FIPA members are made of. */
@@ -572,41 +660,37 @@ struct to_fipa {
 };
 
 /* Writes the FIPA counterpart of one IACP member where it stood. */
-static void write_member_to_fipa(struct jsonout *w, const struct jv *k, const struct jv *v,
+static void write_member_to_fipa(struct fipa_out *o, const struct jv *k, const struct jv *v,
                                  const struct to_fipa *t)
 {
-    const char *key = jv_string_value(k);
     long long seconds;
     if (jv_key_is(k, "v")) {
-        WRITE_MEMBER(w, "x-iacp-v", v);
+        OUT_MEMBER(o, "x-iacp-v", v);
     } else if (jv_key_is(k, "kind")) {
-        WRITE_MEMBER(w, "x-iacp-kind", v);
+        OUT_MEMBER(o, "x-iacp-kind", v);
     } else if (jv_key_is(k, "id") && jv_is_string(v)) {
-        WRITE_MEMBER(w, "reply_with", v);
+        OUT_MEMBER(o, "reply_with", v);
     } else if (jv_key_is(k, "from") && jv_is_string(v)) {
-        WRITE_MEMBER(w, "sender", v);
+        OUT_MEMBER(o, "sender", v);
     } else if (jv_key_is(k, "to") && jv_is_string(v)) {
-        WRITE_MEMBER(w, "receiver", v);
+        OUT_MEMBER(o, "receiver", v);
     } else if (jv_key_is(k, "ref") && jv_is_string(v) && t->answers_cancel) {
-        WRITE_STRING_MEMBER(w, "in_reply_to", t->answers_cancel);
-        WRITE_MEMBER(w, "x-iacp-ref", v);
+        OUT_STRING_MEMBER(o, "in_reply_to", t->answers_cancel);
+        OUT_MEMBER(o, "x-iacp-ref", v);
     } else if (jv_key_is(k, "ref") && jv_is_string(v)) {
-        WRITE_MEMBER(w, "in_reply_to", v);
+        OUT_MEMBER(o, "in_reply_to", v);
     } else if (jv_key_is(k, "ts") && view_unix_seconds(v, &seconds)) {
-        WRITE_TIME_MEMBER(w, "timestamp", seconds);
+        OUT_TIME_MEMBER(o, "timestamp", seconds);
     } else if (jv_key_is(k, "body")) {
-        write_content(w, v, t->map.action, t->body_text);
+        write_content(o, v, t->map.action, t->body_text);
     } else if (!(jv_key_is(k, "x-fipa-conversation_id") && jv_is_string(v))) {
-        char small[64];
-        char *name = prefixed(small, "x-iacp-", key);
-        write_member(w, name, v);
-        if (name != small)
-            free(name);
+        out_key(o, "x-iacp-", jv_string_value(k));
+        out_view(o, v);
     }
 }
 
 /* reply_by of a task.assign: its deadline, in seconds or RFC 3339 with a zone. */
-static void write_reply_by(struct jsonout *w, const struct jv *body)
+static void write_reply_by(struct fipa_out *o, const struct jv *body)
 {
     const struct jv *deadline = jv_object_get(body, "deadline");
     long long t;
@@ -614,9 +698,40 @@ static void write_reply_by(struct jsonout *w, const struct jv *body)
     bool zone;
     const char *s = jv_string_value(deadline);
     if (view_unix_seconds(deadline, &t))
-        WRITE_TIME_MEMBER(w, "reply_by", t);
+        OUT_TIME_MEMBER(o, "reply_by", t);
     else if (s && time_parse_rfc3339(s, &epoch, &zone) && zone)
-        WRITE_STRING_MEMBER(w, "reply_by", s);
+        OUT_STRING_MEMBER(o, "reply_by", s);
+}
+
+/* The FIPA members of an IACP message of a known kind (not fipa.*), as one object; with a hole,
+ * the position of its conversation_id's "" in out, the line written. */
+static void put_fipa(struct fipa_out *o, const struct strbuf *out, const struct jv *iacp,
+                     const struct to_fipa *t, enum fipa_spelling spelling)
+{
+    out_begin_object(o);
+    enum fipa_act act = t->answers_cancel ? FIPA_INFORM : t->map.act;
+    OUT_STRING_MEMBER(o, "performative", fipa_act_name(act, spelling));
+    for (const struct jv *k = jv_object_first(iacp); k; k = jv_object_next(iacp, k))
+        write_member_to_fipa(o, k, jv_object_value(k), t);
+    if (!t->body)
+        write_content(o, NULL, t->map.action, NULL);
+    if (t->hole) {
+        OUT_KEY(o, "conversation_id");
+        if (out)
+            *t->hole = out->len;
+        out_string(o, "");
+    } else if (t->conversation) {
+        OUT_STRING_MEMBER(o, "conversation_id", t->conversation);
+    }
+    if (t->map.protocol)
+        OUT_STRING_MEMBER(o, "protocol", t->map.protocol);
+    if (t->kind == IACP_TASK_ASSIGN)
+        write_reply_by(o, t->body);
+    if (t->kind == IACP_TASK_RESULT && t->result.partial) {
+        OUT_KEY(o, "x-acp-partial");
+        out_true(o);
+    }
+    out_end_object(o);
 }
 
 /* Appends the line of FIPA JSON of an IACP message of a known kind (not fipa.*) to out. */
@@ -625,30 +740,19 @@ static void write_fipa(struct strbuf *out, const struct jv *iacp, const struct t
 {
     struct jsonout w;
     jsonout_init(&w, out, JSONOUT_VALID | JSONOUT_TERMINAL);
-    jsonout_begin_object(&w);
-    enum fipa_act act = t->answers_cancel ? FIPA_INFORM : t->map.act;
-    WRITE_STRING_MEMBER(&w, "performative", fipa_act_name(act, spelling));
-    for (const struct jv *k = jv_object_first(iacp); k; k = jv_object_next(iacp, k))
-        write_member_to_fipa(&w, k, jv_object_value(k), t);
-    if (!t->body)
-        write_content(&w, NULL, t->map.action, NULL);
-    if (t->hole) {
-        JSONOUT_KEY(&w, "conversation_id");
-        *t->hole = out->len;
-        jsonout_string(&w, "", 0);
-    } else if (t->conversation) {
-        WRITE_STRING_MEMBER(&w, "conversation_id", t->conversation);
-    }
-    if (t->map.protocol)
-        WRITE_STRING_MEMBER(&w, "protocol", t->map.protocol);
-    if (t->kind == IACP_TASK_ASSIGN)
-        write_reply_by(&w, t->body);
-    if (t->kind == IACP_TASK_RESULT && t->result.partial) {
-        JSONOUT_KEY(&w, "x-acp-partial");
-        jsonout_bool(&w, true);
-    }
-    jsonout_end_object(&w);
+    struct fipa_out o = {.w = &w};
+    put_fipa(&o, out, iacp, t, spelling);
     sb_addc(out, '\n');
+}
+
+/* The view of that line (as jscan_scan_made reads it), built in js. */
+static const struct jv *build_fipa(struct jscan *js, const struct jv *iacp, const struct to_fipa *t,
+                                   enum fipa_spelling spelling)
+{
+    struct fipa_out o = {.js = js};
+    jscan_build_begin(js);
+    put_fipa(&o, NULL, iacp, t, spelling);
+    return jscan_build_end(js);
 }
 
 static struct to_fipa to_fipa_of(const struct jv *iacp, enum iacp_kind kind)
@@ -661,9 +765,9 @@ static struct to_fipa to_fipa_of(const struct jv *iacp, enum iacp_kind kind)
 
 /* Follows an IACP message of a known kind but fipa.* along the stream, and appends its line of
  * FIPA JSON to out; returns whether its content is its body as it is. */
-static bool write_followed(struct converter *c, const struct jv *iacp, enum iacp_kind kind,
-                           const struct json_text *body_text, struct strbuf *out,
-                           struct diag_sink *sink, const struct diag_where *at)
+static struct to_fipa followed_to_fipa(struct converter *c, const struct jv *iacp,
+                                       enum iacp_kind kind, struct diag_sink *sink,
+                                       const struct diag_where *at)
 {
     warn_unknown_kind(iacp, kind, sink, at);
     struct envelope e = view_envelope(iacp, kind);
@@ -671,6 +775,14 @@ static bool write_followed(struct converter *c, const struct jv *iacp, enum iacp
     struct to_fipa t = to_fipa_of(iacp, kind);
     t.conversation = follow_iacp(c, &e, jv_member_string(iacp, "x-fipa-conversation_id"), &f);
     t.answers_cancel = cancel_answered(kind, t.result, &e, &f);
+    return t;
+}
+
+static bool write_followed(struct converter *c, const struct jv *iacp, enum iacp_kind kind,
+                           const struct json_text *body_text, struct strbuf *out,
+                           struct diag_sink *sink, const struct diag_where *at)
+{
+    struct to_fipa t = followed_to_fipa(c, iacp, kind, sink, at);
     t.body_text = body_text;
     write_fipa(out, iacp, &t, SPELL_SNAKE);
     return t.body && !t.map.action;
@@ -708,38 +820,92 @@ json_t *convert_iacp_to_fipa(struct converter *c, const struct jv *iacp, struct 
     return out;
 }
 
+/* Whether an IACP message is one a line of FIPA is made of (FIPA_LINE_WRITTEN: its kind in
+ * *kind, its time read on the stream clock). */
+static enum fipa_line line_to_make(struct converter *c, const struct jv *iacp, enum iacp_kind *kind,
+                                   struct diag_sink *sink, const struct diag_where *at)
+{
+    *kind = kind_to_convert(iacp, sink, at);
+    if (*kind == IACP_INVALID)
+        return FIPA_LINE_NONE;
+    if (*kind == IACP_FIPA)
+        return FIPA_LINE_TREE;
+    read_iacp_clock(c, iacp);
+    return FIPA_LINE_WRITTEN;
+}
+
 enum fipa_line convert_iacp_fipa_line(struct converter *c, const struct jv *iacp,
                                       const struct json_text *body_text, struct strbuf *out,
                                       bool *content_is_body, struct diag_sink *sink,
                                       const struct diag_where *at)
 {
+    enum iacp_kind kind;
+    enum fipa_line made = line_to_make(c, iacp, &kind, sink, at);
+    if (made == FIPA_LINE_WRITTEN)
+        *content_is_body = write_followed(c, iacp, kind, body_text, out, sink, at);
+    return made;
+}
+
+enum fipa_line convert_iacp_fipa_view(struct converter *c, const struct jv *iacp, struct jscan *js,
+                                      const struct jv **view, bool *content_is_body,
+                                      struct diag_sink *sink, const struct diag_where *at)
+{
+    enum iacp_kind kind;
+    enum fipa_line made = line_to_make(c, iacp, &kind, sink, at);
+    if (made != FIPA_LINE_WRITTEN)
+        return made;
+    struct to_fipa t = followed_to_fipa(c, iacp, kind, sink, at);
+    *view = build_fipa(js, iacp, &t, SPELL_SNAKE);
+    *content_is_body = t.body && !t.map.action;
+    return made;
+}
+
+/* What a draft of an IACP message says as far as the message alone does, in t (with hole for
+ * its conversation_id's place where the stream says it); DRAFT_NONE and DRAFT_NEEDS_STREAM:
+ * nothing to draft. */
+static enum draft draft_to_fipa(const struct jv *iacp, size_t *hole, struct to_fipa *t,
+                                struct diag_sink *sink, const struct diag_where *at)
+{
     enum iacp_kind kind = kind_to_convert(iacp, sink, at);
     if (kind == IACP_INVALID)
-        return FIPA_LINE_NONE;
-    if (kind == IACP_FIPA)
-        return FIPA_LINE_TREE;
-    read_iacp_clock(c, iacp);
-    *content_is_body = write_followed(c, iacp, kind, body_text, out, sink, at);
-    return FIPA_LINE_WRITTEN;
+        return DRAFT_NONE;
+    *t = to_fipa_of(iacp, kind);
+    if (kind == IACP_FIPA || may_answer_cancel(kind, t->result))
+        return DRAFT_NEEDS_STREAM;
+    warn_unknown_kind(iacp, kind, sink, at);
+    t->conversation = jv_member_string(iacp, "x-fipa-conversation_id");
+    if (t->conversation || !jv_member_string(iacp, "id"))
+        return DRAFT_WHOLE;
+    t->hole = hole;
+    return DRAFT_HOLE;
+}
+
+static bool drafted(enum draft draft)
+{
+    return draft == DRAFT_WHOLE || draft == DRAFT_HOLE;
 }
 
 enum draft convert_iacp_draft(const struct jv *iacp, const struct json_text *body_text,
                               enum fipa_spelling spelling, struct strbuf *out, size_t *hole,
                               struct diag_sink *sink, const struct diag_where *at)
 {
-    enum iacp_kind kind = kind_to_convert(iacp, sink, at);
-    if (kind == IACP_INVALID)
-        return DRAFT_NONE;
-    struct to_fipa t = to_fipa_of(iacp, kind);
-    if (kind == IACP_FIPA || may_answer_cancel(kind, t.result))
-        return DRAFT_NEEDS_STREAM;
-    warn_unknown_kind(iacp, kind, sink, at);
-    t.conversation = jv_member_string(iacp, "x-fipa-conversation_id");
-    enum draft draft = t.conversation || !jv_member_string(iacp, "id") ? DRAFT_WHOLE : DRAFT_HOLE;
-    if (draft == DRAFT_HOLE)
-        t.hole = hole;
+    struct to_fipa t;
+    enum draft draft = draft_to_fipa(iacp, hole, &t, sink, at);
     t.body_text = body_text;
-    write_fipa(out, iacp, &t, spelling);
+    if (drafted(draft))
+        write_fipa(out, iacp, &t, spelling);
+    return draft;
+}
+
+enum draft convert_iacp_draft_view(const struct jv *iacp, enum fipa_spelling spelling,
+                                   struct jscan *js, const struct jv **view, struct diag_sink *sink,
+                                   const struct diag_where *at)
+{
+    struct to_fipa t;
+    size_t unused; /* the "" is in the view; the string form's writer makes a hole of its own */
+    enum draft draft = draft_to_fipa(iacp, &unused, &t, sink, at);
+    if (drafted(draft))
+        *view = build_fipa(js, iacp, &t, spelling);
     return draft;
 }
 

@@ -87,6 +87,16 @@ enum draft convert_iacp_draft(const struct jv *iacp, const struct json_text *bod
                               enum fipa_spelling spelling, struct strbuf *out, size_t *hole,
                               struct diag_sink *sink, const struct diag_where *at);
 
+/* convert_iacp_fipa_line and convert_iacp_draft for the string form's writer, which reads views:
+ * in place of the line, the view jscan_scan_made would read of it, built in js (*view; valid
+ * until js builds or scans again); a draft's conversation_id is "" in it. */
+enum fipa_line convert_iacp_fipa_view(struct converter *c, const struct jv *iacp, struct jscan *js,
+                                      const struct jv **view, bool *content_is_body,
+                                      struct diag_sink *sink, const struct diag_where *at);
+enum draft convert_iacp_draft_view(const struct jv *iacp, enum fipa_spelling spelling,
+                                   struct jscan *js, const struct jv **view, struct diag_sink *sink,
+                                   const struct diag_where *at);
+
 /* Whether the content of the message's FIPA line (a draft's, or convert_iacp_fipa_line's) is its
  * body as it is, which the string form writes as the body's text. */
 bool convert_content_is_body(const struct jv *iacp);

@@ -14,6 +14,7 @@
 #include "base/hashtab.h"
 #include "base/jsonout.h"
 #include "proto/memberlist.h"
+#include "sameview.h"
 #include "xorshift.h"
 
 static uint64_t state = 0x9e3779b97f4a7c15;
@@ -82,21 +83,10 @@ static void fail(const char *what, size_t round, size_t node)
 /* Whether a and b are the same nodes, strings byte for byte. */
 static void compare(const struct jv *a, const struct jv *b, size_t round)
 {
-    if (a->size != b->size)
-        fail("the views differ in size", round, 0);
-    for (size_t i = 0; i < a->size; i++) {
-        const struct jv *x = &a[i], *y = &b[i];
-        if (x->type != y->type || x->len != y->len || x->size != y->size)
-            fail("a node differs in type, length or size", round, i);
-        if (x->type == JV_STRING &&
-            (x->head != y->head || memcmp(x->u.s, y->u.s, (size_t)x->len + 1) != 0))
-            fail("a string differs", round, i);
-        if (x->type == JV_OBJECT && x->u.keys != y->u.keys)
-            fail("an object's key bits differ", round, i);
-        if ((x->type == JV_INTEGER && x->u.i != y->u.i) ||
-            (x->type == JV_REAL && memcmp(&x->u.d, &y->u.d, sizeof x->u.d) != 0))
-            fail("a number differs", round, i);
-    }
+    size_t node;
+    const char *difference = view_difference(a, b, &node);
+    if (difference)
+        fail(difference, round, node);
 }
 
 /* One random member into l; texts that must outlive the list go to keep. */
