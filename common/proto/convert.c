@@ -529,7 +529,7 @@ static void out_end_object(struct fipa_out *o)
 }
 
 /* A key of this file's, written without looking for what to escape. */
-static void out_key_literal(struct fipa_out *o, const char *key, size_t len)
+static inline void out_key_literal(struct fipa_out *o, const char *key, size_t len)
 {
     if (o->w) {
         jsonout_key_literal(o->w, key, len);
@@ -560,7 +560,7 @@ static void out_key(struct fipa_out *o, const char *prefix, const char *key)
     o->members[o->depth - 1]++;
 }
 
-static void out_view(struct fipa_out *o, const struct jv *v)
+static inline void out_view(struct fipa_out *o, const struct jv *v)
 {
     if (o->w)
         jv_write_json(o->w, v);
@@ -568,7 +568,7 @@ static void out_view(struct fipa_out *o, const struct jv *v)
         jscan_build_view(o->js, v);
 }
 
-static void out_string(struct fipa_out *o, const char *s)
+static inline void out_string(struct fipa_out *o, const char *s)
 {
     if (o->w)
         jsonout_string(o->w, s, strlen(s));
@@ -1171,9 +1171,6 @@ static void member_back_to_iacp(struct to_iacp *t, const struct jv *k, const str
     }
 }
 
-/* The message time is read from the IACP message given back, as the way there read it: a ts
- * that FIPA's timestamp cannot hold (1312284105.5) travels in x-iacp-ts, and a message that
- * seemed to have no time would follow the stream otherwise than it did there. */
 /* The IACP members of a message made from IACP, as far as the message alone says. */
 static void back_members(struct to_iacp *t)
 {
@@ -1182,6 +1179,9 @@ static void back_members(struct to_iacp *t)
         member_back_to_iacp(t, k, jv_object_value(k));
 }
 
+/* The message time is read from the IACP message given back, as the way there read it: a ts
+ * that FIPA's timestamp cannot hold (1312284105.5) travels in x-iacp-ts, and a message that
+ * seemed to have no time would follow the stream otherwise than it did there. */
 static void iacp_from_iacp_origin(struct to_iacp *t)
 {
     struct converter *c = t->c;
