@@ -46,6 +46,17 @@ static inline void list_remove(struct list *l, struct list_link *n)
     l->size--;
 }
 
+/* Takes the oldest element's link off the list, or NULL when it is empty: to free the elements
+ * in the list's order, about the order they were made (a table's order is none, a cache miss
+ * each). */
+static inline struct list_link *list_pop(struct list *l)
+{
+    struct list_link *n = l->head;
+    if (n)
+        list_remove(l, n);
+    return n;
+}
+
 /* Sorts the list, stably, by before (whether a goes before b), with no memory of its own: a
  * merge of runs that doubles their length each pass, as the elements may be many and the memory
  * of an array of them is what a bound on memory counts. */

@@ -2147,12 +2147,8 @@ static void iacp_stream_free(struct stream *stream)
     }
     hashtab_free(&s->open, NULL);
     hashtab_free(&s->nodes, NULL);
-    /* by the ids list, about the order they were made: in the table's order each was a cache
-     * miss */
-    for (struct sent *e; (e = LIST_ITEM(s->ids.head, struct sent, link));) {
-        list_remove(&s->ids, &e->link);
-        free(e);
-    }
+    for (struct list_link *n; (n = list_pop(&s->ids));)
+        free(LIST_ITEM(n, struct sent, link));
     hashtab_free(&s->sent, NULL);
     pool_free(&s->pool);
     hashtab_free(&s->agents, free_agent);

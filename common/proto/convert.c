@@ -88,12 +88,8 @@ void converter_free(struct converter *c)
 {
     if (!c)
         return;
-    /* in the order they were used, which is about the order they were made: walking the
-     * table's slots read them in no order at all, a cache miss each */
-    for (struct remembered *r; (r = LIST_ITEM(c->by_age.head, struct remembered, age));) {
-        list_remove(&c->by_age, &r->age);
-        free_remembered(&r->node);
-    }
+    for (struct list_link *n; (n = list_pop(&c->by_age));)
+        free_remembered(&LIST_ITEM(n, struct remembered, age)->node);
     hashtab_free(&c->conversations, NULL);
     idgen_free(c->ids);
     clock_book_free(c->clock);
@@ -778,6 +774,12 @@ static struct to_fipa followed_to_fipa(struct converter *c, const struct jv *iac
     return t;
 }
 
+/* Whether the FIPA content is the IACP body as it is (no ctl action made of it). */
+static bool body_as_content(const struct to_fipa *t)
+{
+    return t->body && !t->map.action;
+}
+
 static bool write_followed(struct converter *c, const struct jv *iacp, enum iacp_kind kind,
                            const struct json_text *body_text, struct strbuf *out,
                            struct diag_sink *sink, const struct diag_where *at)
@@ -785,7 +787,7 @@ static bool write_followed(struct converter *c, const struct jv *iacp, enum iacp
     struct to_fipa t = followed_to_fipa(c, iacp, kind, sink, at);
     t.body_text = body_text;
     write_fipa(out, iacp, &t, SPELL_SNAKE);
-    return t.body && !t.map.action;
+    return body_as_content(&t);
 }
 
 /* Reads an IACP message's time on the stream clock. */
@@ -856,7 +858,7 @@ enum fipa_line convert_iacp_fipa_view(struct converter *c, const struct jv *iacp
         return made;
     struct to_fipa t = followed_to_fipa(c, iacp, kind, sink, at);
     *view = build_fipa(js, iacp, &t, SPELL_SNAKE);
-    *content_is_body = t.body && !t.map.action;
+    *content_is_body = body_as_content(&t);
     return made;
 }
 
@@ -916,7 +918,7 @@ bool convert_content_is_body(const struct jv *iacp)
     if (kind == IACP_INVALID || kind == IACP_FIPA)
         return false;
     struct to_fipa t = to_fipa_of(iacp, kind);
-    return t.body && !t.map.action;
+    return body_as_content(&t);
 }
 
 /* Of the members the FIPA rules read, write_fipa makes performative, content, protocol,
@@ -1097,12 +1099,12 @@ static bool partial_derived(const struct to_iacp *t, const struct jv *v)
            jv_is_true(jv_object_get(iacp_body_of(t->fipa), "partial"));
 }
 
-/* conversation_id travels in x-fipa-conversation_id when the way there, following this stream
- * as this direction does, would not find it again (a capture cut in the middle of a
- * conversation). A redundant x-fipa-conversation_id of the input is not kept. */
 /* The members of an IACP message given back that following it reads, found in one pass. */
 enum { FOUND_TS, FOUND_KIND, FOUND_ID, FOUND_FROM, FOUND_TO, FOUND_REF, FOUND_MEMBERS };
 
+/* conversation_id travels in x-fipa-conversation_id when the way there, following this stream
+ * as this direction does, would not find it again (a capture cut in the middle of a
+ * conversation). A redundant x-fipa-conversation_id of the input is not kept. */
 static void keep_conversation(struct to_iacp *t, const struct member *const *found)
 {
     const char *kind = member_string(t->out, found[FOUND_KIND]);
@@ -1192,17 +1194,14 @@ static void iacp_from_iacp_origin(struct to_iacp *t)
     double value = 0, ts;
     bool number = member_number(found[FOUND_TS], &value); /* before value is read */
     bool timed = ts_seconds(number, value, &ts);
-    read_clock(c, member_string(t->out, found[FOUND_FROM]), timed, ts);
-    /* keep_conversation may add a member, which may move the others and their strings: id and
-     * from are found again by their places, which it does not change */
-    size_t id_at = found[FOUND_ID] ? (size_t)(found[FOUND_ID] - t->out->members) : SIZE_MAX;
-    size_t from_at = found[FOUND_FROM] ? (size_t)(found[FOUND_FROM] - t->out->members) : SIZE_MAX;
-    keep_conversation(t, found);
-    const struct member *members = t->out->members;
-    const char *id = id_at == SIZE_MAX ? NULL : member_string(t->out, &members[id_at]);
+    const char *from = member_string(t->out, found[FOUND_FROM]);
+    read_clock(c, from, timed, ts);
+    /* before keep_conversation, which may add a member (moving the others and their strings);
+     * the id generator and the conversations followed know nothing of each other */
+    const char *id = member_string(t->out, found[FOUND_ID]);
     if (id)
-        idgen_note(c->ids, from_at == SIZE_MAX ? NULL : member_string(t->out, &members[from_at]),
-                   id, c->now);
+        idgen_note(c->ids, from, id, c->now);
+    keep_conversation(t, found);
 }
 
 /* --- other FIPA -> IACP --- */

@@ -128,11 +128,8 @@ void idgen_free(struct idgen *g)
 {
     if (!g)
         return;
-    /* by use, about the order they were made: in the table's order each was a cache miss */
-    for (struct used_id *u; (u = LIST_ITEM(g->by_use.head, struct used_id, link));) {
-        list_remove(&g->by_use, &u->link);
-        free(u);
-    }
+    for (struct list_link *n; (n = list_pop(&g->by_use));)
+        free(LIST_ITEM(n, struct used_id, link));
     hashtab_free(&g->ids, NULL);
     hashtab_free(&g->senders, free_sender);
     sb_free(&g->scratch);
