@@ -318,6 +318,24 @@ static bool lower_ascii_name(struct acl_parser *p, const struct sexp *key)
     return bits < 0x80 && !nul;
 }
 
+/* Whether the name first_parameter lowered last is lit (n bytes), or starts with it and goes on:
+ * the tests of a name that strcasecmp and strncasecmp made, on bytes lowered once. Valid until
+ * the next parameter is read (an agent's slots are read inside a message's parameter). */
+static bool lowered_is(const struct acl_parser *p, const char *lit, size_t n)
+{
+    return p->lower.len == n && memcmp(p->lower.buf, lit, n) == 0;
+}
+
+static bool lowered_starts(const struct acl_parser *p, const char *lit, size_t n, size_t more)
+{
+    return p->lower.len >= n + more && memcmp(p->lower.buf, lit, n) == 0;
+}
+
+#define LOWERED_IS(p, lit) lowered_is((p), lit, sizeof lit - 1)
+/* starts with lit, or also has more bytes after it (as a prefix of a member's name) */
+#define LOWERED_STARTS(p, lit)   lowered_starts((p), lit, sizeof lit - 1, 0)
+#define LOWERED_PREFIXES(p, lit) lowered_starts((p), lit, sizeof lit - 1, 1)
+
 /* A parameter's name must be a member's name: no NUL, valid UTF-8. And it may come only once,
  * whatever its case. */
 static bool first_parameter(struct acl_parser *p, struct object_reading *r, const struct sexp *key)
@@ -444,15 +462,15 @@ static void set_user_parameter(struct acl_parser *p, struct object_reading *r,
     struct span v;
     if (!expression_text(p, value, &v))
         return;
-    if (strncasecmp(name, "x-acp-json-", 11) == 0 && name[11]) {
+    if (LOWERED_PREFIXES(p, "x-acp-json-")) {
         set_json_parameter(p, r, obj, key, value, &v, agent);
         return;
     }
-    if (strncasecmp(name, "x-acp-", 6) == 0 && name[6]) {
+    if (LOWERED_PREFIXES(p, "x-acp-")) {
         set_user_value(p, r, obj, name + 6, &v, key, value, agent);
         return;
     }
-    if (strncasecmp(name, "x-", 2) != 0) {
+    if (!LOWERED_STARTS(p, "x-")) {
         set_user_value(p, r, obj, name, &v, key, value, agent);
         return;
     }
@@ -509,8 +527,7 @@ struct agent_reading {
 static void read_agent_slot(struct acl_parser *p, struct agent_reading *a, const struct sexp *key,
                             const struct sexp *value)
 {
-    const char *slot = key->text + 1;
-    if (strcasecmp(slot, "name") == 0) {
+    if (LOWERED_IS(p, "name")) {
         if (!is_text(value)) {
             if (!p->failed)
                 fail_at(p, value, "acl-syntax", "expected a name");
@@ -518,14 +535,14 @@ static void read_agent_slot(struct acl_parser *p, struct agent_reading *a, const
             a->name = (struct span){value->text, value->len};
             a->named = text_valid(p, value, &a->name);
         }
-    } else if (strcasecmp(slot, "addresses") == 0 || strcasecmp(slot, "resolvers") == 0) {
-        bool resolvers = tolower((unsigned char)slot[0]) == 'r';
+    } else if (LOWERED_IS(p, "addresses") || LOWERED_IS(p, "resolvers")) {
+        bool resolvers = p->lower.buf[0] == 'r';
         struct strbuf sequence = STRBUF_INIT;
         if (read_sequence(p, value, resolvers, &sequence))
             set_json(p, &a->slots, resolvers ? "resolvers" : "addresses", sequence.buf,
                      sequence.len, key);
         sb_free(&sequence);
-    } else if (strcasecmp(slot, "x-acp-object") == 0) {
+    } else if (LOWERED_IS(p, "x-acp-object")) {
         a->object_marked = true;
     } else {
         set_user_parameter(p, &a->object, &a->slots, key, value, true);
@@ -676,21 +693,20 @@ struct message_reading {
 static bool read_marker(struct acl_parser *p, struct member_list *msg, const struct sexp *key,
                         const struct sexp *value, struct message_reading *mr)
 {
-    const char *name = key->text + 1;
-    if (strncasecmp(name, "x-acp-", 6) != 0) /* every marker's prefix */
+    if (!LOWERED_STARTS(p, "x-acp-")) /* every marker's prefix */
         return false;
-    if (strcasecmp(name, "x-acp-json-content") == 0)
+    if (LOWERED_IS(p, "x-acp-json-content"))
         mr->json_content = true;
-    else if (strcasecmp(name, acl_content_text_member) == 0 && is_text(value) &&
-             strcmp(value->text, "true") == 0)
+    else if (lowered_is(p, acl_content_text_member, strlen(acl_content_text_member)) &&
+             is_text(value) && strcmp(value->text, "true") == 0)
         mr->content_text = true;
-    else if (strcasecmp(name, "x-acp-language") == 0)
+    else if (LOWERED_IS(p, "x-acp-language"))
         mr->language_added = true;
-    else if (strcasecmp(name, "x-acp-performative") == 0)
+    else if (LOWERED_IS(p, "x-acp-performative"))
         mr->performative = value;
-    else if (strcasecmp(name, "x-acp-reply_by") == 0)
+    else if (LOWERED_IS(p, "x-acp-reply_by"))
         mr->has_reply_by = expression_text(p, value, &mr->reply_by);
-    else if (strcasecmp(name, acl_partial_member) == 0 && is_text(value) &&
+    else if (lowered_is(p, acl_partial_member, strlen(acl_partial_member)) && is_text(value) &&
              strcmp(value->text, "true") == 0)
         set_json(p, msg, acl_partial_member, "true", 4, key);
     else
@@ -720,9 +736,9 @@ static void read_parameter(struct acl_parser *p, struct member_list *msg, const 
     if (!first_parameter(p, &mr->object, key) || read_marker(p, msg, key, value, mr))
         return;
     const char *name = key->text + 1;
-    const struct acl_parameter *param = acl_parameter_by_keyword(name);
+    const struct acl_parameter *param = acl_parameter_by_lowered(p->lower.buf, p->lower.len);
     if (!param) {
-        if (strncasecmp(name, "x-", 2) != 0) {
+        if (!LOWERED_STARTS(p, "x-")) {
             struct diag_where at = where_at(p, key->start);
             diag_emit(p->sink, &at, "acl-parameter", "unknown parameter ':%s' kept as a member",
                       name);

@@ -215,28 +215,26 @@ static const struct acl_parameter parameters[] = {
     PARAMETER("reply-by", "reply_by", FORM_DATE_TIME),
 };
 
-/* The parameter named name: by its keyword, in any case, or by its member. Its length and first
- * byte tell most names apart before they are compared. */
-static inline const struct acl_parameter *parameter_named(const char *name, bool by_keyword)
+/* The parameter whose keyword (in lower case), or whose member, is name's len bytes. Its length
+ * and first byte tell most names apart before they are compared. */
+static const struct acl_parameter *parameter_spelt(const char *name, size_t len, bool member)
 {
-    size_t len = strlen(name);
-    int first = by_keyword ? tolower((unsigned char)name[0]) : name[0];
     for (size_t i = 0; i < sizeof parameters / sizeof *parameters; i++) {
         const struct acl_parameter *p = &parameters[i];
-        const char *candidate = by_keyword ? p->keyword : p->member;
-        if (len == (by_keyword ? p->keyword_len : p->member_len) && first == candidate[0] &&
-            (by_keyword ? strcasecmp(name, candidate) : memcmp(name, candidate, len)) == 0)
+        const char *spelling = member ? p->member : p->keyword;
+        if (len == (member ? p->member_len : p->keyword_len) && name[0] == spelling[0] &&
+            memcmp(name, spelling, len) == 0)
             return p;
     }
     return NULL;
 }
 
-const struct acl_parameter *acl_parameter_by_keyword(const char *keyword)
+const struct acl_parameter *acl_parameter_by_lowered(const char *keyword, size_t len)
 {
-    return parameter_named(keyword, true);
+    return parameter_spelt(keyword, len, false);
 }
 
 const struct acl_parameter *acl_parameter_by_member(const char *member)
 {
-    return parameter_named(member, false);
+    return parameter_spelt(member, strlen(member), true);
 }

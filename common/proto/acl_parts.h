@@ -51,8 +51,8 @@ struct acl_parameter {
     unsigned char keyword_len, member_len; /* which tell most names apart at once */
 };
 
-/* The parameter of a keyword (any case), or of a member; NULL when none. */
-const struct acl_parameter *acl_parameter_by_keyword(const char *keyword);
+/* The parameter of a keyword in lower case (len bytes), or of a member; NULL when none. */
+const struct acl_parameter *acl_parameter_by_lowered(const char *keyword, size_t len);
 const struct acl_parameter *acl_parameter_by_member(const char *member);
 
 /* SC00070's DateTime: [sign] YYYYMMDD T hhmmss mmm [type designator], the milliseconds
