@@ -22,7 +22,7 @@ struct sexp {
     size_t len;
     size_t start, end; /* bytes of the record it spans */
     struct sexp **items;
-    size_t count, cap;
+    size_t count;
 };
 
 /* Where the last diagnostic was, so that the next one later in the record counts lines from
@@ -71,28 +71,6 @@ static void syntax_error(struct acl_parser *p, size_t offset, const char *what)
     p->failed = true;
 }
 
-static struct sexp *new_node(struct acl_parser *p, enum sexp_type type, size_t start)
-{
-    struct sexp *x = arena_alloc(&p->sexps, sizeof *x);
-    *x = (struct sexp){.type = type, .start = start};
-    return x;
-}
-
-/* A list's items grow by doubling in the arena: the arrays left behind add up to no more than
- * the last. */
-static void append_item(struct acl_parser *p, struct sexp *list, struct sexp *item)
-{
-    if (list->count == list->cap) {
-        size_t cap = list->cap ? 2 * list->cap : 8;
-        struct sexp **items = arena_alloc(&p->sexps, cap * sizeof *items);
-        if (list->count)
-            memcpy(items, list->items, list->count * sizeof *items);
-        list->items = items;
-        list->cap = cap;
-    }
-    list->items[list->count++] = item;
-}
-
 /* Writes the text of a word, literal or byte-length string of s to out, which has room for the
  * token's bytes; returns its length: a word as it is; a literal with \" read as a quote (JADE's
  * rule: every other backslash stays); a byte-length string as its N bytes. */
@@ -115,19 +93,6 @@ static size_t atom_text(const char *s, const struct acl_token *tok, char *out)
     return n;
 }
 
-static struct sexp *read_atom(struct acl_parser *p, const struct acl_token *tok)
-{
-    /* the node and its text in one piece of the arena */
-    struct sexp *x = arena_alloc(&p->sexps, sizeof *x + tok->end - tok->start + 1);
-    *x = (struct sexp){
-        .type = tok->kind == ACL_WORD ? SX_WORD : SX_STRING, .start = tok->start, .end = tok->end};
-    char *text = (char *)(x + 1);
-    x->len = atom_text(p->rec->text, tok, text);
-    text[x->len] = '\0';
-    x->text = text;
-    return x;
-}
-
 /* Reports where the shape check found the record not to be a message. */
 static void shape_error(struct acl_parser *p, const struct acl_shape *sh, enum acl_shape_error err,
                         const struct acl_token *tok, size_t list_start, const struct acl_token *key)
@@ -147,43 +112,39 @@ static void shape_error(struct acl_parser *p, const struct acl_shape *sh, enum a
     p->failed = true;
 }
 
-/* A tree being made token by token: the lists open, innermost last. */
-struct tree_making {
-    struct sexp *open[ACL_MAX_DEPTH + 2];
-    size_t depth;
-    struct sexp *root;
+/* The tokens of a record in turn: those the reader kept, or the lexer's. */
+struct token_source {
+    const struct record *rec;
+    size_t next;
+    struct acl_lexer lx;
 };
 
-static void tree_add(struct acl_parser *p, struct tree_making *t, const struct acl_token *tok)
+static void token_source_init(struct token_source *ts, const struct record *rec)
 {
-    if (tok->kind == ACL_OPEN) {
-        struct sexp *list = new_node(p, SX_LIST, tok->start);
-        if (t->depth > 0)
-            append_item(p, t->open[t->depth - 1], list);
-        else
-            t->root = list;
-        t->open[t->depth++] = list;
-    } else if (tok->kind == ACL_CLOSE) {
-        t->open[--t->depth]->end = tok->end;
-    } else {
-        append_item(p, t->open[t->depth - 1], read_atom(p, tok));
-    }
+    ts->rec = rec;
+    ts->next = 0;
+    acl_lex_init(&ts->lx);
 }
 
-/* The record's expression tree, read with the lexer and the shape check the reader split it
- * with; NULL after reporting why it is not one message. A record whose tokens the reader kept
- * was lexed and checked there: its tree is made of them. */
-static struct sexp *read_tree(struct acl_parser *p)
+static bool next_token(struct token_source *ts, struct acl_token *tok)
+{
+    const struct record *rec = ts->rec;
+    if (!rec->tokens)
+        return acl_lex_next(&ts->lx, rec->text, rec->len, true, tok) == ACL_LEX_TOKEN;
+    if (ts->next == rec->ntokens)
+        return false;
+    *tok = acl_token_of(&rec->tokens[ts->next++], rec->text);
+    return true;
+}
+
+/* Lexes a record whose tokens the reader did not keep, with the shape check the reader splits
+ * records with; false after reporting why it is not one message, else its tokens counted in *n. */
+static bool check_shape(struct acl_parser *p, size_t *n)
 {
     const struct record *rec = p->rec;
-    struct tree_making t = {.depth = 0, .root = NULL};
-    if (rec->tokens) {
-        for (size_t i = 0; i < rec->ntokens; i++) {
-            struct acl_token tok = acl_token_of(&rec->tokens[i], rec->text);
-            tree_add(p, &t, &tok);
-        }
-        return t.root;
-    }
+    size_t open[ACL_MAX_DEPTH + 2]; /* where the lists open start, innermost last */
+    size_t depth = 0, count = 0;
+    bool opened = false;
     struct acl_lexer lx;
     struct acl_shape sh;
     acl_lex_init(&lx);
@@ -193,23 +154,94 @@ static struct sexp *read_tree(struct acl_parser *p)
     while ((res = acl_lex_next(&lx, rec->text, rec->len, true, &tok)) == ACL_LEX_TOKEN) {
         enum acl_shape_error err = acl_shape_feed(&sh, &tok, rec->text);
         if (err != SHAPE_OK) {
-            shape_error(p, &sh, err, &tok, t.depth ? t.open[t.depth - 1]->start : tok.start, &key);
-            return NULL;
+            shape_error(p, &sh, err, &tok, depth ? open[depth - 1] : tok.start, &key);
+            return false;
         }
         if (sh.depth > 0 && sh.frame[sh.depth - 1].step == STEP_VALUE && tok.kind == ACL_WORD)
             key = tok;
-        tree_add(p, &t, &tok);
+        if (tok.kind == ACL_OPEN) {
+            open[depth++] = tok.start;
+            opened = true;
+        } else if (tok.kind == ACL_CLOSE) {
+            depth--;
+        }
+        count++;
     }
     if (res == ACL_LEX_UNFINISHED)
         syntax_error(p, tok.start,
                      tok.kind == ACL_LITERAL
                          ? "string literal without its closing quote"
                          : "byte-length string runs past the end of the message");
-    else if (!t.root)
+    else if (!opened)
         syntax_error(p, rec->len, "expected '(' to start a message");
     else if (!sh.done)
-        syntax_error(p, t.open[t.depth - 1]->start, "expression without its closing parenthesis");
-    return p->failed ? NULL : t.root;
+        syntax_error(p, open[depth - 1], "expression without its closing parenthesis");
+    *n = count;
+    return !p->failed;
+}
+
+/* The expression tree of a record of n tokens that are one message, made in three pieces of the
+ * arena (nodes, item arrays, texts), not one a node: a list's items wait on a stack until it
+ * closes, then take their place in an array of their number. */
+static struct sexp *build_tree(struct acl_parser *p, size_t n)
+{
+    struct sexp *nodes = arena_alloc(&p->sexps, n * sizeof *nodes);
+    struct sexp **items = arena_alloc(&p->sexps, 2 * n * sizeof *items);
+    struct sexp **waiting = items + n; /* the items of the lists open */
+    char *texts = arena_alloc(&p->sexps, p->rec->len + n);
+    struct sexp *open[ACL_MAX_DEPTH + 2];
+    size_t first_item[ACL_MAX_DEPTH + 2]; /* where each open list's items wait */
+    size_t depth = 0, nwaiting = 0, used = 0;
+    struct sexp *root = NULL, *x = nodes;
+    struct token_source ts;
+    token_source_init(&ts, p->rec);
+    struct acl_token tok;
+    while (next_token(&ts, &tok)) {
+        if (tok.kind == ACL_CLOSE) {
+            struct sexp *list = open[--depth];
+            size_t first = first_item[depth];
+            list->count = nwaiting - first;
+            list->items = items + used;
+            if (list->count)
+                memcpy(list->items, waiting + first, list->count * sizeof *items);
+            used += list->count;
+            nwaiting = first;
+            list->end = tok.end;
+            continue;
+        }
+        if (tok.kind == ACL_OPEN) {
+            *x = (struct sexp){.type = SX_LIST, .start = tok.start};
+        } else {
+            *x = (struct sexp){.type = tok.kind == ACL_WORD ? SX_WORD : SX_STRING,
+                               .text = texts,
+                               .start = tok.start,
+                               .end = tok.end};
+            x->len = atom_text(p->rec->text, &tok, texts);
+            texts[x->len] = '\0';
+            texts += x->len + 1;
+        }
+        if (depth > 0)
+            waiting[nwaiting++] = x;
+        else
+            root = x;
+        if (tok.kind == ACL_OPEN) {
+            first_item[depth] = nwaiting;
+            open[depth++] = x;
+        }
+        x++;
+    }
+    return root;
+}
+
+/* The record's expression tree, read with the lexer and the shape check the reader split it
+ * with; NULL after reporting why it is not one message. A record whose tokens the reader kept
+ * was lexed and checked there. */
+static struct sexp *read_tree(struct acl_parser *p)
+{
+    size_t n = p->rec->ntokens;
+    if (!p->rec->tokens && !check_shape(p, &n))
+        return NULL;
+    return build_tree(p, n);
 }
 
 /* --- from expressions to FIPA JSON --- */
@@ -877,28 +909,10 @@ json_t *acl_parse(const struct record *rec, struct diag_sink *sink, time_t now)
     return msg;
 }
 
-/* The tokens of a record in turn: those the reader kept, or the lexer's. */
-struct token_source {
-    const struct record *rec;
-    size_t next;
-    struct acl_lexer lx;
-};
-
-static bool next_token(struct token_source *ts, struct acl_token *tok)
-{
-    const struct record *rec = ts->rec;
-    if (!rec->tokens)
-        return acl_lex_next(&ts->lx, rec->text, rec->len, true, tok) == ACL_LEX_TOKEN;
-    if (ts->next == rec->ntokens)
-        return false;
-    *tok = acl_token_of(&rec->tokens[ts->next++], rec->text);
-    return true;
-}
-
 bool acl_content_text(const struct record *rec, struct strbuf *out)
 {
-    struct token_source ts = {.rec = rec, .next = 0};
-    acl_lex_init(&ts.lx);
+    struct token_source ts;
+    token_source_init(&ts, rec);
     struct acl_token tok;
     unsigned long depth = 0, item = 0; /* the message's items: its act, then keys and values */
     bool at_content = false;
