@@ -737,6 +737,13 @@ build_stream() {
     assert_output "$line"
 }
 
+# A parameter's name is lowered eight bytes at a time (acl_lower_ascii): every byte at every place
+# of a short name, and random names, lower as tolower does, with its NUL and non-ASCII bytes told.
+@test "acl: parameter names lower eight bytes at a time as tolower lowers them a byte at a time" {
+    run -0 "$ACP_BUILD/tests/acl-lower" 20000
+    assert_output --regexp '^checked [0-9]+, differ 0$'
+}
+
 # The lexer reads most tokens in one go when the whole token is held, and byte by byte through
 # its states when the text ends inside one (the reader at the end of what it holds): random texts
 # of the form's pieces give the same tokens both ways.

@@ -45,6 +45,16 @@ static inline uint64_t swar_high(uint64_t w)
     return w & SWAR_HIGHS;
 }
 
+/* The bytes of w that are 'A' to 'Z', each exact (no borrow crosses a byte: the sums are of
+ * seven bits), whatever the byte order. */
+static inline uint64_t swar_upper_ascii(uint64_t w)
+{
+    uint64_t low7 = w & ~SWAR_HIGHS;
+    uint64_t from_a = low7 + SWAR_ONES * (0x80 - 'A');     /* high bit: at least 'A' */
+    uint64_t past_z = low7 + SWAR_ONES * (0x80 - 'Z' - 1); /* high bit: above 'Z' */
+    return from_a & ~past_z & ~w & SWAR_HIGHS;
+}
+
 /* The offset of the lowest byte flagged (flagged is not 0). */
 static inline size_t swar_lowest(uint64_t flagged)
 {

@@ -455,8 +455,11 @@ static int next_acl(struct reader *r, struct record *rec)
     for (;;) {
         const char *p = r->buf + r->start;
         size_t avail = r->end - r->start;
-        find_candidate(&sc, p, avail, r->eof);
         lex_held(r, &sc, p, avail, r->eof, r->max_line);
+        /* Where the next message may start matters only to a message that did not close as a
+         * message should (acl_record_end): most close, and their lines are not searched. */
+        if (!sc.closed || sc.broken)
+            find_candidate(&sc, p, avail, r->eof);
         bool split;
         size_t end;
         bool known = acl_record_end(&sc, avail, r->eof, &end, &split);
