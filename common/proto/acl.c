@@ -350,7 +350,7 @@ static bool lower_ascii_name(struct acl_parser *p, const struct sexp *key)
     return bits < 0x80 && !nul;
 }
 
-/* Whether the name first_parameter lowered last is lit (n bytes), or starts with it and goes on:
+/* Whether the name lower_parameter lowered last is lit (n bytes), or starts with it and goes on:
  * the tests of a name that strcasecmp and strncasecmp made, on bytes lowered once. Valid until
  * the next parameter is read (an agent's slots are read inside a message's parameter). */
 static bool lowered_is(const struct acl_parser *p, const char *lit, size_t n)
@@ -368,14 +368,21 @@ static bool lowered_starts(const struct acl_parser *p, const char *lit, size_t n
 #define LOWERED_STARTS(p, lit)   lowered_starts((p), lit, sizeof lit - 1, 0)
 #define LOWERED_PREFIXES(p, lit) lowered_starts((p), lit, sizeof lit - 1, 1)
 
-/* A parameter's name must be a member's name: no NUL, valid UTF-8. And it may come only once,
- * whatever its case. */
-static bool first_parameter(struct acl_parser *p, struct object_reading *r, const struct sexp *key)
+/* Lowers a parameter's name (p->lower), which must be a member's name: no NUL, valid UTF-8;
+ * false after reporting why not. */
+static bool lower_parameter(struct acl_parser *p, const struct sexp *key)
 {
     /* lowered all the same: bytes above 0x7f stay as they are */
-    if (!lower_ascii_name(p, key) && !bytes_valid(p, key, key->text, key->len, "a parameter name"))
-        return false;
-    bool first = acl_names_add(&r->seen, p->lower.buf, p->lower.len);
+    return lower_ascii_name(p, key) || bytes_valid(p, key, key->text, key->len, "a parameter name");
+}
+
+/* A parameter may come only once, whatever its case: one of a table's names by its bit (known),
+ * any other (known < 0) by its name as lower_parameter left it. */
+static bool first_time(struct acl_parser *p, struct object_reading *r, const struct sexp *key,
+                       int known)
+{
+    bool first = known >= 0 ? acl_names_add_known(&r->seen, (unsigned)known)
+                            : acl_names_add(&r->seen, p->lower.buf, p->lower.len);
     if (!first)
         fail_at(p, key, "duplicate-key",
                 "parameter '%s' is given twice (names are compared without regard to case)",
@@ -555,11 +562,27 @@ struct agent_reading {
     bool object_marked; /* :X-acp-object: an object although it holds only the name */
 };
 
-/* One slot of an agent-identifier. */
-static void read_agent_slot(struct acl_parser *p, struct agent_reading *a, const struct sexp *key,
-                            const struct sexp *value)
+/* The slots an agent-identifier's reader knows, each its bit among its names. */
+enum agent_slot { SLOT_OTHER = -1, SLOT_NAME, SLOT_ADDRESSES, SLOT_RESOLVERS, SLOT_OBJECT };
+
+static enum agent_slot agent_slot(const struct acl_parser *p)
 {
-    if (LOWERED_IS(p, "name")) {
+    if (LOWERED_IS(p, "name"))
+        return SLOT_NAME;
+    if (LOWERED_IS(p, "addresses"))
+        return SLOT_ADDRESSES;
+    if (LOWERED_IS(p, "resolvers"))
+        return SLOT_RESOLVERS;
+    if (LOWERED_IS(p, "x-acp-object"))
+        return SLOT_OBJECT;
+    return SLOT_OTHER;
+}
+
+/* One slot of an agent-identifier. */
+static void read_agent_slot(struct acl_parser *p, struct agent_reading *a, enum agent_slot slot,
+                            const struct sexp *key, const struct sexp *value)
+{
+    if (slot == SLOT_NAME) {
         if (!is_text(value)) {
             if (!p->failed)
                 fail_at(p, value, "acl-syntax", "expected a name");
@@ -567,14 +590,14 @@ static void read_agent_slot(struct acl_parser *p, struct agent_reading *a, const
             a->name = (struct span){value->text, value->len};
             a->named = text_valid(p, value, &a->name);
         }
-    } else if (LOWERED_IS(p, "addresses") || LOWERED_IS(p, "resolvers")) {
-        bool resolvers = p->lower.buf[0] == 'r';
+    } else if (slot == SLOT_ADDRESSES || slot == SLOT_RESOLVERS) {
+        bool resolvers = slot == SLOT_RESOLVERS;
         struct strbuf sequence = STRBUF_INIT;
         if (read_sequence(p, value, resolvers, &sequence))
             set_json(p, &a->slots, resolvers ? "resolvers" : "addresses", sequence.buf,
                      sequence.len, key);
         sb_free(&sequence);
-    } else if (LOWERED_IS(p, "x-acp-object")) {
+    } else if (slot == SLOT_OBJECT) {
         a->object_marked = true;
     } else {
         set_user_parameter(p, &a->object, &a->slots, key, value, true);
@@ -606,8 +629,11 @@ static bool read_agent(struct acl_parser *p, const struct sexp *x, struct strbuf
             fail_at(p, key, "acl-syntax", "expected :name, :addresses or :resolvers");
             break;
         }
-        if (first_parameter(p, &a.object, key))
-            read_agent_slot(p, &a, key, x->items[i + 1]);
+        if (!lower_parameter(p, key))
+            break;
+        enum agent_slot slot = agent_slot(p);
+        if (first_time(p, &a.object, key, (int)slot))
+            read_agent_slot(p, &a, slot, key, x->items[i + 1]);
     }
     if (!p->failed && !a.named)
         fail_at(p, x, "acl-syntax", "agent-identifier without :name");
@@ -765,10 +791,13 @@ static void read_agents(struct acl_parser *p, struct member_list *msg, const str
 static void read_parameter(struct acl_parser *p, struct member_list *msg, const struct sexp *key,
                            const struct sexp *value, struct message_reading *mr)
 {
-    if (!first_parameter(p, &mr->object, key) || read_marker(p, msg, key, value, mr))
+    if (!lower_parameter(p, key))
+        return;
+    const struct acl_parameter *param = acl_parameter_by_lowered(p->lower.buf, p->lower.len);
+    if (!first_time(p, &mr->object, key, param ? (int)acl_parameter_index(param) : -1) ||
+        read_marker(p, msg, key, value, mr))
         return;
     const char *name = key->text + 1;
-    const struct acl_parameter *param = acl_parameter_by_lowered(p->lower.buf, p->lower.len);
     if (!param) {
         if (!LOWERED_STARTS(p, "x-")) {
             struct diag_where at = where_at(p, key->start);

@@ -238,3 +238,8 @@ const struct acl_parameter *acl_parameter_by_member(const char *member)
 {
     return parameter_spelt(member, strlen(member), true);
 }
+
+unsigned acl_parameter_index(const struct acl_parameter *param)
+{
+    return (unsigned)(param - parameters);
+}

@@ -36,11 +36,23 @@ struct acl_names {
         char first;
     } searched[ACL_NAMES_SEARCHED];
     struct strmap *many; /* every name, once there are ACL_NAMES_SEARCHED */
+    uint32_t known;      /* the names of a table the reader knows, by their bits */
 };
 
 void acl_names_free(struct acl_names *s);
 /* Adds name (len bytes, then a NUL), copied; false when the set holds it already. */
 bool acl_names_add(struct acl_names *s, const char *name, size_t len);
+
+/* The same for a name of a table the caller knows (a message's parameters, an agent's slots),
+ * by its bit (below 32), which no name added by its bytes may also be. */
+static inline bool acl_names_add_known(struct acl_names *s, unsigned bit)
+{
+    uint32_t mask = UINT32_C(1) << bit;
+    if (s->known & mask)
+        return false;
+    s->known |= mask;
+    return true;
+}
 
 /* What a parameter's value is, which says how it is read and written. */
 enum acl_parameter_form { FORM_TEXT, FORM_AGENT, FORM_AGENT_SET, FORM_CONTENT, FORM_DATE_TIME };
@@ -55,6 +67,8 @@ struct acl_parameter {
 /* The parameter of a keyword in lower case (len bytes), or of a member; NULL when none. */
 const struct acl_parameter *acl_parameter_by_lowered(const char *keyword, size_t len);
 const struct acl_parameter *acl_parameter_by_member(const char *member);
+/* Its place among the parameters, below 32. */
+unsigned acl_parameter_index(const struct acl_parameter *param);
 
 /* SC00070's DateTime: [sign] YYYYMMDD T hhmmss mmm [type designator], the milliseconds
  * optional (as JADE reads them). */
