@@ -138,7 +138,8 @@ static bool next_token(struct token_source *ts, struct acl_token *tok)
 }
 
 /* Lexes a record whose tokens the reader did not keep, with the shape check the reader splits
- * records with; false after reporting why it is not one message, else its tokens counted in *n. */
+ * records with; false after reporting why it is not one message, else the nodes its tree will
+ * have (its tokens but the closing parentheses) counted in *n. */
 static bool check_shape(struct acl_parser *p, size_t *n)
 {
     const struct record *rec = p->rec;
@@ -165,7 +166,7 @@ static bool check_shape(struct acl_parser *p, size_t *n)
         } else if (tok.kind == ACL_CLOSE) {
             depth--;
         }
-        count++;
+        count += tok.kind != ACL_CLOSE;
     }
     if (res == ACL_LEX_UNFINISHED)
         syntax_error(p, tok.start,
@@ -180,8 +181,8 @@ static bool check_shape(struct acl_parser *p, size_t *n)
     return !p->failed;
 }
 
-/* The expression tree of a record of n tokens that are one message, made in three pieces of the
- * arena (nodes, item arrays, texts), not one a node: a list's items wait on a stack until it
+/* The expression tree of a record that is one message, of n nodes at most, made in three pieces of
+ * the arena (nodes, item arrays, texts), not one a node: a list's items wait on a stack until it
  * closes, then take their place in an array of their number. */
 static struct sexp *build_tree(struct acl_parser *p, size_t n)
 {
@@ -238,6 +239,8 @@ static struct sexp *build_tree(struct acl_parser *p, size_t n)
  * was lexed and checked there. */
 static struct sexp *read_tree(struct acl_parser *p)
 {
+    /* kept tokens are few (the reader keeps no more than a few thousand): a node each, closing
+     * parentheses too, rather than a pass to count them */
     size_t n = p->rec->ntokens;
     if (!p->rec->tokens && !check_shape(p, &n))
         return NULL;
