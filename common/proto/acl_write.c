@@ -511,13 +511,18 @@ static void write_parameter(struct acl_writer *w, const struct jv *msg, const ch
 }
 /* How many bytes text starts with that are printable ASCII (0x20 to 0x7e), most of a message:
  * eight at a time (base/swar.h), each word tested for a byte below 0x20 or above 0x7e (adding
- * one sets its high bit). Whether any is flagged is all it asks, on any byte order. */
+ * one sets its high bit; a carry out of a byte comes only from one above 0x7e, flagged itself).
+ * Each test flags its lowest byte exactly, so where a word's first byte is its lowest the run
+ * ends at the lowest flagged; elsewhere the bytes of that word are read one by one. */
 static size_t printable_ascii_run(const unsigned char *text, size_t len)
 {
     size_t i = 0;
     for (uint64_t w; i + SWAR_BYTES <= len; i += SWAR_BYTES) {
         w = swar_load(text + i);
-        if (swar_below(w, 0x20) | swar_high(w + SWAR_ONES) | swar_high(w))
+        uint64_t flagged = swar_below(w, 0x20) | swar_high(w + SWAR_ONES) | swar_high(w);
+        if (flagged && SWAR_USABLE)
+            return i + swar_lowest(flagged);
+        if (flagged)
             break;
     }
     while (i < len && text[i] >= 0x20 && text[i] < 0x7f)
