@@ -517,11 +517,13 @@ build_stream() {
 
 @test "acl: :X-acp-performative belongs to a propose and names counter_propose" {
     local f=$BATS_TEST_TMPDIR/cp.acl
-    printf '%s\n' '(inform :X-acp-performative counter_propose)' '(propose :X-acp-performative shout)' >"$f"
+    printf '%s\n' '(inform :X-acp-performative counter_propose)' '(propose :X-acp-performative shout)' \
+        '(agree :X-acp-performative counter_propose)' >"$f"
     run -1 --separate-stderr acp-convert --fipa-profile=standard --to=fipa "$f"
     assert_output ''
-    [[ $stderr == *"cp.acl:1:29: error: ':X-acp-performative counter_propose' belongs to a propose, not a inform [acl-performative]"* ]]
+    [[ $stderr == *"cp.acl:1:29: error: ':X-acp-performative counter_propose' belongs to a propose; this message is 'inform' [acl-performative]"* ]]
     [[ $stderr == *"cp.acl:2:30: error: ':X-acp-performative' names 'shout'; only counter_propose is read there [acl-performative]"* ]]
+    [[ $stderr == *"cp.acl:3:28: error: ':X-acp-performative counter_propose' belongs to a propose; this message is 'agree' [acl-performative]"* ]]
 }
 
 @test "acl: \"x-acp-partial\": true is :X-acp-partial true, and a member partial \"true\" stays text" {

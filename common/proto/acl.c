@@ -871,7 +871,8 @@ static void read_counter_propose(struct acl_parser *p, struct member_list *msg, 
     }
     if (act != FIPA_PROPOSE) {
         fail_at(p, value, "acl-performative",
-                "':X-acp-performative counter_propose' belongs to a propose, not a %s",
+                "':X-acp-performative counter_propose' belongs to a propose; this message is "
+                "'%s'",
                 fipa_act_name(act, SPELL_KEBAB));
         return;
     }
