@@ -327,8 +327,9 @@ struct object_reading {
 
 static void object_reading_init(struct object_reading *r)
 {
-    *r = (struct object_reading){
-        .seen = {.names = STRBUF_INIT}, .expressions = STRBUF_INIT, .quoted = STRBUF_INIT};
+    acl_names_init(&r->seen);
+    r->expressions = (struct strbuf)STRBUF_INIT;
+    r->quoted = (struct strbuf)STRBUF_INIT;
 }
 
 /* Appends name to a list of member names, opened when it is first needed. */
@@ -623,8 +624,10 @@ static bool read_agent(struct acl_parser *p, const struct sexp *x, struct strbuf
         fail_at(p, x, "acl-syntax", "expected (agent-identifier ...)");
         return false;
     }
-    struct agent_reading a = {.named = false};
+    struct agent_reading a; /* not zeroed whole: its object's names are filled as used */
     object_reading_init(&a.object);
+    a.name = (struct span){NULL, 0};
+    a.named = a.object_marked = false;
     member_list_init(&a.slots);
     for (size_t i = 1; i < x->count && !p->failed; i += 2) {
         const struct sexp *key = x->items[i];
@@ -891,8 +894,13 @@ static void read_message(struct acl_parser *p, const struct sexp *x, struct memb
     }
     const char *performative = fipa_act_name(act, SPELL_SNAKE);
     member_list_set_string(msg, "", "performative", performative, strlen(performative));
-    struct message_reading mr = {.content_at = x->start};
+    struct message_reading mr; /* not zeroed whole: its object's names are filled as used */
     object_reading_init(&mr.object);
+    mr.reply_by = (struct span){NULL, 0};
+    mr.has_reply_by = mr.json_content = mr.content_text = mr.language_added = false;
+    mr.performative = NULL;
+    mr.content_at = x->start;
+    mr.content_key = NULL;
     for (size_t i = 1; i + 1 < x->count && !p->failed; i += 2)
         read_parameter(p, msg, x->items[i], x->items[i + 1], &mr);
     if (!p->failed && mr.performative)

@@ -14,6 +14,15 @@ const char acl_spelling_member[] = "x-acp-reply-by";
 const char acl_partial_member[] = "x-acp-partial";
 const char acl_content_text_member[] = "x-acp-content-text";
 
+void acl_names_init(struct acl_names *s)
+{
+    s->names = (struct strbuf)STRBUF_INIT;
+    s->used = 0;
+    s->count = 0;
+    s->many = NULL;
+    s->known = 0;
+}
+
 void acl_names_free(struct acl_names *s)
 {
     sb_free(&s->names);

@@ -39,6 +39,9 @@ struct acl_names {
     uint32_t known;      /* the names of a table the reader knows, by their bits */
 };
 
+/* An empty set; its buffers are filled as they are used, not cleared (a set is made for every
+ * agent of every message). */
+void acl_names_init(struct acl_names *s);
 void acl_names_free(struct acl_names *s);
 /* Adds name (len bytes, then a NUL), copied; false when the set holds it already. */
 bool acl_names_add(struct acl_names *s, const char *name, size_t len);

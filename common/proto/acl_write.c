@@ -306,7 +306,8 @@ static void write_agent(struct acl_writer *w, const struct jv *agent)
     if (jv_is_object(agent)) {
         /* the marker's, whether written or not */
         static const char *const agent_markers[] = {"x-acp-object", NULL};
-        struct acl_names *names = w->names, own = {.names = STRBUF_INIT};
+        struct acl_names *names = w->names, own;
+        acl_names_init(&own);
         const char *const *reserved = w->reserved;
         const struct jv *expressions = w->expressions, *quoted = w->quoted;
         w->names = &own;
@@ -612,7 +613,8 @@ bool acl_write_draft(struct strbuf *out, const struct jv *msg, bool upper,
     }
     /* JADE knows no counter-propose: a propose carries it, with a marker that brings it back. */
     enum fipa_act written = act == FIPA_COUNTER_PROPOSE ? FIPA_PROPOSE : act;
-    struct acl_names names = {.names = STRBUF_INIT};
+    struct acl_names names;
+    acl_names_init(&names);
     w.names = &names;
     w.lower = (struct strbuf)STRBUF_INIT;
     /* The names of the writer's markers are its own: a member whose user parameter would take
