@@ -195,10 +195,41 @@ static int reads_back(double v, uint64_t q, int scale)
     return back == v;
 }
 
+/* The reals the tools compute most, times and latencies to the millisecond or the microsecond,
+ * are q x 10^-k for a q of at most 15 digits and a k of at most 6, and so is each such double
+ * that reads back from that decimal. Its digits (q's, without trailing zeros) are then the fewest
+ * that read back (two decimals of at most 15 digits never read as one double, DBL_DIG), and the
+ * halving search below finds the same count (up to 15 digits, reading back only grows with the
+ * count). Taken at once: a multiplication and a division a place, where the search divides
+ * 128-bit numbers. 0 when v is no such decimal. */
+static int few_decimals(double v, char digits[REAL_DIGITS_MAX], int *exp)
+{
+    for (int k = 0; k <= 6; k++) {
+        double scaled = v * pow10_exact[k];
+        if (!(scaled < 1e15))
+            return 0;
+        uint64_t q = (uint64_t)(scaled + 0.5); /* a guess: reading back decides */
+        if (q == 0 || (double)q / pow10_exact[k] != v)
+            continue;
+        int n = 1;
+        while (q >= pow10_u64[n])
+            n++;
+        *exp = n - 1 - k;
+        for (; q % 10 == 0; q /= 10)
+            n--;
+        put_digits(q, n, digits);
+        return n;
+    }
+    return 0;
+}
+
 int real_digits_exact(double v, char digits[REAL_DIGITS_MAX], int *exp)
 {
     if (v == 0)
         return real_round(v, 1, digits, exp) ? 1 : 0;
+    int few = few_decimals(v, digits, exp);
+    if (few)
+        return few;
     struct truncated t;
     if (!truncate17(v, &t))
         return 0;
