@@ -746,6 +746,13 @@ build_stream() {
     assert_output --regexp '^checked [0-9]+, differ 0$'
 }
 
+# Whether a text may be written as a bare word (acl_plain_word's table of word bytes, read eight at
+# a time) agrees with the rule acl_parts.h states, byte by byte.
+@test "acl: a text is a bare word exactly when the rule for words says so" {
+    run -0 "$ACP_BUILD/tests/acl-words" 20000
+    assert_output --regexp '^checked [0-9]+, differ 0$'
+}
+
 # The lexer reads most tokens in one go when the whole token is held, and byte by byte through
 # its states when the text ends inside one (the reader at the end of what it holds): random texts
 # of the form's pieces give the same tokens both ways.
