@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bytecases.h"
 #include "proto/acl_parts.h"
 #include "xorshift.h"
 
@@ -27,32 +28,22 @@ static bool word_by_rule(const unsigned char *s, size_t len)
     return true;
 }
 
-static unsigned long checked, differ;
-
-static void check(const char *text, size_t len)
+static void check(struct tally *t, const char *text, size_t len)
 {
-    checked++;
+    t->checked++;
     if (acl_plain_word(text, len) == word_by_rule((const unsigned char *)text, len))
         return;
-    differ++;
-    printf("differs:");
-    for (size_t i = 0; i < len; i++)
-        printf(" %02x", (unsigned char)text[i]);
-    printf("\n");
+    t->differ++;
+    print_differing(text, len);
 }
 
 int main(int argc, char **argv)
 {
     unsigned long rounds = argc > 1 ? strtoul(argv[1], NULL, 10) : 10000;
+    struct tally t = {0, 0};
     char text[MAX_TEXT];
-    check(text, 0);
-    for (size_t n = 1; n <= MAX_TEXT; n++)
-        for (size_t at = 0; at < n; at++)
-            for (unsigned c = 0; c < 256; c++) {
-                memset(text, 'w', n);
-                text[at] = (char)c;
-                check(text, n);
-            }
+    check(&t, text, 0);
+    each_byte_at_each_place(text, MAX_TEXT, 'w', check, &t);
     /* bytes drawn mostly from word bytes, so that whole words come up as often as others */
     static const char pieces[] = "aZ09_.+-/:#@\"()\\ \t\x7f\x80\xff";
     uint64_t state = 0x2545F4914F6CDD1DULL;
@@ -62,8 +53,8 @@ int main(int argc, char **argv)
             uint64_t x = xorshift64(&state);
             text[i] = x % 4 ? (char)('a' + x % 26) : pieces[(x >> 8) % (sizeof pieces - 1)];
         }
-        check(text, n);
+        check(&t, text, n);
     }
-    printf("checked %lu, differ %lu\n", checked, differ);
-    return differ ? 1 : 0;
+    printf("checked %lu, differ %lu\n", t.checked, t.differ);
+    return t.differ ? 1 : 0;
 }
