@@ -83,10 +83,12 @@ static void free_histogram(void *v)
     free(v);
 }
 
+/* The histogram of a pair, made when it is new; NULL past TRACE_STATS_PAIRS_MAX pairs: an object
+ * may name any number of pairs, and each histogram costs kilobytes. One lookup either way. */
 static struct histogram *histogram_of(struct strmap *map, const char *pair)
 {
     struct histogram *h = strmap_get(map, pair);
-    if (!h) {
+    if (!h && strmap_size(map) < TRACE_STATS_PAIRS_MAX) {
         h = xmalloc(sizeof *h);
         histogram_init(h);
         strmap_put(map, pair, h);
@@ -189,8 +191,9 @@ static const char *pair_name(struct trace_stats *t, const char *request, const c
  * any name the input gives): what the statistics hold stays bounded. */
 static void add_latency(struct strmap *latency, const char *pair, double seconds)
 {
-    if (strmap_get(latency, pair) || strmap_size(latency) < TRACE_STATS_PAIRS_MAX)
-        histogram_add(histogram_of(latency, pair), seconds);
+    struct histogram *h = histogram_of(latency, pair);
+    if (h)
+        histogram_add(h, seconds);
 }
 
 void trace_stats_conversation(struct trace_stats *t, const struct conversation_summary *s,
@@ -385,16 +388,14 @@ static bool read_tally(struct tally *t, const json_t *v, size_t max)
     return true;
 }
 
-/* The histogram of a pair a merge reads, or NULL past TRACE_STATS_PAIRS_MAX pairs (counted): an
- * object may name any number of pairs, and each histogram costs kilobytes. */
+/* The histogram of a pair a merge reads, or NULL past TRACE_STATS_PAIRS_MAX pairs (counted). */
 static struct histogram *merged_histogram(struct trace_stats *t, struct strmap *map,
                                           const char *pair)
 {
-    if (!strmap_get(map, pair) && strmap_size(map) >= TRACE_STATS_PAIRS_MAX) {
+    struct histogram *h = histogram_of(map, pair);
+    if (!h)
         t->pairs_left_out++;
-        return NULL;
-    }
-    return histogram_of(map, pair);
+    return h;
 }
 
 static bool read_histograms(struct trace_stats *t, struct strmap *latency, const json_t *v)
