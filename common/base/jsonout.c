@@ -271,21 +271,6 @@ void jsonout_string_close(struct jsonout *w)
     sb_addc(w->sb, '"');
 }
 
-/* The bytes of w that are c, each flagged exactly (the sums are of seven bits: no carry crosses
- * a byte), so that they can be counted. */
-static inline uint64_t swar_each_equal(uint64_t w, unsigned char c)
-{
-    uint64_t x = w ^ (SWAR_ONES * c);
-    return ~(((x & ~SWAR_HIGHS) + ~SWAR_HIGHS) | x) & SWAR_HIGHS;
-}
-
-/* How many bytes flags flags (high bits only): their sum in the top byte of a product, which
- * no carry reaches beyond (at most eight). */
-static inline size_t swar_count(uint64_t flags)
-{
-    return (size_t)(((flags >> 7) * SWAR_ONES) >> 56);
-}
-
 /* What the escapes of a word of ASCII bytes and no control add to its size: a quote or a
  * backslash one byte each (\" \\), markup and DEL five each where plain does not hold them
  * (\u003C). */

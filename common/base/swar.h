@@ -55,6 +55,22 @@ static inline uint64_t swar_upper_ascii(uint64_t w)
     return from_a & ~past_z & ~w & SWAR_HIGHS;
 }
 
+/* The bytes of w that are c, each flagged exactly (the sums are of seven bits: no carry crosses
+ * a byte), so that they can be counted. */
+static inline uint64_t swar_each_equal(uint64_t w, unsigned char c)
+{
+    uint64_t x = w ^ (SWAR_ONES * c);
+    return ~(((x & ~SWAR_HIGHS) + ~SWAR_HIGHS) | x) & SWAR_HIGHS;
+}
+
+/* How many bytes flags flags (exact flags, high bits only): their sum in the top byte of a
+ * product, which no carry reaches beyond (at most eight). No popcount: x86-64's baseline has
+ * none, and the builtin is a call. */
+static inline size_t swar_count(uint64_t flags)
+{
+    return (size_t)(((flags >> 7) * SWAR_ONES) >> 56);
+}
+
 /* The offset of the lowest byte flagged (flagged is not 0). */
 static inline size_t swar_lowest(uint64_t flagged)
 {

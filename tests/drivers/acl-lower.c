@@ -30,11 +30,9 @@ static void check(struct tally *t, const char *name, size_t n)
     memset(out, 'x', sizeof out);
     bool nul = !want_nul;
     unsigned bits = acl_lower_ascii(out, name, n, &nul);
-    t->checked++;
-    if (memcmp(out, want, n) == 0 && out[n] == '\0' && bits == want_bits && nul == want_nul)
-        return;
-    t->differ++;
-    print_differing(name, n);
+    tally_case(t,
+               memcmp(out, want, n) == 0 && out[n] == '\0' && bits == want_bits && nul == want_nul,
+               name, n);
 }
 
 int main(int argc, char **argv)
@@ -51,6 +49,5 @@ int main(int argc, char **argv)
             name[i] = (char)(xorshift64(&state) & 0xff);
         check(&t, name, n);
     }
-    printf("checked %lu, differ %lu\n", t.checked, t.differ);
-    return t.differ ? 1 : 0;
+    return tally_report(&t);
 }

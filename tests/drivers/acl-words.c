@@ -30,11 +30,8 @@ static bool word_by_rule(const unsigned char *s, size_t len)
 
 static void check(struct tally *t, const char *text, size_t len)
 {
-    t->checked++;
-    if (acl_plain_word(text, len) == word_by_rule((const unsigned char *)text, len))
-        return;
-    t->differ++;
-    print_differing(text, len);
+    tally_case(t, acl_plain_word(text, len) == word_by_rule((const unsigned char *)text, len), text,
+               len);
 }
 
 int main(int argc, char **argv)
@@ -55,6 +52,5 @@ int main(int argc, char **argv)
         }
         check(&t, text, n);
     }
-    printf("checked %lu, differ %lu\n", t.checked, t.differ);
-    return t.differ ? 1 : 0;
+    return tally_report(&t);
 }

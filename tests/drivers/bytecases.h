@@ -3,6 +3,7 @@
 #ifndef ACP_TESTS_BYTECASES_H
 #define ACP_TESTS_BYTECASES_H
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -19,6 +20,23 @@ static inline void print_differing(const char *text, size_t len)
 struct tally {
     unsigned long checked, differ;
 };
+
+/* Counts a case, shown when it does not agree with what it is held to. */
+static inline void tally_case(struct tally *t, bool agrees, const char *text, size_t len)
+{
+    t->checked++;
+    if (agrees)
+        return;
+    t->differ++;
+    print_differing(text, len);
+}
+
+/* Prints "checked N, differ N"; the driver's exit status: 1 when any differ. */
+static inline int tally_report(const struct tally *t)
+{
+    printf("checked %lu, differ %lu\n", t->checked, t->differ);
+    return t->differ ? 1 : 0;
+}
 
 /* Calls check on every byte value at every place of strings of 1 to max bytes, made in buf (at
  * least max bytes), the others filler. */
