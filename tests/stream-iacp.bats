@@ -1074,6 +1074,11 @@ timed_stderr() {
     assert_output "ok 300"
     run -0 "$ACP_BUILD/tests/arena" 2 2000 40
     assert_output "ok 2000"
+    # blocks that start small and grow (a diagram's texts, common/report/diagram.c)
+    run -0 "$ACP_BUILD/tests/arena" 3 300 2000 16
+    assert_output "ok 300"
+    run -0 "$ACP_BUILD/tests/arena" 4 2000 40 256
+    assert_output "ok 2000"
 }
 
 # The pool the records of ids and conversations come from (common/pool.h): records of random sizes

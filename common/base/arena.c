@@ -43,8 +43,11 @@ void *arena_alloc(struct arena *a, size_t size)
             return p;
         }
         struct arena_block **next = b ? &b->next : &a->first;
-        if (!*next)
+        if (!*next) {
             *next = new_block(size > block_size(a) ? size : block_size(a));
+            if (a->grow_to > block_size(a))
+                a->block_size = 2 * block_size(a) < a->grow_to ? 2 * block_size(a) : a->grow_to;
+        }
         a->current = *next;
         a->current->used = 0; /* a block is emptied as it is entered */
     }

@@ -12,11 +12,15 @@ struct arena_block;
 struct arena {
     struct arena_block *first, *current;
     size_t block_size; /* of its blocks; 0: 64 KiB */
+    /* When above block_size: each block made is twice the size of the one before, up to this,
+     * for objects that hold a few hundred bytes as often as megabytes (a diagram of one
+     * conversation, or of a whole capture). */
+    size_t grow_to;
 };
 
 #define ARENA_INIT                                                                                 \
     {                                                                                              \
-        NULL, NULL, 0                                                                              \
+        NULL, NULL, 0, 0                                                                           \
     }
 
 /* size bytes, aligned as malloc's, valid until arena_reset or arena_free; never NULL. */

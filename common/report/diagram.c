@@ -16,54 +16,69 @@
  * (keyform.h), not by its bytes. */
 enum { TEXT_KEPT = 1024, NAME_HEAD = 512, NAME_TAIL = 256 };
 
-static char *kept_text(const char *text)
+/* The texts a diagram keeps come from blocks of its own, which go (or are emptied) at once with
+ * it: the HTML report drops a diagram of most conversations, and freeing each label and name
+ * apart, cold by then, was much of what dropping one cost. */
+static char *kept_copy(struct diagram *d, const char *text, size_t len)
+{
+    char *kept = arena_alloc(&d->texts, len + 1);
+    memcpy(kept, text, len);
+    kept[len] = '\0';
+    return kept;
+}
+
+static char *kept_text(struct diagram *d, const char *text)
 {
     size_t len = strnlen(text, TEXT_KEPT + 1);
     if (len <= TEXT_KEPT)
-        return xstrdup(text);
+        return kept_copy(d, text, len);
     size_t cut = utf8_cut(text, len, TEXT_KEPT - 3);
-    char *kept = xmalloc(cut + 4);
+    char *kept = arena_alloc(&d->texts, cut + 4);
     memcpy(kept, text, cut);
     memcpy(kept + cut, "...", 4);
     return kept;
 }
 
-static char *kept_name(const char *name, size_t len)
+static char *kept_name(struct diagram *d, const char *name, size_t len)
 {
     if (len <= NAME_HEAD + NAME_TAIL)
-        return xstrdup(name);
-    struct strbuf kept = STRBUF_INIT;
-    sb_add(&kept, name, utf8_cut(name, len, NAME_HEAD));
-    sb_adds(&kept, "...");
-    size_t tail = utf8_tail(name, len, NAME_TAIL);
-    sb_add(&kept, name + tail, len - tail);
-    return sb_detach(&kept);
+        return kept_copy(d, name, len);
+    size_t head = utf8_cut(name, len, NAME_HEAD), tail = utf8_tail(name, len, NAME_TAIL);
+    char *kept = arena_alloc(&d->texts, head + 3 + (len - tail) + 1);
+    memcpy(kept, name, head);
+    memcpy(kept + head, "...", 3);
+    memcpy(kept + head + 3, name + tail, len - tail);
+    kept[head + 3 + len - tail] = '\0';
+    return kept;
 }
+
+/* A diagram's texts start in a block of this many bytes (a conversation's labels, names and
+ * file), each next block twice the last, up to the arena's usual size. */
+enum { TEXTS_FIRST_BLOCK = 256, TEXTS_LAST_BLOCK = 64 * 1024 };
 
 struct diagram *diagram_new(enum diagram_format format, const char *title)
 {
     struct diagram *d = xcalloc(1, sizeof *d);
     d->format = format;
-    d->title = title && *title ? kept_text(title) : NULL;
+    d->texts = (struct arena){.block_size = TEXTS_FIRST_BLOCK, .grow_to = TEXTS_LAST_BLOCK};
+    d->title = title && *title ? kept_text(d, title) : NULL;
     return d;
+}
+
+void diagram_restart(struct diagram *d, const char *title)
+{
+    if (d->columns)
+        strmap_free(d->columns, NULL);
+    d->columns = NULL;
+    d->nnames = d->nrows = d->nto = d->nnotes = d->nfiles = 0;
+    arena_reset(&d->texts);
+    d->title = title && *title ? kept_text(d, title) : NULL;
 }
 
 void diagram_free(struct diagram *d)
 {
     if (!d)
         return;
-    for (size_t i = 0; i < d->nrows; i++) {
-        for (size_t k = 0; k < d->rows[i].nmarks; k++)
-            free(d->rows[i].marks[k].text);
-        free(d->rows[i].marks);
-        free(d->rows[i].label);
-    }
-    for (size_t i = 0; i < d->nnotes; i++)
-        free(d->notes[i].text);
-    for (size_t i = 0; i < d->nnames; i++)
-        free(d->names[i]);
-    for (size_t i = 0; i < d->nfiles; i++)
-        free(d->files[i]);
     if (d->columns)
         strmap_free(d->columns, NULL);
     free(d->key_secret);
@@ -72,7 +87,7 @@ void diagram_free(struct diagram *d)
     free(d->notes);
     free(d->names);
     free(d->files);
-    free(d->title);
+    arena_free(&d->texts);
     free(d);
 }
 
@@ -121,7 +136,7 @@ size_t diagram_participant(struct diagram *d, const char *name)
             return (size_t)column;
         if (d->nnames < NAMES_SEARCHED) {
             d->names = xgrow(d->names, &d->names_cap, d->nnames + 1, sizeof *d->names);
-            d->names[d->nnames] = kept_name(name, len);
+            d->names[d->nnames] = kept_name(d, name, len);
             return d->nnames++;
         }
     }
@@ -132,7 +147,7 @@ size_t diagram_participant(struct diagram *d, const char *name)
     if (known)
         return (size_t)known - 1;
     d->names = xgrow(d->names, &d->names_cap, d->nnames + 1, sizeof *d->names);
-    d->names[d->nnames] = kept_name(name, len);
+    d->names[d->nnames] = kept_name(d, name, len);
     strmap_put(d->columns, key, (void *)(uintptr_t)(d->nnames + 1));
     return d->nnames++;
 }
@@ -150,7 +165,7 @@ static const char *file_of(struct diagram *d, const char *file)
         return NULL;
     if (!d->nfiles || strcmp(d->files[d->nfiles - 1], file) != 0) {
         d->files = xrealloc(d->files, (d->nfiles + 1) * sizeof *d->files);
-        d->files[d->nfiles++] = xstrdup(file);
+        d->files[d->nfiles++] = kept_copy(d, file, strlen(file));
     }
     return d->files[d->nfiles - 1];
 }
@@ -169,7 +184,7 @@ size_t diagram_message(struct diagram *d, const struct diagram_message *m)
         .from = m->from,
         .first = d->nto,
         .n = m->nto,
-        .label = kept_text(m->label),
+        .label = kept_text(d, m->label),
         .file = file_of(d, m->file),
         .line = m->line,
         .time = m->time,
@@ -207,8 +222,14 @@ void diagram_mark(struct diagram *d, size_t n, enum diagram_mark mark, const cha
     struct row *r = row_of(d, n);
     if (!r)
         return;
-    r->marks = xrealloc(r->marks, (r->nmarks + 1) * sizeof *r->marks);
-    r->marks[r->nmarks++] = (struct finding){mark, kept_text(diagnostic)};
+    if ((r->nmarks & (r->nmarks - 1)) == 0) { /* full: its room is the power of two at or past n */
+        struct finding *more =
+            arena_alloc(&d->texts, (r->nmarks ? 2 * r->nmarks : 1) * sizeof *more);
+        if (r->nmarks)
+            memcpy(more, r->marks, r->nmarks * sizeof *more);
+        r->marks = more;
+    }
+    r->marks[r->nmarks++] = (struct finding){mark, kept_text(d, diagnostic)};
     if (mark > r->worst)
         r->worst = mark;
 }
@@ -217,7 +238,7 @@ static void add_note(struct diagram *d, const struct note *n)
 {
     d->notes = xgrow(d->notes, &d->notes_cap, d->nnotes + 1, sizeof *d->notes);
     d->notes[d->nnotes] = *n;
-    d->notes[d->nnotes++].text = kept_text(n->text);
+    d->notes[d->nnotes++].text = kept_text(d, n->text);
 }
 
 void diagram_note(struct diagram *d, size_t column, enum diagram_mark mark, const char *text)

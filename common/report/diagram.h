@@ -33,6 +33,8 @@ struct diagram;
 /* title: shown where the format has a title (NULL or "" for none). */
 struct diagram *diagram_new(enum diagram_format format, const char *title);
 void diagram_free(struct diagram *d);
+/* Empties d, as diagram_new made it with this title, keeping its memory for what comes next. */
+void diagram_restart(struct diagram *d, const char *title);
 
 /* The column of agent name (from 0), added at its first appearance (participants in order of
  * first appearance); the same name (byte for byte) gives the same column, and two names differ

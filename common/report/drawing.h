@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "base/arena.h"
 #include "base/siphash.h"
 #include "base/strmap.h"
 #include "report/diagram.h"
@@ -56,6 +57,8 @@ struct diagram {
     size_t nnotes, notes_cap;
     char **files; /* the files messages were read from, each once, in order */
     size_t nfiles;
+    struct arena texts; /* every text above (title, names, labels, notes, marks, files), and
+                         * the marks of each row */
 };
 
 /* When messages were sent, as a page shows it: the time of day (UTC), with its date on the first

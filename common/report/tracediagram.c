@@ -132,6 +132,25 @@ static void clear_pending(struct trace_diagram *t)
     t->npending = 0;
 }
 
+void trace_diagram_restart(struct trace_diagram *t, const char *title)
+{
+    diagram_restart(t->d, title);
+    clear_pending(t);
+    if (t->conversations)
+        strmap_free(t->conversations, free);
+    t->conversations = NULL;
+    for (size_t i = 0; i < t->nfew; i++)
+        free(t->few[i]);
+    t->nfew = 0;
+    free(t->ended);
+    free(t->ended_text);
+    free(t->first_session);
+    t->ended = t->ended_text = t->first_session = NULL;
+    t->stopped = false;
+    t->ndrawn = t->nfiles = 0;
+    t->now = NULL;
+}
+
 void trace_diagram_free(struct trace_diagram *t)
 {
     if (!t)

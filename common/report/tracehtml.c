@@ -38,6 +38,10 @@ enum {
      * would be remembered for ever. One forgotten is kept again from its next message, and left
      * out at its row, which shows it was not kept whole (whole()). */
     DROPPED_MAX = 1 << 14,
+    /* Diagrams of dropped conversations kept for the next ones (trace_diagram_restart): as many
+     * as a message may drop, of those small enough that what they keep is no matter. */
+    SPARE_DIAGRAMS = 4,
+    SPARE_ARROWS_MAX = 64,
 };
 
 /* A diagnostic of the run, for the page's list under "Anomalies by code". */
@@ -110,6 +114,8 @@ struct trace_html {
     uint32_t latest_number;
     struct list plain, flagged;
     size_t arrows, bytes; /* kept, in all */
+    struct trace_diagram *spare[SPARE_DIAGRAMS];
+    size_t nspare;
     size_t strings_bytes;
 
     const struct message *now;
@@ -193,6 +199,8 @@ void trace_html_free(struct trace_html *h)
             list_remove(lists[i], &k->link);
             free_kept(k);
         }
+    for (size_t i = 0; i < h->nspare; i++)
+        trace_diagram_free(h->spare[i]);
     strmap_free(h->open, NULL);
     strmap_free(h->dropped, NULL);
     for (size_t i = 0; h->dropped_ring && i < DROPPED_MAX; i++)
@@ -451,6 +459,10 @@ static void drop(struct trace_html *h, struct kept *k)
         h->ending.kept = NULL;
         h->ending.dropped = true;
     }
+    if (h->nspare < SPARE_DIAGRAMS && trace_diagram_arrows(k->diagram) <= SPARE_ARROWS_MAX) {
+        h->spare[h->nspare++] = k->diagram;
+        k->diagram = NULL;
+    }
     free_kept(k);
 }
 
@@ -493,7 +505,12 @@ static struct kept *keep_new(struct trace_html *h, const char *id, long row)
 {
     struct kept *k = xcalloc(1, sizeof *k);
     k->id = xstrdup(id);
-    k->diagram = trace_diagram_new(DIAGRAM_SVG, id, ULONG_MAX, h->hidden, h->nhidden);
+    if (h->nspare) {
+        k->diagram = h->spare[--h->nspare];
+        trace_diagram_restart(k->diagram, id);
+    } else {
+        k->diagram = trace_diagram_new(DIAGRAM_SVG, id, ULONG_MAX, h->hidden, h->nhidden);
+    }
     k->row = row;
     list_append(&h->plain, &k->link);
     if (row < 0)

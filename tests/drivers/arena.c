@@ -3,7 +3,9 @@
  * piece still holds its pattern (no two overlap) and is aligned as malloc's, then the arena is
  * reset and the next round reuses its blocks. Under AddressSanitizer a piece that reached past
  * its block would be caught too. Prints "ok ROUNDS" or the first fault, and exits 1 on one.
- * Usage: arena SEED ROUNDS PIECES */
+ * With FIRST, its blocks start at FIRST bytes and each is twice the one before, up to 64 KiB (a
+ * diagram's texts).
+ * Usage: arena SEED ROUNDS PIECES [FIRST] */
 #include <stdalign.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -48,8 +50,8 @@ static bool check_round(const struct piece *p, size_t n, unsigned long round)
 
 int main(int argc, char **argv)
 {
-    if (argc != 4) {
-        fprintf(stderr, "usage: arena SEED ROUNDS PIECES\n");
+    if (argc != 4 && argc != 5) {
+        fprintf(stderr, "usage: arena SEED ROUNDS PIECES [FIRST]\n");
         return 2;
     }
     srand((unsigned)strtoul(argv[1], NULL, 10));
@@ -57,6 +59,8 @@ int main(int argc, char **argv)
     size_t pieces = strtoul(argv[3], NULL, 10);
     struct piece *p = xcalloc(pieces ? pieces : 1, sizeof *p);
     struct arena a = ARENA_INIT;
+    if (argc == 5)
+        a = (struct arena){.block_size = strtoul(argv[4], NULL, 10), .grow_to = 64 * 1024};
     for (unsigned long round = 1; round <= rounds; round++) {
         size_t n = (size_t)rand() % (pieces + 1);
         for (size_t i = 0; i < n; i++) {
