@@ -3,6 +3,7 @@
 #include <stdalign.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "base/util.h"
 
@@ -51,6 +52,16 @@ void *arena_alloc(struct arena *a, size_t size)
         a->current = *next;
         a->current->used = 0; /* a block is emptied as it is entered */
     }
+}
+
+char *arena_copy(struct arena *a, const char *s, size_t len)
+{
+    if (len == SIZE_MAX)
+        die_oom();
+    char *copy = arena_alloc(a, len + 1);
+    memcpy(copy, s, len);
+    copy[len] = '\0';
+    return copy;
 }
 
 void arena_reset(struct arena *a)

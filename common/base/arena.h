@@ -25,6 +25,8 @@ struct arena {
 
 /* size bytes, aligned as malloc's, valid until arena_reset or arena_free; never NULL. */
 void *arena_alloc(struct arena *a, size_t size);
+/* A copy of the len bytes at s and a NUL, as arena_alloc hands out. */
+char *arena_copy(struct arena *a, const char *s, size_t len);
 /* Takes back everything handed out; keeps the blocks of ordinary size for reuse. */
 void arena_reset(struct arena *a);
 void arena_free(struct arena *a);

@@ -19,19 +19,11 @@ enum { TEXT_KEPT = 1024, NAME_HEAD = 512, NAME_TAIL = 256 };
 /* The texts a diagram keeps come from blocks of its own, which go (or are emptied) at once with
  * it: the HTML report drops a diagram of most conversations, and freeing each label and name
  * apart, cold by then, was much of what dropping one cost. */
-static char *kept_copy(struct diagram *d, const char *text, size_t len)
-{
-    char *kept = arena_alloc(&d->texts, len + 1);
-    memcpy(kept, text, len);
-    kept[len] = '\0';
-    return kept;
-}
-
 static char *kept_text(struct diagram *d, const char *text)
 {
     size_t len = strnlen(text, TEXT_KEPT + 1);
     if (len <= TEXT_KEPT)
-        return kept_copy(d, text, len);
+        return arena_copy(&d->texts, text, len);
     size_t cut = utf8_cut(text, len, TEXT_KEPT - 3);
     char *kept = arena_alloc(&d->texts, cut + 4);
     memcpy(kept, text, cut);
@@ -42,7 +34,7 @@ static char *kept_text(struct diagram *d, const char *text)
 static char *kept_name(struct diagram *d, const char *name, size_t len)
 {
     if (len <= NAME_HEAD + NAME_TAIL)
-        return kept_copy(d, name, len);
+        return arena_copy(&d->texts, name, len);
     size_t head = utf8_cut(name, len, NAME_HEAD), tail = utf8_tail(name, len, NAME_TAIL);
     char *kept = arena_alloc(&d->texts, head + 3 + (len - tail) + 1);
     memcpy(kept, name, head);
@@ -165,7 +157,7 @@ static const char *file_of(struct diagram *d, const char *file)
         return NULL;
     if (!d->nfiles || strcmp(d->files[d->nfiles - 1], file) != 0) {
         d->files = xrealloc(d->files, (d->nfiles + 1) * sizeof *d->files);
-        d->files[d->nfiles++] = kept_copy(d, file, strlen(file));
+        d->files[d->nfiles++] = arena_copy(&d->texts, file, strlen(file));
     }
     return d->files[d->nfiles - 1];
 }

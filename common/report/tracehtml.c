@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/arena.h"
 #include "base/jsonout.h"
 #include "base/list.h"
 #include "base/placemap.h"
@@ -38,10 +39,16 @@ enum {
      * would be remembered for ever. One forgotten is kept again from its next message, and left
      * out at its row, which shows it was not kept whole (whole()). */
     DROPPED_MAX = 1 << 14,
-    /* Diagrams of dropped conversations kept for the next ones (trace_diagram_restart): as many
-     * as a message may drop, of those small enough that what they keep is no matter. */
-    SPARE_DIAGRAMS = 4,
+    /* Dropped conversations' records kept for the next ones, their diagrams emptied
+     * (trace_diagram_restart): as many as a message may drop, of those small enough that what
+     * they hold is no matter. */
+    SPARE_KEPT = 4,
     SPARE_ARROWS_MAX = 64,
+    SPARE_MESSAGES_MAX = 64,
+    /* A kept conversation's id and texts start in a block of this many bytes, each next block
+     * twice the last, up to 64 KiB (a text longer than that has one of its own). */
+    TEXTS_FIRST_BLOCK = 256,
+    TEXTS_LAST_BLOCK = 64 * 1024,
 };
 
 /* A diagnostic of the run, for the page's list under "Anomalies by code". */
@@ -69,6 +76,7 @@ struct kept_message {
 /* A conversation whose messages the report keeps. */
 struct kept {
     struct list_link link; /* in plain or flagged, in the order they came to be there */
+    struct arena texts;    /* its id and its messages' texts */
     char *id;
     const char *first_file;   /* where the first message it saw was read */
     unsigned long first_line; /* 0 before that */
@@ -114,7 +122,7 @@ struct trace_html {
     uint32_t latest_number;
     struct list plain, flagged;
     size_t arrows, bytes; /* kept, in all */
-    struct trace_diagram *spare[SPARE_DIAGRAMS];
+    struct kept *spare[SPARE_KEPT];
     size_t nspare;
     size_t strings_bytes;
 
@@ -171,13 +179,11 @@ struct trace_html *trace_html_new(unsigned long max_arrows, char *const *hidden,
 
 static void free_kept(struct kept *k)
 {
-    for (size_t i = 0; i < k->n; i++) {
-        free(k->messages[i].text);
+    for (size_t i = 0; i < k->n; i++)
         findings_free(k->messages[i].findings);
-    }
     free(k->messages);
     trace_diagram_free(k->diagram);
-    free(k->id);
+    arena_free(&k->texts);
     free(k);
 }
 
@@ -200,7 +206,7 @@ void trace_html_free(struct trace_html *h)
             free_kept(k);
         }
     for (size_t i = 0; i < h->nspare; i++)
-        trace_diagram_free(h->spare[i]);
+        free_kept(h->spare[i]);
     strmap_free(h->open, NULL);
     strmap_free(h->dropped, NULL);
     for (size_t i = 0; h->dropped_ring && i < DROPPED_MAX; i++)
@@ -443,6 +449,24 @@ static bool take_dropped(struct trace_html *h, const char *id)
     return slot != 0;
 }
 
+/* A dropped conversation's record: emptied and kept for the next one when there is room and it is
+ * small, else freed. Freeing its pieces, cold by then, and making the next anew was most of what
+ * dropping one cost. */
+static void retire(struct trace_html *h, struct kept *k)
+{
+    if (h->nspare == SPARE_KEPT || trace_diagram_arrows(k->diagram) > SPARE_ARROWS_MAX ||
+        k->cap > SPARE_MESSAGES_MAX) {
+        free_kept(k);
+        return;
+    }
+    for (size_t i = 0; i < k->n; i++)
+        findings_free(k->messages[i].findings);
+    arena_reset(&k->texts);
+    *k = (struct kept){
+        .texts = k->texts, .diagram = k->diagram, .messages = k->messages, .cap = k->cap};
+    h->spare[h->nspare++] = k;
+}
+
 /* Leaves out every message of k. */
 static void drop(struct trace_html *h, struct kept *k)
 {
@@ -459,11 +483,7 @@ static void drop(struct trace_html *h, struct kept *k)
         h->ending.kept = NULL;
         h->ending.dropped = true;
     }
-    if (h->nspare < SPARE_DIAGRAMS && trace_diagram_arrows(k->diagram) <= SPARE_ARROWS_MAX) {
-        h->spare[h->nspare++] = k->diagram;
-        k->diagram = NULL;
-    }
-    free_kept(k);
+    retire(h, k);
 }
 
 static bool over_budget(const struct trace_html *h)
@@ -503,14 +523,16 @@ static bool make_room(struct trace_html *h, struct kept *k)
 
 static struct kept *keep_new(struct trace_html *h, const char *id, long row)
 {
-    struct kept *k = xcalloc(1, sizeof *k);
-    k->id = xstrdup(id);
+    struct kept *k;
     if (h->nspare) {
-        k->diagram = h->spare[--h->nspare];
+        k = h->spare[--h->nspare];
         trace_diagram_restart(k->diagram, id);
     } else {
+        k = xcalloc(1, sizeof *k);
+        k->texts = (struct arena){.block_size = TEXTS_FIRST_BLOCK, .grow_to = TEXTS_LAST_BLOCK};
         k->diagram = trace_diagram_new(DIAGRAM_SVG, id, ULONG_MAX, h->hidden, h->nhidden);
     }
+    k->id = arena_copy(&k->texts, id, strlen(id));
     k->row = row;
     list_append(&h->plain, &k->link);
     if (row < 0)
@@ -715,7 +737,7 @@ static void keep_message(struct trace_html *h, struct kept *k, const struct mess
                                 .line = m->at.line,
                                 .arrow = first,
                                 .arrows = arrows,
-                                .text = xstrndup(m->rec->text, m->rec->len),
+                                .text = arena_copy(&k->texts, m->rec->text, m->rec->len),
                                 .len = m->rec->len};
     findings_move(&km->findings, &h->current);
     km->file_number = file_number(h, km->file, true);
