@@ -639,7 +639,7 @@ static bool draft_to_fipa(struct convert_run *run, struct message *m, struct jsc
     if (draft == DRAFT_NONE || draft == DRAFT_NEEDS_STREAM)
         return draft == DRAFT_NEEDS_STREAM;
     /* followed along the stream even when its output fails its check */
-    struct iacp_trail *trail = convert_iacp_trail(m->view);
+    struct iacp_trail *trail = convert_iacp_trail(m->view, m->arena);
     unsigned long errors_before = sink->errors;
     bool passes =
         convert_fipa_line_passes(m->view) || check_line(run, m, &m->output, scratch, sink);
@@ -682,7 +682,7 @@ static bool draft_to_acl(struct convert_run *run, struct message *m, struct jsca
                         draft == DRAFT_HOLE ? &hole : NULL, sink, &m->at))
         m->hole = hole;
     message_clear(&fipa);
-    struct iacp_trail *trail = convert_iacp_trail(m->view);
+    struct iacp_trail *trail = convert_iacp_trail(m->view, m->arena);
     message_drafted(m, trail, trail->id, false);
     return true;
 }
@@ -703,7 +703,7 @@ static bool draft_to_iacp(struct convert_run *run, struct message *m, struct jsc
     bool passes = false;
     sb_grow(&m->output, m->rec->len + 256);
     bool drafted = convert_fipa_iacp_draft(m->view, kept, run->now, &members, &m->output,
-                                           LINE_FLAGS, &passes, &hole, &trail);
+                                           LINE_FLAGS, &passes, &hole, m->arena, &trail);
     /* FIPA of its own passes as made, with the id made up in its hole; what the draft of FIPA
      * made from IACP lacks is an x- member, which no IACP rule reads: its check is the line's */
     bool written = drafted && (passes || check_members(run, m, &members, scratch, sink));

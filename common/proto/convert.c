@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/arena.h"
 #include "base/hashtab.h"
 #include "base/keyform.h"
 #include "base/jsonout.h"
@@ -949,14 +950,15 @@ static size_t size_of(const char *s)
     return s ? strlen(s) + 1 : 0;
 }
 
-/* A trail of kind, its time, and its id, from, to, ref and conversation (each NULL or copied). */
-static struct iacp_trail *make_trail(const char *kind, bool timed, double ts,
+/* A trail of kind, its time, and its id, from, to, ref and conversation (each NULL or copied),
+ * in memory (NULL: malloc's). */
+static struct iacp_trail *make_trail(struct arena *memory, const char *kind, bool timed, double ts,
                                      const char *const strings[5])
 {
     size_t size = sizeof(struct iacp_trail);
     for (size_t i = 0; i < 5; i++)
         size += size_of(strings[i]);
-    struct iacp_trail *t = xmalloc(size);
+    struct iacp_trail *t = memory ? arena_alloc(memory, size) : xmalloc(size);
     t->kind = kind ? iacp_kind_parse(kind) : IACP_INVALID;
     t->timed = timed;
     t->ts = timed ? ts : 0;
@@ -971,7 +973,7 @@ static struct iacp_trail *make_trail(const char *kind, bool timed, double ts,
     return t;
 }
 
-struct iacp_trail *convert_iacp_trail(const struct jv *iacp)
+struct iacp_trail *convert_iacp_trail(const struct jv *iacp, struct arena *memory)
 {
     const char *const strings[] = {
         jv_member_string(iacp, "id"),
@@ -982,7 +984,7 @@ struct iacp_trail *convert_iacp_trail(const struct jv *iacp)
     };
     double ts = 0;
     bool timed = iacp_view_time(iacp, &ts);
-    return make_trail(jv_member_string(iacp, "kind"), timed, ts, strings);
+    return make_trail(memory, jv_member_string(iacp, "kind"), timed, ts, strings);
 }
 
 const char *convert_iacp_follow(struct converter *c, const struct iacp_trail *t)
@@ -1575,7 +1577,8 @@ bool convert_fipa_iacp_line(struct converter *c, const struct jv *fipa,
 
 /* What following the way back of a message made from IACP reads of its members: the trail of
  * its draft (convert_fipa_iacp_draft). */
-static struct iacp_trail *trail_of_members(const struct member_list *l, const struct jv *fipa)
+static struct iacp_trail *trail_of_members(const struct member_list *l, const struct jv *fipa,
+                                           struct arena *memory)
 {
     static const char *const names[] = {"kind", "id", "from", "to", "ref", "ts"};
     const struct member *found[6];
@@ -1590,7 +1593,7 @@ static struct iacp_trail *trail_of_members(const struct member_list *l, const st
     double value = 0, ts = 0;
     bool number = member_number(found[5], &value); /* before value is read */
     bool timed = ts_seconds(number, value, &ts);
-    struct iacp_trail *trail = make_trail(member_string(l, found[0]), timed, ts, strings);
+    struct iacp_trail *trail = make_trail(memory, member_string(l, found[0]), timed, ts, strings);
     trail->first = l->n == 0;
     return trail;
 }
@@ -1598,7 +1601,7 @@ static struct iacp_trail *trail_of_members(const struct member_list *l, const st
 /* The way back of a message made from IACP, whose hole is at its object's end, where following
  * it may add x-fipa-conversation_id. */
 static bool draft_from_iacp(struct to_iacp *t, struct strbuf *out, size_t *hole,
-                            struct iacp_trail **trail)
+                            struct arena *memory, struct iacp_trail **trail)
 {
     back_members(t);
     /* an x-fipa-conversation_id of its own keeps its place, which the stream may fill */
@@ -1607,7 +1610,7 @@ static bool draft_from_iacp(struct to_iacp *t, struct strbuf *out, size_t *hole,
     member_list_find_each(t->out, kept_name, 1, found);
     if (found[0])
         return false;
-    *trail = trail_of_members(t->out, t->fipa);
+    *trail = trail_of_members(t->out, t->fipa, memory);
     keep_content_text(t);
     member_list_write(t->out, out, t->flags);
     *hole = out->len - 2; /* the object's "}" */
@@ -1618,7 +1621,7 @@ static bool draft_from_iacp(struct to_iacp *t, struct strbuf *out, size_t *hole,
  * Drafted only when its line passes the IACP rules as made, so that nothing is checked or
  * reported of it in the worker: the rest is converted whole in order. */
 static bool draft_of_its_own(struct to_iacp *t, struct strbuf *out, size_t *hole,
-                             struct iacp_trail **trail)
+                             struct arena *memory, struct iacp_trail **trail)
 {
     if (!other_line_passes(t->now, t->fipa) || !other_fipa_to_iacp(t, NULL, NULL))
         return false;
@@ -1627,7 +1630,7 @@ static bool draft_of_its_own(struct to_iacp *t, struct strbuf *out, size_t *hole
     member_list_find_each(t->out, names, 3, found);
     const char *const strings[] = {member_string(t->out, found[1]), member_string(t->out, found[2]),
                                    NULL, NULL, NULL};
-    *trail = make_trail(member_string(t->out, found[0]), t->timed, t->ts, strings);
+    *trail = make_trail(memory, member_string(t->out, found[0]), t->timed, t->ts, strings);
     (*trail)->fresh = t->fresh;
     keep_content_text(t);
     *hole = member_list_write_finding(t->out, out, t->flags, "id");
@@ -1637,7 +1640,8 @@ static bool draft_of_its_own(struct to_iacp *t, struct strbuf *out, size_t *hole
 
 bool convert_fipa_iacp_draft(const struct jv *fipa, const struct json_text *content_text,
                              time_t now, struct member_list *scratch, struct strbuf *out,
-                             unsigned flags, bool *passes, size_t *hole, struct iacp_trail **trail)
+                             unsigned flags, bool *passes, size_t *hole, struct arena *memory,
+                             struct iacp_trail **trail)
 {
     bool way_back = made_from_iacp(fipa);
     /* the way back's x-iacp- members may say anything; a draft of its own passes or is none */
@@ -1649,8 +1653,8 @@ bool convert_fipa_iacp_draft(const struct jv *fipa, const struct json_text *cont
                         .kept = content_text,
                         .out = scratch,
                         .flags = flags};
-    return way_back ? draft_from_iacp(&t, out, hole, trail)
-                    : draft_of_its_own(&t, out, hole, trail);
+    return way_back ? draft_from_iacp(&t, out, hole, memory, trail)
+                    : draft_of_its_own(&t, out, hole, memory, trail);
 }
 
 bool convert_draft_may_not_hold(const struct iacp_trail *t)

@@ -120,7 +120,11 @@ struct iacp_trail {
     char strings[];
 };
 
-struct iacp_trail *convert_iacp_trail(const struct jv *iacp);
+struct arena;
+
+/* The trail of an IACP message's view, in memory (the message's, message_alloc; NULL: malloc's,
+ * free() it). */
+struct iacp_trail *convert_iacp_trail(const struct jv *iacp, struct arena *memory);
 
 /* In input order, for a message that has a draft: follows it along the stream as
  * convert_iacp_to_fipa does, and returns the conversation_id a DRAFT_HOLE takes (valid until
@@ -131,17 +135,18 @@ struct member_list;
 
 /* FIPA to IACP as far as the message alone says, for a worker thread under --jobs: the line
  * convert_fipa_iacp_line writes but for what only following the stream can add at *hole, and in
- * *trail (free() it) what following reads. Of FIPA made from IACP, that is the
- * x-fipa-conversation_id at its object's "}"; of FIPA of its own, the "" of an id made up
- * (a message without reply_with, or with one of no string), and the draft takes a reply_with for
- * one its sender did not use before (convert_fipa_follow checks it). now: the time of
- * conversion. *passes: the line passes the IACP rules as it is made (as convert_fipa_iacp_line
+ * *trail (made in memory, as convert_iacp_trail makes it) what following reads. Of FIPA made from
+ * IACP, that is the x-fipa-conversation_id at its object's "}"; of FIPA of its own, the "" of an id
+ * made up (a message without reply_with, or with one of no string), and the draft takes a
+ * reply_with for one its sender did not use before (convert_fipa_follow checks it). now: the time
+ * of conversion. *passes: the line passes the IACP rules as it is made (as convert_fipa_iacp_line
  * says). False, with nothing written or reported, for a message convert_fipa_iacp_line is to
  * convert whole in order: FIPA made from IACP that names x-fipa-conversation_id itself, FIPA of
  * its own whose line would not pass the IACP rules as it is made. */
 bool convert_fipa_iacp_draft(const struct jv *fipa, const struct json_text *content_text,
                              time_t now, struct member_list *scratch, struct strbuf *out,
-                             unsigned flags, bool *passes, size_t *hole, struct iacp_trail **trail);
+                             unsigned flags, bool *passes, size_t *hole, struct arena *memory,
+                             struct iacp_trail **trail);
 
 /* Whether following such a draft may find that it does not hold (FOLLOWED_AGAIN): its message
  * is to be kept until then. */

@@ -398,10 +398,11 @@ void message_clear(struct message *m)
     m->own = NULL;
     m->view = NULL;
     sb_free(&m->output);
-    free(m->notes);
-    m->notes = NULL;
-    if (!m->arena)
+    if (!m->arena) {
+        free(m->notes);
         free(m->digest);
+    }
+    m->notes = NULL;
     m->digest = NULL;
 }
 

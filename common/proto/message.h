@@ -71,7 +71,8 @@ struct message {
     bool drafted;
     bool draft_keeps_view; /* its view is kept for `message` all the same (message_drafted) */
     size_t hole; /* where in output `message` writes what needs the stream; MESSAGE_NO_HOLE */
-    void *notes; /* what else prepare left for `message`: one allocation, freed with m */
+    void *notes; /* what else prepare left for `message`: one allocation of message_alloc's, freed
+                  * with m */
     /* what the stream checks read of m first, made beforehand in a worker thread of --jobs
      * (engine_check_message), or NULL: one allocation of message_alloc's, freed with m */
     void *digest;
@@ -128,17 +129,18 @@ void message_init_in(struct message *m, const struct record *rec, json_t *root,
  * a FIPA message with x-acp-partial true (acp-convert's mapping of it). */
 bool message_partial(const struct message *m);
 
-/* Memory for what lives as long as m (its digest), from m's arena when it has one. */
+/* Memory for what lives as long as m (its digest, its notes), from m's arena when it has one. */
 void *message_alloc(const struct message *m, size_t size);
 
 /* Makes m's view again in js, for a message another thread read (--jobs): the scanner that
  * holds its view has read on since. */
 void message_rebind(struct message *m, struct jscan *js);
 /* For prepare, when it has done all the work that reads the message: what `message` needs is in
- * output and in notes (one allocation, freed with m, or NULL), id (or NULL) holds the message's
- * id for its diagnostics and lives as long as m. The tree is freed at once, by the thread that
- * made it (memory that malloc hands out next), and --jobs does not make the view again; unless
- * keep_view: `message` may find that the draft does not hold, and read the message after all. */
+ * output and in notes (one allocation of message_alloc's, freed with m, or NULL), id (or NULL)
+ * holds the message's id for its diagnostics and lives as long as m. The tree is freed at once, by
+ * the thread that made it (memory that malloc hands out next), and --jobs does not make the view
+ * again; unless keep_view: `message` may find that the draft does not hold, and read the message
+ * after all. */
 void message_drafted(struct message *m, void *notes, const char *id, bool keep_view);
 /* Instead of message_rebind, for a message whose view was kept in a jv_store: view is the copy. */
 void message_rebind_view(struct message *m, const struct jv *view);

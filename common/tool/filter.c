@@ -527,6 +527,7 @@ static int run(const struct filter_config *cfg, const struct filter_ops *ops, ch
     diag_sink_free(&f.sink);
     jscan_free(f.scan);
     jscan_free(f.scratch);
+    arena_free(&f.message_memory);
     return status;
 }
 

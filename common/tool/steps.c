@@ -171,10 +171,12 @@ static void handle_message(struct filter *f, const struct record *rec)
         message_clear(&m);
         return;
     }
+    m.arena = &f->message_memory;
     if (f->ops->prepare)
         m.passed = f->ops->prepare(f->ops->ctx, &m, f->scratch, &f->sink);
     filter_deliver(f, &m, errors_before);
     message_clear(&m);
+    arena_reset(&f->message_memory);
 }
 
 void filter_handle_record(struct filter *f, const struct record *rec)

@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "base/arena.h"
 #include "tool/filter.h"
 #include "tool/progress.h"
 
@@ -44,6 +45,10 @@ struct filter {
     struct jobs *jobs;         /* --jobs above 1: the worker threads; NULL otherwise */
     struct jscan *scan;        /* reads every JSON record in this thread; holds its view */
     struct jscan *scratch;     /* for views of prepare's own in this thread */
+    /* without jobs: what prepare makes of the message being handled (message_alloc), emptied
+     * once it is, as a batch's arena is under --jobs: its digest and notes cost no malloc and
+     * free each, in memory the cache holds */
+    struct arena message_memory;
     /* with jobs: where the last record read from this file ends (a copy of the whole record
      * per record waited for the reader's stores of it) */
     unsigned long last_end_line;

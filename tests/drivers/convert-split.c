@@ -121,7 +121,7 @@ static json_t *by_draft(struct way *w, const struct jv *iacp, const struct diag_
         return NULL;
     t->drafts++;
     check_passes(iacp, &w->out, at->line, t);
-    struct iacp_trail *trail = convert_iacp_trail(iacp);
+    struct iacp_trail *trail = convert_iacp_trail(iacp, NULL);
     const char *conversation = convert_iacp_follow(w->converter, trail);
     if (draft == DRAFT_HOLE) {
         t->holes++;
