@@ -243,9 +243,9 @@ const struct acl_parameter *acl_parameter_by_lowered(const char *keyword, size_t
     return parameter_spelt(keyword, len, false);
 }
 
-const struct acl_parameter *acl_parameter_by_member(const char *member)
+const struct acl_parameter *acl_parameter_by_member(const char *member, size_t len)
 {
-    return parameter_spelt(member, strlen(member), true);
+    return parameter_spelt(member, len, true);
 }
 
 unsigned acl_parameter_index(const struct acl_parameter *param)

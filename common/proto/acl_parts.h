@@ -69,7 +69,7 @@ struct acl_parameter {
 
 /* The parameter of a keyword in lower case (len bytes), or of a member; NULL when none. */
 const struct acl_parameter *acl_parameter_by_lowered(const char *keyword, size_t len);
-const struct acl_parameter *acl_parameter_by_member(const char *member);
+const struct acl_parameter *acl_parameter_by_member(const char *member, size_t len);
 /* Its place among the parameters, below 32. */
 unsigned acl_parameter_index(const struct acl_parameter *param);
 

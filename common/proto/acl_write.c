@@ -469,10 +469,11 @@ static void write_text_value(struct acl_writer *w, const struct acl_parameter *p
 }
 
 static void write_parameter(struct acl_writer *w, const struct jv *msg, const char *key,
-                            const struct jv *v)
+                            size_t key_len, const struct jv *v)
 {
-    const struct acl_parameter *param = acl_parameter_by_member(key);
-    bool marker = strncmp(key, "x-acp-", 6) == 0; /* the prefix of every member below */
+    const struct acl_parameter *param = acl_parameter_by_member(key, key_len);
+    /* the prefix of every member below */
+    bool marker = key_len > 6 && memcmp(key, "x-acp-", 6) == 0;
     if (marker && ((strcmp(key, acl_expressions_member) == 0 && w->expressions) ||
                    (strcmp(key, acl_quoted_member) == 0 && w->quoted) ||
                    (strcmp(key, acl_spelling_member) == 0 && kept_spelling(msg)) ||
@@ -635,7 +636,7 @@ bool acl_write_draft(struct strbuf *out, const struct jv *msg, bool upper,
                 out->buf[i] = '-';
     for (const struct jv *k = jv_object_first(msg); k; k = jv_object_next(msg, k))
         if (!jv_string_is(k, "performative"))
-            write_parameter(&w, msg, jv_string_value(k), jv_object_value(k));
+            write_parameter(&w, msg, jv_string_value(k), jv_string_length(k), jv_object_value(k));
     if (act == FIPA_COUNTER_PROPOSE)
         sb_adds(out, "\n :X-acp-performative counter_propose");
     sb_adds(out, ")\n");
