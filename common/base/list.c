@@ -1,9 +1,10 @@
 #include "base/list.h"
 
 /* Merges the sorted chains a and b (linked by next, ended by NULL) into one; a's elements go
- * first among equals. */
+ * first among equals. *last: the merged chain's last element. */
 static struct list_link *merge(struct list_link *a, struct list_link *b,
-                               bool (*before)(const struct list_link *, const struct list_link *))
+                               bool (*before)(const struct list_link *, const struct list_link *),
+                               struct list_link **last)
 {
     struct list_link head = {0}, *tail = &head;
     while (a && b) {
@@ -17,36 +18,45 @@ static struct list_link *merge(struct list_link *a, struct list_link *b,
         tail = tail->next;
     }
     tail->next = a ? a : b;
+    while (tail->next)
+        tail = tail->next;
+    *last = tail;
     return head.next;
 }
 
-/* Cuts the chain at *rest after n elements (or fewer); returns the part cut off the front. */
-static struct list_link *take(struct list_link **rest, size_t n)
+/* Cuts the chain at *rest (not empty) after its first run, the longest front in which no
+ * element comes before the one ahead of it; returns the run. */
+static struct list_link *take_run(struct list_link **rest, bool (*before)(const struct list_link *,
+                                                                          const struct list_link *))
 {
-    struct list_link *first = *rest, *last = NULL;
-    for (; *rest && n > 0; n--) {
-        last = *rest;
-        *rest = (*rest)->next;
-    }
-    if (last)
-        last->next = NULL;
+    struct list_link *first = *rest, *last = first;
+    while (last->next && !before(last->next, last))
+        last = last->next;
+    *rest = last->next;
+    last->next = NULL;
     return first;
 }
 
+/* The stream checks' open conversations at the end are in the order they were last active, most
+ * in the order they opened: a pass or two, where merging runs of 1, 2, 4, ... elements took
+ * seventeen over 100,000 of them, each element cold. */
 void list_sort(struct list *l, bool (*before)(const struct list_link *a, const struct list_link *b))
 {
     struct list_link *chain = l->head;
-    for (size_t run = 1; run < l->size; run *= 2) {
-        struct list_link *rest = chain, *sorted = NULL, *sorted_tail = NULL;
+    for (bool one_run = !chain; !one_run;) {
+        struct list_link *rest = chain, *sorted = NULL, *sorted_tail = NULL, *last;
+        one_run = true;
         while (rest) {
-            struct list_link *a = take(&rest, run), *b = take(&rest, run);
-            struct list_link *merged = merge(a, b, before);
-            if (sorted_tail)
+            struct list_link *a = take_run(&rest, before);
+            struct list_link *b = rest ? take_run(&rest, before) : NULL;
+            struct list_link *merged = merge(a, b, before, &last);
+            if (sorted_tail) {
                 sorted_tail->next = merged;
-            else
+                one_run = false;
+            } else {
                 sorted = merged;
-            for (sorted_tail = merged; sorted_tail->next; sorted_tail = sorted_tail->next)
-                ;
+            }
+            sorted_tail = last;
         }
         chain = sorted;
     }

@@ -57,9 +57,10 @@ static inline struct list_link *list_pop(struct list *l)
     return n;
 }
 
-/* Sorts the list, stably, by before (whether a goes before b), with no memory of its own: a
- * merge of runs that doubles their length each pass, as the elements may be many and the memory
- * of an array of them is what a bound on memory counts. */
+/* Sorts the list, stably, by before (whether a goes before b), with no memory of its own: the
+ * runs already in order are merged two by two each pass, so that a list in order takes one, as
+ * the elements may be many and the memory of an array of them is what a bound on memory
+ * counts. */
 void list_sort(struct list *l,
                bool (*before)(const struct list_link *a, const struct list_link *b));
 

@@ -1,7 +1,8 @@
 /* listsort: holds list_sort (base/list.h) to a stable sort of the same elements: lists of every
  * length up to 70 (runs that end short of a power of two) and some long ones, of keys drawn from
- * few values (so that ties are many), each checked in order, stable, linked both ways, with its
- * head, tail and size.
+ * few values (so that ties are many), in an order of their own, or already in order, in reverse,
+ * or in runs in order (as the sort finds and merges them), each checked in order, stable,
+ * linked both ways, with its head, tail and size.
  * Prints "checked N, differ N" and exits 1 when any list is wrong.
  * Usage: listsort [ROUNDS] */
 #include <stdio.h>
@@ -45,11 +46,29 @@ static bool sorted_stably(const struct list *l, size_t n)
     return seen == n && l->size == n && l->tail == prev;
 }
 
-static bool check(struct item *items, size_t n, unsigned values)
+/* How the keys lie before the sort. */
+enum shape { SHAPE_RANDOM, SHAPE_ASCENDING, SHAPE_DESCENDING, SHAPE_RUNS, SHAPES };
+
+static unsigned key_at(enum shape shape, size_t i, size_t n, unsigned values)
+{
+    unsigned key = next_random() % values;
+    switch (shape) {
+    case SHAPE_ASCENDING: /* ties among neighbours, in order */
+        return (unsigned)(i * values / (n + 1));
+    case SHAPE_DESCENDING:
+        return (unsigned)((n - i) * values / (n + 1));
+    case SHAPE_RUNS: /* in order for a while, then a drop: a run ends */
+        return next_random() % 4 == 0 ? key / 2 : (unsigned)(i * values / (n + 1)) + key % 2;
+    default:
+        return key;
+    }
+}
+
+static bool check(struct item *items, size_t n, unsigned values, enum shape shape)
 {
     struct list l = {0};
     for (size_t i = 0; i < n; i++) {
-        items[i] = (struct item){.key = next_random() % values, .order = (unsigned)i};
+        items[i] = (struct item){.key = key_at(shape, i, n, values), .order = (unsigned)i};
         list_append(&l, &items[i].link);
     }
     list_sort(&l, key_before);
@@ -63,13 +82,16 @@ int main(int argc, char **argv)
     static struct item items[LONG];
     unsigned long checked = 0, differ = 0;
     for (long r = 0; r < rounds; r++) {
-        for (size_t n = 0; n <= 70; n++, checked++)
-            if (!check(items, n, 1 + (unsigned)r % 8))
-                differ += printf("length %zu, %u values: wrong\n", n, 1 + (unsigned)r % 8) > 0;
-        size_t n = LONG - next_random() % 100;
-        checked++;
-        if (!check(items, n, 1 + next_random() % 1000))
-            differ += printf("length %zu: wrong\n", n) > 0;
+        for (enum shape shape = 0; shape < SHAPES; shape++) {
+            for (size_t n = 0; n <= 70; n++, checked++)
+                if (!check(items, n, 1 + (unsigned)r % 8, shape))
+                    differ += printf("length %zu, %u values, shape %d: wrong\n", n,
+                                     1 + (unsigned)r % 8, (int)shape) > 0;
+            size_t n = LONG - next_random() % 100;
+            checked++;
+            if (!check(items, n, 1 + next_random() % 1000, shape))
+                differ += printf("length %zu, shape %d: wrong\n", n, (int)shape) > 0;
+        }
     }
     printf("checked %lu, differ %lu\n", checked, differ);
     return differ != 0;
