@@ -855,16 +855,22 @@ static void free_conv(struct iacp_stream *s, struct conv *c)
     pool_put(&s->pool, c, c->size_class);
 }
 
-/* Takes a conversation out of the open ones: it no longer holds its node, or its forager's
- * slot. */
-static void close_conv(struct iacp_stream *s, struct conv *c)
+/* What taking a conversation out of the open ones changes but the due queue and the map of open
+ * ones, which close_open empties at once: it no longer holds its node, or its forager's slot. */
+static void leave_open(struct iacp_stream *s, struct conv *c)
 {
     note_left(s, c, "closed");
     leave_chain(s, c);
-    due_queue_remove(&s->due, &c->due);
     if (c->forager)
         c->forager->outstanding--;
     list_remove(&s->active, &c->active_link);
+}
+
+/* Takes a conversation out of the open ones. */
+static void close_conv(struct iacp_stream *s, struct conv *c)
+{
+    leave_open(s, c);
+    due_queue_remove(&s->due, &c->due);
     hashtab_remove_hashed(&s->open, &c->node, c->key_hash);
 }
 
@@ -2070,9 +2076,15 @@ static void close_open(struct iacp_stream *s, struct diag_sink *sink)
             report_open(s, c, sink);
         else
             report_done(s, c, "open", NAN);
-        drop_open(s, c);
+        leave_open(s, c);
+        release_agents(s, c);
         free_conv(s, c);
     }
+    /* Emptied once all are gone, which nothing reads meanwhile: taking each out of them (a sift
+     * of the queue and a probe of the map, in memory long cold) was a third of what closing one
+     * cost. */
+    due_queue_free(&s->due);
+    hashtab_free(&s->open, NULL);
 }
 
 static void iacp_stream_finish(struct stream *stream, struct diag_sink *sink)
