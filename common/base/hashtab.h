@@ -59,6 +59,9 @@ struct hash_node *hashtab_find_next(const struct hashtab *t, const struct hash_n
 void hashtab_add(struct hashtab *t, struct hash_node *node);
 /* The same, for a record whose key's hash is hash. */
 void hashtab_add_hashed(struct hashtab *t, struct hash_node *node, size_t hash);
+/* The same, for a record whose key no record in the table has (the caller looked it up just
+ * before): the table is not probed for it first. */
+void hashtab_add_new(struct hashtab *t, struct hash_node *node, size_t hash);
 void hashtab_remove(struct hashtab *t, struct hash_node *node);
 /* The same, for a record whose key's hash is hash: the record's key is not read. */
 void hashtab_remove_hashed(struct hashtab *t, struct hash_node *node, size_t hash);

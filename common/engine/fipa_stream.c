@@ -388,7 +388,7 @@ static struct conversation *conversation_alloc(struct fipa_stream *s, const stru
         hashtab_remove(&s->conversations, &before->node);
         before->keyed = false;
     }
-    hashtab_add_hashed(&s->conversations, &c->node, s->key_hash);
+    hashtab_add_new(&s->conversations, &c->node, s->key_hash);
     c->keyed = true;
     return c;
 }

@@ -496,7 +496,7 @@ static struct agent *agent_get(struct iacp_stream *s, const char *name, size_t h
             a->clock = (struct clock_sender *)(void *)((char *)a + clock_at);
             clock_sender_init(&s->clock, a->clock);
         }
-        hashtab_add_hashed(&s->agents, &a->node, hash);
+        hashtab_add_new(&s->agents, &a->node, hash);
     } else if (a->refs == 0) {
         list_remove(&s->idle, &a->idle_link);
     }

@@ -180,7 +180,7 @@ static struct remembered *recall_or_add(struct converter *c, const struct strbuf
     memcpy(r->key, kept, len + 1);
     r->seen = -INFINITY;
     r->hash = (uint32_t)hash;
-    hashtab_add_hashed(&c->conversations, &r->node, hash);
+    hashtab_add_new(&c->conversations, &r->node, hash);
     list_append(&c->by_age, &r->age);
     return r;
 }

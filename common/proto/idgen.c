@@ -232,7 +232,7 @@ static struct sender *sender_get(struct idgen *g, const char *name)
     if (!s) {
         s = xcalloc(1, sizeof *s + len + 1);
         memcpy(s->name, key, len + 1);
-        hashtab_add_hashed(&g->senders, &s->node, hash);
+        hashtab_add_new(&g->senders, &s->node, hash);
     }
     /* New, or reseeded since its key was made: made of the name itself, as the ids must be the
      * same in every run, whatever form the name is remembered by. */
@@ -286,7 +286,7 @@ static bool note_looked_up(struct idgen *g, const struct lookup *l, struct sende
         u->sender = s ? s : sender_get(g, sender);
         sender_hold(g, u->sender);
         u->hash = (uint32_t)l->hash;
-        hashtab_add_hashed(&g->ids, &u->node, l->hash);
+        hashtab_add_new(&g->ids, &u->node, l->hash);
     }
     u->seen = seen;
     list_append(&g->by_use, &u->link);

@@ -1,6 +1,6 @@
 /* hashtab: a property test of the intrusive hash table (common/hashtab.h) against a plain model.
  * Random additions and removals of records over a small set of keys, so that keys repeat (the
- * newest record first, then the older ones), probes run into each other, and removals move the
+ * newest record first, then the older ones; the first of a key added by hashtab_add_new), probes run into each other, and removals move the
  * slots after them back (by hashtab_remove, or by hashtab_remove_hashed with the low 32 bits of
  * the hash); with "colliding", every key's hash is one of eight values, so that keys of equal
  * hashes share probes too. After every step each key's records are found, newest first,
@@ -114,7 +114,11 @@ int main(int argc, char **argv)
             r->number = next_random(&state) % keys;
             snprintf(r->key, sizeof r->key, "k%lu", r->number);
             r->in = true;
-            hashtab_add(&m.table, &r->node);
+            size_t hash = m.table.hash ? m.table.hash(r->key) : hashtab_hash(r->key);
+            if (hashtab_find_hashed(&m.table, r->key, hash)) /* one of its key's records more */
+                hashtab_add(&m.table, &r->node);
+            else /* the first of its key: as a caller that looked it up adds it */
+                hashtab_add_new(&m.table, &r->node, hash);
         } else {
             size_t i;
             do
