@@ -124,6 +124,8 @@ static void digest_fields(struct digest_text *t, const struct message *m, size_t
         d->from_hash = hashtab_hash_len(e->from->u.s, e->from->len);
     if (names_agent_to(d->kind) && e->to->len <= KEY_SHOWN_BYTES)
         d->to_hash = hashtab_hash_len(e->to->u.s, e->to->len);
+    if (node && node->len <= KEY_SHOWN_BYTES)
+        d->node_hash = hashtab_hash_len(node->u.s, node->len);
     /* a key longer than KEY_KEPT_BYTES is hashed in the form it is remembered by, which only the
      * stream can make (remembered): hashed here as well, a 1 MB id was read once for nothing */
     d->own_len = iacp_digest_put_key(t, e->from, m->id, id_len);

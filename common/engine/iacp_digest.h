@@ -32,6 +32,7 @@ struct iacp_digest {
     /* of from and to if short enough to be remembered as they are (name_form); to_hash: as
      * fields.to_hash */
     size_t from_hash, to_hash;
+    size_t node_hash; /* of an assign's body.node if short enough to be remembered as it is */
     size_t own_len, own_hash; /* the hashes of keys of at most KEY_KEPT_BYTES only */
     size_t ref_len, ref_hash; /* ref_len SIZE_MAX: no ref key */
     size_t id, from, to, ref, node;

@@ -275,6 +275,7 @@ struct fields {
     size_t from_hash; /* of from, for the agents map */
     size_t to_hash;   /* of to, for the kinds that look its agent up (to_agent) and a long to;
                        * else 0 */
+    size_t node_hash; /* of node, for the chains of runs of nodes */
     struct agent *sender;
     enum iacp_kind kind;
     struct body_facts body;
@@ -1158,6 +1159,7 @@ static void read_fields(struct iacp_stream *s, const struct iacp_digest *d, stru
         .node_text = iacp_digest_string(d, d->node),
         .from_hash = d->from_hash,
         .to_hash = d->to_hash,
+        .node_hash = d->node_hash,
         .kind = d->kind,
         .body = d->body,
         .ts = d->ts,
@@ -1166,7 +1168,7 @@ static void read_fields(struct iacp_stream *s, const struct iacp_digest *d, stru
     };
     f->from = name_kept(s, f->from_text, &f->from_hash, &s->from_form);
     f->to = name_kept(s, f->to_text, &f->to_hash, &s->to_form);
-    f->node = name_kept(s, f->node_text, NULL, &s->node_form);
+    f->node = name_kept(s, f->node_text, &f->node_hash, &s->node_form);
     s->own = remembered(s, d->text, d->own_len, d->own_hash, &s->own_form);
     s->ref = (struct id_key){0};
     if (d->ref_len != SIZE_MAX)
@@ -1256,7 +1258,7 @@ static struct conv *open_conv(struct iacp_stream *s, const struct message *m,
     if (node) {
         memcpy(at, node, node_len + 1);
         c->has_node = true;
-        c->node_hash = (uint32_t)hashtab_hash_len(node, node_len);
+        c->node_hash = (uint32_t)f->node_hash;
     }
     c->kind = forager ? CONV_TASK : CONV_TOOL;
     c->initiator = f->sender;
@@ -1942,6 +1944,8 @@ static const char *iacp_stream_feed(struct stream *stream, const struct message 
         hashtab_prefetch(&s->open, s->own.hash);
     if (names_agent_to(f.kind) && f.to_hash)
         hashtab_prefetch(&s->agents, f.to_hash);
+    if (f.node) /* the chain of its node's runs (join_chain) */
+        hashtab_prefetch(&s->nodes, f.node_hash);
     struct agent *sender = f.sender = agent_get(s, f.from, f.from_hash, true);
     read_clock(s, m, &f, sink);
     s->msg = m;
