@@ -575,3 +575,11 @@ informs() {
     run -0 "$ACP_BUILD/tests/placemap" 200000
     assert_output --regexp '^checked [0-9]+, differ 0$'
 }
+
+# The string map (base/strmap.h) the statistics and the page's names go through against a plain
+# array: what strmap_get_recent remembers of the entries it found never outlives a removal or a
+# sweep, and a slot shared by keys gives each its own value.
+@test "the statistics' map finds each name as a plain array does, remembered or not" {
+    run -0 "$ACP_BUILD/tests/strmap" 300000
+    assert_output --regexp '^checked [0-9]+, differ 0$'
+}

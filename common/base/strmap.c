@@ -1,5 +1,6 @@
 #include "base/strmap.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -13,11 +14,27 @@ struct entry {
     char key[]; /* NUL-terminated copy */
 };
 
+enum { RECENT_BITS = 6, RECENT = 1 << RECENT_BITS };
+
 struct strmap {
     struct entry **buckets;
     size_t nbuckets; /* a power of two */
     size_t size;
+    struct entry *recent[RECENT]; /* strmap_get_recent's, by recent_slot of their keys */
 };
+
+/* Where a key's entry is remembered: a mix of its length and its first and last eight bytes (all
+ * of a short name's), not a hash an input could not choose, which need not be: a key found there
+ * is compared whole. */
+static size_t recent_slot(const char *key, size_t len)
+{
+    uint64_t head = 0, tail = 0;
+    memcpy(&head, key, len < 8 ? len : 8);
+    if (len > 8)
+        memcpy(&tail, key + len - 8, 8);
+    uint64_t x = (head ^ (tail * 0x9E3779B97F4A7C15ULL) ^ len) * 0xff51afd7ed558ccdULL;
+    return (size_t)(x >> (64 - RECENT_BITS));
+}
 
 /* Small: a diagram holds two maps, and the report thousands of diagrams. */
 enum { INITIAL_BUCKETS = 4 };
@@ -60,6 +77,26 @@ void *strmap_get(const struct strmap *map, const char *key)
 {
     struct entry *e = *find_slot(map, key, hashtab_hash(key));
     return e ? e->value : NULL;
+}
+
+void *strmap_get_recent(struct strmap *map, const char *key)
+{
+    size_t len = strlen(key);
+    struct entry **recent = &map->recent[recent_slot(key, len)];
+    if (*recent && strcmp((*recent)->key, key) == 0)
+        return (*recent)->value;
+    struct entry *e = *find_slot(map, key, hashtab_hash_len(key, len));
+    if (e)
+        *recent = e;
+    return e ? e->value : NULL;
+}
+
+/* An entry about to be freed is remembered no more. */
+static void forget_recent(struct strmap *map, const struct entry *e)
+{
+    struct entry **recent = &map->recent[recent_slot(e->key, strlen(e->key))];
+    if (*recent == e)
+        *recent = NULL;
 }
 
 static void grow(struct strmap *map)
@@ -109,6 +146,7 @@ void *strmap_remove(struct strmap *map, const char *key)
         return NULL;
     void *value = e->value;
     *slot = e->next;
+    forget_recent(map, e);
     free(e);
     map->size--;
     return value;
@@ -128,6 +166,7 @@ void strmap_sweep(struct strmap *map, bool (*fn)(void *ctx, const char *key, voi
             struct entry *e = *slot;
             if (fn(ctx, e->key, e->value)) {
                 *slot = e->next;
+                forget_recent(map, e);
                 free(e);
                 map->size--;
             } else {

@@ -12,6 +12,11 @@ struct strmap *strmap_new(void);
 void strmap_free(struct strmap *map, void (*free_value)(void *));
 
 void *strmap_get(const struct strmap *map, const char *key);
+/* The same, for keys asked for again and again (a report's agents, kinds and names): the entries
+ * found last are remembered, a few, by a cheap mix of the key's length and bytes, and one of
+ * them that holds the key is taken without hashing it. It changes what the map remembers, so
+ * one thread alone may use a map so. */
+void *strmap_get_recent(struct strmap *map, const char *key);
 /* Inserts or replaces; the key is copied. Returns the value it replaced, or NULL. */
 void *strmap_put(struct strmap *map, const char *key, void *value);
 /* Removes key; returns its value, or NULL when it was not there. */

@@ -275,7 +275,7 @@ static void put_name(struct trace_html *h, struct jsonout *w, const char *s)
         jsonout_string_or_null(w, s);
         return;
     }
-    uintptr_t index = (uintptr_t)strmap_get(h->string_index, s);
+    uintptr_t index = (uintptr_t)strmap_get_recent(h->string_index, s);
     if (!index && h->nstrings < STRINGS_MAX && h->strings_bytes < STRINGS_BYTES_MAX &&
         !h->strings_written) {
         h->strings_bytes += strlen(s) + 1;

@@ -65,7 +65,7 @@ static const char *told_as(struct strbuf *scratch, const char *name)
 
 static void tally_add(struct tally *t, const char *name, unsigned long long n, size_t max)
 {
-    unsigned long long *count = strmap_get(t->map, name);
+    unsigned long long *count = strmap_get_recent(t->map, name);
     if (!count && strmap_size(t->map) >= max) {
         t->other += n;
         return;
@@ -87,7 +87,7 @@ static void free_histogram(void *v)
  * may name any number of pairs, and each histogram costs kilobytes. One lookup either way. */
 static struct histogram *histogram_of(struct strmap *map, const char *pair)
 {
-    struct histogram *h = strmap_get(map, pair);
+    struct histogram *h = strmap_get_recent(map, pair);
     if (!h && strmap_size(map) < TRACE_STATS_PAIRS_MAX) {
         h = xmalloc(sizeof *h);
         histogram_init(h);
@@ -140,7 +140,7 @@ void trace_stats_free(struct trace_stats *t)
 static struct agent_stats *agent_of(struct trace_stats *t, const char *name)
 {
     name = told_as(&t->name, name);
-    struct agent_stats *a = strmap_get(t->agents, name);
+    struct agent_stats *a = strmap_get_recent(t->agents, name);
     if (!a && strmap_size(t->agents) < t->max_names) {
         a = xcalloc(1, sizeof *a);
         a->latency = strmap_new();
@@ -162,7 +162,7 @@ void trace_stats_message(struct trace_stats *t, const char *kind, const char *se
 
 static struct tally *outcomes_of(struct trace_stats *t, const char *protocol)
 {
-    struct tally *o = strmap_get(t->conversations, protocol);
+    struct tally *o = strmap_get_recent(t->conversations, protocol);
     if (!o) {
         o = xmalloc(sizeof *o);
         tally_init(o);
