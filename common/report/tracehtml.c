@@ -41,14 +41,17 @@ enum {
     DROPPED_MAX = 1 << 14,
     /* Dropped conversations' records kept for the next ones, their diagrams emptied
      * (trace_diagram_restart): as many as a message may drop, of those small enough that what
-     * they hold is no matter. */
+     * they hold is no matter (the budget no longer counts it: a spare that held large texts
+     * would keep their blocks). */
     SPARE_KEPT = 4,
     SPARE_ARROWS_MAX = 64,
     SPARE_MESSAGES_MAX = 64,
+    SPARE_BYTES_MAX = 32 * 1024,
     /* A kept conversation's id and texts start in a block of this many bytes, each next block
-     * twice the last, up to 64 KiB (a text longer than that has one of its own). */
+     * twice the last, up to 4 KiB: a text longer than that has a block of its own, its size, so
+     * that what a block leaves unused is little beside what the budget counts. */
     TEXTS_FIRST_BLOCK = 256,
-    TEXTS_LAST_BLOCK = 64 * 1024,
+    TEXTS_LAST_BLOCK = 4 * 1024,
 };
 
 /* A diagnostic of the run, for the page's list under "Anomalies by code". */
@@ -455,7 +458,7 @@ static bool take_dropped(struct trace_html *h, const char *id)
 static void retire(struct trace_html *h, struct kept *k)
 {
     if (h->nspare == SPARE_KEPT || trace_diagram_arrows(k->diagram) > SPARE_ARROWS_MAX ||
-        k->cap > SPARE_MESSAGES_MAX) {
+        k->cap > SPARE_MESSAGES_MAX || k->bytes > SPARE_BYTES_MAX) {
         free_kept(k);
         return;
     }
