@@ -110,7 +110,7 @@ static void split(struct way *w, const struct jv *iacp, const struct diag_where 
                      draft_valid(scratch, &w->line, FIPA_PROFILE_STANDARD)),
                 "line %lu: the draft passes by construction, not by the FIPA rules: %.*s", at->line,
                 (int)w->line.len, w->line.buf);
-    struct iacp_trail *trail = convert_iacp_trail(iacp);
+    struct iacp_trail *trail = convert_iacp_trail(iacp, NULL);
     const char *conversation = convert_iacp_follow(w->converter, trail);
     if (draft == DRAFT_HOLE) {
         FUZZ_ASSERT(conversation, "a draft with a hole, and no conversation_id for it");
