@@ -54,6 +54,11 @@ void *arena_alloc(struct arena *a, size_t size)
     }
 }
 
+void *arena_or_malloc(struct arena *a, size_t size)
+{
+    return a ? arena_alloc(a, size) : xmalloc(size);
+}
+
 char *arena_copy(struct arena *a, const char *s, size_t len)
 {
     if (len == SIZE_MAX)

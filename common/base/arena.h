@@ -25,6 +25,9 @@ struct arena {
 
 /* size bytes, aligned as malloc's, valid until arena_reset or arena_free; never NULL. */
 void *arena_alloc(struct arena *a, size_t size);
+/* size bytes from a, or from malloc when a is NULL (free() them then): what lives as long as an
+ * object that may have an arena, or not (a message's digest and notes). */
+void *arena_or_malloc(struct arena *a, size_t size);
 /* A copy of the len bytes at s and a NUL, as arena_alloc hands out. */
 char *arena_copy(struct arena *a, const char *s, size_t len);
 /* Takes back everything handed out; keeps the blocks of ordinary size for reuse. */

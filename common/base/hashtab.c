@@ -149,27 +149,31 @@ static void make_room(struct hashtab *t)
         resize(t, t->nslots ? 2 * t->nslots : INITIAL_SLOTS);
 }
 
-void hashtab_add_new(struct hashtab *t, struct hash_node *node, size_t hash)
+/* Places the first record of a key absent from the table, with room made for it. */
+static void place_new(struct hashtab *t, struct hash_node *node, size_t hash)
 {
-    make_room(t);
     node->next = NULL;
     place(t, tag_of(hash), node);
     t->used++;
     t->size++;
 }
 
+void hashtab_add_new(struct hashtab *t, struct hash_node *node, size_t hash)
+{
+    make_room(t);
+    place_new(t, node, hash);
+}
+
 void hashtab_add_hashed(struct hashtab *t, struct hash_node *node, size_t hash)
 {
     make_room(t);
     ptrdiff_t i = slot_of(t, t->key(node), hash);
-    if (i >= 0) { /* the newest of its key */
-        node->next = t->nodes[i];
-        t->nodes[i] = node;
-    } else {
-        node->next = NULL;
-        place(t, tag_of(hash), node);
-        t->used++;
+    if (i < 0) {
+        place_new(t, node, hash);
+        return;
     }
+    node->next = t->nodes[i]; /* the newest of its key */
+    t->nodes[i] = node;
     t->size++;
 }
 

@@ -958,7 +958,7 @@ static struct iacp_trail *make_trail(struct arena *memory, const char *kind, boo
     size_t size = sizeof(struct iacp_trail);
     for (size_t i = 0; i < 5; i++)
         size += size_of(strings[i]);
-    struct iacp_trail *t = memory ? arena_alloc(memory, size) : xmalloc(size);
+    struct iacp_trail *t = arena_or_malloc(memory, size);
     t->kind = kind ? iacp_kind_parse(kind) : IACP_INVALID;
     t->timed = timed;
     t->ts = timed ? ts : 0;

@@ -408,7 +408,7 @@ void message_clear(struct message *m)
 
 void *message_alloc(const struct message *m, size_t size)
 {
-    return m->arena ? arena_alloc(m->arena, size) : xmalloc(size);
+    return arena_or_malloc(m->arena, size);
 }
 
 const char *message_conversation_owner(struct strbuf *sb, const char *agent)

@@ -53,7 +53,7 @@ struct diagram *diagram_new(enum diagram_format format, const char *title)
     struct diagram *d = xcalloc(1, sizeof *d);
     d->format = format;
     d->texts = (struct arena){.block_size = TEXTS_FIRST_BLOCK, .grow_to = TEXTS_LAST_BLOCK};
-    d->title = title && *title ? kept_text(d, title) : NULL;
+    diagram_restart(d, title);
     return d;
 }
 

@@ -132,12 +132,11 @@ static void clear_pending(struct trace_diagram *t)
     t->npending = 0;
 }
 
-void trace_diagram_restart(struct trace_diagram *t, const char *title)
+/* Lets go of what a drawing holds beside its arrays (which restart keeps and free frees). */
+static void forget_drawing(struct trace_diagram *t)
 {
-    diagram_restart(t->d, title);
     clear_pending(t);
-    if (t->conversations)
-        strmap_free(t->conversations, free);
+    strmap_free(t->conversations, free);
     t->conversations = NULL;
     for (size_t i = 0; i < t->nfew; i++)
         free(t->few[i]);
@@ -146,6 +145,12 @@ void trace_diagram_restart(struct trace_diagram *t, const char *title)
     free(t->ended_text);
     free(t->first_session);
     t->ended = t->ended_text = t->first_session = NULL;
+}
+
+void trace_diagram_restart(struct trace_diagram *t, const char *title)
+{
+    diagram_restart(t->d, title);
+    forget_drawing(t);
     t->stopped = false;
     t->ndrawn = t->nfiles = 0;
     t->now = NULL;
@@ -156,19 +161,13 @@ void trace_diagram_free(struct trace_diagram *t)
     if (!t)
         return;
     diagram_free(t->d);
-    clear_pending(t);
+    forget_drawing(t);
     free(t->pending);
     free(t->drawn);
     free(t->files);
     free(t->to);
-    free(t->ended);
-    free(t->ended_text);
-    strmap_free(t->conversations, free);
-    for (size_t i = 0; i < t->nfew; i++)
-        free(t->few[i]);
     sb_free(&t->text);
     sb_free(&t->column);
-    free(t->first_session);
     free(t);
 }
 

@@ -180,10 +180,16 @@ struct trace_html *trace_html_new(unsigned long max_arrows, char *const *hidden,
     return h;
 }
 
-static void free_kept(struct kept *k)
+/* What k's messages hold beside their texts (in k's blocks): the findings at them. */
+static void free_findings(struct kept *k)
 {
     for (size_t i = 0; i < k->n; i++)
         findings_free(k->messages[i].findings);
+}
+
+static void free_kept(struct kept *k)
+{
+    free_findings(k);
     free(k->messages);
     trace_diagram_free(k->diagram);
     arena_free(&k->texts);
@@ -462,8 +468,7 @@ static void retire(struct trace_html *h, struct kept *k)
         free_kept(k);
         return;
     }
-    for (size_t i = 0; i < k->n; i++)
-        findings_free(k->messages[i].findings);
+    free_findings(k);
     arena_reset(&k->texts);
     *k = (struct kept){
         .texts = k->texts, .diagram = k->diagram, .messages = k->messages, .cap = k->cap};
